@@ -1,0 +1,85 @@
+//! Pure statistics for benchmark samples.
+//!
+//! Every function here takes plain `f64` slices and returns plain values: no clocks, no
+//! files, no printing. Each is tested against reference values computed independently
+//! (scipy, statsmodels, pymannkendall or hand-worked examples written into the tests).
+
+mod bootstrap;
+mod effect;
+mod error;
+mod mann_whitney;
+mod modality;
+mod outliers;
+mod ratio;
+mod student_t;
+mod summary;
+mod tost;
+mod trend;
+mod welch;
+
+pub use bootstrap::{bootstrap_median_ci, BootstrapCi};
+pub use effect::{cohens_d, hodges_lehmann};
+pub use error::StatsError;
+pub use mann_whitney::{mann_whitney_u, MannWhitney};
+pub use modality::{mvalue, Modality};
+pub use outliers::{tukey_outliers, TukeyOutliers};
+pub use ratio::{ratio_of_means, RatioEstimate};
+pub use student_t::{mean_ci, MeanCi};
+pub use summary::{median_of_sorted, percentile_of_sorted, Summary};
+pub use tost::{tost_welch, Tost};
+pub use trend::{mann_kendall, MannKendall};
+pub use welch::{welch_t_test, WelchTest};
+
+/// A closed interval `[lo, hi]`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Interval {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Interval {
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+}
+
+pub(crate) fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Sample variance (divisor n - 1). Two-pass for numerical stability.
+pub(crate) fn variance(xs: &[f64]) -> f64 {
+    let m = mean(xs);
+    xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0)
+}
+
+pub(crate) fn sorted(xs: &[f64]) -> Vec<f64> {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+pub(crate) fn check_finite(xs: &[f64], need: usize) -> Result<(), StatsError> {
+    if xs.len() < need {
+        return Err(StatsError::TooFewSamples {
+            have: xs.len(),
+            need,
+        });
+    }
+    if xs.iter().any(|x| !x.is_finite()) {
+        return Err(StatsError::NotFinite);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) fn assert_close(actual: f64, expected: f64, rel: f64) {
+    let tol = rel * expected.abs().max(1e-300);
+    assert!(
+        (actual - expected).abs() <= tol,
+        "actual {actual} vs expected {expected} (rel tol {rel})"
+    );
+}
