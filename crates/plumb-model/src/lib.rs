@@ -1,14 +1,17 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! The plumb result model: one versioned JSON document that every producer (command
+//! runner, in-process harness, load generator) writes and every consumer (compare,
+//! reports, history) reads. The format is described in `docs/result-format.md`.
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+mod benchmark;
+mod comparison;
+mod diagnostic;
+mod document;
+mod environment;
+mod error;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use benchmark::{Benchmark, BenchmarkKind, Correction, Sample, TimeStats};
+pub use comparison::{Comparison, Verdict};
+pub use diagnostic::{Diagnostic, Severity};
+pub use document::{Invocation, ResultDocument, RunStatus, Settings, Tool, FORMAT, FORMAT_VERSION};
+pub use environment::{CacheLevel, Environment};
+pub use error::ModelError;

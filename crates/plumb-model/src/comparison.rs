@@ -1,0 +1,53 @@
+use plumb_stats::Interval;
+use serde::{Deserialize, Serialize};
+
+/// The answer to "did it change?", judged against a smallest effect size of interest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Significantly faster, by more than the SESOI.
+    Faster,
+    /// Significantly slower, by more than the SESOI.
+    Slower,
+    /// Shown to be within ±SESOI (TOST), whether or not a smaller difference is real.
+    Equivalent,
+    /// Neither: the data cannot tell. More runs, or a quieter machine, may.
+    Inconclusive,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::Equivalent => "equivalent",
+            Verdict::Inconclusive => "inconclusive",
+        })
+    }
+}
+
+/// One benchmark against its baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub baseline: String,
+    pub candidate: String,
+    pub verdict: Verdict,
+    /// Why the verdict is what it is, in one sentence.
+    pub reason: String,
+    /// mean(candidate) / mean(baseline).
+    pub ratio: f64,
+    /// Fieller interval of the ratio at `level`; absent when unbounded.
+    pub ratio_ci: Option<Interval>,
+    pub ratio_sd: f64,
+    pub level: f64,
+    /// Smallest effect size of interest, as a fraction (0.02 = 2 %).
+    pub sesoi: f64,
+    pub welch_p: f64,
+    pub mann_whitney_p: f64,
+    /// TOST p-value for equivalence within ±SESOI.
+    pub tost_p: f64,
+    /// Cohen's d; inflates when noise is tiny, so read it beside the ratio, not alone.
+    pub cohens_d: f64,
+    /// Hodges–Lehmann shift candidate − baseline, ns per operation.
+    pub hodges_lehmann_ns: f64,
+}

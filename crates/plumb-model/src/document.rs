@@ -1,0 +1,214 @@
+use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError};
+use serde::{Deserialize, Serialize};
+
+/// The value of the `format` field that marks a plumb result.
+pub const FORMAT: &str = "plumb-result";
+/// Bumped on any change a reader of the previous version would misread.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Invocation {
+    /// The exact command line plumb was started with.
+    pub argv: Vec<String>,
+    pub cwd: Option<String>,
+}
+
+/// Settings that decide how the statistics read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Confidence level of every interval, e.g. 0.999.
+    pub confidence: f64,
+    /// Smallest effect size of interest, as a fraction.
+    pub sesoi: f64,
+    /// Producer-specific options (warm-up, run counts, order…), recorded as given.
+    #[serde(default)]
+    pub options: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "state")]
+pub enum RunStatus {
+    Complete,
+    /// Stopped by Ctrl-C; the samples are what was measured until then.
+    Interrupted,
+    /// Stopped by a failing benchmark; `message` says which and why.
+    Failed {
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultDocument {
+    pub format: String,
+    pub format_version: u32,
+    pub tool: Tool,
+    /// Start of the run, seconds since the Unix epoch.
+    pub started_unix_s: f64,
+    pub invocation: Invocation,
+    pub environment: Environment,
+    pub settings: Settings,
+    pub status: RunStatus,
+    pub benchmarks: Vec<Benchmark>,
+    #[serde(default)]
+    pub comparisons: Vec<Comparison>,
+    /// Findings about the run as a whole (e.g. a noisy machine).
+    #[serde(default)]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ResultDocument {
+    pub fn new(
+        tool_version: &str,
+        invocation: Invocation,
+        environment: Environment,
+        settings: Settings,
+    ) -> Self {
+        ResultDocument {
+            format: FORMAT.to_string(),
+            format_version: FORMAT_VERSION,
+            tool: Tool {
+                name: "plumb".to_string(),
+                version: tool_version.to_string(),
+            },
+            started_unix_s: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64()),
+            invocation,
+            environment,
+            settings,
+            status: RunStatus::Complete,
+            benchmarks: Vec::new(),
+            comparisons: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("the model serialises infallibly")
+    }
+
+    /// Reads a document, checking that it is a plumb result of this format version before
+    /// reading its fields, so a foreign file or an old version gets a message that says so.
+    pub fn from_json(text: &str) -> Result<Self, ModelError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(ModelError::NotJson)?;
+        let format = value.get("format").and_then(|f| f.as_str());
+        if format != Some(FORMAT) {
+            return Err(ModelError::Foreign {
+                found: value
+                    .get("format")
+                    .map(|f| f.as_str().map_or(f.to_string(), str::to_string)),
+            });
+        }
+        match value.get("format_version").and_then(|v| v.as_u64()) {
+            Some(v) if v == u64::from(FORMAT_VERSION) => {}
+            Some(v) => {
+                return Err(ModelError::WrongVersion {
+                    found: v,
+                    supported: FORMAT_VERSION,
+                })
+            }
+            None => {
+                return Err(ModelError::Malformed(serde::de::Error::custom(
+                    "missing or non-integer \"format_version\"",
+                )))
+            }
+        }
+        serde_json::from_value(value).map_err(ModelError::Malformed)
+    }
+
+    pub fn benchmark(&self, name: &str) -> Option<&Benchmark> {
+        self.benchmarks.iter().find(|b| b.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BenchmarkKind, Sample};
+
+    fn doc() -> ResultDocument {
+        let mut d = ResultDocument::new(
+            "0.1.0",
+            Invocation {
+                argv: vec!["plumb".into(), "run".into(), "true".into()],
+                cwd: None,
+            },
+            Environment::default(),
+            Settings {
+                confidence: 0.999,
+                sesoi: 0.02,
+                options: serde_json::Value::Null,
+            },
+        );
+        d.benchmarks.push(Benchmark {
+            name: "true".into(),
+            kind: BenchmarkKind::Command,
+            command: Some("true".into()),
+            parameters: Default::default(),
+            baseline: true,
+            warmup: vec![],
+            samples: vec![Sample::wall(1000), Sample::wall(1100)],
+            correction: None,
+            time: None,
+            diagnostics: vec![],
+        });
+        d
+    }
+
+    #[test]
+    fn round_trips() {
+        let d = doc();
+        assert_eq!(ResultDocument::from_json(&d.to_json()).unwrap(), d);
+    }
+
+    #[test]
+    fn foreign_file_is_named_as_such() {
+        let e = ResultDocument::from_json(r#"{"results": []}"#).unwrap_err();
+        assert!(matches!(e, ModelError::Foreign { found: None }), "{e}");
+        assert!(e.to_string().contains("not a plumb result"));
+        let e = ResultDocument::from_json(r#"{"format": "hyperfine"}"#).unwrap_err();
+        assert!(e.to_string().contains("\"hyperfine\""), "{e}");
+    }
+
+    #[test]
+    fn other_version_is_refused_by_number() {
+        let text = doc()
+            .to_json()
+            .replace("\"format_version\": 1", "\"format_version\": 99");
+        let e = ResultDocument::from_json(&text).unwrap_err();
+        assert!(
+            matches!(e, ModelError::WrongVersion { found: 99, .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn not_json_and_malformed_are_told_apart() {
+        assert!(matches!(
+            ResultDocument::from_json("{oops").unwrap_err(),
+            ModelError::NotJson(_)
+        ));
+        let e = ResultDocument::from_json(r#"{"format":"plumb-result","format_version":1}"#)
+            .unwrap_err();
+        assert!(matches!(e, ModelError::Malformed(_)), "{e}");
+    }
+
+    #[test]
+    fn per_operation_times_apply_correction_and_iterations() {
+        let mut d = doc();
+        let b = &mut d.benchmarks[0];
+        b.samples[1].iterations = 2;
+        b.correction = Some(crate::Correction {
+            ns: 100.0,
+            std_err_ns: 1.0,
+            reason: "shell".into(),
+        });
+        assert_eq!(b.times_ns(), vec![900.0, 500.0]);
+    }
+}
