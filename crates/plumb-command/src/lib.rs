@@ -1,14 +1,17 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! Producer: benchmarks whole commands.
+//!
+//! Commands are spawned directly (no shell) unless a shell is asked for, in which case an
+//! empty shell invocation is measured in the same rounds and its mean subtracted. Several
+//! commands run *interleaved*, one run of each per round, so slow drift of the machine
+//! falls on all of them alike and cancels out of their ratio.
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+mod params;
+mod plan;
+mod process;
+mod runner;
+mod schedule;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use params::{expand, ParamError, Parameter, ParameterValues};
+pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan};
+pub use process::{Executable, SpawnError};
+pub use runner::{run, Measured, Outcome, Progress, Status};

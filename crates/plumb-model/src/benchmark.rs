@@ -95,6 +95,10 @@ pub struct Benchmark {
     pub samples: Vec<Sample>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correction: Option<Correction>,
+    /// Indices of samples left out of the statistics (only on request, e.g. dropped
+    /// upper outliers); the samples themselves stay in `samples`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<usize>,
     /// Statistics of the corrected per-operation times; absent with fewer than one sample.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<TimeStats>,
@@ -109,6 +113,16 @@ impl Benchmark {
         self.samples
             .iter()
             .map(|s| (s.wall_ns as f64 - c) / s.iterations as f64)
+            .collect()
+    }
+
+    /// Per-operation times that enter the statistics: `times_ns` without `excluded`.
+    pub fn analysed_times_ns(&self) -> Vec<f64> {
+        self.times_ns()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !self.excluded.contains(i))
+            .map(|(_, t)| t)
             .collect()
     }
 }

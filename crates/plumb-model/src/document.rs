@@ -155,6 +155,7 @@ mod tests {
             warmup: vec![],
             samples: vec![Sample::wall(1000), Sample::wall(1100)],
             correction: None,
+            excluded: vec![],
             time: None,
             diagnostics: vec![],
         });
@@ -210,5 +211,7 @@ mod tests {
             reason: "shell".into(),
         });
         assert_eq!(b.times_ns(), vec![900.0, 500.0]);
+        b.excluded = vec![0];
+        assert_eq!(b.analysed_times_ns(), vec![500.0]);
     }
 }

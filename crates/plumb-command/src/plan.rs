@@ -1,0 +1,213 @@
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One command to benchmark, after parameter substitution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandSpec {
+    pub name: String,
+    /// The command line as the user wrote it (after substitution).
+    pub command: String,
+    pub parameters: BTreeMap<String, String>,
+    /// Run before every timed run of this command (through `sh -c`), not timed.
+    pub prepare: Option<String>,
+    /// Run once after this command's last run (through `sh -c`).
+    pub cleanup: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunCount {
+    /// Exactly this many measured runs of each command.
+    Fixed(u64),
+    /// Enough rounds that the measured time per command reaches `min_time` on average,
+    /// at least `min_runs`, at most `max_runs`, stopping early once `max_time` has passed.
+    Adaptive {
+        min_runs: u64,
+        max_runs: Option<u64>,
+        min_time: Duration,
+        max_time: Option<Duration>,
+    },
+}
+
+/// The order of commands within a round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Order {
+    /// Each round starts one command later than the previous, so no command always
+    /// follows the same one.
+    RoundRobin,
+    /// A fresh random permutation per round, from this seed.
+    Shuffle { seed: u64 },
+}
+
+/// Where the benchmarked command's standard output goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutputPolicy {
+    /// `/dev/null`, opened once.
+    Discard,
+    /// The terminal (stdout and stderr both).
+    Inherit,
+    /// Appended to this file.
+    File(PathBuf),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunPlan {
+    pub commands: Vec<CommandSpec>,
+    /// Run each command as `SHELL -c COMMAND` and subtract the measured start-up of
+    /// `SHELL -c ''`.
+    pub shell: Option<String>,
+    pub warmup: u64,
+    pub runs: RunCount,
+    pub order: Order,
+    pub output: OutputPolicy,
+    /// Keep going when a command exits non-zero (its exit code is recorded).
+    pub ignore_failure: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanError {
+    NoCommands,
+    ZeroRuns,
+    MinAboveMax { min: u64, max: u64 },
+    EmptyCommand(usize),
+    Unsplittable { command: String, reason: String },
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::NoCommands => write!(f, "no command to benchmark"),
+            PlanError::ZeroRuns => write!(f, "the number of runs must be at least 1"),
+            PlanError::MinAboveMax { min, max } => {
+                write!(f, "--min-runs {min} is larger than --max-runs {max}")
+            }
+            PlanError::EmptyCommand(i) => write!(f, "command #{} is empty", i + 1),
+            PlanError::Unsplittable { command, reason } => write!(
+                f,
+                "cannot split {command:?} into arguments ({reason}); quote it properly or use --shell"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+impl RunPlan {
+    /// Checks what can be checked before anything runs.
+    pub fn validate(&self) -> Result<(), PlanError> {
+        if self.commands.is_empty() {
+            return Err(PlanError::NoCommands);
+        }
+        match self.runs {
+            RunCount::Fixed(0) => return Err(PlanError::ZeroRuns),
+            RunCount::Adaptive {
+                min_runs, max_runs, ..
+            } => {
+                if min_runs == 0 || max_runs == Some(0) {
+                    return Err(PlanError::ZeroRuns);
+                }
+                if let Some(max) = max_runs.filter(|&m| m < min_runs) {
+                    return Err(PlanError::MinAboveMax { min: min_runs, max });
+                }
+            }
+            RunCount::Fixed(_) => {}
+        }
+        for (i, c) in self.commands.iter().enumerate() {
+            self.argv(c).map_err(|e| match e {
+                PlanError::EmptyCommand(_) => PlanError::EmptyCommand(i),
+                other => other,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The argument vector a command is spawned with.
+    pub fn argv(&self, c: &CommandSpec) -> Result<Vec<String>, PlanError> {
+        if c.command.trim().is_empty() {
+            return Err(PlanError::EmptyCommand(0));
+        }
+        match &self.shell {
+            Some(shell) => Ok(vec![shell.clone(), "-c".into(), c.command.clone()]),
+            None => {
+                let argv = shell_words::split(&c.command).map_err(|e| PlanError::Unsplittable {
+                    command: c.command.clone(),
+                    reason: e.to_string(),
+                })?;
+                if argv.is_empty() {
+                    Err(PlanError::EmptyCommand(0))
+                } else {
+                    Ok(argv)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub fn spec(cmd: &str) -> CommandSpec {
+        CommandSpec {
+            name: cmd.into(),
+            command: cmd.into(),
+            parameters: Default::default(),
+            prepare: None,
+            cleanup: None,
+        }
+    }
+
+    fn plan(cmds: &[&str], runs: RunCount) -> RunPlan {
+        RunPlan {
+            commands: cmds.iter().map(|c| spec(c)).collect(),
+            shell: None,
+            warmup: 0,
+            runs,
+            order: Order::RoundRobin,
+            output: OutputPolicy::Discard,
+            ignore_failure: false,
+        }
+    }
+
+    #[test]
+    fn splits_without_a_shell_and_wraps_with_one() {
+        let mut p = plan(&["echo 'a b' c"], RunCount::Fixed(1));
+        assert_eq!(p.argv(&p.commands[0]).unwrap(), vec!["echo", "a b", "c"]);
+        p.shell = Some("sh".into());
+        assert_eq!(
+            p.argv(&p.commands[0]).unwrap(),
+            vec!["sh", "-c", "echo 'a b' c"]
+        );
+    }
+
+    #[test]
+    fn rejects_bad_plans() {
+        assert_eq!(
+            plan(&[], RunCount::Fixed(1)).validate(),
+            Err(PlanError::NoCommands)
+        );
+        assert_eq!(
+            plan(&["true"], RunCount::Fixed(0)).validate(),
+            Err(PlanError::ZeroRuns)
+        );
+        assert_eq!(
+            plan(&["true", " "], RunCount::Fixed(1)).validate(),
+            Err(PlanError::EmptyCommand(1))
+        );
+        assert!(matches!(
+            plan(&["echo 'unclosed"], RunCount::Fixed(1)).validate(),
+            Err(PlanError::Unsplittable { .. })
+        ));
+        let adaptive = RunCount::Adaptive {
+            min_runs: 10,
+            max_runs: Some(5),
+            min_time: Duration::from_secs(1),
+            max_time: None,
+        };
+        assert_eq!(
+            plan(&["true"], adaptive).validate(),
+            Err(PlanError::MinAboveMax { min: 10, max: 5 })
+        );
+    }
+}

@@ -1,0 +1,393 @@
+use crate::plan::PlanError;
+use crate::process::{Executable, SpawnError};
+use crate::schedule::{another_round, planned_rounds, RoundOrder};
+use crate::{CommandSpec, OutputPolicy, RunPlan};
+use plumb_model::Sample;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Told about progress between runs (never inside the timed region).
+pub trait Progress {
+    fn warmup_started(&mut self, _runs: u64) {}
+    fn warmup_run(&mut self) {}
+    fn measuring_started(&mut self, _planned_rounds: u64) {}
+    fn round_done(&mut self, _done: u64, _planned: u64) {}
+}
+
+impl Progress for () {}
+
+/// What one command produced.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    pub spec: CommandSpec,
+    pub warmup: Vec<Sample>,
+    pub samples: Vec<Sample>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Complete,
+    Interrupted,
+    Failed { command: String, message: String },
+}
+
+#[derive(Debug)]
+pub struct Outcome {
+    pub measured: Vec<Measured>,
+    /// Samples of `SHELL -c ''`, measured in the same rounds, when a shell is used.
+    pub shell_samples: Vec<Sample>,
+    pub status: Status,
+}
+
+#[derive(Debug)]
+pub enum RunError {
+    Plan(PlanError),
+    Setup(std::io::Error),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Plan(e) => e.fmt(f),
+            RunError::Setup(e) => write!(f, "cannot prepare the benchmark: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Why a run stopped early, internally.
+enum Stop {
+    Interrupted,
+    Failed { command: String, message: String },
+}
+
+struct Slot {
+    exe: Executable,
+    spec: Option<CommandSpec>,
+    warmup: Vec<Sample>,
+    samples: Vec<Sample>,
+}
+
+const STDERR_TAIL_BYTES: u64 = 2048;
+
+/// Runs the plan: warm-up rounds, then measured rounds until the run count is met, the
+/// stop flag is raised (Ctrl-C) or a command fails. What was measured is always returned.
+pub fn run(
+    plan: &RunPlan,
+    progress: &mut dyn Progress,
+    stop: &AtomicBool,
+) -> Result<Outcome, RunError> {
+    plan.validate().map_err(RunError::Plan)?;
+    let mut slots = Vec::new();
+    for spec in &plan.commands {
+        let argv = plan.argv(spec).map_err(RunError::Plan)?;
+        slots.push(Slot {
+            exe: Executable::new(&argv, &plan.output).map_err(RunError::Setup)?,
+            spec: Some(spec.clone()),
+            warmup: Vec::new(),
+            samples: Vec::new(),
+        });
+    }
+    if let Some(shell) = &plan.shell {
+        let argv = vec![shell.clone(), "-c".to_string(), String::new()];
+        slots.push(Slot {
+            exe: Executable::new(&argv, &OutputPolicy::Discard).map_err(RunError::Setup)?,
+            spec: None,
+            warmup: Vec::new(),
+            samples: Vec::new(),
+        });
+    }
+    let mut prepares = Vec::new();
+    for spec in &plan.commands {
+        prepares.push(match &spec.prepare {
+            Some(p) => Some(shell_executable(p).map_err(RunError::Setup)?),
+            None => None,
+        });
+    }
+
+    let stopped = measure(plan, &mut slots, &mut prepares, progress, stop);
+    let cleanup_failure = cleanup(plan);
+
+    let status = match (stopped, cleanup_failure) {
+        (Some(Stop::Interrupted), _) => Status::Interrupted,
+        (Some(Stop::Failed { command, message }), _) | (None, Some((command, message))) => {
+            Status::Failed { command, message }
+        }
+        (None, None) => Status::Complete,
+    };
+    let mut shell_samples = Vec::new();
+    let mut measured = Vec::new();
+    for slot in slots {
+        match slot.spec {
+            Some(spec) => measured.push(Measured {
+                spec,
+                warmup: slot.warmup,
+                samples: slot.samples,
+            }),
+            None => shell_samples = slot.samples,
+        }
+    }
+    Ok(Outcome {
+        measured,
+        shell_samples,
+        status,
+    })
+}
+
+fn measure(
+    plan: &RunPlan,
+    slots: &mut [Slot],
+    prepares: &mut [Option<Executable>],
+    progress: &mut dyn Progress,
+    stop: &AtomicBool,
+) -> Option<Stop> {
+    let mut order = RoundOrder::new(plan.order, slots.len());
+    progress.warmup_started(plan.warmup);
+    for r in 0..plan.warmup {
+        for i in order.round(r) {
+            let sample = match run_one(plan, slots, prepares, i, stop) {
+                Ok(s) => s,
+                Err(stop) => return Some(stop),
+            };
+            slots[i].warmup.push(sample);
+            progress.warmup_run();
+        }
+    }
+    let commands = plan.commands.len() as u32;
+    let mut measured = Duration::ZERO;
+    let mut rounds = 0;
+    progress.measuring_started(planned_rounds(&plan.runs, 0, Duration::ZERO));
+    while another_round(&plan.runs, rounds, measured / commands) {
+        for i in order.round(plan.warmup + rounds) {
+            let sample = match run_one(plan, slots, prepares, i, stop) {
+                Ok(s) => s,
+                Err(stop) => return Some(stop),
+            };
+            if slots[i].spec.is_some() {
+                measured += Duration::from_nanos(sample.wall_ns);
+            }
+            slots[i].samples.push(sample);
+        }
+        rounds += 1;
+        progress.round_done(
+            rounds,
+            planned_rounds(&plan.runs, rounds, measured / commands),
+        );
+    }
+    None
+}
+
+/// One run of slot `i`, with its prepare command, checked for failure and interruption.
+fn run_one(
+    plan: &RunPlan,
+    slots: &mut [Slot],
+    prepares: &mut [Option<Executable>],
+    i: usize,
+    stop: &AtomicBool,
+) -> Result<Sample, Stop> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stop::Interrupted);
+    }
+    let name = slots[i].spec.as_ref().map_or_else(
+        || "shell start-up calibration".to_string(),
+        |s| s.name.clone(),
+    );
+    if let Some(Some(prep)) = prepares.get_mut(i) {
+        let s = prep.run_once().map_err(|e| spawn_failure(&name, e))?;
+        if stop.load(Ordering::Relaxed) {
+            return Err(Stop::Interrupted);
+        }
+        if let Some(what) = failure(&s) {
+            return Err(Stop::Failed {
+                command: name,
+                message: with_tail(format!("its --prepare command {what}"), prep),
+            });
+        }
+    }
+    let slot = &mut slots[i];
+    let sample = slot.exe.run_once().map_err(|e| spawn_failure(&name, e))?;
+    // A run during which Ctrl-C arrived was most likely killed by it: not a measurement.
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stop::Interrupted);
+    }
+    if let Some(what) = failure(&sample) {
+        if !plan.ignore_failure {
+            return Err(Stop::Failed {
+                command: name,
+                message: with_tail(
+                    format!("{what} (use --ignore-failure to benchmark it anyway)"),
+                    &mut slot.exe,
+                ),
+            });
+        }
+    }
+    Ok(sample)
+}
+
+fn failure(s: &Sample) -> Option<String> {
+    match (s.exit_code, s.signal) {
+        (Some(0), _) => None,
+        (Some(code), _) => Some(format!("exited with status {code}")),
+        (None, Some(sig)) => Some(format!("was killed by signal {sig}")),
+        (None, None) => Some("ended in an unknown state".to_string()),
+    }
+}
+
+fn with_tail(message: String, exe: &mut Executable) -> String {
+    let tail = exe.stderr_tail(STDERR_TAIL_BYTES);
+    if tail.is_empty() {
+        message
+    } else {
+        format!("{message}; the end of its stderr:\n{tail}")
+    }
+}
+
+fn spawn_failure(name: &str, e: SpawnError) -> Stop {
+    Stop::Failed {
+        command: name.to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn shell_executable(script: &str) -> std::io::Result<Executable> {
+    Executable::new(
+        &["sh".to_string(), "-c".to_string(), script.to_string()],
+        &OutputPolicy::Discard,
+    )
+}
+
+/// Runs every command's cleanup once; reports the first that fails.
+fn cleanup(plan: &RunPlan) -> Option<(String, String)> {
+    let mut first_failure = None;
+    for spec in &plan.commands {
+        let Some(script) = &spec.cleanup else {
+            continue;
+        };
+        let result = shell_executable(script)
+            .map_err(|e| e.to_string())
+            .and_then(|mut exe| {
+                let s = exe.run_once().map_err(|e| e.to_string())?;
+                match failure(&s) {
+                    Some(what) => Err(with_tail(format!("its --cleanup command {what}"), &mut exe)),
+                    None => Ok(()),
+                }
+            });
+        if let (Err(message), None) = (result, &first_failure) {
+            first_failure = Some((spec.name.clone(), message));
+        }
+    }
+    first_failure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Order, RunCount};
+
+    fn spec(cmd: &str) -> CommandSpec {
+        CommandSpec {
+            name: cmd.into(),
+            command: cmd.into(),
+            parameters: Default::default(),
+            prepare: None,
+            cleanup: None,
+        }
+    }
+
+    fn plan(cmds: &[&str], runs: u64) -> RunPlan {
+        RunPlan {
+            commands: cmds.iter().map(|c| spec(c)).collect(),
+            shell: None,
+            warmup: 2,
+            runs: RunCount::Fixed(runs),
+            order: Order::RoundRobin,
+            output: OutputPolicy::Discard,
+            ignore_failure: false,
+        }
+    }
+
+    #[test]
+    fn counts_warmup_and_measured_runs_of_each_command() {
+        let out = run(
+            &plan(&["true", "echo hi"], 5),
+            &mut (),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(out.status, Status::Complete);
+        for m in &out.measured {
+            assert_eq!((m.warmup.len(), m.samples.len()), (2, 5));
+        }
+        assert!(out.shell_samples.is_empty());
+    }
+
+    #[test]
+    fn interleaves_and_runs_prepare_before_each_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        let mut p = plan(&["true", "false"], 3);
+        p.warmup = 0;
+        p.ignore_failure = true;
+        p.commands[0].prepare = Some(format!("echo A >> {}", log.display()));
+        p.commands[1].prepare = Some(format!("echo B >> {}", log.display()));
+        p.commands[1].cleanup = Some(format!("echo C >> {}", log.display()));
+        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        assert_eq!(out.status, Status::Complete);
+        assert_eq!(out.measured[1].samples[0].exit_code, Some(1));
+        let text = std::fs::read_to_string(&log).unwrap();
+        // Round-robin: AB, BA, AB, then the cleanup of the second command.
+        assert_eq!(text.split_whitespace().collect::<String>(), "ABBAABC");
+    }
+
+    #[test]
+    fn failing_command_stops_with_status_and_stderr_and_keeps_samples() {
+        let mut p = plan(&["true", "sh -c 'echo broken >&2; exit 7'"], 5);
+        p.warmup = 0;
+        p.order = Order::RoundRobin;
+        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        match &out.status {
+            Status::Failed { command, message } => {
+                assert!(command.contains("exit 7"));
+                assert!(message.contains("exited with status 7"), "{message}");
+                assert!(message.contains("broken"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            out.measured[0].samples.len(),
+            1,
+            "the first command's run is kept"
+        );
+    }
+
+    #[test]
+    fn missing_command_is_a_failure_not_a_panic() {
+        let out = run(
+            &plan(&["plumb-no-such-cmd"], 3),
+            &mut (),
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert!(
+            matches!(out.status, Status::Failed { ref message, .. } if message.contains("not found"))
+        );
+    }
+
+    #[test]
+    fn raised_stop_flag_interrupts_before_any_run() {
+        let out = run(&plan(&["true"], 3), &mut (), &AtomicBool::new(true)).unwrap();
+        assert_eq!(out.status, Status::Interrupted);
+        assert!(out.measured[0].samples.is_empty());
+    }
+
+    #[test]
+    fn shell_mode_measures_an_empty_shell_in_the_same_rounds() {
+        let mut p = plan(&["true"], 4);
+        p.shell = Some("sh".into());
+        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        assert_eq!(out.shell_samples.len(), 4);
+        assert_eq!(out.measured[0].samples.len(), 4);
+    }
+}
