@@ -1,14 +1,13 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! Turns raw samples into statistics, enemy checks and verdicts. Reads and writes the
+//! result model only; no I/O.
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+mod benchmark;
+mod checks;
+mod compare;
+mod environment;
+mod verdict;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use benchmark::{analyse_benchmark, analyse_document, AnalysisConfig};
+pub use compare::{compare_documents, DocumentComparison};
+pub use environment::environment_diagnostics;
+pub use verdict::compare;

@@ -12,8 +12,8 @@ pub struct MeanCi {
     pub error: f64,
 }
 
-/// Quantile of Student's t with `df` degrees of freedom.
-pub(crate) fn t_quantile(p: f64, df: f64) -> f64 {
+/// Quantile of Student's t with `df` (> 0) degrees of freedom.
+pub fn t_quantile(p: f64, df: f64) -> f64 {
     StudentsT::new(0.0, 1.0, df)
         .expect("df > 0 checked by callers")
         .inverse_cdf(p)

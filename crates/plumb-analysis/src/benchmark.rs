@@ -1,0 +1,147 @@
+use crate::{checks, compare, environment_diagnostics};
+use plumb_model::{Benchmark, ResultDocument, TimeStats};
+use plumb_stats::{bootstrap_median_ci, mean_ci, tukey_outliers, Interval, Summary};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnalysisConfig {
+    /// Confidence level of every interval and test, e.g. 0.999.
+    pub level: f64,
+    /// Smallest effect size of interest for verdicts, as a fraction.
+    pub sesoi: f64,
+    /// Leave upper Tukey outliers out of the statistics (said in a diagnostic).
+    pub drop_upper_outliers: bool,
+}
+
+const BOOTSTRAP_RESAMPLES: usize = 2000;
+const BOOTSTRAP_SEED: u64 = 0x706c756d62; // "plumb"
+
+/// Fills in a benchmark's statistics and diagnostics from its samples.
+pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
+    b.excluded.clear();
+    if cfg.drop_upper_outliers {
+        if let Ok(o) = tukey_outliers(&b.times_ns()) {
+            b.excluded = o.high;
+        }
+    }
+    let times = b.analysed_times_ns();
+    b.time = time_stats(&times, b, cfg.level);
+    b.diagnostics = checks::run_all(b, &times, cfg);
+}
+
+fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
+    let summary = Summary::of(times).ok()?;
+    let ci = mean_ci(times, level).ok();
+    // A subtracted correction (shell start-up) is itself an estimate: its standard error
+    // widens the interval of the mean, at the same t multiplier.
+    let error = ci.map(|ci| match &b.correction {
+        Some(c) => {
+            let t = ci.error / (summary.std_dev / (times.len() as f64).sqrt());
+            let t = if t.is_finite() { t } else { 0.0 };
+            (ci.error.powi(2) + (t * c.std_err_ns).powi(2)).sqrt()
+        }
+        None => ci.error,
+    });
+    Some(TimeStats {
+        mean_ci: error.map(|e| Interval {
+            lo: summary.mean - e,
+            hi: summary.mean + e,
+        }),
+        error,
+        median_ci: bootstrap_median_ci(times, level, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+            .ok()
+            .map(|b| b.interval),
+        summary,
+    })
+}
+
+/// Analyses every benchmark, compares each with the document's baseline, and adds the
+/// environment's warnings.
+pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
+    for b in &mut doc.benchmarks {
+        analyse_benchmark(b, cfg);
+    }
+    doc.comparisons.clear();
+    if let Some(base) = doc.benchmarks.iter().find(|b| b.baseline) {
+        for b in doc.benchmarks.iter().filter(|b| !b.baseline) {
+            doc.comparisons.push(compare(base, b, cfg.level, cfg.sesoi));
+        }
+    }
+    doc.diagnostics = environment_diagnostics(&doc.environment);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{BenchmarkKind, Correction, Sample};
+
+    pub fn bench(name: &str, times: &[u64]) -> Benchmark {
+        Benchmark {
+            name: name.into(),
+            kind: BenchmarkKind::Command,
+            command: Some(name.into()),
+            parameters: Default::default(),
+            baseline: false,
+            warmup: vec![],
+            samples: times.iter().map(|&t| Sample::wall(t)).collect(),
+            correction: None,
+            excluded: vec![],
+            time: None,
+            diagnostics: vec![],
+        }
+    }
+
+    const CFG: AnalysisConfig = AnalysisConfig {
+        level: 0.95,
+        sesoi: 0.02,
+        drop_upper_outliers: false,
+    };
+
+    #[test]
+    fn fills_statistics() {
+        let mut b = bench("x", &[100, 102, 98, 101, 99, 100, 103, 97, 100, 100]);
+        analyse_benchmark(&mut b, &CFG);
+        let t = b.time.unwrap();
+        assert_eq!(t.summary.n, 10);
+        assert_eq!(t.summary.mean, 100.0);
+        assert!(t.mean_ci.unwrap().contains(100.0));
+        assert!(t.median_ci.unwrap().contains(100.0));
+    }
+
+    #[test]
+    fn dropping_outliers_is_opt_in_and_said() {
+        let times = [100, 102, 98, 101, 99, 100, 103, 97, 100, 500];
+        let mut b = bench("x", &times);
+        analyse_benchmark(&mut b, &CFG);
+        assert_eq!(b.time.as_ref().unwrap().summary.n, 10);
+        assert!(b.diagnostics.iter().any(|d| d.code == "outliers"));
+        let mut b = bench("x", &times);
+        analyse_benchmark(
+            &mut b,
+            &AnalysisConfig {
+                drop_upper_outliers: true,
+                ..CFG
+            },
+        );
+        assert_eq!(b.excluded, vec![9]);
+        assert_eq!(b.time.as_ref().unwrap().summary.n, 9);
+        let d = b.diagnostics.iter().find(|d| d.code == "outliers").unwrap();
+        assert!(d.message.contains("dropped"), "{}", d.message);
+    }
+
+    #[test]
+    fn correction_uncertainty_widens_the_error() {
+        let times = [1000, 1010, 990, 1005, 995, 1000, 1002, 998];
+        let mut plain = bench("x", &times);
+        analyse_benchmark(&mut plain, &CFG);
+        let mut corrected = bench("x", &times);
+        corrected.correction = Some(Correction {
+            ns: 500.0,
+            std_err_ns: 10.0,
+            reason: "shell".into(),
+        });
+        analyse_benchmark(&mut corrected, &CFG);
+        let (p, c) = (plain.time.unwrap(), corrected.time.unwrap());
+        assert_eq!(c.summary.mean, p.summary.mean - 500.0);
+        assert!(c.error.unwrap() > p.error.unwrap());
+    }
+}

@@ -1,0 +1,105 @@
+use super::{pct, sig4};
+use plumb_model::{Benchmark, Diagnostic, Severity};
+use plumb_stats::{mann_kendall, tukey_outliers, Summary};
+
+/// A trend is reported when Mann–Kendall rejects "no trend" at this level *and* it is
+/// strong enough to matter.
+pub const TREND_P: f64 = 0.001;
+pub const TREND_MIN_TAU: f64 = 0.2;
+pub const MIN_SAMPLES: usize = 10;
+
+/// Times that rise or fall with run order: the run was not in a steady state.
+pub fn trend(times: &[f64]) -> Option<Diagnostic> {
+    if times.len() < MIN_SAMPLES {
+        return None;
+    }
+    let mk = mann_kendall(times).ok()?;
+    if mk.p >= TREND_P || mk.tau.abs() < TREND_MIN_TAU {
+        return None;
+    }
+    let half = times.len() / 2;
+    let first = times[..half].iter().sum::<f64>() / half as f64;
+    let second = times[half..].iter().sum::<f64>() / (times.len() - half) as f64;
+    let change = second / first - 1.0;
+    let direction = if mk.s > 0.0 { "rise" } else { "fall" };
+    Some(
+        Diagnostic::new(
+            "drift",
+            Severity::Warning,
+            format!(
+                "times {direction} over the run (Mann-Kendall tau {:.2}, p {:.1e}); the second half averages {} vs the first",
+                mk.tau,
+                mk.p,
+                if change >= 0.0 { format!("+{}", pct(change)) } else { pct(change) }
+            ),
+        )
+        .evidence("tau", sig4(mk.tau))
+        .evidence("p", mk.p)
+        .evidence("half_change", sig4(change))
+        .advice("not in steady state: thermal throttling, a background job, or growing state (files, caches) between runs; interleaving keeps ratios fair but absolute times are suspect"),
+    )
+}
+
+/// The first measured run far slower than the rest: warm-up was too short. Also notes,
+/// as evidence that warm-up did its job, when warm-up runs were slower than measured ones.
+pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
+    let times = b.times_ns();
+    if times.len() < MIN_SAMPLES {
+        return None;
+    }
+    let o = tukey_outliers(&times).ok()?;
+    // The fences are Q1 - 1.5·IQR and Q3 + 1.5·IQR, 4·IQR apart; the far fence is Q3 + 3·IQR.
+    let iqr = (o.upper_fence - o.lower_fence) / 4.0;
+    let far_fence = o.upper_fence + 1.5 * iqr;
+    if times[0] > far_fence {
+        let median = Summary::of(&times).ok()?.median;
+        return Some(
+            Diagnostic::new(
+                "cold-start",
+                Severity::Warning,
+                format!(
+                    "the first measured run took {:.1}× the median: warm-up ({} runs) was not enough",
+                    times[0] / median,
+                    b.warmup.len()
+                ),
+            )
+            .evidence("first_ns", sig4(times[0]))
+            .evidence("median_ns", sig4(median))
+            .advice("raise --warmup"),
+        );
+    }
+    if b.warmup.is_empty() {
+        return None;
+    }
+    let warm: Vec<f64> = b.warmup.iter().map(|s| s.wall_ns as f64).collect();
+    let warm_median = Summary::of(&warm).ok()?.median;
+    (warm_median > o.upper_fence).then(|| {
+        Diagnostic::new(
+            "cold-start",
+            Severity::Info,
+            format!(
+                "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold caches, absorbed by --warmup {}",
+                warm_median / o.upper_fence,
+                b.warmup.len()
+            ),
+        )
+        .evidence("warmup_median_ns", sig4(warm_median))
+        .evidence("upper_fence_ns", sig4(o.upper_fence))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steady_series_has_no_trend_and_a_ramp_does() {
+        let steady: Vec<f64> = (0..40).map(|i| 100.0 + ((i * 7919) % 13) as f64).collect();
+        assert!(trend(&steady).is_none());
+        let ramp: Vec<f64> = (0..40)
+            .map(|i| 100.0 + i as f64 + ((i * 7919) % 5) as f64)
+            .collect();
+        let d = trend(&ramp).unwrap();
+        assert!(d.message.contains("rise"), "{}", d.message);
+    }
+}

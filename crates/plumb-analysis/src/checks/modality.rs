@@ -1,0 +1,35 @@
+use super::sig4;
+use plumb_model::{Diagnostic, Severity};
+use plumb_stats::{mvalue, Modality};
+
+/// mValue needs enough samples to draw a histogram worth reading.
+pub const MIN_SAMPLES: usize = 20;
+
+pub fn check(times: &[f64]) -> Option<Diagnostic> {
+    if times.len() < MIN_SAMPLES {
+        return None;
+    }
+    let m = mvalue(times).ok()?;
+    if m.mvalue <= Modality::SEVERAL_MODES {
+        return None;
+    }
+    let what = if m.mvalue > Modality::BIMODAL {
+        "bimodal"
+    } else {
+        "may have several modes"
+    };
+    Some(
+        Diagnostic::new(
+            "multimodal",
+            Severity::Warning,
+            format!(
+                "the distribution is {what} (mValue {:.2}, threshold {}): the mean describes no run",
+                m.mvalue,
+                Modality::SEVERAL_MODES
+            ),
+        )
+        .evidence("mvalue", sig4(m.mvalue))
+        .evidence("bin_width_ns", sig4(m.bin_width))
+        .advice("look at the samples in run order: two code paths, caches hot or cold, CPU frequency steps, or two cores of different speed"),
+    )
+}
