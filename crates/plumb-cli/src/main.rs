@@ -1,3 +1,22 @@
+//! `plumb`: parse, dispatch, map the outcome to an exit code. Nothing else lives here.
+
+mod args;
+mod compare_cmd;
+mod env_cmd;
+mod exit;
+mod export;
+mod progress;
+mod run_cmd;
+mod values;
+
+use clap::Parser;
+
 fn main() {
-    println!("Hello, world!");
+    let cli = args::Cli::parse();
+    let result = match cli.command {
+        args::Command::Run(a) => run_cmd::run(a),
+        args::Command::Compare(a) => compare_cmd::run(a),
+        args::Command::Env(a) => env_cmd::run(a),
+    };
+    std::process::exit(exit::report(result));
 }

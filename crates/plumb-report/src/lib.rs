@@ -1,14 +1,35 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
+//! Outputs: every format renders the one result model. Exporters return the bytes; the
+//! caller decides where they go (and writes them even when a run stopped early).
+
+mod compare_view;
+mod csv_export;
+mod markdown;
+mod rows;
+mod terminal;
+mod units;
+
+pub use compare_view::render_document_comparison;
+pub use csv_export::render_csv;
+pub use markdown::render_markdown;
+pub use terminal::{render_diagnostics, render_terminal};
+pub use units::{format_duration_ns, TimeUnit};
+
+use plumb_model::ResultDocument;
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Markdown,
+    Csv,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
+impl Format {
+    pub fn render(self, doc: &ResultDocument) -> String {
+        match self {
+            Format::Json => doc.to_json(),
+            Format::Markdown => render_markdown(doc),
+            Format::Csv => render_csv(doc),
+        }
     }
 }

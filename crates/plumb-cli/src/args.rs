@@ -1,0 +1,168 @@
+use crate::values;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// plumb: performance measurement that tells the truth.
+#[derive(Debug, Parser)]
+#[command(name = "plumb", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Benchmark whole commands: interleaved runs, error bars, ratios, verdicts.
+    Run(RunArgs),
+    /// Compare two result files benchmark by benchmark; exits 1 if anything got slower
+    /// by more than the SESOI.
+    Compare(CompareArgs),
+    /// Show the machine record and what on it makes numbers noisy.
+    Env(EnvArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    /// A fresh random order of the commands in every round.
+    Shuffle,
+    /// Rotate the starting command each round.
+    RoundRobin,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Commands to benchmark, run directly (not through a shell) unless --shell is given.
+    #[arg(required = true, value_name = "COMMAND")]
+    pub commands: Vec<String>,
+
+    /// Warm-up runs of each command before measuring.
+    #[arg(short, long, default_value_t = 3, value_name = "N")]
+    pub warmup: u64,
+
+    /// Exactly N measured runs of each command (overrides the min/max settings).
+    #[arg(short, long, value_name = "N", value_parser = values::positive)]
+    pub runs: Option<u64>,
+
+    /// At least N measured runs of each command.
+    #[arg(short = 'm', long, default_value = "10", value_name = "N", value_parser = values::positive)]
+    pub min_runs: u64,
+
+    /// At most N measured runs of each command.
+    #[arg(short = 'M', long, value_name = "N", value_parser = values::positive)]
+    pub max_runs: Option<u64>,
+
+    /// Measure each command for at least this long in total (e.g. 3s, 500ms).
+    #[arg(long, default_value = "3s", value_name = "TIME", value_parser = values::seconds)]
+    pub min_time: f64,
+
+    /// Stop measuring a command after this long in total.
+    #[arg(long, value_name = "TIME", value_parser = values::seconds)]
+    pub max_time: Option<f64>,
+
+    /// Run before every timed run (through sh -c). Give once for all commands or once per command.
+    #[arg(short, long, value_name = "CMD")]
+    pub prepare: Vec<String>,
+
+    /// Run once after a command's last run (through sh -c). Once for all, or once per command.
+    #[arg(short, long, value_name = "CMD")]
+    pub cleanup: Vec<String>,
+
+    /// Run commands through a shell (default sh); its start-up time is measured in the
+    /// same rounds and subtracted.
+    #[arg(short = 'S', long, value_name = "SHELL", num_args = 0..=1, default_missing_value = "sh")]
+    pub shell: Option<String>,
+
+    /// Name of a command in the report, in the order of the commands.
+    #[arg(short = 'n', long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
+
+    /// The baseline the others are compared with: a name or a 1-based position (default: the first).
+    #[arg(long, value_name = "NAME|N")]
+    pub baseline: Option<String>,
+
+    /// Order of commands within each round.
+    #[arg(long, value_enum, default_value_t = OrderArg::Shuffle)]
+    pub order: OrderArg,
+
+    /// Seed for --order shuffle (recorded in the result, so a run can be replayed).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Scan a numeric parameter: {NAME} in commands takes LO, LO+STEP, … HI.
+    #[arg(short = 'P', long, num_args = 3, value_names = ["NAME", "LO", "HI"], allow_negative_numbers = true)]
+    pub parameter_scan: Vec<String>,
+
+    /// Step of --parameter-scan.
+    #[arg(
+        short = 'D',
+        long,
+        default_value_t = 1.0,
+        value_name = "STEP",
+        allow_negative_numbers = true
+    )]
+    pub parameter_step_size: f64,
+
+    /// A parameter over a list: {NAME} takes each comma-separated value.
+    #[arg(short = 'L', long, num_args = 2, value_names = ["NAME", "VALUES"])]
+    pub parameter_list: Vec<String>,
+
+    /// Keep measuring commands that exit non-zero (their exit codes are recorded).
+    #[arg(short, long)]
+    pub ignore_failure: bool,
+
+    /// Where the commands' standard output goes: null, inherit, or a file path.
+    #[arg(long, default_value = "null", value_name = "WHERE")]
+    pub output: String,
+
+    /// Confidence level of intervals and tests.
+    #[arg(long, default_value = "99.9%", value_name = "LEVEL", value_parser = values::confidence)]
+    pub confidence: f64,
+
+    /// Smallest effect size of interest for verdicts, e.g. 2% or 0.02.
+    #[arg(long, default_value = "2%", value_name = "EFFECT", value_parser = values::sesoi)]
+    pub sesoi: f64,
+
+    /// Leave upper outliers (Tukey) out of the statistics; the output says so.
+    #[arg(long)]
+    pub drop_outliers: bool,
+
+    /// Write the full result (every raw sample) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+
+    /// Write the table, verdicts and diagnostics as Markdown.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+
+    /// Write one CSV row per benchmark.
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The result to compare against.
+    pub base: PathBuf,
+    /// The new result.
+    pub new: PathBuf,
+    /// Smallest effect size of interest, e.g. 2% or 0.02.
+    #[arg(long, default_value = "2%", value_parser = values::sesoi)]
+    pub sesoi: f64,
+    /// Confidence level of intervals and tests.
+    #[arg(long, default_value = "99.9%", value_parser = values::confidence)]
+    pub confidence: f64,
+    /// Write the comparisons as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvArgs {
+    /// Print the record as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,50 @@
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use plumb_command::Progress;
+
+/// A progress bar on stderr; drawn only when stderr is a terminal.
+pub struct Bar {
+    bar: ProgressBar,
+}
+
+impl Bar {
+    pub fn new(commands: usize, enabled: bool) -> Self {
+        let bar = ProgressBar::with_draw_target(
+            Some(0),
+            if enabled {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            },
+        );
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:>10} [{bar:30}] {pos}/{len} rounds of {prefix} command(s) ({elapsed})",
+            )
+            .expect("static template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(commands.to_string());
+        Bar { bar }
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn warmup_started(&mut self, runs: u64) {
+        self.bar.set_message("warm-up");
+        self.bar.set_length(runs);
+    }
+    fn warmup_run(&mut self) {}
+    fn measuring_started(&mut self, planned: u64) {
+        self.bar.set_message("measuring");
+        self.bar.set_position(0);
+        self.bar.set_length(planned);
+    }
+    fn round_done(&mut self, done: u64, planned: u64) {
+        self.bar.set_length(planned);
+        self.bar.set_position(done);
+    }
+}

@@ -1,0 +1,280 @@
+use crate::args::{OrderArg, RunArgs};
+use crate::exit::{self, CliError};
+use crate::export::{self, Target};
+use crate::progress::Bar;
+use plumb_analysis::{analyse_document, AnalysisConfig};
+use plumb_command::{
+    expand, CommandSpec, Order, OutputPolicy, Parameter, ParameterValues, RunCount, RunPlan, Status,
+};
+use plumb_model::{
+    Benchmark, BenchmarkKind, Correction, Invocation, ResultDocument, RunStatus, Sample, Settings,
+};
+use plumb_report::{render_terminal, Format};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn run(a: RunArgs) -> Result<i32, CliError> {
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let plan = build_plan(&a, seed)?;
+    let baseline = baseline_index(&plan.commands, a.baseline.as_deref())?;
+    let targets = targets(&a);
+    export::check(&targets)?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .map_err(|e| CliError(format!("cannot install the Ctrl-C handler: {e}")))?;
+    }
+    let environment = plumb_env::collect();
+    let mut doc = ResultDocument::new(
+        env!("CARGO_PKG_VERSION"),
+        Invocation {
+            argv: std::env::args().collect(),
+            cwd: std::env::current_dir()
+                .ok()
+                .map(|p| p.display().to_string()),
+        },
+        environment,
+        Settings {
+            confidence: a.confidence,
+            sesoi: a.sesoi,
+            options: options_record(&a, &plan, seed),
+        },
+    );
+
+    let mut bar = Bar::new(
+        plan.commands.len(),
+        !a.no_progress && std::io::stderr().is_terminal(),
+    );
+    let outcome = plumb_command::run(&plan, &mut bar, &stop);
+    bar.finish();
+    let outcome = outcome?;
+
+    let correction = shell_correction(plan.shell.as_deref(), &outcome.shell_samples);
+    for (i, m) in outcome.measured.into_iter().enumerate() {
+        doc.benchmarks.push(Benchmark {
+            name: m.spec.name,
+            kind: BenchmarkKind::Command,
+            command: Some(m.spec.command),
+            parameters: m.spec.parameters,
+            baseline: i == baseline,
+            warmup: m.warmup,
+            samples: m.samples,
+            correction: correction.clone(),
+            excluded: Vec::new(),
+            time: None,
+            diagnostics: Vec::new(),
+        });
+    }
+    doc.status = match &outcome.status {
+        Status::Complete => RunStatus::Complete,
+        Status::Interrupted => RunStatus::Interrupted,
+        Status::Failed { command, message } => RunStatus::Failed {
+            message: format!("benchmark {command:?}: {message}"),
+        },
+    };
+    analyse_document(
+        &mut doc,
+        &AnalysisConfig {
+            level: a.confidence,
+            sesoi: a.sesoi,
+            drop_upper_outliers: a.drop_outliers,
+        },
+    );
+    if let RunStatus::Failed { message } = &doc.status {
+        eprintln!("plumb: error: {message}");
+    }
+    let measured_any = doc.benchmarks.iter().any(|b| !b.samples.is_empty());
+    if measured_any {
+        print!("{}", render_terminal(&doc));
+    } else {
+        eprintln!("plumb: nothing was measured");
+    }
+    export::write_all(&targets, &doc)?;
+    Ok(match outcome.status {
+        Status::Complete => exit::OK,
+        Status::Interrupted => exit::INTERRUPTED,
+        Status::Failed { .. } => exit::ERROR,
+    })
+}
+
+fn targets(a: &RunArgs) -> Vec<Target> {
+    [
+        (&a.export_json, Format::Json),
+        (&a.export_markdown, Format::Markdown),
+        (&a.export_csv, Format::Csv),
+    ]
+    .into_iter()
+    .filter_map(|(p, format)| p.clone().map(|path| Target { path, format }))
+    .collect()
+}
+
+/// Gives `values` to each of `n` commands: none, one for all, or one each.
+fn per_command(values: &[String], n: usize, option: &str) -> Result<Vec<Option<String>>, CliError> {
+    match values.len() {
+        0 => Ok(vec![None; n]),
+        1 => Ok(vec![Some(values[0].clone()); n]),
+        k if k == n => Ok(values.iter().cloned().map(Some).collect()),
+        k => Err(CliError(format!(
+            "{option} was given {k} times for {n} commands: give it once for all, or once per command"
+        ))),
+    }
+}
+
+fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
+    let n = a.commands.len();
+    if a.names.len() > n {
+        return Err(CliError(format!(
+            "{} --name values for {n} commands",
+            a.names.len()
+        )));
+    }
+    let prepares = per_command(&a.prepare, n, "--prepare")?;
+    let cleanups = per_command(&a.cleanup, n, "--cleanup")?;
+    let specs: Vec<CommandSpec> = a
+        .commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| CommandSpec {
+            name: a.names.get(i).cloned().unwrap_or_else(|| c.clone()),
+            command: c.clone(),
+            parameters: Default::default(),
+            prepare: prepares[i].clone(),
+            cleanup: cleanups[i].clone(),
+        })
+        .collect();
+    let mut params = Vec::new();
+    for chunk in a.parameter_scan.chunks(3) {
+        let num = |s: &str| -> Result<f64, CliError> {
+            s.parse().map_err(|_| {
+                CliError(format!(
+                    "--parameter-scan {}: {s:?} is not a number",
+                    chunk[0]
+                ))
+            })
+        };
+        params.push(Parameter {
+            name: chunk[0].clone(),
+            values: ParameterValues::Range {
+                lo: num(&chunk[1])?,
+                hi: num(&chunk[2])?,
+                step: a.parameter_step_size,
+            },
+        });
+    }
+    for chunk in a.parameter_list.chunks(2) {
+        params.push(Parameter {
+            name: chunk[0].clone(),
+            values: ParameterValues::List(
+                chunk[1]
+                    .split(',')
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            ),
+        });
+    }
+    let mut commands = expand(&specs, &params)?;
+    make_names_unique(&mut commands);
+    let runs = match a.runs {
+        Some(r) => RunCount::Fixed(r),
+        None => RunCount::Adaptive {
+            min_runs: a.min_runs,
+            max_runs: a.max_runs,
+            min_time: Duration::from_secs_f64(a.min_time),
+            max_time: a.max_time.map(Duration::from_secs_f64),
+        },
+    };
+    let plan = RunPlan {
+        commands,
+        shell: a.shell.clone(),
+        warmup: a.warmup,
+        runs,
+        order: match a.order {
+            OrderArg::Shuffle => Order::Shuffle { seed },
+            OrderArg::RoundRobin => Order::RoundRobin,
+        },
+        output: match a.output.as_str() {
+            "null" => OutputPolicy::Discard,
+            "inherit" => OutputPolicy::Inherit,
+            path => OutputPolicy::File(path.into()),
+        },
+        ignore_failure: a.ignore_failure,
+    };
+    plan.validate()?;
+    Ok(plan)
+}
+
+fn make_names_unique(commands: &mut [CommandSpec]) {
+    for i in 1..commands.len() {
+        let mut k = 2;
+        let base = commands[i].name.clone();
+        while commands[..i].iter().any(|c| c.name == commands[i].name) {
+            commands[i].name = format!("{base} ({k})");
+            k += 1;
+        }
+    }
+}
+
+fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usize, CliError> {
+    let Some(w) = wanted else { return Ok(0) };
+    if let Some(i) = commands.iter().position(|c| c.name == w || c.command == w) {
+        return Ok(i);
+    }
+    match w.parse::<usize>() {
+        Ok(k) if (1..=commands.len()).contains(&k) => Ok(k - 1),
+        _ => Err(CliError(format!(
+            "--baseline {w:?} names no benchmark; the benchmarks are: {}",
+            commands
+                .iter()
+                .map(|c| format!("{:?}", c.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// Mean start-up of the empty shell and its standard error; with fewer than two samples
+/// (an interrupted run) there is nothing honest to subtract.
+fn shell_correction(shell: Option<&str>, samples: &[Sample]) -> Option<Correction> {
+    let shell = shell?;
+    if samples.len() < 2 {
+        return None;
+    }
+    let xs: Vec<f64> = samples.iter().map(|s| s.wall_ns as f64).collect();
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    Some(Correction {
+        ns: mean,
+        std_err_ns: (var / n).sqrt(),
+        reason: format!(
+            "start-up of `{shell} -c ''`, measured in the same rounds ({} runs)",
+            xs.len()
+        ),
+    })
+}
+
+fn options_record(a: &RunArgs, plan: &RunPlan, seed: u64) -> serde_json::Value {
+    serde_json::json!({
+        "warmup": a.warmup,
+        "runs": a.runs,
+        "min_runs": a.min_runs,
+        "max_runs": a.max_runs,
+        "min_time_s": a.min_time,
+        "max_time_s": a.max_time,
+        "order": match plan.order { Order::Shuffle { .. } => "shuffle", Order::RoundRobin => "round-robin" },
+        "seed": matches!(plan.order, Order::Shuffle { .. }).then_some(seed),
+        "shell": a.shell,
+        "output": a.output,
+        "ignore_failure": a.ignore_failure,
+        "drop_outliers": a.drop_outliers,
+    })
+}

@@ -1,0 +1,46 @@
+use crate::terminal::{ratio_text, verdict_style};
+use crate::units::format_duration_ns;
+use console::style;
+use plumb_analysis::DocumentComparison;
+use plumb_model::ResultDocument;
+use std::fmt::Write;
+
+/// `plumb compare`'s report: one line per paired benchmark, then the unpaired ones.
+pub fn render_document_comparison(
+    base: &ResultDocument,
+    new: &ResultDocument,
+    cmp: &DocumentComparison,
+    level: f64,
+    sesoi: f64,
+) -> String {
+    let mut out = format!(
+        "Comparing {} benchmark(s): SESOI ±{}%, {}% confidence\n\n",
+        cmp.comparisons.len(),
+        100.0 * sesoi,
+        100.0 * level
+    );
+    for c in &cmp.comparisons {
+        let mean = |d: &ResultDocument| {
+            d.benchmark(&c.baseline)
+                .and_then(|b| b.time.as_ref())
+                .map_or("-".to_string(), |t| format_duration_ns(t.summary.mean))
+        };
+        let _ = writeln!(
+            out,
+            "  {}\n    {} → {}   {}  {}\n    {}",
+            style(&c.candidate).bold(),
+            mean(base),
+            mean(new),
+            verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
+            ratio_text(c),
+            style(&c.reason).dim()
+        );
+    }
+    for name in &cmp.only_in_base {
+        let _ = writeln!(out, "  {name}: only in the base result, not compared");
+    }
+    for name in &cmp.only_in_new {
+        let _ = writeln!(out, "  {name}: only in the new result, not compared");
+    }
+    out
+}

@@ -1,0 +1,88 @@
+use plumb_model::ResultDocument;
+
+/// One row per benchmark: the summary in nanoseconds, the ratio to the baseline, mean
+/// CPU times and peak RSS. Raw samples are in the JSON export.
+pub fn render_csv(doc: &ResultDocument) -> String {
+    let params: Vec<String> = {
+        let mut p: Vec<String> = doc
+            .benchmarks
+            .iter()
+            .flat_map(|b| b.parameters.keys().cloned())
+            .collect();
+        p.sort();
+        p.dedup();
+        p
+    };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<String> = vec!["name".into()];
+    header.extend(params.iter().map(|p| format!("parameter_{p}")));
+    header.extend(
+        [
+            "n",
+            "mean_ns",
+            "error_ns",
+            "std_dev_ns",
+            "median_ns",
+            "min_ns",
+            "max_ns",
+            "mad_ns",
+            "ratio",
+            "ratio_sd",
+            "verdict",
+            "user_mean_ns",
+            "sys_mean_ns",
+            "max_rss_kib",
+        ]
+        .map(String::from),
+    );
+    w.write_record(&header).expect("writing to memory");
+    let num = |x: Option<f64>| {
+        x.filter(|v| v.is_finite())
+            .map_or(String::new(), |v| format!("{v}"))
+    };
+    for b in &doc.benchmarks {
+        let mut rec: Vec<String> = vec![b.name.clone()];
+        rec.extend(
+            params
+                .iter()
+                .map(|p| b.parameters.get(p).cloned().unwrap_or_default()),
+        );
+        let s = b.time.as_ref().map(|t| &t.summary);
+        let cmp = doc.comparisons.iter().find(|c| c.candidate == b.name);
+        let mean_u64 = |f: &dyn Fn(&plumb_model::Sample) -> Option<u64>| -> Option<f64> {
+            let v: Option<Vec<u64>> = b.samples.iter().map(f).collect();
+            v.filter(|v| !v.is_empty())
+                .map(|v| v.iter().sum::<u64>() as f64 / v.len() as f64)
+        };
+        rec.push(b.analysed_times_ns().len().to_string());
+        rec.push(num(s.map(|s| s.mean)));
+        rec.push(num(b.time.as_ref().and_then(|t| t.error)));
+        rec.push(num(s.map(|s| s.std_dev)));
+        rec.push(num(s.map(|s| s.median)));
+        rec.push(num(s.map(|s| s.min)));
+        rec.push(num(s.map(|s| s.max)));
+        rec.push(num(s.map(|s| s.mad)));
+        rec.push(num(if b.baseline {
+            Some(1.0)
+        } else {
+            cmp.map(|c| c.ratio)
+        }));
+        rec.push(num(if b.baseline {
+            Some(0.0)
+        } else {
+            cmp.map(|c| c.ratio_sd)
+        }));
+        rec.push(cmp.map_or(String::new(), |c| c.verdict.to_string()));
+        rec.push(num(mean_u64(&|s| s.user_ns)));
+        rec.push(num(mean_u64(&|s| s.sys_ns)));
+        rec.push(
+            b.samples
+                .iter()
+                .filter_map(|s| s.max_rss_kib)
+                .max()
+                .map_or(String::new(), |k| k.to_string()),
+        );
+        w.write_record(&rec).expect("writing to memory");
+    }
+    String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
+}

@@ -1,0 +1,62 @@
+use crate::rows::summary_table;
+use crate::terminal::ratio_text;
+use plumb_model::{ResultDocument, RunStatus};
+use std::fmt::Write;
+
+/// A GitHub-flavoured Markdown report: the table, verdicts and diagnostics.
+pub fn render_markdown(doc: &ResultDocument) -> String {
+    let t = summary_table(doc);
+    let mut out = String::new();
+    match &doc.status {
+        RunStatus::Complete => {}
+        RunStatus::Interrupted => {
+            out.push_str("> **Interrupted**: figures are from the runs measured before Ctrl-C.\n\n")
+        }
+        RunStatus::Failed { message } => {
+            let _ = write!(out, "> **Stopped**: {}\n\n", message.replace('\n', " "));
+        }
+    }
+    let cell = |s: &str| s.replace('|', "\\|");
+    let _ = writeln!(out, "| {} |", t.header.join(" | "));
+    let align: Vec<&str> = t
+        .numeric
+        .iter()
+        .map(|&n| if n { "---:" } else { ":---" })
+        .collect();
+    let _ = writeln!(out, "|{}|", align.join("|"));
+    for r in &t.rows {
+        let cells: Vec<String> = r.iter().map(|c| cell(c)).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    if !doc.comparisons.is_empty() {
+        let _ = write!(
+            out,
+            "\n**Verdicts** (SESOI ±{}%, {}% confidence)\n\n| Benchmark | Verdict | Ratio [CI] | Reason |\n|:---|:---|:---|:---|\n",
+            100.0 * doc.settings.sesoi,
+            100.0 * doc.settings.confidence
+        );
+        for c in &doc.comparisons {
+            let _ = writeln!(
+                out,
+                "| {} | **{}** | {} | {} |",
+                cell(&c.candidate),
+                c.verdict,
+                ratio_text(c),
+                cell(&c.reason)
+            );
+        }
+    }
+    let mut diag = String::new();
+    for b in &doc.benchmarks {
+        for d in &b.diagnostics {
+            let _ = writeln!(diag, "- `{}` **{}**: {}", cell(&b.name), d.code, d.message);
+        }
+    }
+    for d in &doc.diagnostics {
+        let _ = writeln!(diag, "- machine **{}**: {}", d.code, d.message);
+    }
+    if !diag.is_empty() {
+        let _ = write!(out, "\n**Diagnostics**\n\n{diag}");
+    }
+    out
+}

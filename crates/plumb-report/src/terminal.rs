@@ -1,0 +1,180 @@
+use crate::rows::{summary_table, Table};
+use crate::units::format_duration_ns;
+use console::{style, Style};
+use plumb_model::{Comparison, Diagnostic, ResultDocument, RunStatus, Severity, Verdict};
+use std::fmt::Write;
+
+/// The run's report for a terminal: the table, the verdicts, then the diagnostics.
+/// Colour follows `console`'s detection (off when not a terminal or with NO_COLOR).
+pub fn render_terminal(doc: &ResultDocument) -> String {
+    let mut out = String::new();
+    match &doc.status {
+        RunStatus::Complete => {}
+        RunStatus::Interrupted => {
+            let _ = writeln!(
+                out,
+                "{}",
+                style("Interrupted: the figures below are from the runs measured before Ctrl-C.")
+                    .yellow()
+                    .bold()
+            );
+        }
+        RunStatus::Failed { message } => {
+            let _ = writeln!(
+                out,
+                "{} {}\nThe figures below are from the runs measured before the failure.",
+                style("Stopped:").red().bold(),
+                message.lines().next().unwrap_or_default()
+            );
+        }
+    }
+    out.push_str(&render_table(&summary_table(doc)));
+    for b in &doc.benchmarks {
+        if let Some(c) = &b.correction {
+            let _ = writeln!(
+                out,
+                "{}",
+                style(format!(
+                    "  {}: {} ± {} ({}) subtracted from each run",
+                    b.name,
+                    format_duration_ns(c.ns),
+                    format_duration_ns(c.std_err_ns),
+                    c.reason
+                ))
+                .dim()
+            );
+        }
+    }
+    if !doc.comparisons.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nVerdicts (SESOI ±{}%, {}% confidence):",
+            trim(100.0 * doc.settings.sesoi),
+            trim(100.0 * doc.settings.confidence)
+        );
+        for c in &doc.comparisons {
+            out.push_str(&verdict_line(c));
+        }
+    }
+    let mut findings = String::new();
+    for b in &doc.benchmarks {
+        if !b.diagnostics.is_empty() {
+            let _ = writeln!(findings, "  {}", style(&b.name).bold());
+            findings.push_str(&render_diagnostics(&b.diagnostics, 4));
+        }
+    }
+    let machine: Vec<Diagnostic> = doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .cloned()
+        .collect();
+    if !machine.is_empty() {
+        let _ = writeln!(findings, "  {}", style("machine").bold());
+        findings.push_str(&render_diagnostics(&machine, 4));
+        let _ = writeln!(
+            findings,
+            "    (plumb env shows every check and its evidence)"
+        );
+    }
+    if !findings.is_empty() {
+        let _ = write!(out, "\nDiagnostics:\n{findings}");
+    }
+    out
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+pub(crate) fn verdict_style(v: Verdict) -> Style {
+    match v {
+        Verdict::Faster => Style::new().green().bold(),
+        Verdict::Slower => Style::new().red().bold(),
+        Verdict::Equivalent => Style::new().cyan(),
+        Verdict::Inconclusive => Style::new().yellow(),
+    }
+}
+
+pub(crate) fn ratio_text(c: &Comparison) -> String {
+    match c.ratio_ci {
+        Some(ci) => format!("×{:.3} [{:.3}, {:.3}]", c.ratio, ci.lo, ci.hi),
+        None if c.ratio.is_finite() => format!("×{:.3} [unbounded]", c.ratio),
+        None => "-".to_string(),
+    }
+}
+
+fn verdict_line(c: &Comparison) -> String {
+    format!(
+        "  {}  {}  {}\n      {}\n",
+        c.candidate,
+        verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
+        ratio_text(c),
+        style(&c.reason).dim()
+    )
+}
+
+/// Diagnostics as indented lines: a mark, the code, the message, the evidence, the advice.
+pub fn render_diagnostics(diagnostics: &[Diagnostic], indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    for d in diagnostics {
+        let mark = match d.severity {
+            Severity::Error => style("✗").red().bold(),
+            Severity::Warning => style("!").yellow().bold(),
+            Severity::Info => style("·").dim(),
+        };
+        let _ = writeln!(out, "{pad}{mark} {}: {}", style(&d.code).bold(), d.message);
+        if !d.evidence.is_empty() {
+            let ev: Vec<String> = d.evidence.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let _ = writeln!(
+                out,
+                "{pad}    {}",
+                style(format!("evidence: {}", ev.join(", "))).dim()
+            );
+        }
+        if !d.advice.is_empty() {
+            let _ = writeln!(out, "{pad}    → {}", d.advice);
+        }
+    }
+    out
+}
+
+pub(crate) fn render_table(t: &Table) -> String {
+    let widths: Vec<usize> = (0..t.header.len())
+        .map(|i| {
+            t.rows
+                .iter()
+                .map(|r| r[i].chars().count())
+                .chain([t.header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| -> String {
+        let mut s = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            let padding = " ".repeat(widths[i].saturating_sub(c.chars().count()));
+            if t.numeric[i] {
+                let _ = write!(s, " {padding}{c} ");
+            } else {
+                let _ = write!(s, " {c}{padding} ");
+            }
+            if i + 1 < cells.len() {
+                s.push('│');
+            }
+        }
+        s.trim_end().to_string()
+    };
+    let header: Vec<String> = t.header.iter().map(|h| h.to_string()).collect();
+    let mut out = format!("{}\n", style(line(&header)).bold());
+    let rule: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
+    out.push_str(&rule.join("┼"));
+    out.push('\n');
+    for r in &t.rows {
+        out.push_str(&line(r));
+        out.push('\n');
+    }
+    out
+}

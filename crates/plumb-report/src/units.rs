@@ -1,0 +1,78 @@
+/// A time unit for display; a table uses one unit for all its time columns so that
+/// numbers line up and compare at a glance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    Ns,
+    Us,
+    Ms,
+    S,
+}
+
+impl TimeUnit {
+    /// The largest unit in which `ns` is at least 1.
+    pub fn for_value(ns: f64) -> TimeUnit {
+        let ns = ns.abs();
+        if ns >= 1e9 {
+            TimeUnit::S
+        } else if ns >= 1e6 {
+            TimeUnit::Ms
+        } else if ns >= 1e3 {
+            TimeUnit::Us
+        } else {
+            TimeUnit::Ns
+        }
+    }
+
+    pub fn ns_per_unit(self) -> f64 {
+        match self {
+            TimeUnit::Ns => 1.0,
+            TimeUnit::Us => 1e3,
+            TimeUnit::Ms => 1e6,
+            TimeUnit::S => 1e9,
+        }
+    }
+
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TimeUnit::Ns => "ns",
+            TimeUnit::Us => "µs",
+            TimeUnit::Ms => "ms",
+            TimeUnit::S => "s",
+        }
+    }
+
+    /// `ns` in this unit with enough decimals for 4 significant digits (at most 4).
+    pub fn format(self, ns: f64) -> String {
+        if !ns.is_finite() {
+            return "-".to_string();
+        }
+        let v = ns / self.ns_per_unit();
+        let mag = if v == 0.0 {
+            0
+        } else {
+            v.abs().log10().floor() as i32
+        };
+        let decimals = (3 - mag).clamp(0, 4) as usize;
+        format!("{v:.decimals$} {}", self.suffix())
+    }
+}
+
+/// A duration in its own best unit, e.g. `10.62 ms`.
+pub fn format_duration_ns(ns: f64) -> String {
+    TimeUnit::for_value(ns).format(ns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(format_duration_ns(10_620_000.0), "10.62 ms");
+        assert_eq!(format_duration_ns(999.0), "999.0 ns");
+        assert_eq!(format_duration_ns(1_500.0), "1.500 µs");
+        assert_eq!(format_duration_ns(2.5e9), "2.500 s");
+        assert_eq!(TimeUnit::Ms.format(41_000.0), "0.0410 ms");
+        assert_eq!(TimeUnit::Ms.format(f64::NAN), "-");
+    }
+}
