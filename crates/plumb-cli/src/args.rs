@@ -36,19 +36,19 @@ pub struct RunArgs {
     pub commands: Vec<String>,
 
     /// Warm-up runs of each command before measuring.
-    #[arg(short, long, default_value_t = 3, value_name = "N")]
+    #[arg(short, long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
     pub warmup: u64,
 
     /// Exactly N measured runs of each command (overrides the min/max settings).
-    #[arg(short, long, value_name = "N", value_parser = values::positive)]
+    #[arg(short, long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub runs: Option<u64>,
 
     /// At least N measured runs of each command.
-    #[arg(short = 'm', long, default_value = "10", value_name = "N", value_parser = values::positive)]
+    #[arg(short = 'm', long, default_value = "10", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub min_runs: u64,
 
     /// At most N measured runs of each command.
-    #[arg(short = 'M', long, value_name = "N", value_parser = values::positive)]
+    #[arg(short = 'M', long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub max_runs: Option<u64>,
 
     /// Measure each command for at least this long in total (e.g. 3s, 500ms).
@@ -67,9 +67,9 @@ pub struct RunArgs {
     #[arg(short, long, value_name = "CMD")]
     pub cleanup: Vec<String>,
 
-    /// Run commands through a shell (default sh); its start-up time is measured in the
-    /// same rounds and subtracted.
-    #[arg(short = 'S', long, value_name = "SHELL", num_args = 0..=1, default_missing_value = "sh")]
+    /// Run commands through a shell: --shell for sh, --shell=bash for another. Its start-up
+    /// time is measured in the same rounds and subtracted.
+    #[arg(short = 'S', long, value_name = "SHELL", num_args = 0..=1, require_equals = true, default_missing_value = "sh")]
     pub shell: Option<String>,
 
     /// Name of a command in the report, in the order of the commands.

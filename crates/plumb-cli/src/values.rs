@@ -67,6 +67,15 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A count of zero or more.
+pub fn count(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n >= 0 => Ok(n as u64),
+        Ok(n) => Err(format!("must be 0 or more, got {n}")),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
 /// A count of at least 1.
 pub fn positive(s: &str) -> Result<u64, String> {
     match s.trim().parse::<i64>() {
@@ -82,7 +91,7 @@ mod tests {
 
     #[test]
     fn parses_levels_and_effects() {
-        assert_eq!(confidence("99.9%").unwrap(), 0.999);
+        assert!((confidence("99.9%").unwrap() - 0.999).abs() < 1e-12);
         assert_eq!(confidence("0.95").unwrap(), 0.95);
         assert!((confidence("99").unwrap() - 0.99).abs() < 1e-12);
         assert!(confidence("100%").is_err());

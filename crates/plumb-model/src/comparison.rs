@@ -26,7 +26,8 @@ impl std::fmt::Display for Verdict {
     }
 }
 
-/// One benchmark against its baseline.
+/// One benchmark against its baseline. Statistics that could not be computed (too few
+/// samples) are NaN in memory and `null` in JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     pub baseline: String,
@@ -35,19 +36,26 @@ pub struct Comparison {
     /// Why the verdict is what it is, in one sentence.
     pub reason: String,
     /// mean(candidate) / mean(baseline).
+    #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
     /// Fieller interval of the ratio at `level`; absent when unbounded.
     pub ratio_ci: Option<Interval>,
+    #[serde(with = "crate::nan_as_null")]
     pub ratio_sd: f64,
     pub level: f64,
     /// Smallest effect size of interest, as a fraction (0.02 = 2 %).
     pub sesoi: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub welch_p: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub mann_whitney_p: f64,
     /// TOST p-value for equivalence within ±SESOI.
+    #[serde(with = "crate::nan_as_null")]
     pub tost_p: f64,
     /// Cohen's d; inflates when noise is tiny, so read it beside the ratio, not alone.
+    #[serde(with = "crate::nan_as_null")]
     pub cohens_d: f64,
     /// Hodges–Lehmann shift candidate − baseline, ns per operation.
+    #[serde(with = "crate::nan_as_null")]
     pub hodges_lehmann_ns: f64,
 }

@@ -8,6 +8,7 @@ mod diagnostic;
 mod document;
 mod environment;
 mod error;
+mod nan_as_null;
 
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, Sample, TimeStats};
 pub use comparison::{Comparison, Verdict};
