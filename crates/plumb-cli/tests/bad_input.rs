@@ -6,23 +6,39 @@ use common::Env;
 fn fails_with(env: &Env, args: &[&str], needle: &str) {
     let run = env.plumb(args);
     run.assert_code(2);
-    assert!(run.stderr.contains(needle), "stderr lacks {needle:?}:\n{}", run.stderr);
+    assert!(
+        run.stderr.contains(needle),
+        "stderr lacks {needle:?}:\n{}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
 #[test]
 fn unknown_option() {
-    fails_with(&Env::new(), &["run", "--bogus", "true"], "unexpected argument '--bogus'");
+    fails_with(
+        &Env::new(),
+        &["run", "--bogus", "true"],
+        "unexpected argument '--bogus'",
+    );
 }
 
 #[test]
 fn command_not_found() {
-    fails_with(&Env::new(), &["run", "plumb-no-such-command"], "command not found");
+    fails_with(
+        &Env::new(),
+        &["run", "plumb-no-such-command"],
+        "command not found",
+    );
 }
 
 #[test]
 fn crashing_command() {
-    fails_with(&Env::new(), &["run", "sh -c 'kill -SEGV $$'"], "killed by signal 11");
+    fails_with(
+        &Env::new(),
+        &["run", "sh -c 'kill -SEGV $$'"],
+        "killed by signal 11",
+    );
 }
 
 #[test]
@@ -30,8 +46,16 @@ fn zero_and_negative_run_counts() {
     let env = Env::new();
     fails_with(&env, &["run", "true", "--runs", "0"], "must be at least 1");
     fails_with(&env, &["run", "true", "--runs", "-3"], "must be at least 1");
-    fails_with(&env, &["run", "true", "--min-runs", "0"], "must be at least 1");
-    fails_with(&env, &["run", "true", "--min-runs", "9", "--max-runs", "3"], "larger than --max-runs");
+    fails_with(
+        &env,
+        &["run", "true", "--min-runs", "0"],
+        "must be at least 1",
+    );
+    fails_with(
+        &env,
+        &["run", "true", "--min-runs", "9", "--max-runs", "3"],
+        "larger than --max-runs",
+    );
 }
 
 #[test]
@@ -39,7 +63,11 @@ fn empty_parameter_range_and_list() {
     let env = Env::new();
     fails_with(&env, &["run", "echo {n}", "-P", "n", "5", "1"], "is empty");
     fails_with(&env, &["run", "echo {n}", "-L", "n", ""], "list is empty");
-    fails_with(&env, &["run", "echo {n}", "-P", "n", "1", "5", "-D", "-1"], "step must be positive");
+    fails_with(
+        &env,
+        &["run", "echo {n}", "-P", "n", "1", "5", "-D", "-1"],
+        "step must be positive",
+    );
     fails_with(&env, &["run", "echo", "-P", "n", "1", "5"], "not used");
 }
 
@@ -47,32 +75,84 @@ fn empty_parameter_range_and_list() {
 fn compare_refuses_malformed_foreign_and_other_version_files() {
     let env = Env::new();
     let good = env.path("good.json");
-    env.plumb(&["run", "true", "--runs", "3", "--export-json", good.to_str().unwrap()])
-        .assert_code(0);
+    env.plumb(&[
+        "run",
+        "true",
+        "--runs",
+        "3",
+        "--export-json",
+        good.to_str().unwrap(),
+    ])
+    .assert_code(0);
     let g = good.to_str().unwrap();
     let broken = env.write("broken.json", "{\"format\": \"plumb-res");
-    fails_with(&env, &["compare", broken.to_str().unwrap(), g], "not valid JSON");
-    let foreign = env.write("hyperfine.json", r#"{"results": [{"command": "true", "mean": 0.001}]}"#);
-    fails_with(&env, &["compare", g, foreign.to_str().unwrap()], "not a plumb result");
+    fails_with(
+        &env,
+        &["compare", broken.to_str().unwrap(), g],
+        "not valid JSON",
+    );
+    let foreign = env.write(
+        "hyperfine.json",
+        r#"{"results": [{"command": "true", "mean": 0.001}]}"#,
+    );
+    fails_with(
+        &env,
+        &["compare", g, foreign.to_str().unwrap()],
+        "not a plumb result",
+    );
     let text = std::fs::read_to_string(&good).unwrap();
-    let future = env.write("future.json", &text.replace("\"format_version\": 1", "\"format_version\": 99"));
-    fails_with(&env, &["compare", g, future.to_str().unwrap()], "format version 99");
-    fails_with(&env, &["compare", g, "missing.json"], "cannot read missing.json");
+    let future = env.write(
+        "future.json",
+        &text.replace("\"format_version\": 1", "\"format_version\": 99"),
+    );
+    fails_with(
+        &env,
+        &["compare", g, future.to_str().unwrap()],
+        "format version 99",
+    );
+    fails_with(
+        &env,
+        &["compare", g, "missing.json"],
+        "cannot read missing.json",
+    );
 }
 
 #[test]
 fn unwritable_export_path_fails_before_measuring() {
     let env = Env::new();
-    let run = env.plumb(&["run", "sleep 1", "--runs", "100", "--export-json", "/nonexistent-dir/r.json"]);
+    let run = env.plumb(&[
+        "run",
+        "sleep 1",
+        "--runs",
+        "100",
+        "--export-json",
+        "/nonexistent-dir/r.json",
+    ]);
     run.assert_code(2);
-    assert!(run.stderr.contains("cannot write /nonexistent-dir/r.json"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write /nonexistent-dir/r.json"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stdout.is_empty(), "nothing was run: {}", run.stdout);
 }
 
 #[test]
 fn bad_levels() {
     let env = Env::new();
-    fails_with(&env, &["run", "true", "--sesoi", "2"], "write a percentage with %");
-    fails_with(&env, &["run", "true", "--confidence", "100%"], "confidence level");
-    fails_with(&env, &["run", "true", "--baseline", "nope"], "names no benchmark");
+    fails_with(
+        &env,
+        &["run", "true", "--sesoi", "2"],
+        "write a percentage with %",
+    );
+    fails_with(
+        &env,
+        &["run", "true", "--confidence", "100%"],
+        "confidence level",
+    );
+    fails_with(
+        &env,
+        &["run", "true", "--baseline", "nope"],
+        "names no benchmark",
+    );
 }

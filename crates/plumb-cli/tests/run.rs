@@ -8,14 +8,28 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
     let env = Env::new();
     let json = env.path("r.json");
     let run = env.plumb(&[
-        "run", "sleep 0.01", "sleep 0.02", "--runs", "15", "--warmup", "1",
-        "--export-json", json.to_str().unwrap(),
+        "run",
+        "sleep 0.01",
+        "sleep 0.02",
+        "--runs",
+        "15",
+        "--warmup",
+        "1",
+        "--export-json",
+        json.to_str().unwrap(),
     ]);
     run.assert_code(0);
-    assert!(run.stdout.contains("Ratio") && run.stdout.contains("RatioSD"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Ratio") && run.stdout.contains("RatioSD"),
+        "{}",
+        run.stdout
+    );
     let doc = read_doc(&json);
     assert_eq!(doc.benchmarks.len(), 2);
-    assert!(doc.benchmarks.iter().all(|b| b.samples.len() == 15 && b.warmup.len() == 1));
+    assert!(doc
+        .benchmarks
+        .iter()
+        .all(|b| b.samples.len() == 15 && b.warmup.len() == 1));
     assert!(doc.benchmarks[0].baseline && !doc.benchmarks[1].baseline);
     let c = &doc.comparisons[0];
     // 10 ms more sleep on top of the same spawn cost: the ratio is below 2 by the fixed
@@ -36,12 +50,25 @@ fn two_runs_of_the_same_command_are_never_called_faster_or_slower() {
     let env = Env::new();
     let (a, b) = (env.path("a.json"), env.path("b.json"));
     for p in [&a, &b] {
-        env.plumb(&["run", "sleep 0.005", "--runs", "20", "--export-json", p.to_str().unwrap()])
-            .assert_code(0);
+        env.plumb(&[
+            "run",
+            "sleep 0.005",
+            "--runs",
+            "20",
+            "--export-json",
+            p.to_str().unwrap(),
+        ])
+        .assert_code(0);
     }
     // SESOI 5 %: these tests share two cores with the rest of the suite. bench/ repeats
     // this at 2 % on a quiet machine.
-    let cmp = env.plumb(&["compare", a.to_str().unwrap(), b.to_str().unwrap(), "--sesoi", "5%"]);
+    let cmp = env.plumb(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--sesoi",
+        "5%",
+    ]);
     cmp.assert_code(0);
     assert!(
         !cmp.stdout.contains("faster") && !cmp.stdout.contains("slower"),
@@ -55,8 +82,21 @@ fn parameter_scan_and_list_expand_into_benchmarks() {
     let env = Env::new();
     let json = env.path("p.json");
     env.plumb(&[
-        "run", "sleep 0.00{n}{unit}", "-P", "n", "1", "3", "-L", "unit", "s,",
-        "--runs", "2", "--warmup", "0", "--export-json", json.to_str().unwrap(),
+        "run",
+        "sleep 0.00{n}{unit}",
+        "-P",
+        "n",
+        "1",
+        "3",
+        "-L",
+        "unit",
+        "s,",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--export-json",
+        json.to_str().unwrap(),
     ])
     .assert_code(0);
     let doc = read_doc(&json);
@@ -69,8 +109,16 @@ fn parameter_scan_and_list_expand_into_benchmarks() {
 fn shell_start_up_is_measured_and_subtracted() {
     let env = Env::new();
     let json = env.path("s.json");
-    env.plumb(&["run", "--shell", "true", "--runs", "10", "--export-json", json.to_str().unwrap()])
-        .assert_code(0);
+    env.plumb(&[
+        "run",
+        "--shell",
+        "true",
+        "--runs",
+        "10",
+        "--export-json",
+        json.to_str().unwrap(),
+    ])
+    .assert_code(0);
     let doc = read_doc(&json);
     let b = &doc.benchmarks[0];
     let c = b.correction.as_ref().expect("a correction");
@@ -86,8 +134,17 @@ fn exports_markdown_and_csv() {
     let env = Env::new();
     let (md, csv) = (env.path("r.md"), env.path("r.csv"));
     env.plumb(&[
-        "run", "true", "sleep 0.002", "--runs", "5", "--warmup", "0",
-        "--export-markdown", md.to_str().unwrap(), "--export-csv", csv.to_str().unwrap(),
+        "run",
+        "true",
+        "sleep 0.002",
+        "--runs",
+        "5",
+        "--warmup",
+        "0",
+        "--export-markdown",
+        md.to_str().unwrap(),
+        "--export-csv",
+        csv.to_str().unwrap(),
     ])
     .assert_code(0);
     let md = std::fs::read_to_string(md).unwrap();
@@ -106,11 +163,24 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
     let env = Env::new();
     let json = env.path("f.json");
     let run = env.plumb(&[
-        "run", "true", "sh -c 'echo oh-no >&2; exit 3'", "--order", "round-robin",
-        "--warmup", "0", "--runs", "5", "--export-json", json.to_str().unwrap(),
+        "run",
+        "true",
+        "sh -c 'echo oh-no >&2; exit 3'",
+        "--order",
+        "round-robin",
+        "--warmup",
+        "0",
+        "--runs",
+        "5",
+        "--export-json",
+        json.to_str().unwrap(),
     ]);
     run.assert_code(2);
-    assert!(run.stderr.contains("exited with status 3"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("exited with status 3"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("oh-no"), "{}", run.stderr);
     let doc = read_doc(&json);
     assert!(matches!(doc.status, RunStatus::Failed { .. }));
@@ -118,13 +188,26 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
 
     let json = env.path("g.json");
     env.plumb(&[
-        "run", "sh -c 'exit 3'", "--ignore-failure", "--runs", "3", "--warmup", "0",
-        "--export-json", json.to_str().unwrap(),
+        "run",
+        "sh -c 'exit 3'",
+        "--ignore-failure",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--export-json",
+        json.to_str().unwrap(),
     ])
     .assert_code(0);
     let doc = read_doc(&json);
-    assert!(doc.benchmarks[0].samples.iter().all(|s| s.exit_code == Some(3)));
-    assert!(doc.benchmarks[0].diagnostics.iter().any(|d| d.code == "failed-runs"));
+    assert!(doc.benchmarks[0]
+        .samples
+        .iter()
+        .all(|s| s.exit_code == Some(3)));
+    assert!(doc.benchmarks[0]
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "failed-runs"));
 }
 
 #[test]
@@ -132,7 +215,14 @@ fn ctrl_c_saves_and_prints_what_was_measured() {
     let env = Env::new();
     let json = env.path("i.json");
     let child = env
-        .command(&["run", "sleep 0.02", "--runs", "100000", "--export-json", json.to_str().unwrap()])
+        .command(&[
+            "run",
+            "sleep 0.02",
+            "--runs",
+            "100000",
+            "--export-json",
+            json.to_str().unwrap(),
+        ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -151,7 +241,10 @@ fn ctrl_c_saves_and_prints_what_was_measured() {
     assert_eq!(doc.status, RunStatus::Interrupted);
     let n = doc.benchmarks[0].samples.len();
     assert!(n >= 5 && n < 100_000, "{n} samples");
-    assert!(doc.benchmarks[0].samples.iter().all(|s| s.exit_code == Some(0)));
+    assert!(doc.benchmarks[0]
+        .samples
+        .iter()
+        .all(|s| s.exit_code == Some(0)));
 }
 
 #[test]
@@ -159,7 +252,11 @@ fn env_prints_the_record_and_json() {
     let env = Env::new();
     let run = env.plumb(&["env"]);
     run.assert_code(0);
-    assert!(run.stdout.contains("kernel") && run.stdout.contains("caches"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("kernel") && run.stdout.contains("caches"),
+        "{}",
+        run.stdout
+    );
     let run = env.plumb(&["env", "--json"]);
     run.assert_code(0);
     let rec: plumb_model::Environment = serde_json::from_str(&run.stdout).unwrap();

@@ -45,7 +45,10 @@ pub struct Executable {
 impl Executable {
     pub fn new(argv: &[String], output: &OutputPolicy) -> io::Result<Executable> {
         let mut command = Command::new(&argv[0]);
-        command.args(&argv[1..]).stdin(Stdio::null());
+        // An open /dev/null rather than Stdio::null(), which would open it on every spawn.
+        command
+            .args(&argv[1..])
+            .stdin(Stdio::from(File::open("/dev/null")?));
         let stderr = match output {
             OutputPolicy::Inherit => None,
             OutputPolicy::Discard | OutputPolicy::File(_) => {

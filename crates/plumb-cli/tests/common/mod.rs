@@ -27,7 +27,9 @@ impl Env {
 
     pub fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_plumb"));
-        c.args(args).current_dir(self.dir.path()).env("NO_COLOR", "1");
+        c.args(args)
+            .current_dir(self.dir.path())
+            .env("NO_COLOR", "1");
         c
     }
 
