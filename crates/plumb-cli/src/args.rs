@@ -13,7 +13,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Benchmark whole commands: interleaved runs, error bars, ratios, verdicts.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Compare two result files benchmark by benchmark; exits 1 if anything got slower
     /// by more than the SESOI.
     Compare(CompareArgs),

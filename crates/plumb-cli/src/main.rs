@@ -14,7 +14,7 @@ use clap::Parser;
 fn main() {
     let cli = args::Cli::parse();
     let result = match cli.command {
-        args::Command::Run(a) => run_cmd::run(a),
+        args::Command::Run(a) => run_cmd::run(*a),
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
     };

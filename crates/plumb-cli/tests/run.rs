@@ -240,7 +240,7 @@ fn ctrl_c_saves_and_prints_what_was_measured() {
     let doc = read_doc(&json);
     assert_eq!(doc.status, RunStatus::Interrupted);
     let n = doc.benchmarks[0].samples.len();
-    assert!(n >= 5 && n < 100_000, "{n} samples");
+    assert!((5..100_000).contains(&n), "{n} samples");
     assert!(doc.benchmarks[0]
         .samples
         .iter()
