@@ -68,7 +68,7 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
     let beyond = (ratio.ratio - 1.0).abs() > sesoi;
     let change = format!("{:+.1}%", 100.0 * (ratio.ratio - 1.0));
     let sesoi_s = format!("±{}%", fmt_pct(sesoi));
-    let p_pair = format!("Welch p={:.2e}, Mann-Whitney p={:.2e}", welch.p, mw.p);
+    let p_pair = format!("Welch p{}, Mann-Whitney p{}", fmt_p(welch.p), fmt_p(mw.p));
     (c.verdict, c.reason) = if different && !equivalent && beyond {
         let v = if ratio.ratio < 1.0 {
             Verdict::Faster
@@ -88,28 +88,37 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
         (
             Verdict::Equivalent,
             format!(
-                "within {sesoi_s} (TOST p={:.2e} < α={alpha:.0e}){real}",
-                tost.p
+                "within {sesoi_s} (TOST p{} < α={alpha:.0e}){real}",
+                fmt_p(tost.p)
             ),
         )
     } else if different {
         (
             Verdict::Inconclusive,
             format!(
-                "a {change} difference is real ({p_pair}) but the data cannot tell whether it exceeds {sesoi_s} (TOST p={:.2e}); more runs will",
-                tost.p
+                "a {change} difference is real ({p_pair}) but the data cannot tell whether it exceeds {sesoi_s} (TOST p{}); more runs will",
+                fmt_p(tost.p)
             ),
         )
     } else {
         (
             Verdict::Inconclusive,
             format!(
-                "no significant difference ({p_pair}) and not shown within {sesoi_s} (TOST p={:.2e}): too noisy or too few runs to say",
-                tost.p
+                "no significant difference ({p_pair}) and not shown within {sesoi_s} (TOST p{}): too noisy or too few runs to say",
+                fmt_p(tost.p)
             ),
         )
     };
     c
+}
+
+/// `=1.2e-5`, or `<1e-15` below what the distribution functions resolve.
+fn fmt_p(p: f64) -> String {
+    if p < 1e-15 {
+        "<1e-15".to_string()
+    } else {
+        format!("={p:.2e}")
+    }
 }
 
 fn fmt_pct(x: f64) -> String {

@@ -47,7 +47,7 @@ pub fn check(b: &Benchmark) -> Option<Diagnostic> {
         .evidence("far", far)
         .evidence("lower_fence_ns", sig4(o.lower_fence))
         .evidence("upper_fence_ns", sig4(o.upper_fence))
-        .evidence("first_runs", runs)
+        .evidence("run_indices_first_10", runs)
         .advice(if dropped {
             "dropping outliers hides real costs (GC, page faults, interrupts); report both ways"
         } else {
