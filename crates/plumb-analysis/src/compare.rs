@@ -1,5 +1,6 @@
 use crate::compare;
-use plumb_model::{Comparison, ResultDocument, Verdict};
+use crate::environment::BUSY_LOAD_PER_THREAD;
+use plumb_model::{Comparison, Diagnostic, Environment, ResultDocument, Severity, Verdict};
 
 /// Two documents compared benchmark by benchmark, paired by name.
 #[derive(Debug, Clone)]
@@ -7,6 +8,9 @@ pub struct DocumentComparison {
     pub comparisons: Vec<Comparison>,
     pub only_in_base: Vec<String>,
     pub only_in_new: Vec<String>,
+    /// How the two machines or their conditions differed: a difference found between
+    /// two separate runs may be the machine's, not the code's.
+    pub notes: Vec<Diagnostic>,
 }
 
 impl DocumentComparison {
@@ -41,5 +45,97 @@ pub fn compare_documents(
         comparisons,
         only_in_base,
         only_in_new,
+        notes: environment_differences(&base.environment, &new.environment),
+    }
+}
+
+/// What differs between the machines two results were measured on.
+pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let fields: [(&str, &Option<String>, &Option<String>); 4] = [
+        ("host", &base.hostname, &new.hostname),
+        ("CPU", &base.cpu_model, &new.cpu_model),
+        ("kernel", &base.kernel, &new.kernel),
+        ("virtualisation", &base.virtualization, &new.virtualization),
+    ];
+    for (what, a, b) in fields {
+        if a != b {
+            let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
+            out.push(
+                Diagnostic::new(
+                    "different-machine",
+                    Severity::Warning,
+                    format!("the {what} differs: {} vs {}", show(a), show(b)),
+                )
+                .advice("a verdict across machines says as much about the machines as the code"),
+            );
+        }
+    }
+    if base.governors != new.governors || base.turbo != new.turbo {
+        out.push(
+            Diagnostic::new(
+                "different-frequency-policy",
+                Severity::Warning,
+                format!(
+                    "CPU frequency settings differ (governor {:?} vs {:?}, turbo {:?} vs {:?})",
+                    base.governors, new.governors, base.turbo, new.turbo
+                ),
+            )
+            .advice("fix the governor and turbo before both runs (plumb env)"),
+        );
+    }
+    if let (Some(a), Some(b), Some(threads)) = (base.load_average, new.load_average, new.threads) {
+        if (a[0] - b[0]).abs() > BUSY_LOAD_PER_THREAD * threads as f64 {
+            out.push(
+                Diagnostic::new(
+                    "different-load",
+                    Severity::Warning,
+                    format!(
+                        "the machine was busier in one run: load average {:.2} vs {:.2} on {threads} threads",
+                        a[0], b[0]
+                    ),
+                )
+                .evidence("load_base", a[0])
+                .evidence("load_new", b[0])
+                .advice("separate runs see separate conditions; `plumb run A B` interleaves them and cancels this out"),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_machine_and_load_has_no_notes() {
+        let env = Environment {
+            hostname: Some("h".into()),
+            load_average: Some([0.1, 0.1, 0.1]),
+            threads: Some(4),
+            ..Default::default()
+        };
+        assert!(environment_differences(&env, &env.clone()).is_empty());
+    }
+
+    #[test]
+    fn other_host_and_load_are_noted() {
+        let a = Environment {
+            hostname: Some("a".into()),
+            load_average: Some([0.1, 0.1, 0.1]),
+            threads: Some(2),
+            ..Default::default()
+        };
+        let b = Environment {
+            hostname: Some("b".into()),
+            load_average: Some([1.5, 0.1, 0.1]),
+            ..a.clone()
+        };
+        let codes: Vec<_> = environment_differences(&a, &b)
+            .into_iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(codes, ["different-machine", "different-load"]);
     }
 }

@@ -1,4 +1,4 @@
-use crate::terminal::{ratio_text, verdict_style};
+use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
 use crate::units::format_duration_ns;
 use console::style;
 use plumb_analysis::DocumentComparison;
@@ -35,12 +35,29 @@ pub fn render_document_comparison(
             ratio_text(c),
             style(&c.reason).dim()
         );
+        if c.hodges_lehmann_ns.is_finite() {
+            let _ = writeln!(
+                out,
+                "    {}",
+                style(format!(
+                    "Hodges-Lehmann shift {}{}, Cohen's d {:.2} (d grows as noise shrinks: judge size by the ratio)",
+                    if c.hodges_lehmann_ns >= 0.0 { "+" } else { "-" },
+                    format_duration_ns(c.hodges_lehmann_ns.abs()),
+                    c.cohens_d
+                ))
+                .dim()
+            );
+        }
     }
     for name in &cmp.only_in_base {
         let _ = writeln!(out, "  {name}: only in the base result, not compared");
     }
     for name in &cmp.only_in_new {
         let _ = writeln!(out, "  {name}: only in the new result, not compared");
+    }
+    if !cmp.notes.is_empty() {
+        out.push_str("\nThe two runs were not measured under the same conditions:\n");
+        out.push_str(&render_diagnostics(&cmp.notes, 2));
     }
     out
 }

@@ -86,3 +86,24 @@ pub fn render_csv(doc: &ResultDocument) -> String {
     }
     String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_row_per_benchmark_in_nanoseconds() {
+        let csv = super::render_csv(&crate::fixture::document());
+        let mut r = csv::Reader::from_reader(csv.as_bytes());
+        let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(&header[..4], ["name", "parameter_n", "n", "mean_ns"]);
+        let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(&rows[0][0], "fast | one");
+        assert_eq!(&rows[0][2], "20");
+        assert_eq!(rows[0][3].parse::<f64>().unwrap(), 10_000_000.0);
+        let ratio_col = header.iter().position(|h| h == "ratio").unwrap();
+        assert_eq!(&rows[0][ratio_col], "1");
+        assert_eq!(rows[1][ratio_col].parse::<f64>().unwrap(), 2.0);
+        let verdict_col = header.iter().position(|h| h == "verdict").unwrap();
+        assert_eq!(&rows[1][verdict_col], "slower");
+    }
+}

@@ -3,6 +3,8 @@
 
 mod compare_view;
 mod csv_export;
+#[cfg(test)]
+mod fixture;
 mod markdown;
 mod rows;
 mod terminal;

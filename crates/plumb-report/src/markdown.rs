@@ -60,3 +60,19 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn is_a_table_with_escaped_pipes_and_verdicts() {
+        let md = super::render_markdown(&crate::fixture::document());
+        let lines: Vec<&str> = md.lines().collect();
+        assert!(lines[0].starts_with("| Benchmark | Mean | Error |"), "{md}");
+        assert!(lines[1].starts_with("|:---|---:|"), "{md}");
+        assert!(
+            lines[2].starts_with("| fast \\| one (baseline) | 10.00 ms |"),
+            "{md}"
+        );
+        assert!(md.contains("| slow | **slower** | ×2.000 ["), "{md}");
+    }
+}

@@ -178,3 +178,36 @@ pub(crate) fn render_table(t: &Table) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_has_one_unit_aligned_columns_and_the_verdict() {
+        console::set_colors_enabled(false);
+        let out = render_terminal(&crate::fixture::document());
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with(" Benchmark"), "{out}");
+        assert!(lines[0].contains("Ratio │ RatioSD"), "{out}");
+        // Every table line has its column separators at the same character positions.
+        let seps = |l: &str| -> Vec<usize> {
+            l.chars()
+                .enumerate()
+                .filter(|(_, c)| *c == '│' || *c == '┼')
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(seps(lines[0]), seps(lines[1]));
+        assert_eq!(seps(lines[0]), seps(lines[2]));
+        assert_eq!(seps(lines[0]), seps(lines[3]));
+        assert!(
+            lines[2].starts_with(" fast | one (baseline) │ 10.00 ms"),
+            "{out}"
+        );
+        assert!(lines[3].contains("│ 20.00 ms │"), "{out}");
+        assert!(lines[3].contains("│  2.00 │"), "{out}");
+        assert!(out.contains("slow  slower"), "{out}");
+        assert!(out.contains("×2.000 ["), "{out}");
+    }
+}
