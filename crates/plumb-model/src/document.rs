@@ -194,6 +194,20 @@ mod tests {
     }
 
     #[test]
+    fn floats_round_trip_exactly() {
+        // serde_json without `float_roundtrip` can be off by one ULP; statistics written
+        // and read back must be bit-identical.
+        let mut d = doc();
+        let mut x: u64 = 0x9E3779B97F4A7C15;
+        for _ in 0..2000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            d.started_unix_s = f64::from_bits(x >> 2) % 1e10;
+            let back = ResultDocument::from_json(&d.to_json()).unwrap();
+            assert_eq!(back.started_unix_s.to_bits(), d.started_unix_s.to_bits());
+        }
+    }
+
+    #[test]
     fn foreign_file_is_named_as_such() {
         let e = ResultDocument::from_json(r#"{"results": []}"#).unwrap_err();
         assert!(matches!(e, ModelError::Foreign { found: None }), "{e}");
