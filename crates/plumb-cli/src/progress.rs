@@ -4,6 +4,7 @@ use plumb_command::Progress;
 /// A progress bar on stderr; drawn only when stderr is a terminal.
 pub struct Bar {
     bar: ProgressBar,
+    commands: u64,
 }
 
 impl Bar {
@@ -24,7 +25,10 @@ impl Bar {
             .progress_chars("=> "),
         );
         bar.set_prefix(commands.to_string());
-        Bar { bar }
+        Bar {
+            bar,
+            commands: commands as u64,
+        }
     }
 
     pub fn finish(&self) {
@@ -33,18 +37,20 @@ impl Bar {
 }
 
 impl Progress for Bar {
-    fn warmup_started(&mut self, runs: u64) {
+    fn warmup_started(&mut self, rounds: u64) {
         self.bar.set_message("warm-up");
-        self.bar.set_length(runs);
+        self.bar.set_length(rounds * self.commands);
     }
-    fn warmup_run(&mut self) {}
-    fn measuring_started(&mut self, planned: u64) {
+    fn warmup_run(&mut self) {
+        self.bar.inc(1);
+    }
+    fn measuring_started(&mut self, planned_rounds: u64) {
         self.bar.set_message("measuring");
         self.bar.set_position(0);
-        self.bar.set_length(planned);
+        self.bar.set_length(planned_rounds * self.commands);
     }
     fn round_done(&mut self, done: u64, planned: u64) {
-        self.bar.set_length(planned);
-        self.bar.set_position(done);
+        self.bar.set_length(planned * self.commands);
+        self.bar.set_position(done * self.commands);
     }
 }
