@@ -54,16 +54,29 @@ fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
     })
 }
 
-/// Analyses every benchmark, compares each with the document's baseline, and adds the
-/// environment's warnings.
+/// Analyses every benchmark, compares each with its group's baseline (benchmarks without
+/// a group form one group), and adds the environment's warnings.
 pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
     for b in &mut doc.benchmarks {
         analyse_benchmark(b, cfg);
     }
     doc.comparisons.clear();
-    if let Some(base) = doc.benchmarks.iter().find(|b| b.baseline) {
-        for b in doc.benchmarks.iter().filter(|b| !b.baseline) {
-            doc.comparisons.push(compare(base, b, cfg.level, cfg.sesoi));
+    let mut groups: Vec<Option<&str>> = Vec::new();
+    for b in &doc.benchmarks {
+        if !groups.contains(&b.group.as_deref()) {
+            groups.push(b.group.as_deref());
+        }
+    }
+    for g in groups {
+        let members = || {
+            doc.benchmarks
+                .iter()
+                .filter(move |b| b.group.as_deref() == g)
+        };
+        if let Some(base) = members().find(|b| b.baseline) {
+            for b in members().filter(|b| !b.baseline) {
+                doc.comparisons.push(compare(base, b, cfg.level, cfg.sesoi));
+            }
         }
     }
     doc.diagnostics = environment_diagnostics(&doc.environment);
@@ -75,19 +88,9 @@ mod tests {
     use plumb_model::{BenchmarkKind, Correction, Sample};
 
     pub fn bench(name: &str, times: &[u64]) -> Benchmark {
-        Benchmark {
-            name: name.into(),
-            kind: BenchmarkKind::Command,
-            command: Some(name.into()),
-            parameters: Default::default(),
-            baseline: false,
-            warmup: vec![],
-            samples: times.iter().map(|&t| Sample::wall(t)).collect(),
-            correction: None,
-            excluded: vec![],
-            time: None,
-            diagnostics: vec![],
-        }
+        let mut b = Benchmark::new(name, BenchmarkKind::Command);
+        b.samples = times.iter().map(|&t| Sample::wall(t)).collect();
+        b
     }
 
     const CFG: AnalysisConfig = AnalysisConfig {
@@ -126,6 +129,42 @@ mod tests {
         assert_eq!(b.time.as_ref().unwrap().summary.n, 9);
         let d = b.diagnostics.iter().find(|d| d.code == "outliers").unwrap();
         assert!(d.message.contains("dropped"), "{}", d.message);
+    }
+
+    #[test]
+    fn each_group_is_compared_with_its_own_baseline() {
+        let mut doc = plumb_model::ResultDocument::new(
+            "t",
+            plumb_model::Invocation {
+                argv: vec![],
+                cwd: None,
+            },
+            Default::default(),
+            plumb_model::Settings {
+                confidence: 0.95,
+                sesoi: 0.02,
+                options: Default::default(),
+            },
+        );
+        for (name, group, base) in [
+            ("a1", "a", true),
+            ("a2", "a", false),
+            ("b1", "b", true),
+            ("b2", "b", false),
+            ("b3", "b", false),
+        ] {
+            let mut b = bench(name, &[100, 101, 99, 100]);
+            b.group = Some(group.into());
+            b.baseline = base;
+            doc.benchmarks.push(b);
+        }
+        analyse_document(&mut doc, &CFG);
+        let pairs: Vec<(&str, &str)> = doc
+            .comparisons
+            .iter()
+            .map(|c| (c.baseline.as_str(), c.candidate.as_str()))
+            .collect();
+        assert_eq!(pairs, [("a1", "a2"), ("b1", "b2"), ("b1", "b3")]);
     }
 
     #[test]

@@ -132,19 +132,9 @@ mod tests {
     use plumb_model::{BenchmarkKind, Sample};
 
     fn bench(name: &str, times: impl IntoIterator<Item = f64>) -> Benchmark {
-        Benchmark {
-            name: name.into(),
-            kind: BenchmarkKind::Command,
-            command: None,
-            parameters: Default::default(),
-            baseline: false,
-            warmup: vec![],
-            samples: times.into_iter().map(|t| Sample::wall(t as u64)).collect(),
-            correction: None,
-            excluded: vec![],
-            time: None,
-            diagnostics: vec![],
-        }
+        let mut b = Benchmark::new(name, BenchmarkKind::Command);
+        b.samples = times.into_iter().map(|t| Sample::wall(t as u64)).collect();
+        b
     }
 
     /// A fixed, symmetric jitter pattern in ‰ (sums to 0, sd ≈ 0.6 %): the same shape for

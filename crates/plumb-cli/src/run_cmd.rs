@@ -59,19 +59,14 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
 
     let correction = shell_correction(plan.shell.as_deref(), &outcome.shell_samples);
     for (i, m) in outcome.measured.into_iter().enumerate() {
-        doc.benchmarks.push(Benchmark {
-            name: m.spec.name,
-            kind: BenchmarkKind::Command,
-            command: Some(m.spec.command),
-            parameters: m.spec.parameters,
-            baseline: i == baseline,
-            warmup: m.warmup,
-            samples: m.samples,
-            correction: correction.clone(),
-            excluded: Vec::new(),
-            time: None,
-            diagnostics: Vec::new(),
-        });
+        let mut b = Benchmark::new(m.spec.name, BenchmarkKind::Command);
+        b.command = Some(m.spec.command);
+        b.parameters = m.spec.parameters;
+        b.baseline = i == baseline;
+        b.warmup = m.warmup;
+        b.samples = m.samples;
+        b.correction = correction.clone();
+        doc.benchmarks.push(b);
     }
     doc.status = match &outcome.status {
         Status::Complete => RunStatus::Complete,

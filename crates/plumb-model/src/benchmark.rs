@@ -78,10 +78,45 @@ pub struct TimeStats {
     pub median_ci: Option<Interval>,
 }
 
+/// What the in-process harness knows about a function benchmark beyond its times.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FunctionInfo {
+    /// Operations per invocation of the routine (per-op time = sample time / iterations /
+    /// ops_per_iter is already applied: `iterations` counts operations).
+    #[serde(default = "one")]
+    pub ops_per_iter: u64,
+    /// Heap allocations and bytes per operation, when the counting allocator is installed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocs_per_op: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_per_op: Option<f64>,
+    /// Whether warm-up reached a steady state before the time cap, and how long it took.
+    pub steady_state: bool,
+    pub warmup_ns: u64,
+    /// Per-operation time of an empty body at the same batch sizes: the loop and clock
+    /// overhead, in ns. Subtracted from the samples only when `overhead_subtracted`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_body_ns: Option<f64>,
+    #[serde(default)]
+    pub overhead_subtracted: bool,
+    /// Bytes the benchmark's parameter declares it touches (its working set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub working_set_bytes: Option<u64>,
+    /// The benchmark panicked or failed its result check; its samples may be partial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// With `--launches N`: the mean per-op time of each fresh process, in ns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launch_means_ns: Vec<f64>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Benchmark {
     /// Unique within a document; how `compare` pairs benchmarks of two documents.
     pub name: String,
+    /// Benchmarks of one group are compared with that group's baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
     pub kind: BenchmarkKind,
     /// The command line as given (commands only), after parameter substitution.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -104,9 +139,30 @@ pub struct Benchmark {
     pub time: Option<TimeStats>,
     #[serde(default)]
     pub diagnostics: Vec<Diagnostic>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<FunctionInfo>,
 }
 
 impl Benchmark {
+    /// An empty benchmark of this kind; producers fill in the rest.
+    pub fn new(name: impl Into<String>, kind: BenchmarkKind) -> Self {
+        Benchmark {
+            name: name.into(),
+            group: None,
+            kind,
+            command: None,
+            parameters: BTreeMap::new(),
+            baseline: false,
+            warmup: Vec::new(),
+            samples: Vec::new(),
+            correction: None,
+            excluded: Vec::new(),
+            time: None,
+            diagnostics: Vec::new(),
+            function: None,
+        }
+    }
+
     /// Per-operation times in nanoseconds, in run order, with the correction applied.
     pub fn times_ns(&self) -> Vec<f64> {
         let c = self.correction.as_ref().map_or(0.0, |c| c.ns);

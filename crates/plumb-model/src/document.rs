@@ -31,6 +31,20 @@ pub struct Settings {
     pub options: serde_json::Value,
 }
 
+/// The clock an in-process harness timed with, as measured at start.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClockInfo {
+    /// `monotonic` (the OS clock) or `tsc` (fenced rdtsc/rdtscp).
+    pub name: String,
+    /// Smallest non-zero difference between two successive reads, ns.
+    pub resolution_ns: f64,
+    /// Mean cost of one read, ns.
+    pub read_cost_ns: f64,
+    /// For `tsc`: ticks per nanosecond, calibrated against the monotonic clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ticks_per_ns: Option<f64>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", tag = "state")]
 pub enum RunStatus {
@@ -60,6 +74,9 @@ pub struct ResultDocument {
     /// Findings about the run as a whole (e.g. a noisy machine).
     #[serde(default)]
     pub diagnostics: Vec<Diagnostic>,
+    /// The clock of an in-process run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockInfo>,
 }
 
 impl ResultDocument {
@@ -86,6 +103,7 @@ impl ResultDocument {
             benchmarks: Vec::new(),
             comparisons: Vec::new(),
             diagnostics: Vec::new(),
+            clock: None,
         }
     }
 
@@ -146,19 +164,11 @@ mod tests {
                 options: serde_json::Value::Null,
             },
         );
-        d.benchmarks.push(Benchmark {
-            name: "true".into(),
-            kind: BenchmarkKind::Command,
-            command: Some("true".into()),
-            parameters: Default::default(),
-            baseline: true,
-            warmup: vec![],
-            samples: vec![Sample::wall(1000), Sample::wall(1100)],
-            correction: None,
-            excluded: vec![],
-            time: None,
-            diagnostics: vec![],
-        });
+        let mut b = Benchmark::new("true", BenchmarkKind::Command);
+        b.command = Some("true".into());
+        b.baseline = true;
+        b.samples = vec![Sample::wall(1000), Sample::wall(1100)];
+        d.benchmarks.push(b);
         d
     }
 

@@ -10,9 +10,11 @@ mod environment;
 mod error;
 mod nan_as_null;
 
-pub use benchmark::{Benchmark, BenchmarkKind, Correction, Sample, TimeStats};
+pub use benchmark::{Benchmark, BenchmarkKind, Correction, FunctionInfo, Sample, TimeStats};
 pub use comparison::{Comparison, Verdict};
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Invocation, ResultDocument, RunStatus, Settings, Tool, FORMAT, FORMAT_VERSION};
+pub use document::{
+    ClockInfo, Invocation, ResultDocument, RunStatus, Settings, Tool, FORMAT, FORMAT_VERSION,
+};
 pub use environment::{CacheLevel, Environment};
 pub use error::ModelError;

@@ -8,28 +8,21 @@ use plumb_model::{
 fn bench(name: &str, base_ns: u64, baseline: bool) -> Benchmark {
     // A fixed jitter pattern so every figure is reproducible.
     let jitter = [0i64, 30, -20, 10, -40, 25, -5, 15, -15, 0];
-    Benchmark {
-        name: name.into(),
-        kind: BenchmarkKind::Command,
-        command: Some(name.into()),
-        parameters: [("n".to_string(), name.len().to_string())].into(),
-        baseline,
-        warmup: vec![],
-        samples: (0..20)
-            .map(|i| {
-                let mut s = Sample::wall((base_ns as i64 + jitter[i % 10] * 1000) as u64);
-                s.user_ns = Some(500_000);
-                s.sys_ns = Some(100_000);
-                s.max_rss_kib = Some(2048);
-                s.exit_code = Some(0);
-                s
-            })
-            .collect(),
-        correction: None,
-        excluded: vec![],
-        time: None,
-        diagnostics: vec![],
-    }
+    let mut b = Benchmark::new(name, BenchmarkKind::Command);
+    b.command = Some(name.into());
+    b.parameters = [("n".to_string(), name.len().to_string())].into();
+    b.baseline = baseline;
+    b.samples = (0..20)
+        .map(|i| {
+            let mut s = Sample::wall((base_ns as i64 + jitter[i % 10] * 1000) as u64);
+            s.user_ns = Some(500_000);
+            s.sys_ns = Some(100_000);
+            s.max_rss_kib = Some(2048);
+            s.exit_code = Some(0);
+            s
+        })
+        .collect();
+    b
 }
 
 pub fn document() -> ResultDocument {
