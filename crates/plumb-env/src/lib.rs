@@ -16,6 +16,7 @@ pub fn collect() -> Environment {
         kernel: system::read_trimmed("/proc/sys/kernel/osrelease"),
         arch: Some(std::env::consts::ARCH.to_string()),
         cpu_model: cpu.model,
+        cpu_mhz: cpu.mhz,
         cores: cpu.cores,
         threads: cpu.threads,
         caches: cpu::caches(),

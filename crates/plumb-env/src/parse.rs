@@ -32,6 +32,7 @@ pub fn size(s: &str) -> Option<u64> {
 #[derive(Debug, Default, PartialEq)]
 pub struct CpuInfo {
     pub model: Option<String>,
+    pub mhz: Option<f64>,
     pub threads: Option<usize>,
     pub cores: Option<usize>,
     pub hypervisor_flag: bool,
@@ -50,6 +51,7 @@ pub fn cpuinfo(text: &str) -> CpuInfo {
         match key {
             "processor" => threads += 1,
             "model name" if info.model.is_none() => info.model = Some(value.to_string()),
+            "cpu MHz" if info.mhz.is_none() => info.mhz = value.parse().ok(),
             "physical id" => package = value.to_string(),
             "core id" => {
                 physical.insert((package.clone(), value.to_string()));
@@ -87,12 +89,13 @@ mod tests {
 
     #[test]
     fn cpuinfo_counts_cores_per_package() {
-        let text = "processor\t: 0\nmodel name\t: Test CPU @ 3.0GHz\nphysical id\t: 0\ncore id\t: 0\nflags\t: fpu hypervisor sse\n\n\
+        let text = "processor\t: 0\nmodel name\t: Test CPU @ 3.0GHz\ncpu MHz\t\t: 2994.372\nphysical id\t: 0\ncore id\t: 0\nflags\t: fpu hypervisor sse\n\n\
                     processor\t: 1\nmodel name\t: Test CPU @ 3.0GHz\nphysical id\t: 0\ncore id\t: 0\n\n\
                     processor\t: 2\nmodel name\t: Test CPU @ 3.0GHz\nphysical id\t: 1\ncore id\t: 0\n";
         let info = cpuinfo(text);
         assert_eq!(info.model.as_deref(), Some("Test CPU @ 3.0GHz"));
         assert_eq!(info.threads, Some(3));
+        assert_eq!(info.mhz, Some(2994.372));
         assert_eq!(info.cores, Some(2));
         assert!(info.hypervisor_flag);
     }

@@ -105,6 +105,9 @@ pub struct FunctionInfo {
     /// The benchmark panicked or failed its result check; its samples may be partial.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// The `Debug` form of one result of the routine, when it was checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
     /// With `--launches N`: the mean per-op time of each fresh process, in ns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub launch_means_ns: Vec<f64>,

@@ -9,6 +9,9 @@ pub struct Environment {
     pub kernel: Option<String>,
     pub arch: Option<String>,
     pub cpu_model: Option<String>,
+    /// Current clock of CPU 0 as `/proc/cpuinfo` reports it, MHz.
+    #[serde(default)]
+    pub cpu_mhz: Option<f64>,
     /// Physical cores and hardware threads (logical CPUs).
     pub cores: Option<usize>,
     pub threads: Option<usize>,

@@ -1,0 +1,188 @@
+//! The bench binary's command line. `cargo bench` passes `--bench`; without it (as under
+//! `cargo test --benches`) each benchmark runs once, as a smoke test.
+
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Args {
+    pub bench: bool,
+    pub filters: Vec<String>,
+    pub regex: bool,
+    pub list: bool,
+    pub clock: ClockChoice,
+    pub warmup: bool,
+    pub warmup_cap_s: f64,
+    pub sample_count: usize,
+    pub measure_time_s: f64,
+    pub subtract_overhead: bool,
+    pub pin: Option<usize>,
+    pub confidence: f64,
+    pub sesoi: f64,
+    pub export_json: Option<PathBuf>,
+    pub export_markdown: Option<PathBuf>,
+    pub export_csv: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockChoice {
+    Monotonic,
+    Tsc,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            bench: false,
+            filters: Vec::new(),
+            regex: false,
+            list: false,
+            clock: ClockChoice::Monotonic,
+            warmup: true,
+            warmup_cap_s: 3.0,
+            sample_count: 100,
+            measure_time_s: 0.5,
+            subtract_overhead: false,
+            pin: None,
+            confidence: 0.999,
+            sesoi: 0.02,
+            export_json: None,
+            export_markdown: None,
+            export_csv: None,
+            quiet: false,
+        }
+    }
+}
+
+pub const USAGE: &str = "\
+plumb-bench: in-process benchmarks
+
+USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
+
+  FILTER                  run benchmarks whose full name equals FILTER (exact by default)
+  --regex                 treat FILTERs as regular expressions
+  --list                  list benchmarks and exit
+  --clock monotonic|tsc   timer (default monotonic; tsc needs an invariant TSC)
+  --no-warmup             skip warm-up (to see cold behaviour)
+  --warmup-cap SECS       give up on steady state after SECS (default 3)
+  --sample-count N        samples per benchmark (default 100)
+  --measure-time SECS     time budget for one benchmark's samples (default 0.5)
+  --subtract-overhead     subtract the empty-body loop overhead from every sample
+  --pin CPU               pin this process to one CPU
+  --confidence LEVEL      e.g. 99.9% (default)
+  --sesoi EFFECT          smallest effect of interest, e.g. 2% (default)
+  --export-json FILE      full result (default: target/plumb/<bench>.json)
+  --export-markdown FILE
+  --export-csv FILE
+  --quiet                 no per-benchmark progress lines
+";
+
+fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
+    it.next().ok_or_else(|| format!("{flag} needs a value"))
+}
+
+fn number<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("{flag}: {s:?} is not a valid number"))
+}
+
+fn fraction(s: &str, flag: &str) -> Result<f64, String> {
+    let (n, pct) = match s.strip_suffix('%') {
+        Some(n) => (n, true),
+        None => (s, false),
+    };
+    let v: f64 = number(n, flag)?;
+    let v = if pct { v / 100.0 } else { v };
+    if v > 0.0 && v < 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{flag}: {s:?} must be between 0 and 100%"))
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(raw: &[String]) -> Result<Args, String> {
+    let mut a = Args::default();
+    let mut it = raw.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--bench" => a.bench = true,
+            "--regex" => a.regex = true,
+            "--exact" => a.regex = false,
+            "--list" => a.list = true,
+            "--no-warmup" => a.warmup = false,
+            "--subtract-overhead" => a.subtract_overhead = true,
+            "--quiet" | "-q" => a.quiet = true,
+            "--clock" => {
+                a.clock = match value(&mut it, arg)?.as_str() {
+                    "monotonic" => ClockChoice::Monotonic,
+                    "tsc" => ClockChoice::Tsc,
+                    other => {
+                        return Err(format!(
+                            "--clock: unknown clock {other:?} (monotonic or tsc)"
+                        ))
+                    }
+                }
+            }
+            "--warmup-cap" => a.warmup_cap_s = number(value(&mut it, arg)?, arg)?,
+            "--sample-count" => {
+                a.sample_count = number(value(&mut it, arg)?, arg)?;
+                if a.sample_count < 2 {
+                    return Err("--sample-count must be at least 2".into());
+                }
+            }
+            "--measure-time" => {
+                a.measure_time_s = number(value(&mut it, arg)?, arg)?;
+                if a.measure_time_s.is_nan() || a.measure_time_s <= 0.0 {
+                    return Err("--measure-time must be positive".into());
+                }
+            }
+            "--pin" => a.pin = Some(number(value(&mut it, arg)?, arg)?),
+            "--confidence" => a.confidence = fraction(value(&mut it, arg)?, arg)?,
+            "--sesoi" => a.sesoi = fraction(value(&mut it, arg)?, arg)?,
+            "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
+            "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
+            "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
+            "--help" | "-h" => return Err(String::new()),
+            // Flags libtest-style runners pass that mean nothing here.
+            "--nocapture" | "--show-output" | "--test" => {}
+            other if other.starts_with('-') => return Err(format!("unknown option {other:?}")),
+            filter => a.filters.push(filter.to_string()),
+        }
+    }
+    Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Args, String> {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn parses_cargo_bench_style() {
+        let a = p(&[
+            "--bench", "group/a", "--regex", "--clock", "tsc", "--sesoi", "5%",
+        ])
+        .unwrap();
+        assert!(a.bench && a.regex);
+        assert_eq!(a.filters, ["group/a"]);
+        assert_eq!(a.clock, ClockChoice::Tsc);
+        assert_eq!(a.sesoi, 0.05);
+    }
+
+    #[test]
+    fn refuses_bad_values() {
+        assert!(p(&["--sample-count", "0"]).is_err());
+        assert!(p(&["--sample-count", "x"])
+            .unwrap_err()
+            .contains("not a valid number"));
+        assert!(p(&["--clock", "sundial"])
+            .unwrap_err()
+            .contains("unknown clock"));
+        assert!(p(&["--frobnicate"]).unwrap_err().contains("unknown option"));
+        assert!(p(&["--export-json"]).unwrap_err().contains("needs a value"));
+    }
+}

@@ -1,0 +1,296 @@
+//! Enemy checks that only an in-process harness can make: dead code, results that differ,
+//! suspicious speed-ups, allocation in the timed loop, no steady state, a working set
+//! beyond the caches, and noise between identical variants. They add to the diagnostics
+//! the shared analysis already made (precision, outliers, modality, drift).
+
+use crate::document::EmptyBodies;
+use crate::registry::GroupOptions;
+use plumb_model::{Benchmark, Diagnostic, ResultDocument, Severity, Verdict};
+use std::collections::BTreeMap;
+
+/// Below this per-op time the routine did less than one CPU cycle of work per operation.
+const ONE_CYCLE_FALLBACK_GHZ: f64 = 5.0;
+
+pub(crate) fn apply(
+    doc: &mut ResultDocument,
+    options: &BTreeMap<String, GroupOptions>,
+    empties: &EmptyBodies,
+) {
+    let level = doc.settings.confidence;
+    let cycle_ns = cycle_ns(doc);
+    let caches = last_levels(doc);
+    let mut extra: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+    let mut add = |name: &str, d: Diagnostic| extra.entry(name.to_string()).or_default().push(d);
+
+    for b in &doc.benchmarks {
+        let Some(info) = &b.function else { continue };
+        if let Some(f) = &info.failure {
+            add(
+                &b.name,
+                Diagnostic::new(
+                    "failed",
+                    Severity::Error,
+                    format!("the benchmark failed: {f}"),
+                ),
+            );
+            continue;
+        }
+        if let Some(d) = dead_code(b, empties.get(&b.name), cycle_ns, level) {
+            add(&b.name, d);
+        }
+        if let Some(a) = info.allocs_per_op.filter(|&a| a > 0.0) {
+            add(
+                &b.name,
+                Diagnostic::new(
+                    "allocates",
+                    Severity::Warning,
+                    format!(
+                        "allocates {a:.2} times ({:.0} bytes) per operation inside the timed loop: the allocator is part of what is measured",
+                        info.bytes_per_op.unwrap_or(0.0)
+                    ),
+                )
+                .evidence("allocs_per_op", a)
+                .evidence("bytes_per_op", info.bytes_per_op.unwrap_or(0.0))
+                .advice("preallocate in setup (or iter_batched) if the allocation is not the subject"),
+            );
+        }
+        if !info.steady_state && doc.settings.options["warmup"] == "steady-state" {
+            add(
+                &b.name,
+                Diagnostic::new(
+                    "no-steady-state",
+                    Severity::Warning,
+                    format!(
+                        "warm-up did not reach a steady state in {:.2} s: successive windows still differed by more than 2 %",
+                        info.warmup_ns as f64 / 1e9
+                    ),
+                )
+                .evidence("warmup_ns", info.warmup_ns)
+                .advice("raise --warmup-cap, or look for state that grows between iterations"),
+            );
+        } else if doc.settings.options["warmup"] == "none" {
+            add(
+                &b.name,
+                Diagnostic::new(
+                    "no-warmup",
+                    Severity::Info,
+                    "warm-up was disabled: cold iterations are in the samples",
+                ),
+            );
+        }
+        if let (Some(bytes), Some((name, size))) = (info.working_set_bytes, caches.last()) {
+            if bytes > *size {
+                add(
+                    &b.name,
+                    Diagnostic::new(
+                        "working-set",
+                        Severity::Warning,
+                        format!(
+                            "the working set ({}) exceeds the {name} ({}): this measures memory, not cache",
+                            bytes_text(bytes),
+                            bytes_text(*size)
+                        ),
+                    )
+                    .evidence("working_set_bytes", bytes)
+                    .evidence("last_level_cache_bytes", *size)
+                    .advice("compare with sizes below each cache level (plumb_bench::sizes_across_caches)"),
+                );
+            }
+        }
+    }
+
+    // Checks across a group.
+    let groups: Vec<&String> = options.keys().collect();
+    for g in groups {
+        let opts = &options[g];
+        let members: Vec<&Benchmark> = doc
+            .benchmarks
+            .iter()
+            .filter(|b| b.name.starts_with(&format!("{g}/")))
+            .collect();
+        if opts.same_result {
+            for (name, d) in result_checks(&members) {
+                add(&name, d);
+            }
+        }
+    }
+    for c in &doc.comparisons {
+        let group = doc
+            .benchmark(&c.candidate)
+            .and_then(|b| b.name.split('/').next().map(str::to_string));
+        let identical = group
+            .as_ref()
+            .and_then(|g| options.get(g))
+            .is_some_and(|o| o.identical);
+        if identical {
+            if c.verdict != Verdict::Equivalent {
+                add(
+                    &c.candidate,
+                    Diagnostic::new(
+                        "noise",
+                        Severity::Warning,
+                        format!(
+                            "identical code measured {:+.1}% apart from {} (verdict {}): that is the machine's noise",
+                            100.0 * (c.ratio - 1.0),
+                            c.baseline,
+                            c.verdict
+                        ),
+                    )
+                    .evidence("ratio", c.ratio)
+                    .advice("pin the process (--pin), quieten the machine (plumb env), or run more samples"),
+                );
+            }
+        } else if c.ratio.is_finite() && c.ratio <= 0.5 && c.verdict == Verdict::Faster {
+            add(
+                &c.candidate,
+                Diagnostic::new(
+                    "check-the-work",
+                    Severity::Warning,
+                    format!(
+                        "{:.1}× faster than {}: if a change makes a routine 2× faster, check that it still does the work",
+                        1.0 / c.ratio,
+                        c.baseline
+                    ),
+                )
+                .evidence("ratio", c.ratio)
+                .advice("compare results (same_result + iter_checked), and the inputs: sorted data, a smaller table, a skipped branch"),
+            );
+        }
+    }
+    for b in &mut doc.benchmarks {
+        if let Some(ds) = extra.remove(&b.name) {
+            b.diagnostics.extend(ds);
+        }
+    }
+}
+
+/// "Nothing measured?": per-op time indistinguishable from an empty body, or below one
+/// CPU cycle.
+fn dead_code(
+    b: &Benchmark,
+    empty: Option<&Vec<f64>>,
+    cycle_ns: f64,
+    level: f64,
+) -> Option<Diagnostic> {
+    let times = b.analysed_times_ns();
+    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    if times.len() < 2 {
+        return None;
+    }
+    let empty = empty.filter(|e| e.len() >= 2);
+    let same_as_empty = empty
+        .and_then(|e| plumb_stats::welch_t_test(&times, e).ok())
+        .map(|w| w.p >= 1.0 - level);
+    let empty_mean = empty.map(|e| e.iter().sum::<f64>() / e.len() as f64);
+    let below_cycle = mean < cycle_ns;
+    if !(below_cycle || same_as_empty == Some(true)) {
+        return None;
+    }
+    let why = if same_as_empty == Some(true) {
+        format!(
+            "{:.3} ns per op is statistically indistinguishable from an empty body ({:.3} ns)",
+            mean,
+            empty_mean.unwrap_or(f64::NAN)
+        )
+    } else {
+        format!("{mean:.3} ns per op is less than one CPU cycle ({cycle_ns:.3} ns)")
+    };
+    Some(
+        Diagnostic::new("nothing-measured", Severity::Warning, format!("nothing measured? {why}: the compiler may have deleted the work"))
+            .evidence("per_op_ns", mean)
+            .evidence("empty_body_ns", empty_mean.unwrap_or(f64::NAN))
+            .evidence("cycle_ns", cycle_ns)
+            .advice("return the result from the closure (it is black_boxed) and pass inputs through black_box"),
+    )
+}
+
+fn result_checks(members: &[&Benchmark]) -> Vec<(String, Diagnostic)> {
+    let mut out = Vec::new();
+    let reference = members
+        .iter()
+        .find(|b| b.baseline)
+        .or(members.first())
+        .and_then(|b| {
+            b.function
+                .as_ref()?
+                .result
+                .clone()
+                .map(|r| (b.name.clone(), r))
+        });
+    for b in members {
+        let Some(info) = &b.function else { continue };
+        if info.failure.is_some() {
+            continue;
+        }
+        match (&info.result, &reference) {
+            (None, _) => out.push((
+                b.name.clone(),
+                Diagnostic::new(
+                    "result-unchecked",
+                    Severity::Error,
+                    "the group declares same_result but this variant did not use iter_checked",
+                ),
+            )),
+            (Some(r), Some((ref_name, ref_result))) if r != ref_result => out.push((
+                b.name.clone(),
+                Diagnostic::new(
+                    "wrong-result",
+                    Severity::Error,
+                    format!(
+                        "returns {} but {ref_name} returns {}: it does not compute the same thing",
+                        short(r),
+                        short(ref_result)
+                    ),
+                )
+                .evidence("result", r.as_str())
+                .evidence("expected", ref_result.as_str()),
+            )),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn short(s: &str) -> String {
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+fn cycle_ns(doc: &ResultDocument) -> f64 {
+    let ghz = doc
+        .clock
+        .as_ref()
+        .and_then(|c| c.ticks_per_ns)
+        .or(doc.environment.cpu_mhz.map(|m| m / 1000.0))
+        .filter(|g| *g > 0.1)
+        .unwrap_or(ONE_CYCLE_FALLBACK_GHZ);
+    1.0 / ghz
+}
+
+/// Data and unified caches by level, smallest first: (name, bytes).
+fn last_levels(doc: &ResultDocument) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = doc
+        .environment
+        .caches
+        .iter()
+        .filter(|c| c.kind != "Instruction")
+        .map(|c| (format!("L{} cache", c.level), c.size_bytes))
+        .collect();
+    v.sort_by_key(|(_, s)| *s);
+    v
+}
+
+pub(crate) fn bytes_text(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+    } else if b >= 1 << 20 {
+        format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}

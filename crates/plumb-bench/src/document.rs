@@ -1,0 +1,169 @@
+//! Turns what the harness measured into the shared result model, and writes it out.
+
+use crate::args::Args;
+use crate::bencher::Context;
+use crate::harness::{Outcome, Ran};
+use crate::registry::{Entry, GroupOptions};
+use plumb_analysis::{analyse_document, AnalysisConfig};
+use plumb_model::{
+    Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, Invocation, ResultDocument,
+    Sample, Settings,
+};
+use plumb_report::Format;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Empty-body per-op samples by benchmark name, for the dead-code check.
+pub(crate) type EmptyBodies = BTreeMap<String, Vec<f64>>;
+
+pub(crate) fn build(
+    args: &Args,
+    entries: &[Entry<'_>],
+    _options: &BTreeMap<String, GroupOptions>,
+    ran: Vec<(usize, Ran)>,
+    clock: ClockInfo,
+    ctx: &Context,
+) -> (ResultDocument, EmptyBodies) {
+    let mut doc = ResultDocument::new(
+        env!("CARGO_PKG_VERSION"),
+        Invocation {
+            argv: std::env::args().collect(),
+            cwd: std::env::current_dir()
+                .ok()
+                .map(|p| p.display().to_string()),
+        },
+        plumb_env::collect(),
+        Settings {
+            confidence: args.confidence,
+            sesoi: args.sesoi,
+            options: serde_json::json!({
+                "harness": "plumb-bench",
+                "clock": clock.name,
+                "warmup": if args.warmup { "steady-state" } else { "none" },
+                "warmup_cap_s": args.warmup_cap_s,
+                "sample_count": args.sample_count,
+                "measure_time_s": args.measure_time_s,
+                "min_sample_ns": ctx.sampling.min_sample_ns,
+                "subtract_overhead": args.subtract_overhead,
+                "pin": args.pin,
+                "allocations_counted": ctx.count_allocations,
+            }),
+        },
+    );
+    doc.clock = Some(clock);
+    let mut empties = EmptyBodies::new();
+    for (i, r) in ran {
+        let e = &entries[i];
+        let mut b = Benchmark::new(&e.full_name, BenchmarkKind::Function);
+        b.group = e.compare_set.clone();
+        b.baseline = e.baseline;
+        b.parameters = e.parameters.clone();
+        let mut info = FunctionInfo {
+            ops_per_iter: 1,
+            working_set_bytes: r.working_set_bytes,
+            result: r.result,
+            ..FunctionInfo::default()
+        };
+        match r.outcome {
+            Outcome::Measured(m) => {
+                let s = &m.sampled;
+                let ops = s.batch * m.ops_per_iter;
+                b.samples = s.samples_ns.iter().map(|&ns| sample(ns, ops)).collect();
+                b.warmup = s
+                    .warmup_ns
+                    .iter()
+                    .map(|&(n, ns)| sample(ns, n * m.ops_per_iter))
+                    .collect();
+                info.ops_per_iter = m.ops_per_iter;
+                info.steady_state = s.steady;
+                info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
+                let empty_per_op: Vec<f64> = s.empty_ns.iter().map(|ns| ns / ops as f64).collect();
+                if !empty_per_op.is_empty() {
+                    let n = s.empty_ns.len() as f64;
+                    let mean = s.empty_ns.iter().sum::<f64>() / n;
+                    info.empty_body_ns = Some(mean / ops as f64);
+                    if args.subtract_overhead {
+                        let var =
+                            s.empty_ns.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+                        b.correction = Some(Correction {
+                            ns: mean,
+                            std_err_ns: (var / n).sqrt(),
+                            reason: "empty-body loop overhead at the same batch size".into(),
+                        });
+                        info.overhead_subtracted = true;
+                    }
+                }
+                empties.insert(b.name.clone(), empty_per_op);
+                if let Some((allocs, bytes)) = m.allocations {
+                    let total_ops = (s.samples_ns.len() as u64 * ops).max(1) as f64;
+                    info.allocs_per_op = Some(allocs as f64 / total_ops);
+                    info.bytes_per_op = Some(bytes as f64 / total_ops);
+                }
+            }
+            Outcome::Failed(msg) => info.failure = Some(msg),
+        }
+        b.function = Some(info);
+        doc.benchmarks.push(b);
+    }
+    analyse_document(
+        &mut doc,
+        &AnalysisConfig {
+            level: args.confidence,
+            sesoi: args.sesoi,
+            drop_upper_outliers: false,
+        },
+    );
+    (doc, empties)
+}
+
+fn sample(ns: f64, iterations: u64) -> Sample {
+    Sample {
+        iterations,
+        ..Sample::wall(ns.round().max(0.0) as u64)
+    }
+}
+
+/// Where the JSON result goes when no `--export-json` is given: `target/plumb/<bench>.json`
+/// next to the bench binary's `target/<profile>/deps/`.
+fn default_json_path() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let stem = exe.file_stem()?.to_string_lossy().to_string();
+    let stem = match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()) => {
+            name.to_string()
+        }
+        _ => stem,
+    };
+    let target = exe
+        .ancestors()
+        .find(|p| p.file_name().is_some_and(|n| n == "target"))?;
+    Some(target.join("plumb").join(format!("{stem}.json")))
+}
+
+pub(crate) fn export(args: &Args, doc: &ResultDocument) -> Result<(), String> {
+    let mut targets: Vec<(PathBuf, Format)> = Vec::new();
+    match &args.export_json {
+        Some(p) => targets.push((p.clone(), Format::Json)),
+        None => {
+            if let Some(p) = default_json_path() {
+                targets.push((p, Format::Json));
+            }
+        }
+    }
+    if let Some(p) = &args.export_markdown {
+        targets.push((p.clone(), Format::Markdown));
+    }
+    if let Some(p) = &args.export_csv {
+        targets.push((p.clone(), Format::Csv));
+    }
+    for (path, format) in targets {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, format.render(doc))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}

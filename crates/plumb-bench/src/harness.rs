@@ -1,0 +1,298 @@
+use crate::args::{self, Args, ClockChoice};
+use crate::bencher::{Bencher, Context, Measured};
+use crate::clock::{Clock, Monotonic};
+use crate::registry::{select, Entry, Group, GroupOptions};
+use crate::sampler::{SamplingConfig, Warmup};
+use crate::{alloc, checks, document};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+/// The benchmarks of one bench binary. Register with [`Harness::bench`] and
+/// [`Harness::group`], then call [`Harness::run`].
+pub struct Harness<'a> {
+    args: Args,
+    entries: Vec<Entry<'a>>,
+    options: BTreeMap<String, GroupOptions>,
+}
+
+/// What became of one benchmark.
+pub(crate) enum Outcome {
+    Measured(Measured),
+    Failed(String),
+}
+
+pub(crate) struct Ran {
+    pub outcome: Outcome,
+    pub result: Option<String>,
+    pub working_set_bytes: Option<u64>,
+}
+
+impl<'a> Harness<'a> {
+    /// Reads the bench binary's arguments; prints usage and exits on bad ones.
+    pub fn from_env() -> Self {
+        let raw: Vec<String> = std::env::args().skip(1).collect();
+        match args::parse(&raw) {
+            Ok(args) => Harness::with_args(args),
+            Err(e) if e.is_empty() => {
+                print!("{}", args::USAGE);
+                std::process::exit(0)
+            }
+            Err(e) => {
+                eprintln!("plumb-bench: error: {e}\n\n{}", args::USAGE);
+                std::process::exit(2)
+            }
+        }
+    }
+
+    pub fn with_args(args: Args) -> Self {
+        Harness {
+            args,
+            entries: Vec::new(),
+            options: BTreeMap::new(),
+        }
+    }
+
+    /// A benchmark outside any group.
+    pub fn bench(&mut self, name: &str, f: impl FnMut(&mut Bencher) + 'a) -> &mut Self {
+        self.entries.push(Entry {
+            full_name: name.to_string(),
+            compare_set: None,
+            baseline: false,
+            parameters: BTreeMap::new(),
+            routine: Box::new(f),
+        });
+        self
+    }
+
+    /// A group of variants compared with its baseline.
+    pub fn group(&mut self, name: &str) -> Group<'_, 'a> {
+        Group {
+            entries: &mut self.entries,
+            options: &mut self.options,
+            name: name.to_string(),
+        }
+    }
+
+    /// Runs the selected benchmarks, prints the report, writes the results and exits
+    /// the process: 0, or 2 if a benchmark failed or the arguments were wrong.
+    pub fn run(self) -> ! {
+        let code = match self.run_to_document() {
+            Ok(Some(doc)) => {
+                let failed = doc
+                    .benchmarks
+                    .iter()
+                    .any(|b| b.function.as_ref().is_some_and(|f| f.failure.is_some()));
+                if failed {
+                    2
+                } else {
+                    0
+                }
+            }
+            Ok(None) => 0,
+            Err(e) => {
+                eprintln!("plumb-bench: error: {e}");
+                2
+            }
+        };
+        std::process::exit(code)
+    }
+
+    /// Runs and reports; returns the document (None for `--list` and test mode).
+    pub fn run_to_document(mut self) -> Result<Option<plumb_model::ResultDocument>, String> {
+        let names: Vec<&str> = self.entries.iter().map(|e| e.full_name.as_str()).collect();
+        check_unique(&names)?;
+        let chosen = select(&names, &self.args.filters, self.args.regex)?;
+        if self.args.list {
+            for &i in &chosen {
+                println!("{}", names[i]);
+            }
+            return Ok(None);
+        }
+        if cfg!(debug_assertions) && self.args.bench {
+            eprintln!(
+                "plumb-bench: WARNING: this bench binary was built without optimisations (debug \
+                 assertions are on). Its numbers describe a debug build; run `cargo bench`, or \
+                 build with --release."
+            );
+        }
+        if let Some(cpu) = self.args.pin {
+            pin_to(cpu)?;
+        }
+        let test_mode = !self.args.bench;
+        let clock = make_clock(self.args.clock)?;
+        let clock_info = clock.info();
+        let count_allocations = alloc::installed();
+        // Samples last at least 1000 clock reads and 1000 resolution steps, so neither
+        // shifts a per-op figure by more than 0.1 %.
+        let min_sample_ns = 1000.0 * clock_info.resolution_ns.max(clock_info.read_cost_ns);
+        let ctx = Context {
+            clock,
+            sampling: SamplingConfig {
+                sample_count: self.args.sample_count,
+                min_samples: 10.min(self.args.sample_count),
+                min_sample_ns,
+                measure_ns: self.args.measure_time_s * 1e9,
+                warmup: if self.args.warmup {
+                    Warmup::Steady {
+                        tolerance: 0.02,
+                        cap: Duration::from_secs_f64(self.args.warmup_cap_s),
+                    }
+                } else {
+                    Warmup::None
+                },
+                window: 10,
+                max_batch: 1 << 40,
+            },
+            count_allocations,
+            test_mode,
+        };
+        let quiet = self.args.quiet;
+        if !test_mode {
+            eprintln!(
+                "clock: {} (resolution {:.1} ns, read {:.1} ns) → samples of ≥ {:.1} µs; allocations {}",
+                clock_info.name,
+                clock_info.resolution_ns,
+                clock_info.read_cost_ns,
+                min_sample_ns / 1e3,
+                if count_allocations { "counted" } else { "not counted (install plumb_bench::CountingAllocator)" }
+            );
+            eprintln!("running {} of {} benchmarks:", chosen.len(), names.len());
+            for &i in &chosen {
+                eprintln!("  {}", names[i]);
+            }
+        }
+        let mut ran = Vec::new();
+        for &i in &chosen {
+            let entry = &mut self.entries[i];
+            if !quiet && !test_mode {
+                eprint!("  {} … ", entry.full_name);
+            }
+            let r = run_one(&ctx, entry);
+            if !quiet && !test_mode {
+                eprintln!(
+                    "{}",
+                    match &r.outcome {
+                        Outcome::Measured(_) => "done".to_string(),
+                        Outcome::Failed(e) => format!("FAILED: {e}"),
+                    }
+                );
+            }
+            if test_mode {
+                println!(
+                    "{} ... {}",
+                    entry.full_name,
+                    match &r.outcome {
+                        Outcome::Measured(_) => "ok".to_string(),
+                        Outcome::Failed(e) => format!("FAILED: {e}"),
+                    }
+                );
+            }
+            ran.push((i, r));
+        }
+        if test_mode {
+            let failed = ran
+                .iter()
+                .filter(|(_, r)| matches!(r.outcome, Outcome::Failed(_)))
+                .count();
+            return if failed == 0 {
+                Ok(None)
+            } else {
+                Err(format!("{failed} benchmark(s) failed"))
+            };
+        }
+        let (mut doc, empties) = document::build(
+            &self.args,
+            &self.entries,
+            &self.options,
+            ran,
+            clock_info,
+            &ctx,
+        );
+        checks::apply(&mut doc, &self.options, &empties);
+        print!("{}", plumb_report::render_terminal(&doc));
+        document::export(&self.args, &doc)?;
+        Ok(Some(doc))
+    }
+}
+
+fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
+    let mut b = Bencher::new(ctx);
+    let result = catch_unwind(AssertUnwindSafe(|| (entry.routine)(&mut b)));
+    let outcome = match result {
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic".to_string());
+            Outcome::Failed(format!("panicked: {msg}"))
+        }
+        Ok(()) => match b.measured.take() {
+            Some(m) => Outcome::Measured(m),
+            None if ctx.test_mode => Outcome::Measured(Measured {
+                sampled: crate::sampler::Sampled {
+                    batch: 1,
+                    samples_ns: vec![],
+                    warmup_ns: vec![],
+                    steady: false,
+                    warmup_elapsed: Duration::ZERO,
+                    window_medians: vec![],
+                    empty_ns: vec![],
+                },
+                ops_per_iter: 1,
+                allocations: None,
+            }),
+            None => Outcome::Failed(
+                "the benchmark never called iter, iter_checked or iter_batched".into(),
+            ),
+        },
+    };
+    Ran {
+        outcome,
+        result: b.result.take(),
+        working_set_bytes: b.working_set_bytes,
+    }
+}
+
+fn check_unique(names: &[&str]) -> Result<(), String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for n in names {
+        if !seen.insert(*n) {
+            return Err(format!(
+                "two benchmarks are named {n:?}; names must be unique"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn make_clock(choice: ClockChoice) -> Result<Clock, String> {
+    match choice {
+        ClockChoice::Monotonic => Ok(Clock::Monotonic(Monotonic::new())),
+        #[cfg(target_arch = "x86_64")]
+        ClockChoice::Tsc => crate::clock::Tsc::new(Duration::from_millis(100))
+            .map(Clock::Tsc)
+            .ok_or_else(|| {
+                "--clock tsc: this CPU does not report an invariant TSC; use the monotonic clock"
+                    .into()
+            }),
+        #[cfg(not(target_arch = "x86_64"))]
+        ClockChoice::Tsc => Err("--clock tsc is only available on x86_64".into()),
+    }
+}
+
+fn pin_to(cpu: usize) -> Result<(), String> {
+    // SAFETY: cpu_set_t is plain data; CPU_SET writes within it for cpu < CPU_SETSIZE.
+    unsafe {
+        if cpu >= libc::CPU_SETSIZE as usize {
+            return Err(format!("--pin {cpu}: no such CPU"));
+        }
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Err(format!("--pin {cpu}: {}", std::io::Error::last_os_error()));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! How a routine is sampled: size the batch, warm up until steady, measure, and measure
+//! an empty body at the same batch size. Driven through `run(iters) -> ns` closures that
+//! wrap the timed regions of `measure.rs`, so this logic is tested without a clock.
+
+use crate::warmup::SteadyState;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Warmup {
+    /// Until two successive windows agree within `tolerance`, or `cap` has passed.
+    Steady { tolerance: f64, cap: Duration },
+    /// No warm-up beyond batch sizing: to see cold behaviour.
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplingConfig {
+    /// Samples to take (fewer when one iteration alone exceeds the time budget).
+    pub sample_count: usize,
+    pub min_samples: usize,
+    /// Each sample lasts at least this long: far above the clock's resolution and read
+    /// cost, so neither shows in the per-op figure.
+    pub min_sample_ns: f64,
+    /// Time budget for the measured samples of one benchmark.
+    pub measure_ns: f64,
+    pub warmup: Warmup,
+    /// Samples per warm-up window.
+    pub window: usize,
+    /// Largest batch; bounds memory for per-iteration inputs.
+    pub max_batch: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampled {
+    /// Iterations per sample.
+    pub batch: u64,
+    /// Sample durations, ns, in order; each covers `batch` iterations.
+    pub samples_ns: Vec<f64>,
+    /// Warm-up sample durations, ns, with their batch sizes.
+    pub warmup_ns: Vec<(u64, f64)>,
+    pub steady: bool,
+    pub warmup_elapsed: Duration,
+    pub window_medians: Vec<f64>,
+    /// Empty-body sample durations at the same batch size, ns.
+    pub empty_ns: Vec<f64>,
+}
+
+const EMPTY_SAMPLES: usize = 30;
+
+impl SamplingConfig {
+    fn target_sample_ns(&self) -> f64 {
+        self.min_sample_ns
+            .max(self.measure_ns / self.sample_count as f64)
+    }
+}
+
+/// Samples a routine. `run(n)` times n iterations and returns ns; `empty(n)` does the same
+/// for an empty body; `between` is called between measured samples (never inside one),
+/// e.g. to read allocation counters: it receives `true` before the first measured sample
+/// and `false` after the last.
+pub fn sample(
+    cfg: &SamplingConfig,
+    run: &mut dyn FnMut(u64) -> f64,
+    empty: &mut dyn FnMut(u64) -> f64,
+    between: &mut dyn FnMut(bool),
+) -> Sampled {
+    let started = Instant::now();
+    let mut warmup_ns = Vec::new();
+    let target = cfg.target_sample_ns();
+
+    // Size the batch so a sample lasts at least min_sample_ns.
+    let mut iters = 1u64;
+    loop {
+        let ns = run(iters);
+        warmup_ns.push((iters, ns));
+        if ns >= cfg.min_sample_ns || iters >= cfg.max_batch {
+            break;
+        }
+        let scale = if ns > 0.0 {
+            (cfg.min_sample_ns / ns * 1.2).clamp(2.0, 10.0)
+        } else {
+            10.0
+        };
+        iters = ((iters as f64 * scale).ceil() as u64).min(cfg.max_batch);
+    }
+
+    let mut steady = SteadyState::new(match cfg.warmup {
+        Warmup::Steady { tolerance, .. } => tolerance,
+        Warmup::None => 0.0,
+    });
+    let mut reached = false;
+    if let Warmup::Steady { cap, .. } = cfg.warmup {
+        let mut window = Vec::with_capacity(cfg.window);
+        while !reached && started.elapsed() < cap {
+            window.clear();
+            for _ in 0..cfg.window {
+                let ns = run(iters);
+                warmup_ns.push((iters, ns));
+                window.push(ns / iters as f64);
+            }
+            reached = steady.push_window(&mut window);
+        }
+    }
+    let warmup_elapsed = started.elapsed();
+
+    // Re-size from the settled per-iteration estimate.
+    let per_iter = steady
+        .estimate()
+        .unwrap_or_else(|| warmup_ns.last().map_or(0.0, |(n, ns)| ns / *n as f64));
+    let batch = if per_iter > 0.0 {
+        ((target / per_iter).ceil() as u64)
+            .clamp(1, cfg.max_batch)
+            .max(iters.min(cfg.max_batch))
+    } else {
+        iters
+    };
+    let expected_sample = per_iter * batch as f64;
+    let count = if expected_sample > 0.0 {
+        ((cfg.measure_ns / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
+    } else {
+        cfg.sample_count
+    };
+
+    let mut samples_ns = Vec::with_capacity(count);
+    between(true);
+    for _ in 0..count {
+        samples_ns.push(run(batch));
+    }
+    between(false);
+
+    let empty_ns = (0..EMPTY_SAMPLES).map(|_| empty(batch)).collect();
+    Sampled {
+        batch,
+        samples_ns,
+        warmup_ns,
+        steady: reached,
+        warmup_elapsed,
+        window_medians: steady.window_medians,
+        empty_ns,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(warmup: Warmup) -> SamplingConfig {
+        SamplingConfig {
+            sample_count: 50,
+            min_samples: 10,
+            min_sample_ns: 10_000.0,
+            measure_ns: 5_000_000.0,
+            warmup,
+            window: 5,
+            max_batch: 1 << 30,
+        }
+    }
+
+    const STEADY: Warmup = Warmup::Steady {
+        tolerance: 0.02,
+        cap: Duration::from_secs(5),
+    };
+
+    #[test]
+    fn sizes_batches_to_the_sample_target_and_counts_runs() {
+        // A routine of exactly 10 ns per iteration.
+        let mut calls = 0;
+        let mut run = |n: u64| {
+            calls += 1;
+            n as f64 * 10.0
+        };
+        let mut empty = |n: u64| n as f64 * 0.5;
+        let mut marks = Vec::new();
+        let s = sample(&cfg(STEADY), &mut run, &mut empty, &mut |m| marks.push(m));
+        // target = max(10 µs, 5 ms / 50) = 100 µs -> 10 000 iterations per sample.
+        assert_eq!(s.batch, 10_000);
+        assert_eq!(s.samples_ns.len(), 50);
+        assert!(s.samples_ns.iter().all(|&ns| ns == 100_000.0));
+        assert!(s.steady);
+        assert_eq!(s.window_medians, [10.0, 10.0]);
+        assert_eq!(s.empty_ns.len(), EMPTY_SAMPLES);
+        assert_eq!(marks, [true, false]);
+        assert_eq!(calls, s.warmup_ns.len() + 50);
+    }
+
+    #[test]
+    fn waits_for_a_routine_that_speeds_up() {
+        // Per-iteration cost falls from 100 ns to 10 ns over the first 40 calls.
+        let mut calls = 0u32;
+        let mut run = |n: u64| {
+            calls += 1;
+            let per = if calls < 40 {
+                100.0 - 90.0 * calls as f64 / 40.0
+            } else {
+                10.0
+            };
+            n as f64 * per
+        };
+        let s = sample(&cfg(STEADY), &mut run, &mut |n| n as f64, &mut |_| {});
+        assert!(s.steady);
+        assert!(s.warmup_ns.len() >= 40, "warmed up through the slow phase");
+        assert!(s.samples_ns.iter().all(|&ns| ns == s.batch as f64 * 10.0));
+    }
+
+    #[test]
+    fn no_warmup_measures_the_cold_phase() {
+        let mut calls = 0u32;
+        let mut run = |n: u64| {
+            calls += 1;
+            n as f64 * if calls < 20 { 100.0 } else { 10.0 }
+        };
+        let s = sample(&cfg(Warmup::None), &mut run, &mut |n| n as f64, &mut |_| {});
+        assert!(!s.steady);
+        assert!(s.samples_ns.contains(&(s.batch as f64 * 100.0)));
+    }
+
+    #[test]
+    fn slow_routines_get_fewer_samples_within_the_budget() {
+        // 2 ms per call: the 5 ms budget allows 2 samples, but at least 10 are taken.
+        let s = sample(
+            &cfg(STEADY),
+            &mut |n| n as f64 * 2e6,
+            &mut |n| n as f64,
+            &mut |_| {},
+        );
+        assert_eq!(s.batch, 1);
+        assert_eq!(s.samples_ns.len(), 10);
+    }
+}
