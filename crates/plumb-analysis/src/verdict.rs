@@ -1,18 +1,19 @@
-//! The verdict logic: is the candidate faster, slower, equivalent or is it unclear?
+//! The verdict logic: is the candidate faster, slower, equivalent, or is it unclear?
 //!
-//! Written here rather than taken from a crate because it *is* the product. The rule:
+//! Written here rather than taken from a crate because it *is* the product. The quantity
+//! judged is the ratio of means, with its Fieller interval at the run's confidence level;
+//! the smallest effect size of interest (SESOI) says what size matters.
 //!
-//! * **different** when both Welch's t-test (means) and Mann–Whitney U (ranks) reject
-//!   "no difference" at α = 1 - level. Requiring both keeps a few outliers (which move
-//!   Welch) or a shape change (which moves Mann–Whitney) from deciding alone.
-//! * **equivalent** when TOST shows the difference of means within ±SESOI × mean(base)
-//!   at α.
-//! * faster / slower: different, not equivalent, and the ratio's point estimate lies
-//!   beyond 1 ± SESOI: a real change at least as large as the user said matters.
-//! * equivalent: shown within ±SESOI (a smaller real difference may exist; the reason
-//!   says so).
-//! * inconclusive: everything else — too few samples, too much noise, or a real
-//!   difference whose size against the SESOI the data cannot settle.
+//! * **faster / slower** only when the whole interval lies beyond 1 ∓ SESOI: the change is
+//!   real *and* at least as large as what matters, with the stated confidence. A change
+//!   whose interval straddles the SESOI is not called, whatever its point estimate.
+//! * **equivalent** when TOST shows the difference of means within ±SESOI × mean(base).
+//! * **inconclusive** otherwise, with the reason: a real difference of unsettled size,
+//!   no significant difference and no proof of equivalence, a baseline whose mean is not
+//!   distinguishable from zero (the ratio means nothing), or samples that cannot be used.
+//!
+//! Welch's t-test (on means, like the ratio) and Mann–Whitney U (on ranks) are reported;
+//! when they disagree, the reason says so ("means differ, ranks do not" is a tail change).
 
 use plumb_model::{Benchmark, Comparison, Verdict};
 use plumb_stats::{
@@ -37,19 +38,25 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
         cohens_d: f64::NAN,
         hodges_lehmann_ns: f64::NAN,
     };
-    let (Ok(ratio), Ok(welch), Ok(mw), Ok(d), Ok(hl)) = (
-        ratio_of_means(&x, &y, level),
-        welch_t_test(&y, &x),
-        mann_whitney_u(&y, &x),
-        cohens_d(&x, &y),
-        hodges_lehmann(&x, &y),
-    ) else {
-        c.reason = format!(
-            "too few samples to compare ({} and {}; at least 2 each)",
-            x.len(),
-            y.len()
-        );
-        return c;
+    let computed = (|| {
+        Ok::<_, plumb_stats::StatsError>((
+            ratio_of_means(&x, &y, level)?,
+            welch_t_test(&y, &x)?,
+            mann_whitney_u(&y, &x)?,
+            cohens_d(&x, &y)?,
+            hodges_lehmann(&x, &y)?,
+        ))
+    })();
+    let (ratio, welch, mw, d, hl) = match computed {
+        Ok(v) => v,
+        Err(e) => {
+            c.reason = format!(
+                "cannot compare: {e} (baseline n={}, candidate n={})",
+                x.len(),
+                y.len()
+            );
+            return c;
+        }
     };
     let base_mean = x.iter().sum::<f64>() / x.len() as f64;
     let tost = tost_welch(&x, &y, sesoi * base_mean.abs()).expect("sizes checked above");
@@ -63,25 +70,48 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
     c.hodges_lehmann_ns = hl;
 
     let alpha = 1.0 - level;
-    let different = welch.p < alpha && mw.p < alpha;
-    let equivalent = tost.p < alpha;
-    let beyond = (ratio.ratio - 1.0).abs() > sesoi;
-    let change = format!("{:+.1}%", 100.0 * (ratio.ratio - 1.0));
     let sesoi_s = format!("±{}%", fmt_pct(sesoi));
-    let p_pair = format!("Welch p{}, Mann-Whitney p{}", fmt_p(welch.p), fmt_p(mw.p));
-    (c.verdict, c.reason) = if different && !equivalent && beyond {
-        let v = if ratio.ratio < 1.0 {
-            Verdict::Faster
-        } else {
+    let Some(ci) = ratio.interval.filter(|_| base_mean > 0.0) else {
+        c.reason = format!(
+            "the baseline's mean ({base_mean:.3e} ns) is not distinguishable from zero, so a ratio to it means nothing"
+        );
+        return c;
+    };
+    let change = format!("{:+.1}%", 100.0 * (ratio.ratio - 1.0));
+    let ci_s = format!("ratio CI [{:.3}, {:.3}]", ci.lo, ci.hi);
+    let different = welch.p < alpha;
+    let tests = match (different, mw.p < alpha) {
+        (true, false) => format!(
+            "Welch p{} but Mann-Whitney p{}: the means differ, the ranks do not (a change in the tail, e.g. some slow runs)",
+            fmt_p(welch.p),
+            fmt_p(mw.p)
+        ),
+        (false, true) => format!(
+            "Mann-Whitney p{} but Welch p{}: the ranks differ, the means do not (a change of shape)",
+            fmt_p(mw.p),
+            fmt_p(welch.p)
+        ),
+        _ => format!("Welch p{}, Mann-Whitney p{}", fmt_p(welch.p), fmt_p(mw.p)),
+    };
+    let constant = welch.p == 0.0 && plumb_stats::Summary::of(&x).is_ok_and(|s| s.std_dev == 0.0);
+    let resolution_note = if constant {
+        "; both samples are constant: the clock's resolution, not the code, may set this difference"
+    } else {
+        ""
+    };
+    (c.verdict, c.reason) = if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
+        let v = if ci.lo > 1.0 {
             Verdict::Slower
+        } else {
+            Verdict::Faster
         };
         (
             v,
-            format!("{change}, beyond the SESOI of {sesoi_s}; {p_pair}, both < α={alpha:.0e}"),
+            format!("{change}: the whole {ci_s} lies beyond the SESOI of {sesoi_s}; {tests}{resolution_note}"),
         )
-    } else if equivalent {
+    } else if tost.p < alpha {
         let real = if different {
-            format!("; a {change} difference is real ({p_pair}) but smaller than what matters")
+            format!("; a {change} difference is real ({tests}) but smaller than what matters")
         } else {
             String::new()
         };
@@ -96,15 +126,14 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
         (
             Verdict::Inconclusive,
             format!(
-                "a {change} difference is real ({p_pair}) but the data cannot tell whether it exceeds {sesoi_s} (TOST p{}); more runs will",
-                fmt_p(tost.p)
+                "a {change} difference is real ({tests}) but its {ci_s} straddles the SESOI of {sesoi_s}: more runs will settle its size"
             ),
         )
     } else {
         (
             Verdict::Inconclusive,
             format!(
-                "no significant difference ({p_pair}) and not shown within {sesoi_s} (TOST p{}): too noisy or too few runs to say",
+                "no significant difference ({tests}) and not shown within {sesoi_s} (TOST p{}): too noisy or too few runs to say",
                 fmt_p(tost.p)
             ),
         )
@@ -214,6 +243,58 @@ mod tests {
     fn too_few_samples_is_inconclusive_not_a_panic() {
         let c = compare(&bench("a", [1.0]), &bench("b", [2.0, 3.0]), 0.999, 0.02);
         assert_eq!(c.verdict, Verdict::Inconclusive);
-        assert!(c.reason.contains("too few"));
+        assert!(
+            c.reason.contains("needs at least 2 samples"),
+            "{}",
+            c.reason
+        );
+    }
+
+    #[test]
+    fn a_change_whose_interval_straddles_the_sesoi_is_not_called() {
+        // +2.5 % with a SESOI of 2 %, noisy enough that the interval reaches below 1.02.
+        let c = compare(
+            &bench("a", around(1e6, 30, 40.0)),
+            &bench("b", around(1.025e6, 30, 40.0)),
+            0.999,
+            0.02,
+        );
+        let ci = c.ratio_ci.unwrap();
+        assert!(ci.lo < 1.02 && ci.lo > 1.0, "{ci:?}");
+        assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
+        assert!(c.reason.contains("straddles"), "{}", c.reason);
+    }
+
+    #[test]
+    fn slow_tail_is_named_when_ranks_do_not_move() {
+        // 5 % of runs three times as slow: the mean rises 10 %, the ranks hardly move.
+        // A rule that needed both tests would miss this regression.
+        let base = around(1e6, 400, 10.0);
+        let mut new = base.clone();
+        for (i, t) in new.iter_mut().enumerate() {
+            if i % 20 == 0 {
+                *t *= 3.0;
+            }
+        }
+        let c = compare(&bench("a", base), &bench("b", new), 0.999, 0.02);
+        assert!(c.welch_p < 0.001 && c.mann_whitney_p >= 0.001, "{c:?}");
+        assert!(c.reason.contains("the ranks do not"), "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Slower, "{}", c.reason);
+    }
+
+    #[test]
+    fn a_baseline_near_zero_gives_no_verdict() {
+        let c = compare(
+            &bench("a", [0.0, 0.0, 1.0, 0.0]),
+            &bench("b", [300.0, 310.0, 290.0]),
+            0.999,
+            0.02,
+        );
+        assert_eq!(c.verdict, Verdict::Inconclusive);
+        assert!(
+            c.reason.contains("not distinguishable from zero"),
+            "{}",
+            c.reason
+        );
     }
 }

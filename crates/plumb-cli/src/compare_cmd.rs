@@ -22,10 +22,13 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
             a.new.display()
         )));
     }
-    print!(
-        "{}",
-        render_document_comparison(&base, &new, &cmp, a.confidence, a.sesoi)
-    );
+    crate::exit::print_stdout(&render_document_comparison(
+        &base,
+        &new,
+        &cmp,
+        a.confidence,
+        a.sesoi,
+    ));
     if let Some(path) = &a.export_json {
         let json = serde_json::to_string_pretty(&cmp.comparisons).expect("serialisable");
         std::fs::write(path, json)

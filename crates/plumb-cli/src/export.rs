@@ -12,14 +12,19 @@ pub struct Target {
     pub format: Format,
 }
 
-/// Opens each path for writing without truncating it, to fail early on a bad path.
+/// Opens each path for writing without truncating it, to fail early on a bad path. A
+/// file this check creates is removed again, so an aborted run leaves no empty files.
 pub fn check(targets: &[Target]) -> Result<(), CliError> {
     for t in targets {
+        let existed = t.path.exists();
         OpenOptions::new()
             .create(true)
             .append(true)
             .open(&t.path)
             .map_err(|e| CliError(format!("cannot write {}: {e}", t.path.display())))?;
+        if !existed {
+            let _ = std::fs::remove_file(&t.path);
+        }
     }
     Ok(())
 }

@@ -36,7 +36,9 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         Invocation {
-            argv: std::env::args().collect(),
+            argv: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             cwd: std::env::current_dir()
                 .ok()
                 .map(|p| p.display().to_string()),
@@ -75,6 +77,9 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
             message: format!("benchmark {command:?}: {message}"),
         },
     };
+    // The raw samples reach disk before anything else can go wrong (analysis, a closed
+    // stdout); the analysed result overwrites them below.
+    export::write_all(&targets, &doc)?;
     analyse_document(
         &mut doc,
         &AnalysisConfig {
@@ -88,7 +93,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     }
     let measured_any = doc.benchmarks.iter().any(|b| !b.samples.is_empty());
     if measured_any {
-        print!("{}", render_terminal(&doc));
+        crate::exit::print_stdout(&render_terminal(&doc));
     } else {
         eprintln!("plumb: nothing was measured");
     }

@@ -1,6 +1,7 @@
 //! Parsers for option values that carry units or percentages.
 
-/// A confidence level: `99.9%`, `99.9` or `0.999` → 0.999.
+/// A confidence level: `99.9%`, `99.9` or `0.999` → 0.999. Levels below 50 % are refused
+/// (a bare `1` would otherwise read as 1 %).
 pub fn confidence(s: &str) -> Result<f64, String> {
     let (num, percent) = match s.trim().strip_suffix('%') {
         Some(n) => (n, true),
@@ -8,11 +9,11 @@ pub fn confidence(s: &str) -> Result<f64, String> {
     };
     let v: f64 = num.parse().map_err(|_| format!("{s:?} is not a number"))?;
     let v = if percent || v >= 1.0 { v / 100.0 } else { v };
-    if v > 0.0 && v < 1.0 {
+    if (0.5..1.0).contains(&v) {
         Ok(v)
     } else {
         Err(format!(
-            "{s:?} is not a confidence level between 0 and 100%"
+            "{s:?} is not a confidence level between 50% and 100% (write e.g. 99.9% or 0.999)"
         ))
     }
 }
@@ -60,10 +61,12 @@ pub fn seconds(s: &str) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("{s:?} is not a duration"))?;
-    if v.is_finite() && v >= 0.0 {
-        Ok(v * mult)
+    let secs = v * mult;
+    // A year is more than any benchmark needs, and keeps Duration conversions safe.
+    if secs.is_finite() && (0.0..=3.2e7).contains(&secs) {
+        Ok(secs)
     } else {
-        Err(format!("{s:?} must be a non-negative duration"))
+        Err(format!("{s:?} must be a duration between 0 and a year"))
     }
 }
 
@@ -95,6 +98,11 @@ mod tests {
         assert_eq!(confidence("0.95").unwrap(), 0.95);
         assert!((confidence("99").unwrap() - 0.99).abs() < 1e-12);
         assert!(confidence("100%").is_err());
+        assert!(
+            confidence("1").is_err(),
+            "1 is neither 1% nor 100% in any useful sense"
+        );
+        assert!(confidence("0.3").is_err());
         assert_eq!(sesoi("2%").unwrap(), 0.02);
         assert_eq!(sesoi("0.05").unwrap(), 0.05);
         assert!(sesoi("2").unwrap_err().contains("2%"));
@@ -107,6 +115,7 @@ mod tests {
         assert_eq!(seconds("2m").unwrap(), 120.0);
         assert_eq!(seconds("3").unwrap(), 3.0);
         assert!(seconds("-1").is_err());
+        assert!(seconds("1e20").is_err());
         assert_eq!(positive("5").unwrap(), 5);
         assert!(positive("0").is_err());
         assert!(positive("-3").is_err());

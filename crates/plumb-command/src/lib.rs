@@ -13,5 +13,5 @@ mod schedule;
 
 pub use params::{expand, ParamError, Parameter, ParameterValues};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan};
-pub use process::{Executable, SpawnError};
+pub use process::{reset_sigchld, Executable, SpawnError};
 pub use runner::{run, Measured, Outcome, Progress, Status};

@@ -52,7 +52,7 @@ impl Executable {
         let stderr = match output {
             OutputPolicy::Inherit => None,
             OutputPolicy::Discard | OutputPolicy::File(_) => {
-                let f = tempfile::tempfile()?;
+                let f = memory_file()?;
                 command.stderr(Stdio::from(f.try_clone()?));
                 Some(f)
             }
@@ -91,14 +91,23 @@ impl Executable {
         let waited = wait4(child.id() as libc::pid_t);
         let wall = start.elapsed();
         // ---- end of timed region ----
-        let (status, usage) = waited.map_err(|error| self.other(error))?;
+        let (status, usage) = match waited {
+            Ok(r) => r,
+            Err(error) => {
+                // Never leave a child running or unreaped.
+                let mut child = child;
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(self.other(error));
+            }
+        };
         let (exit_code, signal) = decode_status(status);
         Ok(Sample {
             wall_ns: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX),
             iterations: 1,
             user_ns: Some(timeval_ns(usage.ru_utime)),
             sys_ns: Some(timeval_ns(usage.ru_stime)),
-            max_rss_kib: u64::try_from(usage.ru_maxrss).ok(),
+            max_rss_kib: max_rss_kib(usage.ru_maxrss),
             exit_code,
             signal,
         })
@@ -151,6 +160,40 @@ fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
         if err.kind() != io::ErrorKind::Interrupted {
             return Err(err);
         }
+    }
+}
+
+/// `ru_maxrss` is KiB on Linux and bytes on macOS.
+fn max_rss_kib(raw: libc::c_long) -> Option<u64> {
+    let v = u64::try_from(raw).ok()?;
+    Some(if cfg!(target_os = "macos") {
+        v / 1024
+    } else {
+        v
+    })
+}
+
+/// An in-memory file for the child's stderr (memfd on Linux), so a chatty command writes
+/// to RAM, not to a disk whose writeback could land inside later timed runs.
+fn memory_file() -> io::Result<File> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::FromRawFd;
+        // SAFETY: a valid NUL-terminated name; the returned fd is owned by the File.
+        let fd = unsafe { libc::memfd_create(c"plumb-stderr".as_ptr(), libc::MFD_CLOEXEC) };
+        if fd >= 0 {
+            return Ok(unsafe { File::from_raw_fd(fd) });
+        }
+    }
+    tempfile::tempfile()
+}
+
+/// Restores the default SIGCHLD disposition: a parent that ignores SIGCHLD would make
+/// every child auto-reaped and every `wait4` fail with ECHILD.
+pub fn reset_sigchld() {
+    // SAFETY: setting a signal disposition to its default is always sound.
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_DFL);
     }
 }
 

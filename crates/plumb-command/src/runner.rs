@@ -80,6 +80,7 @@ pub fn run(
     stop: &AtomicBool,
 ) -> Result<Outcome, RunError> {
     plan.validate().map_err(RunError::Plan)?;
+    crate::process::reset_sigchld();
     let mut slots = Vec::new();
     for spec in &plan.commands {
         let argv = plan.argv(spec).map_err(RunError::Plan)?;
@@ -209,7 +210,9 @@ fn run_one(
     let slot = &mut slots[i];
     let sample = slot.exe.run_once().map_err(|e| spawn_failure(&name, e))?;
     // A run during which Ctrl-C arrived was most likely killed by it: not a measurement.
-    if stop.load(Ordering::Relaxed) {
+    // The terminal's SIGINT reaches the child at once, possibly before the handler
+    // thread has raised the flag: a child killed by SIGINT counts as an interruption too.
+    if stop.load(Ordering::Relaxed) || sample.signal == Some(libc::SIGINT) {
         return Err(Stop::Interrupted);
     }
     if let Some(what) = failure(&sample) {
@@ -373,6 +376,15 @@ mod tests {
         assert!(
             matches!(out.status, Status::Failed { ref message, .. } if message.contains("not found"))
         );
+    }
+
+    #[test]
+    fn a_child_killed_by_sigint_is_an_interruption_not_a_failure() {
+        let mut p = plan(&["sh -c 'kill -INT $$'"], 3);
+        p.ignore_failure = true;
+        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        assert_eq!(out.status, Status::Interrupted);
+        assert!(out.measured[0].samples.is_empty());
     }
 
     #[test]

@@ -175,6 +175,15 @@ impl Benchmark {
             .collect()
     }
 
+    /// Per-operation warm-up times in ns, corrected like `times_ns`.
+    pub fn warmup_times_ns(&self) -> Vec<f64> {
+        let c = self.correction.as_ref().map_or(0.0, |c| c.ns);
+        self.warmup
+            .iter()
+            .map(|s| (s.wall_ns as f64 - c) / s.iterations as f64)
+            .collect()
+    }
+
     /// Per-operation times that enter the statistics: `times_ns` without `excluded`.
     pub fn analysed_times_ns(&self) -> Vec<f64> {
         self.times_ns()

@@ -31,8 +31,7 @@ pub fn bootstrap_median_ci(
         for slot in scratch.iter_mut() {
             *slot = xs[rng.gen_range(0..xs.len())];
         }
-        scratch.sort_by(f64::total_cmp);
-        medians.push(median_of_sorted(&scratch));
+        medians.push(median_in_place(&mut scratch));
     }
     medians.sort_by(f64::total_cmp);
     let alpha = 1.0 - level;
@@ -47,6 +46,20 @@ pub fn bootstrap_median_ci(
         },
         resamples: medians.len(),
     })
+}
+
+/// The median by selection, O(n): the resamples are many and need no full sort.
+fn median_in_place(xs: &mut [f64]) -> f64 {
+    let n = xs.len();
+    let k = n / 2;
+    let (left, mid, _) = xs.select_nth_unstable_by(k, f64::total_cmp);
+    let upper = *mid;
+    if n % 2 == 1 {
+        upper
+    } else {
+        let lower = left.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        lower + 0.5 * (upper - lower)
+    }
 }
 
 #[cfg(test)]
@@ -68,6 +81,20 @@ mod tests {
         assert_eq!(ci.median, 5.0);
         assert_eq!(ci.interval.lo, 3.0);
         assert_eq!(ci.interval.hi, 6.0);
+    }
+
+    #[test]
+    fn selection_median_equals_sorted_median() {
+        for v in [
+            vec![3.0],
+            vec![2.0, 1.0],
+            vec![5.0, 1.0, 4.0, 2.0],
+            vec![9.0, 1.0, 8.0, 2.0, 7.0],
+        ] {
+            let mut s = v.clone();
+            s.sort_by(f64::total_cmp);
+            assert_eq!(median_in_place(&mut v.clone()), median_of_sorted(&s));
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::fmt;
 pub enum StatsError {
     /// The statistic needs at least `need` samples; collect more runs.
     TooFewSamples { have: usize, need: usize },
-    /// A sample was NaN or infinite; the producer wrote a broken value.
+    /// A sample was NaN, infinite or beyond ±1e300; the producer wrote a broken value.
     NotFinite,
     /// A confidence level outside (0, 1).
     BadLevel(f64),
@@ -17,7 +17,7 @@ impl fmt::Display for StatsError {
             StatsError::TooFewSamples { have, need } => {
                 write!(f, "needs at least {need} samples, has {have}")
             }
-            StatsError::NotFinite => write!(f, "a sample is NaN or infinite"),
+            StatsError::NotFinite => write!(f, "a sample is NaN, infinite or absurdly large"),
             StatsError::BadLevel(l) => write!(f, "confidence level {l} is not in (0, 1)"),
         }
     }

@@ -69,7 +69,8 @@ pub(crate) fn check_finite(xs: &[f64], need: usize) -> Result<(), StatsError> {
             need,
         });
     }
-    if xs.iter().any(|x| !x.is_finite()) {
+    // Values near f64::MAX are finite but overflow sums; no measurement is that large.
+    if xs.iter().any(|x| !x.is_finite() || x.abs() > 1e300) {
         return Err(StatsError::NotFinite);
     }
     Ok(())

@@ -28,7 +28,9 @@ pub fn percentile_of_sorted(sorted: &[f64], p: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * (p / 100.0).clamp(0.0, 1.0);
     let lo = h.floor() as usize;
     let hi = h.ceil() as usize;
-    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+    // (1 - f)·a + f·b cannot overflow for finite a, b of opposite signs; a + f·(b - a) can.
+    let f = h - lo as f64;
+    (1.0 - f) * sorted[lo] + f * sorted[hi]
 }
 
 pub fn median_of_sorted(sorted: &[f64]) -> f64 {

@@ -71,7 +71,7 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
     if b.warmup.is_empty() {
         return None;
     }
-    let warm: Vec<f64> = b.warmup.iter().map(|s| s.wall_ns as f64).collect();
+    let warm = b.warmup_times_ns();
     let warm_median = Summary::of(&warm).ok()?.median;
     (warm_median > o.upper_fence).then(|| {
         Diagnostic::new(
