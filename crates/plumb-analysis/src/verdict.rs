@@ -133,7 +133,7 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
         (
             Verdict::Inconclusive,
             format!(
-                "no significant difference ({tests}) and not shown within {sesoi_s} (TOST p{}): too noisy or too few runs to say",
+                "no significant difference in means ({tests}) and not shown within {sesoi_s} (TOST p{}): too noisy or too few runs to say",
                 fmt_p(tost.p)
             ),
         )

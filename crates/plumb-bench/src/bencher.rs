@@ -22,6 +22,8 @@ pub(crate) struct Measured {
     pub ops_per_iter: u64,
     /// Allocations and bytes during the measured samples, when counting.
     pub allocations: Option<(u64, u64)>,
+    /// Whether warm-up ran before the samples.
+    pub warmup: bool,
 }
 
 /// Handed to each benchmark closure: call one of the `iter` methods once.
@@ -31,6 +33,7 @@ pub struct Bencher<'c> {
     pub(crate) working_set_bytes: Option<u64>,
     pub(crate) result: Option<String>,
     pub(crate) measured: Option<Measured>,
+    warmup: bool,
 }
 
 impl<'c> Bencher<'c> {
@@ -41,7 +44,22 @@ impl<'c> Bencher<'c> {
             working_set_bytes: None,
             result: None,
             measured: None,
+            warmup: true,
         }
+    }
+
+    /// Turns warm-up off for this benchmark, to measure cold behaviour on purpose.
+    pub fn no_warmup(&mut self) -> &mut Self {
+        self.warmup = false;
+        self
+    }
+
+    fn sampling(&self) -> SamplingConfig {
+        let mut cfg = self.ctx.sampling.clone();
+        if !self.warmup {
+            cfg.warmup = crate::sampler::Warmup::None;
+        }
+        cfg
     }
 
     /// The routine performs `n` operations per call; times are reported per operation.
@@ -78,7 +96,7 @@ impl<'c> Bencher<'c> {
                 allocations = Some((now.0 - mark.0, now.1 - mark.1));
             }
         };
-        let cfg = &self.ctx.sampling;
+        let cfg = &self.sampling();
         let sampled = match &self.ctx.clock {
             Clock::Monotonic(t) => sample_calls(t, cfg, &mut f, &mut between),
             #[cfg(target_arch = "x86_64")]
@@ -88,6 +106,7 @@ impl<'c> Bencher<'c> {
             sampled,
             ops_per_iter: self.ops_per_iter,
             allocations,
+            warmup: self.warmup,
         });
     }
 
@@ -114,9 +133,10 @@ impl<'c> Bencher<'c> {
         let totals = Cell::new((0u64, 0u64));
         let mut between = |starting: bool| measuring.set(starting);
         // Inputs for a whole sample are held in memory: bound the batch.
+        let base = self.sampling();
         let cfg = &SamplingConfig {
-            max_batch: self.ctx.sampling.max_batch.min(MAX_BATCHED_INPUTS),
-            ..self.ctx.sampling.clone()
+            max_batch: base.max_batch.min(MAX_BATCHED_INPUTS),
+            ..base
         };
         let sampled = match &self.ctx.clock {
             Clock::Monotonic(t) => sample_inputs(
@@ -145,6 +165,7 @@ impl<'c> Bencher<'c> {
             sampled,
             ops_per_iter: self.ops_per_iter,
             allocations: count.then(|| totals.get()),
+            warmup: self.warmup,
         });
     }
 }

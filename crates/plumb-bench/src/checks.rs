@@ -45,8 +45,9 @@ pub(crate) fn apply(
                     "allocates",
                     Severity::Warning,
                     format!(
-                        "allocates {a:.2} times ({:.0} bytes) per operation inside the timed loop: the allocator is part of what is measured",
-                        info.bytes_per_op.unwrap_or(0.0)
+                        "allocates {} times ({} bytes) per operation inside the timed loop: the allocator is part of what is measured",
+                        sig3(a),
+                        sig3(info.bytes_per_op.unwrap_or(0.0))
                     ),
                 )
                 .evidence("allocs_per_op", a)
@@ -54,7 +55,7 @@ pub(crate) fn apply(
                 .advice("preallocate in setup (or iter_batched) if the allocation is not the subject"),
             );
         }
-        if !info.steady_state && doc.settings.options["warmup"] == "steady-state" {
+        if info.warmup && !info.steady_state {
             add(
                 &b.name,
                 Diagnostic::new(
@@ -68,7 +69,7 @@ pub(crate) fn apply(
                 .evidence("warmup_ns", info.warmup_ns)
                 .advice("raise --warmup-cap, or look for state that grows between iterations"),
             );
-        } else if doc.settings.options["warmup"] == "none" {
+        } else if !info.warmup {
             add(
                 &b.name,
                 Diagnostic::new(
@@ -123,7 +124,9 @@ pub(crate) fn apply(
             .and_then(|g| options.get(g))
             .is_some_and(|o| o.identical);
         if identical {
-            if c.verdict != Verdict::Equivalent {
+            // Faster or slower means a difference beyond the SESOI, with confidence: for
+            // identical code that can only be the machine (or code layout).
+            if matches!(c.verdict, Verdict::Faster | Verdict::Slower) {
                 add(
                     &c.candidate,
                     Diagnostic::new(
@@ -164,8 +167,9 @@ pub(crate) fn apply(
     }
 }
 
-/// "Nothing measured?": per-op time indistinguishable from an empty body, or below one
-/// CPU cycle.
+/// "Nothing measured?": per-op times whose ranks are indistinguishable from an empty
+/// body's (Mann–Whitney, robust to the rare slow sample a real routine may have), or a
+/// median per-op time below one CPU cycle.
 fn dead_code(
     b: &Benchmark,
     empty: Option<&Vec<f64>>,
@@ -173,35 +177,54 @@ fn dead_code(
     level: f64,
 ) -> Option<Diagnostic> {
     let times = b.analysed_times_ns();
-    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
     if times.len() < 2 {
         return None;
     }
+    let median = plumb_stats::Summary::of(&times).ok()?.median;
     let empty = empty.filter(|e| e.len() >= 2);
     let same_as_empty = empty
-        .and_then(|e| plumb_stats::welch_t_test(&times, e).ok())
-        .map(|w| w.p >= 1.0 - level);
-    let empty_mean = empty.map(|e| e.iter().sum::<f64>() / e.len() as f64);
-    let below_cycle = mean < cycle_ns;
+        .and_then(|e| plumb_stats::mann_whitney_u(&times, e).ok())
+        .map(|t| t.p >= 1.0 - level);
+    let empty_median = empty
+        .and_then(|e| plumb_stats::Summary::of(e).ok())
+        .map(|s| s.median);
+    let below_cycle = median < cycle_ns;
     if !(below_cycle || same_as_empty == Some(true)) {
         return None;
     }
     let why = if same_as_empty == Some(true) {
         format!(
-            "{:.3} ns per op is statistically indistinguishable from an empty body ({:.3} ns)",
-            mean,
-            empty_mean.unwrap_or(f64::NAN)
+            "{} per op is indistinguishable from an empty body ({})",
+            ns_text(median),
+            ns_text(empty_median.unwrap_or(f64::NAN))
         )
     } else {
-        format!("{mean:.3} ns per op is less than one CPU cycle ({cycle_ns:.3} ns)")
+        format!(
+            "{} per op is less than one CPU cycle ({})",
+            ns_text(median),
+            ns_text(cycle_ns)
+        )
     };
     Some(
-        Diagnostic::new("nothing-measured", Severity::Warning, format!("nothing measured? {why}: the compiler may have deleted the work"))
-            .evidence("per_op_ns", mean)
-            .evidence("empty_body_ns", empty_mean.unwrap_or(f64::NAN))
-            .evidence("cycle_ns", cycle_ns)
-            .advice("return the result from the closure (it is black_boxed) and pass inputs through black_box"),
+        Diagnostic::new(
+            "nothing-measured",
+            Severity::Warning,
+            format!("nothing measured? {why}: the compiler may have deleted the work"),
+        )
+        .evidence("median_per_op_ns", median)
+        .evidence("empty_body_median_ns", empty_median.unwrap_or(f64::NAN))
+        .evidence("cycle_ns", cycle_ns)
+        .advice("return the result from the closure (it is black_boxed) and pass inputs through black_box"),
     )
+}
+
+/// Nanoseconds with sensible precision down to the femtoseconds a deleted loop reports.
+fn ns_text(ns: f64) -> String {
+    if ns.abs() >= 0.01 || ns == 0.0 {
+        format!("{ns:.3} ns")
+    } else {
+        format!("{ns:.2e} ns")
+    }
 }
 
 fn result_checks(members: &[&Benchmark]) -> Vec<(String, Diagnostic)> {
@@ -281,6 +304,14 @@ fn last_levels(doc: &ResultDocument) -> Vec<(String, u64)> {
         .collect();
     v.sort_by_key(|(_, s)| *s);
     v
+}
+
+fn sig3(x: f64) -> String {
+    if x == 0.0 || (0.01..1e6).contains(&x.abs()) {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.2e}")
+    }
 }
 
 pub(crate) fn bytes_text(b: u64) -> String {

@@ -75,6 +75,7 @@ pub(crate) fn build(
                     .map(|&(n, ns)| sample(ns, n * m.ops_per_iter))
                     .collect();
                 info.ops_per_iter = m.ops_per_iter;
+                info.warmup = m.warmup && args.warmup;
                 info.steady_state = s.steady;
                 info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
                 let empty_per_op: Vec<f64> = s.empty_ns.iter().map(|ns| ns / ops as f64).collect();

@@ -237,11 +237,12 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                     warmup_ns: vec![],
                     steady: false,
                     warmup_elapsed: Duration::ZERO,
-                    window_medians: vec![],
+                    window_means: vec![],
                     empty_ns: vec![],
                 },
                 ops_per_iter: 1,
                 allocations: None,
+                warmup: false,
             }),
             None => Outcome::Failed(
                 "the benchmark never called iter, iter_checked or iter_batched".into(),

@@ -40,7 +40,7 @@ pub struct Sampled {
     pub warmup_ns: Vec<(u64, f64)>,
     pub steady: bool,
     pub warmup_elapsed: Duration,
-    pub window_medians: Vec<f64>,
+    pub window_means: Vec<f64>,
     /// Empty-body sample durations at the same batch size, ns.
     pub empty_ns: Vec<f64>,
 }
@@ -84,6 +84,11 @@ pub fn sample(
         iters = ((iters as f64 * scale).ceil() as u64).min(cfg.max_batch);
     }
 
+    // Warm up at the batch size the samples will use, so a window covers as much work as
+    // measured samples do: cold state that a small batch would spread over many windows
+    // shows up as a window that differs.
+    let per_iter_sized = warmup_ns.last().map_or(0.0, |(n, ns)| ns / *n as f64);
+    let mut batch = batch_for(target, per_iter_sized, iters, cfg.max_batch);
     let mut steady = SteadyState::new(match cfg.warmup {
         Warmup::Steady { tolerance, .. } => tolerance,
         Warmup::None => 0.0,
@@ -94,26 +99,28 @@ pub fn sample(
         while !reached && started.elapsed() < cap {
             window.clear();
             for _ in 0..cfg.window {
-                let ns = run(iters);
-                warmup_ns.push((iters, ns));
-                window.push(ns / iters as f64);
+                let ns = run(batch);
+                warmup_ns.push((batch, ns));
+                window.push(ns / batch as f64);
             }
             reached = steady.push_window(&mut window);
+            // A cold start over-estimates the per-iteration cost and so under-sizes the
+            // batch; as the routine warms, grow the batch so each window keeps covering
+            // about ten samples' worth of work.
+            if let Some(per_iter) = steady.estimate() {
+                let wanted = batch_for(target, per_iter, iters, cfg.max_batch);
+                if wanted > 2 * batch {
+                    batch = wanted;
+                }
+            }
+        }
+        // Re-size from the settled per-iteration estimate.
+        if let Some(per_iter) = steady.estimate() {
+            batch = batch_for(target, per_iter, iters, cfg.max_batch);
         }
     }
     let warmup_elapsed = started.elapsed();
-
-    // Re-size from the settled per-iteration estimate.
-    let per_iter = steady
-        .estimate()
-        .unwrap_or_else(|| warmup_ns.last().map_or(0.0, |(n, ns)| ns / *n as f64));
-    let batch = if per_iter > 0.0 {
-        ((target / per_iter).ceil() as u64)
-            .clamp(1, cfg.max_batch)
-            .max(iters.min(cfg.max_batch))
-    } else {
-        iters
-    };
+    let per_iter = steady.estimate().unwrap_or(per_iter_sized);
     let expected_sample = per_iter * batch as f64;
     let count = if expected_sample > 0.0 {
         ((cfg.measure_ns / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
@@ -135,8 +142,18 @@ pub fn sample(
         warmup_ns,
         steady: reached,
         warmup_elapsed,
-        window_medians: steady.window_medians,
+        window_means: steady.window_means,
         empty_ns,
+    }
+}
+
+/// Iterations for a sample of `target` ns at `per_iter` ns each: at least the sizing
+/// batch `floor`, at most `max`.
+fn batch_for(target: f64, per_iter: f64, floor: u64, max: u64) -> u64 {
+    if per_iter > 0.0 {
+        ((target / per_iter).ceil() as u64).clamp(floor.min(max), max)
+    } else {
+        floor
     }
 }
 
@@ -177,7 +194,7 @@ mod tests {
         assert_eq!(s.samples_ns.len(), 50);
         assert!(s.samples_ns.iter().all(|&ns| ns == 100_000.0));
         assert!(s.steady);
-        assert_eq!(s.window_medians, [10.0, 10.0]);
+        assert_eq!(s.window_means, [10.0, 10.0]);
         assert_eq!(s.empty_ns.len(), EMPTY_SAMPLES);
         assert_eq!(marks, [true, false]);
         assert_eq!(calls, s.warmup_ns.len() + 50);

@@ -35,6 +35,9 @@ pub struct Sample {
     pub signal: Option<i32>,
 }
 
+fn yes() -> bool {
+    true
+}
 fn one() -> u64 {
     1
 }
@@ -90,7 +93,10 @@ pub struct FunctionInfo {
     pub allocs_per_op: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes_per_op: Option<f64>,
-    /// Whether warm-up reached a steady state before the time cap, and how long it took.
+    /// Whether warm-up ran (it can be turned off to see cold behaviour), whether it
+    /// reached a steady state before the time cap, and how long it took.
+    #[serde(default = "yes")]
+    pub warmup: bool,
     pub steady_state: bool,
     pub warmup_ns: u64,
     /// Per-operation time of an empty body at the same batch sizes: the loop and clock

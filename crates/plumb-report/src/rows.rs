@@ -22,7 +22,6 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
         .filter_map(|b| b.time.as_ref().map(|t| t.summary.mean))
         .fold(f64::INFINITY, f64::min);
     let unit = TimeUnit::for_value(if unit.is_finite() { unit } else { 0.0 });
-    let baseline = doc.benchmarks.iter().find(|b| b.baseline);
     let has_rusage = doc
         .benchmarks
         .iter()
@@ -41,13 +40,21 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
     if has_rusage {
         header.extend(["User", "Sys", "MaxRSS"]);
     }
+    let has_allocs = doc.benchmarks.iter().any(|b| {
+        b.function
+            .as_ref()
+            .is_some_and(|f| f.allocs_per_op.is_some())
+    });
+    if has_allocs {
+        header.extend(["Allocs/op", "Bytes/op"]);
+    }
     header.push("N");
     let mut numeric = vec![true; header.len()];
     numeric[0] = false;
     let rows = doc
         .benchmarks
         .iter()
-        .map(|b| row(doc, b, baseline, unit, has_rusage))
+        .map(|b| row(doc, b, unit, has_rusage, has_allocs))
         .collect();
     Table {
         header,
@@ -59,9 +66,9 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
 fn row(
     doc: &ResultDocument,
     b: &Benchmark,
-    baseline: Option<&Benchmark>,
     unit: TimeUnit,
     has_rusage: bool,
+    has_allocs: bool,
 ) -> Vec<String> {
     let dash = || "-".to_string();
     let name = if b.baseline && doc.benchmarks.len() > 1 {
@@ -83,9 +90,10 @@ fn row(
         None => cells.extend((0..6).map(|_| dash())),
     }
     let comparison = doc.comparisons.iter().find(|c| c.candidate == b.name);
-    match (b.baseline, comparison, baseline) {
-        (true, _, _) => cells.extend(["1.00".to_string(), "0.00".to_string()]),
-        (false, Some(c), Some(_)) if c.ratio.is_finite() => {
+    // Each group has its own baseline; a benchmark's ratio is its own comparison's.
+    match (b.baseline, comparison) {
+        (true, _) => cells.extend(["1.00".to_string(), "0.00".to_string()]),
+        (false, Some(c)) if c.ratio.is_finite() => {
             cells.push(format!("{:.2}", c.ratio));
             cells.push(format!("{:.2}", c.ratio_sd));
         }
@@ -98,6 +106,17 @@ fn row(
         cells.push(user.map_or_else(dash, crate::format_duration_ns));
         cells.push(sys.map_or_else(dash, crate::format_duration_ns));
         cells.push(rss.map_or_else(dash, |k| format!("{:.1} MiB", k as f64 / 1024.0)));
+    }
+    if has_allocs {
+        let f = b.function.as_ref();
+        cells.push(
+            f.and_then(|f| f.allocs_per_op)
+                .map_or_else(dash, |a| format!("{a:.2}")),
+        );
+        cells.push(
+            f.and_then(|f| f.bytes_per_op)
+                .map_or_else(dash, |a| format!("{a:.0} B")),
+        );
     }
     cells.push(b.analysed_times_ns().len().to_string());
     cells

@@ -58,14 +58,14 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
                 "cold-start",
                 Severity::Warning,
                 format!(
-                    "the first measured run took {:.1}× the median: warm-up ({} runs) was not enough",
+                    "the first measured run took {:.1}× the median: the warm-up ({} runs) was not enough",
                     times[0] / median,
                     b.warmup.len()
                 ),
             )
             .evidence("first_ns", sig4(times[0]))
             .evidence("median_ns", sig4(median))
-            .advice("raise --warmup"),
+            .advice("warm up longer (plumb run --warmup N; plumb-bench --warmup-cap SECS)"),
         );
     }
     if b.warmup.is_empty() {
@@ -78,7 +78,7 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
             "cold-start",
             Severity::Info,
             format!(
-                "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold caches, absorbed by --warmup {}",
+                "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold state, absorbed by the {} warm-up runs",
                 warm_median / o.upper_fence,
                 b.warmup.len()
             ),
