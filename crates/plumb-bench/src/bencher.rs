@@ -6,6 +6,7 @@ use std::cell::Cell;
 use std::fmt::Debug;
 
 const MAX_BATCHED_INPUTS: u64 = 100_000;
+const SETUP_PROBES: u32 = 5;
 
 /// What the harness sets up once per run and every benchmark shares.
 pub(crate) struct Context {
@@ -133,9 +134,18 @@ impl<'c> Bencher<'c> {
         let totals = Cell::new((0u64, 0u64));
         let mut between = |starting: bool| measuring.set(starting);
         // Inputs for a whole sample are held in memory: bound the batch.
+        // Inputs for a whole sample are held in memory, and making them takes time that
+        // the clock does not see but the user waits for: bound the batch by both.
         let base = self.sampling();
+        let probe = std::time::Instant::now();
+        for _ in 0..SETUP_PROBES {
+            drop(std::hint::black_box(setup()));
+        }
+        let setup_ns = probe.elapsed().as_nanos() as f64 / SETUP_PROBES as f64;
+        let setup_budget = base.measure_ns / base.sample_count as f64;
+        let by_setup = (setup_budget / setup_ns.max(1.0)).max(1.0) as u64;
         let cfg = &SamplingConfig {
-            max_batch: base.max_batch.min(MAX_BATCHED_INPUTS),
+            max_batch: base.max_batch.min(MAX_BATCHED_INPUTS).min(by_setup),
             ..base
         };
         let sampled = match &self.ctx.clock {

@@ -38,6 +38,9 @@ pub(crate) fn apply(
         if let Some(d) = dead_code(b, empties.get(&b.name), cycle_ns, level) {
             add(&b.name, d);
         }
+        if let Some(d) = short_samples(b, doc.settings.options["min_sample_ns"].as_f64()) {
+            add(&b.name, d);
+        }
         if let Some(a) = info.allocs_per_op.filter(|&a| a > 0.0) {
             add(
                 &b.name,
@@ -216,6 +219,32 @@ fn dead_code(
         .evidence("cycle_ns", cycle_ns)
         .advice("return the result from the closure (it is black_boxed) and pass inputs through black_box"),
     )
+}
+
+/// Samples shorter than the clock needs (iter_batched with a costly setup bounds the
+/// batch): clock resolution and read cost are then a visible part of each figure.
+fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic> {
+    let min = min_sample_ns?;
+    let mut walls: Vec<f64> = b.samples.iter().map(|s| s.wall_ns as f64).collect();
+    if walls.is_empty() {
+        return None;
+    }
+    walls.sort_by(f64::total_cmp);
+    let median = plumb_stats::median_of_sorted(&walls);
+    (median < min).then(|| {
+        Diagnostic::new(
+            "short-samples",
+            Severity::Warning,
+            format!(
+                "samples last {} (median), under the {} the clock needs: its resolution and read cost are part of each figure",
+                ns_text(median),
+                ns_text(min)
+            ),
+        )
+        .evidence("median_sample_ns", median)
+        .evidence("min_sample_ns", min)
+        .advice("make the setup cheaper, or time several operations per input (ops_per_iter)")
+    })
 }
 
 /// Nanoseconds with sensible precision down to the femtoseconds a deleted loop reports.

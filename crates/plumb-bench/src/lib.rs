@@ -27,6 +27,7 @@ mod bencher;
 mod checks;
 mod clock;
 mod document;
+pub mod enemies;
 mod harness;
 mod measure;
 mod registry;

@@ -102,6 +102,12 @@ pub fn sample(
                 let ns = run(batch);
                 warmup_ns.push((batch, ns));
                 window.push(ns / batch as f64);
+                if started.elapsed() >= cap {
+                    break;
+                }
+            }
+            if window.len() < cfg.window {
+                break;
             }
             reached = steady.push_window(&mut window);
             // A cold start over-estimates the per-iteration cost and so under-sizes the

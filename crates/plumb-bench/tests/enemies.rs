@@ -1,0 +1,114 @@
+//! Each enemy variant is flagged by the check that fits it, and its clean twin is not.
+//! Only the enemy-specific codes are asserted: generic noise checks (high CV, drift) may
+//! fire on a shared CI machine and are not what this test is about.
+
+use plumb_bench::{enemies, Args, CountingAllocator, Harness};
+use plumb_model::{ResultDocument, Severity};
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator::system();
+
+fn codes(doc: &ResultDocument, name: &str) -> Vec<String> {
+    doc.benchmark(name)
+        .unwrap_or_else(|| panic!("no benchmark {name}"))
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning || d.code == "no-warmup")
+        .map(|d| d.code.clone())
+        .collect()
+}
+
+fn flagged(doc: &ResultDocument, name: &str, code: &str) -> bool {
+    codes(doc, name).iter().any(|c| c == code)
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "the enemies live in optimised code; scripts/test.sh runs this with --release"
+)]
+fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = enemies::EnemyData::new();
+    let mut h = Harness::with_args(Args {
+        bench: true,
+        measure_time_s: 0.15,
+        sample_count: 40,
+        quiet: true,
+        export_json: Some(dir.path().join("enemies.json")),
+        ..Args::default()
+    });
+    enemies::register(&mut h, &data);
+    let doc = h.run_to_document().unwrap().expect("a document");
+
+    // Enemy 1: cold state.
+    let cold = "e1_cold_state/memo_cold";
+    assert!(
+        flagged(&doc, cold, "cold-start") || flagged(&doc, cold, "drift"),
+        "{:?}",
+        codes(&doc, cold)
+    );
+    assert!(flagged(&doc, cold, "no-warmup"));
+    assert!(!flagged(&doc, "e1_cold_state/memo_warm", "cold-start"));
+    assert!(!flagged(&doc, "e1_cold_state/memo_warm", "no-warmup"));
+
+    // Enemy 2: allocation in the timed loop.
+    assert!(flagged(
+        &doc,
+        "e2_allocation/insert_alloc_heavy",
+        "allocates"
+    ));
+    assert!(!flagged(
+        &doc,
+        "e2_allocation/insert_preallocated",
+        "allocates"
+    ));
+    let heavy = doc.benchmark("e2_allocation/insert_alloc_heavy").unwrap();
+    let allocs = heavy.function.as_ref().unwrap().allocs_per_op.unwrap();
+    assert!(
+        (allocs - 1.0).abs() < 0.01,
+        "one Vec per insert, got {allocs}"
+    );
+
+    // Enemy 3: identical code under load is told apart from identical code at rest.
+    assert!(flagged(
+        &doc,
+        "e3_noise_loaded/copy_b_with_busy_cores",
+        "noise"
+    ));
+    assert!(!flagged(&doc, "e3_noise_quiet/copy_b", "noise"));
+
+    // Enemy 4: working set beyond the last-level cache.
+    let cache: Vec<&str> = doc
+        .benchmarks
+        .iter()
+        .filter(|b| b.name.starts_with("e4_cache/"))
+        .map(|b| b.name.as_str())
+        .collect();
+    assert_eq!(cache.len(), 2);
+    assert!(!flagged(&doc, cache[0], "working-set"));
+    assert!(flagged(&doc, cache[1], "working-set"));
+
+    // Enemy 5: sorted data trains the branch predictor: same result, far faster.
+    assert!(flagged(&doc, "e5_branch/scan_sorted", "check-the-work"));
+    assert!(!flagged(&doc, "e5_branch/scan_shuffled", "check-the-work"));
+    assert!(!flagged(&doc, "e5_branch/scan_sorted", "wrong-result"));
+
+    // Enemy 6: the dropped result lets the compiler delete the loop.
+    assert!(flagged(
+        &doc,
+        "e6_dead_code/checksum_dropped",
+        "nothing-measured"
+    ));
+    assert!(!flagged(
+        &doc,
+        "e6_dead_code/checksum_returned",
+        "nothing-measured"
+    ));
+
+    // The result was written and reads back as a plumb result.
+    let text = std::fs::read_to_string(dir.path().join("enemies.json")).unwrap();
+    let back = ResultDocument::from_json(&text).unwrap();
+    assert_eq!(back.benchmarks.len(), doc.benchmarks.len());
+    assert!(back.clock.is_some());
+}

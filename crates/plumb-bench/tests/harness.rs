@@ -1,0 +1,186 @@
+//! The harness end to end, through its public API: failures are contained, result checks
+//! bite, filters are exact, and nothing is lost.
+
+use plumb_bench::{black_box, Args, Harness};
+use plumb_model::Severity;
+
+fn quick(dir: &std::path::Path, filters: &[&str]) -> Args {
+    Args {
+        bench: true,
+        measure_time_s: 0.02,
+        sample_count: 10,
+        warmup_cap_s: 0.2,
+        quiet: true,
+        filters: filters.iter().map(|s| s.to_string()).collect(),
+        export_json: Some(dir.join("r.json")),
+        ..Args::default()
+    }
+}
+
+#[test]
+fn a_panicking_benchmark_fails_alone_and_the_rest_are_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::with_args(quick(dir.path(), &[]));
+    h.bench("before", |b| b.iter(|| black_box(1u64) + 1));
+    h.bench("boom", |_| panic!("setup exploded"));
+    h.bench("after", |b| b.iter(|| black_box(2u64) * 3));
+    let doc = h.run_to_document().unwrap().unwrap();
+    let boom = doc.benchmark("boom").unwrap();
+    let failure = boom.function.as_ref().unwrap().failure.as_deref().unwrap();
+    assert!(failure.contains("setup exploded"), "{failure}");
+    assert!(boom
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "failed" && d.severity == Severity::Error));
+    for name in ["before", "after"] {
+        assert!(
+            doc.benchmark(name).unwrap().samples.len() >= 10,
+            "{name} measured"
+        );
+    }
+    let saved = std::fs::read_to_string(dir.path().join("r.json")).unwrap();
+    assert_eq!(
+        plumb_model::ResultDocument::from_json(&saved)
+            .unwrap()
+            .benchmarks
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn same_result_catches_a_variant_that_computes_something_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let data: Vec<u32> = (0..1000).collect();
+    let mut h = Harness::with_args(quick(dir.path(), &[]));
+    h.group("sum")
+        .same_result()
+        .baseline("right", |b| {
+            b.iter_checked(|| black_box(&data).iter().map(|&x| x as u64).sum::<u64>())
+        })
+        .bench("off_by_one", |b| {
+            b.iter_checked(|| {
+                black_box(&data)
+                    .iter()
+                    .skip(1)
+                    .map(|&x| x as u64 + 1)
+                    .sum::<u64>()
+            })
+        })
+        .bench("unchecked", |b| b.iter(|| black_box(&data).len()));
+    let doc = h.run_to_document().unwrap().unwrap();
+    let wrong = &doc.benchmark("sum/off_by_one").unwrap().diagnostics;
+    let d = wrong
+        .iter()
+        .find(|d| d.code == "wrong-result")
+        .expect("flagged");
+    // 0 + 1 + … + 999 = 499500; the off-by-one variant adds 1 to each of 1..999.
+    assert!(
+        d.message.contains("500499") && d.message.contains("499500"),
+        "{}",
+        d.message
+    );
+    let unchecked = &doc.benchmark("sum/unchecked").unwrap().diagnostics;
+    assert!(unchecked.iter().any(|d| d.code == "result-unchecked"));
+    assert!(!doc
+        .benchmark("sum/right")
+        .unwrap()
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error));
+}
+
+#[test]
+fn filters_are_exact_unless_regex_and_unknown_ones_list_the_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let mk = |args: Args| {
+        let mut h = Harness::with_args(args);
+        h.group("sm")
+            .bench("state_machine_16", |b| b.iter(|| black_box(16)))
+            .bench("state_machine_16384", |b| b.iter(|| black_box(16384)));
+        h.run_to_document()
+    };
+    let doc = mk(quick(dir.path(), &["sm/state_machine_16"]))
+        .unwrap()
+        .unwrap();
+    let names: Vec<_> = doc.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["sm/state_machine_16"]);
+    let doc = mk(Args {
+        regex: true,
+        ..quick(dir.path(), &["state_machine_16"])
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(doc.benchmarks.len(), 2);
+    let err = mk(quick(dir.path(), &["state_machine"])).err().unwrap();
+    assert!(
+        err.contains("no benchmark matches") && err.contains("sm/state_machine_16384"),
+        "{err}"
+    );
+}
+
+#[test]
+fn test_mode_runs_each_routine_once_without_measuring() {
+    let mut calls = 0u32;
+    {
+        let mut h = Harness::with_args(Args::default());
+        h.bench("once", |b| b.iter(|| calls += 1));
+        assert!(h.run_to_document().unwrap().is_none());
+    }
+    assert_eq!(calls, 1);
+}
+
+#[test]
+fn duplicate_names_and_zero_ops_are_refused_clearly() {
+    let mut h = Harness::with_args(Args::default());
+    h.bench("twin", |b| b.iter(|| 1));
+    h.bench("twin", |b| b.iter(|| 2));
+    assert!(h
+        .run_to_document()
+        .err()
+        .unwrap()
+        .contains("two benchmarks are named \"twin\""));
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::with_args(quick(dir.path(), &[]));
+    h.bench("zero", |b| {
+        b.ops_per_iter(0).iter(|| 1);
+    });
+    let doc = h.run_to_document().unwrap().unwrap();
+    let f = doc.benchmark("zero").unwrap().function.as_ref().unwrap();
+    assert!(f
+        .failure
+        .as_deref()
+        .unwrap()
+        .contains("ops_per_iter must be at least 1"));
+}
+
+#[test]
+fn per_iteration_setup_is_not_timed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::with_args(quick(dir.path(), &[]));
+    // Setup sleeps 50 µs per input; the routine is trivial. If setup were timed, a
+    // per-op figure would be at least 50 µs.
+    h.bench("batched", |b| {
+        b.iter_batched(
+            || {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                black_box(7u64)
+            },
+            |x| x * 2,
+        )
+    });
+    let doc = h.run_to_document().unwrap().unwrap();
+    let median = doc
+        .benchmark("batched")
+        .unwrap()
+        .time
+        .as_ref()
+        .unwrap()
+        .summary
+        .median;
+    assert!(
+        median < 10_000.0,
+        "per-op median {median} ns includes setup"
+    );
+}
