@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# plumb-bench vs criterion vs divan on the same bodies (bench/inprocess/src/lib.rs):
+# empty; black_box(x)+1; a sum of 128 integers; a ~10 µs loop. In one run, INVOCATIONS
+# invocations of each harness in rotating order, reporting:
+#  - the per-iteration cost each reports for the empty body,
+#  - the wall time each needs to finish its four benchmarks,
+#  - the spread (coefficient of variation, and max/min) of each one's estimate across
+#    the invocations.
+# Writes bench/results/inprocess.md.
+set -euo pipefail
+cd "$(dirname "$0")/inprocess"
+INVOCATIONS=${INVOCATIONS:-5}
+cargo bench --no-run --quiet 2>/dev/null
+exe() { cargo bench --no-run --message-format=json 2>/dev/null | python3 -c "
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get('reason') == 'compiler-artifact' and m['target']['name'] == sys.argv[1] and m.get('executable'):
+        print(m['executable'])" "$1"; }
+PLUMB=$(exe with_plumb) CRITERION=$(exe with_criterion) DIVAN=$(exe with_divan) \
+  INVOCATIONS=$INVOCATIONS python3 ../inprocess_report.py | tee ../results/inprocess.md
