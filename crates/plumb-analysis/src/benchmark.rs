@@ -30,6 +30,19 @@ pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
 
 fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
     let summary = Summary::of(times).ok()?;
+    // With launches, the launch is the unit of replication: samples within one process
+    // share its layout, so the interval comes from the launch means.
+    if let Some(means) = b.launch_means_ns() {
+        let ci = mean_ci(&means, level).ok();
+        return Some(TimeStats {
+            mean_ci: ci.map(|c| c.interval),
+            error: ci.map(|c| c.error),
+            median_ci: bootstrap_median_ci(times, level, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+                .ok()
+                .map(|b| b.interval),
+            summary,
+        });
+    }
     let ci = mean_ci(times, level).ok();
     // A subtracted correction (shell start-up) is itself an estimate: its standard error
     // widens the interval of the mean, at the same t multiplier.
@@ -165,6 +178,40 @@ mod tests {
             .map(|c| (c.baseline.as_str(), c.candidate.as_str()))
             .collect();
         assert_eq!(pairs, [("a1", "a2"), ("b1", "b2"), ("b1", "b3")]);
+    }
+
+    #[test]
+    fn launches_are_the_unit_of_replication() {
+        // Three launches of 10 tight samples each, at 100, 110 and 120: within a launch the
+        // spread is ~1 %, between launches ~9 %.
+        let mut times = Vec::new();
+        for level in [100u64, 110, 120] {
+            times.extend([
+                level,
+                level + 1,
+                level - 1,
+                level,
+                level + 1,
+                level - 1,
+                level,
+                level,
+                level + 1,
+                level - 1,
+            ]);
+        }
+        let mut b = bench("x", &times);
+        b.function = Some(plumb_model::FunctionInfo {
+            launch_sample_counts: vec![10, 10, 10],
+            ..Default::default()
+        });
+        analyse_benchmark(&mut b, &CFG);
+        assert_eq!(b.launch_means_ns().unwrap(), [100.0, 110.0, 120.0]);
+        // The Error is the t interval of the three launch means (df 2), not of 30 samples:
+        // scipy: st.t.ppf(0.975, 2) * 10 / sqrt(3) = 24.8413771175033
+        let err = b.time.as_ref().unwrap().error.unwrap();
+        assert!((err - 24.8413771175033).abs() < 1e-9, "{err}");
+        let d = b.diagnostics.iter().find(|d| d.code == "launches").unwrap();
+        assert_eq!(d.severity, plumb_model::Severity::Warning, "{}", d.message);
     }
 
     #[test]

@@ -20,8 +20,17 @@ use plumb_stats::{
     cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, tost_welch, welch_t_test,
 };
 
+/// The values compared: launch means when both benchmarks ran in several processes (the
+/// process is then the unit of replication), otherwise the samples.
+fn units(base: &Benchmark, cand: &Benchmark) -> (Vec<f64>, Vec<f64>) {
+    match (base.launch_means_ns(), cand.launch_means_ns()) {
+        (Some(x), Some(y)) => (x, y),
+        _ => (base.analysed_times_ns(), cand.analysed_times_ns()),
+    }
+}
+
 pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Comparison {
-    let (x, y) = (base.analysed_times_ns(), cand.analysed_times_ns());
+    let (x, y) = units(base, cand);
     let mut c = Comparison {
         baseline: base.name.clone(),
         candidate: cand.name.clone(),

@@ -22,6 +22,10 @@ pub struct Args {
     pub export_markdown: Option<PathBuf>,
     pub export_csv: Option<PathBuf>,
     pub quiet: bool,
+    /// Fresh processes per benchmark (1: measure in this process).
+    pub launches: usize,
+    /// Set in the processes `--launches` starts: measure, write, do not start more.
+    pub launch_child: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +54,8 @@ impl Default for Args {
             export_markdown: None,
             export_csv: None,
             quiet: false,
+            launches: 1,
+            launch_child: false,
         }
     }
 }
@@ -69,6 +75,8 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --measure-time SECS     time budget for one benchmark's samples (default 0.5)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
   --pin CPU               pin this process to one CPU
+  --launches N            run each benchmark in N fresh processes and report the
+                          between-launch variation apart (layout, ASLR)
   --confidence LEVEL      e.g. 99.9% (default)
   --sesoi EFFECT          smallest effect of interest, e.g. 2% (default)
   --export-json FILE      full result (default: target/plumb/<bench>.json)
@@ -97,6 +105,42 @@ fn fraction(s: &str, flag: &str) -> Result<f64, String> {
         Ok(v)
     } else {
         Err(format!("{flag}: {s:?} must be between 0 and 100%"))
+    }
+}
+
+impl Args {
+    /// Arguments for a `--launches` child that measures benchmark `name` alone.
+    pub fn child_args(&self, name: &str, out: &std::path::Path) -> Vec<String> {
+        let mut v: Vec<String> = vec!["--bench".into(), "--launch-child".into(), "--quiet".into()];
+        let mut push = |k: &str, val: String| {
+            v.push(k.to_string());
+            v.push(val);
+        };
+        push(
+            "--clock",
+            match self.clock {
+                ClockChoice::Monotonic => "monotonic".into(),
+                ClockChoice::Tsc => "tsc".into(),
+            },
+        );
+        push("--warmup-cap", self.warmup_cap_s.to_string());
+        push("--sample-count", self.sample_count.to_string());
+        push("--measure-time", self.measure_time_s.to_string());
+        push("--confidence", self.confidence.to_string());
+        push("--sesoi", self.sesoi.to_string());
+        push("--export-json", out.display().to_string());
+        if let Some(cpu) = self.pin {
+            push("--pin", cpu.to_string());
+        }
+        if !self.warmup {
+            v.push("--no-warmup".into());
+        }
+        if self.subtract_overhead {
+            v.push("--subtract-overhead".into());
+        }
+        v.push("--exact".into());
+        v.push(name.to_string());
+        v
     }
 }
 
@@ -138,6 +182,13 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                 }
             }
             "--pin" => a.pin = Some(number(value(&mut it, arg)?, arg)?),
+            "--launches" => {
+                a.launches = number(value(&mut it, arg)?, arg)?;
+                if a.launches < 1 {
+                    return Err("--launches must be at least 1".into());
+                }
+            }
+            "--launch-child" => a.launch_child = true,
             "--confidence" => a.confidence = fraction(value(&mut it, arg)?, arg)?,
             "--sesoi" => a.sesoi = fraction(value(&mut it, arg)?, arg)?,
             "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
@@ -171,6 +222,34 @@ mod tests {
         assert_eq!(a.filters, ["group/a"]);
         assert_eq!(a.clock, ClockChoice::Tsc);
         assert_eq!(a.sesoi, 0.05);
+    }
+
+    /// The arguments a launch child gets: this run's settings, one exact filter, its own
+    /// output file.
+    #[test]
+    fn child_arguments_round_trip() {
+        let a = Args {
+            clock: ClockChoice::Tsc,
+            sample_count: 30,
+            subtract_overhead: true,
+            pin: Some(1),
+            launches: 4,
+            ..Args::default()
+        };
+        let child = a.child_args("g/x", std::path::Path::new("/tmp/o.json"));
+        let back = parse(&child).unwrap();
+        assert_eq!(back.filters, ["g/x"]);
+        assert!(back.launch_child && back.bench && !back.regex && back.quiet);
+        assert_eq!(
+            (back.clock, back.sample_count, back.pin),
+            (ClockChoice::Tsc, 30, Some(1))
+        );
+        assert!(back.subtract_overhead);
+        assert_eq!(back.launches, 1);
+        assert_eq!(
+            back.export_json.as_deref(),
+            Some(std::path::Path::new("/tmp/o.json"))
+        );
     }
 
     #[test]

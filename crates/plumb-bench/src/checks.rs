@@ -3,7 +3,6 @@
 //! beyond the caches, and noise between identical variants. They add to the diagnostics
 //! the shared analysis already made (precision, outliers, modality, drift).
 
-use crate::document::EmptyBodies;
 use crate::registry::GroupOptions;
 use plumb_model::{Benchmark, Diagnostic, ResultDocument, Severity, Verdict};
 use std::collections::BTreeMap;
@@ -11,11 +10,7 @@ use std::collections::BTreeMap;
 /// Below this per-op time the routine did less than one CPU cycle of work per operation.
 const ONE_CYCLE_FALLBACK_GHZ: f64 = 5.0;
 
-pub(crate) fn apply(
-    doc: &mut ResultDocument,
-    options: &BTreeMap<String, GroupOptions>,
-    empties: &EmptyBodies,
-) {
+pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOptions>) {
     let level = doc.settings.confidence;
     let cycle_ns = cycle_ns(doc);
     let caches = last_levels(doc);
@@ -35,7 +30,7 @@ pub(crate) fn apply(
             );
             continue;
         }
-        if let Some(d) = dead_code(b, empties.get(&b.name), cycle_ns, level) {
+        if let Some(d) = dead_code(b, &info.empty_body_samples_ns, cycle_ns, level) {
             add(&b.name, d);
         }
         if let Some(d) = short_samples(b, doc.settings.options["min_sample_ns"].as_f64()) {
@@ -173,18 +168,13 @@ pub(crate) fn apply(
 /// "Nothing measured?": per-op times whose ranks are indistinguishable from an empty
 /// body's (Mann–Whitney, robust to the rare slow sample a real routine may have), or a
 /// median per-op time below one CPU cycle.
-fn dead_code(
-    b: &Benchmark,
-    empty: Option<&Vec<f64>>,
-    cycle_ns: f64,
-    level: f64,
-) -> Option<Diagnostic> {
+fn dead_code(b: &Benchmark, empty: &[f64], cycle_ns: f64, level: f64) -> Option<Diagnostic> {
     let times = b.analysed_times_ns();
     if times.len() < 2 {
         return None;
     }
     let median = plumb_stats::Summary::of(&times).ok()?.median;
-    let empty = empty.filter(|e| e.len() >= 2);
+    let empty = Some(empty).filter(|e| e.len() >= 2);
     let same_as_empty = empty
         .and_then(|e| plumb_stats::mann_whitney_u(&times, e).ok())
         .map(|t| t.p >= 1.0 - level);

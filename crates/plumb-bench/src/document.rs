@@ -13,17 +13,8 @@ use plumb_report::Format;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Empty-body per-op samples by benchmark name, for the dead-code check.
-pub(crate) type EmptyBodies = BTreeMap<String, Vec<f64>>;
-
-pub(crate) fn build(
-    args: &Args,
-    entries: &[Entry<'_>],
-    _options: &BTreeMap<String, GroupOptions>,
-    ran: Vec<(usize, Ran)>,
-    clock: ClockInfo,
-    ctx: &Context,
-) -> (ResultDocument, EmptyBodies) {
+/// A document for this run, with no benchmarks yet.
+pub(crate) fn new_document(args: &Args, clock: ClockInfo, ctx: &Context) -> ResultDocument {
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         Invocation {
@@ -47,13 +38,17 @@ pub(crate) fn build(
                 "subtract_overhead": args.subtract_overhead,
                 "pin": args.pin,
                 "allocations_counted": ctx.count_allocations,
+                "launches": args.launches,
             }),
         },
     );
     doc.clock = Some(clock);
-    let mut empties = EmptyBodies::new();
-    for (i, r) in ran {
-        let e = &entries[i];
+    doc
+}
+
+/// The result-model form of one benchmark's measurement.
+pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
+    {
         let mut b = Benchmark::new(&e.full_name, BenchmarkKind::Function);
         b.group = e.compare_set.clone();
         b.baseline = e.baseline;
@@ -79,6 +74,7 @@ pub(crate) fn build(
                 info.steady_state = s.steady;
                 info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
                 let empty_per_op: Vec<f64> = s.empty_ns.iter().map(|ns| ns / ops as f64).collect();
+                info.empty_body_samples_ns = empty_per_op.clone();
                 if !empty_per_op.is_empty() {
                     let n = s.empty_ns.len() as f64;
                     let mean = s.empty_ns.iter().sum::<f64>() / n;
@@ -94,7 +90,6 @@ pub(crate) fn build(
                         info.overhead_subtracted = true;
                     }
                 }
-                empties.insert(b.name.clone(), empty_per_op);
                 if let Some((allocs, bytes)) = m.allocations {
                     let total_ops = (s.samples_ns.len() as u64 * ops).max(1) as f64;
                     info.allocs_per_op = Some(allocs as f64 / total_ops);
@@ -104,17 +99,25 @@ pub(crate) fn build(
             Outcome::Failed(msg) => info.failure = Some(msg),
         }
         b.function = Some(info);
-        doc.benchmarks.push(b);
+        b
     }
+}
+
+/// Analyses the document and runs the harness's own checks.
+pub(crate) fn finish(
+    doc: &mut ResultDocument,
+    args: &Args,
+    options: &BTreeMap<String, GroupOptions>,
+) {
     analyse_document(
-        &mut doc,
+        doc,
         &AnalysisConfig {
             level: args.confidence,
             sesoi: args.sesoi,
             drop_upper_outliers: false,
         },
     );
-    (doc, empties)
+    crate::checks::apply(doc, options);
 }
 
 fn sample(ns: f64, iterations: u64) -> Sample {

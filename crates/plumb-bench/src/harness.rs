@@ -3,7 +3,7 @@ use crate::bencher::{Bencher, Context, Measured};
 use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{SamplingConfig, Warmup};
-use crate::{alloc, checks, document};
+use crate::{alloc, document};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -162,6 +162,30 @@ impl<'a> Harness<'a> {
                 eprintln!("  {}", names[i]);
             }
         }
+        if self.args.launches > 1 && !self.args.launch_child && !test_mode {
+            let mut doc = document::new_document(&self.args, clock_info, &ctx);
+            for &i in &chosen {
+                let e = &self.entries[i];
+                if !quiet {
+                    eprint!("  {} × {} launches … ", e.full_name, self.args.launches);
+                }
+                let b = crate::launches::measure(&self.args, e)?;
+                if !quiet {
+                    eprintln!(
+                        "{}",
+                        b.function
+                            .as_ref()
+                            .and_then(|f| f.failure.clone())
+                            .unwrap_or_else(|| "done".into())
+                    );
+                }
+                doc.benchmarks.push(b);
+            }
+            document::finish(&mut doc, &self.args, &self.options);
+            print!("{}", plumb_report::render_terminal(&doc));
+            document::export(&self.args, &doc)?;
+            return Ok(Some(doc));
+        }
         let mut ran = Vec::new();
         for &i in &chosen {
             let entry = &mut self.entries[i];
@@ -201,15 +225,12 @@ impl<'a> Harness<'a> {
                 Err(format!("{failed} benchmark(s) failed"))
             };
         }
-        let (mut doc, empties) = document::build(
-            &self.args,
-            &self.entries,
-            &self.options,
-            ran,
-            clock_info,
-            &ctx,
-        );
-        checks::apply(&mut doc, &self.options, &empties);
+        let mut doc = document::new_document(&self.args, clock_info, &ctx);
+        for (i, r) in ran {
+            doc.benchmarks
+                .push(document::benchmark(&self.args, &self.entries[i], r));
+        }
+        document::finish(&mut doc, &self.args, &self.options);
         print!("{}", plumb_report::render_terminal(&doc));
         document::export(&self.args, &doc)?;
         Ok(Some(doc))

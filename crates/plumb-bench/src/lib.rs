@@ -29,6 +29,7 @@ mod clock;
 mod document;
 pub mod enemies;
 mod harness;
+mod launches;
 mod measure;
 mod registry;
 mod sampler;

@@ -103,6 +103,9 @@ pub struct FunctionInfo {
     /// overhead, in ns. Subtracted from the samples only when `overhead_subtracted`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty_body_ns: Option<f64>,
+    /// The empty-body samples behind `empty_body_ns`, per op, for the dead-code check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub empty_body_samples_ns: Vec<f64>,
     #[serde(default)]
     pub overhead_subtracted: bool,
     /// Bytes the benchmark's parameter declares it touches (its working set).
@@ -114,9 +117,11 @@ pub struct FunctionInfo {
     /// The `Debug` form of one result of the routine, when it was checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
-    /// With `--launches N`: the mean per-op time of each fresh process, in ns.
+    /// With `--launches N`: how many of `samples` (in order) each fresh process took.
+    /// Samples of one launch share its code layout and address-space randomisation, so
+    /// the launch, not the sample, is the unit of replication.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub launch_means_ns: Vec<f64>,
+    pub launch_sample_counts: Vec<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -188,6 +193,30 @@ impl Benchmark {
             .iter()
             .map(|s| (s.wall_ns as f64 - c) / s.iterations as f64)
             .collect()
+    }
+
+    /// Mean per-op time of each launch (`function.launch_sample_counts`), when there were
+    /// at least two; excluded samples are left out.
+    pub fn launch_means_ns(&self) -> Option<Vec<f64>> {
+        let counts = &self.function.as_ref()?.launch_sample_counts;
+        if counts.len() < 2 || counts.iter().sum::<usize>() != self.samples.len() {
+            return None;
+        }
+        let times = self.times_ns();
+        let mut means = Vec::with_capacity(counts.len());
+        let mut start = 0;
+        for &n in counts {
+            let kept: Vec<f64> = (start..start + n)
+                .filter(|i| !self.excluded.contains(i))
+                .map(|i| times[i])
+                .collect();
+            start += n;
+            if kept.is_empty() {
+                return None;
+            }
+            means.push(kept.iter().sum::<f64>() / kept.len() as f64);
+        }
+        Some(means)
     }
 
     /// Per-operation times that enter the statistics: `times_ns` without `excluded`.

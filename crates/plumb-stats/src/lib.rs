@@ -4,6 +4,7 @@
 //! files, no printing. Each is tested against reference values computed independently
 //! (scipy, statsmodels, pymannkendall or hand-worked examples written into the tests).
 
+mod anova;
 mod bootstrap;
 mod effect;
 mod error;
@@ -17,6 +18,7 @@ mod tost;
 mod trend;
 mod welch;
 
+pub use anova::{one_way_anova, Anova};
 pub use bootstrap::{bootstrap_median_ci, BootstrapCi};
 pub use effect::{cohens_d, hodges_lehmann};
 pub use error::StatsError;

@@ -3,6 +3,7 @@
 
 mod drift;
 mod failures;
+mod launches;
 mod modality;
 mod outliers;
 mod precision;
@@ -20,6 +21,7 @@ pub fn run_all(b: &Benchmark, times: &[f64], cfg: &AnalysisConfig) -> Vec<Diagno
     out.extend(modality::check(times));
     out.extend(drift::trend(times));
     out.extend(drift::cold_start(b));
+    out.extend(launches::check(b, cfg.level));
     out
 }
 

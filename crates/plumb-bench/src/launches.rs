@@ -1,0 +1,147 @@
+//! `--launches N`: each benchmark is measured in N fresh processes of this bench binary
+//! (re-executed with an exact filter), and the launches are merged. A process fixes code
+//! layout and address-space randomisation for all its samples, so between-launch
+//! variation is a noise source that within-process samples cannot show.
+
+use crate::args::Args;
+use crate::registry::Entry;
+use plumb_model::{Benchmark, BenchmarkKind, ResultDocument};
+use std::process::{Command, Stdio};
+
+/// Measures `e` in `args.launches` child processes and merges them into one benchmark.
+pub(crate) fn measure(args: &Args, e: &Entry<'_>) -> Result<Benchmark, String> {
+    let exe =
+        std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
+    let dir =
+        tempfile::tempdir().map_err(|err| format!("cannot make a temporary directory: {err}"))?;
+    let mut launches = Vec::new();
+    let mut failures = Vec::new();
+    for l in 0..args.launches {
+        let out = dir.path().join(format!("launch-{l}.json"));
+        let run = Command::new(&exe)
+            .args(args.child_args(&e.full_name, &out))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|err| format!("cannot start launch {}: {err}", l + 1))?;
+        let doc = std::fs::read_to_string(&out)
+            .ok()
+            .and_then(|t| ResultDocument::from_json(&t).ok());
+        match doc.and_then(|d| d.benchmark(&e.full_name).cloned()) {
+            Some(b) if run.status.success() => launches.push(b),
+            Some(b) => {
+                let why = b
+                    .function
+                    .as_ref()
+                    .and_then(|f| f.failure.clone())
+                    .unwrap_or_default();
+                failures.push(format!("launch {}: {why}", l + 1));
+            }
+            None => {
+                let err = String::from_utf8_lossy(&run.stderr);
+                let tail: Vec<&str> = err.lines().rev().take(3).collect();
+                failures.push(format!(
+                    "launch {} ({}): {}",
+                    l + 1,
+                    run.status,
+                    tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+                ));
+            }
+        }
+    }
+    Ok(merge(e, launches, failures))
+}
+
+/// One benchmark from its launches: samples in launch order, with each launch's count.
+fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benchmark {
+    let mut b = Benchmark::new(&e.full_name, BenchmarkKind::Function);
+    b.group = e.compare_set.clone();
+    b.baseline = e.baseline;
+    b.parameters = e.parameters.clone();
+    let mut info = launches
+        .first()
+        .and_then(|l| l.function.clone())
+        .unwrap_or_default();
+    info.launch_sample_counts = launches.iter().map(|l| l.samples.len()).collect();
+    info.empty_body_samples_ns = Vec::new();
+    let mut allocs = Vec::new();
+    for l in &launches {
+        b.samples.extend(l.samples.iter().cloned());
+        b.warmup.extend(l.warmup.iter().cloned());
+        if let Some(f) = &l.function {
+            info.empty_body_samples_ns
+                .extend(f.empty_body_samples_ns.iter().copied());
+            info.steady_state &= f.steady_state;
+            info.warmup_ns = info.warmup_ns.max(f.warmup_ns);
+            allocs.extend(f.allocs_per_op.zip(f.bytes_per_op));
+        }
+    }
+    if !allocs.is_empty() {
+        let n = allocs.len() as f64;
+        info.allocs_per_op = Some(allocs.iter().map(|a| a.0).sum::<f64>() / n);
+        info.bytes_per_op = Some(allocs.iter().map(|a| a.1).sum::<f64>() / n);
+    }
+    if !failures.is_empty() {
+        info.failure = Some(failures.join("; "));
+    }
+    // A correction per launch would differ; the per-launch corrections are averaged.
+    let corrections: Vec<_> = launches
+        .iter()
+        .filter_map(|l| l.correction.clone())
+        .collect();
+    if let Some(first) = corrections.first() {
+        let n = corrections.len() as f64;
+        b.correction = Some(plumb_model::Correction {
+            ns: corrections.iter().map(|c| c.ns).sum::<f64>() / n,
+            std_err_ns: corrections.iter().map(|c| c.std_err_ns).sum::<f64>() / n,
+            reason: first.reason.clone(),
+        });
+    }
+    b.function = Some(info);
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{FunctionInfo, Sample};
+
+    fn launch(times: &[u64], allocs: f64) -> Benchmark {
+        let mut b = Benchmark::new("g/x", BenchmarkKind::Function);
+        b.samples = times.iter().map(|&t| Sample::wall(t)).collect();
+        b.function = Some(FunctionInfo {
+            steady_state: true,
+            allocs_per_op: Some(allocs),
+            bytes_per_op: Some(8.0 * allocs),
+            empty_body_samples_ns: vec![0.3, 0.3],
+            ..FunctionInfo::default()
+        });
+        b
+    }
+
+    #[test]
+    fn merges_samples_in_launch_order_with_counts_and_keeps_failures() {
+        let entry = Entry {
+            full_name: "g/x".into(),
+            compare_set: Some("g".into()),
+            baseline: true,
+            parameters: Default::default(),
+            routine: Box::new(|_| {}),
+        };
+        let b = merge(
+            &entry,
+            vec![launch(&[10, 11], 1.0), launch(&[20, 21, 22], 3.0)],
+            vec!["launch 3: panicked: boom".into()],
+        );
+        let walls: Vec<u64> = b.samples.iter().map(|s| s.wall_ns).collect();
+        assert_eq!(walls, [10, 11, 20, 21, 22]);
+        let f = b.function.as_ref().unwrap();
+        assert_eq!(f.launch_sample_counts, [2, 3]);
+        assert_eq!(f.allocs_per_op, Some(2.0));
+        assert_eq!(f.empty_body_samples_ns.len(), 4);
+        assert_eq!(f.failure.as_deref(), Some("launch 3: panicked: boom"));
+        assert_eq!(b.launch_means_ns().unwrap(), [10.5, 21.0]);
+        assert!(b.baseline && b.group.as_deref() == Some("g"));
+    }
+}
