@@ -9,14 +9,15 @@ import tempfile
 import time
 
 N = int(os.environ["INVOCATIONS"])
-EXE = {"plumb-bench": os.environ["PLUMB"], "criterion": os.environ["CRITERION"], "divan": os.environ["DIVAN"]}
+EXE = {"plumb-bench": os.environ["PLUMB"], "plumb-bench --quick": os.environ["PLUMB"],
+       "criterion": os.environ["CRITERION"], "divan": os.environ["DIVAN"]}
 BODIES = ["empty", "add_one", "sum128", "spin_10us"]
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-def run_plumb(tmp):
+def run_plumb(tmp, extra=()):
     out = os.path.join(tmp, "plumb.json")
-    subprocess.run([EXE["plumb-bench"], "--bench", "--quiet", "--export-json", out],
+    subprocess.run([EXE["plumb-bench"], "--bench", "--quiet", "--export-json", out, *extra],
                    check=True, capture_output=True)
     doc = json.load(open(out))
     return {b["name"]: b["time"]["summary"]["mean"] for b in doc["benchmarks"]}
@@ -45,7 +46,8 @@ def run_divan(tmp):
     return res
 
 
-RUN = {"plumb-bench": run_plumb, "criterion": run_criterion, "divan": run_divan}
+RUN = {"plumb-bench": run_plumb, "plumb-bench --quick": lambda tmp: run_plumb(tmp, ["--quick"]),
+       "criterion": run_criterion, "divan": run_divan}
 tools = list(RUN)
 est = {t: {b: [] for b in BODIES} for t in tools}
 wall = {t: [] for t in tools}
@@ -70,7 +72,7 @@ def fmt(ns):
 cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": \t")
 print(f"# In-process harnesses side by side\n\n{cpu}; {N} invocations of each, rotating order. "
       "Each tool's own defaults (criterion: 3 s warm-up + 5 s per benchmark; divan: 100 samples; "
-      "plumb-bench: warm-up to steady state, 0.5 s of samples).\n")
+      "plumb-bench: warm-up to steady state, 0.5 s of samples; --quick: 0.05 s, warm-up capped at 0.25 s).\n")
 print("## Empty body: reported per-iteration cost (median over invocations)\n")
 print("| | " + " | ".join(tools) + " |\n|---|" + "---:|" * len(tools))
 print("| empty | " + " | ".join(fmt(statistics.median(est[t]['empty'])) for t in tools) + " |")

@@ -15,6 +15,7 @@ pub struct Args {
     pub sample_count: usize,
     pub measure_time_s: f64,
     pub subtract_overhead: bool,
+    pub delta: bool,
     pub pin: Option<usize>,
     pub confidence: f64,
     pub sesoi: f64,
@@ -47,6 +48,7 @@ impl Default for Args {
             sample_count: 100,
             measure_time_s: 0.5,
             subtract_overhead: false,
+            delta: false,
             pin: None,
             confidence: 0.999,
             sesoi: 0.02,
@@ -71,9 +73,12 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --clock monotonic|tsc   timer (default monotonic; tsc needs an invariant TSC)
   --no-warmup             skip warm-up (to see cold behaviour)
   --warmup-cap SECS       give up on steady state after SECS (default 3)
+  --quick                 a short run: 0.05 s of samples, warm-up capped at 0.25 s
   --sample-count N        samples per benchmark (default 100)
   --measure-time SECS     time budget for one benchmark's samples (default 0.5)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
+  --delta                 delta timing: time N and 2N iterations per sample and remove
+                          the fixed per-sample cost, 2·t(N) − t(2N)
   --pin CPU               pin this process to one CPU
   --launches N            run each benchmark in N fresh processes and report the
                           between-launch variation apart (layout, ASLR)
@@ -138,6 +143,9 @@ impl Args {
         if self.subtract_overhead {
             v.push("--subtract-overhead".into());
         }
+        if self.delta {
+            v.push("--delta".into());
+        }
         v.push("--exact".into());
         v.push(name.to_string());
         v
@@ -156,6 +164,11 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--list" => a.list = true,
             "--no-warmup" => a.warmup = false,
             "--subtract-overhead" => a.subtract_overhead = true,
+            "--delta" => a.delta = true,
+            "--quick" => {
+                a.measure_time_s = 0.05;
+                a.warmup_cap_s = 0.25;
+            }
             "--quiet" | "-q" => a.quiet = true,
             "--clock" => {
                 a.clock = match value(&mut it, arg)?.as_str() {
@@ -200,6 +213,9 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             other if other.starts_with('-') => return Err(format!("unknown option {other:?}")),
             filter => a.filters.push(filter.to_string()),
         }
+    }
+    if a.delta && a.subtract_overhead {
+        return Err("--delta and --subtract-overhead both remove a fixed cost; choose one".into());
     }
     Ok(a)
 }

@@ -36,6 +36,7 @@ pub(crate) fn new_document(args: &Args, clock: ClockInfo, ctx: &Context) -> Resu
                 "measure_time_s": args.measure_time_s,
                 "min_sample_ns": ctx.sampling.min_sample_ns,
                 "subtract_overhead": args.subtract_overhead,
+                "delta": args.delta,
                 "pin": args.pin,
                 "allocations_counted": ctx.count_allocations,
                 "launches": args.launches,
@@ -89,6 +90,17 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                         });
                         info.overhead_subtracted = true;
                     }
+                }
+                if !s.fixed_ns.is_empty() {
+                    let n = s.fixed_ns.len() as f64;
+                    let mean = s.fixed_ns.iter().sum::<f64>() / n;
+                    let var = s.fixed_ns.iter().map(|x| (x - mean).powi(2)).sum::<f64>()
+                        / (n - 1.0).max(1.0);
+                    b.correction = Some(Correction {
+                        ns: mean,
+                        std_err_ns: (var / n).sqrt(),
+                        reason: "fixed cost per sample by delta timing, 2·t(N) − t(2N)".into(),
+                    });
                 }
                 if let Some((allocs, bytes)) = m.allocations {
                     let total_ops = (s.samples_ns.len() as u64 * ops).max(1) as f64;

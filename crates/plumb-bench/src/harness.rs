@@ -102,6 +102,15 @@ impl<'a> Harness<'a> {
     pub fn run_to_document(mut self) -> Result<Option<plumb_model::ResultDocument>, String> {
         let names: Vec<&str> = self.entries.iter().map(|e| e.full_name.as_str()).collect();
         check_unique(&names)?;
+        for group in self.options.keys() {
+            if !self
+                .entries
+                .iter()
+                .any(|e| e.full_name.starts_with(&format!("{group}/")))
+            {
+                eprintln!("plumb-bench: warning: group {group:?} has no benchmarks");
+            }
+        }
         let chosen = select(&names, &self.args.filters, self.args.regex)?;
         if self.args.list {
             for &i in &chosen {
@@ -143,6 +152,7 @@ impl<'a> Harness<'a> {
                 },
                 window: 10,
                 max_batch: 1 << 40,
+                delta: self.args.delta,
             },
             count_allocations,
             test_mode,
@@ -260,6 +270,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                     warmup_elapsed: Duration::ZERO,
                     window_means: vec![],
                     empty_ns: vec![],
+                    fixed_ns: vec![],
                 },
                 ops_per_iter: 1,
                 allocations: None,

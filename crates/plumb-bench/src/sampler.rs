@@ -28,6 +28,9 @@ pub struct SamplingConfig {
     pub window: usize,
     /// Largest batch; bounds memory for per-iteration inputs.
     pub max_batch: u64,
+    /// Delta timing: each sample times N and then 2N iterations, so the fixed cost per
+    /// sample (clock reads, loop entry) can be estimated as 2·t(N) − t(2N) and removed.
+    pub delta: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +46,8 @@ pub struct Sampled {
     pub window_means: Vec<f64>,
     /// Empty-body sample durations at the same batch size, ns.
     pub empty_ns: Vec<f64>,
+    /// Delta timing only: the fixed cost of each sample, 2·t(N) − t(2N), ns.
+    pub fixed_ns: Vec<f64>,
 }
 
 const EMPTY_SAMPLES: usize = 30;
@@ -135,14 +140,27 @@ pub fn sample(
     };
 
     let mut samples_ns = Vec::with_capacity(count);
+    let mut fixed_ns = Vec::with_capacity(if cfg.delta { count } else { 0 });
     between(true);
-    for _ in 0..count {
-        samples_ns.push(run(batch));
+    if cfg.delta {
+        for _ in 0..count {
+            let once = run(batch);
+            let twice = run(2 * batch);
+            samples_ns.push(twice);
+            fixed_ns.push(2.0 * once - twice);
+        }
+    } else {
+        for _ in 0..count {
+            samples_ns.push(run(batch));
+        }
     }
     between(false);
+    // In delta mode the recorded samples are the 2N ones.
+    let batch = if cfg.delta { 2 * batch } else { batch };
 
     let empty_ns = (0..EMPTY_SAMPLES).map(|_| empty(batch)).collect();
     Sampled {
+        fixed_ns,
         batch,
         samples_ns,
         warmup_ns,
@@ -176,6 +194,7 @@ mod tests {
             warmup,
             window: 5,
             max_batch: 1 << 30,
+            delta: false,
         }
     }
 
@@ -223,6 +242,25 @@ mod tests {
         assert!(s.steady);
         assert!(s.warmup_ns.len() >= 40, "warmed up through the slow phase");
         assert!(s.samples_ns.iter().all(|&ns| ns == s.batch as f64 * 10.0));
+    }
+
+    #[test]
+    fn delta_timing_recovers_a_fixed_cost_per_sample() {
+        // 10 ns per iteration plus 700 ns of fixed cost per timed region.
+        let mut run = |n: u64| 700.0 + n as f64 * 10.0;
+        let s = sample(
+            &SamplingConfig {
+                delta: true,
+                ..cfg(STEADY)
+            },
+            &mut run,
+            &mut |n| n as f64,
+            &mut |_| {},
+        );
+        assert_eq!(s.fixed_ns.len(), s.samples_ns.len());
+        assert!(s.fixed_ns.iter().all(|&f| (f - 700.0).abs() < 1e-6));
+        let per_op = (s.samples_ns[0] - 700.0) / s.batch as f64;
+        assert!((per_op - 10.0).abs() < 1e-9);
     }
 
     #[test]

@@ -184,3 +184,25 @@ fn per_iteration_setup_is_not_timed() {
         "per-op median {median} ns includes setup"
     );
 }
+
+#[test]
+fn delta_timing_records_the_fixed_cost_as_a_correction() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::with_args(Args {
+        delta: true,
+        ..quick(dir.path(), &[])
+    });
+    h.bench("sum", |b| b.iter(|| (0..black_box(64u64)).sum::<u64>()));
+    let doc = h.run_to_document().unwrap().unwrap();
+    let b = doc.benchmark("sum").unwrap();
+    let c = b.correction.as_ref().expect("a correction");
+    assert!(c.reason.contains("delta timing"), "{}", c.reason);
+    assert_eq!(doc.settings.options["delta"], true);
+}
+
+#[test]
+fn quick_preset_is_shorter_than_the_default() {
+    let q = plumb_bench::parse_args(&["--quick".to_string()]).unwrap();
+    let d = Args::default();
+    assert!(q.measure_time_s < d.measure_time_s && q.warmup_cap_s < d.warmup_cap_s);
+}
