@@ -90,3 +90,14 @@ print(f"| hyperfine -N | {len(ht)} | {hm / 1e6:.4f} ms | {hh / 1e6:.4f} ms |")
 print(f"| plumb | {len(pt)} | {pm / 1e6:.4f} ms | {ph / 1e6:.4f} ms |")
 print(f"\nRatio plumb/hyperfine {pm / hm:.4f} (per block: {', '.join(f'{x:.3f}' for x in block_ratios)}); "
       f"the 99.9% intervals {'overlap' if overlap else 'DO NOT overlap'}; Welch t-test on the pooled raw times p = {w.pvalue:.3g}.")
+
+diff_sleep = pm - hm
+se = (statistics.variance(pt) / len(pt) + statistics.variance(ht) / len(ht)) ** 0.5
+h95 = stats.t.ppf(0.975, min(len(pt), len(ht)) - 1) * se
+overlap95 = (diff_sleep - h95) <= (dm + dh) and (dm - dh) <= (diff_sleep + h95)
+print(f"\nplumb − hyperfine on sleep 0.01: {us(diff_sleep)} ± {us(h95)} (95%); on /bin/true (paired by round): "
+      f"{us(dm)} ± {us(dh)}. "
+      + ("The two intervals overlap: the tools differ on sleep by no more than the per-run cost one of them "
+         "adds on /bin/true."
+         if overlap95 else
+         "The intervals do not overlap: the sleep difference is not explained by the per-run overhead difference."))
