@@ -19,6 +19,9 @@ pub enum Command {
     Compare(CompareArgs),
     /// Show the machine record and what on it makes numbers noisy.
     Env(EnvArgs),
+    /// Simulate a service with stalls under a closed-loop and an open-loop client: what
+    /// coordinated omission hides, by exact queueing arithmetic in virtual time.
+    Simulate(SimulateArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -165,4 +168,36 @@ pub struct EnvArgs {
     /// Print the record as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Target rate, requests per second.
+    #[arg(long, default_value = "450", value_parser = values::rate)]
+    pub rate: f64,
+    /// How long the test runs (virtual time), e.g. 30s.
+    #[arg(long, default_value = "30s", value_parser = values::seconds)]
+    pub duration: f64,
+    /// Service time of a normal request, e.g. 1ms, 250us.
+    #[arg(long, default_value = "1ms", value_parser = values::micros)]
+    pub service: f64,
+    /// How long a stalled request takes (with --stall-every) or the server pauses (with
+    /// --stall-period); 0 for no stalls.
+    #[arg(long, default_value = "200ms", value_parser = values::micros)]
+    pub stall: f64,
+    /// Stall on every N-th request.
+    #[arg(long, value_name = "N", value_parser = values::positive, conflicts_with = "stall_period")]
+    pub stall_every: Option<u64>,
+    /// Stall for --stall at every multiple of this much time, e.g. 1s.
+    #[arg(long, value_name = "TIME", value_parser = values::micros)]
+    pub stall_period: Option<f64>,
+    /// Poisson arrivals instead of a constant interval.
+    #[arg(long)]
+    pub poisson: bool,
+    /// Seed for --poisson.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write closed.hgrm and open.hgrm (HdrHistogram percentile distributions) here.
+    #[arg(long, value_name = "DIR")]
+    pub hgrm_dir: Option<PathBuf>,
 }

@@ -7,6 +7,7 @@ mod exit;
 mod export;
 mod progress;
 mod run_cmd;
+mod simulate_cmd;
 mod values;
 
 use clap::Parser;
@@ -17,6 +18,7 @@ fn main() {
         args::Command::Run(a) => run_cmd::run(*a),
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
+        args::Command::Simulate(a) => simulate_cmd::run(a),
     };
     std::process::exit(exit::report(result));
 }

@@ -70,6 +70,45 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A duration in microseconds: `250us`, `250µs`, `1ms`, `0.2s`, or a bare number of µs.
+pub fn micros(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("us").or_else(|| t.strip_suffix("µs")) {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1e6)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration (e.g. 250us, 1ms, 0.2s)"))?;
+    let us = v * mult;
+    if us.is_finite() && (0.0..=3.6e9).contains(&us) {
+        Ok(us)
+    } else {
+        Err(format!("{s:?} must be a duration between 0 and an hour"))
+    }
+}
+
+/// A positive rate (per second).
+pub fn rate(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number"))?;
+    if v.is_finite() && v > 0.0 && v <= 1e9 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "the rate must be above 0 and at most 1e9 per second, got {s:?}"
+        ))
+    }
+}
+
 /// A count of zero or more.
 pub fn count(s: &str) -> Result<u64, String> {
     match s.trim().parse::<i64>() {
@@ -107,6 +146,16 @@ mod tests {
         assert_eq!(sesoi("0.05").unwrap(), 0.05);
         assert!(sesoi("2").unwrap_err().contains("2%"));
         assert!(sesoi("0").is_err());
+    }
+
+    #[test]
+    fn parses_micros_and_rates() {
+        assert_eq!(micros("250us").unwrap(), 250.0);
+        assert_eq!(micros("1ms").unwrap(), 1000.0);
+        assert_eq!(micros("0.2s").unwrap(), 200_000.0);
+        assert!(micros("fast").is_err());
+        assert!(rate("0").is_err() && rate("-5").is_err() && rate("x").is_err());
+        assert_eq!(rate("450").unwrap(), 450.0);
     }
 
     #[test]

@@ -1,0 +1,12 @@
+//! Producer: latency under load, measured from each request's *intended* start so that a
+//! stalled server cannot hide the requests it delayed (no coordinated omission).
+//!
+//! This first part holds the latency histograms and `simulate`: a single-server queue in
+//! virtual time, driven by a closed-loop and an open-loop client, which shows what a
+//! closed-loop test hides with exact queueing arithmetic instead of a noisy clock.
+
+mod histogram;
+mod simulate;
+
+pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
+pub use simulate::{simulate, Arrivals, ClientReport, SimConfig, SimReport, Stall};
