@@ -205,8 +205,7 @@ mod tests {
         );
         let last_data = text
             .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .next_back()
+            .rfind(|l| !l.starts_with('#') && !l.trim().is_empty())
             .unwrap();
         assert!(last_data.contains("1.000000000000"), "{last_data}");
     }
