@@ -6,6 +6,7 @@
 //! closed-loop test hides with exact queueing arithmetic instead of a noisy clock.
 
 mod histogram;
+pub mod load;
 mod simulate;
 
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};

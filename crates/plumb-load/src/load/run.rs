@@ -1,0 +1,259 @@
+use super::connection::{connect, Sender};
+use super::recorder::{LoadReport, Outcome, Recorder};
+use super::target::Target;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// Requests due at `rate` per second (constant interval, or Poisson from a seed), at
+    /// most `max_in_flight` outstanding: beyond that, requests wait for a slot and their
+    /// lateness shows in the send-lateness histogram and their latency.
+    Open {
+        rate: f64,
+        poisson_seed: Option<u64>,
+        max_in_flight: usize,
+    },
+    /// `connections` clients sending back to back: throughput, not user latency.
+    Closed { connections: usize },
+}
+
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    pub url: String,
+    pub method: hyper::Method,
+    pub headers: Vec<(String, String)>,
+    pub body: Bytes,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub timeout: Duration,
+    pub mode: Mode,
+}
+
+struct Ctx {
+    cfg: LoadConfig,
+    target: Target,
+    pool: RefCell<Vec<Sender>>,
+    connections: Cell<usize>,
+    rec: RefCell<Recorder>,
+}
+
+/// Runs the test on a single-threaded runtime. `stop` (Ctrl-C) ends it early; what was
+/// measured is kept. Fails only before the first request: a bad URL, DNS, or a target
+/// that refuses the first connection.
+pub fn run(cfg: &LoadConfig, stop: Arc<AtomicBool>) -> Result<LoadReport, String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&rt, run_async(cfg.clone(), stop))
+}
+
+async fn run_async(cfg: LoadConfig, stop: Arc<AtomicBool>) -> Result<LoadReport, String> {
+    let target = Target::resolve(&cfg.url).await.map_err(|e| e.to_string())?;
+    let first = connect(&target)
+        .await
+        .map_err(|e| format!("cannot reach {}: {e}", cfg.url))?;
+    let start = Instant::now() + Duration::from_millis(5);
+    let measure_from = start + cfg.warmup;
+    let end = measure_from + cfg.duration;
+    let ctx = Rc::new(Ctx {
+        rec: RefCell::new(Recorder::new(measure_from, cfg.timeout)),
+        target,
+        pool: RefCell::new(vec![first]),
+        connections: Cell::new(1),
+        cfg,
+    });
+    let interrupted = match ctx.cfg.mode.clone() {
+        Mode::Open {
+            rate,
+            poisson_seed,
+            max_in_flight,
+        } => open_loop(&ctx, start, end, rate, poisson_seed, max_in_flight, &stop).await,
+        Mode::Closed { connections } => closed_loop(&ctx, start, end, connections, &stop).await,
+    };
+    let stopped_at = Instant::now().min(end);
+    let measured_s = stopped_at
+        .saturating_duration_since(measure_from)
+        .as_secs_f64();
+    let open = matches!(ctx.cfg.mode, Mode::Open { .. });
+    let connections = ctx.connections.get();
+    let ctx =
+        Rc::try_unwrap(ctx).map_err(|_| "requests still running after the drain".to_string())?;
+    Ok(ctx
+        .rec
+        .into_inner()
+        .finish(measured_s, interrupted, connections, open))
+}
+
+/// Sleeps until `t`, waking every 100 ms to see the stop flag. True when stopped.
+async fn sleep_until(t: Instant, stop: &AtomicBool) -> bool {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = Instant::now();
+        if now >= t {
+            return false;
+        }
+        tokio::time::sleep_until((t.min(now + Duration::from_millis(100))).into()).await;
+    }
+}
+
+async fn open_loop(
+    ctx: &Rc<Ctx>,
+    start: Instant,
+    end: Instant,
+    rate: f64,
+    poisson_seed: Option<u64>,
+    max_in_flight: usize,
+    stop: &AtomicBool,
+) -> bool {
+    let slots = Arc::new(Semaphore::new(max_in_flight));
+    let interval = 1.0 / rate;
+    let mut rng = poisson_seed.map(Pcg64::seed_from_u64);
+    let mut offset_s = 0.0f64;
+    let mut interrupted = false;
+    loop {
+        let due = start + Duration::from_secs_f64(offset_s);
+        if due >= end {
+            break;
+        }
+        if sleep_until(due, stop).await {
+            interrupted = true;
+            break;
+        }
+        let permit = slots.clone().acquire_owned().await.expect("never closed");
+        ctx.rec.borrow_mut().dispatched(due, Instant::now());
+        let ctx2 = Rc::clone(ctx);
+        tokio::task::spawn_local(async move {
+            one_request(&ctx2, due).await;
+            drop(permit);
+        });
+        offset_s += match rng.as_mut() {
+            Some(r) => -interval * (1.0 - r.gen::<f64>()).ln(),
+            None => interval,
+        };
+    }
+    drain(&slots, max_in_flight, ctx.cfg.timeout).await;
+    interrupted
+}
+
+async fn closed_loop(
+    ctx: &Rc<Ctx>,
+    start: Instant,
+    end: Instant,
+    connections: usize,
+    stop: &Arc<AtomicBool>,
+) -> bool {
+    let slots = Arc::new(Semaphore::new(connections));
+    for _ in 0..connections {
+        let permit = slots.clone().acquire_owned().await.expect("never closed");
+        let (ctx2, stop2) = (Rc::clone(ctx), Arc::clone(stop));
+        tokio::task::spawn_local(async move {
+            if sleep_until(start, &stop2).await {
+                return;
+            }
+            while Instant::now() < end && !stop2.load(Ordering::Relaxed) {
+                let now = Instant::now();
+                ctx2.rec.borrow_mut().dispatched(now, now);
+                one_request(&ctx2, now).await;
+            }
+            drop(permit);
+        });
+    }
+    let stopped = sleep_until(end, stop).await;
+    drain(&slots, connections, ctx.cfg.timeout).await;
+    stopped
+}
+
+/// Waits for outstanding requests, at most one timeout (plus a second) longer.
+async fn drain(slots: &Arc<Semaphore>, n: usize, timeout: Duration) {
+    let _ = tokio::time::timeout(
+        timeout + Duration::from_secs(1),
+        slots.acquire_many(n as u32),
+    )
+    .await;
+}
+
+async fn one_request(ctx: &Ctx, due: Instant) {
+    let reused = ctx.pool.borrow_mut().pop();
+    let mut sender = match reused {
+        Some(s) if !s.is_closed() => s,
+        _ => match connect(&ctx.target).await {
+            Ok(s) => {
+                ctx.connections.set(ctx.connections.get() + 1);
+                s
+            }
+            Err(e) => {
+                ctx.rec
+                    .borrow_mut()
+                    .done(due, None, Instant::now(), Outcome::Connect(e));
+                return;
+            }
+        },
+    };
+    let mut req = hyper::Request::builder()
+        .method(ctx.cfg.method.clone())
+        .uri(ctx.target.path())
+        .header(hyper::header::HOST, ctx.target.host_header.as_str());
+    for (k, v) in &ctx.cfg.headers {
+        req = req.header(k.as_str(), v.as_str());
+    }
+    let req = match req.body(Full::new(ctx.cfg.body.clone())) {
+        Ok(r) => r,
+        Err(e) => {
+            ctx.rec.borrow_mut().done(
+                due,
+                None,
+                Instant::now(),
+                Outcome::Protocol(format!("bad request: {e}")),
+            );
+            return;
+        }
+    };
+    let sent = Instant::now();
+    let exchange = async {
+        sender.ready().await?;
+        let resp = sender.send_request(req).await?;
+        let status = resp.status();
+        resp.into_body().collect().await?;
+        Ok::<_, hyper::Error>(status)
+    };
+    let result = tokio::time::timeout(ctx.cfg.timeout, exchange).await;
+    let done = Instant::now();
+    let (outcome, keep) = match result {
+        Err(_) => (Outcome::Timeout, false),
+        Ok(Err(e)) => (Outcome::Protocol(short(&e)), false),
+        Ok(Ok(s)) if s.as_u16() >= 400 => (Outcome::Status(s.as_u16()), true),
+        Ok(Ok(_)) => (Outcome::Ok, true),
+    };
+    ctx.rec.borrow_mut().done(due, Some(sent), done, outcome);
+    if keep && !sender.is_closed() {
+        ctx.pool.borrow_mut().push(sender);
+    }
+}
+
+/// A short, categorical description of a hyper error (its kind, not per-request
+/// details), so the error table stays small.
+fn short(e: &hyper::Error) -> String {
+    if e.is_parse() {
+        "not an HTTP response".into()
+    } else if e.is_incomplete_message() {
+        "connection closed mid-response".into()
+    } else if e.is_closed() || e.is_canceled() {
+        "connection closed".into()
+    } else {
+        let s = e.to_string();
+        s.split(':').next().unwrap_or(&s).to_string()
+    }
+}
