@@ -266,7 +266,7 @@ mod tests {
         );
         assert_eq!(rep.timeline.len(), 10);
         assert!(rep.timeline.iter().all(|s| s.ok == 1 && s.errors == 1));
-        assert!((rep.lateness.unwrap().percentile_us(99.0) - 100.0).abs() <= 1.0);
+        assert!((rep.lateness.as_ref().unwrap().percentile_us(99.0) - 100.0).abs() <= 1.0);
         assert!((rep.achieved_rate() - 1.0).abs() < 1e-9);
     }
 }
