@@ -19,6 +19,9 @@ pub enum Command {
     Compare(CompareArgs),
     /// Show the machine record and what on it makes numbers noisy.
     Env(EnvArgs),
+    /// Load an HTTP server at a constant rate, open loop: latency from each request's due
+    /// time, no coordinated omission.
+    Load(LoadArgs),
     /// Simulate a service with stalls under a closed-loop and an open-loop client: what
     /// coordinated omission hides, by exact queueing arithmetic in virtual time.
     Simulate(SimulateArgs),
@@ -200,4 +203,51 @@ pub struct SimulateArgs {
     /// Write closed.hgrm and open.hgrm (HdrHistogram percentile distributions) here.
     #[arg(long, value_name = "DIR")]
     pub hgrm_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// The target, http://host[:port]/path.
+    pub url: String,
+    /// Open loop at this many requests per second.
+    #[arg(long, value_parser = values::rate, required_unless_present = "closed", conflicts_with = "closed")]
+    pub rate: Option<f64>,
+    /// Closed loop with N connections instead (throughput; not user latency).
+    #[arg(long, value_name = "N", value_parser = values::positive)]
+    pub closed: Option<u64>,
+    /// Measured duration, e.g. 30s.
+    #[arg(long, default_value = "10s", value_parser = values::seconds)]
+    pub duration: f64,
+    /// Warm-up before measuring (its requests are sent, not recorded).
+    #[arg(long, default_value = "2s", value_parser = values::seconds)]
+    pub warmup: f64,
+    /// Per-request timeout.
+    #[arg(long, default_value = "10s", value_parser = values::seconds)]
+    pub timeout: f64,
+    /// Most requests in flight at once (open loop); beyond it, requests wait and are late.
+    #[arg(long, default_value = "1000", value_parser = values::positive)]
+    pub max_in_flight: u64,
+    /// Poisson arrivals (open loop), from --seed.
+    #[arg(long)]
+    pub poisson: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// HTTP method.
+    #[arg(short = 'X', long, default_value = "GET")]
+    pub method: String,
+    /// A request header, 'Name: value'; repeatable.
+    #[arg(short = 'H', long = "header")]
+    pub headers: Vec<String>,
+    /// Request body.
+    #[arg(long, default_value = "")]
+    pub body: String,
+    /// Print the per-second timeline.
+    #[arg(long)]
+    pub timeline: bool,
+    /// Write latency.hgrm, service.hgrm (and lateness.hgrm) here.
+    #[arg(long, value_name = "DIR")]
+    pub hgrm_dir: Option<PathBuf>,
+    /// Write the result (with whole histograms) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
 }

@@ -5,6 +5,7 @@ mod compare_cmd;
 mod env_cmd;
 mod exit;
 mod export;
+mod load_cmd;
 mod progress;
 mod run_cmd;
 mod simulate_cmd;
@@ -19,6 +20,7 @@ fn main() {
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
         args::Command::Simulate(a) => simulate_cmd::run(a),
+        args::Command::Load(a) => load_cmd::run(a),
     };
     std::process::exit(exit::report(result));
 }

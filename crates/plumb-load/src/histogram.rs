@@ -79,6 +79,13 @@ impl LatencyHistogram {
         self.clamped += other.clamped;
     }
 
+    /// Adds every value of a decoded HdrHistogram.
+    pub fn add_hdr(&mut self, other: &Histogram<u64>) -> Result<(), String> {
+        self.h
+            .add(other)
+            .map_err(|e| format!("histogram out of range: {e:?}"))
+    }
+
     pub fn inner(&self) -> &Histogram<u64> {
         &self.h
     }

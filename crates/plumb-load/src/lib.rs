@@ -7,6 +7,7 @@
 
 mod histogram;
 pub mod load;
+pub mod model;
 mod simulate;
 
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};

@@ -10,7 +10,10 @@ mod environment;
 mod error;
 mod nan_as_null;
 
-pub use benchmark::{Benchmark, BenchmarkKind, Correction, FunctionInfo, Sample, TimeStats};
+pub use benchmark::{
+    Benchmark, BenchmarkKind, Correction, FunctionInfo, LatencyDistribution, LoadInfo, Sample,
+    TimeStats, TimelineRow,
+};
 pub use comparison::{Comparison, Verdict};
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::{

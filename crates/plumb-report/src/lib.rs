@@ -5,6 +5,7 @@ mod compare_view;
 mod csv_export;
 #[cfg(test)]
 mod fixture;
+mod load_view;
 mod markdown;
 mod rows;
 mod terminal;
@@ -12,6 +13,7 @@ mod units;
 
 pub use compare_view::render_document_comparison;
 pub use csv_export::render_csv;
+pub use load_view::render_load;
 pub use markdown::render_markdown;
 pub use terminal::{render_diagnostics, render_terminal};
 pub use units::{format_duration_ns, TimeUnit};

@@ -1,0 +1,138 @@
+use crate::args::LoadArgs;
+use crate::exit::{self, CliError};
+use crate::export::{self, Target};
+use plumb_load::load::{run as run_load, LoadConfig, Mode};
+use plumb_load::{model, percentile_distribution};
+use plumb_model::{Benchmark, BenchmarkKind, Invocation, ResultDocument, RunStatus, Settings};
+use plumb_report::{render_load, Format};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn run(a: LoadArgs) -> Result<i32, CliError> {
+    if a.duration <= 0.0 {
+        return Err(CliError("--duration must be above 0".into()));
+    }
+    if a.timeout <= 0.0 {
+        return Err(CliError("--timeout must be above 0".into()));
+    }
+    let method: hyper::Method = a
+        .method
+        .parse()
+        .map_err(|_| CliError(format!("{:?} is not an HTTP method", a.method)))?;
+    let mut headers = Vec::new();
+    for h in &a.headers {
+        let (k, v) = h
+            .split_once(':')
+            .ok_or_else(|| CliError(format!("header {h:?} is not 'Name: value'")))?;
+        headers.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    let mode = match (a.rate, a.closed) {
+        (Some(rate), None) => Mode::Open {
+            rate,
+            poisson_seed: a.poisson.then_some(a.seed),
+            max_in_flight: a.max_in_flight as usize,
+        },
+        (None, Some(n)) => Mode::Closed {
+            connections: n as usize,
+        },
+        _ => unreachable!("clap requires exactly one of --rate and --closed"),
+    };
+    let targets: Vec<Target> = a
+        .export_json
+        .iter()
+        .map(|p| Target {
+            path: p.clone(),
+            format: Format::Json,
+        })
+        .collect();
+    export::check(&targets)?;
+    if let Some(dir) = &a.hgrm_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let cfg = LoadConfig {
+        url: a.url.clone(),
+        method,
+        headers,
+        body: bytes::Bytes::from(a.body.clone()),
+        duration: Duration::from_secs_f64(a.duration),
+        warmup: Duration::from_secs_f64(a.warmup),
+        timeout: Duration::from_secs_f64(a.timeout),
+        mode: mode.clone(),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .map_err(|e| CliError(format!("cannot install the Ctrl-C handler: {e}")))?;
+    }
+    let environment = plumb_env::collect();
+    let report = run_load(&cfg, stop).map_err(CliError)?;
+
+    let (mode_name, target_rate, concurrency) = match mode {
+        Mode::Open {
+            rate,
+            max_in_flight,
+            ..
+        } => ("open", Some(rate), max_in_flight),
+        Mode::Closed { connections } => ("closed", None, connections),
+    };
+    let mut doc = ResultDocument::new(
+        env!("CARGO_PKG_VERSION"),
+        Invocation {
+            argv: std::env::args_os()
+                .map(|s| s.to_string_lossy().into_owned())
+                .collect(),
+            cwd: std::env::current_dir()
+                .ok()
+                .map(|p| p.display().to_string()),
+        },
+        environment,
+        Settings {
+            confidence: 0.999,
+            sesoi: 0.02,
+            options: serde_json::json!({
+                "url": a.url, "mode": mode_name, "rate": a.rate, "connections": a.closed,
+                "duration_s": a.duration, "warmup_s": a.warmup, "timeout_s": a.timeout,
+                "max_in_flight": a.max_in_flight, "poisson": a.poisson, "seed": a.seed,
+            }),
+        },
+    );
+    let mut b = Benchmark::new(format!("{} {}", a.method, a.url), BenchmarkKind::Load);
+    b.load = Some(model::load_info(
+        &report,
+        mode_name,
+        target_rate,
+        concurrency,
+    ));
+    doc.benchmarks.push(b);
+    if report.interrupted {
+        doc.status = RunStatus::Interrupted;
+    }
+    export::write_all(&targets, &doc)?;
+    let mut text = String::new();
+    if report.interrupted {
+        text.push_str(
+            "Interrupted: the figures below are from the requests measured before Ctrl-C.\n\n",
+        );
+    }
+    text.push_str(&render_load(&doc.benchmarks[0], a.timeline));
+    exit::print_stdout(&text);
+    if let Some(dir) = &a.hgrm_dir {
+        let mut files = vec![("latency", &report.latency), ("service", &report.service)];
+        if let Some(l) = &report.lateness {
+            files.push(("lateness", l));
+        }
+        for (name, h) in files {
+            let path = dir.join(format!("{name}.hgrm"));
+            std::fs::write(&path, percentile_distribution(h))
+                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        }
+    }
+    Ok(if report.interrupted {
+        exit::INTERRUPTED
+    } else {
+        exit::OK
+    })
+}

@@ -1,0 +1,97 @@
+//! Load results in the shared result model. Histograms travel whole (HdrHistogram V2
+//! deflate, base64), so results from many agents can later be merged without loss.
+
+use crate::load::LoadReport;
+use crate::{LatencyHistogram, PERCENTILES};
+use base64::Engine;
+use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use plumb_model::{LatencyDistribution, LoadInfo, TimelineRow};
+
+pub fn distribution(h: &LatencyHistogram) -> LatencyDistribution {
+    let mut bytes = Vec::new();
+    V2DeflateSerializer::new()
+        .serialize(h.inner(), &mut bytes)
+        .expect("serialising to memory cannot fail");
+    LatencyDistribution {
+        count: h.count(),
+        percentiles_us: PERCENTILES
+            .iter()
+            .map(|(label, p)| (label.to_string(), h.percentile_us(*p)))
+            .collect(),
+        max_us: if h.count() > 0 { h.max_us() } else { 0.0 },
+        mean_us: if h.count() > 0 { h.mean_us() } else { 0.0 },
+        hdr_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+    }
+}
+
+/// The histogram inside a distribution.
+pub fn decode(d: &LatencyDistribution) -> Result<LatencyHistogram, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&d.hdr_base64)
+        .map_err(|e| format!("histogram is not base64: {e}"))?;
+    let h: hdrhistogram::Histogram<u64> = Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| format!("histogram does not decode: {e:?}"))?;
+    let mut out = LatencyHistogram::new();
+    out.add_hdr(&h)?;
+    Ok(out)
+}
+
+pub fn load_info(
+    r: &LoadReport,
+    mode: &str,
+    target_rate: Option<f64>,
+    concurrency: usize,
+) -> LoadInfo {
+    LoadInfo {
+        mode: mode.to_string(),
+        target_rate,
+        achieved_rate: r.achieved_rate(),
+        duration_s: r.measured_s,
+        ok: r.ok,
+        errors: r.errors.clone(),
+        concurrency,
+        connections_opened: r.connections,
+        mean_in_flight: r.mean_in_flight(),
+        latency: distribution(&r.latency),
+        service: distribution(&r.service),
+        send_lateness: r.lateness.as_ref().map(distribution),
+        timeline: r
+            .timeline
+            .iter()
+            .map(|s| TimelineRow {
+                second: s.second,
+                ok: s.ok,
+                errors: s.errors,
+                p50_us: s.p50_us,
+                p99_us: s.p99_us,
+                max_us: s.max_us,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distributions_round_trip_losslessly() {
+        let mut h = LatencyHistogram::new();
+        for v in 0..10_000u64 {
+            h.record_us((v * 7919 % 250_000) as f64 + 1.0);
+        }
+        let d = distribution(&h);
+        assert_eq!(d.count, 10_000);
+        let back = decode(&d).unwrap();
+        assert_eq!(back.count(), h.count());
+        for (_, p) in PERCENTILES {
+            assert_eq!(back.percentile_us(p), h.percentile_us(p));
+        }
+        assert!(decode(&LatencyDistribution {
+            hdr_base64: "!!".into(),
+            ..d
+        })
+        .is_err());
+    }
+}

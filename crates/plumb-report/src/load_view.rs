@@ -1,0 +1,133 @@
+use crate::units::format_duration_ns;
+use console::style;
+use plumb_model::{Benchmark, LatencyDistribution, LoadInfo};
+use std::fmt::Write;
+
+fn us(v: f64) -> String {
+    format_duration_ns(v * 1e3)
+}
+
+fn pct(d: &LatencyDistribution, label: &str) -> f64 {
+    d.percentiles_us.get(label).copied().unwrap_or(f64::NAN)
+}
+
+/// A load test's report: latency and service time side by side, rates, Little's law, the
+/// generator's own lateness, errors, and the per-second timeline.
+pub fn render_load(b: &Benchmark, timeline: bool) -> String {
+    let Some(l) = &b.load else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let head = match (l.mode.as_str(), l.target_rate) {
+        ("open", Some(rate)) => format!("open loop at {rate} req/s: latency is measured from each request's due time"),
+        _ => format!(
+            "closed loop, {} client(s): throughput and saturation. Its latency is service time, NOT what users wait (coordinated omission)",
+            l.concurrency
+        ),
+    };
+    let _ = writeln!(out, "{}\n{}\n", style(&b.name).bold(), head);
+    let _ = writeln!(out, "  {:<10} {:>16} {:>16}", "", "latency", "service time");
+    for label in ["p50", "p90", "p99", "p99.9", "p99.99"] {
+        let _ = writeln!(
+            out,
+            "  {:<10} {:>16} {:>16}",
+            label,
+            us(pct(&l.latency, label)),
+            us(pct(&l.service, label))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {:<10} {:>16} {:>16}",
+        "max",
+        us(l.latency.max_us),
+        us(l.service.max_us)
+    );
+    let errors: u64 = l.errors.values().sum();
+    let _ = writeln!(
+        out,
+        "\n  requests   {} ok, {} errors over {:.1} s",
+        l.ok, errors, l.duration_s
+    );
+    for (k, v) in &l.errors {
+        let _ = writeln!(out, "             {v} × {k}");
+    }
+    match l.target_rate {
+        Some(t) => {
+            let _ = writeln!(
+                out,
+                "  rate       {:.1}/s achieved of {t}/s target ({:.1}%)",
+                l.achieved_rate,
+                100.0 * l.achieved_rate / t
+            );
+        }
+        None => {
+            let _ = writeln!(out, "  rate       {:.1}/s", l.achieved_rate);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  in flight  {:.2} on average (Little's law: {:.1}/s × {})",
+        l.mean_in_flight,
+        l.achieved_rate,
+        us(l.latency.mean_us)
+    );
+    let _ = writeln!(
+        out,
+        "  connections {} opened ({} at most in flight)",
+        l.connections_opened, l.concurrency
+    );
+    if let Some(late) = &l.send_lateness {
+        let _ = writeln!(
+            out,
+            "  send lateness (generator): p50 {}, p99 {}, max {}",
+            us(pct(late, "p50")),
+            us(pct(late, "p99")),
+            us(late.max_us)
+        );
+        if let Some(w) = behind(l, late) {
+            let _ = writeln!(
+                out,
+                "\n{} {w}",
+                style("! GENERATOR FELL BEHIND:").red().bold()
+            );
+        }
+    }
+    if timeline && !l.timeline.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n  {:>6} {:>8} {:>7} {:>12} {:>12} {:>12}",
+            "second", "ok", "errors", "p50", "p99", "max"
+        );
+        for r in &l.timeline {
+            let _ = writeln!(
+                out,
+                "  {:>6} {:>8} {:>7} {:>12} {:>12} {:>12}",
+                r.second,
+                r.ok,
+                r.errors,
+                us(r.p50_us),
+                us(r.p99_us),
+                us(r.max_us)
+            );
+        }
+    }
+    out
+}
+
+/// The generator's own lateness threshold: 5 ms at p99, or dispatching under 95 % of the
+/// target. Beyond it, high latency may be the generator's, not the server's.
+fn behind(l: &LoadInfo, late: &LatencyDistribution) -> Option<String> {
+    let p99 = pct(late, "p99");
+    let target = l.target_rate?;
+    let dispatched = (l.ok + l.errors.values().sum::<u64>()) as f64 / l.duration_s.max(1e-9);
+    if p99 > 5_000.0 || dispatched < 0.95 * target {
+        Some(format!(
+            "its own send lateness p99 is {} and it dispatched {:.1}/s of {target}/s. Latencies include the generator's delay; use fewer requests in flight per process, more agents, or a lower rate.",
+            us(p99),
+            dispatched
+        ))
+    } else {
+        None
+    }
+}
