@@ -1,5 +1,5 @@
-use crate::compare;
 use crate::environment::BUSY_LOAD_PER_THREAD;
+use crate::{compare, compare_load, PercentileComparison};
 use plumb_model::{Comparison, Diagnostic, Environment, ResultDocument, Severity, Verdict};
 
 /// Two documents compared benchmark by benchmark, paired by name.
@@ -11,6 +11,8 @@ pub struct DocumentComparison {
     /// How the two machines or their conditions differed: a difference found between
     /// two separate runs may be the machine's, not the code's.
     pub notes: Vec<Diagnostic>,
+    /// Load results, percentile by percentile (or why they cannot be compared).
+    pub load: Vec<(String, Result<Vec<PercentileComparison>, String>)>,
 }
 
 impl DocumentComparison {
@@ -18,6 +20,14 @@ impl DocumentComparison {
         self.comparisons
             .iter()
             .any(|c| c.verdict == Verdict::Slower)
+            || self.load.iter().any(|(_, r)| {
+                r.as_ref()
+                    .is_ok_and(|ps| ps.iter().any(|p| p.verdict == Verdict::Slower))
+            })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.comparisons.is_empty() && self.load.is_empty()
     }
 }
 
@@ -28,10 +38,20 @@ pub fn compare_documents(
     sesoi: f64,
 ) -> DocumentComparison {
     let mut comparisons = Vec::new();
+    let mut load = Vec::new();
     let mut only_in_base = Vec::new();
     for b in &base.benchmarks {
         match new.benchmark(&b.name) {
-            Some(n) => comparisons.push(compare(b, n, level, sesoi)),
+            Some(n) => match (&b.load, &n.load) {
+                (Some(bl), Some(nl)) => {
+                    load.push((b.name.clone(), compare_load(bl, nl, level, sesoi)))
+                }
+                (None, None) => comparisons.push(compare(b, n, level, sesoi)),
+                _ => load.push((
+                    b.name.clone(),
+                    Err("one result is a load test and the other is not".into()),
+                )),
+            },
             None => only_in_base.push(b.name.clone()),
         }
     }
@@ -46,6 +66,7 @@ pub fn compare_documents(
         only_in_base,
         only_in_new,
         notes: environment_differences(&base.environment, &new.environment),
+        load,
     }
 }
 

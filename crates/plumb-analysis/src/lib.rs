@@ -5,9 +5,11 @@ mod benchmark;
 mod checks;
 mod compare;
 mod environment;
+mod load_compare;
 mod verdict;
 
 pub use benchmark::{analyse_benchmark, analyse_document, AnalysisConfig};
 pub use compare::{compare_documents, DocumentComparison};
 pub use environment::environment_diagnostics;
+pub use load_compare::{compare_load, PercentileComparison};
 pub use verdict::compare;

@@ -15,7 +15,7 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let base = load(&a.base)?;
     let new = load(&a.new)?;
     let cmp = compare_documents(&base, &new, a.confidence, a.sesoi);
-    if cmp.comparisons.is_empty() {
+    if cmp.is_empty() {
         return Err(CliError(format!(
             "no benchmark names in common between {} and {}",
             a.base.display(),
@@ -30,7 +30,19 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         a.sesoi,
     ));
     if let Some(path) = &a.export_json {
-        let json = serde_json::to_string_pretty(&cmp.comparisons).expect("serialisable");
+        let load: Vec<serde_json::Value> = cmp
+            .load
+            .iter()
+            .map(|(name, r)| match r {
+                Ok(rows) => serde_json::json!({ "benchmark": name, "percentiles": rows }),
+                Err(why) => serde_json::json!({ "benchmark": name, "not_compared": why }),
+            })
+            .collect();
+        let json = serde_json::to_string_pretty(&serde_json::json!({
+            "comparisons": cmp.comparisons,
+            "load": load,
+        }))
+        .expect("serialisable");
         std::fs::write(path, json)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }

@@ -2,36 +2,18 @@
 //! deflate, base64), so results from many agents can later be merged without loss.
 
 use crate::load::LoadReport;
-use crate::{LatencyHistogram, PERCENTILES};
-use base64::Engine;
-use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+use crate::LatencyHistogram;
+#[cfg(test)]
+use crate::PERCENTILES;
 use plumb_model::{LatencyDistribution, LoadInfo, TimelineRow};
 
 pub fn distribution(h: &LatencyHistogram) -> LatencyDistribution {
-    let mut bytes = Vec::new();
-    V2DeflateSerializer::new()
-        .serialize(h.inner(), &mut bytes)
-        .expect("serialising to memory cannot fail");
-    LatencyDistribution {
-        count: h.count(),
-        percentiles_us: PERCENTILES
-            .iter()
-            .map(|(label, p)| (label.to_string(), h.percentile_us(*p)))
-            .collect(),
-        max_us: if h.count() > 0 { h.max_us() } else { 0.0 },
-        mean_us: if h.count() > 0 { h.mean_us() } else { 0.0 },
-        hdr_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
-    }
+    LatencyDistribution::from_histogram(h.inner())
 }
 
 /// The histogram inside a distribution.
 pub fn decode(d: &LatencyDistribution) -> Result<LatencyHistogram, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(&d.hdr_base64)
-        .map_err(|e| format!("histogram is not base64: {e}"))?;
-    let h: hdrhistogram::Histogram<u64> = Deserializer::new()
-        .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format!("histogram does not decode: {e:?}"))?;
+    let h = d.histogram()?;
     let mut out = LatencyHistogram::new();
     out.add_hdr(&h)?;
     Ok(out)

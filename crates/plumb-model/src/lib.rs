@@ -8,6 +8,7 @@ mod diagnostic;
 mod document;
 mod environment;
 mod error;
+mod latency;
 mod nan_as_null;
 
 pub use benchmark::{
@@ -21,3 +22,4 @@ pub use document::{
 };
 pub use environment::{CacheLevel, Environment};
 pub use error::ModelError;
+pub use latency::LATENCY_PERCENTILES;

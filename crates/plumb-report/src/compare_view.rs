@@ -15,7 +15,7 @@ pub fn render_document_comparison(
 ) -> String {
     let mut out = format!(
         "Comparing {} benchmark(s): SESOI ±{}%, {}% confidence\n\n",
-        cmp.comparisons.len(),
+        cmp.comparisons.len() + cmp.load.len(),
         100.0 * sesoi,
         100.0 * level
     );
@@ -47,6 +47,32 @@ pub fn render_document_comparison(
                 ))
                 .dim()
             );
+        }
+    }
+    for (name, result) in &cmp.load {
+        let _ = writeln!(out, "  {} (load)", style(name).bold());
+        match result {
+            Err(why) => {
+                let _ = writeln!(out, "    not compared: {why}");
+            }
+            Ok(rows) => {
+                for r in rows {
+                    let _ = writeln!(
+                        out,
+                        "    {:<7} {:>12} → {:<12} {}  {}",
+                        r.percentile,
+                        format_duration_ns(r.base_us * 1e3),
+                        format_duration_ns(r.new_us * 1e3),
+                        verdict_style(r.verdict).apply_to(format!("{:<12}", r.verdict.to_string())),
+                        style(&r.reason).dim()
+                    );
+                }
+                let _ = writeln!(
+                    out,
+                    "    {}",
+                    style("(percentile intervals assume independent requests; stalls make them optimistic)").dim()
+                );
+            }
         }
     }
     for name in &cmp.only_in_base {

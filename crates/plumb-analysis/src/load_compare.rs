@@ -1,0 +1,185 @@
+//! Two load results compared percentile by percentile.
+//!
+//! Each percentile gets a distribution-free confidence interval from order statistics: in
+//! n requests, the q-quantile lies between the values at ranks n·q ∓ z·√(n·q·(1−q)) with
+//! the stated confidence (the binomial normal approximation), widened to the histogram's
+//! bucket edges. The ratio's interval divides the two (each side at a Bonferroni-split
+//! level). It assumes independent requests; a stall makes neighbouring requests slow
+//! together, so on bursty results the interval is optimistic — the verdict says so.
+
+use hdrhistogram::Histogram;
+use plumb_model::{LoadInfo, Verdict, LATENCY_PERCENTILES};
+use plumb_stats::Interval;
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, Normal};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PercentileComparison {
+    pub percentile: String,
+    pub base_us: f64,
+    pub new_us: f64,
+    pub ratio: f64,
+    pub ratio_ci: Option<Interval>,
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+/// A percentile's interval, or None when too few requests lie beyond it to say anything.
+fn quantile_interval(h: &Histogram<u64>, q: f64, z: f64) -> Option<(f64, f64)> {
+    let n = h.len() as f64;
+    // At least ten requests beyond the percentile, or its tail is a handful of values.
+    if n * (1.0 - q) < 10.0 {
+        return None;
+    }
+    let half = z * (q * (1.0 - q) / n).sqrt();
+    let lo = h.lowest_equivalent(h.value_at_quantile((q - half).max(0.0)));
+    let hi = h.highest_equivalent(h.value_at_quantile((q + half).min(1.0)));
+    Some((lo as f64, hi as f64))
+}
+
+pub fn compare_load(
+    base: &LoadInfo,
+    new: &LoadInfo,
+    level: f64,
+    sesoi: f64,
+) -> Result<Vec<PercentileComparison>, String> {
+    if base.mode != new.mode {
+        return Err(format!(
+            "one result is {} loop and the other {} loop: their latencies measure different things",
+            base.mode, new.mode
+        ));
+    }
+    let (hb, hn) = (base.latency.histogram()?, new.latency.histogram()?);
+    // Two intervals, each at 1 − α/2, so their ratio's interval holds at 1 − α.
+    let each = 1.0 - (1.0 - level) / 2.0;
+    let z = Normal::new(0.0, 1.0)
+        .expect("standard normal")
+        .inverse_cdf(1.0 - (1.0 - each) / 2.0);
+    let mut out = Vec::new();
+    for (label, p) in LATENCY_PERCENTILES {
+        let q = p / 100.0;
+        let (b, n) = (
+            hb.value_at_quantile(q) as f64,
+            hn.value_at_quantile(q) as f64,
+        );
+        let ratio = n / b;
+        let ci = match (quantile_interval(&hb, q, z), quantile_interval(&hn, q, z)) {
+            (Some((blo, bhi)), Some((nlo, nhi))) if blo > 0.0 => Some(Interval {
+                lo: nlo / bhi,
+                hi: nhi / blo,
+            }),
+            _ => None,
+        };
+        let change = format!("{:+.1}%", 100.0 * (ratio - 1.0));
+        let (verdict, reason) = match ci {
+            None => (
+                Verdict::Inconclusive,
+                format!("fewer than 10 requests beyond {label} in one of the results: run longer"),
+            ),
+            Some(ci) if ci.lo > 1.0 + sesoi => (
+                Verdict::Slower,
+                format!(
+                    "{change}; the ratio's interval [{:.3}, {:.3}] lies above 1 + SESOI",
+                    ci.lo, ci.hi
+                ),
+            ),
+            Some(ci) if ci.hi < 1.0 - sesoi => (
+                Verdict::Faster,
+                format!(
+                    "{change}; the ratio's interval [{:.3}, {:.3}] lies below 1 − SESOI",
+                    ci.lo, ci.hi
+                ),
+            ),
+            Some(ci) if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi => (
+                Verdict::Equivalent,
+                format!(
+                    "{change}; the ratio's interval [{:.3}, {:.3}] lies within ±SESOI",
+                    ci.lo, ci.hi
+                ),
+            ),
+            Some(ci) => (
+                Verdict::Inconclusive,
+                format!(
+                    "{change}; the ratio's interval [{:.3}, {:.3}] straddles the SESOI",
+                    ci.lo, ci.hi
+                ),
+            ),
+        };
+        out.push(PercentileComparison {
+            percentile: label.to_string(),
+            base_us: b,
+            new_us: n,
+            ratio,
+            ratio_ci: ci,
+            verdict,
+            reason,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::LatencyDistribution;
+
+    fn info(values: impl Iterator<Item = u64>) -> LoadInfo {
+        let mut h = Histogram::<u64>::new_with_bounds(1, 3_600_000_000, 3).unwrap();
+        for v in values {
+            h.record(v).unwrap();
+        }
+        let d = LatencyDistribution::from_histogram(&h);
+        LoadInfo {
+            mode: "open".into(),
+            target_rate: Some(100.0),
+            achieved_rate: 100.0,
+            duration_s: 10.0,
+            ok: h.len(),
+            errors: Default::default(),
+            concurrency: 10,
+            connections_opened: 10,
+            mean_in_flight: 1.0,
+            latency: d.clone(),
+            service: d,
+            send_lateness: None,
+            timeline: vec![],
+        }
+    }
+
+    /// Uniform latencies 1000..2000 µs, scaled.
+    fn uniform(n: u64, scale: f64) -> impl Iterator<Item = u64> {
+        (0..n).map(move |i| ((1000.0 + 1000.0 * i as f64 / n as f64) * scale) as u64)
+    }
+
+    #[test]
+    fn same_distribution_is_equivalent_and_a_uniform_slowdown_is_slower() {
+        let base = info(uniform(100_000, 1.0));
+        let same = compare_load(&base, &info(uniform(100_000, 1.0)), 0.999, 0.02).unwrap();
+        for c in &same[..3] {
+            assert_eq!(c.verdict, Verdict::Equivalent, "{c:?}");
+        }
+        let slow = compare_load(&base, &info(uniform(100_000, 1.2)), 0.999, 0.02).unwrap();
+        for c in &slow[..4] {
+            assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
+            assert!((c.ratio - 1.2).abs() < 0.01);
+        }
+        // p99.99 of 100 000 requests rests on 10 values: still judged, but widely.
+        assert!(slow[4].ratio_ci.is_some());
+    }
+
+    #[test]
+    fn thin_tails_and_mixed_modes_are_refused_or_inconclusive() {
+        let small = info(uniform(500, 1.0));
+        let r = compare_load(&small, &small, 0.999, 0.02).unwrap();
+        assert_eq!(
+            r[4].verdict,
+            Verdict::Inconclusive,
+            "p99.99 of 500 requests"
+        );
+        let mut closed = small.clone();
+        closed.mode = "closed".into();
+        assert!(compare_load(&small, &closed, 0.999, 0.02)
+            .unwrap_err()
+            .contains("closed loop"));
+    }
+}
