@@ -22,6 +22,9 @@ pub enum Command {
     /// Load an HTTP server at a constant rate, open loop: latency from each request's due
     /// time, no coordinated omission.
     Load(LoadArgs),
+    /// Merge the results of load agents that ran together: counts add, histograms add
+    /// losslessly.
+    Merge(MergeArgs),
     /// Simulate a service with stalls under a closed-loop and an open-loop client: what
     /// coordinated omission hides, by exact queueing arithmetic in virtual time.
     Simulate(SimulateArgs),
@@ -250,4 +253,23 @@ pub struct LoadArgs {
     /// Write the result (with whole histograms) as JSON.
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
+    /// Write per-second latency histograms as an HdrHistogram interval log (.hlog).
+    #[arg(long, value_name = "FILE")]
+    pub hlog: Option<PathBuf>,
+    /// Start the schedule at this wall-clock time (Unix seconds), so agents start together.
+    #[arg(long, value_name = "UNIX_SECONDS")]
+    pub start_at: Option<f64>,
+    /// This agent's name, recorded in the result (for plumb merge).
+    #[arg(long)]
+    pub agent: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Result files of `plumb load --export-json`.
+    #[arg(required = true, num_args = 2..)]
+    pub inputs: Vec<PathBuf>,
+    /// Where the merged result goes.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
 }

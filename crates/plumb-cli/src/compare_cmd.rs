@@ -5,7 +5,7 @@ use plumb_model::ResultDocument;
 use plumb_report::render_document_comparison;
 use std::path::Path;
 
-fn load(path: &Path) -> Result<ResultDocument, CliError> {
+pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
     ResultDocument::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))

@@ -60,6 +60,10 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         warmup: Duration::from_secs_f64(a.warmup),
         timeout: Duration::from_secs_f64(a.timeout),
         mode: mode.clone(),
+        start_at: a
+            .start_at
+            .map(|t| std::time::UNIX_EPOCH + Duration::from_secs_f64(t)),
+        hlog: a.hlog.clone(),
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -96,10 +100,14 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
                 "url": a.url, "mode": mode_name, "rate": a.rate, "connections": a.closed,
                 "duration_s": a.duration, "warmup_s": a.warmup, "timeout_s": a.timeout,
                 "max_in_flight": a.max_in_flight, "poisson": a.poisson, "seed": a.seed,
+                "start_at": a.start_at, "agent": a.agent,
             }),
         },
     );
     let mut b = Benchmark::new(format!("{} {}", a.method, a.url), BenchmarkKind::Load);
+    if let Some(agent) = &a.agent {
+        b.parameters.insert("agent".into(), agent.clone());
+    }
     b.load = Some(model::load_info(
         &report,
         mode_name,

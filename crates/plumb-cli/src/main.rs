@@ -6,6 +6,7 @@ mod env_cmd;
 mod exit;
 mod export;
 mod load_cmd;
+mod merge_cmd;
 mod progress;
 mod run_cmd;
 mod simulate_cmd;
@@ -21,6 +22,7 @@ fn main() {
         args::Command::Env(a) => env_cmd::run(a),
         args::Command::Simulate(a) => simulate_cmd::run(a),
         args::Command::Load(a) => load_cmd::run(a),
+        args::Command::Merge(a) => merge_cmd::run(a),
     };
     std::process::exit(exit::report(result));
 }

@@ -159,3 +159,84 @@ fn bad_targets_and_options_fail_clearly() {
         run.stderr
     );
 }
+
+/// Several agents start together (--start-at) against one server; their merge counts
+/// every request exactly once, and its percentiles equal those of one histogram fed every
+/// agent's values (decoded here with the hdrhistogram crate, independently of plumb).
+#[test]
+fn agents_started_together_merge_losslessly() {
+    use std::process::Stdio;
+    let env = Env::new();
+    let port = stalling_server(1_000_000, Duration::ZERO);
+    let url = format!("http://127.0.0.1:{port}/");
+    let start_at = (std::time::SystemTime::now() + Duration::from_secs(2))
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
+    let agents: Vec<_> = (0..3)
+        .map(|i| {
+            let out = env.path(&format!("agent{i}.json"));
+            let hlog = env.path(&format!("agent{i}.hlog"));
+            let child = env
+                .command(&[
+                    "load",
+                    &url,
+                    "--rate",
+                    "50",
+                    "--duration",
+                    "2s",
+                    "--warmup",
+                    "0s",
+                    "--start-at",
+                    &start_at.to_string(),
+                    "--agent",
+                    &format!("a{i}"),
+                    "--export-json",
+                    out.to_str().unwrap(),
+                    "--hlog",
+                    hlog.to_str().unwrap(),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            (child, out, hlog)
+        })
+        .collect();
+    let mut files = Vec::new();
+    for (child, out, hlog) in agents {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::read_to_string(&hlog)
+            .unwrap()
+            .contains("Tag=latency"));
+        files.push(out);
+    }
+    let merged = env.path("merged.json");
+    let mut args = vec!["merge"];
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    args.extend(names.iter().map(String::as_str));
+    args.extend(["-o", merged.to_str().unwrap()]);
+    env.plumb(&args).assert_code(0);
+
+    let parts: Vec<_> = files
+        .iter()
+        .map(|f| read_doc(f).benchmarks[0].load.clone().unwrap())
+        .collect();
+    let m = read_doc(&merged).benchmarks[0].load.clone().unwrap();
+    assert_eq!(m.ok, parts.iter().map(|p| p.ok).sum::<u64>());
+    assert_eq!(m.latency.count, m.ok);
+    let mut all = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 3_600_000_000, 3).unwrap();
+    for p in &parts {
+        all.add(p.latency.histogram().unwrap()).unwrap();
+    }
+    for (label, q) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
+        assert_eq!(
+            m.latency.percentiles_us[label],
+            all.value_at_quantile(q) as f64,
+            "{label}"
+        );
+    }
+    // Three agents at 50/s for 2 s, started together: about 300 requests in all.
+    assert!((280..=310).contains(&m.ok), "{}", m.ok);
+}

@@ -7,8 +7,10 @@
 
 mod histogram;
 pub mod load;
+mod merge;
 pub mod model;
 mod simulate;
 
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
+pub use merge::merge_load;
 pub use simulate::{simulate, Arrivals, ClientReport, SimConfig, SimReport, Stall};

@@ -90,6 +90,8 @@ fn cfg(addr: SocketAddr, mode: Mode, secs: f64) -> LoadConfig {
         warmup: Duration::from_millis(200),
         timeout: Duration::from_secs(2),
         mode,
+        start_at: None,
+        hlog: None,
     }
 }
 

@@ -179,7 +179,11 @@ pub struct TimelineRow {
     pub second: u64,
     pub ok: u64,
     pub errors: u64,
+    /// Null after a merge: per-second percentiles of several agents cannot be combined
+    /// from their summaries (the `.hlog` interval logs can).
+    #[serde(with = "crate::nan_as_null")]
     pub p50_us: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub p99_us: f64,
     pub max_us: f64,
 }

@@ -1,6 +1,10 @@
 use crate::LatencyHistogram;
+use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
+use hdrhistogram::serialization::V2DeflateSerializer;
 use hdrhistogram::Histogram;
 use std::collections::{BTreeMap, VecDeque};
+use std::io::Write;
+use std::time::SystemTime;
 use std::time::{Duration, Instant};
 
 /// How one request ended.
@@ -71,7 +75,8 @@ impl LoadReport {
     }
 }
 
-/// A small per-second histogram (2 significant digits) for the timeline.
+/// One second's histogram (3 significant digits, like the whole-run ones) for the
+/// timeline and the interval log; only the last `keep_open` seconds are held.
 struct Second {
     index: u64,
     ok: u64,
@@ -92,6 +97,10 @@ pub(crate) struct Recorder {
     open_seconds: VecDeque<Second>,
     keep_open: u64,
     timeline: Vec<SecondRow>,
+    /// Interval log: finished seconds are appended as they fold, so it is complete up to
+    /// the last closed second even if the run dies.
+    hlog: Option<(std::fs::File, SystemTime)>,
+    hlog_started: bool,
 }
 
 impl Recorder {
@@ -108,7 +117,59 @@ impl Recorder {
             open_seconds: VecDeque::new(),
             keep_open: timeout.as_secs() + 2,
             timeline: Vec::new(),
+            hlog: None,
+            hlog_started: false,
         }
+    }
+
+    /// Also write each finished second to an HdrHistogram interval log (`.hlog`), with
+    /// timestamps relative to `base_time`, the wall-clock start of measurement.
+    pub fn with_hlog(mut self, file: Option<std::fs::File>, base_time: SystemTime) -> Self {
+        self.hlog = file.map(|f| (f, base_time));
+        self
+    }
+
+    fn log_second(&mut self, s: &Second) {
+        let Some((file, base)) = self.hlog.as_mut() else {
+            return;
+        };
+        let mut buf = Vec::new();
+        let mut ser = V2DeflateSerializer::new();
+        {
+            let builder = {
+                let mut b = IntervalLogWriterBuilder::new();
+                if !self.hlog_started {
+                    b.add_comment(
+                        "plumb load: latency from due time, microseconds, one interval per second",
+                    );
+                    b.with_base_time(*base);
+                    b.with_start_time(*base);
+                }
+                b
+            };
+            let Ok(mut w) = builder.begin_log_with(&mut buf, &mut ser) else {
+                return;
+            };
+            let _ = w.write_histogram(
+                &s.h,
+                Duration::from_secs(s.index),
+                Duration::from_secs(1),
+                Tag::new("latency"),
+            );
+        }
+        // Only the first interval keeps the log's header lines; later ones are appended
+        // as bare interval lines.
+        let text = String::from_utf8_lossy(&buf);
+        let body: String = if self.hlog_started {
+            text.lines()
+                .filter(|l| !l.starts_with('#') && !l.starts_with('"'))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        } else {
+            text.into_owned()
+        };
+        self.hlog_started = true;
+        let _ = file.write_all(body.as_bytes());
     }
 
     fn measured(&self, due: Instant) -> bool {
@@ -158,7 +219,7 @@ impl Recorder {
                     index,
                     ok: 0,
                     errors: 0,
-                    h: Histogram::new_with_bounds(1, 3_600_000_000, 2).expect("static bounds"),
+                    h: Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("static bounds"),
                 };
                 let at = self
                     .open_seconds
@@ -179,6 +240,7 @@ impl Recorder {
             .is_some_and(|s| s.index + self.keep_open < now_second)
         {
             let s = self.open_seconds.pop_front().expect("checked");
+            self.log_second(&s);
             self.timeline.push(row(&s));
         }
     }
@@ -191,6 +253,7 @@ impl Recorder {
         open_loop: bool,
     ) -> LoadReport {
         while let Some(s) = self.open_seconds.pop_front() {
+            self.log_second(&s);
             self.timeline.push(row(&s));
         }
         LoadReport {
@@ -233,6 +296,42 @@ fn row(s: &Second) -> SecondRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finished_seconds_go_to_an_interval_log_that_reads_back() {
+        use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+        use hdrhistogram::serialization::Deserializer;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.hlog");
+        let t0 = Instant::now();
+        let mut r = Recorder::new(t0, Duration::from_secs(1)).with_hlog(
+            Some(std::fs::File::create(&path).unwrap()),
+            SystemTime::now(),
+        );
+        for s in 0..3u64 {
+            for k in 0..=s {
+                let due = t0 + Duration::from_secs(s) + Duration::from_millis(k);
+                r.done(due, Some(due), due + Duration::from_millis(3), Outcome::Ok);
+            }
+        }
+        r.finish(3.0, false, 1, true);
+        let text = std::fs::read(&path).unwrap();
+        let mut counts = Vec::new();
+        for entry in IntervalLogIterator::new(&text) {
+            if let Ok(LogEntry::Interval(i)) = entry {
+                let bytes = base64::Engine::decode(
+                    &base64::engine::general_purpose::STANDARD,
+                    i.encoded_histogram(),
+                )
+                .unwrap();
+                let h: Histogram<u64> = Deserializer::new()
+                    .deserialize(&mut bytes.as_slice())
+                    .unwrap();
+                counts.push(h.len());
+            }
+        }
+        assert_eq!(counts, [1, 2, 3]);
+    }
 
     #[test]
     fn warm_up_is_excluded_errors_apart_and_the_timeline_folds() {

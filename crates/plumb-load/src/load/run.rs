@@ -36,6 +36,10 @@ pub struct LoadConfig {
     pub warmup: Duration,
     pub timeout: Duration,
     pub mode: Mode,
+    /// Start the schedule at this wall-clock time (agents of one test agree on it).
+    pub start_at: Option<std::time::SystemTime>,
+    /// Write per-second latency histograms here as an HdrHistogram interval log.
+    pub hlog: Option<std::path::PathBuf>,
 }
 
 struct Ctx {
@@ -63,11 +67,25 @@ async fn run_async(cfg: LoadConfig, stop: Arc<AtomicBool>) -> Result<LoadReport,
     let first = connect(&target)
         .await
         .map_err(|e| format!("cannot reach {}: {e}", cfg.url))?;
-    let start = Instant::now() + Duration::from_millis(5);
+    let wait = match cfg.start_at {
+        Some(at) => at
+            .duration_since(std::time::SystemTime::now())
+            .map_err(|_| "--start-at is in the past".to_string())?,
+        None => Duration::from_millis(5),
+    };
+    let start = Instant::now() + wait;
     let measure_from = start + cfg.warmup;
     let end = measure_from + cfg.duration;
+    let hlog = match &cfg.hlog {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let base_time = std::time::SystemTime::now() + wait + cfg.warmup;
     let ctx = Rc::new(Ctx {
-        rec: RefCell::new(Recorder::new(measure_from, cfg.timeout)),
+        rec: RefCell::new(Recorder::new(measure_from, cfg.timeout).with_hlog(hlog, base_time)),
         target,
         pool: RefCell::new(vec![first]),
         connections: Cell::new(1),
