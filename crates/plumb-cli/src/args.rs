@@ -262,6 +262,10 @@ pub struct LoadArgs {
     /// This agent's name, recorded in the result (for plumb merge).
     #[arg(long)]
     pub agent: Option<String>,
+    /// How long before each due time to stop sleeping and poll instead (e.g. 100us, 1s):
+    /// longer sends more punctually and keeps the thread hot, at a CPU cost.
+    #[arg(long, default_value = "100us", value_parser = values::micros)]
+    pub spin: f64,
 }
 
 #[derive(Debug, Args)]

@@ -64,6 +64,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
             .start_at
             .map(|t| std::time::UNIX_EPOCH + Duration::from_secs_f64(t)),
         hlog: a.hlog.clone(),
+        spin: Duration::from_secs_f64(a.spin / 1e6),
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -100,7 +101,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
                 "url": a.url, "mode": mode_name, "rate": a.rate, "connections": a.closed,
                 "duration_s": a.duration, "warmup_s": a.warmup, "timeout_s": a.timeout,
                 "max_in_flight": a.max_in_flight, "poisson": a.poisson, "seed": a.seed,
-                "start_at": a.start_at, "agent": a.agent,
+                "start_at": a.start_at, "agent": a.agent, "spin_us": a.spin,
             }),
         },
     );

@@ -45,7 +45,11 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
     let cmp = env.plumb(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
     cmp.assert_code(0);
     assert!(cmp.stdout.contains("×1.000"), "{}", cmp.stdout);
-    assert!(!cmp.stdout.contains("faster") && !cmp.stdout.contains("slower"), "{}", cmp.stdout);
+    assert!(
+        !cmp.stdout.contains("faster") && !cmp.stdout.contains("slower"),
+        "{}",
+        cmp.stdout
+    );
 }
 
 #[test]

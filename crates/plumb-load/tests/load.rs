@@ -92,6 +92,7 @@ fn cfg(addr: SocketAddr, mode: Mode, secs: f64) -> LoadConfig {
         mode,
         start_at: None,
         hlog: None,
+        spin: plumb_load::load::DEFAULT_SPIN,
     }
 }
 

@@ -11,10 +11,11 @@
 //! shared through `Rc<RefCell<…>>` between tasks that never run at the same time.
 
 mod connection;
+mod pacer;
 mod recorder;
 mod run;
 mod target;
 
 pub use recorder::{LoadReport, Outcome, SecondRow};
-pub use run::{run, LoadConfig, Mode};
+pub use run::{run, LoadConfig, Mode, DEFAULT_SPIN};
 pub use target::{Target, TargetError};
