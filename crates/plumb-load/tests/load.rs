@@ -18,6 +18,8 @@ enum Behaviour {
     Silent,
     /// Answers with something that is not HTTP.
     Garbage,
+    /// Every n-th request: the connection is dropped instead of answered.
+    ResetEvery(u64),
 }
 
 /// Starts the server on its own thread and runtime; returns its address.
@@ -67,6 +69,7 @@ fn server(every: u64, stall: Duration, behaviour: Behaviour) -> SocketAddr {
                                 return;
                             }
                             Behaviour::Garbage => b"SSH-2.0-OpenSSH_9.2\r\n\r\n",
+                            Behaviour::ResetEvery(k) if n % k == 0 => return,
                             _ => b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
                         };
                         if sock.write_all(reply).await.is_err() {
@@ -197,6 +200,29 @@ fn a_silent_server_times_out_and_garbage_is_a_protocol_error() {
         "{:?}",
         r.errors
     );
+}
+
+#[test]
+fn connections_reset_mid_test_are_counted_and_the_test_goes_on() {
+    let addr = server(0, Duration::ZERO, Behaviour::ResetEvery(7));
+    let r = go(&cfg(
+        addr,
+        Mode::Open {
+            rate: 200.0,
+            poisson_seed: None,
+            max_in_flight: 100,
+        },
+        1.0,
+    ));
+    let resets: u64 = r
+        .errors
+        .iter()
+        .filter(|(k, _)| k.starts_with("protocol"))
+        .map(|(_, v)| v)
+        .sum();
+    assert!(resets > 10, "{:?}", r.errors);
+    assert!(r.ok > 100, "later requests reconnect and succeed: {}", r.ok);
+    assert_eq!(r.ok + r.error_count(), r.due);
 }
 
 #[test]
