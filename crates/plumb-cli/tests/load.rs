@@ -114,6 +114,24 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
     let l = read_doc(&json).benchmarks[0].load.clone().unwrap();
     let p99 = l.latency.percentiles_us["p99"] / 1e3;
     assert!(p99 < 20.0, "closed p99 {p99} ms hides the stalls");
+
+    // compare: a load result against itself is never slower. (Open against closed loop is
+    // refused by compare_load's own test; these two hit different ports, so nothing pairs.)
+    let open = env.path("open.json");
+    let same = env.plumb(&["compare", open.to_str().unwrap(), open.to_str().unwrap()]);
+    same.assert_code(0);
+    assert!(
+        same.stdout.contains("p99") && !same.stdout.contains("slower"),
+        "{}",
+        same.stdout
+    );
+    let unpaired = env.plumb(&["compare", open.to_str().unwrap(), json.to_str().unwrap()]);
+    unpaired.assert_code(2);
+    assert!(
+        unpaired.stderr.contains("no benchmark names in common"),
+        "{}",
+        unpaired.stderr
+    );
 }
 
 #[test]
