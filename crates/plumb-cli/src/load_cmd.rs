@@ -3,10 +3,8 @@ use crate::exit::{self, CliError};
 use crate::export::{self, Target};
 use plumb_load::load::{run as run_load, LoadConfig, Mode};
 use plumb_load::{model, percentile_distribution};
-use plumb_model::{Benchmark, BenchmarkKind, Invocation, ResultDocument, RunStatus, Settings};
+use plumb_model::{Benchmark, BenchmarkKind, ResultDocument, RunStatus, Settings};
 use plumb_report::{render_load, Format};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(a: LoadArgs) -> Result<i32, CliError> {
@@ -66,12 +64,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         hlog: a.hlog.clone(),
         spin: Duration::from_secs_f64(a.spin / 1e6),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .map_err(|e| CliError(format!("cannot install the Ctrl-C handler: {e}")))?;
-    }
+    let stop = crate::session::stop_on_ctrl_c()?;
     let environment = plumb_env::collect();
     let report = run_load(&cfg, stop).map_err(CliError)?;
 
@@ -85,14 +78,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     };
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
-        Invocation {
-            argv: std::env::args_os()
-                .map(|s| s.to_string_lossy().into_owned())
-                .collect(),
-            cwd: std::env::current_dir()
-                .ok()
-                .map(|p| p.display().to_string()),
-        },
+        crate::session::invocation(),
         environment,
         Settings {
             confidence: 0.999,

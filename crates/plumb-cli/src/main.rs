@@ -9,6 +9,7 @@ mod load_cmd;
 mod merge_cmd;
 mod progress;
 mod run_cmd;
+mod session;
 mod simulate_cmd;
 mod values;
 

@@ -7,12 +7,10 @@ use plumb_command::{
     expand, CommandSpec, Order, OutputPolicy, Parameter, ParameterValues, RunCount, RunPlan, Status,
 };
 use plumb_model::{
-    Benchmark, BenchmarkKind, Correction, Invocation, ResultDocument, RunStatus, Sample, Settings,
+    Benchmark, BenchmarkKind, Correction, ResultDocument, RunStatus, Sample, Settings,
 };
 use plumb_report::{render_terminal, Format};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(a: RunArgs) -> Result<i32, CliError> {
@@ -26,23 +24,11 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let targets = targets(&a);
     export::check(&targets)?;
 
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
-            .map_err(|e| CliError(format!("cannot install the Ctrl-C handler: {e}")))?;
-    }
+    let stop = crate::session::stop_on_ctrl_c()?;
     let environment = plumb_env::collect();
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
-        Invocation {
-            argv: std::env::args_os()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-            cwd: std::env::current_dir()
-                .ok()
-                .map(|p| p.display().to_string()),
-        },
+        crate::session::invocation(),
         environment,
         Settings {
             confidence: a.confidence,
