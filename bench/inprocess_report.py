@@ -72,7 +72,7 @@ def fmt(ns):
 cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": \t")
 print(f"# In-process harnesses side by side\n\n{cpu}; {N} invocations of each, rotating order. "
       "Each tool's own defaults (criterion: 3 s warm-up + 5 s per benchmark; divan: 100 samples; "
-      "plumb-bench: warm-up to steady state, 0.5 s of samples; --quick: 0.05 s, warm-up capped at 0.25 s).\n")
+      "plumb-bench: warm-up to steady state, 0.5 s of samples; --quick: 5 ms of samples, warm-up windows of 5 capped at 0.05 s).\n")
 print("## Empty body: reported per-iteration cost (median over invocations)\n")
 print("| | " + " | ".join(tools) + " |\n|---|" + "---:|" * len(tools))
 print("| empty | " + " | ".join(fmt(statistics.median(est[t]['empty'])) for t in tools) + " |")

@@ -23,6 +23,8 @@ pub struct Args {
     pub export_markdown: Option<PathBuf>,
     pub export_csv: Option<PathBuf>,
     pub quiet: bool,
+    /// Samples per warm-up window.
+    pub warmup_window: usize,
     /// Fresh processes per benchmark (1: measure in this process).
     pub launches: usize,
     /// Set in the processes `--launches` starts: measure, write, do not start more.
@@ -56,6 +58,7 @@ impl Default for Args {
             export_markdown: None,
             export_csv: None,
             quiet: false,
+            warmup_window: 10,
             launches: 1,
             launch_child: false,
         }
@@ -73,7 +76,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --clock monotonic|tsc   timer (default monotonic; tsc needs an invariant TSC)
   --no-warmup             skip warm-up (to see cold behaviour)
   --warmup-cap SECS       give up on steady state after SECS (default 3)
-  --quick                 a short run: 0.05 s of samples, warm-up capped at 0.25 s
+  --quick                 a short run: 5 ms of samples, warm-up windows of 5, capped at 0.05 s
   --sample-count N        samples per benchmark (default 100)
   --measure-time SECS     time budget for one benchmark's samples (default 0.5)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
@@ -166,8 +169,9 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--subtract-overhead" => a.subtract_overhead = true,
             "--delta" => a.delta = true,
             "--quick" => {
-                a.measure_time_s = 0.05;
-                a.warmup_cap_s = 0.25;
+                a.measure_time_s = 0.005;
+                a.warmup_cap_s = 0.05;
+                a.warmup_window = 5;
             }
             "--quiet" | "-q" => a.quiet = true,
             "--clock" => {

@@ -14,16 +14,23 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// A document for this run, with no benchmarks yet.
-pub(crate) fn new_document(args: &Args, clock: ClockInfo, ctx: &Context) -> ResultDocument {
+pub(crate) fn new_document(
+    args: &Args,
+    clock: ClockInfo,
+    ctx: &Context,
+    environment: plumb_model::Environment,
+) -> ResultDocument {
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         Invocation {
-            argv: std::env::args().collect(),
+            argv: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             cwd: std::env::current_dir()
                 .ok()
                 .map(|p| p.display().to_string()),
         },
-        plumb_env::collect(),
+        environment,
         Settings {
             confidence: args.confidence,
             sesoi: args.sesoi,

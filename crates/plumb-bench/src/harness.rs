@@ -129,6 +129,14 @@ impl<'a> Harness<'a> {
             pin_to(cpu)?;
         }
         let test_mode = !self.args.bench;
+        // The machine record (which starts a process to detect virtualisation) is read on
+        // another thread while the clock is characterised; it is needed only at the end.
+        let environment = (!test_mode).then(|| std::thread::spawn(plumb_env::collect));
+        let environment = move || {
+            environment
+                .and_then(|h| h.join().ok())
+                .unwrap_or_else(plumb_env::collect)
+        };
         let clock = make_clock(self.args.clock)?;
         let clock_info = clock.info();
         let count_allocations = alloc::installed();
@@ -150,7 +158,7 @@ impl<'a> Harness<'a> {
                 } else {
                     Warmup::None
                 },
-                window: 10,
+                window: self.args.warmup_window,
                 max_batch: 1 << 40,
                 delta: self.args.delta,
             },
@@ -173,7 +181,7 @@ impl<'a> Harness<'a> {
             }
         }
         if self.args.launches > 1 && !self.args.launch_child && !test_mode {
-            let mut doc = document::new_document(&self.args, clock_info, &ctx);
+            let mut doc = document::new_document(&self.args, clock_info, &ctx, environment());
             for &i in &chosen {
                 let e = &self.entries[i];
                 if !quiet {
@@ -235,7 +243,7 @@ impl<'a> Harness<'a> {
                 Err(format!("{failed} benchmark(s) failed"))
             };
         }
-        let mut doc = document::new_document(&self.args, clock_info, &ctx);
+        let mut doc = document::new_document(&self.args, clock_info, &ctx, environment());
         for (i, r) in ran {
             doc.benchmarks
                 .push(document::benchmark(&self.args, &self.entries[i], r));
