@@ -74,8 +74,9 @@ pub fn run(cfg: &LoadConfig, stop: Arc<AtomicBool>) -> Result<LoadReport, String
 
 async fn run_async(cfg: LoadConfig, stop: Arc<AtomicBool>) -> Result<LoadReport, String> {
     let target = Target::resolve(&cfg.url).await.map_err(|e| e.to_string())?;
-    let first = connect(&target)
+    let first = tokio::time::timeout(cfg.timeout, connect(&target))
         .await
+        .unwrap_or_else(|_| Err("timed out".to_string()))
         .map_err(|e| format!("cannot reach {}: {e}", cfg.url))?;
     let wait = match cfg.start_at {
         Some(at) => at
@@ -115,12 +116,12 @@ async fn run_async(cfg: LoadConfig, stop: Arc<AtomicBool>) -> Result<LoadReport,
         .as_secs_f64();
     let open = matches!(ctx.cfg.mode, Mode::Open { .. });
     let connections = ctx.connections.get();
-    let ctx =
-        Rc::try_unwrap(ctx).map_err(|_| "requests still running after the drain".to_string())?;
-    Ok(ctx
+    // Requests still outstanding after the drain (a connect that hangs past the timeout)
+    // cannot hold the results hostage: take the recorder as it stands.
+    let rec = ctx
         .rec
-        .into_inner()
-        .finish(measured_s, interrupted, connections, open))
+        .replace(Recorder::new(Instant::now(), ctx.cfg.timeout));
+    Ok(rec.finish(measured_s, interrupted, connections, open))
 }
 
 /// Sleeps until `t`, waking every 100 ms to see the stop flag. True when stopped.
@@ -246,7 +247,12 @@ async fn one_request(ctx: &Ctx, due: Instant) {
     let reused = ctx.pool.borrow_mut().pop();
     let mut sender = match reused {
         Some(s) if !s.is_closed() => s,
-        _ => match connect(&ctx.target).await {
+        // Connecting counts against the same timeout as the exchange: a black-holed SYN
+        // must not keep a request (and the end of the test) waiting for minutes.
+        _ => match tokio::time::timeout(ctx.cfg.timeout, connect(&ctx.target))
+            .await
+            .unwrap_or_else(|_| Err("timed out".to_string()))
+        {
             Ok(s) => {
                 ctx.connections.set(ctx.connections.get() + 1);
                 s
