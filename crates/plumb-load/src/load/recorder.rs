@@ -184,6 +184,32 @@ impl Recorder {
         }
     }
 
+    /// A request due before the end that the in-flight bound kept from being sent.
+    pub fn not_sent(&mut self, due: Instant) {
+        if self.measured(due) {
+            self.due += 1;
+            *self
+                .errors
+                .entry("not sent: in-flight bound reached before the end".into())
+                .or_insert(0) += 1;
+        }
+    }
+
+    /// Requests dispatched but never finished (still outstanding after the drain).
+    pub fn unfinished(&mut self, n: u64) {
+        if n > 0 {
+            *self
+                .errors
+                .entry("unfinished when the test ended".into())
+                .or_insert(0) += n;
+        }
+    }
+
+    pub fn outstanding(&self) -> u64 {
+        self.due
+            .saturating_sub(self.ok + self.errors.values().sum::<u64>())
+    }
+
     pub fn done(&mut self, due: Instant, sent: Option<Instant>, done: Instant, outcome: Outcome) {
         if !self.measured(due) {
             return;
