@@ -76,6 +76,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --clock monotonic|tsc   timer (default monotonic; tsc needs an invariant TSC)
   --no-warmup             skip warm-up (to see cold behaviour)
   --warmup-cap SECS       give up on steady state after SECS (default 3)
+  --warmup-window N       samples per warm-up window (default 10)
   --quick                 a short run: 5 ms of samples, warm-up windows of 5, capped at 0.05 s
   --sample-count N        samples per benchmark (default 100)
   --measure-time SECS     time budget for one benchmark's samples (default 0.5)
@@ -132,6 +133,7 @@ impl Args {
             },
         );
         push("--warmup-cap", self.warmup_cap_s.to_string());
+        push("--warmup-window", self.warmup_window.to_string());
         push("--sample-count", self.sample_count.to_string());
         push("--measure-time", self.measure_time_s.to_string());
         push("--confidence", self.confidence.to_string());
@@ -185,7 +187,18 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                     }
                 }
             }
-            "--warmup-cap" => a.warmup_cap_s = number(value(&mut it, arg)?, arg)?,
+            "--warmup-cap" => {
+                a.warmup_cap_s = number(value(&mut it, arg)?, arg)?;
+                if !a.warmup_cap_s.is_finite() || !(0.0..=3600.0).contains(&a.warmup_cap_s) {
+                    return Err("--warmup-cap must be between 0 and 3600 seconds".into());
+                }
+            }
+            "--warmup-window" => {
+                a.warmup_window = number(value(&mut it, arg)?, arg)?;
+                if a.warmup_window < 2 {
+                    return Err("--warmup-window must be at least 2".into());
+                }
+            }
             "--sample-count" => {
                 a.sample_count = number(value(&mut it, arg)?, arg)?;
                 if a.sample_count < 2 {
@@ -194,8 +207,11 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             }
             "--measure-time" => {
                 a.measure_time_s = number(value(&mut it, arg)?, arg)?;
-                if a.measure_time_s.is_nan() || a.measure_time_s <= 0.0 {
-                    return Err("--measure-time must be positive".into());
+                if !a.measure_time_s.is_finite()
+                    || a.measure_time_s <= 0.0
+                    || a.measure_time_s > 3600.0
+                {
+                    return Err("--measure-time must be positive and at most 3600 seconds".into());
                 }
             }
             "--pin" => a.pin = Some(number(value(&mut it, arg)?, arg)?),
@@ -254,6 +270,7 @@ mod tests {
             subtract_overhead: true,
             pin: Some(1),
             launches: 4,
+            warmup_window: 5,
             ..Args::default()
         };
         let child = a.child_args("g/x", std::path::Path::new("/tmp/o.json"));
@@ -266,6 +283,7 @@ mod tests {
         );
         assert!(back.subtract_overhead);
         assert_eq!(back.launches, 1);
+        assert_eq!(back.warmup_window, 5);
         assert_eq!(
             back.export_json.as_deref(),
             Some(std::path::Path::new("/tmp/o.json"))
@@ -283,5 +301,8 @@ mod tests {
             .contains("unknown clock"));
         assert!(p(&["--frobnicate"]).unwrap_err().contains("unknown option"));
         assert!(p(&["--export-json"]).unwrap_err().contains("needs a value"));
+        assert!(p(&["--warmup-cap", "-1"]).is_err());
+        assert!(p(&["--warmup-cap", "NaN"]).is_err());
+        assert!(p(&["--measure-time", "inf"]).is_err());
     }
 }

@@ -181,7 +181,10 @@ fn dead_code(b: &Benchmark, empty: &[f64], cycle_ns: f64, level: f64) -> Option<
     let empty_median = empty
         .and_then(|e| plumb_stats::Summary::of(e).ok())
         .map(|s| s.median);
-    let below_cycle = median < cycle_ns;
+    // A cycle is compared with the time of one call of the routine, not of one of its
+    // operations: a vectorised routine can do many operations in a cycle.
+    let ops = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1)) as f64;
+    let below_cycle = median * ops < cycle_ns;
     if !(below_cycle || same_as_empty == Some(true)) {
         return None;
     }

@@ -81,18 +81,26 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                 info.warmup = m.warmup && args.warmup;
                 info.steady_state = s.steady;
                 info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
-                let empty_per_op: Vec<f64> = s.empty_ns.iter().map(|ns| ns / ops as f64).collect();
+                let opi = m.ops_per_iter as f64;
+                let empty_per_op: Vec<f64> =
+                    s.empty_per_iter_ns.iter().map(|ns| ns / opi).collect();
                 info.empty_body_samples_ns = empty_per_op.clone();
-                if !empty_per_op.is_empty() {
-                    let n = s.empty_ns.len() as f64;
-                    let mean = s.empty_ns.iter().sum::<f64>() / n;
-                    info.empty_body_ns = Some(mean / ops as f64);
+                if !s.empty_per_iter_ns.is_empty() {
+                    let n = s.empty_per_iter_ns.len() as f64;
+                    let mean = s.empty_per_iter_ns.iter().sum::<f64>() / n;
+                    info.empty_body_ns = Some(mean / opi);
                     if args.subtract_overhead {
-                        let var =
-                            s.empty_ns.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+                        let var = s
+                            .empty_per_iter_ns
+                            .iter()
+                            .map(|x| (x - mean).powi(2))
+                            .sum::<f64>()
+                            / (n - 1.0).max(1.0);
+                        // Per sample: the empty body's per-iteration cost times the batch.
+                        let per_sample = s.batch as f64;
                         b.correction = Some(Correction {
-                            ns: mean,
-                            std_err_ns: (var / n).sqrt(),
+                            ns: mean * per_sample,
+                            std_err_ns: (var / n).sqrt() * per_sample,
                             reason: "empty-body loop overhead at the same batch size".into(),
                         });
                         info.overhead_subtracted = true;
@@ -110,7 +118,10 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                     });
                 }
                 if let Some((allocs, bytes)) = m.allocations {
-                    let total_ops = (s.samples_ns.len() as u64 * ops).max(1) as f64;
+                    // Delta mode runs N and then 2N iterations per sample (batch is 2N):
+                    // 1.5 × batch iterations happened while the counters were read.
+                    let per_sample = if args.delta { ops + ops / 2 } else { ops };
+                    let total_ops = (s.samples_ns.len() as u64 * per_sample).max(1) as f64;
                     info.allocs_per_op = Some(allocs as f64 / total_ops);
                     info.bytes_per_op = Some(bytes as f64 / total_ops);
                 }

@@ -125,20 +125,22 @@ impl<'a> Harness<'a> {
                  build with --release."
             );
         }
-        if let Some(cpu) = self.args.pin {
-            pin_to(cpu)?;
-        }
         let test_mode = !self.args.bench;
         // The machine record (which starts a process to detect virtualisation) is read on
         // another thread while the clock is characterised; it is needed only at the end.
-        let environment = (!test_mode).then(|| std::thread::spawn(plumb_env::collect));
-        let environment = move || {
-            environment
-                .and_then(|h| h.join().ok())
-                .unwrap_or_else(plumb_env::collect)
-        };
+        // Spawned before pinning (so it does not share the pinned CPU) and joined before
+        // the first benchmark (so it neither runs during samples nor allocates into the
+        // counters).
+        let environment_thread = (!test_mode).then(|| std::thread::spawn(plumb_env::collect));
+        if let Some(cpu) = self.args.pin {
+            pin_to(cpu)?;
+        }
         let clock = make_clock(self.args.clock)?;
         let clock_info = clock.info();
+        let environment_record = environment_thread
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default();
+        let environment = move || environment_record.clone();
         let count_allocations = alloc::installed();
         // Samples last at least 1000 clock reads and 1000 resolution steps, so neither
         // shifts a per-op figure by more than 0.1 %.
@@ -277,7 +279,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                     steady: false,
                     warmup_elapsed: Duration::ZERO,
                     window_means: vec![],
-                    empty_ns: vec![],
+                    empty_per_iter_ns: vec![],
                     fixed_ns: vec![],
                 },
                 ops_per_iter: 1,

@@ -44,8 +44,8 @@ pub struct Sampled {
     pub steady: bool,
     pub warmup_elapsed: Duration,
     pub window_means: Vec<f64>,
-    /// Empty-body sample durations at the same batch size, ns.
-    pub empty_ns: Vec<f64>,
+    /// Empty-body cost per iteration, ns, one value per empty sample.
+    pub empty_per_iter_ns: Vec<f64>,
     /// Delta timing only: the fixed cost of each sample, 2·t(N) − t(2N), ns.
     pub fixed_ns: Vec<f64>,
 }
@@ -160,7 +160,19 @@ pub fn sample(
     // In delta mode the recorded samples are the 2N ones.
     let batch = if cfg.delta { 2 * batch } else { batch };
 
-    let empty_ns = (0..EMPTY_SAMPLES).map(|_| empty(batch)).collect();
+    // The empty body runs at the measured batch size, unless it is slower per iteration
+    // than the routine (a routine the compiler deleted): then a batch sized for the
+    // routine would take forever, so the empty batch is cut to the sample target.
+    let probe_iters = batch.min(1000);
+    let probe = empty(probe_iters) / probe_iters as f64;
+    let empty_batch = if probe > 0.0 {
+        batch.min(((target / probe) as u64).max(1))
+    } else {
+        batch
+    };
+    let empty_per_iter_ns = (0..EMPTY_SAMPLES)
+        .map(|_| empty(empty_batch) / empty_batch as f64)
+        .collect();
     Sampled {
         fixed_ns,
         batch,
@@ -169,7 +181,7 @@ pub fn sample(
         steady: reached,
         warmup_elapsed,
         window_means: steady.window_means,
-        empty_ns,
+        empty_per_iter_ns,
     }
 }
 
@@ -222,7 +234,8 @@ mod tests {
         assert!(s.samples_ns.iter().all(|&ns| ns == 100_000.0));
         assert!(s.steady);
         assert_eq!(s.window_means, [10.0, 10.0]);
-        assert_eq!(s.empty_ns.len(), EMPTY_SAMPLES);
+        assert_eq!(s.empty_per_iter_ns.len(), EMPTY_SAMPLES);
+        assert!(s.empty_per_iter_ns.iter().all(|&x| x == 0.5));
         assert_eq!(marks, [true, false]);
         assert_eq!(calls, s.warmup_ns.len() + 50);
     }
@@ -263,6 +276,25 @@ mod tests {
         assert!(s.fixed_ns.iter().all(|&f| (f - 700.0).abs() < 1e-6));
         let per_op = (s.samples_ns[0] - 700.0) / s.batch as f64;
         assert!((per_op - 10.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_deleted_routine_does_not_make_the_empty_body_run_forever() {
+        // The routine costs nothing (deleted), the empty body 1 ns per iteration: the
+        // batch grows to max_batch, but the empty samples are cut to the sample target.
+        let mut empty_iters = 0u64;
+        let s = sample(
+            &cfg(STEADY),
+            &mut |_| 0.0,
+            &mut |n| {
+                empty_iters += n;
+                n as f64
+            },
+            &mut |_| {},
+        );
+        assert_eq!(s.batch, 1 << 30);
+        assert!(empty_iters < 10_000_000, "{empty_iters} empty iterations");
+        assert!(s.empty_per_iter_ns.iter().all(|&x| x == 1.0));
     }
 
     #[test]

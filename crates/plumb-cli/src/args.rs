@@ -228,7 +228,7 @@ pub struct LoadArgs {
     #[arg(long, default_value = "10s", value_parser = values::seconds)]
     pub timeout: f64,
     /// Most requests in flight at once (open loop); beyond it, requests wait and are late.
-    #[arg(long, default_value = "1000", value_parser = values::positive)]
+    #[arg(long, default_value = "1000", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: u64,
     /// Poisson arrivals (open loop), from --seed.
     #[arg(long)]
@@ -257,7 +257,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<PathBuf>,
     /// Start the schedule at this wall-clock time (Unix seconds), so agents start together.
-    #[arg(long, value_name = "UNIX_SECONDS")]
+    #[arg(long, value_name = "UNIX_SECONDS", value_parser = values::unix_time)]
     pub start_at: Option<f64>,
     /// This agent's name, recorded in the result (for plumb merge).
     #[arg(long)]
