@@ -22,14 +22,7 @@ pub(crate) fn new_document(
 ) -> ResultDocument {
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
-        Invocation {
-            argv: std::env::args_os()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-            cwd: std::env::current_dir()
-                .ok()
-                .map(|p| p.display().to_string()),
-        },
+        Invocation::current(),
         environment,
         Settings {
             confidence: args.confidence,
@@ -90,32 +83,24 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                     let mean = s.empty_per_iter_ns.iter().sum::<f64>() / n;
                     info.empty_body_ns = Some(mean / opi);
                     if args.subtract_overhead {
-                        let var = s
+                        // Per sample: the empty body's per-iteration cost times the batch.
+                        let per_sample: Vec<f64> = s
                             .empty_per_iter_ns
                             .iter()
-                            .map(|x| (x - mean).powi(2))
-                            .sum::<f64>()
-                            / (n - 1.0).max(1.0);
-                        // Per sample: the empty body's per-iteration cost times the batch.
-                        let per_sample = s.batch as f64;
-                        b.correction = Some(Correction {
-                            ns: mean * per_sample,
-                            std_err_ns: (var / n).sqrt() * per_sample,
-                            reason: "empty-body loop overhead at the same batch size".into(),
-                        });
-                        info.overhead_subtracted = true;
+                            .map(|x| x * s.batch as f64)
+                            .collect();
+                        b.correction = Correction::estimated(
+                            &per_sample,
+                            "empty-body loop overhead at the same batch size",
+                        );
+                        info.overhead_subtracted = b.correction.is_some();
                     }
                 }
-                if !s.fixed_ns.is_empty() {
-                    let n = s.fixed_ns.len() as f64;
-                    let mean = s.fixed_ns.iter().sum::<f64>() / n;
-                    let var = s.fixed_ns.iter().map(|x| (x - mean).powi(2)).sum::<f64>()
-                        / (n - 1.0).max(1.0);
-                    b.correction = Some(Correction {
-                        ns: mean,
-                        std_err_ns: (var / n).sqrt(),
-                        reason: "fixed cost per sample by delta timing, 2·t(N) − t(2N)".into(),
-                    });
+                if let Some(c) = Correction::estimated(
+                    &s.fixed_ns,
+                    "fixed cost per sample by delta timing, 2·t(N) − t(2N)",
+                ) {
+                    b.correction = Some(c);
                 }
                 if let Some((allocs, bytes)) = m.allocations {
                     // Delta mode runs N and then 2N iterations per sample (batch is 2N):

@@ -78,7 +78,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     };
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
-        crate::session::invocation(),
+        plumb_model::Invocation::current(),
         environment,
         Settings {
             confidence: 0.999,

@@ -28,7 +28,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let environment = plumb_env::collect();
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
-        crate::session::invocation(),
+        plumb_model::Invocation::current(),
         environment,
         Settings {
             confidence: a.confidence,
@@ -231,21 +231,14 @@ fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usiz
 /// (an interrupted run) there is nothing honest to subtract.
 fn shell_correction(shell: Option<&str>, samples: &[Sample]) -> Option<Correction> {
     let shell = shell?;
-    if samples.len() < 2 {
-        return None;
-    }
     let xs: Vec<f64> = samples.iter().map(|s| s.wall_ns as f64).collect();
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    Some(Correction {
-        ns: mean,
-        std_err_ns: (var / n).sqrt(),
-        reason: format!(
+    Correction::estimated(
+        &xs,
+        format!(
             "start-up of `{shell} -c ''`, measured in the same rounds ({} runs)",
             xs.len()
         ),
-    })
+    )
 }
 
 fn options_record(a: &RunArgs, plan: &RunPlan, seed: u64) -> serde_json::Value {

@@ -71,6 +71,24 @@ pub struct Correction {
     pub reason: String,
 }
 
+impl Correction {
+    /// A correction estimated from repeated measurements of the fixed cost: their mean,
+    /// with the standard error of that mean. `None` with fewer than two values.
+    pub fn estimated(values_ns: &[f64], reason: impl Into<String>) -> Option<Correction> {
+        if values_ns.len() < 2 {
+            return None;
+        }
+        let n = values_ns.len() as f64;
+        let mean = values_ns.iter().sum::<f64>() / n;
+        let var = values_ns.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        Some(Correction {
+            ns: mean,
+            std_err_ns: (var / n).sqrt(),
+            reason: reason.into(),
+        })
+    }
+}
+
 /// Statistics of the per-operation time, in nanoseconds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimeStats {

@@ -19,6 +19,20 @@ pub struct Invocation {
     pub cwd: Option<String>,
 }
 
+impl Invocation {
+    /// How this process was started: its arguments (lossily decoded) and directory.
+    pub fn current() -> Invocation {
+        Invocation {
+            argv: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            cwd: std::env::current_dir()
+                .ok()
+                .map(|p| p.display().to_string()),
+        }
+    }
+}
+
 /// Settings that decide how the statistics read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
