@@ -1,6 +1,6 @@
 use crate::{checks, compare, environment_diagnostics};
 use plumb_model::{Benchmark, ResultDocument, TimeStats};
-use plumb_stats::{bootstrap_median_ci, mean_ci, tukey_outliers, Interval, Summary};
+use plumb_stats::{mean_ci, median_ci, tukey_outliers, Interval, Summary};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AnalysisConfig {
@@ -11,9 +11,6 @@ pub struct AnalysisConfig {
     /// Leave upper Tukey outliers out of the statistics (said in a diagnostic).
     pub drop_upper_outliers: bool,
 }
-
-const BOOTSTRAP_RESAMPLES: usize = 2000;
-const BOOTSTRAP_SEED: u64 = 0x706c756d62; // "plumb"
 
 /// Fills in a benchmark's statistics and diagnostics from its samples.
 pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
@@ -37,9 +34,7 @@ fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
         return Some(TimeStats {
             mean_ci: ci.map(|c| c.interval),
             error: ci.map(|c| c.error),
-            median_ci: bootstrap_median_ci(times, level, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
-                .ok()
-                .map(|b| b.interval),
+            median_ci: median_ci(times, level).ok().map(|c| c.interval),
             summary,
         });
     }
@@ -60,9 +55,7 @@ fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
             hi: summary.mean + e,
         }),
         error,
-        median_ci: bootstrap_median_ci(times, level, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
-            .ok()
-            .map(|b| b.interval),
+        median_ci: median_ci(times, level).ok().map(|c| c.interval),
         summary,
     })
 }

@@ -4,6 +4,7 @@
 mod cpu;
 mod parse;
 mod system;
+mod virt;
 
 use plumb_model::Environment;
 
@@ -27,7 +28,7 @@ pub fn collect() -> Environment {
         aslr: system::read_trimmed("/proc/sys/kernel/randomize_va_space")
             .and_then(|s| s.parse().ok()),
         load_average: system::load_average(),
-        virtualization: system::virtualization(cpu.hypervisor_flag),
+        virtualization: virt::detect(cpu.hypervisor_flag),
         affinity: system::affinity(),
         isolated_cpus: system::read_trimmed("/sys/devices/system/cpu/isolated")
             .map(|s| parse::cpu_list(&s))

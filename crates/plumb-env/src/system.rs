@@ -44,38 +44,3 @@ pub fn affinity() -> Vec<usize> {
         })
         .unwrap_or_default()
 }
-
-/// The hypervisor or container, from `systemd-detect-virt` when present, else from the
-/// DMI vendor strings and the CPU's hypervisor flag.
-pub fn virtualization(hypervisor_flag: bool) -> Option<String> {
-    if let Ok(out) = std::process::Command::new("systemd-detect-virt")
-        .stderr(std::process::Stdio::null())
-        .output()
-    {
-        let v = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        if !v.is_empty() {
-            return (v != "none").then_some(v);
-        }
-    }
-    if Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists() {
-        return Some("container".to_string());
-    }
-    let vendor = read_trimmed("/sys/class/dmi/id/sys_vendor").unwrap_or_default();
-    let product = read_trimmed("/sys/class/dmi/id/product_name").unwrap_or_default();
-    let known = [
-        ("QEMU", "qemu"),
-        ("KVM", "kvm"),
-        ("VMware", "vmware"),
-        ("VirtualBox", "oracle"),
-        ("Microsoft Corporation", "microsoft"),
-        ("Amazon EC2", "amazon"),
-        ("Google", "google"),
-        ("Xen", "xen"),
-    ];
-    for (needle, name) in known {
-        if vendor.contains(needle) || product.contains(needle) {
-            return Some(name.to_string());
-        }
-    }
-    hypervisor_flag.then(|| "unknown hypervisor".to_string())
-}

@@ -97,7 +97,8 @@ pub struct TimeStats {
     pub mean_ci: Option<Interval>,
     /// Half-width of `mean_ci` (BenchmarkDotNet's "Error").
     pub error: Option<f64>,
-    /// Percentile-bootstrap interval of the median.
+    /// Distribution-free (order-statistic) interval of the median, at least the run's
+    /// confidence; absent when there are too few samples for that level.
     pub median_ci: Option<Interval>,
 }
 

@@ -5,10 +5,10 @@
 //! (scipy, statsmodels, pymannkendall or hand-worked examples written into the tests).
 
 mod anova;
-mod bootstrap;
 mod effect;
 mod error;
 mod mann_whitney;
+mod median_ci;
 mod modality;
 mod outliers;
 mod ratio;
@@ -19,10 +19,10 @@ mod trend;
 mod welch;
 
 pub use anova::{one_way_anova, Anova};
-pub use bootstrap::{bootstrap_median_ci, BootstrapCi};
 pub use effect::{cohens_d, hodges_lehmann};
 pub use error::StatsError;
 pub use mann_whitney::{mann_whitney_u, MannWhitney};
+pub use median_ci::{median_ci, MedianCi};
 pub use modality::{mvalue, Modality};
 pub use outliers::{tukey_outliers, TukeyOutliers};
 pub use ratio::{ratio_of_means, RatioEstimate};
