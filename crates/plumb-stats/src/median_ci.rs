@@ -37,7 +37,7 @@ pub fn median_ci(xs: &[f64], level: f64) -> Result<MedianCi, StatsError> {
     }
     let (mut lo, mut hi) = (1usize, n / 2);
     while lo < hi {
-        let mid = (lo + hi + 1) / 2;
+        let mid = (lo + hi).div_ceil(2);
         if below.cdf(mid as u64 - 1) <= tail {
             lo = mid;
         } else {
