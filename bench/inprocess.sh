@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # plumb-bench vs criterion vs divan on the same bodies (bench/inprocess/src/lib.rs):
-# empty; black_box(x)+1; a sum of 128 integers; a ~10 µs loop. In one run, INVOCATIONS
-# invocations of each harness in rotating order, reporting:
+# empty; black_box(x)+1; a sum of 128 integers; a ~10 µs loop. In one run, BLOCKS blocks
+# (default 3) of INVOCATIONS invocations (default 5) of each harness in rotating order,
+# reporting:
 #  - the per-iteration cost each reports for the empty body,
 #  - the wall time each needs to finish its four benchmarks,
-#  - the spread (coefficient of variation, and max/min) of each one's estimate across
-#    the invocations.
+#  - the spread (coefficient of variation) of each one's mean and median estimates over
+#    the invocations of a block, per block, as the median over blocks, and pooled.
+# About 11 minutes with the defaults (criterion takes ~40 s an invocation).
 # Writes bench/results/inprocess.md.
 set -euo pipefail
 cd "$(dirname "$0")/inprocess"
@@ -18,4 +20,4 @@ for line in sys.stdin:
     if m.get('reason') == 'compiler-artifact' and m['target']['name'] == sys.argv[1] and m.get('executable'):
         print(m['executable'])" "$1"; }
 PLUMB=$(exe with_plumb) CRITERION=$(exe with_criterion) DIVAN=$(exe with_divan) \
-  INVOCATIONS=$INVOCATIONS python3 ../inprocess_report.py | tee ../results/inprocess.md
+  INVOCATIONS=$INVOCATIONS BLOCKS=${BLOCKS:-3} python3 ../inprocess_report.py | tee ../results/inprocess.md

@@ -1,6 +1,14 @@
-"""Runs the three harnesses (see bench/inprocess.sh) and prints a Markdown report."""
+"""Runs the three harnesses (see bench/inprocess.sh) and prints a Markdown report.
+
+BLOCKS blocks of INVOCATIONS invocations of each harness, rotating order within a block.
+The spread of an estimate is its coefficient of variation over the INVOCATIONS of one
+block (the issue's figure: "over 5 separate invocations"); a CV from 5 values is itself
+noisy (relative standard error ~35 %), so it is reported per block, as the median over
+blocks, and pooled over all invocations with a bootstrap 90 % interval.
+"""
 import json
 import os
+import random
 import re
 import shutil
 import statistics
@@ -8,58 +16,70 @@ import subprocess
 import tempfile
 import time
 
-N = int(os.environ["INVOCATIONS"])
-EXE = {"plumb-bench": os.environ["PLUMB"], "plumb-bench --quick": os.environ["PLUMB"],
-       "criterion": os.environ["CRITERION"], "divan": os.environ["DIVAN"]}
+N = int(os.environ.get("INVOCATIONS", "5"))
+BLOCKS = int(os.environ.get("BLOCKS", "3"))
 BODIES = ["empty", "add_one", "sum128", "spin_10us"]
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
+STATS = ["mean", "median"]
 
 
 def run_plumb(tmp, extra=()):
     out = os.path.join(tmp, "plumb.json")
-    subprocess.run([EXE["plumb-bench"], "--bench", "--quiet", "--export-json", out, *extra],
+    subprocess.run([os.environ["PLUMB"], "--bench", "--quiet", "--export-json", out, *extra],
                    check=True, capture_output=True)
     doc = json.load(open(out))
-    return {b["name"]: b["time"]["summary"]["mean"] for b in doc["benchmarks"]}
+    return {b["name"]: {s: b["time"]["summary"][s] for s in STATS} for b in doc["benchmarks"]}
 
 
 def run_criterion(tmp):
     shutil.rmtree("target/criterion", ignore_errors=True)
-    subprocess.run([EXE["criterion"], "--bench"], check=True, capture_output=True)
+    subprocess.run([os.environ["CRITERION"], "--bench"], check=True, capture_output=True)
     res = {}
     for b in BODIES:
         est = json.load(open(f"target/criterion/{b}/new/estimates.json"))
-        res[b] = est["mean"]["point_estimate"]
+        res[b] = {s: est[s]["point_estimate"] for s in STATS}
     return res
 
 
 def run_divan(tmp):
-    p = subprocess.run([EXE["divan"], "--bench"], check=True, capture_output=True, text=True)
+    p = subprocess.run([os.environ["DIVAN"], "--bench"], check=True, capture_output=True, text=True)
     res = {}
     for line in p.stdout.splitlines():
         m = re.match(r"^[├╰]─ (\w+?)_?\s+(.*)$", line)
         if not m:
             continue
+        # fastest │ slowest │ median │ mean │ samples │ iters
         cells = [c.strip() for c in m.group(2).split("│")]
-        value, unit = cells[3].split()
-        res[m.group(1)] = float(value) * UNITS[unit]
+
+        def ns(cell):
+            value, unit = cell.split()
+            return float(value) * UNITS[unit]
+        res[m.group(1)] = {"median": ns(cells[2]), "mean": ns(cells[3])}
     return res
 
 
 RUN = {"plumb-bench": run_plumb, "plumb-bench --quick": lambda tmp: run_plumb(tmp, ["--quick"]),
        "criterion": run_criterion, "divan": run_divan}
 tools = list(RUN)
-est = {t: {b: [] for b in BODIES} for t in tools}
+# est[tool][body][stat] = list of blocks, each a list of N estimates
+est = {t: {b: {s: [] for s in STATS} for b in BODIES} for t in tools}
 wall = {t: [] for t in tools}
 with tempfile.TemporaryDirectory() as tmp:
-    for i in range(N):
-        for k in range(len(tools)):
-            t = tools[(i + k) % len(tools)]
-            t0 = time.perf_counter()
-            r = RUN[t](tmp)
-            wall[t].append(time.perf_counter() - t0)
+    for blk in range(BLOCKS):
+        for t in tools:
             for b in BODIES:
-                est[t][b].append(r[b])
+                for s in STATS:
+                    est[t][b][s].append([])
+        for i in range(N):
+            for k in range(len(tools)):
+                t = tools[(i + k) % len(tools)]
+                t0 = time.perf_counter()
+                r = RUN[t](tmp)
+                wall[t].append(time.perf_counter() - t0)
+                for b in BODIES:
+                    for s in STATS:
+                        est[t][b][s][-1].append(r[b][s])
+
 
 def fmt(ns):
     if ns == 0:
@@ -69,28 +89,52 @@ def fmt(ns):
             return f"{ns / f:.3g} {u}"
     return f"{ns:.3g} ns"
 
+
+def cv(xs):
+    m = statistics.fmean(xs)
+    return statistics.stdev(xs) / m if m > 0 and len(xs) > 1 else float("nan")
+
+
+def pooled_cv_ci(xs, reps=2000, seed=1):
+    rng = random.Random(seed)
+    cvs = sorted(cv([rng.choice(xs) for _ in xs]) for _ in range(reps))
+    return cvs[int(0.05 * reps)], cvs[int(0.95 * reps) - 1]
+
+
 cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": \t")
-print(f"# In-process harnesses side by side\n\n{cpu}; {N} invocations of each, rotating order. "
-      "Each tool's own defaults (criterion: 3 s warm-up + 5 s per benchmark; divan: 100 samples; "
-      "plumb-bench: warm-up to steady state, 0.5 s of samples; --quick: 5 ms of samples, warm-up windows of 5 capped at 0.05 s).\n")
-print("## Empty body: reported per-iteration cost (median over invocations)\n")
+print(f"# In-process harnesses side by side\n\n{cpu}; {BLOCKS} blocks of {N} invocations of each "
+      "harness, rotating order within a block. Each tool's own defaults (criterion: 3 s warm-up "
+      "+ 5 s per benchmark; divan: 100 samples; plumb-bench: warm-up to steady state, 0.5 s of "
+      "samples; --quick: 2 ms of samples, warm-up windows of 5 capped at 0.05 s). "
+      "Re-run with `bash bench/inprocess.sh` (BLOCKS, INVOCATIONS to change the design).\n")
+print("## Empty body: reported per-iteration cost (median over all invocations)\n")
+print("The body is deleted by the compiler, so the true cost is 0; plumb-bench also flags it "
+      "\"nothing measured?\".\n")
 print("| | " + " | ".join(tools) + " |\n|---|" + "---:|" * len(tools))
-print("| empty | " + " | ".join(fmt(statistics.median(est[t]['empty'])) for t in tools) + " |")
-print("\n## Wall time to finish all four benchmarks (median over invocations)\n")
+for s in STATS:
+    print(f"| empty ({s}) | " + " | ".join(
+        fmt(statistics.median(sum(est[t]['empty'][s], []))) for t in tools) + " |")
+print("\n## Wall time to finish all four benchmarks (median over all invocations)\n")
 print("| | " + " | ".join(tools) + " |\n|---|" + "---:|" * len(tools))
-print("| wall | " + " | ".join(f"{statistics.median(wall[t]):.2f} s" for t in tools) + " |")
-print("\n## Estimates and their spread across invocations\n")
-print("Mean estimate (median over invocations), then coefficient of variation and max/min of the "
-      "estimate across invocations: lower spread is a more repeatable number.\n")
-print("| body | " + " | ".join(f"{t} mean | {t} CV | {t} max/min" for t in tools) + " |")
-print("|---|" + "---:|---:|---:|" * len(tools))
-for b in BODIES:
-    cells = []
-    for t in tools:
-        xs = est[t][b]
-        m = statistics.median(xs)
-        mean = statistics.fmean(xs)
-        cv = statistics.stdev(xs) / mean if mean > 0 and len(xs) > 1 else float("nan")
-        mm = max(xs) / min(xs) if min(xs) > 0 else float("inf")
-        cells += [fmt(m), f"{100 * cv:.2f}%", f"{mm:.3f}"]
-    print(f"| {b} | " + " | ".join(cells) + " |")
+print("| wall | " + " | ".join(f"{statistics.median(wall[t]):.3f} s" for t in tools) + " |")
+for s in STATS:
+    print(f"\n## Spread of the {s} estimate across invocations\n")
+    print(f"Per body and tool: the {s} estimate (median over all invocations); the CV over the "
+          f"{N} invocations of each block; the median of those block CVs; the CV pooled over "
+          f"all {N * BLOCKS} invocations with a bootstrap 90 % interval. Lower is a more "
+          "repeatable number. The empty body's estimate is the clock's noise over ~10¹² "
+          "deleted iterations for plumb-bench, so its CV says nothing; it is left out.\n")
+    print("| body | tool | estimate | block CVs | median block CV | pooled CV [90 % CI] |")
+    print("|---|---|---:|---|---:|---:|")
+    for b in BODIES[1:]:
+        best = min(tools, key=lambda t: statistics.median(cv(x) for x in est[t][b][s]))
+        for t in tools:
+            blocks = est[t][b][s]
+            allx = sum(blocks, [])
+            lo, hi = pooled_cv_ci(allx)
+            med = statistics.median(cv(x) for x in blocks)
+            mark = " **(lowest)**" if t == best else ""
+            print(f"| {b} | {t} | {fmt(statistics.median(allx))} | "
+                  + ", ".join(f"{100 * cv(x):.2f}%" for x in blocks)
+                  + f" | {100 * med:.2f}%{mark} | {100 * cv(allx):.2f}% "
+                  f"[{100 * lo:.2f}, {100 * hi:.2f}] |")

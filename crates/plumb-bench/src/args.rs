@@ -77,7 +77,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --no-warmup             skip warm-up (to see cold behaviour)
   --warmup-cap SECS       give up on steady state after SECS (default 3)
   --warmup-window N       samples per warm-up window (default 10)
-  --quick                 a short run: 5 ms of samples, warm-up windows of 5, capped at 0.05 s
+  --quick                 a short run: 2 ms of samples, warm-up windows of 5, capped at 0.05 s
   --sample-count N        samples per benchmark (default 100)
   --measure-time SECS     time budget for one benchmark's samples (default 0.5)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
@@ -171,7 +171,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--subtract-overhead" => a.subtract_overhead = true,
             "--delta" => a.delta = true,
             "--quick" => {
-                a.measure_time_s = 0.005;
+                a.measure_time_s = 0.002;
                 a.warmup_cap_s = 0.05;
                 a.warmup_window = 5;
             }
