@@ -5,9 +5,10 @@
 # reporting:
 #  - the per-iteration cost each reports for the empty body,
 #  - the wall time each needs to finish its four benchmarks,
-#  - the spread (coefficient of variation) of each one's mean and median estimates over
+#  - the spread (coefficient of variation) of each one's mean, median and minimum over
 #    the invocations of a block, per block, as the median over blocks, and pooled.
-# About 11 minutes with the defaults (criterion takes ~40 s an invocation).
+# About 16 minutes with the defaults (criterion, and plumb-bench at its budget, take ~40 s
+# and ~20 s an invocation).
 # Writes bench/results/inprocess.md.
 set -euo pipefail
 cd "$(dirname "$0")/inprocess"

@@ -20,7 +20,7 @@ N = int(os.environ.get("INVOCATIONS", "5"))
 BLOCKS = int(os.environ.get("BLOCKS", "3"))
 BODIES = ["empty", "add_one", "sum128", "spin_10us"]
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
-STATS = ["mean", "median"]
+STATS = ["mean", "median", "min"]
 
 
 def run_plumb(tmp, extra=()):
@@ -37,7 +37,9 @@ def run_criterion(tmp):
     res = {}
     for b in BODIES:
         est = json.load(open(f"target/criterion/{b}/new/estimates.json"))
-        res[b] = {s: est[s]["point_estimate"] for s in STATS}
+        res[b] = {s: est[s]["point_estimate"] for s in ("mean", "median")}
+        raw = json.load(open(f"target/criterion/{b}/new/sample.json"))
+        res[b]["min"] = min(t / n for t, n in zip(raw["times"], raw["iters"]))
     return res
 
 
@@ -54,11 +56,15 @@ def run_divan(tmp):
         def ns(cell):
             value, unit = cell.split()
             return float(value) * UNITS[unit]
-        res[m.group(1)] = {"median": ns(cells[2]), "mean": ns(cells[3])}
+        res[m.group(1)] = {"min": ns(cells[0]), "median": ns(cells[2]), "mean": ns(cells[3])}
     return res
 
 
+# plumb-bench at criterion's budget too: the same 3 s warm-up cap and 5 s of samples, to
+# separate the estimator from the time spent.
+CRITERION_BUDGET = ["--measure-time", "5", "--warmup-cap", "3"]
 RUN = {"plumb-bench": run_plumb, "plumb-bench --quick": lambda tmp: run_plumb(tmp, ["--quick"]),
+       "plumb-bench (criterion's budget)": lambda tmp: run_plumb(tmp, CRITERION_BUDGET),
        "criterion": run_criterion, "divan": run_divan}
 tools = list(RUN)
 # est[tool][body][stat] = list of blocks, each a list of N estimates
@@ -105,7 +111,9 @@ cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip("
 print(f"# In-process harnesses side by side\n\n{cpu}; {BLOCKS} blocks of {N} invocations of each "
       "harness, rotating order within a block. Each tool's own defaults (criterion: 3 s warm-up "
       "+ 5 s per benchmark; divan: 100 samples; plumb-bench: warm-up to steady state, 0.5 s of "
-      "samples; --quick: 2 ms of samples, warm-up windows of 5 capped at 0.05 s). "
+      "samples; --quick: 2 ms of samples, warm-up windows of 5 capped at 0.05 s; criterion's budget: "
+      "`--measure-time 5 --warmup-cap 3`). The minimum is computed from criterion's raw samples "
+      "(sample.json) and is divan's \"fastest\". "
       "Re-run with `bash bench/inprocess.sh` (BLOCKS, INVOCATIONS to change the design).\n")
 print("## Empty body: reported per-iteration cost (median over all invocations)\n")
 print("The body is deleted by the compiler, so the true cost is 0; plumb-bench also flags it "
@@ -119,6 +127,9 @@ print("| | " + " | ".join(tools) + " |\n|---|" + "---:|" * len(tools))
 print("| wall | " + " | ".join(f"{statistics.median(wall[t]):.3f} s" for t in tools) + " |")
 for s in STATS:
     print(f"\n## Spread of the {s} estimate across invocations\n")
+    if s == "min":
+        print("The minimum answers \"best case\" (noise only makes things slower); on a machine "
+              "whose speed changes over time it should be the most repeatable estimate.\n")
     print(f"Per body and tool: the {s} estimate (median over all invocations); the CV over the "
           f"{N} invocations of each block; the median of those block CVs; the CV pooled over "
           f"all {N * BLOCKS} invocations with a bootstrap 90 % interval. Lower is a more "
