@@ -30,10 +30,13 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             );
             continue;
         }
-        if let Some(d) = dead_code(b, &info.empty_body_samples_ns, cycle_ns, level) {
-            add(&b.name, d);
-        }
-        if let Some(d) = short_samples(b, doc.settings.options["min_sample_ns"].as_f64()) {
+        let dead = dead_code(b, &info.empty_body_samples_ns, cycle_ns, level);
+        // A deleted loop makes samples short too; that is its symptom, not a second cause.
+        let short = match dead {
+            Some(_) => None,
+            None => short_samples(b, doc.settings.options["min_sample_ns"].as_f64()),
+        };
+        for d in dead.into_iter().chain(short) {
             add(&b.name, d);
         }
         if let Some(a) = info.allocs_per_op.filter(|&a| a > 0.0) {
