@@ -61,13 +61,53 @@ pub fn compare_documents(
         .filter(|n| base.benchmark(&n.name).is_none())
         .map(|n| n.name.clone())
         .collect();
+    let mut notes = environment_differences(&base.environment, &new.environment);
+    notes.extend(best_case_agreements(base, new, &comparisons));
     DocumentComparison {
         comparisons,
         only_in_base,
         only_in_new,
-        notes: environment_differences(&base.environment, &new.environment),
+        notes,
         load,
     }
+}
+
+/// Separate runs can differ in how often the machine was slow rather than in the code: a
+/// shared host moves a core between fast and slow states for seconds at a time, and two
+/// runs catch different mixes. When the means differ beyond the SESOI but the fastest
+/// samples agree within it, the verdict stands (the means did differ) and this says what
+/// else it may be.
+fn best_case_agreements(
+    base: &ResultDocument,
+    new: &ResultDocument,
+    comparisons: &[Comparison],
+) -> Vec<Diagnostic> {
+    let fastest = |doc: &ResultDocument, name: &str| {
+        doc.benchmark(name)
+            .map(|b| b.analysed_times_ns())
+            .and_then(|t| t.into_iter().reduce(f64::min))
+            .filter(|m| *m > 0.0)
+    };
+    comparisons
+        .iter()
+        .filter(|c| matches!(c.verdict, Verdict::Faster | Verdict::Slower))
+        .filter_map(|c| {
+            let min_ratio = fastest(new, &c.candidate)? / fastest(base, &c.baseline)?;
+            ((min_ratio - 1.0).abs() <= c.sesoi).then(|| {
+                Diagnostic::new(
+                    "best-case-agrees",
+                    Severity::Warning,
+                    format!(
+                        "{}: the means differ (×{:.3}) but the fastest samples agree (×{:.3}): the runs differ in how often they were slow, which may be the machine's state in each run rather than the code",
+                        c.candidate, c.ratio, min_ratio
+                    ),
+                )
+                .evidence("mean_ratio", c.ratio)
+                .evidence("min_ratio", min_ratio)
+                .advice("measure both versions in one run (variants of one group share the machine's state far more closely than separate runs), or measure longer; a slow path the new code takes more often looks the same, so look at the tail")
+            })
+        })
+        .collect()
 }
 
 /// What differs between the machines two results were measured on.
@@ -158,5 +198,60 @@ mod tests {
             .map(|d| d.code)
             .collect();
         assert_eq!(codes, ["different-machine", "different-load"]);
+    }
+
+    fn doc_with(times: Vec<u64>) -> ResultDocument {
+        use plumb_model::{Benchmark, BenchmarkKind, Invocation, Sample, Settings};
+        let mut d = ResultDocument::new(
+            "0",
+            Invocation {
+                argv: vec![],
+                cwd: None,
+            },
+            Environment::default(),
+            Settings {
+                confidence: 0.999,
+                sesoi: 0.02,
+                options: serde_json::Value::Null,
+            },
+        );
+        let mut b = Benchmark::new("f", BenchmarkKind::Function);
+        b.samples = times.into_iter().map(Sample::wall).collect();
+        d.benchmarks.push(b);
+        d
+    }
+
+    fn jittered(mean: u64, n: usize) -> Vec<u64> {
+        (0..n).map(|i| mean + (i as u64 % 5)).collect()
+    }
+
+    #[test]
+    fn a_slower_mix_with_the_same_best_case_is_noted() {
+        // Base: every sample fast (1000–1004). New: the same fast samples, and a third of
+        // them in a state 1.7× slower: the mean is ×1.23, the minimum ×1.000.
+        let base = doc_with(jittered(1000, 60));
+        let mut slow = jittered(1000, 40);
+        slow.extend(jittered(1700, 20));
+        let new = doc_with(slow);
+        let dc = compare_documents(&base, &new, 0.999, 0.02);
+        assert_eq!(dc.comparisons[0].verdict, Verdict::Slower);
+        let note = dc
+            .notes
+            .iter()
+            .find(|d| d.code == "best-case-agrees")
+            .expect("a best-case note");
+        assert!(note.message.contains("×1.000"), "{}", note.message);
+    }
+
+    #[test]
+    fn a_uniform_slowdown_is_not_explained_away() {
+        let dc = compare_documents(
+            &doc_with(jittered(1000, 60)),
+            &doc_with(jittered(1100, 60)),
+            0.999,
+            0.02,
+        );
+        assert_eq!(dc.comparisons[0].verdict, Verdict::Slower);
+        assert!(dc.notes.iter().all(|d| d.code != "best-case-agrees"));
     }
 }
