@@ -126,8 +126,12 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             .is_some_and(|o| o.identical);
         if identical {
             // Faster or slower means a difference beyond the SESOI, with confidence: for
-            // identical code that can only be the machine (or code layout).
-            if matches!(c.verdict, Verdict::Faster | Verdict::Slower) {
+            // identical code that can only be the machine (or code layout). So does a
+            // difference that is real (the ratio's interval excludes 1) and estimated
+            // beyond the SESOI, even when noise leaves its size unsettled (inconclusive).
+            let real_and_large = c.ratio_ci.is_some_and(|ci| ci.lo > 1.0 || ci.hi < 1.0)
+                && (c.ratio - 1.0).abs() > c.sesoi;
+            if matches!(c.verdict, Verdict::Faster | Verdict::Slower) || real_and_large {
                 add(
                     &c.candidate,
                     Diagnostic::new(

@@ -126,7 +126,7 @@ impl<'a> Harness<'a> {
             );
         }
         let test_mode = !self.args.bench;
-        // The machine record (which starts a process to detect virtualisation) is read on
+        // The machine record (a few dozen small files from /proc and /sys) is read on
         // another thread while the clock is characterised; it is needed only at the end.
         // Spawned before pinning (so it does not share the pinned CPU) and joined before
         // the first benchmark (so it neither runs during samples nor allocates into the
@@ -149,7 +149,10 @@ impl<'a> Harness<'a> {
             clock,
             sampling: SamplingConfig {
                 sample_count: self.args.sample_count,
-                min_samples: 10.min(self.args.sample_count),
+                // Enough for the median's interval at the run's confidence (11 at 99.9 %).
+                min_samples: plumb_stats::samples_needed(self.args.confidence)
+                    .max(10)
+                    .min(self.args.sample_count),
                 min_sample_ns,
                 measure_ns: self.args.measure_time_s * 1e9,
                 warmup: if self.args.warmup {

@@ -85,7 +85,7 @@ impl Server {
         match self.stall {
             None => start + self.service_us,
             Some(Stall::EveryRequests { every, length_us }) => {
-                if self.served % every == 0 {
+                if self.served.is_multiple_of(every) {
                     start + length_us
                 } else {
                     start + self.service_us
@@ -261,7 +261,7 @@ mod tests {
             let mut j = 0f64;
             while i < n {
                 i += 1;
-                if i % every == 0 {
+                if i.is_multiple_of(every) {
                     expected.push(l);
                     j = 0.0;
                     backlog_left = u64::MAX;

@@ -22,7 +22,7 @@ pub use anova::{one_way_anova, Anova};
 pub use effect::{cohens_d, hodges_lehmann};
 pub use error::StatsError;
 pub use mann_whitney::{mann_whitney_u, MannWhitney};
-pub use median_ci::{median_ci, MedianCi};
+pub use median_ci::{median_ci, samples_needed, MedianCi};
 pub use modality::{mvalue, Modality};
 pub use outliers::{tukey_outliers, TukeyOutliers};
 pub use ratio::{ratio_of_means, RatioEstimate};

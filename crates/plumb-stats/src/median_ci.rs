@@ -20,21 +20,29 @@ pub struct MedianCi {
     pub ranks: (usize, usize),
 }
 
+/// The fewest samples whose [min, max] covers the median at `level`: 1 − 2⁻⁽ⁿ⁻¹⁾ ≥ level.
+/// Computed directly as 2^(n−1) · (1 − level) ≤ 1 (2^(n−1) is exact; a 1e-12 allowance
+/// absorbs the rounding of 1 − level), not through a floating-point binomial CDF that can
+/// round an exact boundary such as n = 3 at 75 % to the wrong side.
+pub fn samples_needed(level: f64) -> usize {
+    let mut n = 2usize;
+    while (1.0 - level) * 2f64.powi(n as i32 - 1) > 1.0 + 1e-12 {
+        n += 1;
+    }
+    n
+}
+
 /// The narrowest order-statistic interval of the median with coverage ≥ `level`. An error
 /// when n is too small for that level (even [min, max] covers only 1 − 2⁻⁽ⁿ⁻¹⁾).
 pub fn median_ci(xs: &[f64], level: f64) -> Result<MedianCi, StatsError> {
     check_level(level)?;
-    check_finite(xs, 2)?;
+    let need = samples_needed(level);
+    check_finite(xs, need)?;
     let n = xs.len();
     let below = Binomial::new(0.5, n as u64).expect("p = 0.5 and n ≥ 2 are valid");
     let tail = (1.0 - level) / 2.0;
-    // Largest k in 1..=n/2 with P(B ≤ k − 1) ≤ tail; the CDF grows with k.
-    if below.cdf(0) > tail {
-        return Err(StatsError::TooFewSamples {
-            have: n,
-            need: (-(1.0 - level).log2()).ceil() as usize + 1,
-        });
-    }
+    // Largest k in 1..=n/2 with P(B ≤ k − 1) ≤ tail; the CDF grows with k. k = 1 exists
+    // because n ≥ need: P(B = 0) = 2⁻ⁿ ≤ tail.
     let (mut lo, mut hi) = (1usize, n / 2);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
@@ -93,6 +101,18 @@ mod tests {
             assert_eq!(got, want, "n {n} level {level}");
             assert!((cov - coverage).abs() < 1e-12, "n {n}: {cov} vs {coverage}");
         }
+    }
+
+    #[test]
+    fn samples_needed_by_hand() {
+        // 1 − 2^-(n−1) ≥ level: 0.999 needs 2^(n−1) ≥ 1000, n = 11; 0.75 needs n = 3
+        // exactly (1 − 1/4); 0.5 needs n = 2.
+        assert_eq!(samples_needed(0.999), 11);
+        assert_eq!(samples_needed(0.75), 3);
+        assert_eq!(samples_needed(0.5), 2);
+        let (r, coverage) = ranks(3, 0.75).unwrap();
+        assert_eq!(r, (1, 3));
+        assert!((coverage - 0.75).abs() < 1e-12);
     }
 
     #[test]
