@@ -21,12 +21,12 @@ pub struct MedianCi {
 }
 
 /// The fewest samples whose [min, max] covers the median at `level`: 1 − 2⁻⁽ⁿ⁻¹⁾ ≥ level.
-/// Computed directly as 2^(n−1) · (1 − level) ≤ 1 (2^(n−1) is exact; a 1e-12 allowance
+/// Computed directly as 2^(n−1) · (1 − level) ≥ 1 (2^(n−1) is exact; a 1e-12 allowance
 /// absorbs the rounding of 1 − level), not through a floating-point binomial CDF that can
 /// round an exact boundary such as n = 3 at 75 % to the wrong side.
 pub fn samples_needed(level: f64) -> usize {
     let mut n = 2usize;
-    while (1.0 - level) * 2f64.powi(n as i32 - 1) > 1.0 + 1e-12 {
+    while (1.0 - level) * 2f64.powi(n as i32 - 1) < 1.0 - 1e-12 {
         n += 1;
     }
     n
