@@ -167,10 +167,28 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
     }
     for b in &mut doc.benchmarks {
         if let Some(ds) = extra.remove(&b.name) {
+            // The samples of a deleted loop are clock noise around zero: what the analysis
+            // said about their shape (spread, outliers, modes, drift, interval width) is
+            // about the clock, not the routine, and would bury the one finding that counts.
+            if ds.iter().any(|d| d.code == "nothing-measured") {
+                b.diagnostics
+                    .retain(|d| !SHAPE_OF_SAMPLES.contains(&d.code.as_str()));
+            }
             b.diagnostics.extend(ds);
         }
     }
 }
+
+/// Analysis diagnostics about the distribution of samples, meaningless when nothing was
+/// measured.
+const SHAPE_OF_SAMPLES: [&str; 6] = [
+    "high-cv",
+    "outliers",
+    "multimodal",
+    "wide-ci",
+    "drift",
+    "cold-start",
+];
 
 /// "Nothing measured?": per-op times whose ranks are indistinguishable from an empty
 /// body's (Mann–Whitney, robust to the rare slow sample a real routine may have), or a
@@ -352,5 +370,77 @@ pub(crate) fn bytes_text(b: u64) -> String {
         format!("{:.1} KiB", b as f64 / 1024.0)
     } else {
         format!("{b} B")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{BenchmarkKind, FunctionInfo, Invocation, Sample, Settings};
+
+    fn doc_with(b: Benchmark) -> ResultDocument {
+        let mut doc = ResultDocument::new(
+            "test",
+            Invocation::current(),
+            Default::default(),
+            Settings {
+                confidence: 0.999,
+                sesoi: 0.02,
+                options: serde_json::Value::Null,
+            },
+        );
+        doc.benchmarks.push(b);
+        doc
+    }
+
+    fn function(name: &str, per_op_ns: &[f64], empty_ns: f64) -> Benchmark {
+        let mut b = Benchmark::new(name, BenchmarkKind::Function);
+        // 1e6 iterations per sample; wall in whole ns.
+        b.samples = per_op_ns
+            .iter()
+            .map(|&t| Sample {
+                iterations: 1_000_000,
+                ..Sample::wall((t * 1e6).round() as u64)
+            })
+            .collect();
+        b.function = Some(FunctionInfo {
+            ops_per_iter: 1,
+            empty_body_samples_ns: vec![empty_ns; 12],
+            warmup: true,
+            steady_state: true,
+            ..Default::default()
+        });
+        // As the shared analysis would have said about these samples.
+        b.diagnostics = vec![
+            Diagnostic::new("high-cv", Severity::Warning, "noisy"),
+            Diagnostic::new("outliers", Severity::Warning, "outliers"),
+            Diagnostic::new("busy-machine", Severity::Warning, "busy"),
+        ];
+        b
+    }
+
+    fn codes(doc: &ResultDocument) -> Vec<&str> {
+        doc.benchmarks[0]
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_deleted_loop_is_reported_without_the_shape_of_its_clock_noise() {
+        // 1e-6 ns per op: far below a cycle at any clock rate.
+        let mut doc = doc_with(function("deleted", &[1e-6; 20], 0.3));
+        apply(&mut doc, &BTreeMap::new());
+        assert_eq!(codes(&doc), ["busy-machine", "nothing-measured"]);
+    }
+
+    #[test]
+    fn a_real_routine_keeps_what_the_analysis_said() {
+        // 5 ns per op, well above a cycle and the 0.3 ns empty body.
+        let times: Vec<f64> = (0..20).map(|i| 5.0 + 0.01 * i as f64).collect();
+        let mut doc = doc_with(function("real", &times, 0.3));
+        apply(&mut doc, &BTreeMap::new());
+        assert_eq!(codes(&doc), ["high-cv", "outliers", "busy-machine"]);
     }
 }

@@ -16,7 +16,7 @@ pub fn check(times: &[f64]) -> Option<Diagnostic> {
     let what = if m.mvalue > Modality::BIMODAL {
         "bimodal"
     } else {
-        "may have several modes"
+        "perhaps multimodal"
     };
     Some(
         Diagnostic::new(
