@@ -14,6 +14,11 @@ pub struct Args {
     pub warmup_cap_s: f64,
     pub sample_count: usize,
     pub measure_time_s: f64,
+    /// Keep sampling past `measure_time_s` until the mean's interval is within this
+    /// fraction of it (None: stop at `measure_time_s`).
+    pub target_error: Option<f64>,
+    /// Most time for one benchmark's samples when the target is not met.
+    pub max_measure_time_s: f64,
     pub subtract_overhead: bool,
     pub delta: bool,
     pub pin: Option<usize>,
@@ -49,6 +54,8 @@ impl Default for Args {
             warmup_cap_s: 3.0,
             sample_count: 100,
             measure_time_s: 0.5,
+            target_error: Some(0.02),
+            max_measure_time_s: 3.0,
             subtract_overhead: false,
             delta: false,
             pin: None,
@@ -77,9 +84,13 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --no-warmup             skip warm-up (to see cold behaviour)
   --warmup-cap SECS       give up on steady state after SECS (default 3)
   --warmup-window N       samples per warm-up window (default 10)
-  --quick                 a short run: 2 ms of samples, warm-up windows of 5, capped at 0.05 s
-  --sample-count N        samples per benchmark (default 100)
-  --measure-time SECS     time budget for one benchmark's samples (default 0.5)
+  --quick                 a short run: 2 ms of samples, no precision target, warm-up
+                          windows of 5, capped at 0.05 s
+  --sample-count N        samples per benchmark in the first --measure-time (default 100)
+  --measure-time SECS     time for one benchmark's samples (default 0.5)
+  --target-error PCT|off  then keep sampling until the mean's interval (batch means, at
+                          --confidence) is within PCT of it (default 2%)
+  --max-measure-time SECS ... or until SECS of samples (default 3)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
   --delta                 delta timing: time N and 2N iterations per sample and remove
                           the fixed per-sample cost, 2·t(N) − t(2N)
@@ -136,6 +147,11 @@ impl Args {
         push("--warmup-window", self.warmup_window.to_string());
         push("--sample-count", self.sample_count.to_string());
         push("--measure-time", self.measure_time_s.to_string());
+        push(
+            "--target-error",
+            self.target_error.map_or("off".into(), |t| t.to_string()),
+        );
+        push("--max-measure-time", self.max_measure_time_s.to_string());
         push("--confidence", self.confidence.to_string());
         push("--sesoi", self.sesoi.to_string());
         push("--export-json", out.display().to_string());
@@ -172,6 +188,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--delta" => a.delta = true,
             "--quick" => {
                 a.measure_time_s = 0.002;
+                a.target_error = None;
                 a.warmup_cap_s = 0.05;
                 a.warmup_window = 5;
             }
@@ -212,6 +229,23 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                     || a.measure_time_s > 3600.0
                 {
                     return Err("--measure-time must be positive and at most 3600 seconds".into());
+                }
+            }
+            "--target-error" => {
+                a.target_error = match value(&mut it, arg)?.as_str() {
+                    "off" => None,
+                    v => Some(fraction(v, arg)?),
+                }
+            }
+            "--max-measure-time" => {
+                a.max_measure_time_s = number(value(&mut it, arg)?, arg)?;
+                if !a.max_measure_time_s.is_finite()
+                    || a.max_measure_time_s <= 0.0
+                    || a.max_measure_time_s > 3600.0
+                {
+                    return Err(
+                        "--max-measure-time must be positive and at most 3600 seconds".into(),
+                    );
                 }
             }
             "--pin" => a.pin = Some(number(value(&mut it, arg)?, arg)?),
@@ -271,6 +305,8 @@ mod tests {
             pin: Some(1),
             launches: 4,
             warmup_window: 5,
+            target_error: None,
+            max_measure_time_s: 7.5,
             ..Args::default()
         };
         let child = a.child_args("g/x", std::path::Path::new("/tmp/o.json"));
@@ -284,6 +320,9 @@ mod tests {
         assert!(back.subtract_overhead);
         assert_eq!(back.launches, 1);
         assert_eq!(back.warmup_window, 5);
+        assert_eq!((back.target_error, back.max_measure_time_s), (None, 7.5));
+        let by_default = parse(&Args::default().child_args("g/x", std::path::Path::new("o")));
+        assert_eq!(by_default.unwrap().target_error, Some(0.02));
         assert_eq!(
             back.export_json.as_deref(),
             Some(std::path::Path::new("/tmp/o.json"))

@@ -4,7 +4,7 @@
 //! the shared analysis already made (precision, outliers, modality, drift).
 
 use crate::registry::GroupOptions;
-use plumb_model::{Benchmark, Diagnostic, ResultDocument, Severity, Verdict};
+use plumb_model::{Benchmark, Diagnostic, FunctionInfo, ResultDocument, Severity, Verdict};
 use std::collections::BTreeMap;
 
 /// Below this per-op time the routine did less than one CPU cycle of work per operation.
@@ -31,12 +31,16 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             continue;
         }
         let dead = dead_code(b, &info.empty_body_samples_ns, cycle_ns, level);
-        // A deleted loop makes samples short too; that is its symptom, not a second cause.
-        let short = match dead {
-            Some(_) => None,
-            None => short_samples(b, doc.settings.options["min_sample_ns"].as_f64()),
+        // A deleted loop makes samples short and imprecise too; those are its symptoms,
+        // not more causes.
+        let symptoms = match dead {
+            Some(_) => vec![],
+            None => short_samples(b, doc.settings.options["min_sample_ns"].as_f64())
+                .into_iter()
+                .chain(imprecise(b, info, level))
+                .collect(),
         };
-        for d in dead.into_iter().chain(short) {
+        for d in dead.into_iter().chain(symptoms) {
             add(&b.name, d);
         }
         if let Some(a) = info.allocs_per_op.filter(|&a| a > 0.0) {
@@ -265,6 +269,37 @@ fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic
     })
 }
 
+/// Sampling went on to the time cap without pinning the mean down to the target: the
+/// machine's speed changed during the run (the batch-means interval sees that, where the
+/// ordinary one, assuming independent samples, would not).
+fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnostic> {
+    let (target, error) = (info.target_error?, info.batch_means_error?);
+    if error <= target {
+        return None;
+    }
+    let spent_s = b.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / 1e9;
+    Some(
+        Diagnostic::new(
+            "imprecise",
+            Severity::Warning,
+            format!(
+                "after {spent_s:.2} s of samples the mean is known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the machine's speed changed during the run",
+                100.0 * error,
+                level_text(level),
+                100.0 * target
+            ),
+        )
+        .evidence("batch_means_error", error)
+        .evidence("target_error", target)
+        .evidence("samples_s", spent_s)
+        .advice("raise --max-measure-time, quieten the machine (plumb env), or repeat in fresh processes (--launches)"),
+    )
+}
+
+fn level_text(level: f64) -> String {
+    format!("{}%", (1000.0 * level).round() / 10.0)
+}
+
 /// Nanoseconds with sensible precision down to the femtoseconds a deleted loop reports.
 fn ns_text(ns: f64) -> String {
     if ns.abs() >= 0.01 || ns == 0.0 {
@@ -376,7 +411,7 @@ pub(crate) fn bytes_text(b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{BenchmarkKind, FunctionInfo, Invocation, Sample, Settings};
+    use plumb_model::{BenchmarkKind, Invocation, Sample, Settings};
 
     fn doc_with(b: Benchmark) -> ResultDocument {
         let mut doc = ResultDocument::new(
@@ -433,6 +468,44 @@ mod tests {
         let mut doc = doc_with(function("deleted", &[1e-6; 20], 0.3));
         apply(&mut doc, &BTreeMap::new());
         assert_eq!(codes(&doc), ["busy-machine", "nothing-measured"]);
+    }
+
+    fn with_precision(mut b: Benchmark, target: f64, error: f64) -> Benchmark {
+        let info = b.function.as_mut().unwrap();
+        info.target_error = Some(target);
+        info.batch_means_error = Some(error);
+        b
+    }
+
+    #[test]
+    fn a_target_missed_at_the_cap_is_reported_with_its_figures() {
+        let times: Vec<f64> = (0..20).map(|i| 5.0 + 0.01 * i as f64).collect();
+        let mut doc = doc_with(with_precision(function("real", &times, 0.3), 0.02, 0.05));
+        apply(&mut doc, &BTreeMap::new());
+        let d = doc.benchmarks[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "imprecise")
+            .expect("imprecise");
+        assert!(
+            d.message.contains("±5.0% (batch means, 99.9%)"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("±2.0% target"), "{}", d.message);
+
+        for (name, times, error) in [
+            ("met", times.clone(), 0.019),
+            ("deleted", vec![1e-6; 20], 0.5),
+        ] {
+            let mut doc = doc_with(with_precision(function(name, &times, 0.3), 0.02, error));
+            apply(&mut doc, &BTreeMap::new());
+            assert!(
+                !codes(&doc).contains(&"imprecise"),
+                "{name}: {:?}",
+                codes(&doc)
+            );
+        }
     }
 
     #[test]

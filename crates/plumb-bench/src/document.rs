@@ -34,6 +34,8 @@ pub(crate) fn new_document(
                 "warmup_cap_s": args.warmup_cap_s,
                 "sample_count": args.sample_count,
                 "measure_time_s": args.measure_time_s,
+                "target_error": args.target_error,
+                "max_measure_time_s": args.max_measure_time_s,
                 "min_sample_ns": ctx.sampling.min_sample_ns,
                 "subtract_overhead": args.subtract_overhead,
                 "delta": args.delta,
@@ -74,6 +76,10 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                 info.warmup = m.warmup && args.warmup;
                 info.steady_state = s.steady;
                 info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
+                if let Some(p) = s.precision {
+                    info.target_error = Some(p.target);
+                    info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
+                }
                 let opi = m.ops_per_iter as f64;
                 let empty_per_op: Vec<f64> =
                     s.empty_per_iter_ns.iter().map(|ns| ns / opi).collect();

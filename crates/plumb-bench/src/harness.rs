@@ -2,7 +2,7 @@ use crate::args::{self, Args, ClockChoice};
 use crate::bencher::{Bencher, Context, Measured};
 use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
-use crate::sampler::{SamplingConfig, Warmup};
+use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -166,6 +166,13 @@ impl<'a> Harness<'a> {
                 window: self.args.warmup_window,
                 max_batch: 1 << 40,
                 delta: self.args.delta,
+                // The measured time may grow to the cap, never shrink below --measure-time.
+                precision: self.args.target_error.map(|target| Precision {
+                    target,
+                    level: self.args.confidence,
+                    max_measure_ns: self.args.max_measure_time_s.max(self.args.measure_time_s)
+                        * 1e9,
+                }),
             },
             count_allocations,
             test_mode,
@@ -284,6 +291,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                     window_means: vec![],
                     empty_per_iter_ns: vec![],
                     fixed_ns: vec![],
+                    precision: None,
                 },
                 ops_per_iter: 1,
                 allocations: None,

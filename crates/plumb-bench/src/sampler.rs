@@ -31,6 +31,35 @@ pub struct SamplingConfig {
     /// Delta timing: each sample times N and then 2N iterations, so the fixed cost per
     /// sample (clock reads, loop entry) can be estimated as 2·t(N) − t(2N) and removed.
     pub delta: bool,
+    /// Keep sampling past `measure_ns` until the mean is known this well, or a cap.
+    pub precision: Option<Precision>,
+}
+
+/// A precision to reach before sampling stops (BenchmarkDotNet's MaxRelativeError, with
+/// an interval that holds up when the machine's speed changes during the run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Precision {
+    /// Largest relative half-width of the mean's interval, by batch means.
+    pub target: f64,
+    /// Confidence level of that interval.
+    pub level: f64,
+    /// Most time to spend on measured samples, ns, before giving up.
+    pub max_measure_ns: f64,
+}
+
+/// Batches for the batch-means interval: enough degrees of freedom (9) for a usable t,
+/// batches long enough to span a slow episode of a few percent of the run.
+pub const PRECISION_BATCHES: usize = 10;
+
+/// Bounds the sample vector (800 KB) whatever the cap.
+const MAX_SAMPLES: usize = 100_000;
+
+/// Where sampling stopped against a precision target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrecisionReached {
+    pub target: f64,
+    /// Relative half-width of the mean's batch-means interval at the last sample.
+    pub relative_error: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +77,8 @@ pub struct Sampled {
     pub empty_per_iter_ns: Vec<f64>,
     /// Delta timing only: the fixed cost of each sample, 2·t(N) − t(2N), ns.
     pub fixed_ns: Vec<f64>,
+    /// With a precision target: how close the samples came to it.
+    pub precision: Option<PrecisionReached>,
 }
 
 /// Enough for the dead-code test (ranks against 10+ measured samples) and a mean; the
@@ -143,17 +174,39 @@ pub fn sample(
 
     let mut samples_ns = Vec::with_capacity(count);
     let mut fixed_ns = Vec::with_capacity(if cfg.delta { count } else { 0 });
+    let measuring = Instant::now();
     between(true);
-    if cfg.delta {
-        for _ in 0..count {
-            let once = run(batch);
-            let twice = run(2 * batch);
-            samples_ns.push(twice);
-            fixed_ns.push(2.0 * once - twice);
-        }
-    } else {
-        for _ in 0..count {
-            samples_ns.push(run(batch));
+    take_samples(cfg.delta, run, batch, count, &mut samples_ns, &mut fixed_ns);
+    let mut precision = None;
+    if let Some(p) = &cfg.precision {
+        // Samples shorter than the clock needs (a deleted loop) are clock noise: no
+        // number of them makes the mean of the routine more precise.
+        let long_enough = expected_sample >= cfg.min_sample_ns;
+        loop {
+            let relative_error = relative_error(&samples_ns, p.level);
+            let spent: f64 = samples_ns.iter().sum();
+            let done = relative_error <= p.target
+                || !long_enough
+                || spent >= p.max_measure_ns
+                || measuring.elapsed().as_secs_f64() * 1e9 >= p.max_measure_ns
+                || samples_ns.len() >= MAX_SAMPLES;
+            if done {
+                precision = Some(PrecisionReached {
+                    target: p.target,
+                    relative_error,
+                });
+                break;
+            }
+            // Half as many again, but not (much) past the cap: at what the latest samples
+            // cost, in case the machine has changed speed.
+            let recent = &samples_ns[samples_ns.len().saturating_sub(cfg.min_samples)..];
+            let per_sample = recent.iter().sum::<f64>() / recent.len() as f64;
+            let left = ((p.max_measure_ns - spent) / per_sample).ceil().max(1.0) as usize;
+            let more = (samples_ns.len() / 2)
+                .max(cfg.min_samples)
+                .min(left)
+                .min(MAX_SAMPLES - samples_ns.len());
+            take_samples(cfg.delta, run, batch, more, &mut samples_ns, &mut fixed_ns);
         }
     }
     between(false);
@@ -174,6 +227,7 @@ pub fn sample(
         .map(|_| empty(empty_batch) / empty_batch as f64)
         .collect();
     Sampled {
+        precision,
         fixed_ns,
         batch,
         samples_ns,
@@ -182,6 +236,39 @@ pub fn sample(
         warmup_elapsed,
         window_means: steady.window_means,
         empty_per_iter_ns,
+    }
+}
+
+/// Takes `count` samples of `batch` iterations; in delta mode each is a 2N sample after
+/// an N one, whose difference estimates the fixed cost per sample.
+fn take_samples(
+    delta: bool,
+    run: &mut dyn FnMut(u64) -> f64,
+    batch: u64,
+    count: usize,
+    samples_ns: &mut Vec<f64>,
+    fixed_ns: &mut Vec<f64>,
+) {
+    if delta {
+        for _ in 0..count {
+            let once = run(batch);
+            let twice = run(2 * batch);
+            samples_ns.push(twice);
+            fixed_ns.push(2.0 * once - twice);
+        }
+    } else {
+        for _ in 0..count {
+            samples_ns.push(run(batch));
+        }
+    }
+}
+
+/// Relative half-width of the mean's batch-means interval; infinite when it cannot be
+/// computed (too few samples, a mean of zero).
+fn relative_error(samples_ns: &[f64], level: f64) -> f64 {
+    match plumb_stats::batch_means_ci(samples_ns, PRECISION_BATCHES, level) {
+        Ok(ci) if ci.mean > 0.0 => ci.error / ci.mean,
+        _ => f64::INFINITY,
     }
 }
 
@@ -209,7 +296,95 @@ mod tests {
             window: 5,
             max_batch: 1 << 30,
             delta: false,
+            precision: None,
         }
+    }
+
+    /// 1 % at 99.9 %, at most 100 ms of samples (20× the 5 ms first budget).
+    fn precise() -> SamplingConfig {
+        SamplingConfig {
+            precision: Some(Precision {
+                target: 0.01,
+                level: 0.999,
+                max_measure_ns: 100e6,
+            }),
+            ..cfg(STEADY)
+        }
+    }
+
+    /// Deterministic noise in [-1, 1) (a 64-bit LCG's top bits).
+    fn noise(state: &mut u64) -> f64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+
+    #[test]
+    fn a_steady_routine_stops_at_the_first_budget() {
+        let s = sample(
+            &precise(),
+            &mut |n| n as f64 * 10.0,
+            &mut |n| n as f64,
+            &mut |_| {},
+        );
+        assert_eq!(s.samples_ns.len(), 50);
+        let p = s.precision.unwrap();
+        assert_eq!(p.relative_error, 0.0);
+    }
+
+    #[test]
+    fn a_noisy_routine_is_sampled_until_the_mean_is_precise() {
+        // ±5 % uniform noise: a CV of 2.9 %. Fifty samples give a batch-means interval
+        // of about ±2 % at 99.9 %; about four times as many reach ±1 %.
+        let mut state = 7u64;
+        let mut warm = 0;
+        let mut run = |n: u64| {
+            warm += 1;
+            let jitter = if warm > 30 {
+                0.05 * noise(&mut state)
+            } else {
+                0.0
+            };
+            n as f64 * 10.0 * (1.0 + jitter)
+        };
+        let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
+        let p = s.precision.unwrap();
+        assert!(p.relative_error <= 0.01, "{p:?}");
+        let n = s.samples_ns.len();
+        assert!((100..1000).contains(&n), "{n} samples");
+        // The figure reported is what the samples say.
+        let ci = plumb_stats::batch_means_ci(&s.samples_ns, PRECISION_BATCHES, 0.999).unwrap();
+        assert_eq!(p.relative_error, ci.error / ci.mean);
+    }
+
+    #[test]
+    fn a_machine_that_keeps_slowing_stops_at_the_cap_unresolved() {
+        // Each call 0.1 % slower than the last: batch means keep disagreeing, so the target
+        // is never met and sampling ends at the cap, not far past it.
+        let mut calls = 0u64;
+        let mut run = |n: u64| {
+            calls += 1;
+            n as f64 * 10.0 * (1.0 + 0.001 * calls as f64)
+        };
+        let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
+        let p = s.precision.unwrap();
+        assert!(p.relative_error > 0.01, "{p:?}");
+        let spent: f64 = s.samples_ns.iter().sum();
+        assert!((100e6..105e6).contains(&spent), "{spent} ns of samples");
+    }
+
+    #[test]
+    fn a_deleted_routine_is_not_sampled_for_precision() {
+        let mut state = 3u64;
+        let s = sample(
+            &precise(),
+            &mut |_| 1.0 + noise(&mut state).abs(),
+            &mut |n| n as f64,
+            &mut |_| {},
+        );
+        assert!(s.precision.unwrap().relative_error > 0.01);
+        assert_eq!(s.samples_ns.len(), 50);
     }
 
     const STEADY: Warmup = Warmup::Steady {

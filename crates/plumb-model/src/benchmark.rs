@@ -129,6 +129,14 @@ pub struct FunctionInfo {
     pub empty_body_samples_ns: Vec<f64>,
     #[serde(default)]
     pub overhead_subtracted: bool,
+    /// The precision sampling went on for: a relative half-width of the mean's interval
+    /// (by batch means, at the run's confidence). Absent when sampling ran for a fixed time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_error: Option<f64>,
+    /// The relative half-width of that interval when sampling stopped: at most
+    /// `target_error` unless the time cap came first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_means_error: Option<f64>,
     /// Bytes the benchmark's parameter declares it touches (its working set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub working_set_bytes: Option<u64>,

@@ -5,6 +5,7 @@
 //! (scipy, statsmodels, pymannkendall or hand-worked examples written into the tests).
 
 mod anova;
+mod batch_means;
 mod effect;
 mod error;
 mod mann_whitney;
@@ -19,6 +20,7 @@ mod trend;
 mod welch;
 
 pub use anova::{one_way_anova, Anova};
+pub use batch_means::batch_means_ci;
 pub use effect::{cohens_d, hodges_lehmann};
 pub use error::StatsError;
 pub use mann_whitney::{mann_whitney_u, MannWhitney};
