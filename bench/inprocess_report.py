@@ -60,9 +60,9 @@ def run_divan(tmp):
     return res
 
 
-# plumb-bench at criterion's budget too: the same 3 s warm-up cap and 5 s of samples, to
-# separate the estimator from the time spent.
-CRITERION_BUDGET = ["--measure-time", "5", "--warmup-cap", "3"]
+# plumb-bench at criterion's budget too: the same 3 s warm-up cap and a fixed 5 s of
+# samples, to separate the estimator from the time spent.
+CRITERION_BUDGET = ["--measure-time", "5", "--warmup-cap", "3", "--target-error", "off"]
 RUN = {"plumb-bench": run_plumb, "plumb-bench --quick": lambda tmp: run_plumb(tmp, ["--quick"]),
        "plumb-bench (criterion's budget)": lambda tmp: run_plumb(tmp, CRITERION_BUDGET),
        "criterion": run_criterion, "divan": run_divan}
@@ -111,8 +111,9 @@ cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip("
 print(f"# In-process harnesses side by side\n\n{cpu}; {BLOCKS} blocks of {N} invocations of each "
       "harness, rotating order within a block. Each tool's own defaults (criterion: 3 s warm-up "
       "+ 5 s per benchmark; divan: 100 samples; plumb-bench: warm-up to steady state, 0.5 s of "
-      "samples; --quick: 2 ms of samples, warm-up windows of 5 capped at 0.05 s; criterion's budget: "
-      "`--measure-time 5 --warmup-cap 3`). The minimum is computed from criterion's raw samples "
+      "samples, then more until the mean's batch-means interval is within ±2 % or 3 s of samples; "
+      "--quick: 2 ms of samples, warm-up windows of 5 capped at 0.05 s; criterion's budget: "
+      "`--measure-time 5 --warmup-cap 3 --target-error off`). The minimum is computed from criterion's raw samples "
       "(sample.json) and is divan's \"fastest\". "
       "Re-run with `bash bench/inprocess.sh` (BLOCKS, INVOCATIONS to change the design).\n")
 print("## Empty body: reported per-iteration cost (median over all invocations)\n")
