@@ -1,6 +1,7 @@
+use crate::replicates::{replicates, Unit};
 use crate::{checks, compare, environment_diagnostics};
 use plumb_model::{Benchmark, ResultDocument, TimeStats};
-use plumb_stats::{mean_ci, median_ci, tukey_outliers, Interval, Summary};
+use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AnalysisConfig {
@@ -27,27 +28,19 @@ pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
 
 fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
     let summary = Summary::of(times).ok()?;
-    // With launches, the launch is the unit of replication: samples within one process
-    // share its layout, so the interval comes from the launch means.
-    if let Some(means) = b.launch_means_ns() {
-        let ci = mean_ci(&means, level).ok();
-        return Some(TimeStats {
-            mean_ci: ci.map(|c| c.interval),
-            error: ci.map(|c| c.error),
-            median_ci: median_ci(times, level).ok().map(|c| c.interval),
-            summary,
-        });
-    }
-    let ci = mean_ci(times, level).ok();
-    // A subtracted correction (shell start-up) is itself an estimate: its standard error
-    // widens the interval of the mean, at the same t multiplier.
-    let error = ci.map(|ci| match &b.correction {
-        Some(c) => {
-            let t = ci.error / (summary.std_dev / (times.len() as f64).sqrt());
-            let t = if t.is_finite() { t } else { 0.0 };
-            (ci.error.powi(2) + (t * c.std_err_ns).powi(2)).sqrt()
+    let (units, unit) = replicates(b, times);
+    let ci = mean_ci(&units, level).ok();
+    // A subtracted correction (shell start-up, a fixed cost per sample) is itself an
+    // estimate: its standard error, per operation, widens the interval of the mean at the
+    // same t multiplier.
+    let per_op = correction_per_op(b);
+    let error = ci.map(|ci| match (&b.correction, unit) {
+        (Some(c), Unit::Sample | Unit::Batch) => {
+            let t = t_quantile(1.0 - (1.0 - level) / 2.0, units.len() as f64 - 1.0);
+            (ci.error.powi(2) + (t * c.std_err_ns * per_op).powi(2)).sqrt()
         }
-        None => ci.error,
+        // Each launch made its own correction: their spread is in the launch means.
+        _ => ci.error,
     });
     Some(TimeStats {
         mean_ci: error.map(|e| Interval {
@@ -58,6 +51,19 @@ fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
         median_ci: median_ci(times, level).ok().map(|c| c.interval),
         summary,
     })
+}
+
+/// The share of a per-sample correction in the mean per-op time: the mean of
+/// 1 / iterations over the samples (1 for commands).
+fn correction_per_op(b: &Benchmark) -> f64 {
+    if b.samples.is_empty() {
+        return 1.0;
+    }
+    b.samples
+        .iter()
+        .map(|s| 1.0 / s.iterations.max(1) as f64)
+        .sum::<f64>()
+        / b.samples.len() as f64
 }
 
 /// Analyses every benchmark, compares each with its group's baseline (benchmarks without
@@ -222,5 +228,59 @@ mod tests {
         let (p, c) = (plain.time.unwrap(), corrected.time.unwrap());
         assert_eq!(c.summary.mean, p.summary.mean - 500.0);
         assert!(c.error.unwrap() > p.error.unwrap());
+    }
+
+    fn function(times_per_sample: &[u64], iterations: u64) -> Benchmark {
+        let mut b = Benchmark::new("f", plumb_model::BenchmarkKind::Function);
+        b.samples = times_per_sample
+            .iter()
+            .map(|&t| Sample {
+                iterations,
+                ..Sample::wall(t)
+            })
+            .collect();
+        b
+    }
+
+    #[test]
+    fn a_correction_per_sample_counts_per_operation() {
+        // Samples of 1000 iterations; the correction's standard error, 10 ns per sample, is
+        // 0.01 ns per operation: with iid-looking samples it barely moves the Error.
+        let times: Vec<u64> = (0..40).map(|i| 100_000 + (i % 7) * 300).collect();
+        let mut plain = function(&times, 1000);
+        analyse_benchmark(&mut plain, &CFG);
+        let mut corrected = function(&times, 1000);
+        corrected.correction = Some(Correction {
+            ns: 5_000.0,
+            std_err_ns: 10.0,
+            reason: "fixed cost per sample".into(),
+        });
+        analyse_benchmark(&mut corrected, &CFG);
+        let (p, c) = (plain.time.unwrap(), corrected.time.unwrap());
+        assert_eq!(c.summary.mean, p.summary.mean - 5.0);
+        // scipy: st.t.ppf(0.975, 9) = 2.2621571628540993; added in quadrature.
+        let expected = (p.error.unwrap().powi(2) + (2.2621571628540993 * 0.01f64).powi(2)).sqrt();
+        assert!((c.error.unwrap() - expected).abs() < 1e-9, "{c:?}");
+    }
+
+    #[test]
+    fn a_slow_episode_in_process_widens_the_error_beyond_the_iid_one() {
+        // 100 samples at 100 ns per op with ±1 % jitter, the middle 20 at 110 ns: by batch
+        // means (what the Error uses for in-process samples) the interval is several times
+        // the one that assumes independent samples.
+        let times: Vec<u64> = (0..100u64)
+            .map(|i| if (40..60).contains(&i) { 110_000 } else { 100_000 } + (i % 3) * 1000)
+            .collect();
+        let mut b = function(&times, 1000);
+        analyse_benchmark(&mut b, &CFG);
+        let error = b.time.as_ref().unwrap().error.unwrap();
+        let iid = plumb_stats::mean_ci(&b.analysed_times_ns(), 0.95)
+            .unwrap()
+            .error;
+        let batch = plumb_stats::batch_means_ci(&b.analysed_times_ns(), 10, 0.95)
+            .unwrap()
+            .error;
+        assert_eq!(error, batch);
+        assert!(error > 2.0 * iid, "batch means {error}, iid {iid}");
     }
 }

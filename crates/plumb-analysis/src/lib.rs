@@ -6,10 +6,12 @@ mod checks;
 mod compare;
 mod environment;
 mod load_compare;
+mod replicates;
 mod verdict;
 
 pub use benchmark::{analyse_benchmark, analyse_document, AnalysisConfig};
 pub use compare::{compare_documents, DocumentComparison};
 pub use environment::environment_diagnostics;
 pub use load_compare::{compare_load, PercentileComparison};
+pub use replicates::{replicates, Unit, BATCHES};
 pub use verdict::compare;

@@ -15,17 +15,22 @@
 //! Welch's t-test (on means, like the ratio) and Mann–Whitney U (on ranks) are reported;
 //! when they disagree, the reason says so ("means differ, ranks do not" is a tail change).
 
+use crate::replicates::replicates;
 use plumb_model::{Benchmark, Comparison, Verdict};
 use plumb_stats::{
     cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, tost_welch, welch_t_test,
 };
 
-/// The values compared: launch means when both benchmarks ran in several processes (the
-/// process is then the unit of replication), otherwise the samples.
+/// The values compared: each benchmark's replicates (launch means, batch means of an
+/// in-process run, or samples), of the same unit on both sides.
 fn units(base: &Benchmark, cand: &Benchmark) -> (Vec<f64>, Vec<f64>) {
-    match (base.launch_means_ns(), cand.launch_means_ns()) {
-        (Some(x), Some(y)) => (x, y),
-        _ => (base.analysed_times_ns(), cand.analysed_times_ns()),
+    let (bt, ct) = (base.analysed_times_ns(), cand.analysed_times_ns());
+    let (x, xu) = replicates(base, &bt);
+    let (y, yu) = replicates(cand, &ct);
+    if xu == yu {
+        (x, y)
+    } else {
+        (bt, ct)
     }
 }
 

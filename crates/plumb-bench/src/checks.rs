@@ -129,28 +129,8 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             .and_then(|g| options.get(g))
             .is_some_and(|o| o.identical);
         if identical {
-            // Faster or slower means a difference beyond the SESOI, with confidence: for
-            // identical code that can only be the machine (or code layout). So does a
-            // difference that is real (the ratio's interval excludes 1) and estimated
-            // beyond the SESOI, even when noise leaves its size unsettled (inconclusive).
-            let real_and_large = c.ratio_ci.is_some_and(|ci| ci.lo > 1.0 || ci.hi < 1.0)
-                && (c.ratio - 1.0).abs() > c.sesoi;
-            if matches!(c.verdict, Verdict::Faster | Verdict::Slower) || real_and_large {
-                add(
-                    &c.candidate,
-                    Diagnostic::new(
-                        "noise",
-                        Severity::Warning,
-                        format!(
-                            "identical code measured {:+.1}% apart from {} (verdict {}): that is the machine's noise",
-                            100.0 * (c.ratio - 1.0),
-                            c.baseline,
-                            c.verdict
-                        ),
-                    )
-                    .evidence("ratio", c.ratio)
-                    .advice("pin the process (--pin), quieten the machine (plumb env), or run more samples"),
-                );
+            if let Some(d) = identical_apart(c) {
+                add(&c.candidate, d);
             }
         } else if c.ratio.is_finite() && c.ratio <= 0.5 && c.verdict == Verdict::Faster {
             add(
@@ -193,6 +173,44 @@ const SHAPE_OF_SAMPLES: [&str; 6] = [
     "drift",
     "cold-start",
 ];
+
+/// Identical code should be measured equivalent; when it is not, the machine's noise is
+/// the only difference there is. Either it made a difference beyond the SESOI (a verdict,
+/// or an interval that excludes 1 around an estimate beyond the SESOI), or it left the
+/// ratio so uncertain that a change of the SESOI's size could hide in it.
+fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
+    let ci = c.ratio_ci;
+    let real_and_large =
+        ci.is_some_and(|ci| ci.lo > 1.0 || ci.hi < 1.0) && (c.ratio - 1.0).abs() > c.sesoi;
+    let message = if matches!(c.verdict, Verdict::Faster | Verdict::Slower) || real_and_large {
+        format!(
+            "identical code measured {:+.1}% apart from {} (verdict {}): that is the machine's noise",
+            100.0 * (c.ratio - 1.0),
+            c.baseline,
+            c.verdict
+        )
+    } else if c.verdict != Verdict::Equivalent {
+        let ci = ci?;
+        format!(
+            "identical code could not be shown equivalent to {}: the ratio could be anywhere in ×{:.3}–×{:.3}, wider than the ±{}% that matters; the machine's noise hides smaller differences",
+            c.baseline,
+            ci.lo,
+            ci.hi,
+            100.0 * c.sesoi
+        )
+    } else {
+        return None;
+    };
+    Some(
+        Diagnostic::new("noise", Severity::Warning, message)
+            .evidence("ratio", c.ratio)
+            .evidence("ratio_lo", ci.map_or(f64::NAN, |i| i.lo))
+            .evidence("ratio_hi", ci.map_or(f64::NAN, |i| i.hi))
+            .advice(
+                "pin the process (--pin), quieten the machine (plumb env), or run more samples",
+            ),
+    )
+}
 
 /// "Nothing measured?": per-op times whose ranks are indistinguishable from an empty
 /// body's (Mann–Whitney, robust to the rare slow sample a real routine may have), or a
@@ -506,6 +524,44 @@ mod tests {
                 codes(&doc)
             );
         }
+    }
+
+    fn identical_pair(verdict: Verdict, ratio: f64, lo: f64, hi: f64) -> plumb_model::Comparison {
+        plumb_model::Comparison {
+            baseline: "g/a".into(),
+            candidate: "g/b".into(),
+            verdict,
+            reason: String::new(),
+            ratio,
+            ratio_ci: Some(plumb_stats::Interval { lo, hi }),
+            ratio_sd: f64::NAN,
+            level: 0.999,
+            sesoi: 0.02,
+            welch_p: f64::NAN,
+            mann_whitney_p: f64::NAN,
+            tost_p: f64::NAN,
+            cohens_d: f64::NAN,
+            hodges_lehmann_ns: f64::NAN,
+        }
+    }
+
+    #[test]
+    fn identical_code_not_measured_equivalent_is_the_machines_noise() {
+        let apart = identical_apart(&identical_pair(Verdict::Slower, 1.048, 1.031, 1.066));
+        assert!(apart.unwrap().message.contains("+4.8% apart"));
+        // Real (the interval excludes 1) and estimated beyond the SESOI, size unsettled.
+        let apart = identical_apart(&identical_pair(Verdict::Inconclusive, 1.032, 1.006, 1.058));
+        assert!(apart.unwrap().message.contains("+3.2% apart"));
+        // So uncertain that nothing can be said: that too is the machine.
+        let wide = identical_apart(&identical_pair(Verdict::Inconclusive, 1.42, 0.784, 2.061));
+        let m = wide.unwrap().message;
+        assert!(
+            m.contains("×0.784–×2.061, wider than the ±2% that matters"),
+            "{m}"
+        );
+        assert!(
+            identical_apart(&identical_pair(Verdict::Equivalent, 0.998, 0.983, 1.014)).is_none()
+        );
     }
 
     #[test]

@@ -47,9 +47,9 @@ pub struct Precision {
     pub max_measure_ns: f64,
 }
 
-/// Batches for the batch-means interval: enough degrees of freedom (9) for a usable t,
-/// batches long enough to span a slow episode of a few percent of the run.
-pub const PRECISION_BATCHES: usize = 10;
+/// Batches for the batch-means interval: the analysis's, so that the Error reported is the
+/// interval sampling stopped on (widened only by a subtracted correction's uncertainty).
+const PRECISION_BATCHES: usize = plumb_analysis::BATCHES;
 
 /// Bounds the sample vector (800 KB) whatever the cap.
 const MAX_SAMPLES: usize = 100_000;
@@ -338,16 +338,7 @@ mod tests {
         // ±5 % uniform noise: a CV of 2.9 %. Fifty samples give a batch-means interval
         // of about ±2 % at 99.9 %; about four times as many reach ±1 %.
         let mut state = 7u64;
-        let mut warm = 0;
-        let mut run = |n: u64| {
-            warm += 1;
-            let jitter = if warm > 30 {
-                0.05 * noise(&mut state)
-            } else {
-                0.0
-            };
-            n as f64 * 10.0 * (1.0 + jitter)
-        };
+        let mut run = |n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state));
         let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
         let p = s.precision.unwrap();
         assert!(p.relative_error <= 0.01, "{p:?}");

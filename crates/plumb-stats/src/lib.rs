@@ -20,7 +20,7 @@ mod trend;
 mod welch;
 
 pub use anova::{one_way_anova, Anova};
-pub use batch_means::batch_means_ci;
+pub use batch_means::{batch_means, batch_means_ci};
 pub use effect::{cohens_d, hodges_lehmann};
 pub use error::StatsError;
 pub use mann_whitney::{mann_whitney_u, MannWhitney};

@@ -1,0 +1,71 @@
+//! The unit of replication: the values whose spread is the uncertainty of a benchmark's
+//! mean, for its interval (the Error) and for verdicts.
+//!
+//! * Launches, when a function benchmark ran in several fresh processes: samples of one
+//!   process share its code layout and address-space randomisation.
+//! * Batch means, for the samples of one in-process run: they are taken back to back, and
+//!   a machine that is slow for a while makes runs of slow samples, so treating them as
+//!   independent understates the uncertainty (on a shared VM, by several times).
+//! * The samples themselves otherwise: each command run is its own process.
+
+use plumb_model::{Benchmark, BenchmarkKind};
+
+/// Batches for batch means: 9 degrees of freedom, batches long enough to span a slow
+/// episode of a few percent of the run. plumb-bench's precision target uses the same.
+pub const BATCHES: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Launch,
+    Batch,
+    Sample,
+}
+
+/// The replicates of `b`, given its analysed per-op times in run order.
+pub fn replicates(b: &Benchmark, times: &[f64]) -> (Vec<f64>, Unit) {
+    if let Some(means) = b.launch_means_ns() {
+        return (means, Unit::Launch);
+    }
+    // Batches of at least two samples; fewer samples stay as they are.
+    if b.kind == BenchmarkKind::Function && times.len() >= 2 * BATCHES {
+        return (plumb_stats::batch_means(times, BATCHES), Unit::Batch);
+    }
+    (times.to_vec(), Unit::Sample)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::Sample;
+
+    fn with(kind: BenchmarkKind, n: usize) -> (Benchmark, Vec<f64>) {
+        let mut b = Benchmark::new("x", kind);
+        b.samples = (0..n as u64).map(|i| Sample::wall(100 + i)).collect();
+        let t = b.analysed_times_ns();
+        (b, t)
+    }
+
+    #[test]
+    fn in_process_samples_are_replicated_by_batch() {
+        // 25 samples 100..=124: five batches of 3 then five of 2, every sample in one.
+        let (b, t) = with(BenchmarkKind::Function, 25);
+        let (r, unit) = replicates(&b, &t);
+        assert_eq!(unit, Unit::Batch);
+        assert_eq!(r.len(), BATCHES);
+        assert_eq!(r[0], 101.0);
+        assert_eq!(r[4], 113.0);
+        assert_eq!(r[5], 115.5);
+        assert_eq!(r[9], 123.5);
+        // And the interval is the one plumb-stats computes by batch means.
+        let direct = plumb_stats::batch_means_ci(&t, BATCHES, 0.999).unwrap();
+        assert_eq!(plumb_stats::mean_ci(&r, 0.999).unwrap(), direct);
+    }
+
+    #[test]
+    fn commands_and_short_runs_are_replicated_by_sample() {
+        let (b, t) = with(BenchmarkKind::Command, 50);
+        assert_eq!(replicates(&b, &t), (t.clone(), Unit::Sample));
+        let (b, t) = with(BenchmarkKind::Function, 19);
+        assert_eq!(replicates(&b, &t).1, Unit::Sample);
+    }
+}
