@@ -90,11 +90,13 @@ impl<'c> Bencher<'c> {
             if !count {
                 return;
             }
+            // Counts add up over the spans of measured samples.
             let now = alloc::counts();
             if starting {
                 mark = now;
             } else {
-                allocations = Some((now.0 - mark.0, now.1 - mark.1));
+                let (a, b) = allocations.unwrap_or((0, 0));
+                allocations = Some((a + now.0 - mark.0, b + now.1 - mark.1));
             }
         };
         let cfg = &self.sampling();

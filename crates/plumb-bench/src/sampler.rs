@@ -93,9 +93,10 @@ impl SamplingConfig {
 }
 
 /// Samples a routine. `run(n)` times n iterations and returns ns; `empty(n)` does the same
-/// for an empty body; `between` is called between measured samples (never inside one),
-/// e.g. to read allocation counters: it receives `true` before the first measured sample
-/// and `false` after the last.
+/// for an empty body; `between` marks the spans of measured samples, e.g. to read
+/// allocation counters: `true` before a run of measured samples, `false` after it. There
+/// may be several spans; what the sampler itself does between them (deciding whether the
+/// mean is precise enough, growing the sample buffer) is outside every span.
 pub fn sample(
     cfg: &SamplingConfig,
     run: &mut dyn FnMut(u64) -> f64,
@@ -177,6 +178,7 @@ pub fn sample(
     let measuring = Instant::now();
     between(true);
     take_samples(cfg.delta, run, batch, count, &mut samples_ns, &mut fixed_ns);
+    between(false);
     let mut precision = None;
     if let Some(p) = &cfg.precision {
         // Samples shorter than the clock needs (a deleted loop) are clock noise: no
@@ -206,10 +208,13 @@ pub fn sample(
                 .max(cfg.min_samples)
                 .min(left)
                 .min(MAX_SAMPLES - samples_ns.len());
+            samples_ns.reserve(more);
+            fixed_ns.reserve(if cfg.delta { more } else { 0 });
+            between(true);
             take_samples(cfg.delta, run, batch, more, &mut samples_ns, &mut fixed_ns);
+            between(false);
         }
     }
-    between(false);
     // In delta mode the recorded samples are the 2N ones.
     let batch = if cfg.delta { 2 * batch } else { batch };
 
@@ -285,6 +290,7 @@ fn batch_for(target: f64, per_iter: f64, floor: u64, max: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
 
     fn cfg(warmup: Warmup) -> SamplingConfig {
         SamplingConfig {
@@ -338,8 +344,22 @@ mod tests {
         // ±5 % uniform noise: a CV of 2.9 %. Fifty samples give a batch-means interval
         // of about ±2 % at 99.9 %; about four times as many reach ±1 %.
         let mut state = 7u64;
-        let mut run = |n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state));
-        let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
+        let (in_span, spans, inside) = (Cell::new(false), Cell::new(0), Cell::new(0));
+        let mut run = |n: u64| {
+            inside.set(inside.get() + usize::from(in_span.get()));
+            n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state))
+        };
+        let mut between = |starting: bool| {
+            assert_ne!(in_span.get(), starting, "spans open and close in turn");
+            in_span.set(starting);
+            spans.set(spans.get() + usize::from(starting));
+        };
+        let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut between);
+        // Every measured sample, and nothing else, was taken inside a span; the precision
+        // checks between rounds were outside them.
+        assert!(!in_span.get());
+        assert_eq!(inside.get(), s.samples_ns.len());
+        assert!(spans.get() > 1);
         let p = s.precision.unwrap();
         assert!(p.relative_error <= 0.01, "{p:?}");
         let n = s.samples_ns.len();
