@@ -21,21 +21,13 @@ use plumb_stats::{
     cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, tost_welch, welch_t_test,
 };
 
-/// The values compared: each benchmark's replicates (launch means, batch means of an
-/// in-process run, or samples), of the same unit on both sides.
-fn units(base: &Benchmark, cand: &Benchmark) -> (Vec<f64>, Vec<f64>) {
-    let (bt, ct) = (base.analysed_times_ns(), cand.analysed_times_ns());
-    let (x, xu) = replicates(base, &bt);
-    let (y, yu) = replicates(cand, &ct);
-    if xu == yu {
-        (x, y)
-    } else {
-        (bt, ct)
-    }
-}
-
 pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Comparison {
-    let (x, y) = units(base, cand);
+    // The ratio's interval and the tests are taken over each side's replicates (launch
+    // means, batch means of an in-process run, or samples: whatever is independent). The
+    // descriptive figures (RatioSD, Cohen's d, Hodges-Lehmann) describe the samples.
+    let (bt, ct) = (base.analysed_times_ns(), cand.analysed_times_ns());
+    let (x, _) = replicates(base, &bt);
+    let (y, _) = replicates(cand, &ct);
     let mut c = Comparison {
         baseline: base.name.clone(),
         candidate: cand.name.clone(),
@@ -57,11 +49,12 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
             ratio_of_means(&x, &y, level)?,
             welch_t_test(&y, &x)?,
             mann_whitney_u(&y, &x)?,
-            cohens_d(&x, &y)?,
-            hodges_lehmann(&x, &y)?,
+            cohens_d(&bt, &ct)?,
+            hodges_lehmann(&bt, &ct)?,
+            ratio_of_means(&bt, &ct, level)?.ratio_sd,
         ))
     })();
-    let (ratio, welch, mw, d, hl) = match computed {
+    let (ratio, welch, mw, d, hl, ratio_sd) = match computed {
         Ok(v) => v,
         Err(e) => {
             c.reason = format!(
@@ -76,7 +69,7 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
     let tost = tost_welch(&x, &y, sesoi * base_mean.abs()).expect("sizes checked above");
     c.ratio = ratio.ratio;
     c.ratio_ci = ratio.interval;
-    c.ratio_sd = ratio.ratio_sd;
+    c.ratio_sd = ratio_sd;
     c.welch_p = welch.p;
     c.mann_whitney_p = mw.p;
     c.tost_p = tost.p;
@@ -107,7 +100,7 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
         ),
         _ => format!("Welch p{}, Mann-Whitney p{}", fmt_p(welch.p), fmt_p(mw.p)),
     };
-    let constant = welch.p == 0.0 && plumb_stats::Summary::of(&x).is_ok_and(|s| s.std_dev == 0.0);
+    let constant = welch.p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
     let resolution_note = if constant {
         "; both samples are constant: the clock's resolution, not the code, may set this difference"
     } else {
@@ -310,5 +303,45 @@ mod tests {
             "{}",
             c.reason
         );
+    }
+
+    fn in_process(name: &str, times: impl IntoIterator<Item = f64>) -> Benchmark {
+        let mut b = bench(name, times);
+        b.kind = BenchmarkKind::Function;
+        b
+    }
+
+    #[test]
+    fn in_process_runs_are_judged_on_batch_means_and_described_by_samples() {
+        // The candidate is 5 % slower, but only while the machine was slow: half of its
+        // run at +10 %, the other half at the baseline's speed. The samples alone look like
+        // a clear slowdown; batch means see two episodes and cannot call it.
+        let base = around(1e6, 100, 10.0);
+        let cand: Vec<f64> = around(1e6, 100, 10.0)
+            .iter()
+            .enumerate()
+            .map(|(i, t)| if i < 50 { t * 1.1 } else { *t })
+            .collect();
+        let as_commands = compare(
+            &bench("a", base.clone()),
+            &bench("b", cand.clone()),
+            0.999,
+            0.02,
+        );
+        assert_eq!(
+            as_commands.verdict,
+            Verdict::Slower,
+            "{}",
+            as_commands.reason
+        );
+        let (a, b) = (in_process("a", base), in_process("b", cand));
+        let c = compare(&a, &b, 0.999, 0.02);
+        assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
+        // RatioSD, Cohen's d and Hodges-Lehmann still describe the samples (whole ns).
+        let (x, y) = (a.analysed_times_ns(), b.analysed_times_ns());
+        let on_samples = plumb_stats::ratio_of_means(&x, &y, 0.999).unwrap();
+        assert_eq!(c.ratio_sd, on_samples.ratio_sd);
+        assert_eq!(c.cohens_d, plumb_stats::cohens_d(&x, &y).unwrap());
+        assert_eq!(c.ratio_sd, as_commands.ratio_sd);
     }
 }

@@ -190,13 +190,14 @@ fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
             c.verdict
         )
     } else if c.verdict != Verdict::Equivalent {
-        let ci = ci?;
+        // Inside ±SESOI yet not shown equivalent is TOST's stricter level, not noise.
+        let ci = ci.filter(|ci| ci.lo < 1.0 - c.sesoi || ci.hi > 1.0 + c.sesoi)?;
         format!(
             "identical code could not be shown equivalent to {}: the ratio could be anywhere in ×{:.3}–×{:.3}, wider than the ±{}% that matters; the machine's noise hides smaller differences",
             c.baseline,
             ci.lo,
             ci.hi,
-            100.0 * c.sesoi
+            (1000.0 * c.sesoi).round() / 10.0
         )
     } else {
         return None;
@@ -287,21 +288,25 @@ fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic
     })
 }
 
-/// Sampling went on to the time cap without pinning the mean down to the target: the
-/// machine's speed changed during the run (the batch-means interval sees that, where the
-/// ordinary one, assuming independent samples, would not).
+/// Sampling reached a cap before the mean was pinned down to the target: the times vary
+/// too much for it, within samples or (what the batch-means interval sees and the
+/// ordinary one would not) over the run.
 fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnostic> {
     let (target, error) = (info.target_error?, info.batch_means_error?);
     if error <= target {
         return None;
     }
+    let cap = match info.precision_stop.as_deref() {
+        Some("sample-cap") => "sample cap",
+        _ => "time cap",
+    };
     let spent_s = b.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / 1e9;
     Some(
         Diagnostic::new(
             "imprecise",
             Severity::Warning,
             format!(
-                "after {spent_s:.2} s of samples the mean is known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the machine's speed changed during the run",
+                "sampling stopped at the {cap} after {spent_s:.2} s of samples with the mean known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the times vary too much for it (a noisy routine, or a machine that changed speed during the run)",
                 100.0 * error,
                 level_text(level),
                 100.0 * target

@@ -4,6 +4,7 @@ use crate::args::Args;
 use crate::bencher::Context;
 use crate::harness::{Outcome, Ran};
 use crate::registry::{Entry, GroupOptions};
+use crate::sampler::Stop;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_model::{
     Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, Invocation, ResultDocument,
@@ -79,6 +80,14 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                 if let Some(p) = s.precision {
                     info.target_error = Some(p.target);
                     info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
+                    info.precision_stop = Some(
+                        match p.stop {
+                            Stop::TargetMet => "target-met",
+                            Stop::TimeCap => "time-cap",
+                            Stop::SampleCap => "sample-cap",
+                        }
+                        .into(),
+                    );
                 }
                 let opi = m.ops_per_iter as f64;
                 let empty_per_op: Vec<f64> =

@@ -65,6 +65,11 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
         .unwrap_or_default();
     info.launch_sample_counts = launches.iter().map(|l| l.samples.len()).collect();
     info.empty_body_samples_ns = Vec::new();
+    // Each launch sampled to its own precision; across launches the launch means are the
+    // replicates, and the first launch's figures would speak for none of the others.
+    info.target_error = None;
+    info.batch_means_error = None;
+    info.precision_stop = None;
     let mut allocs = Vec::new();
     for l in &launches {
         b.samples.extend(l.samples.iter().cloned());

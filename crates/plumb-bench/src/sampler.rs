@@ -48,7 +48,9 @@ pub struct Precision {
 }
 
 /// Batches for the batch-means interval: the analysis's, so that the Error reported is the
-/// interval sampling stopped on (widened only by a subtracted correction's uncertainty).
+/// interval sampling stopped on, up to a subtracted correction (which moves the mean and
+/// adds its own uncertainty) and runs under 20 samples (which the analysis takes as they
+/// are).
 const PRECISION_BATCHES: usize = plumb_analysis::BATCHES;
 
 /// Bounds the sample vector (800 KB) whatever the cap.
@@ -58,8 +60,19 @@ const MAX_SAMPLES: usize = 100_000;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrecisionReached {
     pub target: f64,
-    /// Relative half-width of the mean's batch-means interval at the last sample.
+    /// Relative half-width of the mean's batch-means interval (of the raw sample times:
+    /// a subtracted correction's uncertainty is added only by the analysis) at the end.
     pub relative_error: f64,
+    pub stop: Stop,
+    /// Rounds of samples taken after the first budget.
+    pub rounds: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    TargetMet,
+    TimeCap,
+    SampleCap,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -180,30 +193,52 @@ pub fn sample(
     take_samples(cfg.delta, run, batch, count, &mut samples_ns, &mut fixed_ns);
     between(false);
     let mut precision = None;
-    if let Some(p) = &cfg.precision {
-        // Samples shorter than the clock needs (a deleted loop) are clock noise: no
-        // number of them makes the mean of the routine more precise.
-        let long_enough = expected_sample >= cfg.min_sample_ns;
+    // Samples shorter than the clock needs (a deleted loop, a batch bounded by a costly
+    // setup) are mostly clock: no number of them makes the routine's mean more precise,
+    // so no target is pursued.
+    let pursue = cfg
+        .precision
+        .as_ref()
+        .filter(|_| expected_sample >= cfg.min_sample_ns);
+    if let Some(p) = pursue {
+        let mut rounds = 0;
         loop {
             let relative_error = relative_error(&samples_ns, p.level);
             let spent: f64 = samples_ns.iter().sum();
-            let done = relative_error <= p.target
-                || !long_enough
-                || spent >= p.max_measure_ns
-                || measuring.elapsed().as_secs_f64() * 1e9 >= p.max_measure_ns
-                || samples_ns.len() >= MAX_SAMPLES;
-            if done {
+            let wall_ns = measuring.elapsed().as_secs_f64() * 1e9;
+            let stop = if relative_error <= p.target {
+                Some(Stop::TargetMet)
+            } else if spent >= p.max_measure_ns || wall_ns >= p.max_measure_ns {
+                Some(Stop::TimeCap)
+            } else if samples_ns.len() >= MAX_SAMPLES {
+                Some(Stop::SampleCap)
+            } else {
+                None
+            };
+            if let Some(stop) = stop {
                 precision = Some(PrecisionReached {
                     target: p.target,
                     relative_error,
+                    stop,
+                    rounds,
                 });
                 break;
             }
             // Half as many again, but not (much) past the cap: at what the latest samples
-            // cost, in case the machine has changed speed.
+            // cost (the machine may have changed speed), and at what a sample costs in
+            // wall time (delta mode runs 1.5× the timed iterations; iter_batched's setup is
+            // not timed).
             let recent = &samples_ns[samples_ns.len().saturating_sub(cfg.min_samples)..];
             let per_sample = recent.iter().sum::<f64>() / recent.len() as f64;
-            let left = ((p.max_measure_ns - spent) / per_sample).ceil().max(1.0) as usize;
+            let per_wall = wall_ns / samples_ns.len() as f64;
+            let left = ((p.max_measure_ns - spent) / per_sample)
+                .min(if per_wall > 0.0 {
+                    (p.max_measure_ns - wall_ns) / per_wall
+                } else {
+                    f64::INFINITY
+                })
+                .ceil()
+                .max(1.0) as usize;
             let more = (samples_ns.len() / 2)
                 .max(cfg.min_samples)
                 .min(left)
@@ -213,6 +248,7 @@ pub fn sample(
             between(true);
             take_samples(cfg.delta, run, batch, more, &mut samples_ns, &mut fixed_ns);
             between(false);
+            rounds += 1;
         }
     }
     // In delta mode the recorded samples are the 2N ones.
@@ -337,6 +373,7 @@ mod tests {
         assert_eq!(s.samples_ns.len(), 50);
         let p = s.precision.unwrap();
         assert_eq!(p.relative_error, 0.0);
+        assert_eq!((p.stop, p.rounds), (Stop::TargetMet, 0));
     }
 
     #[test]
@@ -381,6 +418,8 @@ mod tests {
         let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
         let p = s.precision.unwrap();
         assert!(p.relative_error > 0.01, "{p:?}");
+        assert_eq!(p.stop, Stop::TimeCap);
+        assert!(p.rounds > 0);
         let spent: f64 = s.samples_ns.iter().sum();
         assert!((100e6..105e6).contains(&spent), "{spent} ns of samples");
     }
@@ -394,7 +433,7 @@ mod tests {
             &mut |n| n as f64,
             &mut |_| {},
         );
-        assert!(s.precision.unwrap().relative_error > 0.01);
+        assert_eq!(s.precision, None);
         assert_eq!(s.samples_ns.len(), 50);
     }
 

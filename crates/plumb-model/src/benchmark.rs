@@ -134,9 +134,12 @@ pub struct FunctionInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_error: Option<f64>,
     /// The relative half-width of that interval when sampling stopped: at most
-    /// `target_error` unless the time cap came first.
+    /// `target_error` unless a cap came first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_means_error: Option<f64>,
+    /// Why sampling stopped: `target-met`, `time-cap` or `sample-cap`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision_stop: Option<String>,
     /// Bytes the benchmark's parameter declares it touches (its working set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub working_set_bytes: Option<u64>,
