@@ -68,7 +68,12 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
     let base_mean = x.iter().sum::<f64>() / x.len() as f64;
     let tost = tost_welch(&x, &y, sesoi * base_mean.abs()).expect("sizes checked above");
     c.ratio = ratio.ratio;
-    c.ratio_ci = ratio.interval;
+    // Fieller's set reaches below zero when the candidate's mean is not distinguishable
+    // from zero; a ratio of two times cannot be negative.
+    c.ratio_ci = ratio.interval.map(|i| plumb_stats::Interval {
+        lo: i.lo.max(0.0),
+        hi: i.hi,
+    });
     c.ratio_sd = ratio_sd;
     c.welch_p = welch.p;
     c.mann_whitney_p = mw.p;
@@ -343,5 +348,28 @@ mod tests {
         assert_eq!(c.ratio_sd, on_samples.ratio_sd);
         assert_eq!(c.cohens_d, plumb_stats::cohens_d(&x, &y).unwrap());
         assert_eq!(c.ratio_sd, as_commands.ratio_sd);
+    }
+
+    #[test]
+    fn a_ratio_interval_does_not_reach_below_zero() {
+        // The candidate's mean (2 ms, from one long run among zeros) is not distinguishable
+        // from zero at 99.9 %: Fieller's set runs below zero, the reported interval stops
+        // at it.
+        let c = compare(
+            &bench("a", around(1e6, 50, 10.0)),
+            &bench("b", [0.0, 0.0, 0.0, 0.0, 1e7]),
+            0.999,
+            0.02,
+        );
+        let raw = plumb_stats::ratio_of_means(
+            &bench("a", around(1e6, 50, 10.0)).analysed_times_ns(),
+            &[0.0, 0.0, 0.0, 0.0, 1e7],
+            0.999,
+        )
+        .unwrap();
+        assert!(raw.interval.unwrap().lo < 0.0, "{raw:?}");
+        let ci = c.ratio_ci.unwrap();
+        assert_eq!(ci.lo, 0.0);
+        assert_eq!(ci.hi, raw.interval.unwrap().hi);
     }
 }

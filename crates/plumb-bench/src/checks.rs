@@ -150,13 +150,20 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
         }
     }
     for b in &mut doc.benchmarks {
-        if let Some(ds) = extra.remove(&b.name) {
+        if let Some(mut ds) = extra.remove(&b.name) {
             // The samples of a deleted loop are clock noise around zero: what the analysis
             // said about their shape (spread, outliers, modes, drift, interval width) is
-            // about the clock, not the routine, and would bury the one finding that counts.
+            // about the clock, not the routine, and would bury the one finding that counts;
+            // so would "N× faster, check the work", which is that finding again.
             if ds.iter().any(|d| d.code == "nothing-measured") {
                 b.diagnostics
                     .retain(|d| !SHAPE_OF_SAMPLES.contains(&d.code.as_str()));
+                ds.retain(|d| d.code != "check-the-work");
+            }
+            // `imprecise` gives the interval's width and why sampling stopped there:
+            // `wide-ci` would say the width again.
+            if ds.iter().any(|d| d.code == "imprecise") {
+                b.diagnostics.retain(|d| d.code != "wide-ci");
             }
             b.diagnostics.extend(ds);
         }
@@ -503,13 +510,19 @@ mod tests {
     #[test]
     fn a_target_missed_at_the_cap_is_reported_with_its_figures() {
         let times: Vec<f64> = (0..20).map(|i| 5.0 + 0.01 * i as f64).collect();
-        let mut doc = doc_with(with_precision(function("real", &times, 0.3), 0.02, 0.05));
+        let mut b = with_precision(function("real", &times, 0.3), 0.02, 0.05);
+        b.diagnostics
+            .push(Diagnostic::new("wide-ci", Severity::Warning, "±5.0%"));
+        let mut doc = doc_with(b);
         apply(&mut doc, &BTreeMap::new());
+        // The width is said once, by the diagnostic that also says why sampling stopped.
+        assert!(!codes(&doc).contains(&"wide-ci"), "{:?}", codes(&doc));
         let d = doc.benchmarks[0]
             .diagnostics
             .iter()
             .find(|d| d.code == "imprecise")
             .expect("imprecise");
+        assert!(d.message.contains("at the time cap"), "{}", d.message);
         assert!(
             d.message.contains("±5.0% (batch means, 99.9%)"),
             "{}",

@@ -137,6 +137,12 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         "e6_dead_code/checksum_dropped",
         "nothing-measured"
     ));
+    // "N× faster, check the work" would be the same finding again.
+    assert!(!flagged(
+        &doc,
+        "e6_dead_code/checksum_dropped",
+        "check-the-work"
+    ));
     // A deleted loop also makes samples short; that symptom is not reported as a cause.
     assert!(!flagged(
         &doc,

@@ -91,7 +91,13 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
         "open p99 {p99} ms\n{}",
         run.stdout
     );
-    assert!(l.send_lateness.unwrap().percentiles_us["p99"] < 5_000.0);
+    // Sent on schedule: lateness far below the 100 ms stall. (The bound leaves room for a
+    // noisy 2-core CI machine running other tests beside this one; 5 ms flaked there.)
+    let lateness_p99 = l.send_lateness.unwrap().percentiles_us["p99"];
+    assert!(
+        lateness_p99 < 20_000.0,
+        "send lateness p99 {lateness_p99} µs"
+    );
     assert!(!l.latency.hdr_base64.is_empty());
 
     let port = stalling_server(100, Duration::from_millis(100));
