@@ -53,14 +53,21 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
     let far_fence = o.upper_fence + 1.5 * iqr;
     if times[0] > far_fence {
         let median = Summary::of(&times).ok()?.median;
+        // An in-process benchmark with warm-up turned off keeps only its batch-sizing runs
+        // in `warmup`: they were not a warm-up.
+        let warmup_off = b.function.as_ref().is_some_and(|f| !f.warmup);
+        let why = if warmup_off {
+            "warm-up was off, so the cold start is in the samples".to_string()
+        } else {
+            format!("the warm-up ({} runs) was not enough", b.warmup.len())
+        };
         return Some(
             Diagnostic::new(
                 "cold-start",
                 Severity::Warning,
                 format!(
-                    "the first measured run took {:.1}× the median: the warm-up ({} runs) was not enough",
-                    times[0] / median,
-                    b.warmup.len()
+                    "the first measured run took {:.1}× the median: {why}",
+                    times[0] / median
                 ),
             )
             .evidence("first_ns", sig4(times[0]))
@@ -101,5 +108,29 @@ mod tests {
             .collect();
         let d = trend(&ramp).unwrap();
         assert!(d.message.contains("rise"), "{}", d.message);
+    }
+
+    #[test]
+    fn a_slow_first_run_blames_the_warmup_only_when_there_was_one() {
+        use plumb_model::{BenchmarkKind, FunctionInfo, Sample};
+        let mut b = Benchmark::new("f", BenchmarkKind::Function);
+        b.samples = std::iter::once(5000)
+            .chain((0..30).map(|i| 100 + i % 3))
+            .map(Sample::wall)
+            .collect();
+        b.warmup = vec![Sample::wall(100); 3];
+        b.function = Some(FunctionInfo {
+            warmup: true,
+            ..Default::default()
+        });
+        let d = cold_start(&b).unwrap();
+        assert!(
+            d.message.contains("the warm-up (3 runs) was not enough"),
+            "{}",
+            d.message
+        );
+        b.function.as_mut().unwrap().warmup = false;
+        let d = cold_start(&b).unwrap();
+        assert!(d.message.contains("warm-up was off"), "{}", d.message);
     }
 }
