@@ -52,8 +52,9 @@ pub struct RunArgs {
     #[arg(short, long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub runs: Option<u64>,
 
-    /// At least N measured runs of each command.
-    #[arg(short = 'm', long, default_value = "10", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    /// At least N measured runs of each command (11 by default: the fewest whose median
+    /// has an interval at 99.9 %).
+    #[arg(short = 'm', long, default_value = "11", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub min_runs: u64,
 
     /// At most N measured runs of each command.
