@@ -52,7 +52,10 @@ impl Default for Args {
             clock: ClockChoice::Monotonic,
             warmup: true,
             warmup_cap_s: 3.0,
-            sample_count: 100,
+            // 1 ms samples in the first 0.5 s: short enough that the minimum can fall
+            // between a shared machine's slow spells (5 ms samples made it less repeatable
+            // than criterion's), far above the clock's resolution and read cost.
+            sample_count: 500,
             measure_time_s: 0.5,
             target_error: Some(0.02),
             max_measure_time_s: 3.0,
@@ -86,7 +89,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --warmup-window N       samples per warm-up window (default 10)
   --quick                 a short run: 2 ms of samples, no precision target, warm-up
                           windows of 5, capped at 0.05 s
-  --sample-count N        samples per benchmark in the first --measure-time (default 100)
+  --sample-count N        samples per benchmark in the first --measure-time (default 500)
   --measure-time SECS     time for one benchmark's samples (default 0.5)
   --target-error PCT|off  then keep sampling until the mean's interval (batch means, at
                           --confidence) is within PCT of it (default 2%)
