@@ -28,18 +28,17 @@ pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
 
 fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
     let summary = Summary::of(times).ok()?;
-    let (units, _) = replicates(b, times);
+    let units = replicates(b, times);
     let ci = mean_ci(&units, level).ok();
     // A subtracted correction (shell start-up, a fixed cost per sample) is itself an
     // estimate: its standard error, per operation, widens the interval of the mean at the
     // same t multiplier.
-    let per_op = correction_per_op(b);
     // (With launches, one averaged correction is subtracted from every launch: its
     // uncertainty is not in the spread of the launch means either.)
     let error = ci.map(|ci| match &b.correction {
         Some(c) => {
             let t = t_quantile(1.0 - (1.0 - level) / 2.0, units.len() as f64 - 1.0);
-            (ci.error.powi(2) + (t * c.std_err_ns * per_op).powi(2)).sqrt()
+            (ci.error.powi(2) + (t * c.std_err_ns * correction_per_op(b)).powi(2)).sqrt()
         }
         None => ci.error,
     });

@@ -13,5 +13,5 @@ pub use benchmark::{analyse_benchmark, analyse_document, AnalysisConfig};
 pub use compare::{compare_documents, DocumentComparison};
 pub use environment::environment_diagnostics;
 pub use load_compare::{compare_load, PercentileComparison};
-pub use replicates::{replicates, Unit, BATCHES};
+pub use replicates::{replicates, BATCHES};
 pub use verdict::compare;

@@ -14,23 +14,16 @@ use plumb_model::{Benchmark, BenchmarkKind};
 /// episode of a few percent of the run. plumb-bench's precision target uses the same.
 pub const BATCHES: usize = 10;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    Launch,
-    Batch,
-    Sample,
-}
-
 /// The replicates of `b`, given its analysed per-op times in run order.
-pub fn replicates(b: &Benchmark, times: &[f64]) -> (Vec<f64>, Unit) {
+pub fn replicates(b: &Benchmark, times: &[f64]) -> Vec<f64> {
     if let Some(means) = b.launch_means_ns() {
-        return (means, Unit::Launch);
+        return means;
     }
     // Batches of at least two samples; fewer samples stay as they are.
     if b.kind == BenchmarkKind::Function && times.len() >= 2 * BATCHES {
-        return (plumb_stats::batch_means(times, BATCHES), Unit::Batch);
+        return plumb_stats::batch_means(times, BATCHES);
     }
-    (times.to_vec(), Unit::Sample)
+    times.to_vec()
 }
 
 #[cfg(test)]
@@ -49,8 +42,7 @@ mod tests {
     fn in_process_samples_are_replicated_by_batch() {
         // 25 samples 100..=124: five batches of 3 then five of 2, every sample in one.
         let (b, t) = with(BenchmarkKind::Function, 25);
-        let (r, unit) = replicates(&b, &t);
-        assert_eq!(unit, Unit::Batch);
+        let r = replicates(&b, &t);
         assert_eq!(r.len(), BATCHES);
         assert_eq!(r[0], 101.0);
         assert_eq!(r[4], 113.0);
@@ -64,8 +56,8 @@ mod tests {
     #[test]
     fn commands_and_short_runs_are_replicated_by_sample() {
         let (b, t) = with(BenchmarkKind::Command, 50);
-        assert_eq!(replicates(&b, &t), (t.clone(), Unit::Sample));
+        assert_eq!(replicates(&b, &t), t);
         let (b, t) = with(BenchmarkKind::Function, 19);
-        assert_eq!(replicates(&b, &t).1, Unit::Sample);
+        assert_eq!(replicates(&b, &t), t);
     }
 }

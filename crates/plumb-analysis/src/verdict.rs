@@ -18,7 +18,7 @@
 use crate::replicates::replicates;
 use plumb_model::{Benchmark, Comparison, Verdict};
 use plumb_stats::{
-    cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, tost_welch, welch_t_test,
+    cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, ratio_sd, tost_welch, welch_t_test,
 };
 
 pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Comparison {
@@ -26,24 +26,8 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
     // means, batch means of an in-process run, or samples: whatever is independent). The
     // descriptive figures (RatioSD, Cohen's d, Hodges-Lehmann) describe the samples.
     let (bt, ct) = (base.analysed_times_ns(), cand.analysed_times_ns());
-    let (x, _) = replicates(base, &bt);
-    let (y, _) = replicates(cand, &ct);
-    let mut c = Comparison {
-        baseline: base.name.clone(),
-        candidate: cand.name.clone(),
-        verdict: Verdict::Inconclusive,
-        reason: String::new(),
-        ratio: f64::NAN,
-        ratio_ci: None,
-        ratio_sd: f64::NAN,
-        level,
-        sesoi,
-        welch_p: f64::NAN,
-        mann_whitney_p: f64::NAN,
-        tost_p: f64::NAN,
-        cohens_d: f64::NAN,
-        hodges_lehmann_ns: f64::NAN,
-    };
+    let (x, y) = (replicates(base, &bt), replicates(cand, &ct));
+    let mut c = Comparison::unjudged(&base.name, &cand.name, level, sesoi);
     let computed = (|| {
         Ok::<_, plumb_stats::StatsError>((
             ratio_of_means(&x, &y, level)?,
@@ -51,7 +35,7 @@ pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Co
             mann_whitney_u(&y, &x)?,
             cohens_d(&bt, &ct)?,
             hodges_lehmann(&bt, &ct)?,
-            ratio_of_means(&bt, &ct, level)?.ratio_sd,
+            ratio_sd(&bt, &ct)?,
         ))
     })();
     let (ratio, welch, mw, d, hl, ratio_sd) = match computed {

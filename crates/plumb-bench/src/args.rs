@@ -117,6 +117,15 @@ fn number<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
         .map_err(|_| format!("{flag}: {s:?} is not a valid number"))
 }
 
+fn positive_seconds(s: &str, flag: &str) -> Result<f64, String> {
+    let v: f64 = number(s, flag)?;
+    if v.is_finite() && v > 0.0 && v <= 3600.0 {
+        Ok(v)
+    } else {
+        Err(format!("{flag} must be positive and at most 3600 seconds"))
+    }
+}
+
 fn fraction(s: &str, flag: &str) -> Result<f64, String> {
     let (n, pct) = match s.strip_suffix('%') {
         Some(n) => (n, true),
@@ -225,15 +234,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                     return Err("--sample-count must be at least 2".into());
                 }
             }
-            "--measure-time" => {
-                a.measure_time_s = number(value(&mut it, arg)?, arg)?;
-                if !a.measure_time_s.is_finite()
-                    || a.measure_time_s <= 0.0
-                    || a.measure_time_s > 3600.0
-                {
-                    return Err("--measure-time must be positive and at most 3600 seconds".into());
-                }
-            }
+            "--measure-time" => a.measure_time_s = positive_seconds(value(&mut it, arg)?, arg)?,
             "--target-error" => {
                 a.target_error = match value(&mut it, arg)?.as_str() {
                     "off" => None,
@@ -241,15 +242,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                 }
             }
             "--max-measure-time" => {
-                a.max_measure_time_s = number(value(&mut it, arg)?, arg)?;
-                if !a.max_measure_time_s.is_finite()
-                    || a.max_measure_time_s <= 0.0
-                    || a.max_measure_time_s > 3600.0
-                {
-                    return Err(
-                        "--max-measure-time must be positive and at most 3600 seconds".into(),
-                    );
-                }
+                a.max_measure_time_s = positive_seconds(value(&mut it, arg)?, arg)?
             }
             "--pin" => a.pin = Some(number(value(&mut it, arg)?, arg)?),
             "--launches" => {

@@ -59,8 +59,6 @@ impl<'c> Bencher<'c> {
         let mut cfg = self.ctx.sampling.clone();
         if !self.warmup {
             cfg.warmup = crate::sampler::Warmup::None;
-            // Sampling on for precision would dilute the cold phase this is here to show.
-            cfg.precision = None;
         }
         cfg
     }

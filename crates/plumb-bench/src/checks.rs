@@ -30,17 +30,12 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             );
             continue;
         }
-        let dead = dead_code(b, &info.empty_body_samples_ns, cycle_ns, level);
-        // A deleted loop makes samples short and imprecise too; those are its symptoms,
-        // not more causes.
-        let symptoms = match dead {
-            Some(_) => vec![],
-            None => short_samples(b, doc.settings.options["min_sample_ns"].as_f64())
-                .into_iter()
-                .chain(imprecise(b, info, level))
-                .collect(),
-        };
-        for d in dead.into_iter().chain(symptoms) {
+        let found = [
+            dead_code(b, &info.empty_body_samples_ns, cycle_ns, level),
+            short_samples(b, doc.settings.options["min_sample_ns"].as_f64()),
+            imprecise(b, info, level),
+        ];
+        for d in found.into_iter().flatten() {
             add(&b.name, d);
         }
         if let Some(a) = info.allocs_per_op.filter(|&a| a > 0.0) {
@@ -150,35 +145,40 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
         }
     }
     for b in &mut doc.benchmarks {
-        if let Some(mut ds) = extra.remove(&b.name) {
-            // The samples of a deleted loop are clock noise around zero: what the analysis
-            // said about their shape (spread, outliers, modes, drift, interval width) is
-            // about the clock, not the routine, and would bury the one finding that counts;
-            // so would "N× faster, check the work", which is that finding again.
-            if ds.iter().any(|d| d.code == "nothing-measured") {
-                b.diagnostics
-                    .retain(|d| !SHAPE_OF_SAMPLES.contains(&d.code.as_str()));
-                ds.retain(|d| d.code != "check-the-work");
-            }
-            // `imprecise` gives the interval's width and why sampling stopped there:
-            // `wide-ci` would say the width again.
-            if ds.iter().any(|d| d.code == "imprecise") {
-                b.diagnostics.retain(|d| d.code != "wide-ci");
-            }
+        if let Some(ds) = extra.remove(&b.name) {
             b.diagnostics.extend(ds);
+            for (finding, redundant) in SUPERSEDES {
+                if b.diagnostics.iter().any(|d| d.code == finding) {
+                    b.diagnostics
+                        .retain(|d| !redundant.contains(&d.code.as_str()));
+                }
+            }
         }
     }
 }
 
-/// Analysis diagnostics about the distribution of samples, meaningless when nothing was
-/// measured.
-const SHAPE_OF_SAMPLES: [&str; 6] = [
-    "high-cv",
-    "outliers",
-    "multimodal",
-    "wide-ci",
-    "drift",
-    "cold-start",
+/// A finding and the diagnostics it makes redundant, from the analysis and the harness
+/// alike: symptoms it explains, or its own figure said again.
+const SUPERSEDES: [(&str, &[&str]); 2] = [
+    // A deleted loop's samples are clock noise around zero: their shape (spread,
+    // outliers, modes, drift, interval width), shortness and imprecision describe the
+    // clock, and "N× faster, check the work" is the same finding again.
+    (
+        "nothing-measured",
+        &[
+            "high-cv",
+            "outliers",
+            "multimodal",
+            "wide-ci",
+            "drift",
+            "cold-start",
+            "short-samples",
+            "imprecise",
+            "check-the-work",
+        ],
+    ),
+    // `imprecise` gives the interval's width and why sampling stopped there.
+    ("imprecise", &["wide-ci"]),
 ];
 
 /// Identical code should be measured equivalent; when it is not, the machine's noise is
@@ -200,11 +200,11 @@ fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
         // Inside ±SESOI yet not shown equivalent is TOST's stricter level, not noise.
         let ci = ci.filter(|ci| ci.lo < 1.0 - c.sesoi || ci.hi > 1.0 + c.sesoi)?;
         format!(
-            "identical code could not be shown equivalent to {}: the ratio could be anywhere in ×{:.3}–×{:.3}, wider than the ±{}% that matters; the machine's noise hides smaller differences",
+            "identical code could not be shown equivalent to {}: the ratio could be anywhere in ×{:.3}–×{:.3}, wider than the ±{} that matters; the machine's noise hides smaller differences",
             c.baseline,
             ci.lo,
             ci.hi,
-            (1000.0 * c.sesoi).round() / 10.0
+            pct_text(c.sesoi)
         )
     } else {
         return None;
@@ -303,9 +303,10 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
     if error <= target {
         return None;
     }
-    let cap = match info.precision_stop.as_deref() {
-        Some("sample-cap") => "sample cap",
-        _ => "time cap",
+    let cap = if info.precision_stop.as_deref() == Some(crate::sampler::Stop::SampleCap.code()) {
+        "sample cap"
+    } else {
+        "time cap"
     };
     let spent_s = b.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / 1e9;
     Some(
@@ -315,7 +316,7 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
             format!(
                 "sampling stopped at the {cap} after {spent_s:.2} s of samples with the mean known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the times vary too much for it (a noisy routine, or a machine that changed speed during the run)",
                 100.0 * error,
-                level_text(level),
+                pct_text(level),
                 100.0 * target
             ),
         )
@@ -326,8 +327,9 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
     )
 }
 
-fn level_text(level: f64) -> String {
-    format!("{}%", (1000.0 * level).round() / 10.0)
+/// A fraction as a percentage to one decimal, without a trailing ".0": 99.9%, 2%.
+fn pct_text(x: f64) -> String {
+    format!("{}%", (1000.0 * x).round() / 10.0)
 }
 
 /// Nanoseconds with sensible precision down to the femtoseconds a deleted loop reports.
@@ -546,20 +548,10 @@ mod tests {
 
     fn identical_pair(verdict: Verdict, ratio: f64, lo: f64, hi: f64) -> plumb_model::Comparison {
         plumb_model::Comparison {
-            baseline: "g/a".into(),
-            candidate: "g/b".into(),
             verdict,
-            reason: String::new(),
             ratio,
             ratio_ci: Some(plumb_stats::Interval { lo, hi }),
-            ratio_sd: f64::NAN,
-            level: 0.999,
-            sesoi: 0.02,
-            welch_p: f64::NAN,
-            mann_whitney_p: f64::NAN,
-            tost_p: f64::NAN,
-            cohens_d: f64::NAN,
-            hodges_lehmann_ns: f64::NAN,
+            ..plumb_model::Comparison::unjudged("g/a", "g/b", 0.999, 0.02)
         }
     }
 

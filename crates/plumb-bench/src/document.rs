@@ -4,7 +4,6 @@ use crate::args::Args;
 use crate::bencher::Context;
 use crate::harness::{Outcome, Ran};
 use crate::registry::{Entry, GroupOptions};
-use crate::sampler::Stop;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_model::{
     Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, Invocation, ResultDocument,
@@ -78,16 +77,9 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                 info.steady_state = s.steady;
                 info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
                 if let Some(p) = s.precision {
-                    info.target_error = Some(p.target);
+                    info.target_error = args.target_error;
                     info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
-                    info.precision_stop = Some(
-                        match p.stop {
-                            Stop::TargetMet => "target-met",
-                            Stop::TimeCap => "time-cap",
-                            Stop::SampleCap => "sample-cap",
-                        }
-                        .into(),
-                    );
+                    info.precision_stop = Some(p.stop.code().into());
                 }
                 let opi = m.ops_per_iter as f64;
                 let empty_per_op: Vec<f64> =

@@ -166,18 +166,13 @@ impl<'a> Harness<'a> {
                 window: self.args.warmup_window,
                 max_batch: 1 << 40,
                 delta: self.args.delta,
-                // The measured time may grow to the cap, never shrink below --measure-time;
-                // not without warm-up, whose cold phase more samples would dilute.
-                precision: self
-                    .args
-                    .target_error
-                    .filter(|_| self.args.warmup)
-                    .map(|target| Precision {
-                        target,
-                        level: self.args.confidence,
-                        max_measure_ns: self.args.max_measure_time_s.max(self.args.measure_time_s)
-                            * 1e9,
-                    }),
+                // The measured time may grow to the cap, never shrink below --measure-time.
+                precision: self.args.target_error.map(|target| Precision {
+                    target,
+                    level: self.args.confidence,
+                    max_measure_ns: self.args.max_measure_time_s.max(self.args.measure_time_s)
+                        * 1e9,
+                }),
             },
             count_allocations,
             test_mode,

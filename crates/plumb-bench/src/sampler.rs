@@ -59,13 +59,10 @@ const MAX_SAMPLES: usize = 100_000;
 /// Where sampling stopped against a precision target.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrecisionReached {
-    pub target: f64,
     /// Relative half-width of the mean's batch-means interval (of the raw sample times:
     /// a subtracted correction's uncertainty is added only by the analysis) at the end.
     pub relative_error: f64,
     pub stop: Stop,
-    /// Rounds of samples taken after the first budget.
-    pub rounds: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +70,17 @@ pub enum Stop {
     TargetMet,
     TimeCap,
     SampleCap,
+}
+
+impl Stop {
+    /// The result model's name for it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Stop::TargetMet => "target-met",
+            Stop::TimeCap => "time-cap",
+            Stop::SampleCap => "sample-cap",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -186,78 +194,25 @@ pub fn sample(
         cfg.sample_count
     };
 
-    let mut samples_ns = Vec::with_capacity(count);
-    let mut fixed_ns = Vec::with_capacity(if cfg.delta { count } else { 0 });
+    let (mut samples_ns, mut fixed_ns) = (Vec::new(), Vec::new());
+    let mut taken = Taken {
+        run,
+        between,
+        delta: cfg.delta,
+        batch,
+        samples_ns: &mut samples_ns,
+        fixed_ns: &mut fixed_ns,
+    };
     let measuring = Instant::now();
-    between(true);
-    take_samples(cfg.delta, run, batch, count, &mut samples_ns, &mut fixed_ns);
-    between(false);
-    let mut precision = None;
-    // Samples shorter than the clock needs (a deleted loop, a batch bounded by a costly
-    // setup) are mostly clock: no number of them makes the routine's mean more precise,
-    // so no target is pursued.
-    let pursue = cfg
+    taken.more(count);
+    // No target is pursued without warm-up (more samples would dilute the cold phase that
+    // is there to be seen), nor for samples shorter than the clock needs (a deleted loop,
+    // a batch bounded by a costly setup): no number of them makes the mean more precise.
+    let precision = cfg
         .precision
         .as_ref()
-        .filter(|_| expected_sample >= cfg.min_sample_ns);
-    if let Some(p) = pursue {
-        let mut rounds = 0;
-        let mut met_before = false;
-        loop {
-            let relative_error = relative_error(&samples_ns, p.level);
-            let spent: f64 = samples_ns.iter().sum();
-            let wall_ns = measuring.elapsed().as_secs_f64() * 1e9;
-            // With 9 degrees of freedom the interval's width is itself uncertain (±~25 %):
-            // stopping the first time it dips under the target would favour the samples
-            // that happen to look tight. So the target must hold at two checks in a row,
-            // unless it is beaten by half at once.
-            let met = relative_error <= p.target;
-            let stop = if met && (met_before || relative_error <= p.target / 2.0) {
-                Some(Stop::TargetMet)
-            } else if spent >= p.max_measure_ns || wall_ns >= p.max_measure_ns {
-                Some(Stop::TimeCap)
-            } else if samples_ns.len() >= MAX_SAMPLES {
-                Some(Stop::SampleCap)
-            } else {
-                None
-            };
-            if let Some(stop) = stop {
-                precision = Some(PrecisionReached {
-                    target: p.target,
-                    relative_error,
-                    stop,
-                    rounds,
-                });
-                break;
-            }
-            // Half as many again, but not (much) past the cap: at what the latest samples
-            // cost (the machine may have changed speed), and at what a sample costs in
-            // wall time (delta mode runs 1.5× the timed iterations; iter_batched's setup is
-            // not timed).
-            let recent = &samples_ns[samples_ns.len().saturating_sub(cfg.min_samples)..];
-            let per_sample = recent.iter().sum::<f64>() / recent.len() as f64;
-            let per_wall = wall_ns / samples_ns.len() as f64;
-            let left = ((p.max_measure_ns - spent) / per_sample)
-                .min(if per_wall > 0.0 {
-                    (p.max_measure_ns - wall_ns) / per_wall
-                } else {
-                    f64::INFINITY
-                })
-                .ceil()
-                .max(1.0) as usize;
-            let more = (samples_ns.len() / 2)
-                .max(cfg.min_samples)
-                .min(left)
-                .min(MAX_SAMPLES - samples_ns.len());
-            samples_ns.reserve(more);
-            fixed_ns.reserve(if cfg.delta { more } else { 0 });
-            between(true);
-            take_samples(cfg.delta, run, batch, more, &mut samples_ns, &mut fixed_ns);
-            between(false);
-            rounds += 1;
-            met_before = met;
-        }
-    }
+        .filter(|_| cfg.warmup != Warmup::None && expected_sample >= cfg.min_sample_ns)
+        .map(|p| sample_for_precision(p, cfg.min_samples, measuring, &mut taken));
     // In delta mode the recorded samples are the 2N ones.
     let batch = if cfg.delta { 2 * batch } else { batch };
 
@@ -308,6 +263,90 @@ fn take_samples(
         for _ in 0..count {
             samples_ns.push(run(batch));
         }
+    }
+}
+
+/// The measured samples so far and how to take more.
+struct Taken<'a> {
+    run: &'a mut dyn FnMut(u64) -> f64,
+    between: &'a mut dyn FnMut(bool),
+    delta: bool,
+    batch: u64,
+    samples_ns: &'a mut Vec<f64>,
+    fixed_ns: &'a mut Vec<f64>,
+}
+
+impl Taken<'_> {
+    /// `count` more samples in a counted span of their own; the buffers grow outside it.
+    fn more(&mut self, count: usize) {
+        self.samples_ns.reserve(count);
+        self.fixed_ns.reserve(if self.delta { count } else { 0 });
+        (self.between)(true);
+        take_samples(
+            self.delta,
+            self.run,
+            self.batch,
+            count,
+            self.samples_ns,
+            self.fixed_ns,
+        );
+        (self.between)(false);
+    }
+}
+
+/// Rounds of half as many samples again until the mean's batch-means interval meets the
+/// target, or a cap. `measuring` is when the first measured sample was taken.
+fn sample_for_precision(
+    p: &Precision,
+    min_samples: usize,
+    measuring: Instant,
+    taken: &mut Taken<'_>,
+) -> PrecisionReached {
+    let mut met_before = false;
+    loop {
+        let samples = &taken.samples_ns[..];
+        let relative_error = relative_error(samples, p.level);
+        let spent: f64 = samples.iter().sum();
+        let wall_ns = measuring.elapsed().as_secs_f64() * 1e9;
+        // With 9 degrees of freedom the interval's width is itself uncertain (±~25 %):
+        // stopping the first time it dips under the target would favour the samples that
+        // happen to look tight. So the target must hold at two checks in a row, unless it
+        // is beaten by half at once.
+        let met = relative_error <= p.target;
+        let stop = if met && (met_before || relative_error <= p.target / 2.0) {
+            Some(Stop::TargetMet)
+        } else if spent >= p.max_measure_ns || wall_ns >= p.max_measure_ns {
+            Some(Stop::TimeCap)
+        } else if samples.len() >= MAX_SAMPLES {
+            Some(Stop::SampleCap)
+        } else {
+            None
+        };
+        if let Some(stop) = stop {
+            return PrecisionReached {
+                relative_error,
+                stop,
+            };
+        }
+        // Half as many again, but not (much) past the cap: at what the latest samples cost
+        // (the machine may have changed speed), and at what a sample costs in wall time
+        // (delta mode runs 1.5× the timed iterations; iter_batched's setup is not timed).
+        let recent = &samples[samples.len().saturating_sub(min_samples)..];
+        let per_sample = recent.iter().sum::<f64>() / recent.len() as f64;
+        let per_wall = wall_ns / samples.len() as f64;
+        let by_time = (p.max_measure_ns - spent) / per_sample;
+        let by_wall = if per_wall > 0.0 {
+            (p.max_measure_ns - wall_ns) / per_wall
+        } else {
+            f64::INFINITY
+        };
+        let left = by_time.min(by_wall).ceil().max(1.0) as usize;
+        let more = (samples.len() / 2)
+            .max(min_samples)
+            .min(left)
+            .min(MAX_SAMPLES - samples.len());
+        taken.more(more);
+        met_before = met;
     }
 }
 
@@ -380,7 +419,7 @@ mod tests {
         assert_eq!(s.samples_ns.len(), 50);
         let p = s.precision.unwrap();
         assert_eq!(p.relative_error, 0.0);
-        assert_eq!((p.stop, p.rounds), (Stop::TargetMet, 0));
+        assert_eq!(p.stop, Stop::TargetMet);
     }
 
     #[test]
@@ -411,6 +450,20 @@ mod tests {
         // The figure reported is what the samples say.
         let ci = plumb_stats::batch_means_ci(&s.samples_ns, PRECISION_BATCHES, 0.999).unwrap();
         assert_eq!(p.relative_error, ci.error / ci.mean);
+    }
+
+    #[test]
+    fn no_target_is_pursued_without_warmup() {
+        let mut state = 5u64;
+        let mut run = |n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state));
+        let cold = SamplingConfig {
+            warmup: Warmup::None,
+            ..precise()
+        };
+        let s = sample(&cold, &mut run, &mut |n| n as f64, &mut |_| {});
+        assert_eq!(s.precision, None);
+        // The first budget only (50 samples, give or take the noisy sizing).
+        assert!(s.samples_ns.len() <= 50, "{} samples", s.samples_ns.len());
     }
 
     #[test]
@@ -446,7 +499,7 @@ mod tests {
         let p = s.precision.unwrap();
         assert!(p.relative_error > 0.01, "{p:?}");
         assert_eq!(p.stop, Stop::TimeCap);
-        assert!(p.rounds > 0);
+        assert!(s.samples_ns.len() > 50, "sampled on past the first budget");
         let spent: f64 = s.samples_ns.iter().sum();
         assert!((100e6..105e6).contains(&spent), "{spent} ns of samples");
     }

@@ -59,3 +59,30 @@ pub struct Comparison {
     #[serde(with = "crate::nan_as_null")]
     pub hodges_lehmann_ns: f64,
 }
+
+impl Comparison {
+    /// A comparison before any statistic is computed: inconclusive, every figure NaN.
+    pub fn unjudged(
+        baseline: impl Into<String>,
+        candidate: impl Into<String>,
+        level: f64,
+        sesoi: f64,
+    ) -> Self {
+        Comparison {
+            baseline: baseline.into(),
+            candidate: candidate.into(),
+            verdict: Verdict::Inconclusive,
+            reason: String::new(),
+            ratio: f64::NAN,
+            ratio_ci: None,
+            ratio_sd: f64::NAN,
+            level,
+            sesoi,
+            welch_p: f64::NAN,
+            mann_whitney_p: f64::NAN,
+            tost_p: f64::NAN,
+            cohens_d: f64::NAN,
+            hodges_lehmann_ns: f64::NAN,
+        }
+    }
+}

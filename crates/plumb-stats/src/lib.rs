@@ -27,7 +27,7 @@ pub use mann_whitney::{mann_whitney_u, MannWhitney};
 pub use median_ci::{median_ci, samples_needed, MedianCi};
 pub use modality::{mvalue, Modality};
 pub use outliers::{tukey_outliers, TukeyOutliers};
-pub use ratio::{ratio_of_means, RatioEstimate};
+pub use ratio::{ratio_of_means, ratio_sd, RatioEstimate};
 pub use student_t::{mean_ci, t_quantile, MeanCi};
 pub use summary::{median_of_sorted, percentile_of_sorted, Summary};
 pub use tost::{tost_welch, Tost};

@@ -16,6 +16,25 @@ pub struct RatioEstimate {
     pub ratio_sd: f64,
 }
 
+/// RatioEstimate::ratio_sd alone, for when the interval is taken over other values (batch
+/// or launch means) than the samples the spread describes. Needs two values a side.
+pub fn ratio_sd(base: &[f64], new: &[f64]) -> Result<f64, StatsError> {
+    check_finite(base, 2)?;
+    check_finite(new, 2)?;
+    Ok(spread_of_ratio(
+        mean(new),
+        mean(base),
+        variance(new),
+        variance(base),
+    ))
+}
+
+/// r·√(cv_new² + cv_base²) from the means and variances.
+fn spread_of_ratio(new_mean: f64, base_mean: f64, new_var: f64, base_var: f64) -> f64 {
+    (new_mean / base_mean).abs()
+        * (new_var / (new_mean * new_mean) + base_var / (base_mean * base_mean)).sqrt()
+}
+
 /// Ratio of means with a Fieller interval that allows unequal variances: the set of ρ
 /// for which a Welch-type t-test of mean(new) - ρ·mean(base) = 0 is not rejected, with
 /// Satterthwaite degrees of freedom at ρ = the point estimate (as R's `mratios::ttestratio`
@@ -30,7 +49,7 @@ pub fn ratio_of_means(base: &[f64], new: &[f64], level: f64) -> Result<RatioEsti
     let (sa2, sb2) = (variance(new), variance(base));
     let (va, vb) = (sa2 / na, sb2 / nb);
     let r = a / b;
-    let ratio_sd = r.abs() * (sa2 / (a * a) + sb2 / (b * b)).sqrt();
+    let ratio_sd = spread_of_ratio(a, b, sa2, sb2);
     if b == 0.0 {
         return Ok(RatioEstimate {
             ratio: r,
