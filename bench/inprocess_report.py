@@ -62,7 +62,7 @@ def run_divan(tmp):
 
 # plumb-bench at criterion's budget too: the same 3 s warm-up cap and a fixed 5 s of
 # samples, to separate the estimator from the time spent.
-CRITERION_BUDGET = ["--measure-time", "5", "--warmup-cap", "3", "--target-error", "off"]
+CRITERION_BUDGET = ["--measure-time", "5s", "--warmup-cap", "3s", "--target-error", "off"]
 RUN = {"plumb-bench": run_plumb, "plumb-bench --quick": lambda tmp: run_plumb(tmp, ["--quick"]),
        "plumb-bench (criterion's budget)": lambda tmp: run_plumb(tmp, CRITERION_BUDGET),
        "criterion": run_criterion, "divan": run_divan}
@@ -113,7 +113,7 @@ print(f"# In-process harnesses side by side\n\n{cpu}; {BLOCKS} blocks of {N} inv
       "+ 5 s per benchmark; divan: 100 samples; plumb-bench: warm-up to steady state, 0.5 s of "
       "samples (500 of 1 ms), then more until the mean's batch-means interval is within ±2 % or 3 s of samples; "
       "--quick: 2 ms of samples, warm-up windows of 5 capped at 0.05 s; criterion's budget: "
-      "`--measure-time 5 --warmup-cap 3 --target-error off`). The minimum is computed from criterion's raw samples "
+      "`--measure-time 5s --warmup-cap 3s --target-error off`). The minimum is computed from criterion's raw samples "
       "(sample.json) and is divan's \"fastest\". "
       "Re-run with `bash bench/inprocess.sh` (BLOCKS, INVOCATIONS to change the design).\n")
 print("## Empty body: reported per-iteration cost (median over all invocations)\n")

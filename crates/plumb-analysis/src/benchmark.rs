@@ -1,14 +1,15 @@
 use crate::replicates::replicates;
 use crate::{checks, compare, environment_diagnostics};
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Benchmark, ResultDocument, TimeStats};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AnalysisConfig {
     /// Confidence level of every interval and test, e.g. 0.999.
-    pub level: f64,
+    pub level: Confidence,
     /// Smallest effect size of interest for verdicts, as a fraction.
-    pub sesoi: f64,
+    pub sesoi: Fraction,
     /// Leave upper Tukey outliers out of the statistics (said in a diagnostic).
     pub drop_upper_outliers: bool,
 }
@@ -22,7 +23,7 @@ pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
         }
     }
     let times = b.analysed_times_ns();
-    b.time = time_stats(&times, b, cfg.level);
+    b.time = time_stats(&times, b, cfg.level.get());
     b.diagnostics = checks::run_all(b, &times, cfg);
 }
 
@@ -105,9 +106,14 @@ mod tests {
         b
     }
 
+    const LEVEL_95: Confidence = match Confidence::new(0.95) {
+        Some(c) => c,
+        None => panic!(),
+    };
+
     const CFG: AnalysisConfig = AnalysisConfig {
-        level: 0.95,
-        sesoi: 0.02,
+        level: LEVEL_95,
+        sesoi: Fraction::DEFAULT_SESOI,
         drop_upper_outliers: false,
     };
 
@@ -153,8 +159,8 @@ mod tests {
             },
             Default::default(),
             plumb_model::Settings {
-                confidence: 0.95,
-                sesoi: 0.02,
+                confidence: LEVEL_95,
+                sesoi: Fraction::DEFAULT_SESOI,
                 options: Default::default(),
             },
         );

@@ -1,5 +1,6 @@
 use crate::environment::BUSY_LOAD_PER_THREAD;
 use crate::{compare, compare_load, PercentileComparison};
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Comparison, Diagnostic, Environment, ResultDocument, Severity, Verdict};
 
 /// Two documents compared benchmark by benchmark, paired by name.
@@ -34,8 +35,8 @@ impl DocumentComparison {
 pub fn compare_documents(
     base: &ResultDocument,
     new: &ResultDocument,
-    level: f64,
-    sesoi: f64,
+    level: Confidence,
+    sesoi: Fraction,
 ) -> DocumentComparison {
     let mut comparisons = Vec::new();
     let mut load = Vec::new();
@@ -93,7 +94,7 @@ fn best_case_agreements(
         .filter(|c| matches!(c.verdict, Verdict::Faster | Verdict::Slower))
         .filter_map(|c| {
             let min_ratio = fastest(new, &c.candidate)? / fastest(base, &c.baseline)?;
-            ((min_ratio - 1.0).abs() <= c.sesoi).then(|| {
+            ((min_ratio - 1.0).abs() <= c.sesoi.get()).then(|| {
                 Diagnostic::new(
                     "best-case-agrees",
                     Severity::Warning,
@@ -210,8 +211,8 @@ mod tests {
             },
             Environment::default(),
             Settings {
-                confidence: 0.999,
-                sesoi: 0.02,
+                confidence: Confidence::DEFAULT,
+                sesoi: Fraction::DEFAULT_SESOI,
                 options: serde_json::Value::Null,
             },
         );
@@ -236,7 +237,7 @@ mod tests {
             .map(|i| if i % 3 == 2 { slower[i] } else { fast[i] })
             .collect();
         let new = doc_with(slow);
-        let dc = compare_documents(&base, &new, 0.999, 0.02);
+        let dc = compare_documents(&base, &new, Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
         assert_eq!(dc.comparisons[0].verdict, Verdict::Slower);
         let note = dc
             .notes
@@ -251,8 +252,8 @@ mod tests {
         let dc = compare_documents(
             &doc_with(jittered(1000, 60)),
             &doc_with(jittered(1100, 60)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(dc.comparisons[0].verdict, Verdict::Slower);
         assert!(dc.notes.iter().all(|d| d.code != "best-case-agrees"));

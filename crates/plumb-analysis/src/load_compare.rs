@@ -8,6 +8,7 @@
 //! together, so on bursty results the interval is optimistic — the verdict says so.
 
 use hdrhistogram::Histogram;
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{LoadInfo, Verdict, LATENCY_PERCENTILES};
 use plumb_stats::Interval;
 use serde::Serialize;
@@ -40,9 +41,10 @@ fn quantile_interval(h: &Histogram<u64>, q: f64, z: f64) -> Option<(f64, f64)> {
 pub fn compare_load(
     base: &LoadInfo,
     new: &LoadInfo,
-    level: f64,
-    sesoi: f64,
+    confidence: Confidence,
+    effect: Fraction,
 ) -> Result<Vec<PercentileComparison>, String> {
+    let (level, sesoi) = (confidence.get(), effect.get());
     if base.mode != new.mode {
         return Err(format!(
             "one result is {} loop and the other {} loop: their latencies measure different things",
@@ -154,11 +156,23 @@ mod tests {
     #[test]
     fn same_distribution_is_equivalent_and_a_uniform_slowdown_is_slower() {
         let base = info(uniform(100_000, 1.0));
-        let same = compare_load(&base, &info(uniform(100_000, 1.0)), 0.999, 0.02).unwrap();
+        let same = compare_load(
+            &base,
+            &info(uniform(100_000, 1.0)),
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        )
+        .unwrap();
         for c in &same[..3] {
             assert_eq!(c.verdict, Verdict::Equivalent, "{c:?}");
         }
-        let slow = compare_load(&base, &info(uniform(100_000, 1.2)), 0.999, 0.02).unwrap();
+        let slow = compare_load(
+            &base,
+            &info(uniform(100_000, 1.2)),
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        )
+        .unwrap();
         for c in &slow[..4] {
             assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
             assert!((c.ratio - 1.2).abs() < 0.01);
@@ -170,7 +184,7 @@ mod tests {
     #[test]
     fn thin_tails_and_mixed_modes_are_refused_or_inconclusive() {
         let small = info(uniform(500, 1.0));
-        let r = compare_load(&small, &small, 0.999, 0.02).unwrap();
+        let r = compare_load(&small, &small, Confidence::DEFAULT, Fraction::DEFAULT_SESOI).unwrap();
         assert_eq!(
             r[4].verdict,
             Verdict::Inconclusive,
@@ -178,8 +192,13 @@ mod tests {
         );
         let mut closed = small.clone();
         closed.mode = "closed".into();
-        assert!(compare_load(&small, &closed, 0.999, 0.02)
-            .unwrap_err()
-            .contains("closed loop"));
+        assert!(compare_load(
+            &small,
+            &closed,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI
+        )
+        .unwrap_err()
+        .contains("closed loop"));
     }
 }

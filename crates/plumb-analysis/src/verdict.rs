@@ -16,18 +16,25 @@
 //! when they disagree, the reason says so ("means differ, ranks do not" is a tail change).
 
 use crate::replicates::replicates;
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Benchmark, Comparison, Verdict};
 use plumb_stats::{
     cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, ratio_sd, tost_welch, welch_t_test,
 };
 
-pub fn compare(base: &Benchmark, cand: &Benchmark, level: f64, sesoi: f64) -> Comparison {
+pub fn compare(
+    base: &Benchmark,
+    cand: &Benchmark,
+    confidence: Confidence,
+    effect: Fraction,
+) -> Comparison {
+    let (level, sesoi) = (confidence.get(), effect.get());
     // The ratio's interval and the tests are taken over each side's replicates (launch
     // means, batch means of an in-process run, or samples: whatever is independent). The
     // descriptive figures (RatioSD, Cohen's d, Hodges-Lehmann) describe the samples.
     let (bt, ct) = (base.analysed_times_ns(), cand.analysed_times_ns());
     let (x, y) = (replicates(base, &bt), replicates(cand, &ct));
-    let mut c = Comparison::unjudged(&base.name, &cand.name, level, sesoi);
+    let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
     let computed = (|| {
         Ok::<_, plumb_stats::StatsError>((
             ratio_of_means(&x, &y, level)?,
@@ -176,8 +183,8 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 50, 10.0)),
             &bench("b", around(1.1e6, 50, 10.0)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(c.verdict, Verdict::Slower, "{}", c.reason);
         assert!(
@@ -194,8 +201,8 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 50, 10.0)),
             &bench("b", around(0.9e6, 50, 10.0)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(c.verdict, Verdict::Faster, "{}", c.reason);
     }
@@ -205,8 +212,8 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 200, 2.0)),
             &bench("b", around(1.005e6, 200, 2.0)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(c.verdict, Verdict::Equivalent, "{}", c.reason);
         assert!(c.reason.contains("is real"), "{}", c.reason);
@@ -217,8 +224,8 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 30, 10.0)),
             &bench("b", around(1e6, 30, 10.0)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(c.verdict, Verdict::Equivalent, "{}", c.reason);
     }
@@ -229,15 +236,20 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 5, 400.0)),
             &bench("b", around(1.05e6, 5, 400.0)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
     }
 
     #[test]
     fn too_few_samples_is_inconclusive_not_a_panic() {
-        let c = compare(&bench("a", [1.0]), &bench("b", [2.0, 3.0]), 0.999, 0.02);
+        let c = compare(
+            &bench("a", [1.0]),
+            &bench("b", [2.0, 3.0]),
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        );
         assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(
             c.reason.contains("needs at least 2 samples"),
@@ -252,8 +264,8 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 30, 40.0)),
             &bench("b", around(1.025e6, 30, 40.0)),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         let ci = c.ratio_ci.unwrap();
         assert!(ci.lo < 1.02 && ci.lo > 1.0, "{ci:?}");
@@ -272,7 +284,12 @@ mod tests {
                 *t *= 3.0;
             }
         }
-        let c = compare(&bench("a", base), &bench("b", new), 0.999, 0.02);
+        let c = compare(
+            &bench("a", base),
+            &bench("b", new),
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        );
         assert!(c.welch_p < 0.001 && c.mann_whitney_p >= 0.001, "{c:?}");
         assert!(c.reason.contains("the ranks do not"), "{}", c.reason);
         assert_eq!(c.verdict, Verdict::Slower, "{}", c.reason);
@@ -283,8 +300,8 @@ mod tests {
         let c = compare(
             &bench("a", [0.0, 0.0, 1.0, 0.0]),
             &bench("b", [300.0, 310.0, 290.0]),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(
@@ -314,8 +331,8 @@ mod tests {
         let as_commands = compare(
             &bench("a", base.clone()),
             &bench("b", cand.clone()),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         assert_eq!(
             as_commands.verdict,
@@ -324,7 +341,7 @@ mod tests {
             as_commands.reason
         );
         let (a, b) = (in_process("a", base), in_process("b", cand));
-        let c = compare(&a, &b, 0.999, 0.02);
+        let c = compare(&a, &b, Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
         assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
         // RatioSD, Cohen's d and Hodges-Lehmann still describe the samples (whole ns).
         let (x, y) = (a.analysed_times_ns(), b.analysed_times_ns());
@@ -342,8 +359,8 @@ mod tests {
         let c = compare(
             &bench("a", around(1e6, 50, 10.0)),
             &bench("b", [0.0, 0.0, 0.0, 0.0, 1e7]),
-            0.999,
-            0.02,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
         );
         let raw = plumb_stats::ratio_of_means(
             &bench("a", around(1e6, 50, 10.0)).analysed_times_ns(),

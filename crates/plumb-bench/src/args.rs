@@ -1,6 +1,7 @@
 //! The bench binary's command line. `cargo bench` passes `--bench`; without it (as under
 //! `cargo test --benches`) each benchmark runs once, as a smoke test.
 
+use plumb_model::quantity::{parse_count, Confidence, Duration, Fraction};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -11,19 +12,19 @@ pub struct Args {
     pub list: bool,
     pub clock: ClockChoice,
     pub warmup: bool,
-    pub warmup_cap_s: f64,
+    pub warmup_cap: Duration,
     pub sample_count: usize,
-    pub measure_time_s: f64,
-    /// Keep sampling past `measure_time_s` until the mean's interval is within this
-    /// fraction of it (None: stop at `measure_time_s`).
-    pub target_error: Option<f64>,
+    pub measure_time: Duration,
+    /// Keep sampling past `measure_time` until the mean's interval is within this
+    /// fraction of it (None: stop at `measure_time`).
+    pub target_error: Option<Fraction>,
     /// Most time for one benchmark's samples when the target is not met.
-    pub max_measure_time_s: f64,
+    pub max_measure_time: Duration,
     pub subtract_overhead: bool,
     pub delta: bool,
     pub pin: Option<usize>,
-    pub confidence: f64,
-    pub sesoi: f64,
+    pub confidence: Confidence,
+    pub sesoi: Fraction,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
     pub export_csv: Option<PathBuf>,
@@ -51,19 +52,19 @@ impl Default for Args {
             list: false,
             clock: ClockChoice::Monotonic,
             warmup: true,
-            warmup_cap_s: 3.0,
+            warmup_cap: Duration::from_secs(3),
             // 1 ms samples in the first 0.5 s: short enough that the minimum can fall
             // between a shared machine's slow spells (5 ms samples made it less repeatable
             // than criterion's), far above the clock's resolution and read cost.
             sample_count: 500,
-            measure_time_s: 0.5,
-            target_error: Some(0.02),
-            max_measure_time_s: 3.0,
+            measure_time: Duration::from_millis(500),
+            target_error: Fraction::new(0.02),
+            max_measure_time: Duration::from_secs(3),
             subtract_overhead: false,
             delta: false,
             pin: None,
-            confidence: 0.999,
-            sesoi: 0.02,
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
             export_json: None,
             export_markdown: None,
             export_csv: None,
@@ -85,22 +86,22 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --list                  list benchmarks and exit
   --clock monotonic|tsc   timer (default monotonic; tsc needs an invariant TSC)
   --no-warmup             skip warm-up (to see cold behaviour)
-  --warmup-cap SECS       give up on steady state after SECS (default 3)
+  --warmup-cap TIME       give up on steady state after TIME (default 3s)
   --warmup-window N       samples per warm-up window (default 10)
   --quick                 a short run: 2 ms of samples, no precision target, warm-up
                           windows of 5, capped at 0.05 s
   --sample-count N        samples per benchmark in the first --measure-time (default 500)
-  --measure-time SECS     time for one benchmark's samples (default 0.5)
+  --measure-time TIME     time for one benchmark's samples (default 500ms)
   --target-error PCT|off  then keep sampling until the mean's interval (batch means, at
                           --confidence) is within PCT of it (default 2%)
-  --max-measure-time SECS ... or until SECS of samples (default 3)
+  --max-measure-time TIME ... or until TIME of samples (default 3s)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
   --delta                 delta timing: time N and 2N iterations per sample and remove
                           the fixed per-sample cost, 2·t(N) − t(2N)
   --pin CPU               pin this process to one CPU
   --launches N            run each benchmark in N fresh processes and report the
                           between-launch variation apart (layout, ASLR)
-  --confidence LEVEL      e.g. 99.9% (default)
+  --confidence LEVEL      e.g. 99.9% (default), 99.9 or 0.999
   --sesoi EFFECT          smallest effect of interest, e.g. 2% (default)
   --export-json FILE      full result (default: target/plumb/<bench>.json)
   --export-markdown FILE
@@ -112,32 +113,30 @@ fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'
     it.next().ok_or_else(|| format!("{flag} needs a value"))
 }
 
-fn number<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
-    s.parse()
-        .map_err(|_| format!("{flag}: {s:?} is not a valid number"))
+/// One grammar with the `plumb` command line: the value parses as its quantity type, and
+/// the error names the flag.
+fn quantity<T: std::str::FromStr<Err = plumb_model::quantity::QuantityError>>(
+    s: &str,
+    flag: &str,
+) -> Result<T, String> {
+    s.parse().map_err(|e| format!("{flag}: {e}"))
 }
 
-fn positive_seconds(s: &str, flag: &str) -> Result<f64, String> {
-    let v: f64 = number(s, flag)?;
-    if v.is_finite() && v > 0.0 && v <= 3600.0 {
-        Ok(v)
-    } else {
-        Err(format!("{flag} must be positive and at most 3600 seconds"))
-    }
+fn count(s: &str, flag: &str, min: u64) -> Result<usize, String> {
+    parse_count(s, min)
+        .map(|n| n as usize)
+        .map_err(|e| format!("{flag}: {e}"))
 }
 
-fn fraction(s: &str, flag: &str) -> Result<f64, String> {
-    let (n, pct) = match s.strip_suffix('%') {
-        Some(n) => (n, true),
-        None => (s, false),
-    };
-    let v: f64 = number(n, flag)?;
-    let v = if pct { v / 100.0 } else { v };
-    if v > 0.0 && v < 1.0 {
-        Ok(v)
-    } else {
-        Err(format!("{flag}: {s:?} must be between 0 and 100%"))
+/// A duration above zero and at most an hour.
+fn time_limit(s: &str, flag: &str) -> Result<Duration, String> {
+    let d: Duration = quantity(s, flag)?;
+    if d.is_zero() || d > Duration::from_secs(3600) {
+        return Err(format!(
+            "{flag}: `{s}` must be above 0 and at most 1h (e.g. 500ms, 3s)"
+        ));
     }
+    Ok(d)
 }
 
 impl Args {
@@ -155,15 +154,15 @@ impl Args {
                 ClockChoice::Tsc => "tsc".into(),
             },
         );
-        push("--warmup-cap", self.warmup_cap_s.to_string());
+        push("--warmup-cap", self.warmup_cap.to_string());
         push("--warmup-window", self.warmup_window.to_string());
         push("--sample-count", self.sample_count.to_string());
-        push("--measure-time", self.measure_time_s.to_string());
+        push("--measure-time", self.measure_time.to_string());
         push(
             "--target-error",
             self.target_error.map_or("off".into(), |t| t.to_string()),
         );
-        push("--max-measure-time", self.max_measure_time_s.to_string());
+        push("--max-measure-time", self.max_measure_time.to_string());
         push("--confidence", self.confidence.to_string());
         push("--sesoi", self.sesoi.to_string());
         push("--export-json", out.display().to_string());
@@ -199,9 +198,9 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--subtract-overhead" => a.subtract_overhead = true,
             "--delta" => a.delta = true,
             "--quick" => {
-                a.measure_time_s = 0.002;
+                a.measure_time = Duration::from_millis(2);
                 a.target_error = None;
-                a.warmup_cap_s = 0.05;
+                a.warmup_cap = Duration::from_millis(50);
                 a.warmup_window = 5;
             }
             "--quiet" | "-q" => a.quiet = true,
@@ -217,43 +216,26 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                 }
             }
             "--warmup-cap" => {
-                a.warmup_cap_s = number(value(&mut it, arg)?, arg)?;
-                if !a.warmup_cap_s.is_finite() || !(0.0..=3600.0).contains(&a.warmup_cap_s) {
-                    return Err("--warmup-cap must be between 0 and 3600 seconds".into());
+                a.warmup_cap = quantity(value(&mut it, arg)?, arg)?;
+                if a.warmup_cap > Duration::from_secs(3600) {
+                    return Err(format!("{arg}: at most 1h"));
                 }
             }
-            "--warmup-window" => {
-                a.warmup_window = number(value(&mut it, arg)?, arg)?;
-                if a.warmup_window < 2 {
-                    return Err("--warmup-window must be at least 2".into());
-                }
-            }
-            "--sample-count" => {
-                a.sample_count = number(value(&mut it, arg)?, arg)?;
-                if a.sample_count < 2 {
-                    return Err("--sample-count must be at least 2".into());
-                }
-            }
-            "--measure-time" => a.measure_time_s = positive_seconds(value(&mut it, arg)?, arg)?,
+            "--warmup-window" => a.warmup_window = count(value(&mut it, arg)?, arg, 2)?,
+            "--sample-count" => a.sample_count = count(value(&mut it, arg)?, arg, 2)?,
+            "--measure-time" => a.measure_time = time_limit(value(&mut it, arg)?, arg)?,
             "--target-error" => {
                 a.target_error = match value(&mut it, arg)?.as_str() {
                     "off" => None,
-                    v => Some(fraction(v, arg)?),
+                    v => Some(quantity(v, arg)?),
                 }
             }
-            "--max-measure-time" => {
-                a.max_measure_time_s = positive_seconds(value(&mut it, arg)?, arg)?
-            }
-            "--pin" => a.pin = Some(number(value(&mut it, arg)?, arg)?),
-            "--launches" => {
-                a.launches = number(value(&mut it, arg)?, arg)?;
-                if a.launches < 1 {
-                    return Err("--launches must be at least 1".into());
-                }
-            }
+            "--max-measure-time" => a.max_measure_time = time_limit(value(&mut it, arg)?, arg)?,
+            "--pin" => a.pin = Some(count(value(&mut it, arg)?, arg, 0)?),
+            "--launches" => a.launches = count(value(&mut it, arg)?, arg, 1)?,
             "--launch-child" => a.launch_child = true,
-            "--confidence" => a.confidence = fraction(value(&mut it, arg)?, arg)?,
-            "--sesoi" => a.sesoi = fraction(value(&mut it, arg)?, arg)?,
+            "--confidence" => a.confidence = quantity(value(&mut it, arg)?, arg)?,
+            "--sesoi" => a.sesoi = quantity(value(&mut it, arg)?, arg)?,
             "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
             "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
             "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
@@ -287,7 +269,7 @@ mod tests {
         assert!(a.bench && a.regex);
         assert_eq!(a.filters, ["group/a"]);
         assert_eq!(a.clock, ClockChoice::Tsc);
-        assert_eq!(a.sesoi, 0.05);
+        assert_eq!(a.sesoi.get(), 0.05);
     }
 
     /// The arguments a launch child gets: this run's settings, one exact filter, its own
@@ -302,7 +284,7 @@ mod tests {
             launches: 4,
             warmup_window: 5,
             target_error: None,
-            max_measure_time_s: 7.5,
+            max_measure_time: Duration::from_millis(7500),
             ..Args::default()
         };
         let child = a.child_args("g/x", std::path::Path::new("/tmp/o.json"));
@@ -316,9 +298,12 @@ mod tests {
         assert!(back.subtract_overhead);
         assert_eq!(back.launches, 1);
         assert_eq!(back.warmup_window, 5);
-        assert_eq!((back.target_error, back.max_measure_time_s), (None, 7.5));
+        assert_eq!(
+            (back.target_error, back.max_measure_time),
+            (None, Duration::from_millis(7500))
+        );
         let by_default = parse(&Args::default().child_args("g/x", std::path::Path::new("o")));
-        assert_eq!(by_default.unwrap().target_error, Some(0.02));
+        assert_eq!(by_default.unwrap().target_error, Fraction::new(0.02));
         assert_eq!(
             back.export_json.as_deref(),
             Some(std::path::Path::new("/tmp/o.json"))
@@ -330,7 +315,7 @@ mod tests {
         assert!(p(&["--sample-count", "0"]).is_err());
         assert!(p(&["--sample-count", "x"])
             .unwrap_err()
-            .contains("not a valid number"));
+            .contains("not a whole number"));
         assert!(p(&["--clock", "sundial"])
             .unwrap_err()
             .contains("unknown clock"));
@@ -339,5 +324,41 @@ mod tests {
         assert!(p(&["--warmup-cap", "-1"]).is_err());
         assert!(p(&["--warmup-cap", "NaN"]).is_err());
         assert!(p(&["--measure-time", "inf"]).is_err());
+        assert_eq!(
+            p(&["--measure-time", "5"]).unwrap_err(),
+            "--measure-time: `5` needs a unit (e.g. 5ms, 5s)"
+        );
+        assert!(p(&["--confidence", "0.3"])
+            .unwrap_err()
+            .contains("between 50% and 100%"));
+    }
+
+    /// The same grammar as `plumb run`: percent and fraction forms alike, durations with
+    /// units.
+    #[test]
+    fn accepts_the_command_lines_grammar() {
+        for level in ["99.9", "99.9%", "0.999"] {
+            assert_eq!(p(&["--confidence", level]).unwrap().confidence.get(), 0.999);
+        }
+        let a = p(&[
+            "--measure-time",
+            "500ms",
+            "--max-measure-time",
+            "2s",
+            "--warmup-cap",
+            "250ms",
+        ])
+        .unwrap();
+        assert_eq!(a.measure_time, Duration::from_millis(500));
+        assert_eq!(a.max_measure_time, Duration::from_secs(2));
+        assert_eq!(a.warmup_cap, Duration::from_millis(250));
+        assert_eq!(
+            p(&["--target-error", "1%"]).unwrap().target_error,
+            Fraction::new(0.01)
+        );
+        assert_eq!(
+            p(&["--target-error", "0.01"]).unwrap().target_error,
+            Fraction::new(0.01)
+        );
     }
 }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 const ONE_CYCLE_FALLBACK_GHZ: f64 = 5.0;
 
 pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOptions>) {
-    let level = doc.settings.confidence;
+    let level = doc.settings.confidence.get();
     let cycle_ns = cycle_ns(doc);
     let caches = last_levels(doc);
     let mut extra: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
@@ -188,7 +188,7 @@ const SUPERSEDES: [(&str, &[&str]); 2] = [
 fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
     let ci = c.ratio_ci;
     let real_and_large =
-        ci.is_some_and(|ci| ci.lo > 1.0 || ci.hi < 1.0) && (c.ratio - 1.0).abs() > c.sesoi;
+        ci.is_some_and(|ci| ci.lo > 1.0 || ci.hi < 1.0) && (c.ratio - 1.0).abs() > c.sesoi.get();
     let message = if matches!(c.verdict, Verdict::Faster | Verdict::Slower) || real_and_large {
         format!(
             "identical code measured {:+.1}% apart from {} (verdict {}): that is the machine's noise",
@@ -198,13 +198,13 @@ fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
         )
     } else if c.verdict != Verdict::Equivalent {
         // Inside ±SESOI yet not shown equivalent is TOST's stricter level, not noise.
-        let ci = ci.filter(|ci| ci.lo < 1.0 - c.sesoi || ci.hi > 1.0 + c.sesoi)?;
+        let ci = ci.filter(|ci| ci.lo < 1.0 - c.sesoi.get() || ci.hi > 1.0 + c.sesoi.get())?;
         format!(
             "identical code could not be shown equivalent to {}: the ratio could be anywhere in ×{:.3}–×{:.3}, wider than the ±{} that matters; the machine's noise hides smaller differences",
             c.baseline,
             ci.lo,
             ci.hi,
-            pct_text(c.sesoi)
+            c.sesoi
         )
     } else {
         return None;
@@ -451,8 +451,8 @@ mod tests {
             Invocation::current(),
             Default::default(),
             Settings {
-                confidence: 0.999,
-                sesoi: 0.02,
+                confidence: plumb_model::quantity::Confidence::DEFAULT,
+                sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
                 options: serde_json::Value::Null,
             },
         );
@@ -551,7 +551,12 @@ mod tests {
             verdict,
             ratio,
             ratio_ci: Some(plumb_stats::Interval { lo, hi }),
-            ..plumb_model::Comparison::unjudged("g/a", "g/b", 0.999, 0.02)
+            ..plumb_model::Comparison::unjudged(
+                "g/a",
+                "g/b",
+                plumb_model::quantity::Confidence::DEFAULT,
+                plumb_model::quantity::Fraction::DEFAULT_SESOI,
+            )
         }
     }
 

@@ -31,11 +31,11 @@ pub(crate) fn new_document(
                 "harness": "plumb-bench",
                 "clock": clock.name,
                 "warmup": if args.warmup { "steady-state" } else { "none" },
-                "warmup_cap_s": args.warmup_cap_s,
+                "warmup_cap_s": args.warmup_cap.as_secs_f64(),
                 "sample_count": args.sample_count,
-                "measure_time_s": args.measure_time_s,
+                "measure_time_s": args.measure_time.as_secs_f64(),
                 "target_error": args.target_error,
-                "max_measure_time_s": args.max_measure_time_s,
+                "max_measure_time_s": args.max_measure_time.as_secs_f64(),
                 "min_sample_ns": ctx.sampling.min_sample_ns,
                 "subtract_overhead": args.subtract_overhead,
                 "delta": args.delta,
@@ -77,7 +77,7 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                 info.steady_state = s.steady;
                 info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
                 if let Some(p) = s.precision {
-                    info.target_error = args.target_error;
+                    info.target_error = args.target_error.map(|t| t.get());
                     info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
                     info.precision_stop = Some(p.stop.code().into());
                 }

@@ -150,15 +150,15 @@ impl<'a> Harness<'a> {
             sampling: SamplingConfig {
                 sample_count: self.args.sample_count,
                 // Enough for the median's interval at the run's confidence (11 at 99.9 %).
-                min_samples: plumb_stats::samples_needed(self.args.confidence)
+                min_samples: plumb_stats::samples_needed(self.args.confidence.get())
                     .max(10)
                     .min(self.args.sample_count),
                 min_sample_ns,
-                measure_ns: self.args.measure_time_s * 1e9,
+                measure_ns: self.args.measure_time.as_nanos_f64(),
                 warmup: if self.args.warmup {
                     Warmup::Steady {
                         tolerance: 0.02,
-                        cap: Duration::from_secs_f64(self.args.warmup_cap_s),
+                        cap: self.args.warmup_cap.to_std(),
                     }
                 } else {
                     Warmup::None
@@ -168,10 +168,13 @@ impl<'a> Harness<'a> {
                 delta: self.args.delta,
                 // The measured time may grow to the cap, never shrink below --measure-time.
                 precision: self.args.target_error.map(|target| Precision {
-                    target,
-                    level: self.args.confidence,
-                    max_measure_ns: self.args.max_measure_time_s.max(self.args.measure_time_s)
-                        * 1e9,
+                    target: target.get(),
+                    level: self.args.confidence.get(),
+                    max_measure_ns: self
+                        .args
+                        .max_measure_time
+                        .max(self.args.measure_time)
+                        .as_nanos_f64(),
                 }),
             },
             count_allocations,

@@ -32,9 +32,9 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
     let data = enemies::EnemyData::new();
     let mut h = Harness::with_args(Args {
         bench: true,
-        measure_time_s: 0.15,
+        measure_time: plumb_model::quantity::Duration::from_millis(150),
         // Noisy variants may sample on for precision; bound that to keep the test short.
-        max_measure_time_s: 0.5,
+        max_measure_time: plumb_model::quantity::Duration::from_millis(500),
         sample_count: 40,
         quiet: true,
         export_json: Some(dir.path().join("enemies.json")),

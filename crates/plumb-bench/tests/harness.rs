@@ -7,9 +7,9 @@ use plumb_model::Severity;
 fn quick(dir: &std::path::Path, filters: &[&str]) -> Args {
     Args {
         bench: true,
-        measure_time_s: 0.02,
+        measure_time: plumb_model::quantity::Duration::from_millis(20),
         sample_count: 10,
-        warmup_cap_s: 0.2,
+        warmup_cap: plumb_model::quantity::Duration::from_millis(200),
         quiet: true,
         filters: filters.iter().map(|s| s.to_string()).collect(),
         export_json: Some(dir.join("r.json")),
@@ -204,5 +204,5 @@ fn delta_timing_records_the_fixed_cost_as_a_correction() {
 fn quick_preset_is_shorter_than_the_default() {
     let q = plumb_bench::parse_args(&["--quick".to_string()]).unwrap();
     let d = Args::default();
-    assert!(q.measure_time_s < d.measure_time_s && q.warmup_cap_s < d.warmup_cap_s);
+    assert!(q.measure_time < d.measure_time && q.warmup_cap < d.warmup_cap);
 }

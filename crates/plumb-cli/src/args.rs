@@ -1,5 +1,6 @@
 use crate::values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use plumb_model::quantity::{Confidence, Duration, Fraction, Rate};
 use std::path::PathBuf;
 
 /// plumb: performance measurement that tells the truth.
@@ -62,12 +63,12 @@ pub struct RunArgs {
     pub max_runs: Option<u64>,
 
     /// Measure each command for at least this long in total (e.g. 3s, 500ms).
-    #[arg(long, default_value = "3s", value_name = "TIME", value_parser = values::seconds)]
-    pub min_time: f64,
+    #[arg(long, default_value = "3s", value_name = "TIME")]
+    pub min_time: Duration,
 
     /// Stop measuring a command after this long in total.
-    #[arg(long, value_name = "TIME", value_parser = values::seconds)]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "TIME")]
+    pub max_time: Option<Duration>,
 
     /// Run before every timed run (through sh -c). Give once for all commands or once per command.
     #[arg(short, long, value_name = "CMD")]
@@ -125,12 +126,12 @@ pub struct RunArgs {
     pub output: String,
 
     /// Confidence level of intervals and tests.
-    #[arg(long, default_value = "99.9%", value_name = "LEVEL", value_parser = values::confidence)]
-    pub confidence: f64,
+    #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
+    pub confidence: Confidence,
 
     /// Smallest effect size of interest for verdicts, e.g. 2% or 0.02.
-    #[arg(long, default_value = "2%", value_name = "EFFECT", value_parser = values::sesoi)]
-    pub sesoi: f64,
+    #[arg(long, default_value = "2%", value_name = "EFFECT")]
+    pub sesoi: Fraction,
 
     /// Leave upper outliers (Tukey) out of the statistics; the output says so.
     #[arg(long)]
@@ -160,11 +161,11 @@ pub struct CompareArgs {
     /// The new result.
     pub new: PathBuf,
     /// Smallest effect size of interest, e.g. 2% or 0.02.
-    #[arg(long, default_value = "2%", value_parser = values::sesoi)]
-    pub sesoi: f64,
+    #[arg(long, default_value = "2%", value_name = "EFFECT")]
+    pub sesoi: Fraction,
     /// Confidence level of intervals and tests.
-    #[arg(long, default_value = "99.9%", value_parser = values::confidence)]
-    pub confidence: f64,
+    #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
+    pub confidence: Confidence,
     /// Write the comparisons as JSON.
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
@@ -180,24 +181,24 @@ pub struct EnvArgs {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// Target rate, requests per second.
-    #[arg(long, default_value = "450", value_parser = values::rate)]
-    pub rate: f64,
+    #[arg(long, default_value = "450")]
+    pub rate: Rate,
     /// How long the test runs (virtual time), e.g. 30s.
-    #[arg(long, default_value = "30s", value_parser = values::seconds)]
-    pub duration: f64,
+    #[arg(long, default_value = "30s")]
+    pub duration: Duration,
     /// Service time of a normal request, e.g. 1ms, 250us.
-    #[arg(long, default_value = "1ms", value_parser = values::micros)]
-    pub service: f64,
+    #[arg(long, default_value = "1ms")]
+    pub service: Duration,
     /// How long a stalled request takes (with --stall-every) or the server pauses (with
     /// --stall-period); 0 for no stalls.
-    #[arg(long, default_value = "200ms", value_parser = values::micros)]
-    pub stall: f64,
+    #[arg(long, default_value = "200ms")]
+    pub stall: Duration,
     /// Stall on every N-th request.
     #[arg(long, value_name = "N", value_parser = values::positive, conflicts_with = "stall_period")]
     pub stall_every: Option<u64>,
     /// Stall for --stall at every multiple of this much time, e.g. 1s.
-    #[arg(long, value_name = "TIME", value_parser = values::micros)]
-    pub stall_period: Option<f64>,
+    #[arg(long, value_name = "TIME")]
+    pub stall_period: Option<Duration>,
     /// Poisson arrivals instead of a constant interval.
     #[arg(long)]
     pub poisson: bool,
@@ -214,20 +215,20 @@ pub struct LoadArgs {
     /// The target, http://host[:port]/path.
     pub url: String,
     /// Open loop at this many requests per second.
-    #[arg(long, value_parser = values::rate, required_unless_present = "closed", conflicts_with = "closed")]
-    pub rate: Option<f64>,
+    #[arg(long, required_unless_present = "closed", conflicts_with = "closed")]
+    pub rate: Option<Rate>,
     /// Closed loop with N connections instead (throughput; not user latency).
     #[arg(long, value_name = "N", value_parser = values::positive)]
     pub closed: Option<u64>,
     /// Measured duration, e.g. 30s.
-    #[arg(long, default_value = "10s", value_parser = values::seconds)]
-    pub duration: f64,
+    #[arg(long, default_value = "10s")]
+    pub duration: Duration,
     /// Warm-up before measuring (its requests are sent, not recorded).
-    #[arg(long, default_value = "2s", value_parser = values::seconds)]
-    pub warmup: f64,
+    #[arg(long, default_value = "2s")]
+    pub warmup: Duration,
     /// Per-request timeout.
-    #[arg(long, default_value = "10s", value_parser = values::seconds)]
-    pub timeout: f64,
+    #[arg(long, default_value = "10s")]
+    pub timeout: Duration,
     /// Most requests in flight at once (open loop); beyond it, requests wait and are late.
     #[arg(long, default_value = "1000", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: u64,
@@ -265,8 +266,8 @@ pub struct LoadArgs {
     pub agent: Option<String>,
     /// How long before each due time to stop sleeping and poll instead (e.g. 100us, 1s):
     /// longer sends more punctually and keeps the thread hot, at a CPU cost.
-    #[arg(long, default_value = "100us", value_parser = values::micros)]
-    pub spin: f64,
+    #[arg(long, default_value = "100us")]
+    pub spin: Duration,
 }
 
 #[derive(Debug, Args)]

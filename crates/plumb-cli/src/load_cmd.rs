@@ -8,10 +8,10 @@ use plumb_report::{render_load, Format};
 use std::time::Duration;
 
 pub fn run(a: LoadArgs) -> Result<i32, CliError> {
-    if a.duration <= 0.0 {
+    if a.duration.is_zero() {
         return Err(CliError("--duration must be above 0".into()));
     }
-    if a.timeout <= 0.0 {
+    if a.timeout.is_zero() {
         return Err(CliError("--timeout must be above 0".into()));
     }
     let method: hyper::Method = a
@@ -27,7 +27,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     }
     let mode = match (a.rate, a.closed) {
         (Some(rate), None) => Mode::Open {
-            rate,
+            rate: rate.per_second(),
             poisson_seed: a.poisson.then_some(a.seed),
             max_in_flight: a.max_in_flight as usize,
         },
@@ -54,15 +54,15 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         method,
         headers,
         body: bytes::Bytes::from(a.body.clone()),
-        duration: Duration::from_secs_f64(a.duration),
-        warmup: Duration::from_secs_f64(a.warmup),
-        timeout: Duration::from_secs_f64(a.timeout),
+        duration: a.duration.to_std(),
+        warmup: a.warmup.to_std(),
+        timeout: a.timeout.to_std(),
         mode: mode.clone(),
         start_at: a
             .start_at
             .map(|t| std::time::UNIX_EPOCH + Duration::from_secs_f64(t)),
         hlog: a.hlog.clone(),
-        spin: Duration::from_secs_f64(a.spin / 1e6),
+        spin: a.spin.to_std(),
     };
     let stop = crate::session::stop_on_ctrl_c()?;
     let environment = plumb_env::collect();
@@ -81,13 +81,13 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         plumb_model::Invocation::current(),
         environment,
         Settings {
-            confidence: 0.999,
-            sesoi: 0.02,
+            confidence: plumb_model::quantity::Confidence::DEFAULT,
+            sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
             options: serde_json::json!({
-                "url": a.url, "mode": mode_name, "rate": a.rate, "connections": a.closed,
-                "duration_s": a.duration, "warmup_s": a.warmup, "timeout_s": a.timeout,
+                "url": a.url, "mode": mode_name, "rate": a.rate.map(|r| r.per_second()), "connections": a.closed,
+                "duration_s": a.duration.as_secs_f64(), "warmup_s": a.warmup.as_secs_f64(), "timeout_s": a.timeout.as_secs_f64(),
                 "max_in_flight": a.max_in_flight, "poisson": a.poisson, "seed": a.seed,
-                "start_at": a.start_at, "agent": a.agent, "spin_us": a.spin,
+                "start_at": a.start_at, "agent": a.agent, "spin_us": a.spin.as_micros_f64(),
             }),
         },
     );

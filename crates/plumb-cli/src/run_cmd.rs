@@ -11,7 +11,6 @@ use plumb_model::{
 };
 use plumb_report::{render_terminal, Format};
 use std::io::IsTerminal;
-use std::time::Duration;
 
 pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let seed = a.seed.unwrap_or_else(|| {
@@ -174,8 +173,8 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
         None => RunCount::Adaptive {
             min_runs: a.min_runs,
             max_runs: a.max_runs,
-            min_time: Duration::from_secs_f64(a.min_time),
-            max_time: a.max_time.map(Duration::from_secs_f64),
+            min_time: a.min_time.to_std(),
+            max_time: a.max_time.map(|t| t.to_std()),
         },
     };
     let plan = RunPlan {
@@ -247,8 +246,8 @@ fn options_record(a: &RunArgs, plan: &RunPlan, seed: u64) -> serde_json::Value {
         "runs": a.runs,
         "min_runs": a.min_runs,
         "max_runs": a.max_runs,
-        "min_time_s": a.min_time,
-        "max_time_s": a.max_time,
+        "min_time_s": a.min_time.as_secs_f64(),
+        "max_time_s": a.max_time.map(|t| t.as_secs_f64()),
         "order": match plan.order { Order::Shuffle { .. } => "shuffle", Order::RoundRobin => "round-robin" },
         "seed": matches!(plan.order, Order::Shuffle { .. }).then_some(seed),
         "shell": a.shell,

@@ -7,21 +7,22 @@ use plumb_report::format_duration_ns;
 use std::fmt::Write;
 
 pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
-    if a.duration <= 0.0 {
+    if a.duration.is_zero() {
         return Err(CliError("--duration must be above 0".into()));
     }
-    if a.service <= 0.0 {
+    if a.service.is_zero() {
         return Err(CliError("--service must be above 0".into()));
     }
-    let stall = match (a.stall > 0.0, a.stall_every, a.stall_period) {
+    let stall_us = a.stall.as_micros_f64();
+    let stall = match (!a.stall.is_zero(), a.stall_every, a.stall_period) {
         (false, _, _) => None,
         (true, Some(every), None) => Some(Stall::EveryRequests {
             every,
-            length_us: a.stall,
+            length_us: stall_us,
         }),
         (true, None, Some(period)) if period > a.stall => Some(Stall::EveryPeriod {
-            period_us: period,
-            length_us: a.stall,
+            period_us: period.as_micros_f64(),
+            length_us: stall_us,
         }),
         (true, None, Some(_)) => {
             return Err(CliError(
@@ -30,14 +31,14 @@ pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
         }
         (true, None, None) => Some(Stall::EveryRequests {
             every: 500,
-            length_us: a.stall,
+            length_us: stall_us,
         }),
         (true, Some(_), Some(_)) => unreachable!("clap refuses both"),
     };
     let cfg = SimConfig {
-        rate: a.rate,
-        duration_s: a.duration,
-        service_us: a.service,
+        rate: a.rate.per_second(),
+        duration_s: a.duration.as_secs_f64(),
+        service_us: a.service.as_micros_f64(),
         stall,
         arrivals: if a.poisson {
             Arrivals::Poisson { seed: a.seed }

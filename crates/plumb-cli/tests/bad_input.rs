@@ -156,3 +156,78 @@ fn bad_levels() {
         "names no benchmark",
     );
 }
+
+/// One grammar for every subcommand: a duration needs a unit, and the message names the
+/// option, the value and a valid example.
+#[test]
+fn a_duration_without_a_unit_is_refused_with_a_hint() {
+    let env = Env::new();
+    for args in [
+        vec!["simulate", "--stall", "5"],
+        vec!["simulate", "--duration", "5"],
+        vec!["run", "true", "--min-time", "5"],
+        vec!["load", "http://127.0.0.1:9/", "--rate", "10", "--spin", "5"],
+    ] {
+        let run = env.plumb(&args);
+        run.assert_code(2);
+        let flag = args
+            .iter()
+            .find(|a| a.starts_with("--") && *a != &"--rate")
+            .unwrap();
+        for needle in [*flag, "`5` needs a unit", "5ms, 5s"] {
+            assert!(
+                run.stderr.contains(needle),
+                "{args:?} lacks {needle:?}: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
+/// `99.9`, `99.9%` and `0.999` are the same level for every subcommand (the harness's own
+/// parser is tested in plumb-bench's args.rs); levels below 50 % are refused by all.
+#[test]
+fn confidence_in_percent_or_fraction_form_is_accepted_alike() {
+    let env = Env::new();
+    let mut files = Vec::new();
+    for (i, level) in ["99.9", "99.9%", "0.999"].into_iter().enumerate() {
+        let out = env.path(&format!("r{i}.json"));
+        env.plumb(&[
+            "run",
+            "true",
+            "--runs",
+            "3",
+            "--warmup",
+            "0",
+            "--confidence",
+            level,
+            "--export-json",
+            out.to_str().unwrap(),
+        ])
+        .assert_code(0);
+        let doc = common::read_doc(&out);
+        assert_eq!(
+            doc.settings.confidence.get().to_bits(),
+            0.999f64.to_bits(),
+            "{level}"
+        );
+        files.push(out);
+    }
+    for level in ["99.9", "99.9%", "0.999"] {
+        let run = env.plumb(&[
+            "compare",
+            files[0].to_str().unwrap(),
+            files[1].to_str().unwrap(),
+            "--confidence",
+            level,
+        ]);
+        assert!(run.code == 0 || run.code == 1, "{level}: {}", run.stderr);
+        assert!(run.stdout.contains("99.9% confidence"), "{}", run.stdout);
+    }
+    for args in [
+        vec!["run", "true", "--confidence", "0.3"],
+        vec!["compare", "a.json", "b.json", "--confidence", "0.3"],
+    ] {
+        fails_with(&env, &args, "between 50% and 100%");
+    }
+}

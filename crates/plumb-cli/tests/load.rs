@@ -165,7 +165,8 @@ fn bad_targets_and_options_fail_clearly() {
     let run = env.plumb(&["load", "http://x/", "--rate", "0"]);
     run.assert_code(2);
     assert!(
-        run.stderr.contains("the rate must be above 0"),
+        run.stderr
+            .contains("must be above 0 and at most 1e9 per second"),
         "{}",
         run.stderr
     );

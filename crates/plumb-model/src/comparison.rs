@@ -1,3 +1,4 @@
+use crate::quantity::{Confidence, Fraction};
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -42,9 +43,9 @@ pub struct Comparison {
     pub ratio_ci: Option<Interval>,
     #[serde(with = "crate::nan_as_null")]
     pub ratio_sd: f64,
-    pub level: f64,
+    pub level: Confidence,
     /// Smallest effect size of interest, as a fraction (0.02 = 2 %).
-    pub sesoi: f64,
+    pub sesoi: Fraction,
     #[serde(with = "crate::nan_as_null")]
     pub welch_p: f64,
     #[serde(with = "crate::nan_as_null")]
@@ -65,8 +66,8 @@ impl Comparison {
     pub fn unjudged(
         baseline: impl Into<String>,
         candidate: impl Into<String>,
-        level: f64,
-        sesoi: f64,
+        level: Confidence,
+        sesoi: Fraction,
     ) -> Self {
         Comparison {
             baseline: baseline.into(),

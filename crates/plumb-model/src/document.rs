@@ -1,3 +1,4 @@
+use crate::quantity::{Confidence, Fraction};
 use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError};
 use serde::{Deserialize, Serialize};
 
@@ -37,9 +38,9 @@ impl Invocation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     /// Confidence level of every interval, e.g. 0.999.
-    pub confidence: f64,
+    pub confidence: Confidence,
     /// Smallest effect size of interest, as a fraction.
-    pub sesoi: f64,
+    pub sesoi: Fraction,
     /// Producer-specific options (warm-up, run counts, order…), recorded as given.
     #[serde(default)]
     pub options: serde_json::Value,
@@ -173,8 +174,8 @@ mod tests {
             },
             Environment::default(),
             Settings {
-                confidence: 0.999,
-                sesoi: 0.02,
+                confidence: Confidence::DEFAULT,
+                sesoi: Fraction::DEFAULT_SESOI,
                 options: serde_json::Value::Null,
             },
         );
@@ -197,7 +198,7 @@ mod tests {
         let mut d = doc();
         d.comparisons.push(crate::Comparison {
             reason: "too few samples".into(),
-            ..crate::Comparison::unjudged("a", "b", 0.999, 0.02)
+            ..crate::Comparison::unjudged("a", "b", Confidence::DEFAULT, Fraction::DEFAULT_SESOI)
         });
         let json = d.to_json();
         assert!(json.contains("\"ratio\": null"), "{json}");

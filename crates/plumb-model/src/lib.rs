@@ -10,6 +10,7 @@ mod environment;
 mod error;
 mod latency;
 mod nan_as_null;
+pub mod quantity;
 
 pub use benchmark::{
     Benchmark, BenchmarkKind, Correction, FunctionInfo, LatencyDistribution, LoadInfo, Sample,

@@ -2,6 +2,7 @@ use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
 use crate::units::format_duration_ns;
 use console::style;
 use plumb_analysis::DocumentComparison;
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::ResultDocument;
 use std::fmt::Write;
 
@@ -10,14 +11,14 @@ pub fn render_document_comparison(
     base: &ResultDocument,
     new: &ResultDocument,
     cmp: &DocumentComparison,
-    level: f64,
-    sesoi: f64,
+    level: Confidence,
+    sesoi: Fraction,
 ) -> String {
     let mut out = format!(
-        "Comparing {} benchmark(s): SESOI ±{}%, {}% confidence\n\n",
+        "Comparing {} benchmark(s): SESOI ±{}, {} confidence\n\n",
         cmp.comparisons.len() + cmp.load.len(),
-        100.0 * sesoi,
-        100.0 * level
+        sesoi,
+        level
     );
     for c in &cmp.comparisons {
         let mean = |d: &ResultDocument| {

@@ -34,8 +34,8 @@ pub fn document() -> ResultDocument {
         },
         Environment::default(),
         Settings {
-            confidence: 0.999,
-            sesoi: 0.02,
+            confidence: plumb_model::quantity::Confidence::DEFAULT,
+            sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
             options: serde_json::Value::Null,
         },
     );
@@ -44,8 +44,8 @@ pub fn document() -> ResultDocument {
     analyse_document(
         &mut doc,
         &AnalysisConfig {
-            level: 0.999,
-            sesoi: 0.02,
+            level: plumb_model::quantity::Confidence::DEFAULT,
+            sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
             drop_upper_outliers: false,
         },
     );

@@ -31,9 +31,8 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     if !doc.comparisons.is_empty() {
         let _ = write!(
             out,
-            "\n**Verdicts** (SESOI ±{}%, {}% confidence)\n\n| Benchmark | Verdict | Ratio [CI] | Reason |\n|:---|:---|:---|:---|\n",
-            100.0 * doc.settings.sesoi,
-            100.0 * doc.settings.confidence
+            "\n**Verdicts** (SESOI ±{}, {} confidence)\n\n| Benchmark | Verdict | Ratio [CI] | Reason |\n|:---|:---|:---|:---|\n",
+            doc.settings.sesoi, doc.settings.confidence
         );
         for c in &doc.comparisons {
             let _ = writeln!(

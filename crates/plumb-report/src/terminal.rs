@@ -48,9 +48,8 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
     if !doc.comparisons.is_empty() {
         let _ = writeln!(
             out,
-            "\nVerdicts (SESOI ±{}%, {}% confidence):",
-            trim(100.0 * doc.settings.sesoi),
-            trim(100.0 * doc.settings.confidence)
+            "\nVerdicts (SESOI ±{}, {} confidence):",
+            doc.settings.sesoi, doc.settings.confidence
         );
         for c in &doc.comparisons {
             out.push_str(&verdict_line(c));
@@ -81,11 +80,6 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
         let _ = write!(out, "\nDiagnostics:\n{findings}");
     }
     out
-}
-
-fn trim(x: f64) -> String {
-    let s = format!("{x:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 pub(crate) fn verdict_style(v: Verdict) -> Style {

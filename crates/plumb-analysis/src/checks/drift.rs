@@ -72,7 +72,7 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
             )
             .evidence("first_ns", sig4(times[0]))
             .evidence("median_ns", sig4(median))
-            .advice("warm up longer (plumb run --warmup N; plumb-bench --warmup-cap SECS)"),
+            .advice("warm up longer (plumb run --warmup N; plumb-bench --warmup-cap TIME)"),
         );
     }
     if b.warmup.is_empty() {

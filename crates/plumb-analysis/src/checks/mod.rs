@@ -14,14 +14,14 @@ use plumb_model::{Benchmark, Diagnostic};
 pub fn run_all(b: &Benchmark, times: &[f64], cfg: &AnalysisConfig) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     out.extend(failures::check(b));
-    out.extend(precision::sample_size(times, cfg.level));
-    out.extend(precision::wide_ci(b, cfg.level));
+    out.extend(precision::sample_size(times, cfg.level.get()));
+    out.extend(precision::wide_ci(b, cfg.level.get()));
     out.extend(precision::high_cv(b));
     out.extend(outliers::check(b));
     out.extend(modality::check(times));
     out.extend(drift::trend(times));
     out.extend(drift::cold_start(b));
-    out.extend(launches::check(b, cfg.level));
+    out.extend(launches::check(b, cfg.level.get()));
     out
 }
 

@@ -1,0 +1,211 @@
+use super::{decimal::parse_shifted, QuantityError};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// A confidence level, between 50 % and 100 % (exclusive). Text: `99.9%`, `99.9` or
+/// `0.999` — a number of 1 or more is a percentage, below 1 a fraction. JSON: the fraction.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Confidence(f64);
+
+/// A proportion strictly between 0 and 1: a smallest effect size of interest, a target
+/// relative error. Text: `2%` or `0.02`; a bare `2` is refused (two percent, or two
+/// hundred?). JSON: the fraction.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Fraction(f64);
+
+impl Confidence {
+    /// 99.9 %, as BenchmarkDotNet.
+    pub const DEFAULT: Confidence = Confidence(0.999);
+
+    pub const fn new(level: f64) -> Option<Self> {
+        if level >= 0.5 && level < 1.0 {
+            Some(Confidence(level))
+        } else {
+            None
+        }
+    }
+    pub fn get(self) -> f64 {
+        self.0
+    }
+    /// The significance level of a test at this confidence, 1 − level.
+    pub fn alpha(self) -> f64 {
+        1.0 - self.0
+    }
+}
+
+impl Fraction {
+    /// 2 %: the default smallest effect size of interest.
+    pub const DEFAULT_SESOI: Fraction = Fraction(0.02);
+
+    pub const fn new(f: f64) -> Option<Self> {
+        if f > 0.0 && f < 1.0 {
+            Some(Fraction(f))
+        } else {
+            None
+        }
+    }
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+/// `0.999` → `99.9` with the point moved in the decimal text (no 99.90000000000001).
+fn percent_text(f: f64) -> String {
+    let sci = format!("{f:e}");
+    let (m, e) = sci.split_once('e').expect("{:e} has an exponent");
+    let e: i32 = e.parse().expect("{:e} exponent is an integer");
+    let pct: f64 = format!("{m}e{}", e + 2)
+        .parse()
+        .expect("a valid float text");
+    pct.to_string()
+}
+
+impl FromStr for Confidence {
+    type Err = QuantityError;
+
+    fn from_str(s: &str) -> Result<Self, QuantityError> {
+        const EXAMPLE: &str = "99.9%, 99.9, 0.999";
+        let t = s.trim();
+        let v = match t.strip_suffix('%') {
+            Some(n) => parse_shifted(n, 2),
+            None => parse_shifted(t, 0).map(|v| {
+                if v >= 1.0 {
+                    parse_shifted(t, 2).unwrap_or(v / 100.0)
+                } else {
+                    v
+                }
+            }),
+        }
+        .ok_or_else(|| QuantityError::new(s, "is not a confidence level", EXAMPLE))?;
+        Confidence::new(v).ok_or_else(|| {
+            QuantityError::new(s, "is not a confidence level between 50% and 100%", EXAMPLE)
+        })
+    }
+}
+
+impl FromStr for Fraction {
+    type Err = QuantityError;
+
+    fn from_str(s: &str) -> Result<Self, QuantityError> {
+        const EXAMPLE: &str = "2%, 0.02";
+        let t = s.trim();
+        let v = match t.strip_suffix('%') {
+            Some(n) => parse_shifted(n, 2),
+            None => match parse_shifted(t, 0) {
+                Some(v) if v >= 1.0 => {
+                    return Err(QuantityError::new(
+                        s,
+                        "is ambiguous: write a percentage with %",
+                        format!("{t}%"),
+                    ))
+                }
+                other => other,
+            },
+        }
+        .ok_or_else(|| QuantityError::new(s, "is not a percentage or a fraction", EXAMPLE))?;
+        Fraction::new(v)
+            .ok_or_else(|| QuantityError::new(s, "must be above 0% and below 100%", EXAMPLE))
+    }
+}
+
+impl fmt::Display for Confidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}%", percent_text(self.0))
+    }
+}
+
+impl fmt::Display for Fraction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}%", percent_text(self.0))
+    }
+}
+
+macro_rules! serde_as_f64 {
+    ($t:ident, $what:literal) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_f64(self.0)
+            }
+        }
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let v = f64::deserialize(d)?;
+                $t::new(v).ok_or_else(|| serde::de::Error::custom(format!("{v} is not {}", $what)))
+            }
+        }
+    };
+}
+serde_as_f64!(Confidence, "a confidence level in [0.5, 1)");
+serde_as_f64!(Fraction, "a fraction in (0, 1)");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Result<f64, String> {
+        s.parse::<Confidence>()
+            .map(|c| c.get())
+            .map_err(|e| e.to_string())
+    }
+    fn f(s: &str) -> Result<f64, String> {
+        s.parse::<Fraction>()
+            .map(|c| c.get())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn percent_and_fraction_forms_are_the_same_number() {
+        // Bit-identical: 99.9 / 100 would be 0.9990000000000001.
+        assert_eq!(c("99.9%").unwrap().to_bits(), 0.999f64.to_bits());
+        assert_eq!(c("99.9").unwrap().to_bits(), 0.999f64.to_bits());
+        assert_eq!(c("0.999").unwrap().to_bits(), 0.999f64.to_bits());
+        assert_eq!(c("95").unwrap(), 0.95);
+        assert_eq!(c("50%").unwrap(), 0.5);
+    }
+
+    #[test]
+    fn levels_outside_half_to_one_are_refused_with_an_example() {
+        for bad in ["0.3", "1", "100%", "100", "30%", "x", "", "-99"] {
+            let e = c(bad).unwrap_err();
+            assert!(e.contains("99.9%"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn fractions() {
+        assert_eq!(f("2%").unwrap(), 0.02);
+        assert_eq!(f("0.02").unwrap(), 0.02);
+        assert_eq!(f("0.5%").unwrap(), 0.005);
+        assert_eq!(
+            f("2").unwrap_err(),
+            "`2` is ambiguous: write a percentage with % (e.g. 2%)"
+        );
+        assert!(f("0").unwrap_err().contains("above 0%"));
+        assert!(f("100%").is_err());
+        assert!(f("abc").unwrap_err().contains("2%, 0.02"));
+    }
+
+    #[test]
+    fn display_as_percentages_that_read_back() {
+        for s in ["99.9%", "95%", "99.99%", "50%"] {
+            assert_eq!(s.parse::<Confidence>().unwrap().to_string(), s);
+        }
+        assert_eq!(Fraction::new(0.02).unwrap().to_string(), "2%");
+        assert_eq!(Fraction::new(0.005).unwrap().to_string(), "0.5%");
+        assert_eq!(Fraction::new(0.07).unwrap().to_string(), "7%");
+    }
+
+    #[test]
+    fn json_is_the_fraction_and_is_checked() {
+        assert_eq!(
+            serde_json::to_string(&Confidence::DEFAULT).unwrap(),
+            "0.999"
+        );
+        assert!(serde_json::from_str::<Confidence>("1.5").is_err());
+        assert_eq!(
+            serde_json::from_str::<Fraction>("0.02").unwrap().get(),
+            0.02
+        );
+    }
+}
