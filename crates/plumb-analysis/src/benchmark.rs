@@ -98,7 +98,7 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{BenchmarkKind, Correction, Sample};
+    use plumb_model::{BenchmarkKind, Correction, DiagnosticCode, Sample};
 
     pub fn bench(name: &str, times: &[u64]) -> Benchmark {
         let mut b = Benchmark::new(name, BenchmarkKind::Command);
@@ -134,7 +134,10 @@ mod tests {
         let mut b = bench("x", &times);
         analyse_benchmark(&mut b, &CFG);
         assert_eq!(b.time.as_ref().unwrap().summary.n, 10);
-        assert!(b.diagnostics.iter().any(|d| d.code == "outliers"));
+        assert!(b
+            .diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::Outliers));
         let mut b = bench("x", &times);
         analyse_benchmark(
             &mut b,
@@ -145,7 +148,11 @@ mod tests {
         );
         assert_eq!(b.excluded, vec![9]);
         assert_eq!(b.time.as_ref().unwrap().summary.n, 9);
-        let d = b.diagnostics.iter().find(|d| d.code == "outliers").unwrap();
+        let d = b
+            .diagnostics
+            .iter()
+            .find(|d| d.code == DiagnosticCode::Outliers)
+            .unwrap();
         assert!(d.message.contains("dropped"), "{}", d.message);
     }
 
@@ -215,7 +222,11 @@ mod tests {
         // scipy: st.t.ppf(0.975, 2) * 10 / sqrt(3) = 24.8413771175033
         let err = b.time.as_ref().unwrap().error.unwrap();
         assert!((err - 24.8413771175033).abs() < 1e-9, "{err}");
-        let d = b.diagnostics.iter().find(|d| d.code == "launches").unwrap();
+        let d = b
+            .diagnostics
+            .iter()
+            .find(|d| d.code == DiagnosticCode::Launches)
+            .unwrap();
         assert_eq!(d.severity, plumb_model::Severity::Warning, "{}", d.message);
     }
 

@@ -1,76 +1,68 @@
 use crate::environment::BUSY_LOAD_PER_THREAD;
-use crate::{compare, compare_load, PercentileComparison};
+use crate::{compare, compare_load};
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Comparison, Diagnostic, Environment, ResultDocument, Severity, Verdict};
+use plumb_model::{
+    ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode, Environment,
+    LoadComparison, ResultDocument, Severity, Verdict,
+};
 
-/// Two documents compared benchmark by benchmark, paired by name.
-#[derive(Debug, Clone)]
-pub struct DocumentComparison {
-    pub comparisons: Vec<Comparison>,
-    pub only_in_base: Vec<String>,
-    pub only_in_new: Vec<String>,
-    /// How the two machines or their conditions differed: a difference found between
-    /// two separate runs may be the machine's, not the code's.
-    pub notes: Vec<Diagnostic>,
-    /// Load results, percentile by percentile (or why they cannot be compared).
-    pub load: Vec<(String, Result<Vec<PercentileComparison>, String>)>,
+/// One side of a comparison: the document and the path it was read from.
+pub struct Side<'a> {
+    pub doc: &'a ResultDocument,
+    pub path: &'a str,
 }
 
-impl DocumentComparison {
-    pub fn any_slower(&self) -> bool {
-        self.comparisons
-            .iter()
-            .any(|c| c.verdict == Verdict::Slower)
-            || self.load.iter().any(|(_, r)| {
-                r.as_ref()
-                    .is_ok_and(|ps| ps.iter().any(|p| p.verdict == Verdict::Slower))
-            })
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.comparisons.is_empty() && self.load.is_empty()
-    }
-}
-
-pub fn compare_documents(
-    base: &ResultDocument,
-    new: &ResultDocument,
-    level: Confidence,
-    sesoi: Fraction,
-) -> DocumentComparison {
-    let mut comparisons = Vec::new();
-    let mut load = Vec::new();
-    let mut only_in_base = Vec::new();
-    for b in &base.benchmarks {
-        match new.benchmark(&b.name) {
-            Some(n) => match (&b.load, &n.load) {
-                (Some(bl), Some(nl)) => {
-                    load.push((b.name.clone(), compare_load(bl, nl, level, sesoi)))
-                }
-                (None, None) => comparisons.push(compare(b, n, level, sesoi)),
-                _ => load.push((
-                    b.name.clone(),
-                    Err("one result is a load test and the other is not".into()),
-                )),
-            },
-            None => only_in_base.push(b.name.clone()),
+impl Side<'_> {
+    fn record(&self) -> ComparedResult {
+        ComparedResult {
+            path: self.path.to_string(),
+            started_unix_s: self.doc.started_unix_s,
+            tool_version: self.doc.tool.version.clone(),
         }
     }
-    let only_in_new = new
+}
+
+/// Compares two documents benchmark by benchmark, paired by name, and notes how their
+/// machines or conditions differed.
+pub fn compare_documents(
+    base: Side<'_>,
+    new: Side<'_>,
+    level: Confidence,
+    sesoi: Fraction,
+) -> ComparisonDocument {
+    let mut out = ComparisonDocument::new(base.record(), new.record(), level, sesoi);
+    let (base, new) = (base.doc, new.doc);
+    for b in &base.benchmarks {
+        let Some(n) = new.benchmark(&b.name) else {
+            out.only_in_base.push(b.name.clone());
+            continue;
+        };
+        let benchmark = b.name.clone();
+        match (&b.load, &n.load) {
+            (Some(bl), Some(nl)) => out.load.push(match compare_load(bl, nl, level, sesoi) {
+                Ok(percentiles) => LoadComparison::Compared {
+                    benchmark,
+                    percentiles,
+                },
+                Err(why) => LoadComparison::NotCompared { benchmark, why },
+            }),
+            (None, None) => out.comparisons.push(compare(b, n, level, sesoi)),
+            _ => out.load.push(LoadComparison::NotCompared {
+                benchmark,
+                why: "one result is a load test and the other is not".into(),
+            }),
+        }
+    }
+    out.only_in_new = new
         .benchmarks
         .iter()
         .filter(|n| base.benchmark(&n.name).is_none())
         .map(|n| n.name.clone())
         .collect();
-    let mut notes = environment_differences(&base.environment, &new.environment);
-    notes.extend(best_case_agreements(base, new, &comparisons));
-    DocumentComparison {
-        comparisons,
-        only_in_base,
-        only_in_new,
-        notes,
-        load,
-    }
+    out.notes = environment_differences(&base.environment, &new.environment);
+    out.notes
+        .extend(best_case_agreements(base, new, &out.comparisons));
+    out
 }
 
 /// Separate runs can differ in how often the machine was slow rather than in the code: a
@@ -96,7 +88,7 @@ fn best_case_agreements(
             let min_ratio = fastest(new, &c.candidate)? / fastest(base, &c.baseline)?;
             ((min_ratio - 1.0).abs() <= c.sesoi.get()).then(|| {
                 Diagnostic::new(
-                    "best-case-agrees",
+                    DiagnosticCode::BestCaseAgrees,
                     Severity::Warning,
                     format!(
                         "{}: the means differ (×{:.3}) but the fastest samples agree (×{:.3}): the runs differ in how often they were slow, which may be the machine's state in each run rather than the code",
@@ -125,7 +117,7 @@ pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Dia
             let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
             out.push(
                 Diagnostic::new(
-                    "different-machine",
+                    DiagnosticCode::DifferentMachine,
                     Severity::Warning,
                     format!("the {what} differs: {} vs {}", show(a), show(b)),
                 )
@@ -136,7 +128,7 @@ pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Dia
     if base.governors != new.governors || base.turbo != new.turbo {
         out.push(
             Diagnostic::new(
-                "different-frequency-policy",
+                DiagnosticCode::DifferentFrequencyPolicy,
                 Severity::Warning,
                 format!(
                     "CPU frequency settings differ (governor {:?} vs {:?}, turbo {:?} vs {:?})",
@@ -150,7 +142,7 @@ pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Dia
         if (a[0] - b[0]).abs() > BUSY_LOAD_PER_THREAD * threads as f64 {
             out.push(
                 Diagnostic::new(
-                    "different-load",
+                    DiagnosticCode::DifferentLoad,
                     Severity::Warning,
                     format!(
                         "the machine was busier in one run: load average {:.2} vs {:.2} on {threads} threads",
@@ -169,6 +161,13 @@ pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Dia
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn side(doc: &ResultDocument) -> Side<'_> {
+        Side {
+            doc,
+            path: "x.json",
+        }
+    }
 
     #[test]
     fn same_machine_and_load_has_no_notes() {
@@ -198,7 +197,13 @@ mod tests {
             .into_iter()
             .map(|d| d.code)
             .collect();
-        assert_eq!(codes, ["different-machine", "different-load"]);
+        assert_eq!(
+            codes,
+            [
+                DiagnosticCode::DifferentMachine,
+                DiagnosticCode::DifferentLoad
+            ]
+        );
     }
 
     fn doc_with(times: Vec<u64>) -> ResultDocument {
@@ -237,25 +242,34 @@ mod tests {
             .map(|i| if i % 3 == 2 { slower[i] } else { fast[i] })
             .collect();
         let new = doc_with(slow);
-        let dc = compare_documents(&base, &new, Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
+        let dc = compare_documents(
+            side(&base),
+            side(&new),
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        );
         assert_eq!(dc.comparisons[0].verdict, Verdict::Slower);
         let note = dc
             .notes
             .iter()
-            .find(|d| d.code == "best-case-agrees")
+            .find(|d| d.code == DiagnosticCode::BestCaseAgrees)
             .expect("a best-case note");
         assert!(note.message.contains("×1.000"), "{}", note.message);
     }
 
     #[test]
     fn a_uniform_slowdown_is_not_explained_away() {
+        let (a, b) = (doc_with(jittered(1000, 60)), doc_with(jittered(1100, 60)));
         let dc = compare_documents(
-            &doc_with(jittered(1000, 60)),
-            &doc_with(jittered(1100, 60)),
+            side(&a),
+            side(&b),
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
         assert_eq!(dc.comparisons[0].verdict, Verdict::Slower);
-        assert!(dc.notes.iter().all(|d| d.code != "best-case-agrees"));
+        assert!(dc
+            .notes
+            .iter()
+            .all(|d| d.code != DiagnosticCode::BestCaseAgrees));
     }
 }

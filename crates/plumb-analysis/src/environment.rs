@@ -1,7 +1,7 @@
 //! Conditions of the machine that make numbers noisy, each with the command that fixes
 //! it, in the spirit of `pyperf system show`.
 
-use plumb_model::{Diagnostic, Environment, Severity};
+use plumb_model::{Diagnostic, DiagnosticCode, Environment, Severity};
 
 /// A 1-minute load average above this share of the hardware threads is reported.
 pub const BUSY_LOAD_PER_THREAD: f64 = 0.25;
@@ -17,7 +17,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if !not_performance.is_empty() {
         out.push(
             Diagnostic::new(
-                "cpu-governor",
+                DiagnosticCode::CpuGovernor,
                 Severity::Warning,
                 format!(
                     "CPU frequency governor is {}: the clock speed changes with load",
@@ -31,7 +31,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if env.turbo == Some(true) {
         out.push(
             Diagnostic::new(
-                "turbo",
+                DiagnosticCode::Turbo,
                 Severity::Warning,
                 "turbo boost is on: the clock speed depends on temperature and on other cores",
             )
@@ -45,7 +45,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
         if load1 > BUSY_LOAD_PER_THREAD * threads as f64 {
             out.push(
                 Diagnostic::new(
-                    "busy-machine",
+                    DiagnosticCode::BusyMachine,
                     Severity::Warning,
                     format!("load average {load1:.2} on {threads} threads: other work competes for the CPU"),
                 )
@@ -58,7 +58,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if let Some(v) = &env.virtualization {
         out.push(
             Diagnostic::new(
-                "virtualized",
+                DiagnosticCode::Virtualized,
                 Severity::Warning,
                 format!("running under virtualisation ({v}): steal time and neighbours add noise, and hardware counters may be missing"),
             )
@@ -69,7 +69,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if let Some(cs) = env.clock_source.as_deref().filter(|cs| *cs != "tsc") {
         out.push(
             Diagnostic::new(
-                "clock-source",
+                DiagnosticCode::ClockSource,
                 Severity::Warning,
                 format!("the kernel clock source is {cs}, not tsc: reading the clock costs more and resolves less"),
             )
@@ -80,7 +80,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if env.smt_active == Some(true) {
         out.push(
             Diagnostic::new(
-                "smt",
+                DiagnosticCode::Smt,
                 Severity::Info,
                 "SMT (hyper-threading) is on: a sibling thread shares the core's caches and ports",
             )
@@ -90,7 +90,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if env.isolated_cpus.is_empty() && env.threads.is_some_and(|t| env.affinity.len() >= t) {
         out.push(
             Diagnostic::new(
-                "not-pinned",
+                DiagnosticCode::NotPinned,
                 Severity::Info,
                 "no CPUs are isolated and the benchmark may run on any CPU: the scheduler can migrate it",
             )
@@ -101,7 +101,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
     if env.aslr == Some(2) {
         out.push(
             Diagnostic::new(
-                "aslr",
+                DiagnosticCode::Aslr,
                 Severity::Info,
                 "address-space layout randomisation is on: layout differs run to run (plumb's many runs average over it; that is usually what you want)",
             )
@@ -116,7 +116,7 @@ pub fn environment_diagnostics(env: &Environment) -> Vec<Diagnostic> {
 mod tests {
     use super::*;
 
-    fn codes(env: &Environment) -> Vec<String> {
+    fn codes(env: &Environment) -> Vec<DiagnosticCode> {
         environment_diagnostics(env)
             .into_iter()
             .map(|d| d.code)
@@ -154,23 +154,24 @@ mod tests {
             ..Default::default()
         };
         let d = environment_diagnostics(&env);
-        let codes: Vec<_> = d.iter().map(|d| d.code.as_str()).collect();
+        let codes: Vec<_> = d.iter().map(|d| d.code.clone()).collect();
+        use DiagnosticCode::*;
         assert_eq!(
             codes,
             [
-                "cpu-governor",
-                "turbo",
-                "busy-machine",
-                "virtualized",
-                "clock-source",
-                "smt",
-                "not-pinned",
-                "aslr"
+                CpuGovernor,
+                Turbo,
+                BusyMachine,
+                Virtualized,
+                ClockSource,
+                Smt,
+                NotPinned,
+                Aslr
             ]
         );
         assert!(d
             .iter()
-            .filter(|d| d.code != "virtualized")
+            .filter(|d| d.code != DiagnosticCode::Virtualized)
             .all(|d| !d.advice.is_empty()));
     }
 }

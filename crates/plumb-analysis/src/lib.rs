@@ -10,8 +10,8 @@ mod replicates;
 mod verdict;
 
 pub use benchmark::{analyse_benchmark, analyse_document, AnalysisConfig};
-pub use compare::{compare_documents, DocumentComparison};
+pub use compare::{compare_documents, Side};
 pub use environment::environment_diagnostics;
-pub use load_compare::{compare_load, PercentileComparison};
+pub use load_compare::compare_load;
 pub use replicates::{replicates, BATCHES};
 pub use verdict::compare;

@@ -9,21 +9,9 @@
 
 use hdrhistogram::Histogram;
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{LoadInfo, Verdict, LATENCY_PERCENTILES};
+use plumb_model::{LoadInfo, PercentileComparison, Verdict, LATENCY_PERCENTILES};
 use plumb_stats::Interval;
-use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PercentileComparison {
-    pub percentile: String,
-    pub base_us: f64,
-    pub new_us: f64,
-    pub ratio: f64,
-    pub ratio_ci: Option<Interval>,
-    pub verdict: Verdict,
-    pub reason: String,
-}
 
 /// A percentile's interval, or None when too few requests lie beyond it to say anything.
 fn quantile_interval(h: &Histogram<u64>, q: f64, z: f64) -> Option<(f64, f64)> {
@@ -72,40 +60,12 @@ pub fn compare_load(
             }),
             _ => None,
         };
-        let change = format!("{:+.1}%", 100.0 * (ratio - 1.0));
-        let (verdict, reason) = match ci {
-            None => (
-                Verdict::Inconclusive,
-                format!("fewer than 10 requests beyond {label} in one of the results: run longer"),
-            ),
-            Some(ci) if ci.lo > 1.0 + sesoi => (
-                Verdict::Slower,
-                format!(
-                    "{change}; the ratio's interval [{:.3}, {:.3}] lies above 1 + SESOI",
-                    ci.lo, ci.hi
-                ),
-            ),
-            Some(ci) if ci.hi < 1.0 - sesoi => (
-                Verdict::Faster,
-                format!(
-                    "{change}; the ratio's interval [{:.3}, {:.3}] lies below 1 − SESOI",
-                    ci.lo, ci.hi
-                ),
-            ),
-            Some(ci) if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi => (
-                Verdict::Equivalent,
-                format!(
-                    "{change}; the ratio's interval [{:.3}, {:.3}] lies within ±SESOI",
-                    ci.lo, ci.hi
-                ),
-            ),
-            Some(ci) => (
-                Verdict::Inconclusive,
-                format!(
-                    "{change}; the ratio's interval [{:.3}, {:.3}] straddles the SESOI",
-                    ci.lo, ci.hi
-                ),
-            ),
+        let verdict = match ci {
+            Some(ci) if ci.lo > 1.0 + sesoi => Verdict::Slower,
+            Some(ci) if ci.hi < 1.0 - sesoi => Verdict::Faster,
+            Some(ci) if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi => Verdict::Equivalent,
+            // Straddling the SESOI, or too few requests beyond the percentile (no interval).
+            _ => Verdict::Inconclusive,
         };
         out.push(PercentileComparison {
             percentile: label.to_string(),
@@ -114,7 +74,6 @@ pub fn compare_load(
             ratio,
             ratio_ci: ci,
             verdict,
-            reason,
         });
     }
     Ok(out)

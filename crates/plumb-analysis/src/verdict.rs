@@ -17,7 +17,7 @@
 
 use crate::replicates::replicates;
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, Comparison, Verdict};
+use plumb_model::{Benchmark, Comparison, Verdict, VerdictReason};
 use plumb_stats::{
     cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, ratio_sd, tost_welch, welch_t_test,
 };
@@ -48,11 +48,11 @@ pub fn compare(
     let (ratio, welch, mw, d, hl, ratio_sd) = match computed {
         Ok(v) => v,
         Err(e) => {
-            c.reason = format!(
-                "cannot compare: {e} (baseline n={}, candidate n={})",
-                x.len(),
-                y.len()
-            );
+            c.reason = VerdictReason::CannotCompare {
+                problem: e.to_string(),
+                baseline_n: x.len(),
+                candidate_n: y.len(),
+            };
             return c;
         }
     };
@@ -73,36 +73,15 @@ pub fn compare(
     c.hodges_lehmann_ns = hl;
 
     let alpha = 1.0 - level;
-    let sesoi_s = format!("±{}%", fmt_pct(sesoi));
     let Some(ci) = ratio.interval.filter(|_| base_mean > 0.0) else {
-        c.reason = format!(
-            "the baseline's mean ({base_mean:.3e} ns) is not distinguishable from zero, so a ratio to it means nothing"
-        );
+        c.reason = VerdictReason::BaselineNearZero {
+            baseline_mean: base_mean,
+        };
         return c;
     };
-    let change = format!("{:+.1}%", 100.0 * (ratio.ratio - 1.0));
-    let ci_s = format!("ratio CI [{:.3}, {:.3}]", ci.lo, ci.hi);
-    let different = welch.p < alpha;
-    let tests = match (different, mw.p < alpha) {
-        (true, false) => format!(
-            "Welch p{} but Mann-Whitney p{}: the means differ, the ranks do not (a change in the tail, e.g. some slow runs)",
-            fmt_p(welch.p),
-            fmt_p(mw.p)
-        ),
-        (false, true) => format!(
-            "Mann-Whitney p{} but Welch p{}: the ranks differ, the means do not (a change of shape)",
-            fmt_p(mw.p),
-            fmt_p(welch.p)
-        ),
-        _ => format!("Welch p{}, Mann-Whitney p{}", fmt_p(welch.p), fmt_p(mw.p)),
-    };
-    let constant = welch.p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
-    let resolution_note = if constant {
-        "; both samples are constant: the clock's resolution, not the code, may set this difference"
-    } else {
-        ""
-    };
     (c.verdict, c.reason) = if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
+        let constant =
+            welch.p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
         let v = if ci.lo > 1.0 {
             Verdict::Slower
         } else {
@@ -110,52 +89,18 @@ pub fn compare(
         };
         (
             v,
-            format!("{change}: the whole {ci_s} lies beyond the SESOI of {sesoi_s}; {tests}{resolution_note}"),
+            VerdictReason::BeyondSesoi {
+                constant_samples: constant,
+            },
         )
     } else if tost.p < alpha {
-        let real = if different {
-            format!("; a {change} difference is real ({tests}) but smaller than what matters")
-        } else {
-            String::new()
-        };
-        (
-            Verdict::Equivalent,
-            format!(
-                "within {sesoi_s} (TOST p{} < α={alpha:.0e}){real}",
-                fmt_p(tost.p)
-            ),
-        )
-    } else if different {
-        (
-            Verdict::Inconclusive,
-            format!(
-                "a {change} difference is real ({tests}) but its {ci_s} straddles the SESOI of {sesoi_s}: more runs will settle its size"
-            ),
-        )
+        (Verdict::Equivalent, VerdictReason::WithinSesoi)
+    } else if welch.p < alpha {
+        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
     } else {
-        (
-            Verdict::Inconclusive,
-            format!(
-                "no significant difference in means ({tests}) and not shown within {sesoi_s} (TOST p{}): too noisy or too few runs to say",
-                fmt_p(tost.p)
-            ),
-        )
+        (Verdict::Inconclusive, VerdictReason::NotShown)
     };
     c
-}
-
-/// `=1.2e-5`, or `<1e-15` below what the distribution functions resolve.
-fn fmt_p(p: f64) -> String {
-    if p < 1e-15 {
-        "<1e-15".to_string()
-    } else {
-        format!("={p:.2e}")
-    }
-}
-
-fn fmt_pct(x: f64) -> String {
-    let s = format!("{:.2}", 100.0 * x);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]
@@ -186,7 +131,7 @@ mod tests {
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
-        assert_eq!(c.verdict, Verdict::Slower, "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Slower, "{:?}", c.reason);
         assert!(
             (c.ratio - 1.1).abs() < 1e-6,
             "samples are whole ns: {}",
@@ -204,7 +149,7 @@ mod tests {
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
-        assert_eq!(c.verdict, Verdict::Faster, "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Faster, "{:?}", c.reason);
     }
 
     #[test]
@@ -215,8 +160,10 @@ mod tests {
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
-        assert_eq!(c.verdict, Verdict::Equivalent, "{}", c.reason);
-        assert!(c.reason.contains("is real"), "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Equivalent, "{:?}", c.reason);
+        assert_eq!(c.reason, VerdictReason::WithinSesoi);
+        // The difference is real, only smaller than what matters.
+        assert!(c.welch_p < 0.001, "{c:?}");
     }
 
     #[test]
@@ -227,7 +174,7 @@ mod tests {
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
-        assert_eq!(c.verdict, Verdict::Equivalent, "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Equivalent, "{:?}", c.reason);
     }
 
     #[test]
@@ -239,7 +186,7 @@ mod tests {
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
-        assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Inconclusive, "{:?}", c.reason);
     }
 
     #[test]
@@ -252,8 +199,9 @@ mod tests {
         );
         assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(
-            c.reason.contains("needs at least 2 samples"),
-            "{}",
+            matches!(&c.reason, VerdictReason::CannotCompare { problem, baseline_n: 1, candidate_n: 2 }
+                if problem.contains("needs at least 2 samples")),
+            "{:?}",
             c.reason
         );
     }
@@ -269,8 +217,8 @@ mod tests {
         );
         let ci = c.ratio_ci.unwrap();
         assert!(ci.lo < 1.02 && ci.lo > 1.0, "{ci:?}");
-        assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
-        assert!(c.reason.contains("straddles"), "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Inconclusive, "{:?}", c.reason);
+        assert_eq!(c.reason, VerdictReason::StraddlesSesoi);
     }
 
     #[test]
@@ -291,8 +239,13 @@ mod tests {
             Fraction::DEFAULT_SESOI,
         );
         assert!(c.welch_p < 0.001 && c.mann_whitney_p >= 0.001, "{c:?}");
-        assert!(c.reason.contains("the ranks do not"), "{}", c.reason);
-        assert_eq!(c.verdict, Verdict::Slower, "{}", c.reason);
+        assert_eq!(
+            c.reason,
+            VerdictReason::BeyondSesoi {
+                constant_samples: false
+            }
+        );
+        assert_eq!(c.verdict, Verdict::Slower, "{:?}", c.reason);
     }
 
     #[test]
@@ -305,8 +258,8 @@ mod tests {
         );
         assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(
-            c.reason.contains("not distinguishable from zero"),
-            "{}",
+            matches!(c.reason, VerdictReason::BaselineNearZero { baseline_mean } if baseline_mean == 0.25),
+            "{:?}",
             c.reason
         );
     }
@@ -337,12 +290,12 @@ mod tests {
         assert_eq!(
             as_commands.verdict,
             Verdict::Slower,
-            "{}",
+            "{:?}",
             as_commands.reason
         );
         let (a, b) = (in_process("a", base), in_process("b", cand));
         let c = compare(&a, &b, Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
-        assert_eq!(c.verdict, Verdict::Inconclusive, "{}", c.reason);
+        assert_eq!(c.verdict, Verdict::Inconclusive, "{:?}", c.reason);
         // RatioSD, Cohen's d and Hodges-Lehmann still describe the samples (whole ns).
         let (x, y) = (a.analysed_times_ns(), b.analysed_times_ns());
         let on_samples = plumb_stats::ratio_of_means(&x, &y, 0.999).unwrap();

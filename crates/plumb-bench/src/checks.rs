@@ -4,7 +4,9 @@
 //! the shared analysis already made (precision, outliers, modality, drift).
 
 use crate::registry::GroupOptions;
-use plumb_model::{Benchmark, Diagnostic, FunctionInfo, ResultDocument, Severity, Verdict};
+use plumb_model::{
+    Benchmark, Diagnostic, DiagnosticCode, FunctionInfo, ResultDocument, Severity, Verdict,
+};
 use std::collections::BTreeMap;
 
 /// Below this per-op time the routine did less than one CPU cycle of work per operation.
@@ -23,7 +25,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             add(
                 &b.name,
                 Diagnostic::new(
-                    "failed",
+                    DiagnosticCode::Failed,
                     Severity::Error,
                     format!("the benchmark failed: {f}"),
                 ),
@@ -42,7 +44,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             add(
                 &b.name,
                 Diagnostic::new(
-                    "allocates",
+                    DiagnosticCode::Allocates,
                     Severity::Warning,
                     format!(
                         "allocates {} times ({} bytes) per operation inside the timed loop: the allocator is part of what is measured",
@@ -59,7 +61,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             add(
                 &b.name,
                 Diagnostic::new(
-                    "no-steady-state",
+                    DiagnosticCode::NoSteadyState,
                     Severity::Warning,
                     format!(
                         "warm-up did not reach a steady state in {:.2} s: successive windows still differed by more than 2 %",
@@ -73,7 +75,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             add(
                 &b.name,
                 Diagnostic::new(
-                    "no-warmup",
+                    DiagnosticCode::NoWarmup,
                     Severity::Info,
                     "warm-up was disabled: cold iterations are in the samples",
                 ),
@@ -84,7 +86,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
                 add(
                     &b.name,
                     Diagnostic::new(
-                        "working-set",
+                        DiagnosticCode::WorkingSet,
                         Severity::Warning,
                         format!(
                             "the working set ({}) exceeds the {name} ({}): this measures memory, not cache",
@@ -131,7 +133,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             add(
                 &c.candidate,
                 Diagnostic::new(
-                    "check-the-work",
+                    DiagnosticCode::CheckTheWork,
                     Severity::Warning,
                     format!(
                         "{:.1}× faster than {}: if a change makes a routine 2× faster, check that it still does the work",
@@ -149,8 +151,7 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
             b.diagnostics.extend(ds);
             for (finding, redundant) in SUPERSEDES {
                 if b.diagnostics.iter().any(|d| d.code == finding) {
-                    b.diagnostics
-                        .retain(|d| !redundant.contains(&d.code.as_str()));
+                    b.diagnostics.retain(|d| !redundant.contains(&d.code));
                 }
             }
         }
@@ -159,26 +160,26 @@ pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOp
 
 /// A finding and the diagnostics it makes redundant, from the analysis and the harness
 /// alike: symptoms it explains, or its own figure said again.
-const SUPERSEDES: [(&str, &[&str]); 2] = [
+const SUPERSEDES: [(DiagnosticCode, &[DiagnosticCode]); 2] = [
     // A deleted loop's samples are clock noise around zero: their shape (spread,
     // outliers, modes, drift, interval width), shortness and imprecision describe the
     // clock, and "N× faster, check the work" is the same finding again.
     (
-        "nothing-measured",
+        DiagnosticCode::NothingMeasured,
         &[
-            "high-cv",
-            "outliers",
-            "multimodal",
-            "wide-ci",
-            "drift",
-            "cold-start",
-            "short-samples",
-            "imprecise",
-            "check-the-work",
+            DiagnosticCode::HighCv,
+            DiagnosticCode::Outliers,
+            DiagnosticCode::Multimodal,
+            DiagnosticCode::WideCi,
+            DiagnosticCode::Drift,
+            DiagnosticCode::ColdStart,
+            DiagnosticCode::ShortSamples,
+            DiagnosticCode::Imprecise,
+            DiagnosticCode::CheckTheWork,
         ],
     ),
     // `imprecise` gives the interval's width and why sampling stopped there.
-    ("imprecise", &["wide-ci"]),
+    (DiagnosticCode::Imprecise, &[DiagnosticCode::WideCi]),
 ];
 
 /// Identical code should be measured equivalent; when it is not, the machine's noise is
@@ -210,7 +211,7 @@ fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
         return None;
     };
     Some(
-        Diagnostic::new("noise", Severity::Warning, message)
+        Diagnostic::new(DiagnosticCode::Noise, Severity::Warning, message)
             .evidence("ratio", c.ratio)
             .evidence("ratio_lo", ci.map_or(f64::NAN, |i| i.lo))
             .evidence("ratio_hi", ci.map_or(f64::NAN, |i| i.hi))
@@ -258,7 +259,7 @@ fn dead_code(b: &Benchmark, empty: &[f64], cycle_ns: f64, level: f64) -> Option<
     };
     Some(
         Diagnostic::new(
-            "nothing-measured",
+            DiagnosticCode::NothingMeasured,
             Severity::Warning,
             format!("nothing measured? {why}: the compiler may have deleted the work"),
         )
@@ -281,7 +282,7 @@ fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic
     let median = plumb_stats::median_of_sorted(&walls);
     (median < min).then(|| {
         Diagnostic::new(
-            "short-samples",
+            DiagnosticCode::ShortSamples,
             Severity::Warning,
             format!(
                 "samples last {} (median), under the {} the clock needs: its resolution and read cost are part of each figure",
@@ -303,7 +304,7 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
     if error <= target {
         return None;
     }
-    let cap = if info.precision_stop.as_deref() == Some(crate::sampler::Stop::SampleCap.code()) {
+    let cap = if info.precision_stop == Some(plumb_model::PrecisionStop::SampleCap) {
         "sample cap"
     } else {
         "time cap"
@@ -311,7 +312,7 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
     let spent_s = b.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / 1e9;
     Some(
         Diagnostic::new(
-            "imprecise",
+            DiagnosticCode::Imprecise,
             Severity::Warning,
             format!(
                 "sampling stopped at the {cap} after {spent_s:.2} s of samples with the mean known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the times vary too much for it (a noisy routine, or a machine that changed speed during the run)",
@@ -363,7 +364,7 @@ fn result_checks(members: &[&Benchmark]) -> Vec<(String, Diagnostic)> {
             (None, _) => out.push((
                 b.name.clone(),
                 Diagnostic::new(
-                    "result-unchecked",
+                    DiagnosticCode::ResultUnchecked,
                     Severity::Error,
                     "the group declares same_result but this variant did not use iter_checked",
                 ),
@@ -371,7 +372,7 @@ fn result_checks(members: &[&Benchmark]) -> Vec<(String, Diagnostic)> {
             (Some(r), Some((ref_name, ref_result))) if r != ref_result => out.push((
                 b.name.clone(),
                 Diagnostic::new(
-                    "wrong-result",
+                    DiagnosticCode::WrongResult,
                     Severity::Error,
                     format!(
                         "returns {} but {ref_name} returns {}: it does not compute the same thing",
@@ -479,9 +480,9 @@ mod tests {
         });
         // As the shared analysis would have said about these samples.
         b.diagnostics = vec![
-            Diagnostic::new("high-cv", Severity::Warning, "noisy"),
-            Diagnostic::new("outliers", Severity::Warning, "outliers"),
-            Diagnostic::new("busy-machine", Severity::Warning, "busy"),
+            Diagnostic::new(DiagnosticCode::HighCv, Severity::Warning, "noisy"),
+            Diagnostic::new(DiagnosticCode::Outliers, Severity::Warning, "outliers"),
+            Diagnostic::new(DiagnosticCode::BusyMachine, Severity::Warning, "busy"),
         ];
         b
     }
@@ -513,8 +514,11 @@ mod tests {
     fn a_target_missed_at_the_cap_is_reported_with_its_figures() {
         let times: Vec<f64> = (0..20).map(|i| 5.0 + 0.01 * i as f64).collect();
         let mut b = with_precision(function("real", &times, 0.3), 0.02, 0.05);
-        b.diagnostics
-            .push(Diagnostic::new("wide-ci", Severity::Warning, "±5.0%"));
+        b.diagnostics.push(Diagnostic::new(
+            DiagnosticCode::WideCi,
+            Severity::Warning,
+            "±5.0%",
+        ));
         let mut doc = doc_with(b);
         apply(&mut doc, &BTreeMap::new());
         // The width is said once, by the diagnostic that also says why sampling stopped.
@@ -522,7 +526,7 @@ mod tests {
         let d = doc.benchmarks[0]
             .diagnostics
             .iter()
-            .find(|d| d.code == "imprecise")
+            .find(|d| d.code == DiagnosticCode::Imprecise)
             .expect("imprecise");
         assert!(d.message.contains("at the time cap"), "{}", d.message);
         assert!(

@@ -79,7 +79,7 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
                 if let Some(p) = s.precision {
                     info.target_error = args.target_error.map(|t| t.get());
                     info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
-                    info.precision_stop = Some(p.stop.code().into());
+                    info.precision_stop = Some(p.stop);
                 }
                 let opi = m.ops_per_iter as f64;
                 let empty_per_op: Vec<f64> =

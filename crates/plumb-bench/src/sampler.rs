@@ -65,23 +65,7 @@ pub struct PrecisionReached {
     pub stop: Stop,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    TargetMet,
-    TimeCap,
-    SampleCap,
-}
-
-impl Stop {
-    /// The result model's name for it.
-    pub fn code(self) -> &'static str {
-        match self {
-            Stop::TargetMet => "target-met",
-            Stop::TimeCap => "time-cap",
-            Stop::SampleCap => "sample-cap",
-        }
-    }
-}
+pub use plumb_model::PrecisionStop as Stop;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sampled {

@@ -3,23 +3,23 @@
 //! fire on a shared CI machine and are not what this test is about.
 
 use plumb_bench::{enemies, Args, CountingAllocator, Harness};
-use plumb_model::{ResultDocument, Severity};
+use plumb_model::{DiagnosticCode, ResultDocument, Severity};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator::system();
 
-fn codes(doc: &ResultDocument, name: &str) -> Vec<String> {
+fn codes(doc: &ResultDocument, name: &str) -> Vec<DiagnosticCode> {
     doc.benchmark(name)
         .unwrap_or_else(|| panic!("no benchmark {name}"))
         .diagnostics
         .iter()
-        .filter(|d| d.severity >= Severity::Warning || d.code == "no-warmup")
+        .filter(|d| d.severity >= Severity::Warning || d.code == DiagnosticCode::NoWarmup)
         .map(|d| d.code.clone())
         .collect()
 }
 
-fn flagged(doc: &ResultDocument, name: &str, code: &str) -> bool {
-    codes(doc, name).iter().any(|c| c == code)
+fn flagged(doc: &ResultDocument, name: &str, code: DiagnosticCode) -> bool {
+    codes(doc, name).contains(&code)
 }
 
 #[test]
@@ -46,24 +46,33 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
     // Enemy 1: cold state.
     let cold = "e1_cold_state/memo_cold";
     assert!(
-        flagged(&doc, cold, "cold-start") || flagged(&doc, cold, "drift"),
+        flagged(&doc, cold, DiagnosticCode::ColdStart)
+            || flagged(&doc, cold, DiagnosticCode::Drift),
         "{:?}",
         codes(&doc, cold)
     );
-    assert!(flagged(&doc, cold, "no-warmup"));
-    assert!(!flagged(&doc, "e1_cold_state/memo_warm", "cold-start"));
-    assert!(!flagged(&doc, "e1_cold_state/memo_warm", "no-warmup"));
+    assert!(flagged(&doc, cold, DiagnosticCode::NoWarmup));
+    assert!(!flagged(
+        &doc,
+        "e1_cold_state/memo_warm",
+        DiagnosticCode::ColdStart
+    ));
+    assert!(!flagged(
+        &doc,
+        "e1_cold_state/memo_warm",
+        DiagnosticCode::NoWarmup
+    ));
 
     // Enemy 2: allocation in the timed loop.
     assert!(flagged(
         &doc,
         "e2_allocation/insert_alloc_heavy",
-        "allocates"
+        DiagnosticCode::Allocates
     ));
     assert!(!flagged(
         &doc,
         "e2_allocation/insert_preallocated",
-        "allocates"
+        DiagnosticCode::Allocates
     ));
     // Nothing else allocates in its timed loop (the cold memo fills as it runs): the
     // harness's own work between samples (precision checks, a growing sample buffer) is
@@ -75,7 +84,7 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         ];
         if !allowed.contains(&b.name.as_str()) {
             assert!(
-                !flagged(&doc, &b.name, "allocates"),
+                !flagged(&doc, &b.name, DiagnosticCode::Allocates),
                 "{}: {:?}",
                 b.name,
                 codes(&doc, &b.name)
@@ -93,7 +102,7 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
     assert!(flagged(
         &doc,
         "e3_noise_loaded/copy_b_with_busy_cores",
-        "noise"
+        DiagnosticCode::Noise
     ));
     // The quiet pair is measured on the same shared machine, whose own noise can put two
     // sequential measurements of identical code 2-3 % apart (and the check then says so,
@@ -123,36 +132,48 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         .map(|b| b.name.as_str())
         .collect();
     assert_eq!(cache.len(), 2);
-    assert!(!flagged(&doc, cache[0], "working-set"));
-    assert!(flagged(&doc, cache[1], "working-set"));
+    assert!(!flagged(&doc, cache[0], DiagnosticCode::WorkingSet));
+    assert!(flagged(&doc, cache[1], DiagnosticCode::WorkingSet));
 
     // Enemy 5: sorted data trains the branch predictor: same result, far faster.
-    assert!(flagged(&doc, "e5_branch/scan_sorted", "check-the-work"));
-    assert!(!flagged(&doc, "e5_branch/scan_shuffled", "check-the-work"));
-    assert!(!flagged(&doc, "e5_branch/scan_sorted", "wrong-result"));
+    assert!(flagged(
+        &doc,
+        "e5_branch/scan_sorted",
+        DiagnosticCode::CheckTheWork
+    ));
+    assert!(!flagged(
+        &doc,
+        "e5_branch/scan_shuffled",
+        DiagnosticCode::CheckTheWork
+    ));
+    assert!(!flagged(
+        &doc,
+        "e5_branch/scan_sorted",
+        DiagnosticCode::WrongResult
+    ));
 
     // Enemy 6: the dropped result lets the compiler delete the loop.
     assert!(flagged(
         &doc,
         "e6_dead_code/checksum_dropped",
-        "nothing-measured"
+        DiagnosticCode::NothingMeasured
     ));
     // "N× faster, check the work" would be the same finding again.
     assert!(!flagged(
         &doc,
         "e6_dead_code/checksum_dropped",
-        "check-the-work"
+        DiagnosticCode::CheckTheWork
     ));
     // A deleted loop also makes samples short; that symptom is not reported as a cause.
     assert!(!flagged(
         &doc,
         "e6_dead_code/checksum_dropped",
-        "short-samples"
+        DiagnosticCode::ShortSamples
     ));
     assert!(!flagged(
         &doc,
         "e6_dead_code/checksum_returned",
-        "nothing-measured"
+        DiagnosticCode::NothingMeasured
     ));
 
     // The result was written and reads back as a plumb result.

@@ -2,6 +2,7 @@
 //! bite, filters are exact, and nothing is lost.
 
 use plumb_bench::{black_box, Args, Harness};
+use plumb_model::DiagnosticCode;
 use plumb_model::Severity;
 
 fn quick(dir: &std::path::Path, filters: &[&str]) -> Args {
@@ -31,7 +32,7 @@ fn a_panicking_benchmark_fails_alone_and_the_rest_are_saved() {
     assert!(boom
         .diagnostics
         .iter()
-        .any(|d| d.code == "failed" && d.severity == Severity::Error));
+        .any(|d| d.code == DiagnosticCode::Failed && d.severity == Severity::Error));
     for name in ["before", "after"] {
         assert!(
             doc.benchmark(name).unwrap().samples.len() >= 10,
@@ -72,7 +73,7 @@ fn same_result_catches_a_variant_that_computes_something_else() {
     let wrong = &doc.benchmark("sum/off_by_one").unwrap().diagnostics;
     let d = wrong
         .iter()
-        .find(|d| d.code == "wrong-result")
+        .find(|d| d.code == DiagnosticCode::WrongResult)
         .expect("flagged");
     // 0 + 1 + … + 999 = 499500; the off-by-one variant adds 1 to each of 1..999.
     assert!(
@@ -81,7 +82,9 @@ fn same_result_catches_a_variant_that_computes_something_else() {
         d.message
     );
     let unchecked = &doc.benchmark("sum/unchecked").unwrap().diagnostics;
-    assert!(unchecked.iter().any(|d| d.code == "result-unchecked"));
+    assert!(unchecked
+        .iter()
+        .any(|d| d.code == DiagnosticCode::ResultUnchecked));
     assert!(!doc
         .benchmark("sum/right")
         .unwrap()

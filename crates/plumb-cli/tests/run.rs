@@ -1,7 +1,7 @@
 mod common;
 
 use common::{read_doc, Env};
-use plumb_model::{RunStatus, Verdict};
+use plumb_model::{DiagnosticCode, RunStatus, Verdict};
 
 #[test]
 fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
@@ -42,7 +42,14 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
 
     // The same file against itself: never faster or slower (with 15 noisy samples at
     // 99.9 % it may not be *shown* equivalent either, which is honest).
-    let cmp = env.plumb(&["compare", json.to_str().unwrap(), json.to_str().unwrap()]);
+    let exported = env.path("cmp.json");
+    let cmp = env.plumb(&[
+        "compare",
+        json.to_str().unwrap(),
+        json.to_str().unwrap(),
+        "--export-json",
+        exported.to_str().unwrap(),
+    ]);
     cmp.assert_code(0);
     assert!(cmp.stdout.contains("×1.000"), "{}", cmp.stdout);
     assert!(
@@ -50,6 +57,15 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
         "{}",
         cmp.stdout
     );
+    // The export is a comparison document of its own: marker, version, both sources.
+    let text = std::fs::read_to_string(&exported).unwrap();
+    let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(raw["format"], "plumb-comparison");
+    assert_eq!(raw["format_version"], 1);
+    let back = plumb_model::ComparisonDocument::from_json(&text).unwrap();
+    assert_eq!(back.base.path, json.to_str().unwrap());
+    assert_eq!(back.comparisons.len(), doc.benchmarks.len());
+    assert!(back.comparisons.iter().all(|c| c.ratio == 1.0), "{back:?}");
 }
 
 #[test]
@@ -77,7 +93,7 @@ fn the_same_command_twice_in_one_run_is_never_called_faster_or_slower() {
     let c = &doc.comparisons[0];
     assert!(
         matches!(c.verdict, Verdict::Equivalent | Verdict::Inconclusive),
-        "{:?}: {}",
+        "{:?}: {:?}",
         c.verdict,
         c.reason
     );
@@ -213,7 +229,7 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
     assert!(doc.benchmarks[0]
         .diagnostics
         .iter()
-        .any(|d| d.code == "failed-runs"));
+        .any(|d| d.code == DiagnosticCode::FailedRuns));
 }
 
 #[test]

@@ -102,6 +102,18 @@ pub struct TimeStats {
     pub median_ci: Option<Interval>,
 }
 
+/// Why sampling for a precision target stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PrecisionStop {
+    /// The mean's interval met the target.
+    TargetMet,
+    /// The most time for samples ran out first.
+    TimeCap,
+    /// The most samples the buffer holds came first.
+    SampleCap,
+}
+
 /// What the in-process harness knows about a function benchmark beyond its times.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FunctionInfo {
@@ -137,9 +149,9 @@ pub struct FunctionInfo {
     /// `target_error` unless a cap came first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_means_error: Option<f64>,
-    /// Why sampling stopped: `target-met`, `time-cap` or `sample-cap`.
+    /// Why sampling stopped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub precision_stop: Option<String>,
+    pub precision_stop: Option<PrecisionStop>,
     /// Bytes the benchmark's parameter declares it touches (its working set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub working_set_bytes: Option<u64>,

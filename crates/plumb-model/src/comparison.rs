@@ -27,6 +27,36 @@ impl std::fmt::Display for Verdict {
     }
 }
 
+/// Why a verdict is what it is, as data: plumb-report turns it into a sentence with the
+/// comparison's own figures (ratio, interval, p-values), so tests and tools read the kind,
+/// not the words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum VerdictReason {
+    /// No statistic was computed yet.
+    Unjudged,
+    /// The statistics could not be computed (e.g. fewer than two replicates a side).
+    CannotCompare {
+        problem: String,
+        baseline_n: usize,
+        candidate_n: usize,
+    },
+    /// The baseline's mean is not distinguishable from zero, so a ratio to it means
+    /// nothing (its interval is unbounded or the mean is not positive).
+    BaselineNearZero { baseline_mean: f64 },
+    /// The whole ratio interval lies beyond 1 ∓ SESOI: faster or slower.
+    /// `constant_samples`: both sides' samples were constant, so the clock's resolution,
+    /// not the code, may set the difference.
+    BeyondSesoi { constant_samples: bool },
+    /// TOST showed the difference within ±SESOI: equivalent (a smaller difference may
+    /// still be real; the Welch p-value says).
+    WithinSesoi,
+    /// A real difference whose ratio interval straddles the SESOI: its size is unsettled.
+    StraddlesSesoi,
+    /// No significant difference and equivalence not shown: too noisy or too few runs.
+    NotShown,
+}
+
 /// One benchmark against its baseline. Statistics that could not be computed (too few
 /// samples) are NaN in memory and `null` in JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,8 +64,8 @@ pub struct Comparison {
     pub baseline: String,
     pub candidate: String,
     pub verdict: Verdict,
-    /// Why the verdict is what it is, in one sentence.
-    pub reason: String,
+    /// Why the verdict is what it is.
+    pub reason: VerdictReason,
     /// mean(candidate) / mean(baseline).
     #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
@@ -73,7 +103,7 @@ impl Comparison {
             baseline: baseline.into(),
             candidate: candidate.into(),
             verdict: Verdict::Inconclusive,
-            reason: String::new(),
+            reason: VerdictReason::Unjudged,
             ratio: f64::NAN,
             ratio_ci: None,
             ratio_sd: f64::NAN,

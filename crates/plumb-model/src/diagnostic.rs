@@ -1,5 +1,6 @@
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
+use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -9,11 +10,103 @@ pub enum Severity {
     Error,
 }
 
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = $text:literal, )*) => {
+        /// What a diagnostic is about. Serialised as the kebab-case string beside each
+        /// variant, stable across versions; a code written by a newer plumb reads as
+        /// `Unknown` with its text kept, so the document still loads.
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum DiagnosticCode {
+            $( $(#[$doc])* $variant, )*
+            /// A code this plumb does not know (from a newer release); never produced here.
+            Unknown(String),
+        }
+
+        impl DiagnosticCode {
+            /// Every code this plumb can produce, in declaration order.
+            pub const ALL: &'static [DiagnosticCode] = &[$(DiagnosticCode::$variant,)*];
+
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( DiagnosticCode::$variant => $text, )*
+                    DiagnosticCode::Unknown(s) => s,
+                }
+            }
+
+            pub fn parse(s: &str) -> DiagnosticCode {
+                match s {
+                    $( $text => DiagnosticCode::$variant, )*
+                    other => DiagnosticCode::Unknown(other.to_string()),
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // Per benchmark, shared analysis.
+    /// Too few samples for the interval to mean much.
+    TooFewSamples = "too-few-samples",
+    WideCi = "wide-ci",
+    HighCv = "high-cv",
+    Outliers = "outliers",
+    Multimodal = "multimodal",
+    Drift = "drift",
+    ColdStart = "cold-start",
+    FailedRuns = "failed-runs",
+    /// Fresh processes (launches) differ more than samples within one.
+    Launches = "launches",
+    // In-process harness.
+    Failed = "failed",
+    NothingMeasured = "nothing-measured",
+    WrongResult = "wrong-result",
+    ResultUnchecked = "result-unchecked",
+    CheckTheWork = "check-the-work",
+    Allocates = "allocates",
+    NoSteadyState = "no-steady-state",
+    NoWarmup = "no-warmup",
+    WorkingSet = "working-set",
+    Noise = "noise",
+    ShortSamples = "short-samples",
+    Imprecise = "imprecise",
+    // The machine.
+    CpuGovernor = "cpu-governor",
+    Turbo = "turbo",
+    BusyMachine = "busy-machine",
+    Virtualized = "virtualized",
+    ClockSource = "clock-source",
+    Smt = "smt",
+    NotPinned = "not-pinned",
+    Aslr = "aslr",
+    // Two documents compared.
+    DifferentMachine = "different-machine",
+    DifferentLoad = "different-load",
+    DifferentFrequencyPolicy = "different-frequency-policy",
+    BestCaseAgrees = "best-case-agrees",
+}
+
+impl fmt::Display for DiagnosticCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for DiagnosticCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for DiagnosticCode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(DiagnosticCode::parse(&String::deserialize(d)?))
+    }
+}
+
 /// One finding of an enemy check: what was seen, the numbers that show it, and what to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
-    /// Stable machine-readable identifier, e.g. `high-cv`, `drift`, `bimodal`.
-    pub code: String,
+    pub code: DiagnosticCode,
     pub severity: Severity,
     pub message: String,
     /// The figures behind the finding, by name.
@@ -24,9 +117,9 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(code: &str, severity: Severity, message: impl Into<String>) -> Self {
+    pub fn new(code: DiagnosticCode, severity: Severity, message: impl Into<String>) -> Self {
         Diagnostic {
-            code: code.to_string(),
+            code,
             severity,
             message: message.into(),
             evidence: BTreeMap::new(),
@@ -42,5 +135,38 @@ impl Diagnostic {
     pub fn advice(mut self, advice: impl Into<String>) -> Self {
         self.advice = advice.into();
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_kebab_case_strings_that_read_back() {
+        for c in DiagnosticCode::ALL {
+            let json = serde_json::to_string(c).unwrap();
+            assert_eq!(json, format!("\"{}\"", c.as_str()));
+            assert_eq!(&serde_json::from_str::<DiagnosticCode>(&json).unwrap(), c);
+            assert!(c
+                .as_str()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'-'));
+        }
+        let mut texts: Vec<&str> = DiagnosticCode::ALL.iter().map(|c| c.as_str()).collect();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(
+            texts.len(),
+            DiagnosticCode::ALL.len(),
+            "two variants share a text"
+        );
+    }
+
+    #[test]
+    fn a_code_from_a_newer_plumb_is_kept() {
+        let c: DiagnosticCode = serde_json::from_str("\"thermal-throttling\"").unwrap();
+        assert_eq!(c, DiagnosticCode::Unknown("thermal-throttling".into()));
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"thermal-throttling\"");
     }
 }

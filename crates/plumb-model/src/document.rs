@@ -13,6 +13,16 @@ pub struct Tool {
     pub version: String,
 }
 
+impl Tool {
+    /// This plumb.
+    pub fn plumb() -> Tool {
+        Tool {
+            name: "plumb".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Invocation {
     /// The exact command line plumb was started with.
@@ -129,34 +139,39 @@ impl ResultDocument {
     /// Reads a document, checking that it is a plumb result of this format version before
     /// reading its fields, so a foreign file or an old version gets a message that says so.
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(ModelError::NotJson)?;
-        let format = value.get("format").and_then(|f| f.as_str());
-        if format != Some(FORMAT) {
-            return Err(ModelError::Foreign {
-                found: value
-                    .get("format")
-                    .map(|f| f.as_str().map_or(f.to_string(), str::to_string)),
-            });
-        }
-        match value.get("format_version").and_then(|v| v.as_u64()) {
-            Some(v) if v == u64::from(FORMAT_VERSION) => {}
-            Some(v) => {
-                return Err(ModelError::WrongVersion {
-                    found: v,
-                    supported: FORMAT_VERSION,
-                })
-            }
-            None => {
-                return Err(ModelError::Malformed(serde::de::Error::custom(
-                    "missing or non-integer \"format_version\"",
-                )))
-            }
-        }
+        let value = read_header(text, FORMAT, FORMAT_VERSION)?;
         serde_json::from_value(value).map_err(ModelError::Malformed)
     }
 
     pub fn benchmark(&self, name: &str) -> Option<&Benchmark> {
         self.benchmarks.iter().find(|b| b.name == name)
+    }
+}
+
+/// Parses `text` and checks its `format` marker and `format_version` before any other
+/// field, so a foreign file or another version gets a message that says so.
+pub(crate) fn read_header(
+    text: &str,
+    format: &str,
+    version: u32,
+) -> Result<serde_json::Value, ModelError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(ModelError::NotJson)?;
+    let found = value.get("format");
+    if found.and_then(|f| f.as_str()) != Some(format) {
+        return Err(ModelError::Foreign {
+            expected: format.to_string(),
+            found: found.map(|f| f.as_str().map_or(f.to_string(), str::to_string)),
+        });
+    }
+    match value.get("format_version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(version) => Ok(value),
+        Some(v) => Err(ModelError::WrongVersion {
+            found: v,
+            supported: version,
+        }),
+        None => Err(ModelError::Malformed(serde::de::Error::custom(
+            "missing or non-integer \"format_version\"",
+        ))),
     }
 }
 
@@ -197,7 +212,11 @@ mod tests {
     fn statistics_that_could_not_be_computed_round_trip_as_null() {
         let mut d = doc();
         d.comparisons.push(crate::Comparison {
-            reason: "too few samples".into(),
+            reason: crate::VerdictReason::CannotCompare {
+                problem: "too few samples".into(),
+                baseline_n: 1,
+                candidate_n: 1,
+            },
             ..crate::Comparison::unjudged("a", "b", Confidence::DEFAULT, Fraction::DEFAULT_SESOI)
         });
         let json = d.to_json();
@@ -223,7 +242,7 @@ mod tests {
     #[test]
     fn foreign_file_is_named_as_such() {
         let e = ResultDocument::from_json(r#"{"results": []}"#).unwrap_err();
-        assert!(matches!(e, ModelError::Foreign { found: None }), "{e}");
+        assert!(matches!(e, ModelError::Foreign { found: None, .. }), "{e}");
         assert!(e.to_string().contains("not a plumb result"));
         let e = ResultDocument::from_json(r#"{"format": "hyperfine"}"#).unwrap_err();
         assert!(e.to_string().contains("\"hyperfine\""), "{e}");

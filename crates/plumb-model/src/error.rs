@@ -7,7 +7,10 @@ pub enum ModelError {
     NotJson(serde_json::Error),
     /// JSON, but not a plumb result (no `"format": "plumb-result"`). Perhaps a hyperfine or
     /// criterion export: those need an importer, not `compare`.
-    Foreign { found: Option<String> },
+    Foreign {
+        expected: String,
+        found: Option<String>,
+    },
     /// A plumb result of another format version.
     WrongVersion { found: u64, supported: u32 },
     /// The right format and version, but a field is missing or has the wrong type.
@@ -18,15 +21,21 @@ impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ModelError::NotJson(e) => write!(f, "not valid JSON: {e}"),
-            ModelError::Foreign { found: Some(fmt_name) } => write!(
+            ModelError::Foreign {
+                expected,
+                found: Some(fmt_name),
+            } => write!(
                 f,
-                "not a plumb result: its \"format\" is {fmt_name:?}, expected \"{}\"",
-                crate::FORMAT
+                "not a {}: its \"format\" is {fmt_name:?}, expected \"{expected}\"",
+                what(expected)
             ),
-            ModelError::Foreign { found: None } => write!(
+            ModelError::Foreign {
+                expected,
+                found: None,
+            } => write!(
                 f,
-                "not a plumb result: it has no \"format\": \"{}\" field (is it another tool's export?)",
-                crate::FORMAT
+                "not a {}: it has no \"format\": \"{expected}\" field (is it another tool's export?)",
+                what(expected)
             ),
             ModelError::WrongVersion { found, supported } => write!(
                 f,
@@ -39,3 +48,11 @@ impl fmt::Display for ModelError {
 }
 
 impl std::error::Error for ModelError {}
+
+fn what(format: &str) -> &'static str {
+    if format == crate::COMPARISON_FORMAT {
+        "plumb comparison"
+    } else {
+        "plumb result"
+    }
+}

@@ -4,6 +4,7 @@
 
 mod benchmark;
 mod comparison;
+mod comparison_document;
 mod diagnostic;
 mod document;
 mod environment;
@@ -13,14 +14,19 @@ mod nan_as_null;
 pub mod quantity;
 
 pub use benchmark::{
-    Benchmark, BenchmarkKind, Correction, FunctionInfo, LatencyDistribution, LoadInfo, Sample,
-    TimeStats, TimelineRow,
+    Benchmark, BenchmarkKind, Correction, FunctionInfo, LatencyDistribution, LoadInfo,
+    PrecisionStop, Sample, TimeStats, TimelineRow,
 };
-pub use comparison::{Comparison, Verdict};
-pub use diagnostic::{Diagnostic, Severity};
+pub use comparison::{Comparison, Verdict, VerdictReason};
+pub use comparison_document::{
+    ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,
+    COMPARISON_FORMAT_VERSION,
+};
+pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use document::{
     ClockInfo, Invocation, ResultDocument, RunStatus, Settings, Tool, FORMAT, FORMAT_VERSION,
 };
 pub use environment::{CacheLevel, Environment};
 pub use error::ModelError;
 pub use latency::LATENCY_PERCENTILES;
+pub use plumb_stats::{Interval, Summary};

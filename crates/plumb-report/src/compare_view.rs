@@ -1,24 +1,21 @@
+use crate::reason::{percentile_reason_text, reason_text};
 use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
 use crate::units::format_duration_ns;
 use console::style;
-use plumb_analysis::DocumentComparison;
-use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::ResultDocument;
+use plumb_model::{ComparisonDocument, LoadComparison, ResultDocument};
 use std::fmt::Write;
 
 /// `plumb compare`'s report: one line per paired benchmark, then the unpaired ones.
 pub fn render_document_comparison(
     base: &ResultDocument,
     new: &ResultDocument,
-    cmp: &DocumentComparison,
-    level: Confidence,
-    sesoi: Fraction,
+    cmp: &ComparisonDocument,
 ) -> String {
     let mut out = format!(
         "Comparing {} benchmark(s): SESOI ±{}, {} confidence\n\n",
         cmp.comparisons.len() + cmp.load.len(),
-        sesoi,
-        level
+        cmp.sesoi,
+        cmp.confidence
     );
     for c in &cmp.comparisons {
         let mean = |d: &ResultDocument| {
@@ -34,7 +31,7 @@ pub fn render_document_comparison(
             mean(new),
             verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
             ratio_text(c),
-            style(&c.reason).dim()
+            style(reason_text(c)).dim()
         );
         if c.hodges_lehmann_ns.is_finite() {
             let _ = writeln!(
@@ -50,14 +47,14 @@ pub fn render_document_comparison(
             );
         }
     }
-    for (name, result) in &cmp.load {
-        let _ = writeln!(out, "  {} (load)", style(name).bold());
-        match result {
-            Err(why) => {
+    for l in &cmp.load {
+        let _ = writeln!(out, "  {} (load)", style(l.benchmark()).bold());
+        match l {
+            LoadComparison::NotCompared { why, .. } => {
                 let _ = writeln!(out, "    not compared: {why}");
             }
-            Ok(rows) => {
-                for r in rows {
+            LoadComparison::Compared { percentiles, .. } => {
+                for r in percentiles {
                     let _ = writeln!(
                         out,
                         "    {:<7} {:>12} → {:<12} {}  {}",
@@ -65,7 +62,7 @@ pub fn render_document_comparison(
                         format_duration_ns(r.base_us * 1e3),
                         format_duration_ns(r.new_us * 1e3),
                         verdict_style(r.verdict).apply_to(format!("{:<12}", r.verdict.to_string())),
-                        style(&r.reason).dim()
+                        style(percentile_reason_text(r)).dim()
                     );
                 }
                 let _ = writeln!(

@@ -1,8 +1,11 @@
-//! A small, fixed document for the renderers' tests.
+//! A small, fixed document for the renderers' tests. Its statistics are computed here
+//! with plumb-stats (the renderers do not depend on the analysis crate), the way the
+//! analysis would: Student-t interval of the mean over the runs, Fieller ratio.
 
-use plumb_analysis::{analyse_document, AnalysisConfig};
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, Invocation, ResultDocument, Sample, Settings,
+    Benchmark, BenchmarkKind, Comparison, Environment, Invocation, ResultDocument, Sample,
+    Settings, TimeStats, Verdict, VerdictReason,
 };
 
 fn bench(name: &str, base_ns: u64, baseline: bool) -> Benchmark {
@@ -34,20 +37,50 @@ pub fn document() -> ResultDocument {
         },
         Environment::default(),
         Settings {
-            confidence: plumb_model::quantity::Confidence::DEFAULT,
-            sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
             options: serde_json::Value::Null,
         },
     );
     doc.benchmarks.push(bench("fast | one", 10_000_000, true));
     doc.benchmarks.push(bench("slow", 20_000_000, false));
-    analyse_document(
-        &mut doc,
-        &AnalysisConfig {
-            level: plumb_model::quantity::Confidence::DEFAULT,
-            sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
-            drop_upper_outliers: false,
-        },
+    for b in &mut doc.benchmarks {
+        let times = b.analysed_times_ns();
+        let summary = plumb_stats::Summary::of(&times).unwrap();
+        let ci = plumb_stats::mean_ci(&times, 0.999).unwrap();
+        b.time = Some(TimeStats {
+            mean_ci: Some(ci.interval),
+            error: Some(ci.error),
+            median_ci: plumb_stats::median_ci(&times, 0.999)
+                .ok()
+                .map(|c| c.interval),
+            summary,
+        });
+    }
+    let (x, y) = (
+        doc.benchmarks[0].analysed_times_ns(),
+        doc.benchmarks[1].analysed_times_ns(),
     );
+    let ratio = plumb_stats::ratio_of_means(&x, &y, 0.999).unwrap();
+    doc.comparisons.push(Comparison {
+        verdict: Verdict::Slower,
+        reason: VerdictReason::BeyondSesoi {
+            constant_samples: false,
+        },
+        ratio: ratio.ratio,
+        ratio_ci: ratio.interval,
+        ratio_sd: ratio.ratio_sd,
+        welch_p: plumb_stats::welch_t_test(&y, &x).unwrap().p,
+        mann_whitney_p: plumb_stats::mann_whitney_u(&y, &x).unwrap().p,
+        tost_p: 1.0,
+        cohens_d: plumb_stats::cohens_d(&x, &y).unwrap(),
+        hodges_lehmann_ns: plumb_stats::hodges_lehmann(&x, &y).unwrap(),
+        ..Comparison::unjudged(
+            "fast | one",
+            "slow",
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        )
+    });
     doc
 }

@@ -7,6 +7,7 @@ mod csv_export;
 mod fixture;
 mod load_view;
 mod markdown;
+mod reason;
 mod rows;
 mod terminal;
 mod units;
@@ -15,6 +16,7 @@ pub use compare_view::render_document_comparison;
 pub use csv_export::render_csv;
 pub use load_view::render_load;
 pub use markdown::render_markdown;
+pub use reason::{percentile_reason_text, reason_text};
 pub use terminal::{render_diagnostics, render_terminal};
 pub use units::{format_duration_ns, TimeUnit};
 

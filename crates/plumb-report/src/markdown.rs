@@ -41,7 +41,7 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
                 cell(&c.candidate),
                 c.verdict,
                 ratio_text(c),
-                cell(&c.reason)
+                cell(&crate::reason::reason_text(c))
             );
         }
     }

@@ -105,7 +105,7 @@ fn verdict_line(c: &Comparison) -> String {
         c.candidate,
         verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
         ratio_text(c),
-        style(&c.reason).dim()
+        style(crate::reason::reason_text(c)).dim()
     )
 }
 

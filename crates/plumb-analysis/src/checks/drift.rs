@@ -1,5 +1,5 @@
 use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, Severity};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 use plumb_stats::{mann_kendall, tukey_outliers, Summary};
 
 /// A trend is reported when Mann–Kendall rejects "no trend" at this level *and* it is
@@ -24,7 +24,7 @@ pub fn trend(times: &[f64]) -> Option<Diagnostic> {
     let direction = if mk.s > 0.0 { "rise" } else { "fall" };
     Some(
         Diagnostic::new(
-            "drift",
+            DiagnosticCode::Drift,
             Severity::Warning,
             format!(
                 "times {direction} over the run (Mann-Kendall tau {:.2}, p {:.1e}); the second half averages {} vs the first",
@@ -63,7 +63,7 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
         };
         return Some(
             Diagnostic::new(
-                "cold-start",
+                DiagnosticCode::ColdStart,
                 Severity::Warning,
                 format!(
                     "the first measured run took {:.1}× the median: {why}",
@@ -82,7 +82,7 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
     let warm_median = Summary::of(&warm).ok()?.median;
     (warm_median > o.upper_fence).then(|| {
         Diagnostic::new(
-            "cold-start",
+            DiagnosticCode::ColdStart,
             Severity::Info,
             format!(
                 "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold state, absorbed by the {} warm-up runs",

@@ -1,4 +1,4 @@
-use plumb_model::{Benchmark, Diagnostic, Severity};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 
 /// Runs that exited non-zero but were kept (`--ignore-failure`).
 pub fn check(b: &Benchmark) -> Option<Diagnostic> {
@@ -9,7 +9,7 @@ pub fn check(b: &Benchmark) -> Option<Diagnostic> {
         .count();
     (failed > 0).then(|| {
         Diagnostic::new(
-            "failed-runs",
+            DiagnosticCode::FailedRuns,
             Severity::Warning,
             format!(
                 "{failed} of {} runs failed and were measured anyway",

@@ -1,5 +1,5 @@
 use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, Severity};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 use plumb_stats::one_way_anova;
 
 /// Between-launch against within-launch variation, when a benchmark ran in several fresh
@@ -28,7 +28,7 @@ pub fn check(b: &Benchmark, level: f64) -> Option<Diagnostic> {
     let differ = a.p < 1.0 - level;
     Some(
         Diagnostic::new(
-            "launches",
+            DiagnosticCode::Launches,
             if differ { Severity::Warning } else { Severity::Info },
             if differ {
                 format!(

@@ -1,5 +1,5 @@
 use super::sig4;
-use plumb_model::{Diagnostic, Severity};
+use plumb_model::{Diagnostic, DiagnosticCode, Severity};
 use plumb_stats::{mvalue, Modality};
 
 /// mValue needs enough samples to draw a histogram worth reading.
@@ -20,7 +20,7 @@ pub fn check(times: &[f64]) -> Option<Diagnostic> {
     };
     Some(
         Diagnostic::new(
-            "multimodal",
+            DiagnosticCode::Multimodal,
             Severity::Warning,
             format!(
                 "the distribution is {what} (mValue {:.2}, threshold {}): the mean describes no run",

@@ -1,5 +1,5 @@
 use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, Severity};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 use plumb_stats::tukey_outliers;
 
 /// More than this fraction of samples outside the fences is a warning, not a note.
@@ -32,7 +32,7 @@ pub fn check(b: &Benchmark) -> Option<Diagnostic> {
     runs.truncate(10);
     Some(
         Diagnostic::new(
-            "outliers",
+            DiagnosticCode::Outliers,
             severity,
             format!(
                 "{} outlier(s) ({} low, {} high, {far} beyond 3×IQR) = {} of runs; {handling}",

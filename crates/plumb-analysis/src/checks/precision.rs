@@ -1,5 +1,5 @@
 use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, Severity};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 
 /// Below this many samples the t multiplier, not the noise, dominates the interval.
 pub const MIN_SAMPLES: usize = 10;
@@ -21,7 +21,7 @@ pub fn sample_size(times: &[f64], level: f64) -> Option<Diagnostic> {
     if n < 2 {
         return Some(
             Diagnostic::new(
-                "too-few-samples",
+                DiagnosticCode::TooFewSamples,
                 Severity::Error,
                 format!("{n} sample(s): no spread, no confidence interval, no comparison"),
             )
@@ -33,7 +33,7 @@ pub fn sample_size(times: &[f64], level: f64) -> Option<Diagnostic> {
     let t_inf = t_multiplier(10_000, level);
     Some(
         Diagnostic::new(
-            "too-few-samples",
+            DiagnosticCode::TooFewSamples,
             Severity::Warning,
             format!(
                 "only {n} samples: at {} confidence the interval is {}× σ/√n, against {} with many samples",
@@ -53,7 +53,7 @@ pub fn wide_ci(b: &Benchmark, level: f64) -> Option<Diagnostic> {
     let rel = t.error? / t.summary.mean.abs();
     (rel > MAX_RELATIVE_ERROR).then(|| {
         Diagnostic::new(
-            "wide-ci",
+            DiagnosticCode::WideCi,
             Severity::Warning,
             format!(
                 "the {} confidence interval is ±{} of the mean: differences smaller than that cannot be seen",
@@ -75,7 +75,7 @@ pub fn high_cv(b: &Benchmark) -> Option<Diagnostic> {
     let cv = t.summary.cv();
     (cv > MAX_CV).then(|| {
         Diagnostic::new(
-            "high-cv",
+            DiagnosticCode::HighCv,
             Severity::Warning,
             format!("noisy: the standard deviation is {} of the mean", pct(cv)),
         )

@@ -1,0 +1,168 @@
+//! `plumb compare`'s result: two documents compared benchmark by benchmark. A document of
+//! its own, with its own format marker and version, so a tool reading it knows what it is.
+
+use crate::document::read_header;
+use crate::quantity::{Confidence, Fraction};
+use crate::{Comparison, Diagnostic, ModelError, Tool, Verdict};
+use plumb_stats::Interval;
+use serde::{Deserialize, Serialize};
+
+/// The value of the `format` field that marks a comparison.
+pub const COMPARISON_FORMAT: &str = "plumb-comparison";
+/// Bumped on any change a reader of the previous version would misread.
+pub const COMPARISON_FORMAT_VERSION: u32 = 1;
+
+/// One of the two compared results: where it came from and when it was measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparedResult {
+    /// The file it was read from, as given.
+    pub path: String,
+    pub started_unix_s: f64,
+    pub tool_version: String,
+}
+
+/// One percentile of two load results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PercentileComparison {
+    /// `p50`, `p99`, …
+    pub percentile: String,
+    pub base_us: f64,
+    pub new_us: f64,
+    /// new / base.
+    pub ratio: f64,
+    /// Absent when fewer than ten requests lie beyond the percentile in either result.
+    pub ratio_ci: Option<Interval>,
+    pub verdict: Verdict,
+}
+
+/// A load benchmark of both results: compared percentile by percentile, or why not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum LoadComparison {
+    Compared {
+        benchmark: String,
+        percentiles: Vec<PercentileComparison>,
+    },
+    NotCompared {
+        benchmark: String,
+        why: String,
+    },
+}
+
+impl LoadComparison {
+    pub fn benchmark(&self) -> &str {
+        match self {
+            LoadComparison::Compared { benchmark, .. }
+            | LoadComparison::NotCompared { benchmark, .. } => benchmark,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonDocument {
+    pub format: String,
+    pub format_version: u32,
+    pub tool: Tool,
+    pub base: ComparedResult,
+    pub new: ComparedResult,
+    pub confidence: Confidence,
+    pub sesoi: Fraction,
+    /// Benchmarks of both, paired by name (each new one against its base namesake).
+    pub comparisons: Vec<Comparison>,
+    #[serde(default)]
+    pub load: Vec<LoadComparison>,
+    #[serde(default)]
+    pub only_in_base: Vec<String>,
+    #[serde(default)]
+    pub only_in_new: Vec<String>,
+    /// How the two machines or their conditions differed: a difference between two
+    /// separate runs may be the machine's, not the code's.
+    #[serde(default)]
+    pub notes: Vec<Diagnostic>,
+}
+
+impl ComparisonDocument {
+    pub fn new(
+        base: ComparedResult,
+        new: ComparedResult,
+        confidence: Confidence,
+        sesoi: Fraction,
+    ) -> Self {
+        ComparisonDocument {
+            format: COMPARISON_FORMAT.to_string(),
+            format_version: COMPARISON_FORMAT_VERSION,
+            tool: Tool::plumb(),
+            base,
+            new,
+            confidence,
+            sesoi,
+            comparisons: Vec::new(),
+            load: Vec::new(),
+            only_in_base: Vec::new(),
+            only_in_new: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Something got slower by more than the SESOI (what `plumb compare` exits 1 on).
+    pub fn any_slower(&self) -> bool {
+        self.comparisons
+            .iter()
+            .any(|c| c.verdict == Verdict::Slower)
+            || self.load.iter().any(|l| match l {
+                LoadComparison::Compared { percentiles, .. } => {
+                    percentiles.iter().any(|p| p.verdict == Verdict::Slower)
+                }
+                LoadComparison::NotCompared { .. } => false,
+            })
+    }
+
+    /// Nothing was paired.
+    pub fn is_empty(&self) -> bool {
+        self.comparisons.is_empty() && self.load.is_empty()
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("the model serialises infallibly")
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, ModelError> {
+        let value = read_header(text, COMPARISON_FORMAT, COMPARISON_FORMAT_VERSION)?;
+        serde_json::from_value(value).map_err(ModelError::Malformed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(path: &str) -> ComparedResult {
+        ComparedResult {
+            path: path.into(),
+            started_unix_s: 1.5,
+            tool_version: "0.1.0".into(),
+        }
+    }
+
+    #[test]
+    fn round_trips_with_its_own_marker() {
+        let mut d = ComparisonDocument::new(
+            side("a.json"),
+            side("b.json"),
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        );
+        d.load.push(LoadComparison::NotCompared {
+            benchmark: "GET /".into(),
+            why: "open vs closed".into(),
+        });
+        let json = d.to_json();
+        assert!(json.contains("\"format\": \"plumb-comparison\""), "{json}");
+        assert!(json.contains("\"format_version\": 1"), "{json}");
+        assert!(json.contains("\"outcome\": \"not-compared\""), "{json}");
+        assert_eq!(ComparisonDocument::from_json(&json).unwrap(), d);
+        // A result document is not a comparison, and says so.
+        let e = ComparisonDocument::from_json(r#"{"format":"plumb-result"}"#).unwrap_err();
+        assert!(e.to_string().starts_with("not a plumb comparison"), "{e}");
+    }
+}

@@ -1,0 +1,185 @@
+//! Verdict reasons as sentences, from the data the analysis recorded: the reason's kind,
+//! and the comparison's own ratio, interval and p-values.
+
+use plumb_model::{Comparison, PercentileComparison, Verdict, VerdictReason};
+
+/// `=1.2e-5`, or `<1e-15` below what the distribution functions resolve.
+fn fmt_p(p: f64) -> String {
+    if p < 1e-15 {
+        "<1e-15".to_string()
+    } else {
+        format!("={p:.2e}")
+    }
+}
+
+/// What the two tests say, and what it means when they disagree.
+fn tests_text(c: &Comparison) -> String {
+    let alpha = c.level.alpha();
+    match (c.welch_p < alpha, c.mann_whitney_p < alpha) {
+        (true, false) => format!(
+            "Welch p{} but Mann-Whitney p{}: the means differ, the ranks do not (a change in the tail, e.g. some slow runs)",
+            fmt_p(c.welch_p),
+            fmt_p(c.mann_whitney_p)
+        ),
+        (false, true) => format!(
+            "Mann-Whitney p{} but Welch p{}: the ranks differ, the means do not (a change of shape)",
+            fmt_p(c.mann_whitney_p),
+            fmt_p(c.welch_p)
+        ),
+        _ => format!(
+            "Welch p{}, Mann-Whitney p{}",
+            fmt_p(c.welch_p),
+            fmt_p(c.mann_whitney_p)
+        ),
+    }
+}
+
+/// Why the verdict is what it is, in one sentence.
+pub fn reason_text(c: &Comparison) -> String {
+    let sesoi = format!("±{}", c.sesoi);
+    let change = format!("{:+.1}%", 100.0 * (c.ratio - 1.0));
+    let ci = c
+        .ratio_ci
+        .map(|ci| format!("ratio CI [{:.3}, {:.3}]", ci.lo, ci.hi))
+        .unwrap_or_else(|| "ratio CI unbounded".into());
+    match &c.reason {
+        VerdictReason::Unjudged => "not judged".into(),
+        VerdictReason::CannotCompare {
+            problem,
+            baseline_n,
+            candidate_n,
+        } => format!("cannot compare: {problem} (baseline n={baseline_n}, candidate n={candidate_n})"),
+        VerdictReason::BaselineNearZero { baseline_mean } => format!(
+            "the baseline's mean ({baseline_mean:.3e} ns) is not distinguishable from zero, so a ratio to it means nothing"
+        ),
+        VerdictReason::BeyondSesoi { constant_samples } => format!(
+            "{change}: the whole {ci} lies beyond the SESOI of {sesoi}; {}{}",
+            tests_text(c),
+            if *constant_samples {
+                "; both samples are constant: the clock's resolution, not the code, may set this difference"
+            } else {
+                ""
+            }
+        ),
+        VerdictReason::WithinSesoi => {
+            let real = if c.welch_p < c.level.alpha() {
+                format!(
+                    "; a {change} difference is real ({}) but smaller than what matters",
+                    tests_text(c)
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "within {sesoi} (TOST p{} < α={:.0e}){real}",
+                fmt_p(c.tost_p),
+                c.level.alpha()
+            )
+        }
+        VerdictReason::StraddlesSesoi => format!(
+            "a {change} difference is real ({}) but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size",
+            tests_text(c)
+        ),
+        VerdictReason::NotShown => format!(
+            "no significant difference in means ({}) and not shown within {sesoi} (TOST p{}): too noisy or too few runs to say",
+            tests_text(c),
+            fmt_p(c.tost_p)
+        ),
+    }
+}
+
+/// Why a percentile's verdict is what it is.
+pub fn percentile_reason_text(p: &PercentileComparison) -> String {
+    let change = format!("{:+.1}%", 100.0 * (p.ratio - 1.0));
+    let Some(ci) = p.ratio_ci else {
+        return format!(
+            "fewer than 10 requests beyond {} in one of the results: run longer",
+            p.percentile
+        );
+    };
+    let where_ = match p.verdict {
+        Verdict::Slower => "lies above 1 + SESOI",
+        Verdict::Faster => "lies below 1 − SESOI",
+        Verdict::Equivalent => "lies within ±SESOI",
+        Verdict::Inconclusive => "straddles the SESOI",
+    };
+    format!(
+        "{change}; the ratio's interval [{:.3}, {:.3}] {where_}",
+        ci.lo, ci.hi
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::quantity::{Confidence, Fraction};
+    use plumb_model::Interval;
+
+    fn judged(reason: VerdictReason, welch_p: f64, mann_whitney_p: f64) -> Comparison {
+        Comparison {
+            verdict: Verdict::Slower,
+            reason,
+            ratio: 1.1,
+            ratio_ci: Some(Interval { lo: 1.05, hi: 1.15 }),
+            welch_p,
+            mann_whitney_p,
+            tost_p: 0.5,
+            ..Comparison::unjudged("a", "b", Confidence::DEFAULT, Fraction::DEFAULT_SESOI)
+        }
+    }
+
+    #[test]
+    fn sentences_name_the_figures_and_the_test_disagreement() {
+        let c = judged(
+            VerdictReason::BeyondSesoi {
+                constant_samples: false,
+            },
+            1e-20,
+            0.2,
+        );
+        assert_eq!(
+            reason_text(&c),
+            "+10.0%: the whole ratio CI [1.050, 1.150] lies beyond the SESOI of ±2%; Welch p<1e-15 but Mann-Whitney p=2.00e-1: the means differ, the ranks do not (a change in the tail, e.g. some slow runs)"
+        );
+        let c = judged(VerdictReason::StraddlesSesoi, 1e-5, 1e-5);
+        assert!(
+            reason_text(&c).contains("straddles the SESOI of ±2%"),
+            "{}",
+            reason_text(&c)
+        );
+        let c = judged(VerdictReason::WithinSesoi, 1e-5, 1e-5);
+        assert!(reason_text(&c).contains("is real"), "{}", reason_text(&c));
+        let c = judged(VerdictReason::WithinSesoi, 0.5, 0.5);
+        assert!(!reason_text(&c).contains("is real"), "{}", reason_text(&c));
+        let c = judged(
+            VerdictReason::BaselineNearZero {
+                baseline_mean: 0.25,
+            },
+            0.5,
+            0.5,
+        );
+        assert!(reason_text(&c).contains("(2.500e-1 ns) is not distinguishable from zero"));
+    }
+
+    #[test]
+    fn percentile_reasons() {
+        let p = PercentileComparison {
+            percentile: "p99".into(),
+            base_us: 100.0,
+            new_us: 120.0,
+            ratio: 1.2,
+            ratio_ci: Some(Interval { lo: 1.1, hi: 1.3 }),
+            verdict: Verdict::Slower,
+        };
+        assert_eq!(
+            percentile_reason_text(&p),
+            "+20.0%; the ratio's interval [1.100, 1.300] lies above 1 + SESOI"
+        );
+        let p = PercentileComparison {
+            ratio_ci: None,
+            verdict: Verdict::Inconclusive,
+            ..p
+        };
+        assert!(percentile_reason_text(&p).starts_with("fewer than 10 requests beyond p99"));
+    }
+}
