@@ -1,68 +1,89 @@
 use crate::replicates::replicates;
 use crate::{checks, compare, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, ResultDocument, TimeStats};
+use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnalysisConfig {
     /// Confidence level of every interval and test, e.g. 0.999.
     pub level: Confidence,
     /// Smallest effect size of interest for verdicts, as a fraction.
     pub sesoi: Fraction,
-    /// Leave upper Tukey outliers out of the statistics (said in a diagnostic).
+    /// Leave upper Tukey outliers of `metric` out of the statistics (said in a diagnostic).
     pub drop_upper_outliers: bool,
+    /// The metric the enemy checks examine and the verdicts judge (wall time by default).
+    pub metric: Metric,
 }
 
-/// Fills in a benchmark's statistics and diagnostics from its samples.
+impl AnalysisConfig {
+    pub fn new(level: Confidence, sesoi: Fraction) -> Self {
+        AnalysisConfig {
+            level,
+            sesoi,
+            drop_upper_outliers: false,
+            metric: Metric::WallTime,
+        }
+    }
+}
+
+/// Fills in a benchmark's statistics (every metric it measured) and diagnostics (on the
+/// configured metric) from its samples.
 pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
     b.excluded.clear();
     if cfg.drop_upper_outliers {
-        if let Ok(o) = tukey_outliers(&b.times_ns()) {
+        if let Ok(o) = tukey_outliers(&b.per_op(&cfg.metric)) {
             b.excluded = o.high;
         }
     }
-    let times = b.analysed_times_ns();
-    b.time = time_stats(&times, b, cfg.level.get());
-    b.diagnostics = checks::run_all(b, &times, cfg);
+    b.stats = b
+        .measured_metrics()
+        .filter_map(|m| Some((m.clone(), metric_stats(b, m, cfg.level.get())?)))
+        .collect();
+    let values = b.analysed(&cfg.metric);
+    b.diagnostics = checks::run_all(b, &values, cfg);
 }
 
-fn time_stats(times: &[f64], b: &Benchmark, level: f64) -> Option<TimeStats> {
-    let summary = Summary::of(times).ok()?;
-    let units = replicates(b, times);
+/// Statistics of `metric` per operation: the summary of the samples, the interval of the
+/// mean over the replicates, the order-statistic interval of the median.
+pub fn metric_stats(b: &Benchmark, metric: &Metric, level: f64) -> Option<MetricStats> {
+    let values = b.analysed(metric);
+    let summary = Summary::of(&values).ok()?;
+    let units = replicates(b, metric, &values);
     let ci = mean_ci(&units, level).ok();
     // A subtracted correction (shell start-up, a fixed cost per sample) is itself an
     // estimate: its standard error, per operation, widens the interval of the mean at the
     // same t multiplier.
     // (With launches, one averaged correction is subtracted from every launch: its
     // uncertainty is not in the spread of the launch means either.)
-    let error = ci.map(|ci| match &b.correction {
+    let error = ci.map(|ci| match b.correction(metric) {
         Some(c) => {
             let t = t_quantile(1.0 - (1.0 - level) / 2.0, units.len() as f64 - 1.0);
-            (ci.error.powi(2) + (t * c.std_err_ns * correction_per_op(b)).powi(2)).sqrt()
+            (ci.error.powi(2) + (t * c.std_err * correction_per_op(b)).powi(2)).sqrt()
         }
         None => ci.error,
     });
-    Some(TimeStats {
+    Some(MetricStats {
         mean_ci: error.map(|e| Interval {
             lo: summary.mean - e,
             hi: summary.mean + e,
         }),
         error,
-        median_ci: median_ci(times, level).ok().map(|c| c.interval),
+        median_ci: median_ci(&values, level).ok().map(|c| c.interval),
         summary,
     })
 }
 
-/// The share of a per-sample correction in the mean per-op time: the mean of
+/// The share of a per-sample correction in the mean per-op value: the mean of
 /// 1 / iterations over the samples (1 for commands).
 fn correction_per_op(b: &Benchmark) -> f64 {
     if b.samples.is_empty() {
         return 1.0;
     }
     b.samples
+        .iterations()
         .iter()
-        .map(|s| 1.0 / s.iterations.max(1) as f64)
+        .map(|&n| 1.0 / n.max(1) as f64)
         .sum::<f64>()
         / b.samples.len() as f64
 }
@@ -88,7 +109,8 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         };
         if let Some(base) = members().find(|b| b.baseline) {
             for b in members().filter(|b| !b.baseline) {
-                doc.comparisons.push(compare(base, b, cfg.level, cfg.sesoi));
+                doc.comparisons
+                    .push(compare(base, b, &cfg.metric, cfg.level, cfg.sesoi));
             }
         }
     }
@@ -98,12 +120,10 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{BenchmarkKind, Correction, DiagnosticCode, Sample};
+    use plumb_model::{BenchmarkKind, Correction, DiagnosticCode};
 
     pub fn bench(name: &str, times: &[u64]) -> Benchmark {
-        let mut b = Benchmark::new(name, BenchmarkKind::Command);
-        b.samples = times.iter().map(|&t| Sample::wall(t)).collect();
-        b
+        Benchmark::of_wall_times(name, BenchmarkKind::Command, times.iter().copied())
     }
 
     const LEVEL_95: Confidence = match Confidence::new(0.95) {
@@ -115,13 +135,14 @@ mod tests {
         level: LEVEL_95,
         sesoi: Fraction::DEFAULT_SESOI,
         drop_upper_outliers: false,
+        metric: Metric::WallTime,
     };
 
     #[test]
     fn fills_statistics() {
         let mut b = bench("x", &[100, 102, 98, 101, 99, 100, 103, 97, 100, 100]);
         analyse_benchmark(&mut b, &CFG);
-        let t = b.time.unwrap();
+        let t = b.time().cloned().unwrap();
         assert_eq!(t.summary.n, 10);
         assert_eq!(t.summary.mean, 100.0);
         assert!(t.mean_ci.unwrap().contains(100.0));
@@ -133,7 +154,7 @@ mod tests {
         let times = [100, 102, 98, 101, 99, 100, 103, 97, 100, 500];
         let mut b = bench("x", &times);
         analyse_benchmark(&mut b, &CFG);
-        assert_eq!(b.time.as_ref().unwrap().summary.n, 10);
+        assert_eq!(b.time().unwrap().summary.n, 10);
         assert!(b
             .diagnostics
             .iter()
@@ -147,7 +168,7 @@ mod tests {
             },
         );
         assert_eq!(b.excluded, vec![9]);
-        assert_eq!(b.time.as_ref().unwrap().summary.n, 9);
+        assert_eq!(b.time().unwrap().summary.n, 9);
         let d = b
             .diagnostics
             .iter()
@@ -168,7 +189,7 @@ mod tests {
             plumb_model::Settings {
                 confidence: LEVEL_95,
                 sesoi: Fraction::DEFAULT_SESOI,
-                options: Default::default(),
+                producer: plumb_model::ProducerSettings::None,
             },
         );
         for (name, group, base) in [
@@ -217,10 +238,13 @@ mod tests {
             ..Default::default()
         });
         analyse_benchmark(&mut b, &CFG);
-        assert_eq!(b.launch_means_ns().unwrap(), [100.0, 110.0, 120.0]);
+        assert_eq!(
+            b.launch_means(&Metric::WallTime).unwrap(),
+            [100.0, 110.0, 120.0]
+        );
         // The Error is the t interval of the three launch means (df 2), not of 30 samples:
         // scipy: st.t.ppf(0.975, 2) * 10 / sqrt(3) = 24.8413771175033
-        let err = b.time.as_ref().unwrap().error.unwrap();
+        let err = b.time().unwrap().error.unwrap();
         assert!((err - 24.8413771175033).abs() < 1e-9, "{err}");
         let d = b
             .diagnostics
@@ -236,27 +260,24 @@ mod tests {
         let mut plain = bench("x", &times);
         analyse_benchmark(&mut plain, &CFG);
         let mut corrected = bench("x", &times);
-        corrected.correction = Some(Correction {
-            ns: 500.0,
-            std_err_ns: 10.0,
+        corrected.corrections.push(Correction {
+            metric: Metric::WallTime,
+            value: 500.0,
+            std_err: 10.0,
             reason: "shell".into(),
         });
         analyse_benchmark(&mut corrected, &CFG);
-        let (p, c) = (plain.time.unwrap(), corrected.time.unwrap());
+        let (p, c) = (plain.time().unwrap(), corrected.time().unwrap());
         assert_eq!(c.summary.mean, p.summary.mean - 500.0);
         assert!(c.error.unwrap() > p.error.unwrap());
     }
 
     fn function(times_per_sample: &[u64], iterations: u64) -> Benchmark {
-        let mut b = Benchmark::new("f", plumb_model::BenchmarkKind::Function);
-        b.samples = times_per_sample
-            .iter()
-            .map(|&t| Sample {
-                iterations,
-                ..Sample::wall(t)
-            })
-            .collect();
-        b
+        Benchmark::of_wall_times_per(
+            "f",
+            BenchmarkKind::Function,
+            times_per_sample.iter().map(|&t| (iterations, t)),
+        )
     }
 
     #[test]
@@ -267,13 +288,14 @@ mod tests {
         let mut plain = function(&times, 1000);
         analyse_benchmark(&mut plain, &CFG);
         let mut corrected = function(&times, 1000);
-        corrected.correction = Some(Correction {
-            ns: 5_000.0,
-            std_err_ns: 10.0,
+        corrected.corrections.push(Correction {
+            metric: Metric::WallTime,
+            value: 5_000.0,
+            std_err: 10.0,
             reason: "fixed cost per sample".into(),
         });
         analyse_benchmark(&mut corrected, &CFG);
-        let (p, c) = (plain.time.unwrap(), corrected.time.unwrap());
+        let (p, c) = (plain.time().unwrap(), corrected.time().unwrap());
         assert_eq!(c.summary.mean, p.summary.mean - 5.0);
         // scipy: st.t.ppf(0.975, 9) = 2.2621571628540993; added in quadrature.
         let expected = (p.error.unwrap().powi(2) + (2.2621571628540993 * 0.01f64).powi(2)).sqrt();
@@ -290,7 +312,7 @@ mod tests {
             .collect();
         let mut b = function(&times, 1000);
         analyse_benchmark(&mut b, &CFG);
-        let error = b.time.as_ref().unwrap().error.unwrap();
+        let error = b.time().unwrap().error.unwrap();
         let iid = plumb_stats::mean_ci(&b.analysed_times_ns(), 0.95)
             .unwrap()
             .error;

@@ -3,7 +3,7 @@ use crate::{compare, compare_load};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode, Environment,
-    LoadComparison, ResultDocument, Severity, Verdict,
+    LoadComparison, Metric, ResultDocument, Severity, Verdict,
 };
 
 /// One side of a comparison: the document and the path it was read from.
@@ -46,7 +46,9 @@ pub fn compare_documents(
                 },
                 Err(why) => LoadComparison::NotCompared { benchmark, why },
             }),
-            (None, None) => out.comparisons.push(compare(b, n, level, sesoi)),
+            (None, None) => out
+                .comparisons
+                .push(compare(b, n, &Metric::WallTime, level, sesoi)),
             _ => out.load.push(LoadComparison::NotCompared {
                 benchmark,
                 why: "one result is a load test and the other is not".into(),
@@ -207,7 +209,7 @@ mod tests {
     }
 
     fn doc_with(times: Vec<u64>) -> ResultDocument {
-        use plumb_model::{Benchmark, BenchmarkKind, Invocation, Sample, Settings};
+        use plumb_model::{Benchmark, BenchmarkKind, Invocation, ProducerSettings, Settings};
         let mut d = ResultDocument::new(
             "0",
             Invocation {
@@ -218,12 +220,14 @@ mod tests {
             Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,
-                options: serde_json::Value::Null,
+                producer: ProducerSettings::None,
             },
         );
-        let mut b = Benchmark::new("f", BenchmarkKind::Function);
-        b.samples = times.into_iter().map(Sample::wall).collect();
-        d.benchmarks.push(b);
+        d.benchmarks.push(Benchmark::of_wall_times(
+            "f",
+            BenchmarkKind::Function,
+            times,
+        ));
         d
     }
 

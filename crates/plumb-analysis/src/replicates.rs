@@ -8,32 +8,29 @@
 //!   independent understates the uncertainty (on a shared VM, by several times).
 //! * The samples themselves otherwise: each command run is its own process.
 
-use plumb_model::{Benchmark, BenchmarkKind};
+use plumb_model::{Benchmark, BenchmarkKind, Metric};
 
 /// Batches for batch means: 9 degrees of freedom, batches long enough to span a slow
 /// episode of a few percent of the run. plumb-bench's precision target uses the same.
 pub const BATCHES: usize = 10;
 
-/// The replicates of `b`, given its analysed per-op times in run order.
-pub fn replicates(b: &Benchmark, times: &[f64]) -> Vec<f64> {
-    if let Some(means) = b.launch_means_ns() {
+/// The replicates of `b`'s `metric`, given its analysed per-op values in run order.
+pub fn replicates(b: &Benchmark, metric: &Metric, values: &[f64]) -> Vec<f64> {
+    if let Some(means) = b.launch_means(metric) {
         return means;
     }
     // Batches of at least two samples; fewer samples stay as they are.
-    if b.kind == BenchmarkKind::Function && times.len() >= 2 * BATCHES {
-        return plumb_stats::batch_means(times, BATCHES);
+    if b.kind == BenchmarkKind::Function && values.len() >= 2 * BATCHES {
+        return plumb_stats::batch_means(values, BATCHES);
     }
-    times.to_vec()
+    values.to_vec()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::Sample;
-
     fn with(kind: BenchmarkKind, n: usize) -> (Benchmark, Vec<f64>) {
-        let mut b = Benchmark::new("x", kind);
-        b.samples = (0..n as u64).map(|i| Sample::wall(100 + i)).collect();
+        let b = Benchmark::of_wall_times("x", kind, (0..n as u64).map(|i| 100 + i));
         let t = b.analysed_times_ns();
         (b, t)
     }
@@ -42,7 +39,7 @@ mod tests {
     fn in_process_samples_are_replicated_by_batch() {
         // 25 samples 100..=124: five batches of 3 then five of 2, every sample in one.
         let (b, t) = with(BenchmarkKind::Function, 25);
-        let r = replicates(&b, &t);
+        let r = replicates(&b, &Metric::WallTime, &t);
         assert_eq!(r.len(), BATCHES);
         assert_eq!(r[0], 101.0);
         assert_eq!(r[4], 113.0);
@@ -56,8 +53,8 @@ mod tests {
     #[test]
     fn commands_and_short_runs_are_replicated_by_sample() {
         let (b, t) = with(BenchmarkKind::Command, 50);
-        assert_eq!(replicates(&b, &t), t);
+        assert_eq!(replicates(&b, &Metric::WallTime, &t), t);
         let (b, t) = with(BenchmarkKind::Function, 19);
-        assert_eq!(replicates(&b, &t), t);
+        assert_eq!(replicates(&b, &Metric::WallTime, &t), t);
     }
 }

@@ -17,14 +17,16 @@
 
 use crate::replicates::replicates;
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, Comparison, Verdict, VerdictReason};
+use plumb_model::{Benchmark, Comparison, Metric, Verdict, VerdictReason};
 use plumb_stats::{
     cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, ratio_sd, tost_welch, welch_t_test,
 };
 
+/// `cand` against `base` on `metric` per operation.
 pub fn compare(
     base: &Benchmark,
     cand: &Benchmark,
+    metric: &Metric,
     confidence: Confidence,
     effect: Fraction,
 ) -> Comparison {
@@ -32,9 +34,10 @@ pub fn compare(
     // The ratio's interval and the tests are taken over each side's replicates (launch
     // means, batch means of an in-process run, or samples: whatever is independent). The
     // descriptive figures (RatioSD, Cohen's d, Hodges-Lehmann) describe the samples.
-    let (bt, ct) = (base.analysed_times_ns(), cand.analysed_times_ns());
-    let (x, y) = (replicates(base, &bt), replicates(cand, &ct));
+    let (bt, ct) = (base.analysed(metric), cand.analysed(metric));
+    let (x, y) = (replicates(base, metric, &bt), replicates(cand, metric, &ct));
     let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
+    c.metric = metric.clone();
     let computed = (|| {
         Ok::<_, plumb_stats::StatsError>((
             ratio_of_means(&x, &y, level)?,
@@ -70,7 +73,7 @@ pub fn compare(
     c.mann_whitney_p = mw.p;
     c.tost_p = tost.p;
     c.cohens_d = d;
-    c.hodges_lehmann_ns = hl;
+    c.hodges_lehmann = hl;
 
     let alpha = 1.0 - level;
     let Some(ci) = ratio.interval.filter(|_| base_mean > 0.0) else {
@@ -106,12 +109,23 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{BenchmarkKind, Sample};
+    use plumb_model::BenchmarkKind;
 
     fn bench(name: &str, times: impl IntoIterator<Item = f64>) -> Benchmark {
-        let mut b = Benchmark::new(name, BenchmarkKind::Command);
-        b.samples = times.into_iter().map(|t| Sample::wall(t as u64)).collect();
-        b
+        Benchmark::of_wall_times(
+            name,
+            BenchmarkKind::Command,
+            times.into_iter().map(|t| t as u64),
+        )
+    }
+
+    fn compare(
+        base: &Benchmark,
+        cand: &Benchmark,
+        confidence: Confidence,
+        effect: Fraction,
+    ) -> Comparison {
+        super::compare(base, cand, &Metric::WallTime, confidence, effect)
     }
 
     /// A fixed, symmetric jitter pattern in ‰ (sums to 0, sd ≈ 0.6 %): the same shape for
@@ -325,5 +339,42 @@ mod tests {
         let ci = c.ratio_ci.unwrap();
         assert_eq!(ci.lo, 0.0);
         assert_eq!(ci.hi, raw.interval.unwrap().hi);
+    }
+
+    /// Any metric goes through the same code path as time: here instructions per
+    /// operation, 10 % more in the candidate while its time is unchanged.
+    #[test]
+    fn a_counter_is_judged_like_time() {
+        use plumb_model::{MetricInfo, Source};
+        let with_instructions = |name: &str, instr: f64| {
+            let mut b = bench(name, around(1e6, 50, 10.0));
+            b.metrics.insert(
+                Metric::Instructions,
+                MetricInfo::known(&Metric::Instructions, Source::HardwareCounter),
+            );
+            let times = b.samples.values(&Metric::WallTime).unwrap().to_vec();
+            let mut samples = plumb_model::Samples::default();
+            for (t, i) in times.iter().zip(around(instr, 50, 5.0)) {
+                samples.push(
+                    1,
+                    &[(Metric::WallTime, *t), (Metric::Instructions, i as u64)],
+                );
+            }
+            b.samples = samples;
+            b
+        };
+        let (a, b) = (with_instructions("a", 1e6), with_instructions("b", 1.1e6));
+        let on_instr = super::compare(
+            &a,
+            &b,
+            &Metric::Instructions,
+            Confidence::DEFAULT,
+            Fraction::DEFAULT_SESOI,
+        );
+        assert_eq!(on_instr.metric, Metric::Instructions);
+        assert_eq!(on_instr.verdict, Verdict::Slower, "{on_instr:?}");
+        assert!((on_instr.ratio - 1.1).abs() < 1e-6, "{}", on_instr.ratio);
+        let on_time = compare(&a, &b, Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
+        assert_eq!(on_time.verdict, Verdict::Equivalent, "{on_time:?}");
     }
 }

@@ -9,6 +9,8 @@
 //! atomic additions to each allocation, in the timed region too: code that allocates
 //! pays slightly more, code that does not pays nothing.
 
+use plumb_model::{Metric, MetricInfo};
+use plumb_probe::{Probe, ProbeMetric};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -67,4 +69,36 @@ pub fn installed() -> bool {
     let b = std::hint::black_box(Box::new(0u64));
     drop(b);
     counts().0 != before
+}
+
+/// The counting allocator as a probe: allocations and bytes allocated during the region
+/// (two relaxed loads at each end, outside the clock's reads).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AllocationProbe;
+
+impl Probe for AllocationProbe {
+    type Mark = (u64, u64);
+    const LEN: usize = 2;
+
+    fn metrics(&self) -> Vec<ProbeMetric> {
+        [Metric::Allocations, Metric::AllocatedBytes]
+            .into_iter()
+            .map(|metric| ProbeMetric {
+                info: MetricInfo::measured(&metric),
+                metric,
+            })
+            .collect()
+    }
+
+    #[inline(always)]
+    fn start(&self) -> (u64, u64) {
+        counts()
+    }
+
+    #[inline(always)]
+    fn stop(&self, (allocs, bytes): (u64, u64), out: &mut [u64]) {
+        let (a, b) = counts();
+        out[0] = a.wrapping_sub(allocs);
+        out[1] = b.wrapping_sub(bytes);
+    }
 }

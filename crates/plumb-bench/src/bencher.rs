@@ -1,8 +1,8 @@
-use crate::alloc;
+use crate::alloc::AllocationProbe;
 use crate::clock::{Clock, Timer};
 use crate::measure::{time_calls, time_inputs};
-use crate::sampler::{sample, Sampled, SamplingConfig};
-use std::cell::Cell;
+use crate::sampler::{sample, Reading, Sampled, SamplingConfig, EXTRA};
+use plumb_probe::{Nothing, Probe};
 use std::fmt::Debug;
 
 const MAX_BATCHED_INPUTS: u64 = 100_000;
@@ -19,12 +19,27 @@ pub(crate) struct Context {
 
 /// One benchmark's measurement, as the harness receives it.
 pub(crate) struct Measured {
+    /// The samples; their probe values are allocations and bytes when counting.
     pub sampled: Sampled,
     pub ops_per_iter: u64,
-    /// Allocations and bytes during the measured samples, when counting.
-    pub allocations: Option<(u64, u64)>,
+    /// Whether the probe counted allocations (its values are in `sampled.extra`).
+    pub allocations_counted: bool,
     /// Whether warm-up ran before the samples.
     pub warmup: bool,
+}
+
+/// `region` (which returns clock ticks) between the probe's reads; the probe's values go
+/// into the reading's `extra`, in order.
+#[inline(always)]
+fn read_around<T: Timer, P: Probe>(t: &T, p: &P, region: impl FnOnce() -> u64) -> Reading {
+    let mark = p.start();
+    let ticks = region();
+    let mut extra = [0; EXTRA];
+    p.stop(mark, &mut extra[..P::LEN]);
+    Reading {
+        ns: t.ticks_to_ns(ticks),
+        extra,
+    }
 }
 
 /// Handed to each benchmark closure: call one of the `iter` methods once.
@@ -83,32 +98,20 @@ impl<'c> Bencher<'c> {
             std::hint::black_box(f());
             return;
         }
-        let count = self.ctx.count_allocations;
-        let mut mark = (0, 0);
-        let mut allocations = None;
-        let mut between = |starting: bool| {
-            if !count {
-                return;
-            }
-            // Counts add up over the spans of measured samples.
-            let now = alloc::counts();
-            if starting {
-                mark = now;
-            } else {
-                let (a, b) = allocations.unwrap_or((0, 0));
-                allocations = Some((a + now.0 - mark.0, b + now.1 - mark.1));
-            }
-        };
         let cfg = &self.sampling();
-        let sampled = match &self.ctx.clock {
-            Clock::Monotonic(t) => sample_calls(t, cfg, &mut f, &mut between),
+        let count = self.ctx.count_allocations;
+        let sampled = match (&self.ctx.clock, count) {
+            (Clock::Monotonic(t), true) => sample_calls(t, &AllocationProbe, cfg, &mut f),
+            (Clock::Monotonic(t), false) => sample_calls(t, &Nothing, cfg, &mut f),
             #[cfg(target_arch = "x86_64")]
-            Clock::Tsc(t) => sample_calls(t, cfg, &mut f, &mut between),
+            (Clock::Tsc(t), true) => sample_calls(t, &AllocationProbe, cfg, &mut f),
+            #[cfg(target_arch = "x86_64")]
+            (Clock::Tsc(t), false) => sample_calls(t, &Nothing, cfg, &mut f),
         };
         self.measured = Some(Measured {
             sampled,
             ops_per_iter: self.ops_per_iter,
-            allocations,
+            allocations_counted: self.ctx.count_allocations,
             warmup: self.warmup,
         });
     }
@@ -131,11 +134,6 @@ impl<'c> Bencher<'c> {
             std::hint::black_box(routine(setup()));
             return;
         }
-        let count = self.ctx.count_allocations;
-        let measuring = Cell::new(false);
-        let totals = Cell::new((0u64, 0u64));
-        let mut between = |starting: bool| measuring.set(starting);
-        // Inputs for a whole sample are held in memory: bound the batch.
         // Inputs for a whole sample are held in memory, and making them takes time that
         // the clock does not see but the user waits for: bound the batch by both.
         let base = self.sampling();
@@ -150,83 +148,60 @@ impl<'c> Bencher<'c> {
             max_batch: base.max_batch.min(MAX_BATCHED_INPUTS).min(by_setup),
             ..base
         };
-        let sampled = match &self.ctx.clock {
-            Clock::Monotonic(t) => sample_inputs(
-                t,
-                cfg,
-                &mut setup,
-                &mut routine,
-                count,
-                &measuring,
-                &totals,
-                &mut between,
-            ),
+        let (s, r) = (&mut setup, &mut routine);
+        let sampled = match (&self.ctx.clock, self.ctx.count_allocations) {
+            (Clock::Monotonic(t), true) => sample_inputs(t, &AllocationProbe, cfg, s, r),
+            (Clock::Monotonic(t), false) => sample_inputs(t, &Nothing, cfg, s, r),
             #[cfg(target_arch = "x86_64")]
-            Clock::Tsc(t) => sample_inputs(
-                t,
-                cfg,
-                &mut setup,
-                &mut routine,
-                count,
-                &measuring,
-                &totals,
-                &mut between,
-            ),
+            (Clock::Tsc(t), true) => sample_inputs(t, &AllocationProbe, cfg, s, r),
+            #[cfg(target_arch = "x86_64")]
+            (Clock::Tsc(t), false) => sample_inputs(t, &Nothing, cfg, s, r),
         };
         self.measured = Some(Measured {
             sampled,
             ops_per_iter: self.ops_per_iter,
-            allocations: count.then(|| totals.get()),
+            allocations_counted: self.ctx.count_allocations,
             warmup: self.warmup,
         });
     }
 }
 
-fn sample_calls<T: Timer, O, F: FnMut() -> O>(
+fn sample_calls<T: Timer, P: Probe, O, F: FnMut() -> O>(
     t: &T,
+    p: &P,
     cfg: &SamplingConfig,
     f: &mut F,
-    between: &mut dyn FnMut(bool),
 ) -> Sampled {
     sample(
         cfg,
-        &mut |n| t.ticks_to_ns(time_calls(t, f, n)),
+        &mut |n| read_around(t, p, || time_calls(t, f, n)),
         // The empty body returns a value, so it goes through `black_box` like a routine
         // that returns something: the comparison is with a body that does nothing but be
         // kept, not with a loop the compiler may delete outright.
         &mut |n| t.ticks_to_ns(time_calls(t, &mut || 0usize, n)),
-        between,
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn sample_inputs<T: Timer, I, O, S: FnMut() -> I, R: FnMut(I) -> O>(
+/// Inputs for a sample are made before the probe starts, and outputs dropped after it
+/// stops: neither setup nor destructors are in the timed region or the counts.
+fn sample_inputs<T: Timer, P: Probe, I, O, S: FnMut() -> I, R: FnMut(I) -> O>(
     t: &T,
+    p: &P,
     cfg: &SamplingConfig,
     setup: &mut S,
     routine: &mut R,
-    count: bool,
-    measuring: &Cell<bool>,
-    totals: &Cell<(u64, u64)>,
-    between: &mut dyn FnMut(bool),
 ) -> Sampled {
     let mut run = |n: u64| {
         let mut inputs: Vec<I> = (0..n).map(|_| setup()).collect();
         let mut outputs: Vec<O> = Vec::with_capacity(inputs.len());
-        let before = if count { alloc::counts() } else { (0, 0) };
-        let ticks = time_inputs(t, routine, &mut inputs, &mut outputs);
-        if count && measuring.get() {
-            let after = alloc::counts();
-            let (a, b) = totals.get();
-            totals.set((a + after.0 - before.0, b + after.1 - before.1));
-        }
+        let reading = read_around(t, p, || time_inputs(t, routine, &mut inputs, &mut outputs));
         drop(outputs);
-        t.ticks_to_ns(ticks)
+        reading
     };
     let mut empty = |n: u64| {
         let mut inputs: Vec<()> = vec![(); n as usize];
         let mut outputs: Vec<()> = Vec::with_capacity(inputs.len());
         t.ticks_to_ns(time_inputs(t, &mut |x: ()| x, &mut inputs, &mut outputs))
     };
-    sample(cfg, &mut run, &mut empty, between)
+    sample(cfg, &mut run, &mut empty)
 }

@@ -5,149 +5,176 @@
 
 use crate::registry::GroupOptions;
 use plumb_model::{
-    Benchmark, Diagnostic, DiagnosticCode, FunctionInfo, ResultDocument, Severity, Verdict,
+    Benchmark, Comparison, Diagnostic, DiagnosticCode, FunctionInfo, Metric, ProducerSettings,
+    ResultDocument, Severity, Verdict,
 };
 use std::collections::BTreeMap;
 
 /// Below this per-op time the routine did less than one CPU cycle of work per operation.
 const ONE_CYCLE_FALLBACK_GHZ: f64 = 5.0;
 
-pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOptions>) {
-    let level = doc.settings.confidence.get();
-    let cycle_ns = cycle_ns(doc);
-    let caches = last_levels(doc);
-    let mut extra: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-    let mut add = |name: &str, d: Diagnostic| extra.entry(name.to_string()).or_default().push(d);
+type Found = BTreeMap<String, Vec<Diagnostic>>;
 
+pub(crate) fn apply(doc: &mut ResultDocument, options: &BTreeMap<String, GroupOptions>) {
+    let mut found = Found::new();
+    let mut add = |name: &str, d: Diagnostic| found.entry(name.to_string()).or_default().push(d);
     for b in &doc.benchmarks {
-        let Some(info) = &b.function else { continue };
-        if let Some(f) = &info.failure {
-            add(
-                &b.name,
-                Diagnostic::new(
-                    DiagnosticCode::Failed,
-                    Severity::Error,
-                    format!("the benchmark failed: {f}"),
-                ),
-            );
-            continue;
-        }
-        let found = [
-            dead_code(b, &info.empty_body_samples_ns, cycle_ns, level),
-            short_samples(b, doc.settings.options["min_sample_ns"].as_f64()),
-            imprecise(b, info, level),
-        ];
-        for d in found.into_iter().flatten() {
+        for d in benchmark_checks(doc, b) {
             add(&b.name, d);
         }
-        if let Some(a) = info.allocs_per_op.filter(|&a| a > 0.0) {
-            add(
-                &b.name,
-                Diagnostic::new(
-                    DiagnosticCode::Allocates,
-                    Severity::Warning,
-                    format!(
-                        "allocates {} times ({} bytes) per operation inside the timed loop: the allocator is part of what is measured",
-                        sig3(a),
-                        sig3(info.bytes_per_op.unwrap_or(0.0))
-                    ),
-                )
-                .evidence("allocs_per_op", a)
-                .evidence("bytes_per_op", info.bytes_per_op.unwrap_or(0.0))
-                .advice("preallocate in setup (or iter_batched) if the allocation is not the subject"),
-            );
-        }
-        if info.warmup && !info.steady_state {
-            add(
-                &b.name,
-                Diagnostic::new(
-                    DiagnosticCode::NoSteadyState,
-                    Severity::Warning,
-                    format!(
-                        "warm-up did not reach a steady state in {:.2} s: successive windows still differed by more than 2 %",
-                        info.warmup_ns as f64 / 1e9
-                    ),
-                )
-                .evidence("warmup_ns", info.warmup_ns)
-                .advice("raise --warmup-cap, or look for state that grows between iterations"),
-            );
-        } else if !info.warmup {
-            add(
-                &b.name,
-                Diagnostic::new(
-                    DiagnosticCode::NoWarmup,
-                    Severity::Info,
-                    "warm-up was disabled: cold iterations are in the samples",
-                ),
-            );
-        }
-        if let (Some(bytes), Some((name, size))) = (info.working_set_bytes, caches.last()) {
-            if bytes > *size {
-                add(
-                    &b.name,
-                    Diagnostic::new(
-                        DiagnosticCode::WorkingSet,
-                        Severity::Warning,
-                        format!(
-                            "the working set ({}) exceeds the {name} ({}): this measures memory, not cache",
-                            bytes_text(bytes),
-                            bytes_text(*size)
-                        ),
-                    )
-                    .evidence("working_set_bytes", bytes)
-                    .evidence("last_level_cache_bytes", *size)
-                    .advice("compare with sizes below each cache level (plumb_bench::sizes_across_caches)"),
-                );
-            }
-        }
     }
-
-    // Checks across a group.
-    let groups: Vec<&String> = options.keys().collect();
-    for g in groups {
-        let opts = &options[g];
+    for g in options
+        .iter()
+        .filter(|(_, o)| o.same_result)
+        .map(|(g, _)| g)
+    {
         let members: Vec<&Benchmark> = doc
             .benchmarks
             .iter()
             .filter(|b| b.name.starts_with(&format!("{g}/")))
             .collect();
-        if opts.same_result {
-            for (name, d) in result_checks(&members) {
-                add(&name, d);
-            }
+        for (name, d) in result_checks(&members) {
+            add(&name, d);
         }
     }
     for c in &doc.comparisons {
-        let group = doc
-            .benchmark(&c.candidate)
-            .and_then(|b| b.name.split('/').next().map(str::to_string));
-        let identical = group
-            .as_ref()
-            .and_then(|g| options.get(g))
-            .is_some_and(|o| o.identical);
-        if identical {
-            if let Some(d) = identical_apart(c) {
-                add(&c.candidate, d);
-            }
-        } else if c.ratio.is_finite() && c.ratio <= 0.5 && c.verdict == Verdict::Faster {
-            add(
-                &c.candidate,
-                Diagnostic::new(
-                    DiagnosticCode::CheckTheWork,
-                    Severity::Warning,
-                    format!(
-                        "{:.1}× faster than {}: if a change makes a routine 2× faster, check that it still does the work",
-                        1.0 / c.ratio,
-                        c.baseline
-                    ),
-                )
-                .evidence("ratio", c.ratio)
-                .advice("compare results (same_result + iter_checked), and the inputs: sorted data, a smaller table, a skipped branch"),
-            );
+        if let Some(d) = comparison_check(doc, c, options) {
+            add(&c.candidate, d);
         }
     }
+    attach(doc, found);
+}
+
+/// The harness's checks of one benchmark.
+fn benchmark_checks(doc: &ResultDocument, b: &Benchmark) -> Vec<Diagnostic> {
+    let Some(info) = &b.function else {
+        return Vec::new();
+    };
+    if let Some(f) = &info.failure {
+        return vec![Diagnostic::new(
+            DiagnosticCode::Failed,
+            Severity::Error,
+            format!("the benchmark failed: {f}"),
+        )];
+    }
+    let level = doc.settings.confidence.get();
+    let min_sample = match &doc.settings.producer {
+        ProducerSettings::InProcess(s) => Some(s.min_sample.as_nanos_f64()),
+        _ => None,
+    };
+    [
+        dead_code(b, &info.empty_body_samples_ns, cycle_ns(doc), level),
+        short_samples(b, min_sample),
+        imprecise(b, info, level),
+        allocates(b),
+        warmup(info),
+        working_set(info, &last_levels(doc)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn allocates(b: &Benchmark) -> Option<Diagnostic> {
+    let per_op = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
+    let a = per_op(&Metric::Allocations).filter(|&a| a > 0.0)?;
+    let bytes = per_op(&Metric::AllocatedBytes).unwrap_or(0.0);
+    Some(
+        Diagnostic::new(
+            DiagnosticCode::Allocates,
+            Severity::Warning,
+            format!(
+                "allocates {} times ({} bytes) per operation inside the timed loop: the allocator is part of what is measured",
+                sig3(a),
+                sig3(bytes)
+            ),
+        )
+        .evidence("allocs_per_op", a)
+        .evidence("bytes_per_op", bytes)
+        .advice("preallocate in setup (or iter_batched) if the allocation is not the subject"),
+    )
+}
+
+fn warmup(info: &FunctionInfo) -> Option<Diagnostic> {
+    if info.warmup && !info.steady_state {
+        Some(
+            Diagnostic::new(
+                DiagnosticCode::NoSteadyState,
+                Severity::Warning,
+                format!(
+                    "warm-up did not reach a steady state in {:.2} s: successive windows still differed by more than 2 %",
+                    info.warmup_time.as_secs_f64()
+                ),
+            )
+            .evidence("warmup_ns", info.warmup_time.as_nanos())
+            .advice("raise --warmup-cap, or look for state that grows between iterations"),
+        )
+    } else if !info.warmup {
+        Some(Diagnostic::new(
+            DiagnosticCode::NoWarmup,
+            Severity::Info,
+            "warm-up was disabled: cold iterations are in the samples",
+        ))
+    } else {
+        None
+    }
+}
+
+fn working_set(info: &FunctionInfo, caches: &[(String, u64)]) -> Option<Diagnostic> {
+    let bytes = info.working_set?.0;
+    let (name, size) = caches.last()?;
+    (bytes > *size).then(|| {
+        Diagnostic::new(
+            DiagnosticCode::WorkingSet,
+            Severity::Warning,
+            format!(
+                "the working set ({}) exceeds the {name} ({}): this measures memory, not cache",
+                bytes_text(bytes),
+                bytes_text(*size)
+            ),
+        )
+        .evidence("working_set_bytes", bytes)
+        .evidence("last_level_cache_bytes", *size)
+        .advice("compare with sizes below each cache level (plumb_bench::sizes_across_caches)")
+    })
+}
+
+/// Identical variants should agree; a different variant 2× faster should be checked.
+fn comparison_check(
+    doc: &ResultDocument,
+    c: &Comparison,
+    options: &BTreeMap<String, GroupOptions>,
+) -> Option<Diagnostic> {
+    let group = doc
+        .benchmark(&c.candidate)
+        .and_then(|b| b.name.split('/').next().map(str::to_string));
+    let identical = group
+        .as_ref()
+        .and_then(|g| options.get(g))
+        .is_some_and(|o| o.identical);
+    if identical {
+        return identical_apart(c);
+    }
+    (c.ratio.is_finite() && c.ratio <= 0.5 && c.verdict == Verdict::Faster).then(|| {
+        Diagnostic::new(
+            DiagnosticCode::CheckTheWork,
+            Severity::Warning,
+            format!(
+                "{:.1}× faster than {}: if a change makes a routine 2× faster, check that it still does the work",
+                1.0 / c.ratio,
+                c.baseline
+            ),
+        )
+        .evidence("ratio", c.ratio)
+        .advice("compare results (same_result + iter_checked), and the inputs: sorted data, a smaller table, a skipped branch")
+    })
+}
+
+/// Adds what was found to each benchmark's diagnostics and drops what a finding makes
+/// redundant.
+fn attach(doc: &mut ResultDocument, mut found: Found) {
     for b in &mut doc.benchmarks {
-        if let Some(ds) = extra.remove(&b.name) {
+        if let Some(ds) = found.remove(&b.name) {
             b.diagnostics.extend(ds);
             for (finding, redundant) in SUPERSEDES {
                 if b.diagnostics.iter().any(|d| d.code == finding) {
@@ -274,7 +301,13 @@ fn dead_code(b: &Benchmark, empty: &[f64], cycle_ns: f64, level: f64) -> Option<
 /// batch): clock resolution and read cost are then a visible part of each figure.
 fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic> {
     let min = min_sample_ns?;
-    let mut walls: Vec<f64> = b.samples.iter().map(|s| s.wall_ns as f64).collect();
+    let mut walls: Vec<f64> = b
+        .samples
+        .values(&Metric::WallTime)
+        .unwrap_or_default()
+        .iter()
+        .map(|&ns| ns as f64)
+        .collect();
     if walls.is_empty() {
         return None;
     }
@@ -300,7 +333,7 @@ fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic
 /// too much for it, within samples or (what the batch-means interval sees and the
 /// ordinary one would not) over the run.
 fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnostic> {
-    let (target, error) = (info.target_error?, info.batch_means_error?);
+    let (target, error) = (info.target_error?.get(), info.batch_means_error?);
     if error <= target {
         return None;
     }
@@ -309,7 +342,8 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
     } else {
         "time cap"
     };
-    let spent_s = b.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / 1e9;
+    let walls = b.samples.values(&Metric::WallTime).unwrap_or_default();
+    let spent_s = walls.iter().map(|&ns| ns as f64).sum::<f64>() / 1e9;
     Some(
         Diagnostic::new(
             DiagnosticCode::Imprecise,
@@ -444,7 +478,7 @@ pub(crate) fn bytes_text(b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{BenchmarkKind, Invocation, Sample, Settings};
+    use plumb_model::{BenchmarkKind, Invocation, Settings};
 
     fn doc_with(b: Benchmark) -> ResultDocument {
         let mut doc = ResultDocument::new(
@@ -454,7 +488,7 @@ mod tests {
             Settings {
                 confidence: plumb_model::quantity::Confidence::DEFAULT,
                 sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
-                options: serde_json::Value::Null,
+                producer: ProducerSettings::None,
             },
         );
         doc.benchmarks.push(b);
@@ -462,15 +496,14 @@ mod tests {
     }
 
     fn function(name: &str, per_op_ns: &[f64], empty_ns: f64) -> Benchmark {
-        let mut b = Benchmark::new(name, BenchmarkKind::Function);
         // 1e6 iterations per sample; wall in whole ns.
-        b.samples = per_op_ns
-            .iter()
-            .map(|&t| Sample {
-                iterations: 1_000_000,
-                ..Sample::wall((t * 1e6).round() as u64)
-            })
-            .collect();
+        let mut b = Benchmark::of_wall_times_per(
+            name,
+            BenchmarkKind::Function,
+            per_op_ns
+                .iter()
+                .map(|&t| (1_000_000, (t * 1e6).round() as u64)),
+        );
         b.function = Some(FunctionInfo {
             ops_per_iter: 1,
             empty_body_samples_ns: vec![empty_ns; 12],
@@ -505,7 +538,7 @@ mod tests {
 
     fn with_precision(mut b: Benchmark, target: f64, error: f64) -> Benchmark {
         let info = b.function.as_mut().unwrap();
-        info.target_error = Some(target);
+        info.target_error = plumb_model::quantity::Fraction::new(target);
         info.batch_means_error = Some(error);
         b
     }

@@ -1,17 +1,39 @@
 //! Turns what the harness measured into the shared result model, and writes it out.
 
 use crate::args::Args;
-use crate::bencher::Context;
+use crate::bencher::{Context, Measured};
 use crate::harness::{Outcome, Ran};
 use crate::registry::{Entry, GroupOptions};
+use crate::sampler::Sampled;
 use plumb_analysis::{analyse_document, AnalysisConfig};
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{
-    Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, Invocation, ResultDocument,
-    Sample, Settings,
+    Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, InProcessSettings, Invocation,
+    Metric, MetricInfo, ProducerSettings, ResultDocument, Samples, Settings,
 };
 use plumb_report::Format;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+/// What this run's settings were, for the result document.
+pub(crate) fn settings(args: &Args, clock: &ClockInfo, ctx: &Context) -> InProcessSettings {
+    InProcessSettings {
+        clock: clock.name.clone(),
+        warmup: args.warmup,
+        warmup_cap: args.warmup_cap,
+        warmup_window: args.warmup_window,
+        sample_count: args.sample_count,
+        measure_time: args.measure_time,
+        target_error: args.target_error,
+        max_measure_time: args.max_measure_time,
+        min_sample: Duration::from_nanos_f64(ctx.sampling.min_sample_ns),
+        subtract_overhead: args.subtract_overhead,
+        delta: args.delta,
+        pin: args.pin,
+        allocations_counted: ctx.count_allocations,
+        launches: args.launches,
+    }
+}
 
 /// A document for this run, with no benchmarks yet.
 pub(crate) fn new_document(
@@ -27,22 +49,7 @@ pub(crate) fn new_document(
         Settings {
             confidence: args.confidence,
             sesoi: args.sesoi,
-            options: serde_json::json!({
-                "harness": "plumb-bench",
-                "clock": clock.name,
-                "warmup": if args.warmup { "steady-state" } else { "none" },
-                "warmup_cap_s": args.warmup_cap.as_secs_f64(),
-                "sample_count": args.sample_count,
-                "measure_time_s": args.measure_time.as_secs_f64(),
-                "target_error": args.target_error,
-                "max_measure_time_s": args.max_measure_time.as_secs_f64(),
-                "min_sample_ns": ctx.sampling.min_sample_ns,
-                "subtract_overhead": args.subtract_overhead,
-                "delta": args.delta,
-                "pin": args.pin,
-                "allocations_counted": ctx.count_allocations,
-                "launches": args.launches,
-            }),
+            producer: ProducerSettings::InProcess(settings(args, &clock, ctx)),
         },
     );
     doc.clock = Some(clock);
@@ -51,77 +58,96 @@ pub(crate) fn new_document(
 
 /// The result-model form of one benchmark's measurement.
 pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
+    let mut b = Benchmark::new(&e.full_name, BenchmarkKind::Function);
+    b.group = e.compare_set.clone();
+    b.baseline = e.baseline;
+    b.parameters = e.parameters.clone();
+    let mut info = FunctionInfo {
+        working_set: r.working_set_bytes.map(ByteSize),
+        result: r.result,
+        ..FunctionInfo::default()
+    };
+    match r.outcome {
+        Outcome::Measured(m) => measured(args, &mut b, &mut info, m),
+        Outcome::Failed(msg) => info.failure = Some(msg),
+    }
+    b.function = Some(info);
+    b
+}
+
+/// The samples of a measured benchmark as metric columns, with their warm-up, the
+/// empty-body calibration and any correction.
+fn measured(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, m: Measured) {
+    let s = &m.sampled;
+    let ops = s.batch * m.ops_per_iter;
+    b.metrics
+        .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+    let counted = m.allocations_counted;
+    for metric in [Metric::Allocations, Metric::AllocatedBytes]
+        .iter()
+        .filter(|_| counted)
     {
-        let mut b = Benchmark::new(&e.full_name, BenchmarkKind::Function);
-        b.group = e.compare_set.clone();
-        b.baseline = e.baseline;
-        b.parameters = e.parameters.clone();
-        let mut info = FunctionInfo {
-            ops_per_iter: 1,
-            working_set_bytes: r.working_set_bytes,
-            result: r.result,
-            ..FunctionInfo::default()
-        };
-        match r.outcome {
-            Outcome::Measured(m) => {
-                let s = &m.sampled;
-                let ops = s.batch * m.ops_per_iter;
-                b.samples = s.samples_ns.iter().map(|&ns| sample(ns, ops)).collect();
-                b.warmup = s
-                    .warmup_ns
-                    .iter()
-                    .map(|&(n, ns)| sample(ns, n * m.ops_per_iter))
-                    .collect();
-                info.ops_per_iter = m.ops_per_iter;
-                info.warmup = m.warmup && args.warmup;
-                info.steady_state = s.steady;
-                info.warmup_ns = s.warmup_elapsed.as_nanos() as u64;
-                if let Some(p) = s.precision {
-                    info.target_error = args.target_error.map(|t| t.get());
-                    info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
-                    info.precision_stop = Some(p.stop);
-                }
-                let opi = m.ops_per_iter as f64;
-                let empty_per_op: Vec<f64> =
-                    s.empty_per_iter_ns.iter().map(|ns| ns / opi).collect();
-                info.empty_body_samples_ns = empty_per_op.clone();
-                if !s.empty_per_iter_ns.is_empty() {
-                    let n = s.empty_per_iter_ns.len() as f64;
-                    let mean = s.empty_per_iter_ns.iter().sum::<f64>() / n;
-                    info.empty_body_ns = Some(mean / opi);
-                    if args.subtract_overhead {
-                        // Per sample: the empty body's per-iteration cost times the batch.
-                        let per_sample: Vec<f64> = s
-                            .empty_per_iter_ns
-                            .iter()
-                            .map(|x| x * s.batch as f64)
-                            .collect();
-                        b.correction = Correction::estimated(
-                            &per_sample,
-                            "empty-body loop overhead at the same batch size",
-                        );
-                        info.overhead_subtracted = b.correction.is_some();
-                    }
-                }
-                if let Some(c) = Correction::estimated(
-                    &s.fixed_ns,
-                    "fixed cost per sample by delta timing, 2·t(N) − t(2N)",
-                ) {
-                    b.correction = Some(c);
-                }
-                if let Some((allocs, bytes)) = m.allocations {
-                    // Delta mode runs N and then 2N iterations per sample (batch is 2N):
-                    // 1.5 × batch iterations happened while the counters were read.
-                    let per_sample = if args.delta { ops + ops / 2 } else { ops };
-                    let total_ops = (s.samples_ns.len() as u64 * per_sample).max(1) as f64;
-                    info.allocs_per_op = Some(allocs as f64 / total_ops);
-                    info.bytes_per_op = Some(bytes as f64 / total_ops);
-                }
-            }
-            Outcome::Failed(msg) => info.failure = Some(msg),
+        b.metrics
+            .insert(metric.clone(), MetricInfo::measured(metric));
+    }
+    for (ns, extra) in s.samples_ns.iter().zip(&s.extra) {
+        let wall = (Metric::WallTime, whole_ns(*ns));
+        if counted {
+            let allocs = (Metric::Allocations, extra[0]);
+            b.samples
+                .push(ops, &[wall, allocs, (Metric::AllocatedBytes, extra[1])]);
+        } else {
+            b.samples.push(ops, &[wall]);
         }
-        b.function = Some(info);
-        b
+    }
+    // Warm-up keeps wall time only: its probe values were not kept.
+    let mut warmup = Samples::default();
+    for &(n, ns) in &s.warmup_ns {
+        warmup.push(n * m.ops_per_iter, &[(Metric::WallTime, whole_ns(ns))]);
+    }
+    b.warmup = warmup;
+    info.ops_per_iter = m.ops_per_iter;
+    info.warmup = m.warmup && args.warmup;
+    info.steady_state = s.steady;
+    info.warmup_time = s.warmup_elapsed.into();
+    if let Some(p) = s.precision {
+        info.target_error = args.target_error;
+        info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
+        info.precision_stop = Some(p.stop);
+    }
+    calibration(args, b, info, s, m.ops_per_iter);
+}
+
+/// The empty body's per-op cost (reported, and subtracted with --subtract-overhead) and
+/// delta timing's fixed cost per sample.
+fn calibration(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, s: &Sampled, opi: u64) {
+    let opi = opi as f64;
+    info.empty_body_samples_ns = s.empty_per_iter_ns.iter().map(|ns| ns / opi).collect();
+    if !s.empty_per_iter_ns.is_empty() {
+        let n = s.empty_per_iter_ns.len() as f64;
+        let mean = s.empty_per_iter_ns.iter().sum::<f64>() / n;
+        info.empty_body_ns = Some(mean / opi);
+        if args.subtract_overhead {
+            // Per sample: the empty body's per-iteration cost times the batch.
+            let per_sample: Vec<f64> = s
+                .empty_per_iter_ns
+                .iter()
+                .map(|x| x * s.batch as f64)
+                .collect();
+            b.corrections.extend(Correction::estimated(
+                Metric::WallTime,
+                &per_sample,
+                "empty-body loop overhead at the same batch size",
+            ));
+            info.overhead_subtracted = !b.corrections.is_empty();
+        }
+    }
+    if let Some(c) = Correction::estimated(
+        Metric::WallTime,
+        &s.fixed_ns,
+        "fixed cost per sample by delta timing, 2·t(N) − t(2N)",
+    ) {
+        b.corrections = vec![c];
     }
 }
 
@@ -131,22 +157,12 @@ pub(crate) fn finish(
     args: &Args,
     options: &BTreeMap<String, GroupOptions>,
 ) {
-    analyse_document(
-        doc,
-        &AnalysisConfig {
-            level: args.confidence,
-            sesoi: args.sesoi,
-            drop_upper_outliers: false,
-        },
-    );
+    analyse_document(doc, &AnalysisConfig::new(args.confidence, args.sesoi));
     crate::checks::apply(doc, options);
 }
 
-fn sample(ns: f64, iterations: u64) -> Sample {
-    Sample {
-        iterations,
-        ..Sample::wall(ns.round().max(0.0) as u64)
-    }
+fn whole_ns(ns: f64) -> u64 {
+    ns.round().max(0.0) as u64
 }
 
 /// Where the JSON result goes when no `--export-json` is given: `target/plumb/<bench>.json`

@@ -294,10 +294,11 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                     window_means: vec![],
                     empty_per_iter_ns: vec![],
                     fixed_ns: vec![],
+                    extra: vec![],
                     precision: None,
                 },
                 ops_per_iter: 1,
-                allocations: None,
+                allocations_counted: false,
                 warmup: false,
             }),
             None => Outcome::Failed(

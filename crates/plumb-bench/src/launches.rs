@@ -5,7 +5,7 @@
 
 use crate::args::Args;
 use crate::registry::Entry;
-use plumb_model::{Benchmark, BenchmarkKind, ResultDocument};
+use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric, ResultDocument};
 use std::process::{Command, Stdio};
 
 /// Measures `e` in `args.launches` child processes and merges them into one benchmark.
@@ -70,38 +70,39 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
     info.target_error = None;
     info.batch_means_error = None;
     info.precision_stop = None;
-    let mut allocs = Vec::new();
     for l in &launches {
-        b.samples.extend(l.samples.iter().cloned());
-        b.warmup.extend(l.warmup.iter().cloned());
+        if b.metrics.is_empty() {
+            b.metrics = l.metrics.clone();
+        }
+        // Launches of one binary measure the same metrics; a mismatch would be a bug.
+        let joined = b.samples.append(&l.samples).and(b.warmup.append(&l.warmup));
+        if let Err(e) = joined {
+            info.failure = Some(format!("launches do not join: {e}"));
+        }
         if let Some(f) = &l.function {
             info.empty_body_samples_ns
                 .extend(f.empty_body_samples_ns.iter().copied());
             info.steady_state &= f.steady_state;
-            info.warmup_ns = info.warmup_ns.max(f.warmup_ns);
-            allocs.extend(f.allocs_per_op.zip(f.bytes_per_op));
+            info.warmup_time = info.warmup_time.max(f.warmup_time);
         }
     }
-    if !allocs.is_empty() {
-        let n = allocs.len() as f64;
-        info.allocs_per_op = Some(allocs.iter().map(|a| a.0).sum::<f64>() / n);
-        info.bytes_per_op = Some(allocs.iter().map(|a| a.1).sum::<f64>() / n);
-    }
     if !failures.is_empty() {
-        info.failure = Some(failures.join("; "));
+        let earlier = info.failure.take().into_iter();
+        info.failure = Some(earlier.chain(failures).collect::<Vec<_>>().join("; "));
     }
     // A correction per launch would differ; the per-launch corrections are averaged.
-    let corrections: Vec<_> = launches
+    let corrections: Vec<&Correction> = launches
         .iter()
-        .filter_map(|l| l.correction.clone())
+        .filter_map(|l| l.correction(&Metric::WallTime))
         .collect();
     if let Some(first) = corrections.first() {
         let n = corrections.len() as f64;
-        b.correction = Some(plumb_model::Correction {
-            ns: corrections.iter().map(|c| c.ns).sum::<f64>() / n,
-            std_err_ns: corrections.iter().map(|c| c.std_err_ns).sum::<f64>() / n,
+        b.corrections = vec![Correction {
+            metric: Metric::WallTime,
+            value: corrections.iter().map(|c| c.value).sum::<f64>() / n,
+            std_err: corrections.iter().map(|c| c.std_err).sum::<f64>() / n,
             reason: first.reason.clone(),
-        });
+        }];
     }
     b.function = Some(info);
     b
@@ -110,15 +111,19 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{FunctionInfo, Sample};
+    use plumb_model::{FunctionInfo, MetricInfo};
 
-    fn launch(times: &[u64], allocs: f64) -> Benchmark {
+    fn launch(times: &[u64], allocs: u64) -> Benchmark {
         let mut b = Benchmark::new("g/x", BenchmarkKind::Function);
-        b.samples = times.iter().map(|&t| Sample::wall(t)).collect();
+        for m in [Metric::WallTime, Metric::Allocations] {
+            b.metrics.insert(m.clone(), MetricInfo::measured(&m));
+        }
+        for &t in times {
+            b.samples
+                .push(1, &[(Metric::WallTime, t), (Metric::Allocations, allocs)]);
+        }
         b.function = Some(FunctionInfo {
             steady_state: true,
-            allocs_per_op: Some(allocs),
-            bytes_per_op: Some(8.0 * allocs),
             empty_body_samples_ns: vec![0.3, 0.3],
             ..FunctionInfo::default()
         });
@@ -136,17 +141,22 @@ mod tests {
         };
         let b = merge(
             &entry,
-            vec![launch(&[10, 11], 1.0), launch(&[20, 21, 22], 3.0)],
+            vec![launch(&[10, 11], 1), launch(&[20, 21, 22], 3)],
             vec!["launch 3: panicked: boom".into()],
         );
-        let walls: Vec<u64> = b.samples.iter().map(|s| s.wall_ns).collect();
-        assert_eq!(walls, [10, 11, 20, 21, 22]);
+        assert_eq!(
+            b.samples.values(&Metric::WallTime).unwrap(),
+            [10, 11, 20, 21, 22]
+        );
+        assert_eq!(
+            b.samples.values(&Metric::Allocations).unwrap(),
+            [1, 1, 3, 3, 3]
+        );
         let f = b.function.as_ref().unwrap();
         assert_eq!(f.launch_sample_counts, [2, 3]);
-        assert_eq!(f.allocs_per_op, Some(2.0));
         assert_eq!(f.empty_body_samples_ns.len(), 4);
         assert_eq!(f.failure.as_deref(), Some("launch 3: panicked: boom"));
-        assert_eq!(b.launch_means_ns().unwrap(), [10.5, 21.0]);
+        assert_eq!(b.launch_means(&Metric::WallTime).unwrap(), [10.5, 21.0]);
         assert!(b.baseline && b.group.as_deref() == Some("g"));
     }
 }

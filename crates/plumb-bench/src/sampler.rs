@@ -82,6 +82,8 @@ pub struct Sampled {
     pub empty_per_iter_ns: Vec<f64>,
     /// Delta timing only: the fixed cost of each sample, 2·t(N) − t(2N), ns.
     pub fixed_ns: Vec<f64>,
+    /// The probe's values for each sample (allocations and bytes), beside `samples_ns`.
+    pub extra: Vec<Extra>,
     /// With a precision target: how close the samples came to it.
     pub precision: Option<PrecisionReached>,
 }
@@ -97,28 +99,88 @@ impl SamplingConfig {
     }
 }
 
-/// Samples a routine. `run(n)` times n iterations and returns ns; `empty(n)` does the same
-/// for an empty body; `between` marks the spans of measured samples, e.g. to read
-/// allocation counters: `true` before a run of measured samples, `false` after it. There
-/// may be several spans; what the sampler itself does between them (deciding whether the
-/// mean is precise enough, growing the sample buffer) is outside every span.
+/// What one timed run of `n` iterations gave: its time, and the values the probe read
+/// around it (allocation counts), in the probe's order.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Reading {
+    pub ns: f64,
+    pub extra: Extra,
+}
+
+/// Values besides time a run can carry (allocations and bytes allocated).
+pub const EXTRA: usize = 2;
+pub type Extra = [u64; EXTRA];
+
+/// Samples a routine. `run(n)` times n iterations (reading the probe around them);
+/// `empty(n)` times an empty body. Only measured samples keep their probe values.
 pub fn sample(
     cfg: &SamplingConfig,
-    run: &mut dyn FnMut(u64) -> f64,
+    run: &mut dyn FnMut(u64) -> Reading,
     empty: &mut dyn FnMut(u64) -> f64,
-    between: &mut dyn FnMut(bool),
 ) -> Sampled {
     let started = Instant::now();
     let mut warmup_ns = Vec::new();
-    let target = cfg.target_sample_ns();
+    let iters = size_batch(cfg, run, &mut warmup_ns);
+    let warm = warm_up(cfg, run, iters, &mut warmup_ns, started);
+    let warmup_elapsed = started.elapsed();
+    let expected_sample = warm.per_iter * warm.batch as f64;
+    let count = if expected_sample > 0.0 {
+        ((cfg.measure_ns / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
+    } else {
+        cfg.sample_count
+    };
 
-    // Size the batch so a sample lasts at least min_sample_ns.
+    let mut taken = Taken {
+        run,
+        delta: cfg.delta,
+        batch: warm.batch,
+        samples_ns: Vec::new(),
+        extra: Vec::new(),
+        fixed_ns: Vec::new(),
+    };
+    let measuring = Instant::now();
+    taken.more(count);
+    // No target is pursued without warm-up (more samples would dilute the cold phase that
+    // is there to be seen), nor for samples shorter than the clock needs (a deleted loop,
+    // a batch bounded by a costly setup): no number of them makes the mean more precise.
+    let precision = cfg
+        .precision
+        .as_ref()
+        .filter(|_| cfg.warmup != Warmup::None && expected_sample >= cfg.min_sample_ns)
+        .map(|p| sample_for_precision(p, cfg.min_samples, measuring, &mut taken));
+    // In delta mode the recorded samples are the 2N ones.
+    let batch = if cfg.delta {
+        2 * warm.batch
+    } else {
+        warm.batch
+    };
+    Sampled {
+        precision,
+        fixed_ns: taken.fixed_ns,
+        extra: taken.extra,
+        batch,
+        samples_ns: taken.samples_ns,
+        warmup_ns,
+        steady: warm.reached,
+        warmup_elapsed,
+        window_means: warm.window_means,
+        empty_per_iter_ns: empty_body(cfg, empty, batch),
+    }
+}
+
+/// The smallest batch whose sample lasts `min_sample_ns`, doubling to tenfold at a time;
+/// each sizing run is kept as warm-up.
+fn size_batch(
+    cfg: &SamplingConfig,
+    run: &mut dyn FnMut(u64) -> Reading,
+    warmup_ns: &mut Vec<(u64, f64)>,
+) -> u64 {
     let mut iters = 1u64;
     loop {
-        let ns = run(iters);
+        let ns = run(iters).ns;
         warmup_ns.push((iters, ns));
         if ns >= cfg.min_sample_ns || iters >= cfg.max_batch {
-            break;
+            return iters;
         }
         let scale = if ns > 0.0 {
             (cfg.min_sample_ns / ns * 1.2).clamp(2.0, 10.0)
@@ -127,23 +189,42 @@ pub fn sample(
         };
         iters = ((iters as f64 * scale).ceil() as u64).min(cfg.max_batch);
     }
+}
 
-    // Warm up at the batch size the samples will use, so a window covers as much work as
-    // measured samples do: cold state that a small batch would spread over many windows
-    // shows up as a window that differs.
+/// Where warm-up left the routine.
+struct Warm {
+    batch: u64,
+    /// Settled per-iteration time, ns (the sizing estimate when warm-up did not run).
+    per_iter: f64,
+    reached: bool,
+    window_means: Vec<f64>,
+}
+
+/// Warms up at the batch size the samples will use, so a window covers as much work as
+/// measured samples do: cold state that a small batch would spread over many windows
+/// shows up as a window that differs.
+fn warm_up(
+    cfg: &SamplingConfig,
+    run: &mut dyn FnMut(u64) -> Reading,
+    iters: u64,
+    warmup_ns: &mut Vec<(u64, f64)>,
+    started: Instant,
+) -> Warm {
+    let target = cfg.target_sample_ns();
     let per_iter_sized = warmup_ns.last().map_or(0.0, |(n, ns)| ns / *n as f64);
     let mut batch = batch_for(target, per_iter_sized, iters, cfg.max_batch);
-    let mut steady = SteadyState::new(match cfg.warmup {
-        Warmup::Steady { tolerance, .. } => tolerance,
-        Warmup::None => 0.0,
-    });
+    let (tolerance, cap) = match cfg.warmup {
+        Warmup::Steady { tolerance, cap } => (tolerance, Some(cap)),
+        Warmup::None => (0.0, None),
+    };
+    let mut steady = SteadyState::new(tolerance);
     let mut reached = false;
-    if let Warmup::Steady { cap, .. } = cfg.warmup {
+    if let Some(cap) = cap {
         let mut window = Vec::with_capacity(cfg.window);
         while !reached && started.elapsed() < cap {
             window.clear();
             for _ in 0..cfg.window {
-                let ns = run(batch);
+                let ns = run(batch).ns;
                 warmup_ns.push((batch, ns));
                 window.push(ns / batch as f64);
                 if started.elapsed() >= cap {
@@ -169,40 +250,19 @@ pub fn sample(
             batch = batch_for(target, per_iter, iters, cfg.max_batch);
         }
     }
-    let warmup_elapsed = started.elapsed();
-    let per_iter = steady.estimate().unwrap_or(per_iter_sized);
-    let expected_sample = per_iter * batch as f64;
-    let count = if expected_sample > 0.0 {
-        ((cfg.measure_ns / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
-    } else {
-        cfg.sample_count
-    };
-
-    let (mut samples_ns, mut fixed_ns) = (Vec::new(), Vec::new());
-    let mut taken = Taken {
-        run,
-        between,
-        delta: cfg.delta,
+    Warm {
         batch,
-        samples_ns: &mut samples_ns,
-        fixed_ns: &mut fixed_ns,
-    };
-    let measuring = Instant::now();
-    taken.more(count);
-    // No target is pursued without warm-up (more samples would dilute the cold phase that
-    // is there to be seen), nor for samples shorter than the clock needs (a deleted loop,
-    // a batch bounded by a costly setup): no number of them makes the mean more precise.
-    let precision = cfg
-        .precision
-        .as_ref()
-        .filter(|_| cfg.warmup != Warmup::None && expected_sample >= cfg.min_sample_ns)
-        .map(|p| sample_for_precision(p, cfg.min_samples, measuring, &mut taken));
-    // In delta mode the recorded samples are the 2N ones.
-    let batch = if cfg.delta { 2 * batch } else { batch };
+        per_iter: steady.estimate().unwrap_or(per_iter_sized),
+        reached,
+        window_means: steady.window_means,
+    }
+}
 
-    // The empty body runs at the measured batch size, unless it is slower per iteration
-    // than the routine (a routine the compiler deleted): then a batch sized for the
-    // routine would take forever, so the empty batch is cut to the sample target.
+/// The empty body at the measured batch size, unless it is slower per iteration than the
+/// routine (a routine the compiler deleted): then a batch sized for the routine would take
+/// forever, so the empty batch is cut to the sample target.
+fn empty_body(cfg: &SamplingConfig, empty: &mut dyn FnMut(u64) -> f64, batch: u64) -> Vec<f64> {
+    let target = cfg.target_sample_ns();
     let probe_iters = batch.min(1000);
     let probe = empty(probe_iters) / probe_iters as f64;
     let empty_batch = if probe > 0.0 {
@@ -210,71 +270,45 @@ pub fn sample(
     } else {
         batch
     };
-    let empty_per_iter_ns = (0..EMPTY_SAMPLES)
+    (0..EMPTY_SAMPLES)
         .map(|_| empty(empty_batch) / empty_batch as f64)
-        .collect();
-    Sampled {
-        precision,
-        fixed_ns,
-        batch,
-        samples_ns,
-        warmup_ns,
-        steady: reached,
-        warmup_elapsed,
-        window_means: steady.window_means,
-        empty_per_iter_ns,
-    }
-}
-
-/// Takes `count` samples of `batch` iterations; in delta mode each is a 2N sample after
-/// an N one, whose difference estimates the fixed cost per sample.
-fn take_samples(
-    delta: bool,
-    run: &mut dyn FnMut(u64) -> f64,
-    batch: u64,
-    count: usize,
-    samples_ns: &mut Vec<f64>,
-    fixed_ns: &mut Vec<f64>,
-) {
-    if delta {
-        for _ in 0..count {
-            let once = run(batch);
-            let twice = run(2 * batch);
-            samples_ns.push(twice);
-            fixed_ns.push(2.0 * once - twice);
-        }
-    } else {
-        for _ in 0..count {
-            samples_ns.push(run(batch));
-        }
-    }
+        .collect()
 }
 
 /// The measured samples so far and how to take more.
 struct Taken<'a> {
-    run: &'a mut dyn FnMut(u64) -> f64,
-    between: &'a mut dyn FnMut(bool),
+    run: &'a mut dyn FnMut(u64) -> Reading,
     delta: bool,
     batch: u64,
-    samples_ns: &'a mut Vec<f64>,
-    fixed_ns: &'a mut Vec<f64>,
+    samples_ns: Vec<f64>,
+    /// The probe's values of each sample.
+    extra: Vec<Extra>,
+    fixed_ns: Vec<f64>,
 }
 
 impl Taken<'_> {
-    /// `count` more samples in a counted span of their own; the buffers grow outside it.
+    /// `count` more samples of `batch` iterations; in delta mode each is a 2N sample
+    /// after an N one, whose difference estimates the fixed cost per sample. The buffers
+    /// grow before the samples, never between them.
     fn more(&mut self, count: usize) {
         self.samples_ns.reserve(count);
-        self.fixed_ns.reserve(if self.delta { count } else { 0 });
-        (self.between)(true);
-        take_samples(
-            self.delta,
-            self.run,
-            self.batch,
-            count,
-            self.samples_ns,
-            self.fixed_ns,
-        );
-        (self.between)(false);
+        self.extra.reserve(count);
+        if self.delta {
+            self.fixed_ns.reserve(count);
+            for _ in 0..count {
+                let once = (self.run)(self.batch).ns;
+                let twice = (self.run)(2 * self.batch);
+                self.samples_ns.push(twice.ns);
+                self.extra.push(twice.extra);
+                self.fixed_ns.push(2.0 * once - twice.ns);
+            }
+        } else {
+            for _ in 0..count {
+                let r = (self.run)(self.batch);
+                self.samples_ns.push(r.ns);
+                self.extra.push(r.extra);
+            }
+        }
     }
 }
 
@@ -356,7 +390,14 @@ fn batch_for(target: f64, per_iter: f64, floor: u64, max: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::Cell;
+
+    /// A routine's timing as a reading with no probe values.
+    fn timed(mut f: impl FnMut(u64) -> f64) -> impl FnMut(u64) -> Reading {
+        move |n| Reading {
+            ns: f(n),
+            extra: [n, 0],
+        }
+    }
 
     fn cfg(warmup: Warmup) -> SamplingConfig {
         SamplingConfig {
@@ -394,12 +435,9 @@ mod tests {
 
     #[test]
     fn a_steady_routine_stops_at_the_first_budget() {
-        let s = sample(
-            &precise(),
-            &mut |n| n as f64 * 10.0,
-            &mut |n| n as f64,
-            &mut |_| {},
-        );
+        let s = sample(&precise(), &mut timed(|n| n as f64 * 10.0), &mut |n| {
+            n as f64
+        });
         assert_eq!(s.samples_ns.len(), 50);
         let p = s.precision.unwrap();
         assert_eq!(p.relative_error, 0.0);
@@ -411,22 +449,11 @@ mod tests {
         // ±5 % uniform noise: a CV of 2.9 %. Fifty samples give a batch-means interval
         // of about ±2 % at 99.9 %; about four times as many reach ±1 %.
         let mut state = 7u64;
-        let (in_span, spans, inside) = (Cell::new(false), Cell::new(0), Cell::new(0));
-        let mut run = |n: u64| {
-            inside.set(inside.get() + usize::from(in_span.get()));
-            n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state))
-        };
-        let mut between = |starting: bool| {
-            assert_ne!(in_span.get(), starting, "spans open and close in turn");
-            in_span.set(starting);
-            spans.set(spans.get() + usize::from(starting));
-        };
-        let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut between);
-        // Every measured sample, and nothing else, was taken inside a span; the precision
-        // checks between rounds were outside them.
-        assert!(!in_span.get());
-        assert_eq!(inside.get(), s.samples_ns.len());
-        assert!(spans.get() > 1);
+        let mut run = timed(|n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state)));
+        let s = sample(&precise(), &mut run, &mut |n| n as f64);
+        // Every measured sample keeps its probe values (here: its iterations).
+        assert_eq!(s.extra.len(), s.samples_ns.len());
+        assert!(s.extra.iter().all(|e| e[0] == s.batch));
         let p = s.precision.unwrap();
         assert!(p.relative_error <= 0.01, "{p:?}");
         let n = s.samples_ns.len();
@@ -439,12 +466,12 @@ mod tests {
     #[test]
     fn no_target_is_pursued_without_warmup() {
         let mut state = 5u64;
-        let mut run = |n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state));
+        let mut run = timed(|n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state)));
         let cold = SamplingConfig {
             warmup: Warmup::None,
             ..precise()
         };
-        let s = sample(&cold, &mut run, &mut |n| n as f64, &mut |_| {});
+        let s = sample(&cold, &mut run, &mut |n| n as f64);
         assert_eq!(s.precision, None);
         // The first budget only (50 samples, give or take the noisy sizing).
         assert!(s.samples_ns.len() <= 50, "{} samples", s.samples_ns.len());
@@ -458,8 +485,8 @@ mod tests {
         // twice in a row keeps every one of these 39 at 150 or more.
         for seed in 1..40u64 {
             let mut state = seed;
-            let mut run = |n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state));
-            let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
+            let mut run = timed(|n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state)));
+            let s = sample(&precise(), &mut run, &mut |n| n as f64);
             let p = s.precision.unwrap();
             assert_eq!(p.stop, Stop::TargetMet, "seed {seed}: {p:?}");
             assert!(
@@ -475,11 +502,11 @@ mod tests {
         // Each call 0.1 % slower than the last: batch means keep disagreeing, so the target
         // is never met and sampling ends at the cap, not far past it.
         let mut calls = 0u64;
-        let mut run = |n: u64| {
+        let mut run = timed(|n: u64| {
             calls += 1;
             n as f64 * 10.0 * (1.0 + 0.001 * calls as f64)
-        };
-        let s = sample(&precise(), &mut run, &mut |n| n as f64, &mut |_| {});
+        });
+        let s = sample(&precise(), &mut run, &mut |n| n as f64);
         let p = s.precision.unwrap();
         assert!(p.relative_error > 0.01, "{p:?}");
         assert_eq!(p.stop, Stop::TimeCap);
@@ -493,9 +520,8 @@ mod tests {
         let mut state = 3u64;
         let s = sample(
             &precise(),
-            &mut |_| 1.0 + noise(&mut state).abs(),
+            &mut timed(|_| 1.0 + noise(&mut state).abs()),
             &mut |n| n as f64,
-            &mut |_| {},
         );
         assert_eq!(s.precision, None);
         assert_eq!(s.samples_ns.len(), 50);
@@ -510,13 +536,13 @@ mod tests {
     fn sizes_batches_to_the_sample_target_and_counts_runs() {
         // A routine of exactly 10 ns per iteration.
         let mut calls = 0;
-        let mut run = |n: u64| {
+        let mut run = timed(|n: u64| {
             calls += 1;
             n as f64 * 10.0
-        };
+        });
         let mut empty = |n: u64| n as f64 * 0.5;
-        let mut marks = Vec::new();
-        let s = sample(&cfg(STEADY), &mut run, &mut empty, &mut |m| marks.push(m));
+        let s = sample(&cfg(STEADY), &mut run, &mut empty);
+        drop(run);
         // target = max(10 µs, 5 ms / 50) = 100 µs -> 10 000 iterations per sample.
         assert_eq!(s.batch, 10_000);
         assert_eq!(s.samples_ns.len(), 50);
@@ -525,7 +551,6 @@ mod tests {
         assert_eq!(s.window_means, [10.0, 10.0]);
         assert_eq!(s.empty_per_iter_ns.len(), EMPTY_SAMPLES);
         assert!(s.empty_per_iter_ns.iter().all(|&x| x == 0.5));
-        assert_eq!(marks, [true, false]);
         assert_eq!(calls, s.warmup_ns.len() + 50);
     }
 
@@ -533,7 +558,7 @@ mod tests {
     fn waits_for_a_routine_that_speeds_up() {
         // Per-iteration cost falls from 100 ns to 10 ns over the first 40 calls.
         let mut calls = 0u32;
-        let mut run = |n: u64| {
+        let mut run = timed(|n: u64| {
             calls += 1;
             let per = if calls < 40 {
                 100.0 - 90.0 * calls as f64 / 40.0
@@ -541,8 +566,8 @@ mod tests {
                 10.0
             };
             n as f64 * per
-        };
-        let s = sample(&cfg(STEADY), &mut run, &mut |n| n as f64, &mut |_| {});
+        });
+        let s = sample(&cfg(STEADY), &mut run, &mut |n| n as f64);
         assert!(s.steady);
         assert!(s.warmup_ns.len() >= 40, "warmed up through the slow phase");
         assert!(s.samples_ns.iter().all(|&ns| ns == s.batch as f64 * 10.0));
@@ -551,7 +576,7 @@ mod tests {
     #[test]
     fn delta_timing_recovers_a_fixed_cost_per_sample() {
         // 10 ns per iteration plus 700 ns of fixed cost per timed region.
-        let mut run = |n: u64| 700.0 + n as f64 * 10.0;
+        let mut run = timed(|n: u64| 700.0 + n as f64 * 10.0);
         let s = sample(
             &SamplingConfig {
                 delta: true,
@@ -559,8 +584,9 @@ mod tests {
             },
             &mut run,
             &mut |n| n as f64,
-            &mut |_| {},
         );
+        // The probe values kept are the 2N run's.
+        assert!(s.extra.iter().all(|e| e[0] == s.batch));
         assert_eq!(s.fixed_ns.len(), s.samples_ns.len());
         assert!(s.fixed_ns.iter().all(|&f| (f - 700.0).abs() < 1e-6));
         let per_op = (s.samples_ns[0] - 700.0) / s.batch as f64;
@@ -572,15 +598,10 @@ mod tests {
         // The routine costs nothing (deleted), the empty body 1 ns per iteration: the
         // batch grows to max_batch, but the empty samples are cut to the sample target.
         let mut empty_iters = 0u64;
-        let s = sample(
-            &cfg(STEADY),
-            &mut |_| 0.0,
-            &mut |n| {
-                empty_iters += n;
-                n as f64
-            },
-            &mut |_| {},
-        );
+        let s = sample(&cfg(STEADY), &mut timed(|_| 0.0), &mut |n| {
+            empty_iters += n;
+            n as f64
+        });
         assert_eq!(s.batch, 1 << 30);
         assert!(empty_iters < 10_000_000, "{empty_iters} empty iterations");
         assert!(s.empty_per_iter_ns.iter().all(|&x| x == 1.0));
@@ -589,11 +610,11 @@ mod tests {
     #[test]
     fn no_warmup_measures_the_cold_phase() {
         let mut calls = 0u32;
-        let mut run = |n: u64| {
+        let mut run = timed(|n: u64| {
             calls += 1;
             n as f64 * if calls < 20 { 100.0 } else { 10.0 }
-        };
-        let s = sample(&cfg(Warmup::None), &mut run, &mut |n| n as f64, &mut |_| {});
+        });
+        let s = sample(&cfg(Warmup::None), &mut run, &mut |n| n as f64);
         assert!(!s.steady);
         assert!(s.samples_ns.contains(&(s.batch as f64 * 100.0)));
     }
@@ -601,12 +622,9 @@ mod tests {
     #[test]
     fn slow_routines_get_fewer_samples_within_the_budget() {
         // 2 ms per call: the 5 ms budget allows 2 samples, but at least 10 are taken.
-        let s = sample(
-            &cfg(STEADY),
-            &mut |n| n as f64 * 2e6,
-            &mut |n| n as f64,
-            &mut |_| {},
-        );
+        let s = sample(&cfg(STEADY), &mut timed(|n| n as f64 * 2e6), &mut |n| {
+            n as f64
+        });
         assert_eq!(s.batch, 1);
         assert_eq!(s.samples_ns.len(), 10);
     }

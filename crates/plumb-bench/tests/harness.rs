@@ -177,8 +177,7 @@ fn per_iteration_setup_is_not_timed() {
     let median = doc
         .benchmark("batched")
         .unwrap()
-        .time
-        .as_ref()
+        .time()
         .unwrap()
         .summary
         .median;
@@ -198,9 +197,14 @@ fn delta_timing_records_the_fixed_cost_as_a_correction() {
     h.bench("sum", |b| b.iter(|| (0..black_box(64u64)).sum::<u64>()));
     let doc = h.run_to_document().unwrap().unwrap();
     let b = doc.benchmark("sum").unwrap();
-    let c = b.correction.as_ref().expect("a correction");
+    let c = b
+        .correction(&plumb_model::Metric::WallTime)
+        .expect("a correction");
     assert!(c.reason.contains("delta timing"), "{}", c.reason);
-    assert_eq!(doc.settings.options["delta"], true);
+    match &doc.settings.producer {
+        plumb_model::ProducerSettings::InProcess(s) => assert!(s.delta),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -8,7 +8,16 @@ use std::path::Path;
 pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    ResultDocument::from_json(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))
+    let doc = ResultDocument::from_json(&text)
+        .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    if let Some(v) = doc.migrated_from {
+        eprintln!(
+            "plumb: note: {} is a version-{v} result; read as version {} (samples as metric columns; see docs/result-format.md)",
+            path.display(),
+            plumb_model::FORMAT_VERSION
+        );
+    }
+    Ok(doc)
 }
 
 pub fn run(a: CompareArgs) -> Result<i32, CliError> {

@@ -2,8 +2,8 @@ use crate::args::MergeArgs;
 use crate::compare_cmd::load;
 use crate::exit::{self, CliError};
 use crate::export::{self, Target};
-use plumb_load::merge_load;
-use plumb_model::{Benchmark, BenchmarkKind, LoadInfo, ResultDocument};
+use plumb_load::merged_document;
+use plumb_model::{Invocation, ResultDocument};
 use plumb_report::{render_load, Format};
 
 pub fn run(a: MergeArgs) -> Result<i32, CliError> {
@@ -13,42 +13,8 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
     }];
     export::check(&targets)?;
     let docs: Vec<ResultDocument> = a.inputs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;
-    let mut names: Vec<String> = Vec::new();
-    for (doc, path) in docs.iter().zip(&a.inputs) {
-        if doc.benchmarks.iter().any(|b| b.load.is_none()) {
-            return Err(CliError(format!(
-                "{}: merge combines load results (plumb load); this file has other benchmarks",
-                path.display()
-            )));
-        }
-        for b in &doc.benchmarks {
-            if !names.contains(&b.name) {
-                names.push(b.name.clone());
-            }
-        }
-    }
-    let mut merged = docs[0].clone();
-    merged.benchmarks.clear();
-    merged.settings.options = serde_json::json!({
-        "merged_from": a.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        "agents": docs.iter().map(|d| d.settings.options.clone()).collect::<Vec<_>>(),
-    });
-    merged.invocation.argv = std::env::args_os()
-        .map(|s| s.to_string_lossy().into_owned())
-        .collect();
-    for name in names {
-        let parts: Vec<&LoadInfo> = docs
-            .iter()
-            .filter_map(|d| d.benchmark(&name))
-            .filter_map(|b| b.load.as_ref())
-            .collect();
-        let info = merge_load(&parts).map_err(|e| CliError(format!("{name}: {e}")))?;
-        let mut b = Benchmark::new(name, BenchmarkKind::Load);
-        b.parameters
-            .insert("agents".into(), parts.len().to_string());
-        b.load = Some(info);
-        merged.benchmarks.push(b);
-    }
+    let paths: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
+    let merged = merged_document(&docs, &paths, Invocation::current()).map_err(CliError)?;
     export::write_all(&targets, &merged)?;
     let mut text = format!(
         "Merged {} results into {}\n\n",

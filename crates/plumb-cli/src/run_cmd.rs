@@ -4,11 +4,10 @@ use crate::export::{self, Target};
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{
-    expand, CommandSpec, Order, OutputPolicy, Parameter, ParameterValues, RunCount, RunPlan, Status,
+    command_settings, expand, produce, CommandSpec, Order, OutputPolicy, Parameter,
+    ParameterValues, ProcessSpawner, Produced, RunCount, RunPlan,
 };
-use plumb_model::{
-    Benchmark, BenchmarkKind, Correction, ResultDocument, RunStatus, Sample, Settings,
-};
+use plumb_model::{ProducerSettings, RunStatus, Settings};
 use plumb_report::{render_terminal, Format};
 use std::io::IsTerminal;
 
@@ -24,69 +23,44 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     export::check(&targets)?;
 
     let stop = crate::session::stop_on_ctrl_c()?;
-    let environment = plumb_env::collect();
-    let mut doc = ResultDocument::new(
-        env!("CARGO_PKG_VERSION"),
-        plumb_model::Invocation::current(),
-        environment,
-        Settings {
+    let how = Produced {
+        settings: Settings {
             confidence: a.confidence,
             sesoi: a.sesoi,
-            options: options_record(&a, &plan, seed),
+            producer: ProducerSettings::Commands(command_settings(&plan, a.drop_outliers)),
         },
-    );
-
-    let mut bar = Bar::new(
-        plan.commands.len(),
-        !a.no_progress && std::io::stderr().is_terminal(),
-    );
-    let outcome = plumb_command::run(&plan, &mut bar, &stop);
-    bar.finish();
-    let outcome = outcome?;
-
-    let correction = shell_correction(plan.shell.as_deref(), &outcome.shell_samples);
-    for (i, m) in outcome.measured.into_iter().enumerate() {
-        let mut b = Benchmark::new(m.spec.name, BenchmarkKind::Command);
-        b.command = Some(m.spec.command);
-        b.parameters = m.spec.parameters;
-        b.baseline = i == baseline;
-        b.warmup = m.warmup;
-        b.samples = m.samples;
-        b.correction = correction.clone();
-        doc.benchmarks.push(b);
-    }
-    doc.status = match &outcome.status {
-        Status::Complete => RunStatus::Complete,
-        Status::Interrupted => RunStatus::Interrupted,
-        Status::Failed { command, message } => RunStatus::Failed {
-            message: format!("benchmark {command:?}: {message}"),
-        },
+        environment: plumb_env::collect(),
+        invocation: plumb_model::Invocation::current(),
+        baseline,
     };
+    let show_bar = !a.no_progress && std::io::stderr().is_terminal();
+    let mut bar = Bar::new(plan.commands.len(), show_bar);
+    let produced = produce(&plan, how, &mut ProcessSpawner, &mut bar, &stop);
+    bar.finish();
+    let mut doc = produced?;
     // The raw samples reach disk before anything else can go wrong (analysis, a closed
     // stdout); the analysed result overwrites them below.
     export::write_all(&targets, &doc)?;
     analyse_document(
         &mut doc,
         &AnalysisConfig {
-            level: a.confidence,
-            sesoi: a.sesoi,
             drop_upper_outliers: a.drop_outliers,
+            ..AnalysisConfig::new(a.confidence, a.sesoi)
         },
     );
     if let RunStatus::Failed { message } = &doc.status {
         eprintln!("plumb: error: {message}");
     }
-    let measured_any = doc.benchmarks.iter().any(|b| !b.samples.is_empty());
-    if measured_any {
+    if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
         crate::exit::print_stdout(&render_terminal(&doc));
     } else {
         eprintln!("plumb: nothing was measured");
     }
     export::write_all(&targets, &doc)?;
-    Ok(match outcome.status {
-        Status::Complete => exit::OK,
-        Status::Interrupted => exit::INTERRUPTED,
-        Status::Failed { .. } => exit::ERROR,
+    Ok(match doc.status {
+        RunStatus::Complete => exit::OK,
+        RunStatus::Interrupted => exit::INTERRUPTED,
+        RunStatus::Failed { .. } => exit::ERROR,
     })
 }
 
@@ -224,35 +198,4 @@ fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usiz
                 .join(", ")
         ))),
     }
-}
-
-/// Mean start-up of the empty shell and its standard error; with fewer than two samples
-/// (an interrupted run) there is nothing honest to subtract.
-fn shell_correction(shell: Option<&str>, samples: &[Sample]) -> Option<Correction> {
-    let shell = shell?;
-    let xs: Vec<f64> = samples.iter().map(|s| s.wall_ns as f64).collect();
-    Correction::estimated(
-        &xs,
-        format!(
-            "start-up of `{shell} -c ''`, measured in the same rounds ({} runs)",
-            xs.len()
-        ),
-    )
-}
-
-fn options_record(a: &RunArgs, plan: &RunPlan, seed: u64) -> serde_json::Value {
-    serde_json::json!({
-        "warmup": a.warmup,
-        "runs": a.runs,
-        "min_runs": a.min_runs,
-        "max_runs": a.max_runs,
-        "min_time_s": a.min_time.as_secs_f64(),
-        "max_time_s": a.max_time.map(|t| t.as_secs_f64()),
-        "order": match plan.order { Order::Shuffle { .. } => "shuffle", Order::RoundRobin => "round-robin" },
-        "seed": matches!(plan.order, Order::Shuffle { .. }).then_some(seed),
-        "shell": a.shell,
-        "output": a.output,
-        "ignore_failure": a.ignore_failure,
-        "drop_outliers": a.drop_outliers,
-    })
 }

@@ -103,7 +103,7 @@ fn compare_refuses_malformed_foreign_and_other_version_files() {
     let text = std::fs::read_to_string(&good).unwrap();
     let future = env.write(
         "future.json",
-        &text.replace("\"format_version\": 1", "\"format_version\": 99"),
+        &text.replace("\"format_version\": 2", "\"format_version\": 99"),
     );
     fails_with(
         &env,
@@ -230,4 +230,37 @@ fn confidence_in_percent_or_fraction_form_is_accepted_alike() {
     ] {
         fails_with(&env, &args, "between 50% and 100%");
     }
+}
+
+/// A version-1 result written by plumb 0.1 is still read (migrated on load, and said so).
+#[test]
+fn compare_reads_version_1_results() {
+    let env = Env::new();
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../plumb-model/tests/fixtures");
+    let v1 = format!("{fixtures}/run2-v1.json");
+    let new = env.path("new.json");
+    env.plumb(&[
+        "run",
+        "sleep 0.001",
+        "sleep 0.0012",
+        "--runs",
+        "12",
+        "--warmup",
+        "1",
+        "--export-json",
+        new.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let run = env.plumb(&["compare", &v1, new.to_str().unwrap()]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("is a version-1 result; read as version 2"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("sleep 0.0012"), "{}", run.stdout);
+    let run = env.plumb(&["compare", &v1, &v1]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("×1.000"), "{}", run.stdout);
 }

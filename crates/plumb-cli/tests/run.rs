@@ -1,7 +1,7 @@
 mod common;
 
 use common::{read_doc, Env};
-use plumb_model::{DiagnosticCode, RunStatus, Verdict};
+use plumb_model::{DiagnosticCode, Exit, Metric, RunStatus, Verdict};
 
 #[test]
 fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
@@ -37,8 +37,10 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
     assert!(c.ratio > 1.4 && c.ratio < 2.1, "ratio {}", c.ratio);
     assert_eq!(c.verdict, Verdict::Slower);
     // Samples are kept raw and in run order: each has its exit code and CPU times.
-    let s = &doc.benchmarks[1].samples[0];
-    assert!(s.wall_ns >= 20_000_000 && s.exit_code == Some(0) && s.user_ns.is_some());
+    let s = &doc.benchmarks[1].samples;
+    assert!(s.values(&Metric::WallTime).unwrap()[0] >= 20_000_000);
+    assert_eq!(s.exits()[0], Exit::Code(0));
+    assert_eq!(s.values(&Metric::UserTime).unwrap().len(), s.len());
 
     // The same file against itself: never faster or slower (with 15 noisy samples at
     // 99.9 % it may not be *shown* equivalent either, which is honest).
@@ -143,12 +145,16 @@ fn shell_start_up_is_measured_and_subtracted() {
     .assert_code(0);
     let doc = read_doc(&json);
     let b = &doc.benchmarks[0];
-    let c = b.correction.as_ref().expect("a correction");
-    assert!(c.ns > 0.0 && c.reason.contains("sh -c ''"), "{c:?}");
-    let raw_mean = b.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / b.samples.len() as f64;
-    let t = b.time.as_ref().unwrap();
-    assert!((t.summary.mean - (raw_mean - c.ns)).abs() < 1.0);
-    assert!(doc.settings.options["shell"] == "sh");
+    let c = b.correction(&Metric::WallTime).expect("a correction");
+    assert!(c.value > 0.0 && c.reason.contains("sh -c ''"), "{c:?}");
+    let walls = b.samples.values(&Metric::WallTime).unwrap();
+    let raw_mean = walls.iter().map(|&ns| ns as f64).sum::<f64>() / walls.len() as f64;
+    let t = b.time().unwrap();
+    assert!((t.summary.mean - (raw_mean - c.value)).abs() < 1.0);
+    match &doc.settings.producer {
+        plumb_model::ProducerSettings::Commands(s) => assert_eq!(s.shell.as_deref(), Some("sh")),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -224,8 +230,9 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
     let doc = read_doc(&json);
     assert!(doc.benchmarks[0]
         .samples
+        .exits()
         .iter()
-        .all(|s| s.exit_code == Some(3)));
+        .all(|e| *e == Exit::Code(3)));
     assert!(doc.benchmarks[0]
         .diagnostics
         .iter()
@@ -265,8 +272,9 @@ fn ctrl_c_saves_and_prints_what_was_measured() {
     assert!((5..100_000).contains(&n), "{n} samples");
     assert!(doc.benchmarks[0]
         .samples
+        .exits()
         .iter()
-        .all(|s| s.exit_code == Some(0)));
+        .all(|e| *e == Exit::Code(0)));
 }
 
 #[test]

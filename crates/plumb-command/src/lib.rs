@@ -5,13 +5,19 @@
 //! commands run *interleaved*, one run of each per round, so slow drift of the machine
 //! falls on all of them alike and cancels out of their ratio.
 
+mod document;
+mod fake;
 mod params;
 mod plan;
 mod process;
 mod runner;
 mod schedule;
+mod spawner;
 
+pub use document::{command_settings, produce, Produced};
+pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan};
-pub use process::{reset_sigchld, Executable, SpawnError};
-pub use runner::{run, Measured, Outcome, Progress, Status};
+pub use process::reset_sigchld;
+pub use runner::{run, Measured, Outcome, Progress, RunError, Status};
+pub use spawner::{Launch, ProcessSpawner, RunRecord, SpawnError, Spawner};

@@ -16,6 +16,19 @@ pub struct CommandSpec {
     pub cleanup: Option<String>,
 }
 
+impl CommandSpec {
+    /// A command named by its own text, with no parameters, prepare or cleanup.
+    pub fn new(command: &str) -> Self {
+        CommandSpec {
+            name: command.into(),
+            command: command.into(),
+            parameters: Default::default(),
+            prepare: None,
+            cleanup: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RunCount {
     /// Exactly this many measured runs of each command.
@@ -94,6 +107,20 @@ impl fmt::Display for PlanError {
 impl std::error::Error for PlanError {}
 
 impl RunPlan {
+    /// `commands` run directly, round-robin, output discarded, no warm-up, stopping at
+    /// the first failure: the plainest plan, to adjust field by field.
+    pub fn of(commands: &[&str], runs: RunCount) -> Self {
+        RunPlan {
+            commands: commands.iter().map(|c| CommandSpec::new(c)).collect(),
+            shell: None,
+            warmup: 0,
+            runs,
+            order: Order::RoundRobin,
+            output: OutputPolicy::Discard,
+            ignore_failure: false,
+        }
+    }
+
     /// Checks what can be checked before anything runs.
     pub fn validate(&self) -> Result<(), PlanError> {
         if self.commands.is_empty() {
@@ -148,26 +175,8 @@ impl RunPlan {
 mod tests {
     use super::*;
 
-    pub fn spec(cmd: &str) -> CommandSpec {
-        CommandSpec {
-            name: cmd.into(),
-            command: cmd.into(),
-            parameters: Default::default(),
-            prepare: None,
-            cleanup: None,
-        }
-    }
-
     fn plan(cmds: &[&str], runs: RunCount) -> RunPlan {
-        RunPlan {
-            commands: cmds.iter().map(|c| spec(c)).collect(),
-            shell: None,
-            warmup: 0,
-            runs,
-            order: Order::RoundRobin,
-            output: OutputPolicy::Discard,
-            ignore_failure: false,
-        }
+        RunPlan::of(cmds, runs)
     }
 
     #[test]

@@ -4,35 +4,13 @@
 //! stderr file are opened once, so the timed region holds the spawn, the child's life and
 //! one `wait4` — the same work hyperfine times, and nothing more.
 
+use crate::spawner::{Launch, RunRecord, SpawnError};
 use crate::OutputPolicy;
-use plumb_model::Sample;
-use std::fmt;
+use plumb_model::Exit;
+use plumb_probe::{Probe, WallClock};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::process::{Command, Stdio};
-use std::time::Instant;
-
-#[derive(Debug)]
-pub enum SpawnError {
-    NotFound(String),
-    PermissionDenied(String),
-    Other { program: String, error: io::Error },
-}
-
-impl fmt::Display for SpawnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpawnError::NotFound(p) => write!(
-                f,
-                "command not found: {p:?} (commands run without a shell; use --shell for shell syntax)"
-            ),
-            SpawnError::PermissionDenied(p) => write!(f, "permission denied running {p:?}"),
-            SpawnError::Other { program, error } => write!(f, "cannot run {program:?}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for SpawnError {}
 
 /// A command ready to be spawned and timed repeatedly.
 pub struct Executable {
@@ -73,23 +51,26 @@ impl Executable {
             stderr,
         })
     }
+}
 
+impl Launch for Executable {
     /// Runs the command once and measures it.
-    pub fn run_once(&mut self) -> Result<Sample, SpawnError> {
+    fn run_once(&mut self) -> Result<RunRecord, SpawnError> {
         if let Some(f) = self.stderr.as_mut() {
             f.set_len(0)
                 .and_then(|_| f.seek(SeekFrom::Start(0)).map(drop))
                 .map_err(|error| self.other(error))?;
         }
+        let mut wall_ns = [0u64; 1];
         // ---- timed region ----
-        let start = Instant::now();
+        let mark = WallClock.start();
         let child = self.command.spawn();
         let child = match child {
             Ok(c) => c,
             Err(e) => return Err(self.spawn_error(e)),
         };
         let waited = wait4(child.id() as libc::pid_t);
-        let wall = start.elapsed();
+        WallClock.stop(mark, &mut wall_ns);
         // ---- end of timed region ----
         let (status, usage) = match waited {
             Ok(r) => r,
@@ -101,20 +82,17 @@ impl Executable {
                 return Err(self.other(error));
             }
         };
-        let (exit_code, signal) = decode_status(status);
-        Ok(Sample {
-            wall_ns: u64::try_from(wall.as_nanos()).unwrap_or(u64::MAX),
-            iterations: 1,
-            user_ns: Some(timeval_ns(usage.ru_utime)),
-            sys_ns: Some(timeval_ns(usage.ru_stime)),
-            max_rss_kib: max_rss_kib(usage.ru_maxrss),
-            exit_code,
-            signal,
+        Ok(RunRecord {
+            wall_ns: wall_ns[0],
+            user_ns: timeval_ns(usage.ru_utime),
+            sys_ns: timeval_ns(usage.ru_stime),
+            peak_rss_bytes: max_rss_bytes(usage.ru_maxrss),
+            exit: decode_status(status),
         })
     }
 
     /// The last `max_bytes` of what the last run wrote to stderr (empty when inherited).
-    pub fn stderr_tail(&mut self, max_bytes: u64) -> String {
+    fn stderr_tail(&mut self, max_bytes: u64) -> String {
         let Some(f) = self.stderr.as_mut() else {
             return String::new();
         };
@@ -127,7 +105,9 @@ impl Executable {
         }
         String::from_utf8_lossy(&buf).trim_end().to_string()
     }
+}
 
+impl Executable {
     fn spawn_error(&self, e: io::Error) -> SpawnError {
         match e.kind() {
             io::ErrorKind::NotFound => SpawnError::NotFound(self.program.clone()),
@@ -164,13 +144,13 @@ fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
 }
 
 /// `ru_maxrss` is KiB on Linux and bytes on macOS.
-fn max_rss_kib(raw: libc::c_long) -> Option<u64> {
-    let v = u64::try_from(raw).ok()?;
-    Some(if cfg!(target_os = "macos") {
-        v / 1024
-    } else {
+fn max_rss_bytes(raw: libc::c_long) -> u64 {
+    let v = u64::try_from(raw).unwrap_or(0);
+    if cfg!(target_os = "macos") {
         v
-    })
+    } else {
+        v.saturating_mul(1024)
+    }
 }
 
 /// An in-memory file for the child's stderr (memfd on Linux), so a chatty command writes
@@ -197,13 +177,14 @@ pub fn reset_sigchld() {
     }
 }
 
-fn decode_status(status: libc::c_int) -> (Option<i32>, Option<i32>) {
-    if libc::WIFEXITED(status) {
-        (Some(libc::WEXITSTATUS(status)), None)
-    } else if libc::WIFSIGNALED(status) {
-        (None, Some(libc::WTERMSIG(status)))
+fn decode_status(status: libc::c_int) -> Exit {
+    if libc::WIFSIGNALED(status) {
+        Exit::Signal {
+            signal: libc::WTERMSIG(status),
+        }
     } else {
-        (None, None)
+        // wait4 without WUNTRACED reports only exits and deaths by signal.
+        Exit::Code(libc::WEXITSTATUS(status))
     }
 }
 
@@ -224,9 +205,9 @@ mod tests {
         let mut e =
             Executable::new(&argv(&["sh", "-c", "exit 3"]), &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
-        assert_eq!(s.exit_code, Some(3));
+        assert_eq!(s.exit, Exit::Code(3));
         assert!(s.wall_ns > 0);
-        assert!(s.max_rss_kib.unwrap() > 0);
+        assert!(s.peak_rss_bytes > 0);
     }
 
     #[test]
@@ -234,7 +215,7 @@ mod tests {
         let mut e = Executable::new(&argv(&["sleep", "0.02"]), &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
         assert!(s.wall_ns >= 20_000_000, "{}", s.wall_ns);
-        assert_eq!(s.exit_code, Some(0));
+        assert_eq!(s.exit, Exit::Code(0));
     }
 
     #[test]
@@ -242,7 +223,7 @@ mod tests {
         let mut e =
             Executable::new(&argv(&["sh", "-c", "kill -9 $$"]), &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
-        assert_eq!((s.exit_code, s.signal), (None, Some(9)));
+        assert_eq!(s.exit, Exit::Signal { signal: 9 });
     }
 
     #[test]

@@ -1,8 +1,8 @@
 use crate::plan::PlanError;
-use crate::process::{Executable, SpawnError};
 use crate::schedule::{another_round, planned_rounds, RoundOrder};
+use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};
 use crate::{CommandSpec, OutputPolicy, RunPlan};
-use plumb_model::Sample;
+use plumb_model::Exit;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -21,8 +21,8 @@ impl Progress for () {}
 #[derive(Debug, Clone)]
 pub struct Measured {
     pub spec: CommandSpec,
-    pub warmup: Vec<Sample>,
-    pub samples: Vec<Sample>,
+    pub warmup: Vec<RunRecord>,
+    pub samples: Vec<RunRecord>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -35,8 +35,8 @@ pub enum Status {
 #[derive(Debug)]
 pub struct Outcome {
     pub measured: Vec<Measured>,
-    /// Samples of `SHELL -c ''`, measured in the same rounds, when a shell is used.
-    pub shell_samples: Vec<Sample>,
+    /// Runs of `SHELL -c ''`, measured in the same rounds, when a shell is used.
+    pub shell_samples: Vec<RunRecord>,
     pub status: Status,
 }
 
@@ -63,11 +63,22 @@ enum Stop {
     Failed { command: String, message: String },
 }
 
+/// A command (or the empty shell, `spec: None`) with what it measured so far.
 struct Slot {
-    exe: Executable,
+    launch: Box<dyn Launch>,
+    prepare: Option<Box<dyn Launch>>,
     spec: Option<CommandSpec>,
-    warmup: Vec<Sample>,
-    samples: Vec<Sample>,
+    warmup: Vec<RunRecord>,
+    samples: Vec<RunRecord>,
+}
+
+impl Slot {
+    fn name(&self) -> String {
+        self.spec.as_ref().map_or_else(
+            || "shell start-up calibration".to_string(),
+            |s| s.name.clone(),
+        )
+    }
 }
 
 const STDERR_TAIL_BYTES: u64 = 2048;
@@ -76,41 +87,15 @@ const STDERR_TAIL_BYTES: u64 = 2048;
 /// stop flag is raised (Ctrl-C) or a command fails. What was measured is always returned.
 pub fn run(
     plan: &RunPlan,
+    spawner: &mut dyn Spawner,
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Result<Outcome, RunError> {
     plan.validate().map_err(RunError::Plan)?;
     crate::process::reset_sigchld();
-    let mut slots = Vec::new();
-    for spec in &plan.commands {
-        let argv = plan.argv(spec).map_err(RunError::Plan)?;
-        slots.push(Slot {
-            exe: Executable::new(&argv, &plan.output).map_err(RunError::Setup)?,
-            spec: Some(spec.clone()),
-            warmup: Vec::new(),
-            samples: Vec::new(),
-        });
-    }
-    if let Some(shell) = &plan.shell {
-        let argv = vec![shell.clone(), "-c".to_string(), String::new()];
-        slots.push(Slot {
-            exe: Executable::new(&argv, &OutputPolicy::Discard).map_err(RunError::Setup)?,
-            spec: None,
-            warmup: Vec::new(),
-            samples: Vec::new(),
-        });
-    }
-    let mut prepares = Vec::new();
-    for spec in &plan.commands {
-        prepares.push(match &spec.prepare {
-            Some(p) => Some(shell_executable(p).map_err(RunError::Setup)?),
-            None => None,
-        });
-    }
-
-    let stopped = measure(plan, &mut slots, &mut prepares, progress, stop);
-    let cleanup_failure = cleanup(plan);
-
+    let mut slots = prepare_slots(plan, spawner)?;
+    let stopped = measure(plan, &mut slots, progress, stop);
+    let cleanup_failure = cleanup(plan, spawner);
     let status = match (stopped, cleanup_failure) {
         (Some(Stop::Interrupted), _) => Status::Interrupted,
         (Some(Stop::Failed { command, message }), _) | (None, Some((command, message))) => {
@@ -137,10 +122,44 @@ pub fn run(
     })
 }
 
+/// Everything spawned is prepared before the first run: each command, its prepare
+/// script, and the empty shell when one is used.
+fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>, RunError> {
+    let mut slots = Vec::new();
+    for spec in &plan.commands {
+        let argv = plan.argv(spec).map_err(RunError::Plan)?;
+        let prepare = match &spec.prepare {
+            Some(p) => Some(shell_script(spawner, p).map_err(RunError::Setup)?),
+            None => None,
+        };
+        slots.push(Slot {
+            launch: spawner
+                .prepare(&argv, &plan.output)
+                .map_err(RunError::Setup)?,
+            prepare,
+            spec: Some(spec.clone()),
+            warmup: Vec::new(),
+            samples: Vec::new(),
+        });
+    }
+    if let Some(shell) = &plan.shell {
+        let argv = vec![shell.clone(), "-c".to_string(), String::new()];
+        slots.push(Slot {
+            launch: spawner
+                .prepare(&argv, &OutputPolicy::Discard)
+                .map_err(RunError::Setup)?,
+            prepare: None,
+            spec: None,
+            warmup: Vec::new(),
+            samples: Vec::new(),
+        });
+    }
+    Ok(slots)
+}
+
 fn measure(
     plan: &RunPlan,
     slots: &mut [Slot],
-    prepares: &mut [Option<Executable>],
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Option<Stop> {
@@ -148,11 +167,10 @@ fn measure(
     progress.warmup_started(plan.warmup);
     for r in 0..plan.warmup {
         for i in order.round(r) {
-            let sample = match run_one(plan, slots, prepares, i, stop) {
-                Ok(s) => s,
+            match run_one(plan, &mut slots[i], stop) {
+                Ok(s) => slots[i].warmup.push(s),
                 Err(stop) => return Some(stop),
-            };
-            slots[i].warmup.push(sample);
+            }
             progress.warmup_run();
         }
     }
@@ -162,7 +180,7 @@ fn measure(
     progress.measuring_started(planned_rounds(&plan.runs, 0, Duration::ZERO));
     while another_round(&plan.runs, rounds, measured / commands) {
         for i in order.round(plan.warmup + rounds) {
-            let sample = match run_one(plan, slots, prepares, i, stop) {
+            let sample = match run_one(plan, &mut slots[i], stop) {
                 Ok(s) => s,
                 Err(stop) => return Some(stop),
             };
@@ -180,66 +198,53 @@ fn measure(
     None
 }
 
-/// One run of slot `i`, with its prepare command, checked for failure and interruption.
-fn run_one(
-    plan: &RunPlan,
-    slots: &mut [Slot],
-    prepares: &mut [Option<Executable>],
-    i: usize,
-    stop: &AtomicBool,
-) -> Result<Sample, Stop> {
+/// One run of a slot, after its prepare script, checked for failure and interruption.
+fn run_one(plan: &RunPlan, slot: &mut Slot, stop: &AtomicBool) -> Result<RunRecord, Stop> {
     if stop.load(Ordering::Relaxed) {
         return Err(Stop::Interrupted);
     }
-    let name = slots[i].spec.as_ref().map_or_else(
-        || "shell start-up calibration".to_string(),
-        |s| s.name.clone(),
-    );
-    if let Some(Some(prep)) = prepares.get_mut(i) {
+    let name = slot.name();
+    if let Some(prep) = slot.prepare.as_mut() {
         let s = prep.run_once().map_err(|e| spawn_failure(&name, e))?;
         if stop.load(Ordering::Relaxed) {
             return Err(Stop::Interrupted);
         }
-        if let Some(what) = failure(&s) {
+        if let Some(what) = s.failure() {
             return Err(Stop::Failed {
                 command: name,
-                message: with_tail(format!("its --prepare command {what}"), prep),
+                message: with_tail(format!("its --prepare command {what}"), prep.as_mut()),
             });
         }
     }
-    let slot = &mut slots[i];
-    let sample = slot.exe.run_once().map_err(|e| spawn_failure(&name, e))?;
+    let sample = slot
+        .launch
+        .run_once()
+        .map_err(|e| spawn_failure(&name, e))?;
     // A run during which Ctrl-C arrived was most likely killed by it: not a measurement.
     // The terminal's SIGINT reaches the child at once, possibly before the handler
     // thread has raised the flag: a child killed by SIGINT counts as an interruption too.
-    if stop.load(Ordering::Relaxed) || sample.signal == Some(libc::SIGINT) {
+    if stop.load(Ordering::Relaxed)
+        || sample.exit
+            == (Exit::Signal {
+                signal: libc::SIGINT,
+            })
+    {
         return Err(Stop::Interrupted);
     }
-    if let Some(what) = failure(&sample) {
-        if !plan.ignore_failure {
-            return Err(Stop::Failed {
-                command: name,
-                message: with_tail(
-                    format!("{what} (use --ignore-failure to benchmark it anyway)"),
-                    &mut slot.exe,
-                ),
-            });
-        }
-    }
-    Ok(sample)
-}
-
-fn failure(s: &Sample) -> Option<String> {
-    match (s.exit_code, s.signal) {
-        (Some(0), _) => None,
-        (Some(code), _) => Some(format!("exited with status {code}")),
-        (None, Some(sig)) => Some(format!("was killed by signal {sig}")),
-        (None, None) => Some("ended in an unknown state".to_string()),
+    match sample.failure() {
+        Some(what) if !plan.ignore_failure => Err(Stop::Failed {
+            command: name,
+            message: with_tail(
+                format!("{what} (use --ignore-failure to benchmark it anyway)"),
+                slot.launch.as_mut(),
+            ),
+        }),
+        _ => Ok(sample),
     }
 }
 
-fn with_tail(message: String, exe: &mut Executable) -> String {
-    let tail = exe.stderr_tail(STDERR_TAIL_BYTES);
+fn with_tail(message: String, launch: &mut dyn Launch) -> String {
+    let tail = launch.stderr_tail(STDERR_TAIL_BYTES);
     if tail.is_empty() {
         message
     } else {
@@ -254,26 +259,29 @@ fn spawn_failure(name: &str, e: SpawnError) -> Stop {
     }
 }
 
-fn shell_executable(script: &str) -> std::io::Result<Executable> {
-    Executable::new(
+fn shell_script(spawner: &mut dyn Spawner, script: &str) -> std::io::Result<Box<dyn Launch>> {
+    spawner.prepare(
         &["sh".to_string(), "-c".to_string(), script.to_string()],
         &OutputPolicy::Discard,
     )
 }
 
 /// Runs every command's cleanup once; reports the first that fails.
-fn cleanup(plan: &RunPlan) -> Option<(String, String)> {
+fn cleanup(plan: &RunPlan, spawner: &mut dyn Spawner) -> Option<(String, String)> {
     let mut first_failure = None;
     for spec in &plan.commands {
         let Some(script) = &spec.cleanup else {
             continue;
         };
-        let result = shell_executable(script)
+        let result = shell_script(spawner, script)
             .map_err(|e| e.to_string())
-            .and_then(|mut exe| {
-                let s = exe.run_once().map_err(|e| e.to_string())?;
-                match failure(&s) {
-                    Some(what) => Err(with_tail(format!("its --cleanup command {what}"), &mut exe)),
+            .and_then(|mut launch| {
+                let s = launch.run_once().map_err(|e| e.to_string())?;
+                match s.failure() {
+                    Some(what) => Err(with_tail(
+                        format!("its --cleanup command {what}"),
+                        launch.as_mut(),
+                    )),
                     None => Ok(()),
                 }
             });
@@ -287,27 +295,12 @@ fn cleanup(plan: &RunPlan) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Order, RunCount};
-
-    fn spec(cmd: &str) -> CommandSpec {
-        CommandSpec {
-            name: cmd.into(),
-            command: cmd.into(),
-            parameters: Default::default(),
-            prepare: None,
-            cleanup: None,
-        }
-    }
+    use crate::{Order, ProcessSpawner, RunCount};
 
     fn plan(cmds: &[&str], runs: u64) -> RunPlan {
         RunPlan {
-            commands: cmds.iter().map(|c| spec(c)).collect(),
-            shell: None,
             warmup: 2,
-            runs: RunCount::Fixed(runs),
-            order: Order::RoundRobin,
-            output: OutputPolicy::Discard,
-            ignore_failure: false,
+            ..RunPlan::of(cmds, RunCount::Fixed(runs))
         }
     }
 
@@ -315,6 +308,7 @@ mod tests {
     fn counts_warmup_and_measured_runs_of_each_command() {
         let out = run(
             &plan(&["true", "echo hi"], 5),
+            &mut ProcessSpawner,
             &mut (),
             &AtomicBool::new(false),
         )
@@ -336,9 +330,9 @@ mod tests {
         p.commands[0].prepare = Some(format!("echo A >> {}", log.display()));
         p.commands[1].prepare = Some(format!("echo B >> {}", log.display()));
         p.commands[1].cleanup = Some(format!("echo C >> {}", log.display()));
-        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        let out = run(&p, &mut ProcessSpawner, &mut (), &AtomicBool::new(false)).unwrap();
         assert_eq!(out.status, Status::Complete);
-        assert_eq!(out.measured[1].samples[0].exit_code, Some(1));
+        assert_eq!(out.measured[1].samples[0].exit, Exit::Code(1));
         let text = std::fs::read_to_string(&log).unwrap();
         // Round-robin: AB, BA, AB, then the cleanup of the second command.
         assert_eq!(text.split_whitespace().collect::<String>(), "ABBAABC");
@@ -349,7 +343,7 @@ mod tests {
         let mut p = plan(&["true", "sh -c 'echo broken >&2; exit 7'"], 5);
         p.warmup = 0;
         p.order = Order::RoundRobin;
-        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        let out = run(&p, &mut ProcessSpawner, &mut (), &AtomicBool::new(false)).unwrap();
         match &out.status {
             Status::Failed { command, message } => {
                 assert!(command.contains("exit 7"));
@@ -369,6 +363,7 @@ mod tests {
     fn missing_command_is_a_failure_not_a_panic() {
         let out = run(
             &plan(&["plumb-no-such-cmd"], 3),
+            &mut ProcessSpawner,
             &mut (),
             &AtomicBool::new(false),
         )
@@ -382,14 +377,20 @@ mod tests {
     fn a_child_killed_by_sigint_is_an_interruption_not_a_failure() {
         let mut p = plan(&["sh -c 'kill -INT $$'"], 3);
         p.ignore_failure = true;
-        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        let out = run(&p, &mut ProcessSpawner, &mut (), &AtomicBool::new(false)).unwrap();
         assert_eq!(out.status, Status::Interrupted);
         assert!(out.measured[0].samples.is_empty());
     }
 
     #[test]
     fn raised_stop_flag_interrupts_before_any_run() {
-        let out = run(&plan(&["true"], 3), &mut (), &AtomicBool::new(true)).unwrap();
+        let out = run(
+            &plan(&["true"], 3),
+            &mut ProcessSpawner,
+            &mut (),
+            &AtomicBool::new(true),
+        )
+        .unwrap();
         assert_eq!(out.status, Status::Interrupted);
         assert!(out.measured[0].samples.is_empty());
     }
@@ -398,7 +399,7 @@ mod tests {
     fn shell_mode_measures_an_empty_shell_in_the_same_rounds() {
         let mut p = plan(&["true"], 4);
         p.shell = Some("sh".into());
-        let out = run(&p, &mut (), &AtomicBool::new(false)).unwrap();
+        let out = run(&p, &mut ProcessSpawner, &mut (), &AtomicBool::new(false)).unwrap();
         assert_eq!(out.shell_samples.len(), 4);
         assert_eq!(out.measured[0].samples.len(), 4);
     }

@@ -5,12 +5,14 @@
 //! virtual time, driven by a closed-loop and an open-loop client, which shows what a
 //! closed-loop test hides with exact queueing arithmetic instead of a noisy clock.
 
+mod document;
 mod histogram;
 pub mod load;
 mod merge;
 pub mod model;
 mod simulate;
 
+pub use document::{load_document, merged_document};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;
 pub use simulate::{simulate, Arrivals, ClientReport, SimConfig, SimReport, Stall};

@@ -1,4 +1,5 @@
 use crate::quantity::{Confidence, Fraction};
+use crate::Metric;
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +64,8 @@ pub enum VerdictReason {
 pub struct Comparison {
     pub baseline: String,
     pub candidate: String,
+    /// What was compared, per operation (wall time unless asked otherwise).
+    pub metric: Metric,
     pub verdict: Verdict,
     /// Why the verdict is what it is.
     pub reason: VerdictReason,
@@ -86,9 +89,9 @@ pub struct Comparison {
     /// Cohen's d; inflates when noise is tiny, so read it beside the ratio, not alone.
     #[serde(with = "crate::nan_as_null")]
     pub cohens_d: f64,
-    /// Hodges–Lehmann shift candidate − baseline, ns per operation.
+    /// Hodges–Lehmann shift candidate − baseline, per operation in the metric's unit.
     #[serde(with = "crate::nan_as_null")]
-    pub hodges_lehmann_ns: f64,
+    pub hodges_lehmann: f64,
 }
 
 impl Comparison {
@@ -102,6 +105,7 @@ impl Comparison {
         Comparison {
             baseline: baseline.into(),
             candidate: candidate.into(),
+            metric: Metric::WallTime,
             verdict: Verdict::Inconclusive,
             reason: VerdictReason::Unjudged,
             ratio: f64::NAN,
@@ -113,7 +117,7 @@ impl Comparison {
             mann_whitney_p: f64::NAN,
             tost_p: f64::NAN,
             cohens_d: f64::NAN,
-            hodges_lehmann_ns: f64::NAN,
+            hodges_lehmann: f64::NAN,
         }
     }
 }

@@ -127,7 +127,11 @@ impl ComparisonDocument {
     }
 
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        let value = read_header(text, COMPARISON_FORMAT, COMPARISON_FORMAT_VERSION)?;
+        let (value, _) = read_header(
+            text,
+            COMPARISON_FORMAT,
+            COMPARISON_FORMAT_VERSION..=COMPARISON_FORMAT_VERSION,
+        )?;
         serde_json::from_value(value).map_err(ModelError::Malformed)
     }
 }

@@ -1,11 +1,12 @@
-use crate::quantity::{Confidence, Fraction};
-use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError};
+use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError, Settings};
 use serde::{Deserialize, Serialize};
 
 /// The value of the `format` field that marks a plumb result.
 pub const FORMAT: &str = "plumb-result";
 /// Bumped on any change a reader of the previous version would misread.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest version this plumb reads (migrating it on load).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tool {
@@ -42,18 +43,6 @@ impl Invocation {
                 .map(|p| p.display().to_string()),
         }
     }
-}
-
-/// Settings that decide how the statistics read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    /// Confidence level of every interval, e.g. 0.999.
-    pub confidence: Confidence,
-    /// Smallest effect size of interest, as a fraction.
-    pub sesoi: Fraction,
-    /// Producer-specific options (warm-up, run counts, order…), recorded as given.
-    #[serde(default)]
-    pub options: serde_json::Value,
 }
 
 /// The clock an in-process harness timed with, as measured at start.
@@ -102,6 +91,10 @@ pub struct ResultDocument {
     /// The clock of an in-process run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockInfo>,
+    /// Set when the document was read from an older format version and migrated: the
+    /// version it was written in (not written out; a reader says so to its user).
+    #[serde(skip)]
+    pub migrated_from: Option<u32>,
 }
 
 impl ResultDocument {
@@ -129,6 +122,7 @@ impl ResultDocument {
             comparisons: Vec::new(),
             diagnostics: Vec::new(),
             clock: None,
+            migrated_from: None,
         }
     }
 
@@ -138,9 +132,18 @@ impl ResultDocument {
 
     /// Reads a document, checking that it is a plumb result of this format version before
     /// reading its fields, so a foreign file or an old version gets a message that says so.
+    /// A document of an older version is migrated (see `migrate.rs`) and marked with
+    /// `migrated_from`.
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        let value = read_header(text, FORMAT, FORMAT_VERSION)?;
-        serde_json::from_value(value).map_err(ModelError::Malformed)
+        let (value, version) = read_header(text, FORMAT, OLDEST_FORMAT_VERSION..=FORMAT_VERSION)?;
+        let (value, migrated_from) = match version {
+            FORMAT_VERSION => (value, None),
+            _ => (crate::migrate::v1_to_v2(value)?, Some(version)),
+        };
+        let mut doc: ResultDocument =
+            serde_json::from_value(value).map_err(ModelError::Malformed)?;
+        doc.migrated_from = migrated_from;
+        Ok(doc)
     }
 
     pub fn benchmark(&self, name: &str) -> Option<&Benchmark> {
@@ -153,8 +156,8 @@ impl ResultDocument {
 pub(crate) fn read_header(
     text: &str,
     format: &str,
-    version: u32,
-) -> Result<serde_json::Value, ModelError> {
+    versions: std::ops::RangeInclusive<u32>,
+) -> Result<(serde_json::Value, u32), ModelError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(ModelError::NotJson)?;
     let found = value.get("format");
     if found.and_then(|f| f.as_str()) != Some(format) {
@@ -164,10 +167,13 @@ pub(crate) fn read_header(
         });
     }
     match value.get("format_version").and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(version) => Ok(value),
+        Some(v) if versions.contains(&(v as u32)) && v <= u64::from(u32::MAX) => {
+            Ok((value, v as u32))
+        }
         Some(v) => Err(ModelError::WrongVersion {
             found: v,
-            supported: version,
+            oldest: *versions.start(),
+            newest: *versions.end(),
         }),
         None => Err(ModelError::Malformed(serde::de::Error::custom(
             "missing or non-integer \"format_version\"",
@@ -178,7 +184,8 @@ pub(crate) fn read_header(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BenchmarkKind, Sample};
+    use crate::quantity::{Confidence, Fraction};
+    use crate::{BenchmarkKind, Metric, MetricInfo};
 
     fn doc() -> ResultDocument {
         let mut d = ResultDocument::new(
@@ -191,13 +198,16 @@ mod tests {
             Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,
-                options: serde_json::Value::Null,
+                producer: crate::ProducerSettings::None,
             },
         );
         let mut b = Benchmark::new("true", BenchmarkKind::Command);
         b.command = Some("true".into());
         b.baseline = true;
-        b.samples = vec![Sample::wall(1000), Sample::wall(1100)];
+        b.metrics
+            .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+        b.samples.push(1, &[(Metric::WallTime, 1000)]);
+        b.samples.push(1, &[(Metric::WallTime, 1100)]);
         d.benchmarks.push(b);
         d
     }
@@ -252,7 +262,7 @@ mod tests {
     fn other_version_is_refused_by_number() {
         let text = doc()
             .to_json()
-            .replace("\"format_version\": 1", "\"format_version\": 99");
+            .replace("\"format_version\": 2", "\"format_version\": 99");
         let e = ResultDocument::from_json(&text).unwrap_err();
         assert!(
             matches!(e, ModelError::WrongVersion { found: 99, .. }),
@@ -266,23 +276,8 @@ mod tests {
             ResultDocument::from_json("{oops").unwrap_err(),
             ModelError::NotJson(_)
         ));
-        let e = ResultDocument::from_json(r#"{"format":"plumb-result","format_version":1}"#)
+        let e = ResultDocument::from_json(r#"{"format":"plumb-result","format_version":2}"#)
             .unwrap_err();
         assert!(matches!(e, ModelError::Malformed(_)), "{e}");
-    }
-
-    #[test]
-    fn per_operation_times_apply_correction_and_iterations() {
-        let mut d = doc();
-        let b = &mut d.benchmarks[0];
-        b.samples[1].iterations = 2;
-        b.correction = Some(crate::Correction {
-            ns: 100.0,
-            std_err_ns: 1.0,
-            reason: "shell".into(),
-        });
-        assert_eq!(b.times_ns(), vec![900.0, 500.0]);
-        b.excluded = vec![0];
-        assert_eq!(b.analysed_times_ns(), vec![500.0]);
     }
 }

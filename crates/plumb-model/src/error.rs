@@ -12,7 +12,13 @@ pub enum ModelError {
         found: Option<String>,
     },
     /// A plumb result of another format version.
-    WrongVersion { found: u64, supported: u32 },
+    WrongVersion {
+        found: u64,
+        oldest: u32,
+        newest: u32,
+    },
+    /// An older version that could not be migrated: what was wrong with it.
+    Migration(String),
     /// The right format and version, but a field is missing or has the wrong type.
     Malformed(serde_json::Error),
 }
@@ -37,11 +43,19 @@ impl fmt::Display for ModelError {
                 "not a {}: it has no \"format\": \"{expected}\" field (is it another tool's export?)",
                 what(expected)
             ),
-            ModelError::WrongVersion { found, supported } => write!(
-                f,
-                "plumb result format version {found} is not supported by this plumb (reads version {supported}); \
-                 use the plumb release that wrote it, or re-run the benchmark"
-            ),
+            ModelError::WrongVersion { found, oldest, newest } => {
+                let reads = if oldest == newest {
+                    format!("version {newest}")
+                } else {
+                    format!("versions {oldest} to {newest}")
+                };
+                write!(
+                    f,
+                    "format version {found} is not supported by this plumb (it reads {reads}); \
+                     use the plumb release that wrote it, or re-run the benchmark"
+                )
+            }
+            ModelError::Migration(why) => write!(f, "cannot read this version-1 result: {why}"),
             ModelError::Malformed(e) => write!(f, "malformed plumb result: {e}"),
         }
     }

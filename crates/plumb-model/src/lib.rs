@@ -9,14 +9,17 @@ mod diagnostic;
 mod document;
 mod environment;
 mod error;
+mod function_info;
 mod latency;
+mod load_info;
+mod metric;
+mod migrate;
 mod nan_as_null;
 pub mod quantity;
+mod samples;
+mod settings;
 
-pub use benchmark::{
-    Benchmark, BenchmarkKind, Correction, FunctionInfo, LatencyDistribution, LoadInfo,
-    PrecisionStop, Sample, TimeStats, TimelineRow,
-};
+pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
 pub use comparison::{Comparison, Verdict, VerdictReason};
 pub use comparison_document::{
     ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,
@@ -24,9 +27,18 @@ pub use comparison_document::{
 };
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use document::{
-    ClockInfo, Invocation, ResultDocument, RunStatus, Settings, Tool, FORMAT, FORMAT_VERSION,
+    ClockInfo, Invocation, ResultDocument, RunStatus, Tool, FORMAT, FORMAT_VERSION,
+    OLDEST_FORMAT_VERSION,
 };
 pub use environment::{CacheLevel, Environment};
 pub use error::ModelError;
+pub use function_info::{FunctionInfo, PrecisionStop};
 pub use latency::LATENCY_PERCENTILES;
+pub use load_info::{LatencyDistribution, LoadInfo, TimelineRow};
+pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};
 pub use plumb_stats::{Interval, Summary};
+pub use samples::{Exit, Samples};
+pub use settings::{
+    CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,
+    RoundOrder, Settings,
+};

@@ -1,8 +1,8 @@
 use crate::reason::{percentile_reason_text, reason_text};
 use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
-use crate::units::format_duration_ns;
+use crate::units::{format_duration_ns, format_value, unit_of};
 use console::style;
-use plumb_model::{ComparisonDocument, LoadComparison, ResultDocument};
+use plumb_model::{ComparisonDocument, LoadComparison, ResultDocument, Unit};
 use std::fmt::Write;
 
 /// `plumb compare`'s report: one line per paired benchmark, then the unpaired ones.
@@ -19,9 +19,11 @@ pub fn render_document_comparison(
     );
     for c in &cmp.comparisons {
         let mean = |d: &ResultDocument| {
-            d.benchmark(&c.baseline)
-                .and_then(|b| b.time.as_ref())
-                .map_or("-".to_string(), |t| format_duration_ns(t.summary.mean))
+            d.benchmark(&c.baseline).map_or("-".to_string(), |b| {
+                b.stats(&c.metric).map_or("-".to_string(), |t| {
+                    format_value(unit_of(b, &c.metric), t.summary.mean)
+                })
+            })
         };
         let _ = writeln!(
             out,
@@ -33,14 +35,17 @@ pub fn render_document_comparison(
             ratio_text(c),
             style(reason_text(c)).dim()
         );
-        if c.hodges_lehmann_ns.is_finite() {
+        if c.hodges_lehmann.is_finite() {
+            let unit = base
+                .benchmark(&c.baseline)
+                .map_or(Unit::Nanoseconds, |b| unit_of(b, &c.metric));
             let _ = writeln!(
                 out,
                 "    {}",
                 style(format!(
                     "Hodges-Lehmann shift {}{}, Cohen's d {:.2} (d grows as noise shrinks: judge size by the ratio)",
-                    if c.hodges_lehmann_ns >= 0.0 { "+" } else { "-" },
-                    format_duration_ns(c.hodges_lehmann_ns.abs()),
+                    if c.hodges_lehmann >= 0.0 { "+" } else { "-" },
+                    format_value(unit, c.hodges_lehmann.abs()),
                     c.cohens_d
                 ))
                 .dim()

@@ -1,4 +1,4 @@
-use plumb_model::ResultDocument;
+use plumb_model::{Metric, ResultDocument};
 
 /// One row per benchmark: the summary in nanoseconds, the ratio to the baseline, mean
 /// CPU times and peak RSS. Raw samples are in the JSON export.
@@ -47,16 +47,12 @@ pub fn render_csv(doc: &ResultDocument) -> String {
                 .iter()
                 .map(|p| b.parameters.get(p).cloned().unwrap_or_default()),
         );
-        let s = b.time.as_ref().map(|t| &t.summary);
+        let s = b.time().map(|t| &t.summary);
         let cmp = doc.comparisons.iter().find(|c| c.candidate == b.name);
-        let mean_u64 = |f: &dyn Fn(&plumb_model::Sample) -> Option<u64>| -> Option<f64> {
-            let v: Option<Vec<u64>> = b.samples.iter().map(f).collect();
-            v.filter(|v| !v.is_empty())
-                .map(|v| v.iter().sum::<u64>() as f64 / v.len() as f64)
-        };
+        let mean = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
         rec.push(b.analysed_times_ns().len().to_string());
         rec.push(num(s.map(|s| s.mean)));
-        rec.push(num(b.time.as_ref().and_then(|t| t.error)));
+        rec.push(num(b.time().and_then(|t| t.error)));
         rec.push(num(s.map(|s| s.std_dev)));
         rec.push(num(s.map(|s| s.median)));
         rec.push(num(s.map(|s| s.min)));
@@ -73,15 +69,11 @@ pub fn render_csv(doc: &ResultDocument) -> String {
             cmp.map(|c| c.ratio_sd)
         }));
         rec.push(cmp.map_or(String::new(), |c| c.verdict.to_string()));
-        rec.push(num(mean_u64(&|s| s.user_ns)));
-        rec.push(num(mean_u64(&|s| s.sys_ns)));
-        rec.push(
-            b.samples
-                .iter()
-                .filter_map(|s| s.max_rss_kib)
-                .max()
-                .map_or(String::new(), |k| k.to_string()),
-        );
+        rec.push(num(mean(&Metric::UserTime)));
+        rec.push(num(mean(&Metric::SystemTime)));
+        rec.push(num(b
+            .stats(&Metric::PeakRss)
+            .map(|s| (s.summary.max / 1024.0).round())));
         w.write_record(&rec).expect("writing to memory");
     }
     String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")

@@ -4,8 +4,8 @@
 
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, BenchmarkKind, Comparison, Environment, Invocation, ResultDocument, Sample,
-    Settings, TimeStats, Verdict, VerdictReason,
+    Benchmark, BenchmarkKind, Comparison, Environment, Exit, Invocation, Metric, MetricInfo,
+    MetricStats, ProducerSettings, ResultDocument, Settings, Verdict, VerdictReason,
 };
 
 fn bench(name: &str, base_ns: u64, baseline: bool) -> Benchmark {
@@ -15,16 +15,26 @@ fn bench(name: &str, base_ns: u64, baseline: bool) -> Benchmark {
     b.command = Some(name.into());
     b.parameters = [("n".to_string(), name.len().to_string())].into();
     b.baseline = baseline;
-    b.samples = (0..20)
-        .map(|i| {
-            let mut s = Sample::wall((base_ns as i64 + jitter[i % 10] * 1000) as u64);
-            s.user_ns = Some(500_000);
-            s.sys_ns = Some(100_000);
-            s.max_rss_kib = Some(2048);
-            s.exit_code = Some(0);
-            s
-        })
-        .collect();
+    for m in [
+        Metric::WallTime,
+        Metric::UserTime,
+        Metric::SystemTime,
+        Metric::PeakRss,
+    ] {
+        b.metrics.insert(m.clone(), MetricInfo::measured(&m));
+    }
+    for i in 0..20 {
+        let wall = (base_ns as i64 + jitter[i % 10] * 1000) as u64;
+        b.samples.push_run(
+            &[
+                (Metric::WallTime, wall),
+                (Metric::UserTime, 500_000),
+                (Metric::SystemTime, 100_000),
+                (Metric::PeakRss, 2 << 20),
+            ],
+            Exit::Code(0),
+        );
+    }
     b
 }
 
@@ -39,23 +49,27 @@ pub fn document() -> ResultDocument {
         Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
-            options: serde_json::Value::Null,
+            producer: ProducerSettings::None,
         },
     );
     doc.benchmarks.push(bench("fast | one", 10_000_000, true));
     doc.benchmarks.push(bench("slow", 20_000_000, false));
     for b in &mut doc.benchmarks {
-        let times = b.analysed_times_ns();
-        let summary = plumb_stats::Summary::of(&times).unwrap();
-        let ci = plumb_stats::mean_ci(&times, 0.999).unwrap();
-        b.time = Some(TimeStats {
-            mean_ci: Some(ci.interval),
-            error: Some(ci.error),
-            median_ci: plumb_stats::median_ci(&times, 0.999)
-                .ok()
-                .map(|c| c.interval),
-            summary,
-        });
+        let metrics: Vec<Metric> = b.metrics.keys().cloned().collect();
+        for m in metrics {
+            let values = b.analysed(&m);
+            let summary = plumb_stats::Summary::of(&values).unwrap();
+            let ci = plumb_stats::mean_ci(&values, 0.999).ok();
+            let stats = MetricStats {
+                mean_ci: ci.as_ref().map(|c| c.interval),
+                error: ci.as_ref().map(|c| c.error),
+                median_ci: plumb_stats::median_ci(&values, 0.999)
+                    .ok()
+                    .map(|c| c.interval),
+                summary,
+            };
+            b.stats.insert(m, stats);
+        }
     }
     let (x, y) = (
         doc.benchmarks[0].analysed_times_ns(),
@@ -74,7 +88,7 @@ pub fn document() -> ResultDocument {
         mann_whitney_p: plumb_stats::mann_whitney_u(&y, &x).unwrap().p,
         tost_p: 1.0,
         cohens_d: plumb_stats::cohens_d(&x, &y).unwrap(),
-        hodges_lehmann_ns: plumb_stats::hodges_lehmann(&x, &y).unwrap(),
+        hodges_lehmann: plumb_stats::hodges_lehmann(&x, &y).unwrap(),
         ..Comparison::unjudged(
             "fast | one",
             "slow",

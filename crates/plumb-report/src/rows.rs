@@ -1,7 +1,7 @@
 //! The summary table as formatted cells, shared by the terminal and Markdown renderers.
 
-use crate::units::TimeUnit;
-use plumb_model::{Benchmark, ResultDocument};
+use crate::units::{format_value, TimeUnit};
+use plumb_model::{Benchmark, Metric, ResultDocument, Unit};
 
 pub struct Table {
     pub header: Vec<&'static str>,
@@ -10,22 +10,15 @@ pub struct Table {
     pub numeric: Vec<bool>,
 }
 
-fn mean_of(values: impl Iterator<Item = Option<u64>>) -> Option<f64> {
-    let v: Vec<u64> = values.collect::<Option<Vec<_>>>()?;
-    (!v.is_empty()).then(|| v.iter().sum::<u64>() as f64 / v.len() as f64)
-}
-
 pub fn summary_table(doc: &ResultDocument) -> Table {
     let unit = doc
         .benchmarks
         .iter()
-        .filter_map(|b| b.time.as_ref().map(|t| t.summary.mean))
+        .filter_map(|b| b.time().map(|t| t.summary.mean))
         .fold(f64::INFINITY, f64::min);
     let unit = TimeUnit::for_value(if unit.is_finite() { unit } else { 0.0 });
-    let has_rusage = doc
-        .benchmarks
-        .iter()
-        .any(|b| b.samples.iter().any(|s| s.user_ns.is_some()));
+    let has = |m: &Metric| doc.benchmarks.iter().any(|b| b.stats(m).is_some());
+    let has_rusage = has(&Metric::UserTime);
     let mut header = vec![
         "Benchmark",
         "Mean",
@@ -40,11 +33,7 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
     if has_rusage {
         header.extend(["User", "Sys", "MaxRSS"]);
     }
-    let has_allocs = doc.benchmarks.iter().any(|b| {
-        b.function
-            .as_ref()
-            .is_some_and(|f| f.allocs_per_op.is_some())
-    });
+    let has_allocs = has(&Metric::Allocations);
     if has_allocs {
         header.extend(["Allocs/op", "Bytes/op"]);
     }
@@ -77,7 +66,7 @@ fn row(
         b.name.clone()
     };
     let mut cells = vec![name];
-    match &b.time {
+    match b.time() {
         Some(t) => {
             let s = &t.summary;
             cells.push(unit.format(s.mean));
@@ -99,24 +88,16 @@ fn row(
         }
         _ => cells.extend([dash(), dash()]),
     }
+    let mean = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
     if has_rusage {
-        let user = mean_of(b.samples.iter().map(|s| s.user_ns));
-        let sys = mean_of(b.samples.iter().map(|s| s.sys_ns));
-        let rss = b.samples.iter().filter_map(|s| s.max_rss_kib).max();
-        cells.push(user.map_or_else(dash, crate::format_duration_ns));
-        cells.push(sys.map_or_else(dash, crate::format_duration_ns));
-        cells.push(rss.map_or_else(dash, |k| format!("{:.1} MiB", k as f64 / 1024.0)));
+        cells.push(mean(&Metric::UserTime).map_or_else(dash, crate::format_duration_ns));
+        cells.push(mean(&Metric::SystemTime).map_or_else(dash, crate::format_duration_ns));
+        let peak = b.stats(&Metric::PeakRss).map(|s| s.summary.max);
+        cells.push(peak.map_or_else(dash, |v| format_value(Unit::Bytes, v)));
     }
     if has_allocs {
-        let f = b.function.as_ref();
-        cells.push(
-            f.and_then(|f| f.allocs_per_op)
-                .map_or_else(dash, |a| format!("{a:.2}")),
-        );
-        cells.push(
-            f.and_then(|f| f.bytes_per_op)
-                .map_or_else(dash, |a| format!("{a:.0} B")),
-        );
+        cells.push(mean(&Metric::Allocations).map_or_else(dash, |a| format!("{a:.2}")));
+        cells.push(mean(&Metric::AllocatedBytes).map_or_else(dash, |a| format!("{a:.0} B")));
     }
     cells.push(b.analysed_times_ns().len().to_string());
     cells

@@ -1,5 +1,5 @@
 use crate::rows::{summary_table, Table};
-use crate::units::format_duration_ns;
+use crate::units::{format_value, unit_of};
 use console::{style, Style};
 use plumb_model::{Comparison, Diagnostic, ResultDocument, RunStatus, Severity, Verdict};
 use std::fmt::Write;
@@ -30,15 +30,15 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
     }
     out.push_str(&render_table(&summary_table(doc)));
     for b in &doc.benchmarks {
-        if let Some(c) = &b.correction {
+        for c in &b.corrections {
             let _ = writeln!(
                 out,
                 "{}",
                 style(format!(
                     "  {}: {} ± {} ({}) subtracted from each run",
                     b.name,
-                    format_duration_ns(c.ns),
-                    format_duration_ns(c.std_err_ns),
+                    format_value(unit_of(b, &c.metric), c.value),
+                    format_value(unit_of(b, &c.metric), c.std_err),
                     c.reason
                 ))
                 .dim()

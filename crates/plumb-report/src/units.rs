@@ -62,6 +62,47 @@ pub fn format_duration_ns(ns: f64) -> String {
     TimeUnit::for_value(ns).format(ns)
 }
 
+/// A value of a metric in its unit, for display: a time, a size (B, KiB, MiB, GiB), or a
+/// count with an SI prefix when large.
+pub fn format_value(unit: plumb_model::Unit, v: f64) -> String {
+    use plumb_model::Unit;
+    if !v.is_finite() {
+        return "-".to_string();
+    }
+    match unit {
+        Unit::Nanoseconds => format_duration_ns(v),
+        Unit::Bytes => {
+            let (div, suffix) = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+                .into_iter()
+                .find(|&(d, _)| v.abs() >= d as f64)
+                .unwrap_or((1, "B"));
+            if div == 1 {
+                format!("{v:.0} B")
+            } else {
+                format!("{:.1} {suffix}", v / div as f64)
+            }
+        }
+        Unit::Count => {
+            let (div, suffix) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+                .into_iter()
+                .find(|&(d, _)| v.abs() >= d)
+                .unwrap_or((1.0, ""));
+            if div == 1.0 {
+                format!("{v:.2}")
+            } else {
+                format!("{:.3}{suffix}", v / div)
+            }
+        }
+    }
+}
+
+/// The unit of `metric` in `b` (nanoseconds when undeclared).
+pub fn unit_of(b: &plumb_model::Benchmark, metric: &plumb_model::Metric) -> plumb_model::Unit {
+    b.metrics
+        .get(metric)
+        .map_or(plumb_model::Unit::Nanoseconds, |i| i.unit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

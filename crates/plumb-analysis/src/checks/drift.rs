@@ -1,5 +1,5 @@
-use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
+use super::{key, pct, sig4};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::{mann_kendall, tukey_outliers, Summary};
 
 /// A trend is reported when Mann–Kendall rejects "no trend" at this level *and* it is
@@ -42,8 +42,8 @@ pub fn trend(times: &[f64]) -> Option<Diagnostic> {
 
 /// The first measured run far slower than the rest: warm-up was too short. Also notes,
 /// as evidence that warm-up did its job, when warm-up runs were slower than measured ones.
-pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
-    let times = b.times_ns();
+pub fn cold_start(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
+    let times = b.per_op(metric);
     if times.len() < MIN_SAMPLES {
         return None;
     }
@@ -70,15 +70,15 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
                     times[0] / median
                 ),
             )
-            .evidence("first_ns", sig4(times[0]))
-            .evidence("median_ns", sig4(median))
+            .evidence(&key(b, metric, "first"), sig4(times[0]))
+            .evidence(&key(b, metric, "median"), sig4(median))
             .advice("warm up longer (plumb run --warmup N; plumb-bench --warmup-cap TIME)"),
         );
     }
     if b.warmup.is_empty() {
         return None;
     }
-    let warm = b.warmup_times_ns();
+    let warm = b.warmup_per_op(metric);
     let warm_median = Summary::of(&warm).ok()?.median;
     (warm_median > o.upper_fence).then(|| {
         Diagnostic::new(
@@ -90,8 +90,8 @@ pub fn cold_start(b: &Benchmark) -> Option<Diagnostic> {
                 b.warmup.len()
             ),
         )
-        .evidence("warmup_median_ns", sig4(warm_median))
-        .evidence("upper_fence_ns", sig4(o.upper_fence))
+        .evidence(&key(b, metric, "warmup_median"), sig4(warm_median))
+        .evidence(&key(b, metric, "upper_fence"), sig4(o.upper_fence))
     })
 }
 
@@ -112,25 +112,25 @@ mod tests {
 
     #[test]
     fn a_slow_first_run_blames_the_warmup_only_when_there_was_one() {
-        use plumb_model::{BenchmarkKind, FunctionInfo, Sample};
-        let mut b = Benchmark::new("f", BenchmarkKind::Function);
-        b.samples = std::iter::once(5000)
-            .chain((0..30).map(|i| 100 + i % 3))
-            .map(Sample::wall)
-            .collect();
-        b.warmup = vec![Sample::wall(100); 3];
+        use plumb_model::{BenchmarkKind, FunctionInfo};
+        let mut b = Benchmark::of_wall_times(
+            "f",
+            BenchmarkKind::Function,
+            std::iter::once(5000).chain((0..30).map(|i| 100 + i % 3)),
+        );
+        b.warmup = Benchmark::of_wall_times("w", BenchmarkKind::Function, [100; 3]).samples;
         b.function = Some(FunctionInfo {
             warmup: true,
             ..Default::default()
         });
-        let d = cold_start(&b).unwrap();
+        let d = cold_start(&b, &Metric::WallTime).unwrap();
         assert!(
             d.message.contains("the warm-up (3 runs) was not enough"),
             "{}",
             d.message
         );
         b.function.as_mut().unwrap().warmup = false;
-        let d = cold_start(&b).unwrap();
+        let d = cold_start(&b, &Metric::WallTime).unwrap();
         assert!(d.message.contains("warm-up was off"), "{}", d.message);
     }
 }

@@ -2,11 +2,7 @@ use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 
 /// Runs that exited non-zero but were kept (`--ignore-failure`).
 pub fn check(b: &Benchmark) -> Option<Diagnostic> {
-    let failed = b
-        .samples
-        .iter()
-        .filter(|s| s.exit_code.is_some_and(|c| c != 0) || s.signal.is_some())
-        .count();
+    let failed = b.samples.exits().iter().filter(|e| !e.success()).count();
     (failed > 0).then(|| {
         Diagnostic::new(
             DiagnosticCode::FailedRuns,

@@ -1,16 +1,16 @@
-use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
+use super::{key, pct, sig4};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::one_way_anova;
 
 /// Between-launch against within-launch variation, when a benchmark ran in several fresh
 /// processes: code layout and address-space randomisation change per process, not per
 /// sample, and can move a result more than its own noise.
-pub fn check(b: &Benchmark, level: f64) -> Option<Diagnostic> {
+pub fn check(b: &Benchmark, metric: &Metric, level: f64) -> Option<Diagnostic> {
     let counts = &b.function.as_ref()?.launch_sample_counts;
     if counts.len() < 2 {
         return None;
     }
-    let times = b.times_ns();
+    let times = b.per_op(metric);
     let mut groups: Vec<Vec<f64>> = Vec::new();
     let mut start = 0;
     for &n in counts {
@@ -43,8 +43,8 @@ pub fn check(b: &Benchmark, level: f64) -> Option<Diagnostic> {
             },
         )
         .evidence("launches", counts.len())
-        .evidence("between_launch_sd_ns", sig4(a.between_sd))
-        .evidence("within_launch_sd_ns", sig4(a.within_sd))
+        .evidence(&key(b, metric, "between_launch_sd"), sig4(a.between_sd))
+        .evidence(&key(b, metric, "within_launch_sd"), sig4(a.within_sd))
         .evidence("anova_f", sig4(a.f))
         .evidence("anova_p", a.p)
         .advice(if differ { "compare results with --launches on both sides; more launches narrow the interval" } else { "" }),

@@ -9,20 +9,33 @@ mod outliers;
 mod precision;
 
 use crate::AnalysisConfig;
-use plumb_model::{Benchmark, Diagnostic};
+use plumb_model::{Benchmark, Diagnostic, Metric, Unit};
 
-pub fn run_all(b: &Benchmark, times: &[f64], cfg: &AnalysisConfig) -> Vec<Diagnostic> {
+/// Runs every check on `cfg.metric`, whose analysed per-op values are `values`.
+pub fn run_all(b: &Benchmark, values: &[f64], cfg: &AnalysisConfig) -> Vec<Diagnostic> {
+    let m = &cfg.metric;
+    let level = cfg.level.get();
     let mut out = Vec::new();
     out.extend(failures::check(b));
-    out.extend(precision::sample_size(times, cfg.level.get()));
-    out.extend(precision::wide_ci(b, cfg.level.get()));
-    out.extend(precision::high_cv(b));
-    out.extend(outliers::check(b));
-    out.extend(modality::check(times));
-    out.extend(drift::trend(times));
-    out.extend(drift::cold_start(b));
-    out.extend(launches::check(b, cfg.level.get()));
+    out.extend(precision::sample_size(values, level));
+    out.extend(precision::wide_ci(b, m, level));
+    out.extend(precision::high_cv(b, m));
+    out.extend(outliers::check(b, m));
+    out.extend(modality::check(b, m, values));
+    out.extend(drift::trend(values));
+    out.extend(drift::cold_start(b, m));
+    out.extend(launches::check(b, m, level));
     out
+}
+
+/// An evidence name with the metric's unit, as the figure is in it: `first_ns`,
+/// `first_bytes`, or `first` for a count.
+pub(crate) fn key(b: &Benchmark, metric: &Metric, name: &str) -> String {
+    match b.metrics.get(metric).map(|i| i.unit) {
+        Some(Unit::Nanoseconds) => format!("{name}_ns"),
+        Some(Unit::Bytes) => format!("{name}_bytes"),
+        Some(Unit::Count) | None => name.to_string(),
+    }
 }
 
 /// Round to 4 significant digits for evidence, so documents stay readable.

@@ -1,11 +1,11 @@
-use super::sig4;
-use plumb_model::{Diagnostic, DiagnosticCode, Severity};
+use super::{key, sig4};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::{mvalue, Modality};
 
 /// mValue needs enough samples to draw a histogram worth reading.
 pub const MIN_SAMPLES: usize = 20;
 
-pub fn check(times: &[f64]) -> Option<Diagnostic> {
+pub fn check(b: &Benchmark, metric: &Metric, times: &[f64]) -> Option<Diagnostic> {
     if times.len() < MIN_SAMPLES {
         return None;
     }
@@ -29,7 +29,7 @@ pub fn check(times: &[f64]) -> Option<Diagnostic> {
             ),
         )
         .evidence("mvalue", sig4(m.mvalue))
-        .evidence("bin_width_ns", sig4(m.bin_width))
+        .evidence(&key(b, metric, "bin_width"), sig4(m.bin_width))
         .advice("look at the samples in run order: two code paths, caches hot or cold, CPU frequency steps, or two cores of different speed"),
     )
 }

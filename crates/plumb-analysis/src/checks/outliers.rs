@@ -1,12 +1,12 @@
-use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
+use super::{key, pct, sig4};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::tukey_outliers;
 
 /// More than this fraction of samples outside the fences is a warning, not a note.
 pub const MANY_OUTLIERS: f64 = 0.05;
 
-pub fn check(b: &Benchmark) -> Option<Diagnostic> {
-    let times = b.times_ns();
+pub fn check(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
+    let times = b.per_op(metric);
     let o = tukey_outliers(&times).ok()?;
     if o.count() == 0 {
         return None;
@@ -45,8 +45,8 @@ pub fn check(b: &Benchmark) -> Option<Diagnostic> {
         .evidence("low", o.low.len())
         .evidence("high", o.high.len())
         .evidence("far", far)
-        .evidence("lower_fence_ns", sig4(o.lower_fence))
-        .evidence("upper_fence_ns", sig4(o.upper_fence))
+        .evidence(&key(b, metric, "lower_fence"), sig4(o.lower_fence))
+        .evidence(&key(b, metric, "upper_fence"), sig4(o.upper_fence))
         .evidence("run_indices_first_10", runs)
         .advice(if dropped {
             "dropping outliers hides real costs (GC, page faults, interrupts); report both ways"

@@ -1,5 +1,5 @@
-use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
+use super::{key, pct, sig4};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 
 /// Below this many samples the t multiplier, not the noise, dominates the interval.
 pub const MIN_SAMPLES: usize = 10;
@@ -48,8 +48,8 @@ pub fn sample_size(times: &[f64], level: f64) -> Option<Diagnostic> {
     )
 }
 
-pub fn wide_ci(b: &Benchmark, level: f64) -> Option<Diagnostic> {
-    let t = b.time.as_ref()?;
+pub fn wide_ci(b: &Benchmark, metric: &Metric, level: f64) -> Option<Diagnostic> {
+    let t = b.stats(metric)?;
     let rel = t.error? / t.summary.mean.abs();
     (rel > MAX_RELATIVE_ERROR).then(|| {
         Diagnostic::new(
@@ -62,13 +62,13 @@ pub fn wide_ci(b: &Benchmark, level: f64) -> Option<Diagnostic> {
             ),
         )
         .evidence("relative_error", sig4(rel))
-        .evidence("error_ns", sig4(t.error.unwrap_or(f64::NAN)))
+        .evidence(&key(b, metric, "error"), sig4(t.error.unwrap_or(f64::NAN)))
         .advice("more runs narrow it by √n; a quieter machine narrows the spread itself")
     })
 }
 
-pub fn high_cv(b: &Benchmark) -> Option<Diagnostic> {
-    let t = b.time.as_ref()?;
+pub fn high_cv(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
+    let t = b.stats(metric)?;
     if t.summary.n < 2 {
         return None;
     }
@@ -80,8 +80,8 @@ pub fn high_cv(b: &Benchmark) -> Option<Diagnostic> {
             format!("noisy: the standard deviation is {} of the mean", pct(cv)),
         )
         .evidence("cv", sig4(cv))
-        .evidence("std_dev_ns", sig4(t.summary.std_dev))
-        .evidence("mad_ns", sig4(t.summary.mad))
+        .evidence(&key(b, metric, "std_dev"), sig4(t.summary.std_dev))
+        .evidence(&key(b, metric, "mad"), sig4(t.summary.mad))
         .advice("see `plumb env` for noise sources; pin with taskset; close other programs")
     })
 }

@@ -1,0 +1,131 @@
+//! The command producer's result: it runs the plan and assembles the document itself, so
+//! the CLI only parses, calls, analyses and renders.
+
+use crate::runner::{run, Outcome, Progress, RunError, Status};
+use crate::spawner::{RunRecord, Spawner};
+use crate::{Order, OutputPolicy, RunCount, RunPlan};
+use plumb_model::quantity::Duration;
+use plumb_model::{
+    Benchmark, BenchmarkKind, CommandSettings, Correction, Environment, Invocation, Metric,
+    MetricInfo, ResultDocument, RoundOrder, RunStatus, Samples, Settings,
+};
+use std::sync::atomic::AtomicBool;
+
+/// What `produce` needs besides the plan: how the result will be judged, where it ran.
+pub struct Produced {
+    pub settings: Settings,
+    pub environment: Environment,
+    pub invocation: Invocation,
+    /// Index of the baseline among the plan's commands.
+    pub baseline: usize,
+}
+
+/// The record of a plan's settings, for the result document.
+pub fn command_settings(plan: &RunPlan, drop_outliers: bool) -> CommandSettings {
+    let (runs, min_runs, max_runs, min_time, max_time) = match plan.runs {
+        RunCount::Fixed(n) => (Some(n), n, Some(n), Duration::ZERO, None),
+        RunCount::Adaptive {
+            min_runs,
+            max_runs,
+            min_time,
+            max_time,
+        } => (
+            None,
+            min_runs,
+            max_runs,
+            min_time.into(),
+            max_time.map(Duration::from),
+        ),
+    };
+    let (order, seed) = match plan.order {
+        Order::Shuffle { seed } => (RoundOrder::Shuffle, Some(seed)),
+        Order::RoundRobin => (RoundOrder::RoundRobin, None),
+    };
+    CommandSettings {
+        warmup: plan.warmup,
+        runs,
+        min_runs,
+        max_runs,
+        min_time,
+        max_time,
+        order,
+        seed,
+        shell: plan.shell.clone(),
+        output: match &plan.output {
+            OutputPolicy::Discard => "null".into(),
+            OutputPolicy::Inherit => "inherit".into(),
+            OutputPolicy::File(p) => p.display().to_string(),
+        },
+        ignore_failure: plan.ignore_failure,
+        drop_outliers,
+    }
+}
+
+/// Runs `plan` and returns its document, unanalysed: every run's raw metrics, the shell
+/// correction, and how the run ended (complete, interrupted, failed — what was measured
+/// before a stop is kept).
+pub fn produce(
+    plan: &RunPlan,
+    how: Produced,
+    spawner: &mut dyn Spawner,
+    progress: &mut dyn Progress,
+    stop: &AtomicBool,
+) -> Result<ResultDocument, RunError> {
+    let outcome = run(plan, spawner, progress, stop)?;
+    let mut doc = ResultDocument::new(
+        env!("CARGO_PKG_VERSION"),
+        how.invocation,
+        how.environment,
+        how.settings,
+    );
+    let correction = shell_correction(plan.shell.as_deref(), &outcome);
+    for (i, m) in outcome.measured.into_iter().enumerate() {
+        let mut b = Benchmark::new(m.spec.name, BenchmarkKind::Command);
+        b.command = Some(m.spec.command);
+        b.parameters = m.spec.parameters;
+        b.baseline = i == how.baseline;
+        for metric in RunRecord::METRICS {
+            b.metrics
+                .insert(metric.clone(), MetricInfo::measured(&metric));
+        }
+        b.warmup = samples(&m.warmup);
+        b.samples = samples(&m.samples);
+        b.corrections.extend(correction.clone());
+        doc.benchmarks.push(b);
+    }
+    doc.status = match outcome.status {
+        Status::Complete => RunStatus::Complete,
+        Status::Interrupted => RunStatus::Interrupted,
+        Status::Failed { command, message } => RunStatus::Failed {
+            message: format!("benchmark {command:?}: {message}"),
+        },
+    };
+    Ok(doc)
+}
+
+fn samples(runs: &[RunRecord]) -> Samples {
+    let mut s = Samples::default();
+    for r in runs {
+        s.push_run(&r.values(), r.exit);
+    }
+    s
+}
+
+/// Mean start-up of the empty shell and its standard error; with fewer than two samples
+/// (an interrupted run) there is nothing honest to subtract.
+fn shell_correction(shell: Option<&str>, outcome: &Outcome) -> Option<Correction> {
+    let shell = shell?;
+    let xs: Vec<f64> = outcome
+        .shell_samples
+        .iter()
+        .map(|s| s.wall_ns as f64)
+        .collect();
+    Correction::estimated(
+        Metric::WallTime,
+        &xs,
+        format!(
+            "start-up of `{shell} -c ''`, measured in the same rounds ({} runs)",
+            xs.len()
+        ),
+    )
+}

@@ -1,0 +1,138 @@
+//! A spawner that runs nothing: each command "takes" the time its text says, exactly, so
+//! tests can check run counts, order, failures, interruption and rendered output without
+//! a clock (hyperfine's `MockExecutor`, for the same reason).
+//!
+//! What a fake command measures, from its argv:
+//! - `sleep S` — S seconds;
+//! - `NAME TIME` — TIME, in plumb's duration grammar (`fast 5ms`);
+//! - `… exit N` at the end — exits with status N (`fail 2ms exit 3`);
+//! - `sh -c SCRIPT` (prepare, cleanup, the shell) — 1 ms, status N if SCRIPT has `exit N`;
+//! - anything else — 1 ms, status 0.
+//!
+//! User time is half the wall time, system time a tenth, peak RSS 1 MiB.
+
+use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};
+use crate::OutputPolicy;
+use plumb_model::quantity::Duration;
+use plumb_model::Exit;
+use std::cell::RefCell;
+use std::io;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+#[derive(Debug, Default, Clone)]
+pub struct FakeSpawner {
+    /// Every run, in order: its argv joined by spaces.
+    pub log: Rc<RefCell<Vec<String>>>,
+    /// Raise this flag during the first run whose command line equals `on` and end that
+    /// run by SIGINT, as Ctrl-C at a terminal does.
+    pub interrupt: Option<(String, Arc<AtomicBool>)>,
+}
+
+impl FakeSpawner {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The runs so far.
+    pub fn runs(&self) -> Vec<String> {
+        self.log.borrow().clone()
+    }
+}
+
+struct FakeLaunch {
+    line: String,
+    record: RunRecord,
+    missing: bool,
+    log: Rc<RefCell<Vec<String>>>,
+    interrupt: Option<(String, Arc<AtomicBool>)>,
+}
+
+impl Spawner for FakeSpawner {
+    fn prepare(&mut self, argv: &[String], _: &OutputPolicy) -> io::Result<Box<dyn Launch>> {
+        let (wall, code) = behaviour(argv);
+        Ok(Box::new(FakeLaunch {
+            line: argv.join(" "),
+            record: RunRecord {
+                wall_ns: wall.as_nanos(),
+                user_ns: wall.as_nanos() / 2,
+                sys_ns: wall.as_nanos() / 10,
+                peak_rss_bytes: 1 << 20,
+                exit: Exit::Code(code),
+            },
+            missing: argv[0] == "plumb-no-such-command",
+            log: self.log.clone(),
+            interrupt: self.interrupt.clone(),
+        }))
+    }
+}
+
+fn behaviour(argv: &[String]) -> (Duration, i32) {
+    let one_ms = Duration::from_millis(1);
+    let code_in = |words: &[&str]| {
+        words
+            .windows(2)
+            .find(|w| w[0] == "exit")
+            .and_then(|w| w[1].trim_end_matches(';').parse().ok())
+            .unwrap_or(0)
+    };
+    if argv.len() == 3 && argv[0] == "sh" && argv[1] == "-c" {
+        let words: Vec<&str> = argv[2].split_whitespace().collect();
+        return (one_ms, code_in(&words));
+    }
+    let words: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let wall = match words.as_slice() {
+        ["sleep", s, ..] => s.parse::<f64>().map_or(one_ms, Duration::from_secs_f64),
+        [_, t, ..] => t.parse().unwrap_or(one_ms),
+        _ => one_ms,
+    };
+    (wall, code_in(&words))
+}
+
+impl Launch for FakeLaunch {
+    fn run_once(&mut self) -> Result<RunRecord, SpawnError> {
+        if self.missing {
+            return Err(SpawnError::NotFound(self.line.clone()));
+        }
+        self.log.borrow_mut().push(self.line.clone());
+        if let Some((on, flag)) = &self.interrupt {
+            if *on == self.line && !flag.swap(true, Ordering::Relaxed) {
+                return Ok(RunRecord {
+                    exit: Exit::Signal { signal: 2 },
+                    ..self.record
+                });
+            }
+        }
+        Ok(self.record)
+    }
+
+    fn stderr_tail(&mut self, _: u64) -> String {
+        format!("stderr of {}", self.line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(argv: &[&str]) -> RunRecord {
+        let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+        FakeSpawner::new()
+            .prepare(&argv, &OutputPolicy::Discard)
+            .unwrap()
+            .run_once()
+            .unwrap()
+    }
+
+    #[test]
+    fn commands_take_the_time_their_text_says() {
+        assert_eq!(run(&["sleep", "0.25"]).wall_ns, 250_000_000);
+        assert_eq!(run(&["fast", "5ms"]).wall_ns, 5_000_000);
+        assert_eq!(run(&["fail", "2ms", "exit", "3"]).exit, Exit::Code(3));
+        assert_eq!(run(&["sh", "-c", "echo x; exit 4"]).exit, Exit::Code(4));
+        assert_eq!(run(&["true"]).wall_ns, 1_000_000);
+        let r = run(&["x", "10ms"]);
+        assert_eq!((r.user_ns, r.sys_ns), (5_000_000, 1_000_000));
+    }
+}

@@ -1,0 +1,96 @@
+//! The seam between the runner (rounds, counts, order, failures) and processes: the
+//! runner asks a `Spawner` for a `Launch` per command and runs it; `ProcessSpawner`
+//! starts real processes (`process.rs`), `FakeSpawner` (`fake.rs`) pretends to, so run
+//! counts, order and output are tested without timing anything.
+
+use crate::OutputPolicy;
+use plumb_model::{Exit, Metric};
+use std::fmt;
+use std::io;
+
+/// What one run of a command measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunRecord {
+    pub wall_ns: u64,
+    /// The child's CPU time in user mode and in the kernel (`wait4`'s rusage).
+    pub user_ns: u64,
+    pub sys_ns: u64,
+    /// The child's own peak resident set.
+    pub peak_rss_bytes: u64,
+    pub exit: Exit,
+}
+
+impl RunRecord {
+    /// The metrics of a command run, as the result model names them.
+    pub const METRICS: [Metric; 4] = [
+        Metric::WallTime,
+        Metric::UserTime,
+        Metric::SystemTime,
+        Metric::PeakRss,
+    ];
+
+    pub fn values(&self) -> [(Metric, u64); 4] {
+        [
+            (Metric::WallTime, self.wall_ns),
+            (Metric::UserTime, self.user_ns),
+            (Metric::SystemTime, self.sys_ns),
+            (Metric::PeakRss, self.peak_rss_bytes),
+        ]
+    }
+
+    /// How the run failed, or `None` when it exited 0.
+    pub fn failure(&self) -> Option<String> {
+        match self.exit {
+            Exit::Code(0) => None,
+            Exit::Code(code) => Some(format!("exited with status {code}")),
+            Exit::Signal { signal } => Some(format!("was killed by signal {signal}")),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum SpawnError {
+    NotFound(String),
+    PermissionDenied(String),
+    Other { program: String, error: io::Error },
+}
+
+impl fmt::Display for SpawnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpawnError::NotFound(p) => write!(
+                f,
+                "command not found: {p:?} (commands run without a shell; use --shell for shell syntax)"
+            ),
+            SpawnError::PermissionDenied(p) => write!(f, "permission denied running {p:?}"),
+            SpawnError::Other { program, error } => write!(f, "cannot run {program:?}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SpawnError {}
+
+/// A command ready to run, many times.
+pub trait Launch {
+    /// Runs it once and measures it.
+    fn run_once(&mut self) -> Result<RunRecord, SpawnError>;
+    /// The end of what the last run wrote to stderr, at most `max_bytes` (empty when its
+    /// stderr was not captured).
+    fn stderr_tail(&mut self, max_bytes: u64) -> String;
+}
+
+/// Makes commands ready to run.
+pub trait Spawner {
+    /// `argv[0]` is the program; `output` says where its stdout goes.
+    fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>>;
+}
+
+/// Real processes: `posix_spawn` and `wait4`, timed by the wall clock (see `process.rs`).
+#[derive(Debug, Default)]
+pub struct ProcessSpawner;
+
+impl Spawner for ProcessSpawner {
+    fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>> {
+        Ok(Box::new(crate::process::Executable::new(argv, output)?))
+    }
+}

@@ -1,0 +1,94 @@
+//! The load producer's documents: one load test, and several agents' tests merged. The
+//! producer assembles them so the CLI only parses, calls and renders.
+
+use crate::load::LoadReport;
+use crate::{merge_load, model};
+use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::{
+    Benchmark, BenchmarkKind, Environment, Invocation, LoadInfo, LoadMode, LoadSettings,
+    MergedSettings, ProducerSettings, ResultDocument, RunStatus, Settings,
+};
+
+/// The document of one load test.
+pub fn load_document(
+    report: &LoadReport,
+    settings: LoadSettings,
+    environment: Environment,
+    invocation: Invocation,
+) -> ResultDocument {
+    let (mode, target_rate, concurrency) = match settings.mode {
+        LoadMode::Open {
+            rate,
+            max_in_flight,
+            ..
+        } => ("open", Some(rate.per_second()), max_in_flight as usize),
+        LoadMode::Closed { connections } => ("closed", None, connections as usize),
+    };
+    let mut b = Benchmark::new(
+        format!("{} {}", settings.method, settings.url),
+        BenchmarkKind::Load,
+    );
+    if let Some(agent) = &settings.agent {
+        b.parameters.insert("agent".into(), agent.clone());
+    }
+    b.load = Some(model::load_info(report, mode, target_rate, concurrency));
+    let mut doc = ResultDocument::new(
+        env!("CARGO_PKG_VERSION"),
+        invocation,
+        environment,
+        Settings {
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
+            producer: ProducerSettings::Load(settings),
+        },
+    );
+    doc.benchmarks.push(b);
+    if report.interrupted {
+        doc.status = RunStatus::Interrupted;
+    }
+    doc
+}
+
+/// Agents' results of one test combined: counts add, histograms add losslessly. `paths`
+/// name the inputs, in order, for the record and for messages.
+pub fn merged_document(
+    docs: &[ResultDocument],
+    paths: &[String],
+    invocation: Invocation,
+) -> Result<ResultDocument, String> {
+    let mut names: Vec<String> = Vec::new();
+    for (doc, path) in docs.iter().zip(paths) {
+        if doc.benchmarks.iter().any(|b| b.load.is_none()) {
+            return Err(format!(
+                "{path}: merge combines load results (plumb load); this file has other benchmarks"
+            ));
+        }
+        for b in &doc.benchmarks {
+            if !names.contains(&b.name) {
+                names.push(b.name.clone());
+            }
+        }
+    }
+    let first = docs.first().ok_or("nothing to merge")?;
+    let mut merged = first.clone();
+    merged.benchmarks.clear();
+    merged.invocation = invocation;
+    merged.settings.producer = ProducerSettings::Merged(MergedSettings {
+        inputs: paths.to_vec(),
+        agents: docs.iter().map(|d| d.settings.producer.clone()).collect(),
+    });
+    for name in names {
+        let parts: Vec<&LoadInfo> = docs
+            .iter()
+            .filter_map(|d| d.benchmark(&name))
+            .filter_map(|b| b.load.as_ref())
+            .collect();
+        let info = merge_load(&parts).map_err(|e| format!("{name}: {e}"))?;
+        let mut b = Benchmark::new(name, BenchmarkKind::Load);
+        b.parameters
+            .insert("agents".into(), parts.len().to_string());
+        b.load = Some(info);
+        merged.benchmarks.push(b);
+    }
+    Ok(merged)
+}

@@ -1,0 +1,191 @@
+//! What a sample measures. Every figure plumb keeps per sample is a metric with a unit and
+//! a source, so statistics, checks, verdicts and outputs treat instructions per operation
+//! exactly as they treat time per operation.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// The unit of a metric's raw values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Unit {
+    #[serde(rename = "ns")]
+    Nanoseconds,
+    #[serde(rename = "bytes")]
+    Bytes,
+    /// Events: instructions, allocations, page faults…
+    #[serde(rename = "count")]
+    Count,
+}
+
+/// Where a metric's values come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// Read from a clock, the kernel's accounting (rusage) or plumb's own counters.
+    Measured,
+    /// The CPU's performance-monitoring unit.
+    HardwareCounter,
+    /// The kernel's software events (task-clock, page faults, context switches).
+    SoftwareCounter,
+    /// A simulator (e.g. Cachegrind), not the hardware.
+    Simulated,
+    /// Computed from other metrics.
+    Derived,
+}
+
+/// How a sample's value relates to the operations it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Aggregate {
+    /// The sum over the sample's operations: per operation, divide by the iterations.
+    Sum,
+    /// A level reached during the sample (peak memory): not divided.
+    Peak,
+}
+
+macro_rules! metrics {
+    ($( $(#[$doc:meta])* $variant:ident = $text:literal, $unit:ident, $agg:ident, $label:literal; )*) => {
+        /// A metric's identity. Serialised as the kebab-case name beside each variant;
+        /// `Named` holds any other counter (a simulator's, a newer plumb's).
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Metric {
+            $( $(#[$doc])* $variant, )*
+            Named(String),
+        }
+
+        impl Metric {
+            /// Every metric with a name of its own, in declaration order.
+            pub const KNOWN: &'static [Metric] = &[$(Metric::$variant,)*];
+
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( Metric::$variant => $text, )*
+                    Metric::Named(s) => s,
+                }
+            }
+
+            pub fn parse(s: &str) -> Metric {
+                match s {
+                    $( $text => Metric::$variant, )*
+                    other => Metric::Named(other.to_string()),
+                }
+            }
+
+            /// The unit and aggregation a known metric always has.
+            pub fn known_shape(&self) -> Option<(Unit, Aggregate)> {
+                match self {
+                    $( Metric::$variant => Some((Unit::$unit, Aggregate::$agg)), )*
+                    Metric::Named(_) => None,
+                }
+            }
+
+            /// A short column heading for tables.
+            pub fn label(&self) -> &str {
+                match self {
+                    $( Metric::$variant => $label, )*
+                    Metric::Named(s) => s,
+                }
+            }
+        }
+    };
+}
+
+metrics! {
+    /// Elapsed time of the sample.
+    WallTime = "wall-time", Nanoseconds, Sum, "Time";
+    /// CPU time in user mode (of the child, for commands).
+    UserTime = "user-time", Nanoseconds, Sum, "User";
+    /// CPU time in the kernel.
+    SystemTime = "system-time", Nanoseconds, Sum, "Sys";
+    /// Peak resident set size.
+    PeakRss = "peak-rss", Bytes, Peak, "MaxRSS";
+    /// Heap allocations (the in-process counting allocator).
+    Allocations = "allocations", Count, Sum, "Allocs";
+    AllocatedBytes = "allocated-bytes", Bytes, Sum, "Alloc B";
+    Instructions = "instructions", Count, Sum, "Instr";
+    Cycles = "cycles", Count, Sum, "Cycles";
+    Branches = "branches", Count, Sum, "Branches";
+    BranchMisses = "branch-misses", Count, Sum, "Br miss";
+    CacheReferences = "cache-references", Count, Sum, "Cache ref";
+    CacheMisses = "cache-misses", Count, Sum, "Cache miss";
+    L1dLoads = "l1d-loads", Count, Sum, "L1d ld";
+    L1dLoadMisses = "l1d-load-misses", Count, Sum, "L1d miss";
+    LlcLoads = "llc-loads", Count, Sum, "LLC ld";
+    LlcLoadMisses = "llc-load-misses", Count, Sum, "LLC miss";
+    TaskClock = "task-clock", Nanoseconds, Sum, "Task clock";
+    PageFaults = "page-faults", Count, Sum, "Faults";
+    ContextSwitches = "context-switches", Count, Sum, "Ctx sw";
+    CpuMigrations = "cpu-migrations", Count, Sum, "Migr";
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Metric::parse(s))
+    }
+}
+
+impl Serialize for Metric {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Metric {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Metric::parse(&String::deserialize(d)?))
+    }
+}
+
+/// How one benchmark's values of a metric are to be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetricInfo {
+    pub unit: Unit,
+    pub source: Source,
+    pub aggregate: Aggregate,
+}
+
+impl MetricInfo {
+    /// A known metric as measured by plumb itself.
+    pub fn measured(metric: &Metric) -> MetricInfo {
+        Self::known(metric, Source::Measured)
+    }
+
+    /// A known metric from `source`. Panics on a `Named` metric, whose shape only its
+    /// producer knows (a programming error, not an input error).
+    pub fn known(metric: &Metric, source: Source) -> MetricInfo {
+        let (unit, aggregate) = metric
+            .known_shape()
+            .unwrap_or_else(|| panic!("{metric} has no known unit; give its MetricInfo"));
+        MetricInfo {
+            unit,
+            source,
+            aggregate,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back_and_unknown_ones_are_kept() {
+        for m in Metric::KNOWN {
+            let json = serde_json::to_string(m).unwrap();
+            assert_eq!(&serde_json::from_str::<Metric>(&json).unwrap(), m);
+        }
+        let m: Metric = serde_json::from_str("\"d1-misses\"").unwrap();
+        assert_eq!(m, Metric::Named("d1-misses".into()));
+        assert_eq!(
+            serde_json::to_string(&MetricInfo::measured(&Metric::PeakRss)).unwrap(),
+            r#"{"unit":"bytes","source":"measured","aggregate":"peak"}"#
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! How a result was produced: the levels every statistic uses, and each producer's own
+//! settings as a typed record (not a free-form blob read back by key).
+
+use crate::quantity::{Confidence, Duration, Fraction, Rate};
+use serde::{Deserialize, Serialize};
+
+/// Settings that decide how the statistics read, and how the samples were taken.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Confidence level of every interval and test.
+    pub confidence: Confidence,
+    /// Smallest effect size of interest.
+    pub sesoi: Fraction,
+    /// The producer and its settings.
+    pub producer: ProducerSettings,
+}
+
+/// Each producer's settings. JSON: an object whose `producer` field names the variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "producer", rename_all = "kebab-case")]
+pub enum ProducerSettings {
+    /// `plumb run`.
+    Commands(CommandSettings),
+    /// plumb-bench, the in-process harness.
+    InProcess(InProcessSettings),
+    /// `plumb load`.
+    Load(LoadSettings),
+    /// `plumb merge` of load agents' results.
+    Merged(MergedSettings),
+    /// A document of format version 1, whose options were a free-form record: kept as
+    /// they were written.
+    Version1 { options: serde_json::Value },
+    /// Nothing recorded (tests, hand-made documents).
+    None,
+}
+
+/// Order of commands within a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoundOrder {
+    Shuffle,
+    RoundRobin,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandSettings {
+    /// Warm-up runs per command.
+    pub warmup: u64,
+    /// Exactly this many runs, when given; otherwise the adaptive bounds below.
+    pub runs: Option<u64>,
+    pub min_runs: u64,
+    pub max_runs: Option<u64>,
+    pub min_time: Duration,
+    pub max_time: Option<Duration>,
+    pub order: RoundOrder,
+    /// The seed of a shuffled order (so a run can be replayed).
+    pub seed: Option<u64>,
+    /// The shell commands ran through, if any.
+    pub shell: Option<String>,
+    /// Where the commands' output went: `null`, `inherit` or a path.
+    pub output: String,
+    pub ignore_failure: bool,
+    pub drop_outliers: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InProcessSettings {
+    /// `monotonic` or `tsc`.
+    pub clock: String,
+    /// Warm-up to a steady state (false: cold samples on purpose).
+    pub warmup: bool,
+    pub warmup_cap: Duration,
+    /// Samples per warm-up window.
+    pub warmup_window: usize,
+    /// Samples in the first `measure_time`.
+    pub sample_count: usize,
+    pub measure_time: Duration,
+    /// Sampling goes on until the mean's interval is this tight (absent: fixed time).
+    pub target_error: Option<Fraction>,
+    pub max_measure_time: Duration,
+    /// The shortest sample this clock allows (1000× its resolution or read cost).
+    pub min_sample: Duration,
+    pub subtract_overhead: bool,
+    pub delta: bool,
+    pub pin: Option<usize>,
+    /// Whether the counting allocator was installed.
+    pub allocations_counted: bool,
+    /// Fresh processes per benchmark.
+    pub launches: usize,
+}
+
+/// Open loop (a schedule of due times) or closed loop (connections back to back).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "kebab-case")]
+pub enum LoadMode {
+    Open {
+        rate: Rate,
+        max_in_flight: u64,
+        /// Poisson arrivals from this seed (absent: constant intervals).
+        poisson_seed: Option<u64>,
+    },
+    Closed {
+        connections: u64,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadSettings {
+    pub url: String,
+    pub method: String,
+    #[serde(flatten)]
+    pub mode: LoadMode,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub timeout: Duration,
+    /// Wall-clock start of the schedule, Unix seconds (agents started together).
+    pub start_at: Option<f64>,
+    pub agent: Option<String>,
+    pub spin: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergedSettings {
+    /// The files merged, as given.
+    pub inputs: Vec<String>,
+    /// Each agent's own settings, in the order of `inputs`.
+    pub agents: Vec<ProducerSettings>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn producer_settings_are_tagged() {
+        let s = Settings {
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
+            producer: ProducerSettings::Load(LoadSettings {
+                url: "http://x/".into(),
+                method: "GET".into(),
+                mode: LoadMode::Open {
+                    rate: Rate::new(100.0).unwrap(),
+                    max_in_flight: 10,
+                    poisson_seed: None,
+                },
+                duration: Duration::from_secs(2),
+                warmup: Duration::ZERO,
+                timeout: Duration::from_secs(10),
+                start_at: None,
+                agent: None,
+                spin: Duration::from_micros(100),
+            }),
+        };
+        let v = serde_json::to_value(&s).unwrap();
+        assert_eq!(v["producer"]["producer"], "load");
+        assert_eq!(v["producer"]["mode"], "open");
+        assert_eq!(v["producer"]["rate"], 100.0);
+        assert_eq!(v["producer"]["duration"], 2_000_000_000u64);
+        assert_eq!(serde_json::from_value::<Settings>(v).unwrap(), s);
+    }
+}
