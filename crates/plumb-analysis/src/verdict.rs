@@ -38,18 +38,8 @@ pub fn compare(
     let (x, y) = (replicates(base, metric, &bt), replicates(cand, metric, &ct));
     let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
     c.metric = metric.clone();
-    let computed = (|| {
-        Ok::<_, plumb_stats::StatsError>((
-            ratio_of_means(&x, &y, level)?,
-            welch_t_test(&y, &x)?,
-            mann_whitney_u(&y, &x)?,
-            cohens_d(&bt, &ct)?,
-            hodges_lehmann(&bt, &ct)?,
-            ratio_sd(&bt, &ct)?,
-        ))
-    })();
-    let (ratio, welch, mw, d, hl, ratio_sd) = match computed {
-        Ok(v) => v,
+    let s = match Statistics::of(&x, &y, &bt, &ct, level, sesoi) {
+        Ok(s) => s,
         Err(e) => {
             c.reason = VerdictReason::CannotCompare {
                 problem: e.to_string(),
@@ -59,51 +49,83 @@ pub fn compare(
             return c;
         }
     };
-    let base_mean = x.iter().sum::<f64>() / x.len() as f64;
-    let tost = tost_welch(&x, &y, sesoi * base_mean.abs()).expect("sizes checked above");
-    c.ratio = ratio.ratio;
+    c.ratio = s.ratio.ratio;
     // Fieller's set reaches below zero when the candidate's mean is not distinguishable
     // from zero; a ratio of two times cannot be negative.
-    c.ratio_ci = ratio.interval.map(|i| plumb_stats::Interval {
+    c.ratio_ci = s.ratio.interval.map(|i| plumb_stats::Interval {
         lo: i.lo.max(0.0),
         hi: i.hi,
     });
-    c.ratio_sd = ratio_sd;
-    c.welch_p = welch.p;
-    c.mann_whitney_p = mw.p;
-    c.tost_p = tost.p;
-    c.cohens_d = d;
-    c.hodges_lehmann = hl;
-
-    let alpha = 1.0 - level;
-    let Some(ci) = ratio.interval.filter(|_| base_mean > 0.0) else {
+    c.ratio_sd = s.ratio_sd;
+    c.welch_p = s.welch_p;
+    c.mann_whitney_p = s.mann_whitney_p;
+    c.tost_p = s.tost_p;
+    c.cohens_d = s.cohens_d;
+    c.hodges_lehmann = s.hodges_lehmann;
+    let Some(ci) = s.ratio.interval.filter(|_| s.base_mean > 0.0) else {
         c.reason = VerdictReason::BaselineNearZero {
-            baseline_mean: base_mean,
+            baseline_mean: s.base_mean,
         };
         return c;
     };
+    let alpha = 1.0 - level;
     (c.verdict, c.reason) = if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
         let constant =
-            welch.p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
+            s.welch_p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
         let v = if ci.lo > 1.0 {
             Verdict::Slower
         } else {
             Verdict::Faster
         };
-        (
-            v,
-            VerdictReason::BeyondSesoi {
-                constant_samples: constant,
-            },
-        )
-    } else if tost.p < alpha {
+        let reason = VerdictReason::BeyondSesoi {
+            constant_samples: constant,
+        };
+        (v, reason)
+    } else if s.tost_p < alpha {
         (Verdict::Equivalent, VerdictReason::WithinSesoi)
-    } else if welch.p < alpha {
+    } else if s.welch_p < alpha {
         (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
     } else {
         (Verdict::Inconclusive, VerdictReason::NotShown)
     };
     c
+}
+
+/// Every figure a comparison reports: inference over the replicates `x` (base) and `y`
+/// (candidate), description over the samples `bt` and `ct`.
+struct Statistics {
+    ratio: plumb_stats::RatioEstimate,
+    base_mean: f64,
+    welch_p: f64,
+    mann_whitney_p: f64,
+    tost_p: f64,
+    cohens_d: f64,
+    hodges_lehmann: f64,
+    ratio_sd: f64,
+}
+
+impl Statistics {
+    fn of(
+        x: &[f64],
+        y: &[f64],
+        bt: &[f64],
+        ct: &[f64],
+        level: f64,
+        sesoi: f64,
+    ) -> Result<Self, plumb_stats::StatsError> {
+        let ratio = ratio_of_means(x, y, level)?;
+        let base_mean = x.iter().sum::<f64>() / x.len() as f64;
+        Ok(Statistics {
+            welch_p: welch_t_test(y, x)?.p,
+            mann_whitney_p: mann_whitney_u(y, x)?.p,
+            tost_p: tost_welch(x, y, sesoi * base_mean.abs())?.p,
+            cohens_d: cohens_d(bt, ct)?,
+            hodges_lehmann: hodges_lehmann(bt, ct)?,
+            ratio_sd: ratio_sd(bt, ct)?,
+            ratio,
+            base_mean,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -107,8 +107,15 @@ fn memo_lookup(memo: &mut HashMap<u64, u64>, rng: &mut Lcg) -> u64 {
 }
 
 pub fn register<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
-    let (data, sorted, shuffled) = (&d.data, &d.sorted, &d.shuffled);
+    allocation(h);
+    noise(h, d);
+    cache(h);
+    branch(h, d);
+    dead_code(h);
+    cold_state(h);
+}
 
+fn allocation(h: &mut Harness<'_>) {
     // Enemy 2 — allocation (the GC pauses of .NET are the allocator here): insert rows
     // into a table, rows made during the inserts vs made beforehand.
     const INSERTS: u64 = 10_000;
@@ -138,7 +145,10 @@ pub fn register<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
                 },
             )
         });
+}
 
+fn noise<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
+    let data = &d.data;
     // Enemy 3 — system noise: identical code, measured quietly and with every core busy
     // during the second copy.
     h.group("e3_noise_quiet")
@@ -152,7 +162,9 @@ pub fn register<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
             let _load = BusyCores::start();
             b.iter(|| mix_sum(black_box(data)))
         });
+}
 
+fn cache(h: &mut Harness<'_>) {
     // Enemy 4 — cache state: random lookups in a table that fits the cache and one that
     // does not.
     let sizes = crate::sizes_across_caches();
@@ -179,7 +191,10 @@ pub fn register<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
                 })
         },
     );
+}
 
+fn branch<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
+    let (sorted, shuffled) = (&d.sorted, &d.shuffled);
     // Enemy 5 — branch predictor: the same values, sorted and shuffled, through a branchy
     // filter. `black_box` in the taken branch keeps the compiler from making it branchless.
     h.group("e5_branch")
@@ -192,7 +207,9 @@ pub fn register<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
             b.ops_per_iter(N as u64)
                 .iter_checked(|| count_above(black_box(sorted)))
         });
+}
 
+fn dead_code(h: &mut Harness<'_>) {
     // Enemy 6 — dead code: the same checksum, its result returned vs dropped.
     const ITEMS: u64 = 100_000;
     h.group("e6_dead_code")
@@ -204,7 +221,9 @@ pub fn register<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
                 checksum(ITEMS);
             })
         });
+}
 
+fn cold_state(h: &mut Harness<'_>) {
     // Enemy 1 (JIT tiers in .NET) becomes cold state in Rust: a memo that fills as it is
     // used. Measured after warm-up to a steady state, and on purpose without warm-up.
     h.group("e1_cold_state")

@@ -4,6 +4,7 @@ use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
+use plumb_model::Benchmark;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -100,18 +101,8 @@ impl<'a> Harness<'a> {
 
     /// Runs and reports; returns the document (None for `--list` and test mode).
     pub fn run_to_document(mut self) -> Result<Option<plumb_model::ResultDocument>, String> {
-        let names: Vec<&str> = self.entries.iter().map(|e| e.full_name.as_str()).collect();
-        check_unique(&names)?;
-        for group in self.options.keys() {
-            if !self
-                .entries
-                .iter()
-                .any(|e| e.full_name.starts_with(&format!("{group}/")))
-            {
-                eprintln!("plumb-bench: warning: group {group:?} has no benchmarks");
-            }
-        }
-        let chosen = select(&names, &self.args.filters, self.args.regex)?;
+        let names: Vec<String> = self.entries.iter().map(|e| e.full_name.clone()).collect();
+        let chosen = self.choose(&names)?;
         if self.args.list {
             for &i in &chosen {
                 println!("{}", names[i]);
@@ -126,6 +117,44 @@ impl<'a> Harness<'a> {
             );
         }
         let test_mode = !self.args.bench;
+        let (ctx, clock_info, environment) = self.prepare(test_mode)?;
+        if !test_mode {
+            announce(&clock_info, &ctx, &chosen, &names);
+        }
+        let benchmarks = if self.args.launches > 1 && !self.args.launch_child && !test_mode {
+            self.measure_in_launches(&chosen)?
+        } else {
+            match self.measure_here(&ctx, &chosen, test_mode)? {
+                Some(b) => b,
+                None => return Ok(None),
+            }
+        };
+        let mut doc = document::new_document(&self.args, clock_info, &ctx, environment);
+        doc.benchmarks = benchmarks;
+        document::finish(&mut doc, &self.args, &self.options);
+        print!("{}", plumb_report::render_terminal(&doc));
+        document::export(&self.args, &doc)?;
+        Ok(Some(doc))
+    }
+
+    /// The benchmarks the filters select, after checking the names.
+    fn choose(&self, names: &[String]) -> Result<Vec<usize>, String> {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        check_unique(&names)?;
+        for group in self.options.keys() {
+            if !names.iter().any(|n| n.starts_with(&format!("{group}/"))) {
+                eprintln!("plumb-bench: warning: group {group:?} has no benchmarks");
+            }
+        }
+        select(&names, &self.args.filters, self.args.regex)
+    }
+
+    /// Pins, characterises the clock, reads the machine record and the allocator, and
+    /// sets up sampling.
+    fn prepare(
+        &self,
+        test_mode: bool,
+    ) -> Result<(Context, plumb_model::ClockInfo, plumb_model::Environment), String> {
         // The machine record (a few dozen small files from /proc and /sys) is read on
         // another thread while the clock is characterised; it is needed only at the end.
         // Spawned before pinning (so it does not share the pinned CPU) and joined before
@@ -137,113 +166,64 @@ impl<'a> Harness<'a> {
         }
         let clock = make_clock(self.args.clock)?;
         let clock_info = clock.info();
-        let environment_record = environment_thread
+        let environment = environment_thread
             .and_then(|h| h.join().ok())
             .unwrap_or_default();
-        let environment = move || environment_record.clone();
-        let count_allocations = alloc::installed();
         // Samples last at least 1000 clock reads and 1000 resolution steps, so neither
         // shifts a per-op figure by more than 0.1 %.
         let min_sample_ns = 1000.0 * clock_info.resolution_ns.max(clock_info.read_cost_ns);
         let ctx = Context {
             clock,
-            sampling: SamplingConfig {
-                sample_count: self.args.sample_count,
-                // Enough for the median's interval at the run's confidence (11 at 99.9 %).
-                min_samples: plumb_stats::samples_needed(self.args.confidence.get())
-                    .max(10)
-                    .min(self.args.sample_count),
-                min_sample_ns,
-                measure_ns: self.args.measure_time.as_nanos_f64(),
-                warmup: if self.args.warmup {
-                    Warmup::Steady {
-                        tolerance: 0.02,
-                        cap: self.args.warmup_cap.to_std(),
-                    }
-                } else {
-                    Warmup::None
-                },
-                window: self.args.warmup_window,
-                max_batch: 1 << 40,
-                delta: self.args.delta,
-                // The measured time may grow to the cap, never shrink below --measure-time.
-                precision: self.args.target_error.map(|target| Precision {
-                    target: target.get(),
-                    level: self.args.confidence.get(),
-                    max_measure_ns: self
-                        .args
-                        .max_measure_time
-                        .max(self.args.measure_time)
-                        .as_nanos_f64(),
-                }),
-            },
-            count_allocations,
+            sampling: sampling(&self.args, min_sample_ns),
+            count_allocations: alloc::installed(),
             test_mode,
         };
+        Ok((ctx, clock_info, environment))
+    }
+
+    /// Each chosen benchmark in `--launches` fresh processes.
+    fn measure_in_launches(&self, chosen: &[usize]) -> Result<Vec<Benchmark>, String> {
         let quiet = self.args.quiet;
-        if !test_mode {
-            eprintln!(
-                "clock: {} (resolution {:.1} ns, read {:.1} ns) → samples of ≥ {:.1} µs; allocations {}",
-                clock_info.name,
-                clock_info.resolution_ns,
-                clock_info.read_cost_ns,
-                min_sample_ns / 1e3,
-                if count_allocations { "counted" } else { "not counted (install plumb_bench::CountingAllocator)" }
-            );
-            eprintln!("running {} of {} benchmarks:", chosen.len(), names.len());
-            for &i in &chosen {
-                eprintln!("  {}", names[i]);
+        let mut out = Vec::new();
+        for &i in chosen {
+            let e = &self.entries[i];
+            if !quiet {
+                eprint!("  {} × {} launches … ", e.full_name, self.args.launches);
             }
-        }
-        if self.args.launches > 1 && !self.args.launch_child && !test_mode {
-            let mut doc = document::new_document(&self.args, clock_info, &ctx, environment());
-            for &i in &chosen {
-                let e = &self.entries[i];
-                if !quiet {
-                    eprint!("  {} × {} launches … ", e.full_name, self.args.launches);
-                }
-                let b = crate::launches::measure(&self.args, e)?;
-                if !quiet {
-                    eprintln!(
-                        "{}",
-                        b.function
-                            .as_ref()
-                            .and_then(|f| f.failure.clone())
-                            .unwrap_or_else(|| "done".into())
-                    );
-                }
-                doc.benchmarks.push(b);
+            let b = crate::launches::measure(&self.args, e)?;
+            if !quiet {
+                let failure = b.function.as_ref().and_then(|f| f.failure.clone());
+                eprintln!("{}", failure.unwrap_or_else(|| "done".into()));
             }
-            document::finish(&mut doc, &self.args, &self.options);
-            print!("{}", plumb_report::render_terminal(&doc));
-            document::export(&self.args, &doc)?;
-            return Ok(Some(doc));
+            out.push(b);
         }
+        Ok(out)
+    }
+
+    /// Each chosen benchmark in this process; `None` in test mode (each ran once).
+    fn measure_here(
+        &mut self,
+        ctx: &Context,
+        chosen: &[usize],
+        test_mode: bool,
+    ) -> Result<Option<Vec<Benchmark>>, String> {
+        let quiet = self.args.quiet || test_mode;
         let mut ran = Vec::new();
-        for &i in &chosen {
+        for &i in chosen {
             let entry = &mut self.entries[i];
-            if !quiet && !test_mode {
+            if !quiet {
                 eprint!("  {} … ", entry.full_name);
             }
-            let r = run_one(&ctx, entry);
-            if !quiet && !test_mode {
-                eprintln!(
-                    "{}",
-                    match &r.outcome {
-                        Outcome::Measured(_) => "done".to_string(),
-                        Outcome::Failed(e) => format!("FAILED: {e}"),
-                    }
-                );
-            }
+            let r = run_one(ctx, entry);
+            let said = match &r.outcome {
+                Outcome::Measured(_) if test_mode => "ok".to_string(),
+                Outcome::Measured(_) => "done".to_string(),
+                Outcome::Failed(e) => format!("FAILED: {e}"),
+            };
             if test_mode {
-                println!(
-                    "{} ... {}",
-                    entry.full_name,
-                    match &r.outcome {
-                        Outcome::Measured(_) => "ok".to_string(),
-                        Outcome::Failed(e) => format!("FAILED: {e}"),
-                    }
-                );
+                println!("{} ... {said}", entry.full_name);
+            } else if !quiet {
+                eprintln!("{said}");
             }
             ran.push((i, r));
         }
@@ -258,15 +238,61 @@ impl<'a> Harness<'a> {
                 Err(format!("{failed} benchmark(s) failed"))
             };
         }
-        let mut doc = document::new_document(&self.args, clock_info, &ctx, environment());
-        for (i, r) in ran {
-            doc.benchmarks
-                .push(document::benchmark(&self.args, &self.entries[i], r));
+        Ok(Some(
+            ran.into_iter()
+                .map(|(i, r)| document::benchmark(&self.args, &self.entries[i], r))
+                .collect(),
+        ))
+    }
+}
+
+/// How long and how to sample, from the options and the clock's shortest sample.
+fn sampling(args: &Args, min_sample_ns: f64) -> SamplingConfig {
+    SamplingConfig {
+        sample_count: args.sample_count,
+        // Enough for the median's interval at the run's confidence (11 at 99.9 %).
+        min_samples: plumb_stats::samples_needed(args.confidence.get())
+            .max(10)
+            .min(args.sample_count),
+        min_sample_ns,
+        measure_ns: args.measure_time.as_nanos_f64(),
+        warmup: if args.warmup {
+            Warmup::Steady {
+                tolerance: 0.02,
+                cap: args.warmup_cap.to_std(),
+            }
+        } else {
+            Warmup::None
+        },
+        window: args.warmup_window,
+        max_batch: 1 << 40,
+        delta: args.delta,
+        // The measured time may grow to the cap, never shrink below --measure-time.
+        precision: args.target_error.map(|target| Precision {
+            target: target.get(),
+            level: args.confidence.get(),
+            max_measure_ns: args.max_measure_time.max(args.measure_time).as_nanos_f64(),
+        }),
+    }
+}
+
+/// The clock, the sample length it allows, the allocator, and what will run.
+fn announce(clock: &plumb_model::ClockInfo, ctx: &Context, chosen: &[usize], names: &[String]) {
+    eprintln!(
+        "clock: {} (resolution {:.1} ns, read {:.1} ns) → samples of ≥ {:.1} µs; allocations {}",
+        clock.name,
+        clock.resolution_ns,
+        clock.read_cost_ns,
+        ctx.sampling.min_sample_ns / 1e3,
+        if ctx.count_allocations {
+            "counted"
+        } else {
+            "not counted (install plumb_bench::CountingAllocator)"
         }
-        document::finish(&mut doc, &self.args, &self.options);
-        print!("{}", plumb_report::render_terminal(&doc));
-        document::export(&self.args, &doc)?;
-        Ok(Some(doc))
+    );
+    eprintln!("running {} of {} benchmarks:", chosen.len(), names.len());
+    for &i in chosen {
+        eprintln!("  {}", names[i]);
     }
 }
 

@@ -15,4 +15,4 @@ mod simulate;
 pub use document::{load_document, merged_document};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;
-pub use simulate::{simulate, Arrivals, ClientReport, SimConfig, SimReport, Stall};
+pub use simulate::{simulate, simulation, Arrivals, ClientReport, SimConfig, SimReport, Stall};

@@ -5,6 +5,7 @@
 //! between the two columns is the client model and nothing else.
 
 use crate::histogram::LatencyHistogram;
+use plumb_model::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -25,6 +26,48 @@ pub enum Arrivals {
     Constant,
     /// Exponential gaps with mean 1/rate, from a seed.
     Poisson { seed: u64 },
+}
+
+impl From<&SimulateSettings> for SimConfig {
+    fn from(s: &SimulateSettings) -> Self {
+        SimConfig {
+            rate: s.rate.per_second(),
+            duration_s: s.duration.as_secs_f64(),
+            service_us: s.service.as_micros_f64(),
+            stall: s.stall.map(|st| match st {
+                SimulatedStall::Requests { requests, length } => Stall::EveryRequests {
+                    every: requests,
+                    length_us: length.as_micros_f64(),
+                },
+                SimulatedStall::Period { period, length } => Stall::EveryPeriod {
+                    period_us: period.as_micros_f64(),
+                    length_us: length.as_micros_f64(),
+                },
+            }),
+            arrivals: match s.poisson_seed {
+                Some(seed) => Arrivals::Poisson { seed },
+                None => Arrivals::Constant,
+            },
+        }
+    }
+}
+
+/// Runs the simulation `settings` describe and returns it in the result model.
+pub fn simulation(settings: &SimulateSettings) -> Simulation {
+    let r = simulate(&SimConfig::from(settings));
+    let client = |c: &ClientReport| SimulatedClient {
+        requests: c.requests,
+        achieved_rate: c.achieved_rate(),
+        mean_in_flight: c.mean_in_flight(),
+        latency: crate::model::distribution(&c.latency),
+        send_lateness: c.send_lateness.as_ref().map(crate::model::distribution),
+    };
+    Simulation {
+        settings: settings.clone(),
+        utilisation: r.utilisation,
+        closed: client(&r.closed),
+        open: client(&r.open),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

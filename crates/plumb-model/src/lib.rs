@@ -18,6 +18,7 @@ mod nan_as_null;
 pub mod quantity;
 mod samples;
 mod settings;
+mod simulation;
 
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
 pub use comparison::{Comparison, Verdict, VerdictReason};
@@ -42,3 +43,4 @@ pub use settings::{
     CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,
     RoundOrder, Settings,
 };
+pub use simulation::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};

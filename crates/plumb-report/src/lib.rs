@@ -3,20 +3,24 @@
 
 mod compare_view;
 mod csv_export;
+mod env_view;
 #[cfg(test)]
 mod fixture;
 mod load_view;
 mod markdown;
 mod reason;
 mod rows;
+mod simulate_view;
 mod terminal;
 mod units;
 
 pub use compare_view::render_document_comparison;
 pub use csv_export::render_csv;
+pub use env_view::render_environment;
 pub use load_view::render_load;
 pub use markdown::render_markdown;
 pub use reason::{percentile_reason_text, reason_text};
+pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};
 pub use units::{format_duration_ns, TimeUnit};
 

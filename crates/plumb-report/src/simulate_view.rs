@@ -1,0 +1,128 @@
+//! `plumb simulate`'s report: the two clients' percentiles side by side, and what the
+//! closed loop hid.
+
+use crate::units::format_duration_ns;
+use plumb_model::{
+    LatencyDistribution, SimulatedClient, SimulatedStall, Simulation, LATENCY_PERCENTILES,
+};
+use std::fmt::Write;
+
+fn us(v: f64) -> String {
+    format_duration_ns(v * 1e3)
+}
+
+fn row(label: &str, closed: String, open: String, ratio: String) -> String {
+    format!("  {label:<22} {closed:>14} {open:>14} {ratio:>12}\n")
+}
+
+fn ratio(closed: f64, open: f64) -> String {
+    if closed > 0.0 {
+        format!("{:.1}×", open / closed)
+    } else {
+        "-".into()
+    }
+}
+
+pub fn render_simulation(sim: &Simulation) -> String {
+    let mut out = header(sim);
+    out.push_str(&row(
+        "latency",
+        "closed loop".into(),
+        "open loop".into(),
+        "open/closed".into(),
+    ));
+    let (closed, open) = (&sim.closed, &sim.open);
+    for (label, _) in LATENCY_PERCENTILES {
+        let (c, o) = (
+            percentile(&closed.latency, label),
+            percentile(&open.latency, label),
+        );
+        out.push_str(&row(label, us(c), us(o), ratio(c, o)));
+    }
+    let (c, o) = (closed.latency.max_us, open.latency.max_us);
+    out.push_str(&row("max", us(c), us(o), ratio(c, o)));
+    out.push_str(&row(
+        "achieved rate",
+        format!("{:.1}/s", closed.achieved_rate),
+        format!("{:.1}/s", open.achieved_rate),
+        String::new(),
+    ));
+    out.push_str(&row(
+        "in flight (L = λW)",
+        format!("{:.2}", closed.mean_in_flight),
+        format!("{:.2}", open.mean_in_flight),
+        String::new(),
+    ));
+    if let Some(late) = &open.send_lateness {
+        out.push_str(&row(
+            "open: send lateness p99",
+            String::new(),
+            us(percentile(late, "p99")),
+            String::new(),
+        ));
+    }
+    let _ = writeln!(out, "\n{}", explain(closed, open));
+    if sim.utilisation >= 1.0 {
+        let _ = writeln!(
+            out,
+            "! The offered load is {:.0}% of what the server can do: the open-loop queue grows for as long as the test runs, and its percentiles describe the test's length, not a steady state.",
+            100.0 * sim.utilisation
+        );
+    }
+    out
+}
+
+fn percentile(d: &LatencyDistribution, label: &str) -> f64 {
+    d.percentiles_us.get(label).copied().unwrap_or(f64::NAN)
+}
+
+fn header(sim: &Simulation) -> String {
+    let s = &sim.settings;
+    let stall = match s.stall {
+        None => "no stalls".to_string(),
+        Some(SimulatedStall::Requests { requests, length }) => {
+            format!(
+                "a {} stall every {requests} requests",
+                us(length.as_micros_f64())
+            )
+        }
+        Some(SimulatedStall::Period { period, length }) => format!(
+            "a {} pause every {}",
+            us(length.as_micros_f64()),
+            us(period.as_micros_f64())
+        ),
+    };
+    format!(
+        "Simulated service: {} per request, {stall}.\nClients: {} req/s for {} s ({} requests), {} arrivals. Offered load: {:.1}% of capacity.\n\n",
+        us(s.service.as_micros_f64()),
+        s.rate.per_second(),
+        s.duration.as_secs_f64(),
+        sim.open.requests,
+        if s.poisson_seed.is_some() { "Poisson" } else { "constant" },
+        100.0 * sim.utilisation
+    )
+}
+
+fn explain(closed: &SimulatedClient, open: &SimulatedClient) -> String {
+    let closed_p99 = percentile(&closed.latency, "p99");
+    let hidden = open.requests as f64 * (100.0 - rank_of(&open.latency, closed_p99)) / 100.0;
+    format!(
+        "The closed loop waits for each answer before sending the next, so a stall delays one of its requests and silences the rest: it reports a p99 of {}. Measured from the intended send time, {:.0} requests ({:.1}%) waited longer than that.",
+        us(closed_p99),
+        hidden,
+        100.0 * hidden / open.requests as f64
+    )
+}
+
+/// The percentile rank of `value_us` among the latencies of `d`.
+fn rank_of(d: &LatencyDistribution, value_us: f64) -> f64 {
+    let Ok(h) = d.histogram() else {
+        return f64::NAN;
+    };
+    let below: u64 = h
+        .iter_recorded()
+        .take_while(|v| v.value_iterated_to() as f64 <= value_us * 1.001)
+        .map(|v| v.count_at_value())
+        .sum();
+    100.0 * below as f64 / h.len().max(1) as f64
+}
