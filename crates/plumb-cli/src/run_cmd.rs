@@ -109,6 +109,39 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             cleanup: cleanups[i].clone(),
         })
         .collect();
+    let mut commands = expand(&specs, &parameters(a)?)?;
+    make_names_unique(&mut commands);
+    let runs = match a.runs {
+        Some(r) => RunCount::Fixed(r),
+        None => RunCount::Adaptive {
+            min_runs: a.min_runs,
+            max_runs: a.max_runs,
+            min_time: a.min_time.to_std(),
+            max_time: a.max_time.map(|t| t.to_std()),
+        },
+    };
+    let plan = RunPlan {
+        commands,
+        shell: a.shell.clone(),
+        warmup: a.warmup,
+        runs,
+        order: match a.order {
+            OrderArg::Shuffle => Order::Shuffle { seed },
+            OrderArg::RoundRobin => Order::RoundRobin,
+        },
+        output: match a.output.as_str() {
+            "null" => OutputPolicy::Discard,
+            "inherit" => OutputPolicy::Inherit,
+            path => OutputPolicy::File(path.into()),
+        },
+        ignore_failure: a.ignore_failure,
+    };
+    plan.validate()?;
+    Ok(plan)
+}
+
+/// `-P NAME LO HI` scans and `-L NAME a,b,c` lists, in the order given by kind.
+fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
     let mut params = Vec::new();
     for chunk in a.parameter_scan.chunks(3) {
         let num = |s: &str| -> Result<f64, CliError> {
@@ -140,35 +173,7 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             ),
         });
     }
-    let mut commands = expand(&specs, &params)?;
-    make_names_unique(&mut commands);
-    let runs = match a.runs {
-        Some(r) => RunCount::Fixed(r),
-        None => RunCount::Adaptive {
-            min_runs: a.min_runs,
-            max_runs: a.max_runs,
-            min_time: a.min_time.to_std(),
-            max_time: a.max_time.map(|t| t.to_std()),
-        },
-    };
-    let plan = RunPlan {
-        commands,
-        shell: a.shell.clone(),
-        warmup: a.warmup,
-        runs,
-        order: match a.order {
-            OrderArg::Shuffle => Order::Shuffle { seed },
-            OrderArg::RoundRobin => Order::RoundRobin,
-        },
-        output: match a.output.as_str() {
-            "null" => OutputPolicy::Discard,
-            "inherit" => OutputPolicy::Inherit,
-            path => OutputPolicy::File(path.into()),
-        },
-        ignore_failure: a.ignore_failure,
-    };
-    plan.validate()?;
-    Ok(plan)
+    Ok(params)
 }
 
 fn make_names_unique(commands: &mut [CommandSpec]) {

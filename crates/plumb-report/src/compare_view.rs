@@ -2,7 +2,7 @@ use crate::reason::{percentile_reason_text, reason_text};
 use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
 use crate::units::{format_duration_ns, format_value, unit_of};
 use console::style;
-use plumb_model::{ComparisonDocument, LoadComparison, ResultDocument, Unit};
+use plumb_model::{Comparison, ComparisonDocument, LoadComparison, ResultDocument, Unit};
 use std::fmt::Write;
 
 /// `plumb compare`'s report: one line per paired benchmark, then the unpaired ones.
@@ -18,65 +18,10 @@ pub fn render_document_comparison(
         cmp.confidence
     );
     for c in &cmp.comparisons {
-        let mean = |d: &ResultDocument| {
-            d.benchmark(&c.baseline).map_or("-".to_string(), |b| {
-                b.stats(&c.metric).map_or("-".to_string(), |t| {
-                    format_value(unit_of(b, &c.metric), t.summary.mean)
-                })
-            })
-        };
-        let _ = writeln!(
-            out,
-            "  {}\n    {} → {}   {}  {}\n    {}",
-            style(&c.candidate).bold(),
-            mean(base),
-            mean(new),
-            verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
-            ratio_text(c),
-            style(reason_text(c)).dim()
-        );
-        if c.hodges_lehmann.is_finite() {
-            let unit = base
-                .benchmark(&c.baseline)
-                .map_or(Unit::Nanoseconds, |b| unit_of(b, &c.metric));
-            let _ = writeln!(
-                out,
-                "    {}",
-                style(format!(
-                    "Hodges-Lehmann shift {}{}, Cohen's d {:.2} (d grows as noise shrinks: judge size by the ratio)",
-                    if c.hodges_lehmann >= 0.0 { "+" } else { "-" },
-                    format_value(unit, c.hodges_lehmann.abs()),
-                    c.cohens_d
-                ))
-                .dim()
-            );
-        }
+        out.push_str(&comparison(base, new, c));
     }
     for l in &cmp.load {
-        let _ = writeln!(out, "  {} (load)", style(l.benchmark()).bold());
-        match l {
-            LoadComparison::NotCompared { why, .. } => {
-                let _ = writeln!(out, "    not compared: {why}");
-            }
-            LoadComparison::Compared { percentiles, .. } => {
-                for r in percentiles {
-                    let _ = writeln!(
-                        out,
-                        "    {:<7} {:>12} → {:<12} {}  {}",
-                        r.percentile,
-                        format_duration_ns(r.base_us * 1e3),
-                        format_duration_ns(r.new_us * 1e3),
-                        verdict_style(r.verdict).apply_to(format!("{:<12}", r.verdict.to_string())),
-                        style(percentile_reason_text(r)).dim()
-                    );
-                }
-                let _ = writeln!(
-                    out,
-                    "    {}",
-                    style("(percentile intervals assume independent requests; stalls make them optimistic)").dim()
-                );
-            }
-        }
+        out.push_str(&load(l));
     }
     for name in &cmp.only_in_base {
         let _ = writeln!(out, "  {name}: only in the base result, not compared");
@@ -87,6 +32,76 @@ pub fn render_document_comparison(
     if !cmp.notes.is_empty() {
         out.push_str("\nThe two runs were not measured under the same conditions:\n");
         out.push_str(&render_diagnostics(&cmp.notes, 2));
+    }
+    out
+}
+
+/// One benchmark of both results: the means, the verdict with its ratio, why, and the
+/// shift in the metric's unit.
+fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> String {
+    let mut out = String::new();
+    let mean = |d: &ResultDocument| {
+        d.benchmark(&c.baseline).map_or("-".to_string(), |b| {
+            b.stats(&c.metric).map_or("-".to_string(), |t| {
+                format_value(unit_of(b, &c.metric), t.summary.mean)
+            })
+        })
+    };
+    let _ = writeln!(
+        out,
+        "  {}\n    {} → {}   {}  {}\n    {}",
+        style(&c.candidate).bold(),
+        mean(base),
+        mean(new),
+        verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
+        ratio_text(c),
+        style(reason_text(c)).dim()
+    );
+    if c.hodges_lehmann.is_finite() {
+        let unit = base
+            .benchmark(&c.baseline)
+            .map_or(Unit::Nanoseconds, |b| unit_of(b, &c.metric));
+        let _ = writeln!(
+            out,
+            "    {}",
+            style(format!(
+                "Hodges-Lehmann shift {}{}, Cohen's d {:.2} (d grows as noise shrinks: judge size by the ratio)",
+                if c.hodges_lehmann >= 0.0 { "+" } else { "-" },
+                format_value(unit, c.hodges_lehmann.abs()),
+                c.cohens_d
+            ))
+            .dim()
+        );
+    }
+    out
+}
+
+/// A load benchmark of both results, percentile by percentile.
+fn load(l: &LoadComparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "  {} (load)", style(l.benchmark()).bold());
+    match l {
+        LoadComparison::NotCompared { why, .. } => {
+            let _ = writeln!(out, "    not compared: {why}");
+        }
+        LoadComparison::Compared { percentiles, .. } => {
+            for r in percentiles {
+                let _ = writeln!(
+                    out,
+                    "    {:<7} {:>12} → {:<12} {}  {}",
+                    r.percentile,
+                    format_duration_ns(r.base_us * 1e3),
+                    format_duration_ns(r.new_us * 1e3),
+                    verdict_style(r.verdict).apply_to(format!("{:<12}", r.verdict.to_string())),
+                    style(percentile_reason_text(r)).dim()
+                );
+            }
+            let _ = writeln!(
+                out,
+                "    {}",
+                style("(percentile intervals assume independent requests; stalls make them optimistic)").dim()
+            );
+        }
     }
     out
 }

@@ -26,6 +26,19 @@ pub fn render_load(b: &Benchmark, timeline: bool) -> String {
         ),
     };
     let _ = writeln!(out, "{}\n{}\n", style(&b.name).bold(), head);
+    out.push_str(&percentiles(l));
+    out.push_str(&counts(l));
+    if let Some(late) = &l.send_lateness {
+        out.push_str(&lateness(l, late));
+    }
+    if timeline && !l.timeline.is_empty() {
+        out.push_str(&timeline_rows(l));
+    }
+    out
+}
+
+fn percentiles(l: &LoadInfo) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "  {:<10} {:>16} {:>16}", "", "latency", "service time");
     for label in ["p50", "p90", "p99", "p99.9", "p99.99"] {
         let _ = writeln!(
@@ -43,6 +56,11 @@ pub fn render_load(b: &Benchmark, timeline: bool) -> String {
         us(l.latency.max_us),
         us(l.service.max_us)
     );
+    out
+}
+
+fn counts(l: &LoadInfo) -> String {
+    let mut out = String::new();
     let errors: u64 = l.errors.values().sum();
     let _ = writeln!(
         out,
@@ -77,40 +95,46 @@ pub fn render_load(b: &Benchmark, timeline: bool) -> String {
         "  connections {} opened ({} at most in flight)",
         l.connections_opened, l.concurrency
     );
-    if let Some(late) = &l.send_lateness {
+    out
+}
+
+fn lateness(l: &LoadInfo, late: &LatencyDistribution) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  send lateness (generator): p50 {}, p99 {}, max {}",
+        us(pct(late, "p50")),
+        us(pct(late, "p99")),
+        us(late.max_us)
+    );
+    if let Some(w) = behind(l, late) {
         let _ = writeln!(
             out,
-            "  send lateness (generator): p50 {}, p99 {}, max {}",
-            us(pct(late, "p50")),
-            us(pct(late, "p99")),
-            us(late.max_us)
+            "\n{} {w}",
+            style("! GENERATOR FELL BEHIND:").red().bold()
         );
-        if let Some(w) = behind(l, late) {
-            let _ = writeln!(
-                out,
-                "\n{} {w}",
-                style("! GENERATOR FELL BEHIND:").red().bold()
-            );
-        }
     }
-    if timeline && !l.timeline.is_empty() {
+    out
+}
+
+fn timeline_rows(l: &LoadInfo) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n  {:>6} {:>8} {:>7} {:>12} {:>12} {:>12}",
+        "second", "ok", "errors", "p50", "p99", "max"
+    );
+    for r in &l.timeline {
         let _ = writeln!(
             out,
-            "\n  {:>6} {:>8} {:>7} {:>12} {:>12} {:>12}",
-            "second", "ok", "errors", "p50", "p99", "max"
+            "  {:>6} {:>8} {:>7} {:>12} {:>12} {:>12}",
+            r.second,
+            r.ok,
+            r.errors,
+            us(r.p50_us),
+            us(r.p99_us),
+            us(r.max_us)
         );
-        for r in &l.timeline {
-            let _ = writeln!(
-                out,
-                "  {:>6} {:>8} {:>7} {:>12} {:>12} {:>12}",
-                r.second,
-                r.ok,
-                r.errors,
-                us(r.p50_us),
-                us(r.p99_us),
-                us(r.max_us)
-            );
-        }
     }
     out
 }

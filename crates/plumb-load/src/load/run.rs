@@ -163,38 +163,7 @@ async fn open_loop(
         if due >= end {
             break;
         }
-        let mut stopped = false;
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                stopped = true;
-                break;
-            }
-            let now = Instant::now();
-            if now >= due {
-                break;
-            }
-            // Sleep on the timerfd to just before the due time (a wake-up from sleep can
-            // itself take tens of microseconds under a hypervisor), then yield the last
-            // stretch; other tasks, answers among them, run between the yields.
-            let left = due - now;
-            if left <= BUSY_WAIT && unyielded < MAX_UNYIELDED {
-                // Too short to be worth a trip through the runtime (each yield polls the
-                // I/O driver: an epoll_wait syscall): wait on the CPU. At most a few times
-                // in a row, so answers are read promptly even at high rates.
-                while Instant::now() < due {
-                    std::hint::spin_loop();
-                }
-                unyielded += 1;
-            } else if left <= ctx.cfg.spin {
-                unyielded = 0;
-                tokio::task::yield_now().await;
-            } else {
-                unyielded = 0;
-                let wake = (due - ctx.cfg.spin).min(now + super::pacer::MAX_WAIT);
-                let _ = pacer.sleep_until(wake).await;
-            }
-        }
-        if stopped {
+        if !wait_until(due, &pacer, ctx.cfg.spin, &mut unyielded, stop).await {
             break;
         }
         offset_s += match rng.as_mut() {
@@ -203,17 +172,7 @@ async fn open_loop(
         };
         // A free slot, or the end of the test: requests still due when it ends, because
         // the in-flight bound held them back, are counted as not sent, never dropped.
-        let permit = loop {
-            if stop.load(Ordering::Relaxed) || Instant::now() >= end {
-                break None;
-            }
-            match tokio::time::timeout(super::pacer::MAX_WAIT, slots.clone().acquire_owned()).await
-            {
-                Ok(p) => break Some(p.expect("never closed")),
-                Err(_) => continue,
-            }
-        };
-        let Some(permit) = permit else {
+        let Some(permit) = free_slot(&slots, end, stop).await else {
             let mut rec = ctx.rec.borrow_mut();
             let mut next = due;
             while next < end {
@@ -231,6 +190,61 @@ async fn open_loop(
     }
     drain(&slots, max_in_flight, ctx.cfg.timeout).await;
     Ok(stop.load(Ordering::Relaxed))
+}
+
+/// Waits for `due`: sleeps on the timerfd to just before it (a wake-up from sleep can
+/// itself take tens of microseconds under a hypervisor), then yields the last stretch;
+/// other tasks, answers among them, run between the yields. False when stopped first.
+async fn wait_until(
+    due: Instant,
+    pacer: &super::pacer::Pacer,
+    spin: Duration,
+    unyielded: &mut u32,
+    stop: &AtomicBool,
+) -> bool {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= due {
+            return true;
+        }
+        let left = due - now;
+        if left <= BUSY_WAIT && *unyielded < MAX_UNYIELDED {
+            // Too short to be worth a trip through the runtime (each yield polls the
+            // I/O driver: an epoll_wait syscall): wait on the CPU. At most a few times
+            // in a row, so answers are read promptly even at high rates.
+            while Instant::now() < due {
+                std::hint::spin_loop();
+            }
+            *unyielded += 1;
+        } else if left <= spin {
+            *unyielded = 0;
+            tokio::task::yield_now().await;
+        } else {
+            *unyielded = 0;
+            let wake = (due - spin).min(now + super::pacer::MAX_WAIT);
+            let _ = pacer.sleep_until(wake).await;
+        }
+    }
+}
+
+/// A slot under the in-flight bound, or `None` when the test ends or is stopped first.
+async fn free_slot(
+    slots: &Arc<Semaphore>,
+    end: Instant,
+    stop: &AtomicBool,
+) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    loop {
+        if stop.load(Ordering::Relaxed) || Instant::now() >= end {
+            return None;
+        }
+        let acquire = slots.clone().acquire_owned();
+        if let Ok(p) = tokio::time::timeout(super::pacer::MAX_WAIT, acquire).await {
+            return Some(p.expect("never closed"));
+        }
+    }
 }
 
 async fn closed_loop(
