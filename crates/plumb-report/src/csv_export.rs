@@ -79,6 +79,15 @@ pub fn render_csv(doc: &ResultDocument) -> String {
     String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
 }
 
+/// One row per benchmark.
+pub struct CsvExporter;
+
+impl crate::export::Exporter for CsvExporter {
+    fn export(&self, doc: &ResultDocument) -> String {
+        render_csv(doc)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

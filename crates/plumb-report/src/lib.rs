@@ -4,8 +4,10 @@
 mod compare_view;
 mod csv_export;
 mod env_view;
+mod export;
 #[cfg(test)]
 mod fixture;
+mod json;
 mod load_view;
 mod markdown;
 mod reason;
@@ -17,29 +19,10 @@ mod units;
 pub use compare_view::render_document_comparison;
 pub use csv_export::render_csv;
 pub use env_view::render_environment;
+pub use export::{Exporter, Format};
 pub use load_view::render_load;
 pub use markdown::render_markdown;
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};
 pub use units::{format_duration_ns, TimeUnit};
-
-use plumb_model::ResultDocument;
-
-/// The export formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Json,
-    Markdown,
-    Csv,
-}
-
-impl Format {
-    pub fn render(self, doc: &ResultDocument) -> String {
-        match self {
-            Format::Json => doc.to_json(),
-            Format::Markdown => render_markdown(doc),
-            Format::Csv => render_csv(doc),
-        }
-    }
-}

@@ -75,3 +75,12 @@ mod tests {
         assert!(md.contains("| slow | **slower** | ×2.000 ["), "{md}");
     }
 }
+
+/// The table, verdicts and diagnostics as Markdown.
+pub struct MarkdownExporter;
+
+impl crate::export::Exporter for MarkdownExporter {
+    fn export(&self, doc: &plumb_model::ResultDocument) -> String {
+        render_markdown(doc)
+    }
+}

@@ -1,0 +1,11 @@
+use crate::export::Exporter;
+use plumb_model::ResultDocument;
+
+/// The document itself, every raw sample included (`docs/result-format.md`).
+pub struct JsonExporter;
+
+impl Exporter for JsonExporter {
+    fn export(&self, doc: &ResultDocument) -> String {
+        doc.to_json()
+    }
+}
