@@ -60,6 +60,15 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     out
 }
 
+/// The table, verdicts and diagnostics as Markdown.
+pub struct MarkdownExporter;
+
+impl crate::export::Exporter for MarkdownExporter {
+    fn export(&self, doc: &plumb_model::ResultDocument) -> String {
+        render_markdown(doc)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -73,14 +82,5 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| slow | **slower** | ×2.000 ["), "{md}");
-    }
-}
-
-/// The table, verdicts and diagnostics as Markdown.
-pub struct MarkdownExporter;
-
-impl crate::export::Exporter for MarkdownExporter {
-    fn export(&self, doc: &plumb_model::ResultDocument) -> String {
-        render_markdown(doc)
     }
 }
