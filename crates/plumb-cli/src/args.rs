@@ -22,7 +22,7 @@ pub enum Command {
     Env(EnvArgs),
     /// Load an HTTP server at a constant rate, open loop: latency from each request's due
     /// time, no coordinated omission.
-    Load(LoadArgs),
+    Load(Box<LoadArgs>),
     /// Merge the results of load agents that ran together: counts add, histograms add
     /// losslessly.
     Merge(MergeArgs),
@@ -264,6 +264,12 @@ pub struct LoadArgs {
     /// This agent's name, recorded in the result (for plumb merge).
     #[arg(long)]
     pub agent: Option<String>,
+    /// Confidence level recorded with the result (and used when it is analysed or compared).
+    #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
+    pub confidence: Confidence,
+    /// Smallest effect size of interest recorded with the result, e.g. 2% or 0.02.
+    #[arg(long, default_value = "2%", value_name = "EFFECT")]
+    pub sesoi: Fraction,
     /// How long before each due time to stop sleeping and poll instead (e.g. 100us, 1s):
     /// longer sends more punctually and keeps the thread hot, at a CPU cost.
     #[arg(long, default_value = "100us")]

@@ -2,7 +2,7 @@ use crate::args::LoadArgs;
 use crate::exit::{self, CliError};
 use crate::export::{self, Target};
 use plumb_load::load::{run as run_load, LoadConfig, LoadReport, Mode};
-use plumb_load::{load_document, percentile_distribution};
+use plumb_load::{load_document, percentile_distribution, LoadContext};
 use plumb_model::{Invocation, LoadMode, LoadSettings};
 use plumb_report::{render_load, Format};
 use std::path::Path;
@@ -25,7 +25,13 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     let stop = crate::session::stop_on_ctrl_c()?;
     let environment = plumb_env::collect();
     let report = run_load(&cfg, stop).map_err(CliError)?;
-    let doc = load_document(&report, settings, environment, Invocation::current());
+    let context = LoadContext {
+        confidence: a.confidence,
+        sesoi: a.sesoi,
+        environment,
+        invocation: Invocation::current(),
+    };
+    let doc = load_document(&report, settings, context);
     export::write_all(&targets, &doc)?;
     let mut text = String::new();
     if report.interrupted {

@@ -22,7 +22,7 @@ fn main() {
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
         args::Command::Simulate(a) => simulate_cmd::run(a),
-        args::Command::Load(a) => load_cmd::run(a),
+        args::Command::Load(a) => load_cmd::run(*a),
         args::Command::Merge(a) => merge_cmd::run(a),
     };
     std::process::exit(exit::report(result));

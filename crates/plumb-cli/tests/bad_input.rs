@@ -224,9 +224,48 @@ fn confidence_in_percent_or_fraction_form_is_accepted_alike() {
         assert!(run.code == 0 || run.code == 1, "{level}: {}", run.stderr);
         assert!(run.stdout.contains("99.9% confidence"), "{}", run.stdout);
     }
+    // plumb load records the level with its result: the same three forms, one value.
+    let port = common::stalling_server(u64::MAX, std::time::Duration::ZERO);
+    let url = format!("http://127.0.0.1:{port}/");
+    for (i, level) in ["99.9", "99.9%", "0.999"].into_iter().enumerate() {
+        let out = env.path(&format!("l{i}.json"));
+        let run = env.plumb(&[
+            "load",
+            &url,
+            "--rate",
+            "20",
+            "--duration",
+            "100ms",
+            "--warmup",
+            "0s",
+            "--confidence",
+            level,
+            "--export-json",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            !run.stderr.contains("confidence"),
+            "{level}: {}",
+            run.stderr
+        );
+        let doc = common::read_doc(&out);
+        assert_eq!(
+            doc.settings.confidence.get().to_bits(),
+            0.999f64.to_bits(),
+            "{level}"
+        );
+    }
     for args in [
         vec!["run", "true", "--confidence", "0.3"],
         vec!["compare", "a.json", "b.json", "--confidence", "0.3"],
+        vec![
+            "load",
+            "http://127.0.0.1:9/",
+            "--rate",
+            "1",
+            "--confidence",
+            "0.3",
+        ],
     ] {
         fails_with(&env, &args, "between 50% and 100%");
     }

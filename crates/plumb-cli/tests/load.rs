@@ -3,59 +3,9 @@
 
 mod common;
 
-use common::{read_doc, Env};
-use std::io::{Read, Write};
+use common::{read_doc, stalling_server, Env};
 use std::net::TcpListener;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-fn stalling_server(every: u64, stall: Duration) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let count = Arc::new(AtomicU64::new(0));
-    let stalled_until = Arc::new(Mutex::new(Instant::now()));
-    std::thread::spawn(move || {
-        for sock in listener.incoming() {
-            let Ok(mut sock) = sock else { continue };
-            let (count, stalled_until) = (count.clone(), stalled_until.clone());
-            std::thread::spawn(move || {
-                let _ = sock.set_nodelay(true);
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 2048];
-                loop {
-                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                        match sock.read(&mut chunk) {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
-                    buf.drain(..end);
-                    let n = count.fetch_add(1, Ordering::SeqCst) + 1;
-                    let until = {
-                        let mut u = stalled_until.lock().unwrap();
-                        if n % every == 0 {
-                            *u = Instant::now() + stall;
-                        }
-                        *u
-                    };
-                    let now = Instant::now();
-                    if until > now {
-                        std::thread::sleep(until - now);
-                    }
-                    if sock
-                        .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    port
-}
+use std::time::Duration;
 
 #[test]
 fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {

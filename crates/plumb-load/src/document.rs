@@ -9,12 +9,19 @@ use plumb_model::{
     MergedSettings, ProducerSettings, ResultDocument, RunStatus, Settings,
 };
 
+/// How a load result is judged and where it ran.
+pub struct LoadContext {
+    pub confidence: Confidence,
+    pub sesoi: Fraction,
+    pub environment: Environment,
+    pub invocation: Invocation,
+}
+
 /// The document of one load test.
 pub fn load_document(
     report: &LoadReport,
     settings: LoadSettings,
-    environment: Environment,
-    invocation: Invocation,
+    context: LoadContext,
 ) -> ResultDocument {
     let (mode, target_rate, concurrency) = match settings.mode {
         LoadMode::Open {
@@ -34,11 +41,11 @@ pub fn load_document(
     b.load = Some(model::load_info(report, mode, target_rate, concurrency));
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
-        invocation,
-        environment,
+        context.invocation,
+        context.environment,
         Settings {
-            confidence: Confidence::DEFAULT,
-            sesoi: Fraction::DEFAULT_SESOI,
+            confidence: context.confidence,
+            sesoi: context.sesoi,
             producer: ProducerSettings::Load(settings),
         },
     );

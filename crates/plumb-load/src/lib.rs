@@ -12,7 +12,7 @@ mod merge;
 pub mod model;
 mod simulate;
 
-pub use document::{load_document, merged_document};
+pub use document::{load_document, merged_document, LoadContext};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;
 pub use simulate::{simulate, simulation, Arrivals, ClientReport, SimConfig, SimReport, Stall};
