@@ -22,11 +22,12 @@ impl Side<'_> {
     }
 }
 
-/// Compares two documents benchmark by benchmark, paired by name, and notes how their
-/// machines or conditions differed.
+/// Compares two documents benchmark by benchmark, paired by name, on `metric` per
+/// operation, and notes how their machines or conditions differed.
 pub fn compare_documents(
     base: Side<'_>,
     new: Side<'_>,
+    metric: &Metric,
     level: Confidence,
     sesoi: Fraction,
 ) -> ComparisonDocument {
@@ -46,9 +47,7 @@ pub fn compare_documents(
                 },
                 Err(why) => LoadComparison::NotCompared { benchmark, why },
             }),
-            (None, None) => out
-                .comparisons
-                .push(compare(b, n, &Metric::WallTime, level, sesoi)),
+            (None, None) => out.comparisons.push(compare(b, n, metric, level, sesoi)),
             _ => out.load.push(LoadComparison::NotCompared {
                 benchmark,
                 why: "one result is a load test and the other is not".into(),
@@ -77,9 +76,9 @@ fn best_case_agreements(
     new: &ResultDocument,
     comparisons: &[Comparison],
 ) -> Vec<Diagnostic> {
-    let fastest = |doc: &ResultDocument, name: &str| {
+    let fastest = |doc: &ResultDocument, name: &str, metric: &Metric| {
         doc.benchmark(name)
-            .map(|b| b.analysed_times_ns())
+            .map(|b| b.analysed(metric))
             .and_then(|t| t.into_iter().reduce(f64::min))
             .filter(|m| *m > 0.0)
     };
@@ -87,7 +86,8 @@ fn best_case_agreements(
         .iter()
         .filter(|c| matches!(c.verdict, Verdict::Faster | Verdict::Slower))
         .filter_map(|c| {
-            let min_ratio = fastest(new, &c.candidate)? / fastest(base, &c.baseline)?;
+            let min_ratio =
+                fastest(new, &c.candidate, &c.metric)? / fastest(base, &c.baseline, &c.metric)?;
             ((min_ratio - 1.0).abs() <= c.sesoi.get()).then(|| {
                 Diagnostic::new(
                     DiagnosticCode::BestCaseAgrees,
@@ -249,6 +249,7 @@ mod tests {
         let dc = compare_documents(
             side(&base),
             side(&new),
+            &Metric::WallTime,
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );
@@ -267,6 +268,7 @@ mod tests {
         let dc = compare_documents(
             side(&a),
             side(&b),
+            &Metric::WallTime,
             Confidence::DEFAULT,
             Fraction::DEFAULT_SESOI,
         );

@@ -166,7 +166,12 @@ pub struct CompareArgs {
     /// Confidence level of intervals and tests.
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,
-    /// Write the comparisons as JSON.
+    /// The metric to compare, per operation: wall-time (default), user-time,
+    /// system-time, peak-rss, allocations, allocated-bytes, or any counter both results
+    /// measured.
+    #[arg(long, default_value = "wall-time", value_name = "METRIC")]
+    pub metric: plumb_model::Metric,
+    /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
 }

@@ -24,6 +24,22 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let base = load(&a.base)?;
     let new = load(&a.new)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
+    let measured = |d: &ResultDocument| {
+        d.benchmarks
+            .iter()
+            .any(|b| b.metrics.contains_key(&a.metric))
+    };
+    if !measured(&base) || !measured(&new) {
+        return Err(CliError(format!(
+            "--metric {}: not measured in {}",
+            a.metric,
+            if measured(&base) {
+                &new_path
+            } else {
+                &base_path
+            }
+        )));
+    }
     let cmp = compare_documents(
         Side {
             doc: &base,
@@ -33,6 +49,7 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
             doc: &new,
             path: &new_path,
         },
+        &a.metric,
         a.confidence,
         a.sesoi,
     );

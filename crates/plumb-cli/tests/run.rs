@@ -68,6 +68,43 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
     assert_eq!(back.base.path, json.to_str().unwrap());
     assert_eq!(back.comparisons.len(), doc.benchmarks.len());
     assert!(back.comparisons.iter().all(|c| c.ratio == 1.0), "{back:?}");
+
+    // Any metric both results measured is compared by the same rule.
+    let cmp = env.plumb(&[
+        "compare",
+        json.to_str().unwrap(),
+        json.to_str().unwrap(),
+        "--metric",
+        "user-time",
+        "--export-json",
+        exported.to_str().unwrap(),
+    ]);
+    cmp.assert_code(0);
+    assert!(
+        cmp.stdout.contains("on user-time per operation"),
+        "{}",
+        cmp.stdout
+    );
+    let back =
+        plumb_model::ComparisonDocument::from_json(&std::fs::read_to_string(&exported).unwrap())
+            .unwrap();
+    assert!(back
+        .comparisons
+        .iter()
+        .all(|c| c.metric == Metric::UserTime));
+    let cmp = env.plumb(&[
+        "compare",
+        json.to_str().unwrap(),
+        json.to_str().unwrap(),
+        "--metric",
+        "instructions",
+    ]);
+    cmp.assert_code(2);
+    assert!(
+        cmp.stderr.contains("--metric instructions: not measured"),
+        "{}",
+        cmp.stderr
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@ use crate::reason::{percentile_reason_text, reason_text};
 use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
 use crate::units::{format_duration_ns, format_value, unit_of};
 use console::style;
-use plumb_model::{Comparison, ComparisonDocument, LoadComparison, ResultDocument, Unit};
+use plumb_model::{Comparison, ComparisonDocument, LoadComparison, Metric, ResultDocument, Unit};
 use std::fmt::Write;
 
 /// `plumb compare`'s report: one line per paired benchmark, then the unpaired ones.
@@ -11,8 +11,12 @@ pub fn render_document_comparison(
     new: &ResultDocument,
     cmp: &ComparisonDocument,
 ) -> String {
+    let metric = match cmp.comparisons.first().map(|c| &c.metric) {
+        Some(m) if *m != Metric::WallTime => format!(" on {m} per operation"),
+        _ => String::new(),
+    };
     let mut out = format!(
-        "Comparing {} benchmark(s): SESOI ±{}, {} confidence\n\n",
+        "Comparing {} benchmark(s){metric}: SESOI ±{}, {} confidence\n\n",
         cmp.comparisons.len() + cmp.load.len(),
         cmp.sesoi,
         cmp.confidence
