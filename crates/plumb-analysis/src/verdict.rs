@@ -17,9 +17,10 @@
 
 use crate::replicates::replicates;
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, Comparison, Metric, Verdict, VerdictReason};
+use plumb_model::{Benchmark, Comparison, Metric, Unit, Verdict, VerdictReason};
 use plumb_stats::{
-    cohens_d, hodges_lehmann, mann_whitney_u, ratio_of_means, ratio_sd, tost_welch, welch_t_test,
+    cohens_d, hodges_lehmann, mann_whitney_u, mean_ci, ratio_of_means, ratio_sd, tost_welch,
+    welch_t_test,
 };
 
 /// `cand` against `base` on `metric` per operation.
@@ -38,6 +39,10 @@ pub fn compare(
     let (x, y) = (replicates(base, metric, &bt), replicates(cand, metric, &ct));
     let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
     c.metric = metric.clone();
+    let is_count = base.metrics.get(metric).map(|i| i.unit) == Some(Unit::Count);
+    if is_count && !x.is_empty() && x.iter().all(|&v| v == 0.0) {
+        return from_zero(c, &y, level);
+    }
     let s = match Statistics::of(&x, &y, &bt, &ct, level, sesoi) {
         Ok(s) => s,
         Err(e) => {
@@ -88,6 +93,33 @@ pub fn compare(
     } else {
         (Verdict::Inconclusive, VerdictReason::NotShown)
     };
+    c
+}
+
+/// A count that is zero throughout the baseline: a ratio to it means nothing, but going
+/// from none to some (a first allocation per operation) is the regression to catch.
+fn from_zero(mut c: Comparison, y: &[f64], level: f64) -> Comparison {
+    if !y.is_empty() && y.iter().all(|&v| v == 0.0) {
+        c.verdict = Verdict::Equivalent;
+        c.reason = VerdictReason::BothZero;
+        return c;
+    }
+    match mean_ci(y, level) {
+        Ok(ci) if ci.interval.lo > 0.0 => {
+            c.verdict = Verdict::Slower;
+            c.reason = VerdictReason::FromZero {
+                candidate_mean: ci.mean,
+            };
+        }
+        Ok(_) => c.reason = VerdictReason::BaselineNearZero { baseline_mean: 0.0 },
+        Err(e) => {
+            c.reason = VerdictReason::CannotCompare {
+                problem: e.to_string(),
+                baseline_n: 0,
+                candidate_n: y.len(),
+            };
+        }
+    }
     c
 }
 
@@ -398,5 +430,56 @@ mod tests {
         assert!((on_instr.ratio - 1.1).abs() < 1e-6, "{}", on_instr.ratio);
         let on_time = compare(&a, &b, Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
         assert_eq!(on_time.verdict, Verdict::Equivalent, "{on_time:?}");
+    }
+
+    /// A count that was zero and is not any more is a regression, whatever the ratio.
+    #[test]
+    fn a_first_allocation_is_slower_and_none_on_both_sides_is_equivalent() {
+        use plumb_model::MetricInfo;
+        let allocating = |name: &str, per_op: &[u64]| {
+            let mut b = bench(name, around(1e6, per_op.len(), 10.0));
+            b.metrics.insert(
+                Metric::Allocations,
+                MetricInfo::measured(&Metric::Allocations),
+            );
+            let times = b.samples.values(&Metric::WallTime).unwrap().to_vec();
+            let mut samples = plumb_model::Samples::default();
+            for (t, a) in times.iter().zip(per_op) {
+                samples.push(1, &[(Metric::WallTime, *t), (Metric::Allocations, *a)]);
+            }
+            b.samples = samples;
+            b
+        };
+        let none = allocating("a", &[0; 20]);
+        let one = allocating("b", &[1; 20]);
+        fn cmp(a: &Benchmark, b: &Benchmark) -> Comparison {
+            super::compare(
+                a,
+                b,
+                &Metric::Allocations,
+                Confidence::DEFAULT,
+                Fraction::DEFAULT_SESOI,
+            )
+        }
+        let c = cmp(&none, &one);
+        assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
+        assert_eq!(
+            c.reason,
+            VerdictReason::FromZero {
+                candidate_mean: 1.0
+            }
+        );
+        let c = cmp(&none, &allocating("c", &[0; 20]));
+        assert_eq!(
+            (c.verdict, c.reason),
+            (Verdict::Equivalent, VerdictReason::BothZero)
+        );
+        // One allocation in 20 samples is not distinguishable from none at 99.9 %.
+        let mut rare = [0; 20];
+        rare[7] = 1;
+        let c = cmp(&none, &allocating("d", &rare));
+        assert_eq!(c.verdict, Verdict::Inconclusive, "{c:?}");
+        // Going down to zero is an ordinary ratio: faster.
+        assert_eq!(cmp(&one, &none).verdict, Verdict::Faster);
     }
 }

@@ -218,7 +218,10 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--warmup-cap" => {
                 a.warmup_cap = quantity(value(&mut it, arg)?, arg)?;
                 if a.warmup_cap > Duration::from_secs(3600) {
-                    return Err(format!("{arg}: at most 1h"));
+                    return Err(format!(
+                        "{arg}: `{}` is longer than 1h (e.g. 3s)",
+                        a.warmup_cap
+                    ));
                 }
             }
             "--warmup-window" => a.warmup_window = count(value(&mut it, arg)?, arg, 2)?,

@@ -24,10 +24,11 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let base = load(&a.base)?;
     let new = load(&a.new)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
+    // Load results carry latency histograms, not metric columns: only the other
+    // benchmarks need the metric.
     let measured = |d: &ResultDocument| {
-        d.benchmarks
-            .iter()
-            .any(|b| b.metrics.contains_key(&a.metric))
+        let mut timed = d.benchmarks.iter().filter(|b| b.load.is_none()).peekable();
+        timed.peek().is_none() || timed.any(|b| b.metrics.contains_key(&a.metric))
     };
     if !measured(&base) || !measured(&new) {
         return Err(CliError(format!(

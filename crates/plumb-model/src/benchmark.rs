@@ -217,6 +217,9 @@ impl Benchmark {
             return None;
         }
         let values = self.per_op(metric);
+        if values.len() != self.samples.len() {
+            return None;
+        }
         let mut means = Vec::with_capacity(counts.len());
         let mut start = 0;
         for &n in counts {
@@ -231,6 +234,23 @@ impl Benchmark {
             means.push(kept.iter().sum::<f64>() / kept.len() as f64);
         }
         Some(means)
+    }
+
+    /// Every metric in the samples and the warm-up is declared in `metrics`, so its unit
+    /// and aggregation are known (checked when a document is read).
+    pub fn check_metrics(&self) -> Result<(), String> {
+        let undeclared = self
+            .samples
+            .metrics()
+            .chain(self.warmup.metrics())
+            .find(|m| !self.metrics.contains_key(m));
+        match undeclared {
+            Some(m) => Err(format!(
+                "benchmark {:?}: metric \"{m}\" has values but is not declared in \"metrics\"",
+                self.name
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The metrics measured for this benchmark, wall time first.

@@ -56,6 +56,11 @@ pub enum VerdictReason {
     StraddlesSesoi,
     /// No significant difference and equivalence not shown: too noisy or too few runs.
     NotShown,
+    /// A count (allocations, misses…) that is zero in every baseline sample and, at the
+    /// run's confidence, above zero in the candidate: slower, whatever the ratio.
+    FromZero { candidate_mean: f64 },
+    /// A count that is zero in every sample of both: equivalent.
+    BothZero,
 }
 
 /// One benchmark against its baseline. Statistics that could not be computed (too few

@@ -142,6 +142,10 @@ impl ResultDocument {
         };
         let mut doc: ResultDocument =
             serde_json::from_value(value).map_err(ModelError::Malformed)?;
+        for b in &doc.benchmarks {
+            b.check_metrics()
+                .map_err(|e| ModelError::Malformed(serde::de::Error::custom(e)))?;
+        }
         doc.migrated_from = migrated_from;
         Ok(doc)
     }
@@ -266,6 +270,19 @@ mod tests {
         let e = ResultDocument::from_json(&text).unwrap_err();
         assert!(
             matches!(e, ModelError::WrongVersion { found: 99, .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_undeclared_metric_is_refused_by_name() {
+        let text = doc().to_json().replace(
+            "\"metrics\": {\n        \"wall-time\"",
+            "\"metrics\": {\n        \"cycles\"",
+        );
+        let e = ResultDocument::from_json(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("\"wall-time\" has values but is not declared"),
             "{e}"
         );
     }

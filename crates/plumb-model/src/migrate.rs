@@ -4,7 +4,7 @@
 //! What changes: samples become metric columns (`wall_ns` → `wall-time`, `user_ns`,
 //! `sys_ns`, `max_rss_kib` × 1024 → `peak-rss` bytes, exits apart); `correction` becomes
 //! a wall-time entry of `corrections`; `time` becomes `stats["wall-time"]`; the free-form
-//! `settings.options` is kept under a `version-1` producer; verdict reasons, written as
+//! `settings.options` is kept under a `version1` producer; verdict reasons, written as
 //! sentences, become their kind (read from the verdict and the sentence); in-process
 //! `warmup_ns` → `warmup_time`, `working_set_bytes` → `working_set`.
 //!
@@ -16,6 +16,7 @@ use crate::ModelError;
 use serde_json::{json, Map, Value};
 
 pub fn v1_to_v2(mut doc: Value) -> Result<Value, ModelError> {
+    check_levels(&doc)?;
     let o = obj(&mut doc, "the document")?;
     o.insert("format_version".into(), json!(2));
     if let Some(settings) = o.get_mut("settings").and_then(Value::as_object_mut) {
@@ -47,11 +48,10 @@ fn benchmark(b: &mut Value) -> Result<(), ModelError> {
     let o = obj(b, "a benchmark")?;
     let samples = o.remove("samples").unwrap_or(json!([]));
     let warmup = o.remove("warmup").unwrap_or(json!([]));
-    let (samples, mut metrics) = columns(&samples)?;
-    let (warmup, warmup_metrics) = columns(&warmup)?;
-    // Warm-up and samples share the benchmark's metrics; warm-up may lack CPU times.
-    metrics.retain(|m| warmup_metrics.contains(m) || warmup["count"] == 0);
-    o.insert("samples".into(), keep_columns(samples, &metrics));
+    let (samples, metrics) = columns(&samples)?;
+    let (warmup, _) = columns(&warmup)?;
+    // The samples declare the benchmark's metrics; warm-up keeps those of them it has.
+    o.insert("samples".into(), samples);
     o.insert("warmup".into(), keep_columns(warmup, &metrics));
     let declared: Map<String, Value> = metrics
         .iter()
@@ -173,20 +173,51 @@ fn comparison(c: &mut Value) -> Result<(), ModelError> {
             "constant_samples": sentence.contains("both samples are constant"),
         }),
         "equivalent" => json!({ "kind": "within-sesoi" }),
-        _ if sentence.starts_with("cannot compare") => json!({
-            "kind": "cannot-compare",
-            "problem": sentence.trim_start_matches("cannot compare: "),
-            "baseline_n": 0,
-            "candidate_n": 0,
+        _ if sentence.is_empty() => json!({ "kind": "unjudged" }),
+        _ if sentence.starts_with("cannot compare: ") => cannot_compare(&sentence),
+        _ if sentence.contains("not distinguishable from zero") => json!({
+            "kind": "baseline-near-zero",
+            "baseline_mean": between(&sentence, "mean (", " ns)")
+                .and_then(|m| m.parse::<f64>().ok())
+                .unwrap_or(0.0),
         }),
-        _ if sentence.contains("not distinguishable from zero") => {
-            json!({ "kind": "baseline-near-zero", "baseline_mean": 0.0 })
-        }
         _ if sentence.contains("straddles") => json!({ "kind": "straddles-sesoi" }),
         _ => json!({ "kind": "not-shown" }),
     };
     o.insert("reason".into(), reason);
     Ok(())
+}
+
+/// "cannot compare: PROBLEM (baseline n=X, candidate n=Y)" as its parts.
+fn cannot_compare(sentence: &str) -> Value {
+    let rest = sentence.trim_start_matches("cannot compare: ");
+    let (problem, counts) = rest.rsplit_once(" (baseline n=").unwrap_or((rest, ""));
+    let n = |from: &str, to: &str| {
+        between(&format!("({counts}"), from, to).and_then(|v| v.parse::<u64>().ok())
+    };
+    json!({
+        "kind": "cannot-compare",
+        "problem": problem,
+        "baseline_n": n("(", ","),
+        "candidate_n": n("candidate n=", ")"),
+    })
+}
+
+/// The text between the first `from` and the next `to`.
+fn between<'a>(s: &'a str, from: &str, to: &str) -> Option<&'a str> {
+    let start = s.find(from)? + from.len();
+    let len = s[start..].find(to)?;
+    Some(&s[start..start + len])
+}
+
+/// Version 1 accepted levels below 50 % in plumb-bench; version 2 does not use them.
+fn check_levels(doc: &Value) -> Result<(), ModelError> {
+    match doc["settings"]["confidence"].as_f64() {
+        Some(c) if c < 0.5 => Err(ModelError::Migration(format!(
+            "its confidence level {c} is below 50 %, which this plumb does not use; re-run it at 50 % or more"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -219,5 +250,28 @@ mod tests {
         assert_eq!(metrics, ["wall-time"]);
         assert_eq!(v2["iterations"], json!([10]));
         assert!(columns(&json!([{"user_ns": 1}])).is_err());
+    }
+
+    #[test]
+    fn reasons_keep_their_figures() {
+        let mut c = json!({
+            "verdict": "inconclusive",
+            "reason": "cannot compare: needs at least 2 samples (baseline n=1, candidate n=2)",
+        });
+        comparison(&mut c).unwrap();
+        assert_eq!(
+            c["reason"],
+            json!({"kind": "cannot-compare", "problem": "needs at least 2 samples",
+                   "baseline_n": 1, "candidate_n": 2})
+        );
+        let mut c = json!({
+            "verdict": "inconclusive",
+            "reason": "the baseline's mean (2.500e-1 ns) is not distinguishable from zero, so a ratio to it means nothing",
+        });
+        comparison(&mut c).unwrap();
+        assert_eq!(c["reason"]["baseline_mean"], 0.25);
+        let mut c = json!({ "verdict": "inconclusive", "reason": "" });
+        comparison(&mut c).unwrap();
+        assert_eq!(c["reason"]["kind"], "unjudged");
     }
 }

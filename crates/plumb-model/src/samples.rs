@@ -99,6 +99,9 @@ impl Samples {
         if !exits.is_empty() {
             check("\"exits\"", exits.len())?;
         }
+        if count > 0 && values.is_empty() {
+            return Err(format!("samples: {count} samples with no metric's values"));
+        }
         Ok(Samples {
             count,
             iterations: if iterations.is_empty() {
@@ -115,6 +118,20 @@ impl Samples {
     /// first sample sets the metrics; every later one must give the same set.
     pub fn push(&mut self, iterations: u64, values: &[(Metric, u64)]) {
         assert!(iterations > 0, "a sample covers at least one operation");
+        assert!(
+            self.exits.is_empty(),
+            "samples that record exits take push_run"
+        );
+        self.push_values(iterations, values);
+    }
+
+    fn push_values(&mut self, iterations: u64, values: &[(Metric, u64)]) {
+        for (i, (m, _)) in values.iter().enumerate() {
+            assert!(
+                !values[..i].iter().any(|(n, _)| n == m),
+                "metric {m} given twice in one sample"
+            );
+        }
         if self.count == 0 && self.values.is_empty() {
             for (m, _) in values {
                 self.values.insert(m.clone(), Vec::new());
@@ -138,7 +155,7 @@ impl Samples {
     /// Appends a sample that also records how a command run ended.
     pub fn push_run(&mut self, values: &[(Metric, u64)], exit: Exit) {
         assert_eq!(self.exits.len(), self.count, "every run records its exit");
-        self.push(1, values);
+        self.push_values(1, values);
         self.exits.push(exit);
     }
 
@@ -241,6 +258,20 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "given twice")]
+    fn a_metric_given_twice_is_a_bug() {
+        Samples::default().push(1, &[(Metric::WallTime, 1), (Metric::WallTime, 2)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "every run records its exit")]
+    fn runs_and_samples_without_exits_do_not_mix() {
+        let mut s = Samples::default();
+        s.push(1, &[(Metric::WallTime, 1)]);
+        s.push_run(&[(Metric::WallTime, 1)], Exit::Code(0));
+    }
+
+    #[test]
     fn ragged_columns_are_refused_with_the_column_named() {
         let e = serde_json::from_str::<Samples>(r#"{"count":2,"values":{"wall-time":[1]}}"#)
             .unwrap_err()
@@ -250,5 +281,9 @@ mod tests {
             "{e}"
         );
         assert!(serde_json::from_str::<Samples>(r#"{"count":1,"iterations":[0]}"#).is_err());
+        let e = serde_json::from_str::<Samples>(r#"{"count":5}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("5 samples with no metric's values"), "{e}");
     }
 }

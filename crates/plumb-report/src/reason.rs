@@ -50,8 +50,13 @@ pub fn reason_text(c: &Comparison) -> String {
             candidate_n,
         } => format!("cannot compare: {problem} (baseline n={baseline_n}, candidate n={candidate_n})"),
         VerdictReason::BaselineNearZero { baseline_mean } => format!(
-            "the baseline's mean ({baseline_mean:.3e} ns) is not distinguishable from zero, so a ratio to it means nothing"
+            "the baseline's mean ({baseline_mean:.3e}) is not distinguishable from zero, so a ratio to it means nothing"
         ),
+        VerdictReason::FromZero { candidate_mean } => format!(
+            "none in the baseline, {candidate_mean:.3} per operation in the candidate (distinguishable from zero at {} confidence)",
+            c.level
+        ),
+        VerdictReason::BothZero => "none in either: nothing changed".to_string(),
         VerdictReason::BeyondSesoi { constant_samples } => format!(
             "{change}: the whole {ci} lies beyond the SESOI of {sesoi}; {}{}",
             tests_text(c),
@@ -158,7 +163,7 @@ mod tests {
             0.5,
             0.5,
         );
-        assert!(reason_text(&c).contains("(2.500e-1 ns) is not distinguishable from zero"));
+        assert!(reason_text(&c).contains("(2.500e-1) is not distinguishable from zero"));
     }
 
     #[test]

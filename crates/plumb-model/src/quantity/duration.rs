@@ -1,4 +1,5 @@
-use super::{decimal::parse_shifted, QuantityError};
+use super::decimal::{parse_exact, parse_shifted};
+use super::QuantityError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
@@ -122,18 +123,30 @@ impl FromStr for Duration {
                 None => QuantityError::new(s, "is not a duration", EXAMPLE),
             });
         };
-        let v = parse_shifted(num, 0)
-            .ok_or_else(|| QuantityError::new(s, "is not a duration", EXAMPLE))?;
-        if v < 0.0 {
+        if num.starts_with('-') && parse_shifted(num, 0).is_some() {
             return Err(QuantityError::new(s, "is negative", EXAMPLE));
         }
-        let picos = (v * per_unit as f64).round();
-        if picos > MAX_PICOS as f64 {
-            return Err(QuantityError::new(s, "is longer than a year", EXAMPLE));
+        let (digits, exp) =
+            parse_exact(num).ok_or_else(|| QuantityError::new(s, "is not a duration", EXAMPLE))?;
+        // digits × 10^exp × per_unit picoseconds, in integers: exact, rounded to the
+        // nearest picosecond only when finer than that.
+        let too_long = || QuantityError::new(s, "is longer than a year", EXAMPLE);
+        let scaled = digits.checked_mul(per_unit).ok_or_else(too_long)?;
+        let picos = if exp >= 0 {
+            10u128
+                .checked_pow(exp as u32)
+                .and_then(|p| scaled.checked_mul(p))
+                .ok_or_else(too_long)?
+        } else {
+            match 10u128.checked_pow(exp.unsigned_abs()) {
+                Some(p) => (scaled + p / 2) / p,
+                None => 0,
+            }
+        };
+        if picos > MAX_PICOS {
+            return Err(too_long());
         }
-        Ok(Duration {
-            picos: picos as u128,
-        })
+        Ok(Duration { picos })
     }
 }
 
@@ -220,11 +233,30 @@ mod tests {
             .contains("negative"));
         assert!("2y".parse::<Duration>().is_err());
         assert!("NaNs".parse::<Duration>().is_err());
-        assert!("1e20s"
+        for long in ["1e20s", "1e400s", "367d"] {
+            let e = long.parse::<Duration>().unwrap_err().to_string();
+            assert!(
+                e.contains("year") || e.contains("not a duration"),
+                "{long}: {e}"
+            );
+        }
+        assert!("1e400s"
             .parse::<Duration>()
             .unwrap_err()
             .to_string()
             .contains("year"));
+    }
+
+    #[test]
+    fn parsing_is_exact_in_integers() {
+        // 3 h and 3.6 ps, rounded to 4 ps; a float would lose the picoseconds.
+        assert_eq!(
+            d("3.000000000000001h").as_picos(),
+            10_800_000_000_000_000 + 4
+        );
+        assert_eq!(d("0.0004ps").as_picos(), 0);
+        assert_eq!(d("1e3ms"), Duration::from_secs(1));
+        assert_eq!(d("0.1s").as_picos(), 100_000_000_000);
     }
 
     #[test]

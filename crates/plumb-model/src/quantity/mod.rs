@@ -23,6 +23,11 @@ pub fn parse_count(s: &str, min: u64) -> Result<u64, QuantityError> {
     let t = s.trim();
     match t.parse::<i128>() {
         Ok(n) if n >= i128::from(min) && n <= i128::from(u64::MAX) => Ok(n as u64),
+        Ok(n) if n > 0 => Err(QuantityError::new(
+            s,
+            "is too large",
+            format!("{}", min.max(1) * 10),
+        )),
         Ok(_) => Err(QuantityError::new(
             s,
             format!("must be at least {min}"),

@@ -5,9 +5,18 @@ use std::str::FromStr;
 
 /// Events per second, above 0 and at most 10⁹. Text: `450`, `450/s`, `2k/s`, `1.5M`.
 /// A bare number is per second: every rate in plumb is. JSON: the number per second.
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize)]
 #[serde(transparent)]
 pub struct Rate(f64);
+
+impl<'de> Deserialize<'de> for Rate {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = f64::deserialize(d)?;
+        Rate::new(v).ok_or_else(|| {
+            serde::de::Error::custom(format!("{v} is not a rate above 0 and at most 1e9/s"))
+        })
+    }
+}
 
 impl Rate {
     pub fn new(per_second: f64) -> Option<Self> {
@@ -61,5 +70,10 @@ mod tests {
             assert!(bad.parse::<Rate>().is_err(), "{bad}");
         }
         assert_eq!(Rate::new(450.0).unwrap().to_string(), "450/s");
+        assert!(serde_json::from_str::<Rate>("0").is_err());
+        assert_eq!(
+            serde_json::from_str::<Rate>("450").unwrap().per_second(),
+            450.0
+        );
     }
 }
