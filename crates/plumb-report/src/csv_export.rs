@@ -71,9 +71,11 @@ pub fn render_csv(doc: &ResultDocument) -> String {
         rec.push(cmp.map_or(String::new(), |c| c.verdict.to_string()));
         rec.push(num(mean(&Metric::UserTime)));
         rec.push(num(mean(&Metric::SystemTime)));
-        rec.push(num(b
-            .stats(&Metric::PeakRss)
-            .map(|s| (s.summary.max / 1024.0).round())));
+        let peak = b
+            .samples
+            .values(&Metric::PeakRss)
+            .and_then(|v| v.iter().max());
+        rec.push(num(peak.map(|&bytes| (bytes / 1024) as f64)));
         w.write_record(&rec).expect("writing to memory");
     }
     String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")

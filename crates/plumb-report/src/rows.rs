@@ -92,7 +92,12 @@ fn row(
     if has_rusage {
         cells.push(mean(&Metric::UserTime).map_or_else(dash, crate::format_duration_ns));
         cells.push(mean(&Metric::SystemTime).map_or_else(dash, crate::format_duration_ns));
-        let peak = b.stats(&Metric::PeakRss).map(|s| s.summary.max);
+        // The peak over every run, dropped outliers included: memory is not noise.
+        let peak = b
+            .samples
+            .values(&Metric::PeakRss)
+            .and_then(|v| v.iter().max())
+            .map(|&v| v as f64);
         cells.push(peak.map_or_else(dash, |v| format_value(Unit::Bytes, v)));
     }
     if has_allocs {
