@@ -11,7 +11,6 @@ use hdrhistogram::Histogram;
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{LoadInfo, PercentileComparison, Verdict, LATENCY_PERCENTILES};
 use plumb_stats::Interval;
-use statrs::distribution::{ContinuousCDF, Normal};
 
 /// A percentile's interval, or None when too few requests lie beyond it to say anything.
 fn quantile_interval(h: &Histogram<u64>, q: f64, z: f64) -> Option<(f64, f64)> {
@@ -42,9 +41,7 @@ pub fn compare_load(
     let (hb, hn) = (base.latency.histogram()?, new.latency.histogram()?);
     // Two intervals, each at 1 − α/2, so their ratio's interval holds at 1 − α.
     let each = 1.0 - (1.0 - level) / 2.0;
-    let z = Normal::new(0.0, 1.0)
-        .expect("standard normal")
-        .inverse_cdf(1.0 - (1.0 - each) / 2.0);
+    let z = plumb_stats::normal_quantile(1.0 - (1.0 - each) / 2.0);
     let mut out = Vec::new();
     for (label, p) in LATENCY_PERCENTILES {
         let q = p / 100.0;

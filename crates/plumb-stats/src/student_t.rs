@@ -12,12 +12,7 @@ pub struct MeanCi {
     pub error: f64,
 }
 
-/// Quantile of Student's t with `df` (> 0) degrees of freedom.
-pub fn t_quantile(p: f64, df: f64) -> f64 {
-    StudentsT::new(0.0, 1.0, df)
-        .expect("df > 0 checked by callers")
-        .inverse_cdf(p)
-}
+pub use crate::quantiles::t_quantile;
 
 /// Upper-tail probability P(T > t) of Student's t.
 pub(crate) fn t_sf(t: f64, df: f64) -> f64 {
