@@ -9,7 +9,9 @@
 
 use hdrhistogram::Histogram;
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{LoadInfo, PercentileComparison, Verdict, LATENCY_PERCENTILES};
+use plumb_model::{
+    value_at_percentile, LoadInfo, PercentileComparison, Verdict, LATENCY_PERCENTILES,
+};
 use plumb_stats::Interval;
 
 /// A percentile's interval, or None when too few requests lie beyond it to say anything.
@@ -46,8 +48,8 @@ pub fn compare_load(
     for (label, p) in LATENCY_PERCENTILES {
         let q = p / 100.0;
         let (b, n) = (
-            hb.value_at_quantile(q) as f64,
-            hn.value_at_quantile(q) as f64,
+            value_at_percentile(&hb, p) as f64,
+            value_at_percentile(&hn, p) as f64,
         );
         let ratio = n / b;
         let ci = match (quantile_interval(&hb, q, z), quantile_interval(&hn, q, z)) {

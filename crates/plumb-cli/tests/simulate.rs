@@ -90,3 +90,26 @@ fn bad_parameters_are_refused() {
         assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
     }
 }
+
+/// 10,000 requests, one in a thousand stalled: p99.9 is the 9,990th latency, 1 ms. A
+/// floating-point rank (99.9 / 100 = 0.9990000000000001) took the 9,991st, a stall.
+#[test]
+fn percentiles_take_the_integer_rank() {
+    let env = Env::new();
+    let run = env.plumb(&[
+        "simulate",
+        "--rate",
+        "500",
+        "--duration",
+        "20s",
+        "--service",
+        "1ms",
+        "--stall",
+        "100ms",
+        "--stall-every",
+        "1000",
+    ]);
+    run.assert_code(0);
+    let p999 = row(&run.stdout, "p99.9 ");
+    assert_eq!(&p999[1..3], ["1.000", "ms"], "{}", run.stdout);
+}

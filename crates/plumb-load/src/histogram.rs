@@ -62,7 +62,7 @@ impl LatencyHistogram {
         if self.h.is_empty() {
             return 0.0;
         }
-        self.h.value_at_quantile(p / 100.0) as f64
+        plumb_model::value_at_percentile(&self.h, p) as f64
     }
 
     pub fn max_us(&self) -> f64 {

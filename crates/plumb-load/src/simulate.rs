@@ -323,9 +323,14 @@ mod tests {
             }
             expected.sort_by(f64::total_cmp);
             let r = simulate(&cfg);
-            for p in [50.0, 90.0, 99.0, 99.9] {
-                // Nearest-rank percentile of the exact values, as HdrHistogram reports it.
-                let rank = ((p / 100.0) * n as f64).ceil().max(1.0) as usize - 1;
+            for (p, num, den) in [
+                (50.0, 50, 100),
+                (90.0, 90, 100),
+                (99.0, 99, 100),
+                (99.9, 999, 1000),
+            ] {
+                // Nearest-rank percentile of the exact values, the rank in integers.
+                let rank = (n * num).div_ceil(den).max(1) as usize - 1;
                 let want = expected[rank];
                 let got = r.open.latency.percentile_us(p);
                 assert!(

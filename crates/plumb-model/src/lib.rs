@@ -34,7 +34,7 @@ pub use document::{
 pub use environment::{CacheLevel, Environment};
 pub use error::ModelError;
 pub use function_info::{FunctionInfo, PrecisionStop};
-pub use latency::LATENCY_PERCENTILES;
+pub use latency::{value_at_percentile, LATENCY_PERCENTILES};
 pub use load_info::{LatencyDistribution, LoadInfo, TimelineRow};
 pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};
 pub use plumb_stats::{Interval, Summary};

@@ -302,15 +302,15 @@ fn row(s: &Second) -> SecondRow {
         if s.h.is_empty() {
             0.0
         } else {
-            s.h.value_at_quantile(p) as f64
+            plumb_model::value_at_percentile(&s.h, p) as f64
         }
     };
     SecondRow {
         second: s.index,
         ok: s.ok,
         errors: s.errors,
-        p50_us: q(0.5),
-        p99_us: q(0.99),
+        p50_us: q(50.0),
+        p99_us: q(99.0),
         max_us: if s.h.is_empty() {
             0.0
         } else {

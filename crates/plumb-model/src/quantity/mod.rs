@@ -6,7 +6,7 @@
 //! so a caller only adds the option's name (clap does that itself).
 
 mod bytes;
-mod decimal;
+pub(crate) mod decimal;
 mod duration;
 mod error;
 mod level;
