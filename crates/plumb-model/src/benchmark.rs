@@ -189,13 +189,28 @@ impl Benchmark {
         self.per_op_of(&self.warmup, metric)
     }
 
+    /// Whether each sample enters the statistics (not in `excluded`): one pass, so that
+    /// dropping many outliers of many samples stays linear.
+    fn kept(&self) -> Vec<bool> {
+        let mut keep = vec![true; self.samples.len()];
+        for &i in &self.excluded {
+            if let Some(k) = keep.get_mut(i) {
+                *k = false;
+            }
+        }
+        keep
+    }
+
     /// What enters the statistics: `per_op` without the `excluded` samples.
     pub fn analysed(&self, metric: &Metric) -> Vec<f64> {
-        self.per_op(metric)
+        let values = self.per_op(metric);
+        if self.excluded.is_empty() {
+            return values;
+        }
+        values
             .into_iter()
-            .enumerate()
-            .filter(|(i, _)| !self.excluded.contains(i))
-            .map(|(_, v)| v)
+            .zip(self.kept())
+            .filter_map(|(v, keep)| keep.then_some(v))
             .collect()
     }
 
@@ -220,11 +235,12 @@ impl Benchmark {
         if values.len() != self.samples.len() {
             return None;
         }
+        let keep = self.kept();
         let mut means = Vec::with_capacity(counts.len());
         let mut start = 0;
         for &n in counts {
             let kept: Vec<f64> = (start..start + n)
-                .filter(|i| !self.excluded.contains(i))
+                .filter(|&i| keep[i])
                 .map(|i| values[i])
                 .collect();
             start += n;
