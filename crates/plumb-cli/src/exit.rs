@@ -7,8 +7,6 @@ pub const OK: i32 = 0;
 pub const REGRESSION: i32 = 1;
 /// Bad input, a failing benchmark, an unwritable file.
 pub const ERROR: i32 = 2;
-/// Stopped by Ctrl-C (128 + SIGINT), after saving what was measured.
-pub const INTERRUPTED: i32 = 130;
 
 #[derive(Debug)]
 pub struct CliError(pub String);

@@ -22,22 +22,28 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let stop = crate::session::stop_on_ctrl_c()?;
+    let session = crate::session::stop_on_signals()?;
     let environment = plumb_env::collect();
-    let report = run_load(&cfg, stop).map_err(CliError)?;
+    let report = run_load(&cfg, session.stop.clone()).map_err(CliError)?;
     let context = LoadContext {
         confidence: a.confidence,
         sesoi: a.sesoi,
         environment,
         invocation: Invocation::current(),
     };
-    let doc = load_document(&report, settings, context);
+    let mut doc = load_document(&report, settings, context);
+    if report.interrupted {
+        doc.status = plumb_model::RunStatus::Interrupted {
+            signal: Some(session.signal_name()),
+        };
+    }
     export::write_all(&targets, &doc)?;
     let mut text = String::new();
     if report.interrupted {
-        text.push_str(
-            "Interrupted: the figures below are from the requests measured before Ctrl-C.\n\n",
-        );
+        text.push_str(&format!(
+            "Interrupted by {}: the figures below are from the requests measured before it.\n\n",
+            session.signal_name()
+        ));
     }
     text.push_str(&render_load(&doc.benchmarks[0], a.timeline));
     exit::print_stdout(&text);
@@ -45,7 +51,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         write_hgrm(dir, &report)?;
     }
     Ok(if report.interrupted {
-        exit::INTERRUPTED
+        session.exit_code()
     } else {
         exit::OK
     })

@@ -22,7 +22,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let targets = targets(&a);
     export::check(&targets)?;
 
-    let stop = crate::session::stop_on_ctrl_c()?;
+    let session = crate::session::stop_on_signals()?;
     let how = Produced {
         settings: Settings {
             confidence: a.confidence,
@@ -35,9 +35,12 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     };
     let show_bar = !a.no_progress && std::io::stderr().is_terminal();
     let mut bar = Bar::new(plan.commands.len(), show_bar);
-    let produced = produce(&plan, how, &mut ProcessSpawner, &mut bar, &stop);
+    let produced = produce(&plan, how, &mut ProcessSpawner, &mut bar, &session.stop);
     bar.finish();
     let mut doc = produced?;
+    if let RunStatus::Interrupted { signal } = &mut doc.status {
+        *signal = Some(session.signal_name());
+    }
     // The raw samples reach disk before anything else can go wrong (analysis, a closed
     // stdout); the analysed result overwrites them below.
     export::write_all(&targets, &doc)?;
@@ -59,7 +62,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     export::write_all(&targets, &doc)?;
     Ok(match doc.status {
         RunStatus::Complete => exit::OK,
-        RunStatus::Interrupted => exit::INTERRUPTED,
+        RunStatus::Interrupted { .. } => session.exit_code(),
         RunStatus::Failed { .. } => exit::ERROR,
     })
 }

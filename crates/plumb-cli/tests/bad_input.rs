@@ -303,3 +303,32 @@ fn compare_reads_version_1_results() {
     run.assert_code(0);
     assert!(run.stdout.contains("×1.000"), "{}", run.stdout);
 }
+
+/// Output piped into `head` that closes early: plumb exits 0 quietly, every time.
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::{BufRead, BufReader};
+    let env = Env::new();
+    for (args, tries) in [
+        (vec!["env"], 100),
+        (vec!["simulate", "--duration", "1s"], 20),
+    ] {
+        for _ in 0..tries {
+            let mut child = env
+                .command(&args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut first = String::new();
+            BufReader::new(child.stdout.take().unwrap())
+                .read_line(&mut first)
+                .unwrap();
+            // The reader is dropped here: the pipe closes with output still to come.
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+            assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        }
+    }
+}

@@ -276,8 +276,9 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
         .any(|d| d.code == DiagnosticCode::FailedRuns));
 }
 
-#[test]
-fn ctrl_c_saves_and_prints_what_was_measured() {
+/// Runs `sleep 0.02` many times, sends `signal` after 1.5 s, and returns the exit code,
+/// stdout and the saved document.
+fn stopped_by(signal: &str) -> (Option<i32>, String, plumb_model::ResultDocument) {
     let env = Env::new();
     let json = env.path("i.json");
     let child = env
@@ -295,16 +296,26 @@ fn ctrl_c_saves_and_prints_what_was_measured() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("Interrupted"), "{stdout}");
-    let doc = read_doc(&json);
-    assert_eq!(doc.status, RunStatus::Interrupted);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code(), stdout, read_doc(&json))
+}
+
+#[test]
+fn ctrl_c_saves_and_prints_what_was_measured() {
+    let (code, stdout, doc) = stopped_by("-INT");
+    assert_eq!(code, Some(130));
+    assert!(stdout.contains("Interrupted by Ctrl-C"), "{stdout}");
+    assert_eq!(
+        doc.status,
+        RunStatus::Interrupted {
+            signal: Some("Ctrl-C".into())
+        }
+    );
     let n = doc.benchmarks[0].samples.len();
     assert!((5..100_000).contains(&n), "{n} samples");
     assert!(doc.benchmarks[0]
@@ -312,6 +323,20 @@ fn ctrl_c_saves_and_prints_what_was_measured() {
         .exits()
         .iter()
         .all(|e| *e == Exit::Code(0)));
+}
+
+/// SIGTERM and SIGHUP stop like Ctrl-C, exit 128 + their number, and are named.
+#[test]
+fn sigterm_and_sighup_exit_128_plus_the_signal_and_say_which() {
+    for (signal, code, name) in [("-TERM", 143, "SIGTERM"), ("-HUP", 129, "SIGHUP")] {
+        let (got, stdout, doc) = stopped_by(signal);
+        assert_eq!(got, Some(code), "{signal}");
+        assert!(
+            stdout.contains(&format!("Interrupted by {name}")),
+            "{stdout}"
+        );
+        assert!(!doc.benchmarks[0].samples.is_empty());
+    }
 }
 
 #[test]

@@ -95,7 +95,7 @@ pub fn produce(
     }
     doc.status = match outcome.status {
         Status::Complete => RunStatus::Complete,
-        Status::Interrupted => RunStatus::Interrupted,
+        Status::Interrupted => RunStatus::Interrupted { signal: None },
         Status::Failed { command, message } => RunStatus::Failed {
             message: format!("benchmark {command:?}: {message}"),
         },

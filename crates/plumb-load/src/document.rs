@@ -51,7 +51,7 @@ pub fn load_document(
     );
     doc.benchmarks.push(b);
     if report.interrupted {
-        doc.status = RunStatus::Interrupted;
+        doc.status = RunStatus::Interrupted { signal: None };
     }
     doc
 }

@@ -63,8 +63,12 @@ pub struct ClockInfo {
 #[serde(rename_all = "lowercase", tag = "state")]
 pub enum RunStatus {
     Complete,
-    /// Stopped by Ctrl-C; the samples are what was measured until then.
-    Interrupted,
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP); the samples are what was measured
+    /// until then. `signal` names it ("Ctrl-C", "SIGTERM"), when known.
+    Interrupted {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signal: Option<String>,
+    },
     /// Stopped by a failing benchmark; `message` says which and why.
     Failed {
         message: String,

@@ -9,8 +9,12 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     let mut out = String::new();
     match &doc.status {
         RunStatus::Complete => {}
-        RunStatus::Interrupted => {
-            out.push_str("> **Interrupted**: figures are from the runs measured before Ctrl-C.\n\n")
+        RunStatus::Interrupted { signal } => {
+            let by = signal.as_deref().unwrap_or("a signal");
+            let _ = write!(
+                out,
+                "> **Interrupted** by {by}: figures are from the runs measured before it.\n\n"
+            );
         }
         RunStatus::Failed { message } => {
             let _ = write!(out, "> **Stopped**: {}\n\n", message.replace('\n', " "));

@@ -10,13 +10,16 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
     let mut out = String::new();
     match &doc.status {
         RunStatus::Complete => {}
-        RunStatus::Interrupted => {
+        RunStatus::Interrupted { signal } => {
+            let by = signal.as_deref().unwrap_or("a signal");
             let _ = writeln!(
                 out,
                 "{}",
-                style("Interrupted: the figures below are from the runs measured before Ctrl-C.")
-                    .yellow()
-                    .bold()
+                style(format!(
+                    "Interrupted by {by}: the figures below are from the runs measured before it."
+                ))
+                .yellow()
+                .bold()
             );
         }
         RunStatus::Failed { message } => {
