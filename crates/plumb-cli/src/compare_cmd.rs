@@ -1,8 +1,9 @@
 use crate::args::CompareArgs;
 use crate::exit::{self, CliError};
+use crate::export;
 use plumb_analysis::{compare_documents, Side};
 use plumb_model::ResultDocument;
-use plumb_report::render_document_comparison;
+use plumb_report::{render_document_comparison, Format};
 use std::path::Path;
 
 pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
@@ -21,6 +22,8 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
 }
 
 pub fn run(a: CompareArgs) -> Result<i32, CliError> {
+    let out = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
+    export::check(&out)?;
     let base = load(&a.base)?;
     let new = load(&a.new)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
@@ -59,10 +62,18 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
             "no benchmark names in common between {base_path} and {new_path}"
         )));
     }
-    crate::exit::print_stdout(&render_document_comparison(&base, &new, &cmp));
-    if let Some(path) = &a.export_json {
-        std::fs::write(path, cmp.to_json())
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    let report = render_document_comparison(&base, &new, &cmp);
+    match out.first() {
+        Some(t) if t.is_stdout() => {
+            eprint!("{report}");
+            crate::exit::print_stdout(&cmp.to_json());
+        }
+        Some(t) => {
+            crate::exit::print_stdout(&report);
+            std::fs::write(&t.path, cmp.to_json())
+                .map_err(|e| CliError(format!("cannot write {}: {e}", t.path.display())))?;
+        }
+        None => crate::exit::print_stdout(&report),
     }
     Ok(if cmp.any_slower() {
         exit::REGRESSION

@@ -1,27 +1,68 @@
-//! Export targets are checked before anything runs (an unwritable path should cost no
-//! measurement) and written after, whether the run completed, failed or was interrupted.
+//! Export targets are checked before anything runs (an unwritable path, or two outputs to
+//! one file, should cost no measurement) and written after, whether the run completed,
+//! failed or was interrupted. `-` is standard output.
 
 use crate::exit::CliError;
 use plumb_model::ResultDocument;
 use plumb_report::Format;
 use std::fs::OpenOptions;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct Target {
+    /// The option that named it, for messages (`--export-json`).
+    pub option: &'static str,
     pub path: PathBuf,
     pub format: Format,
 }
 
-/// Opens each path for writing without truncating it, to fail early on a bad path. A
-/// file this check creates is removed again, so an aborted run leaves no empty files.
+impl Target {
+    pub fn is_stdout(&self) -> bool {
+        self.path.as_os_str() == "-"
+    }
+}
+
+/// The targets given, in order.
+pub fn targets(given: &[(&'static str, &Option<PathBuf>, Format)]) -> Vec<Target> {
+    given
+        .iter()
+        .filter_map(|(option, p, format)| {
+            p.as_ref().map(|path| Target {
+                option,
+                path: path.clone(),
+                format: *format,
+            })
+        })
+        .collect()
+}
+
+/// Refuses two outputs to one file (or to stdout), then opens each path for writing
+/// without truncating it, to fail early on a bad path. A file this check creates is
+/// removed again, so an aborted run leaves no empty files.
 pub fn check(targets: &[Target]) -> Result<(), CliError> {
-    for t in targets {
+    for (i, t) in targets.iter().enumerate() {
+        if let Some(other) = targets[..i].iter().find(|o| same_file(o, t)) {
+            return Err(CliError(format!(
+                "{} and {} both write {}: give each its own file",
+                other.option,
+                t.option,
+                t.path.display()
+            )));
+        }
+        if t.is_stdout() {
+            continue;
+        }
         let existed = t.path.exists();
         OpenOptions::new()
             .create(true)
             .append(true)
             .open(&t.path)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", t.path.display())))?;
+            .map_err(|e| {
+                CliError(format!(
+                    "{}: cannot write {}: {e}",
+                    t.option,
+                    t.path.display()
+                ))
+            })?;
         if !existed {
             let _ = std::fs::remove_file(&t.path);
         }
@@ -29,12 +70,46 @@ pub fn check(targets: &[Target]) -> Result<(), CliError> {
     Ok(())
 }
 
+fn same_file(a: &Target, b: &Target) -> bool {
+    same_path(&a.path, &b.path)
+}
+
+/// The same path, or two paths to one existing file.
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Whether the human-readable report must go to stderr because an export takes stdout.
+pub fn stdout_taken(targets: &[Target]) -> bool {
+    targets.iter().any(Target::is_stdout)
+}
+
+/// Saves the file targets (not stdout): the raw samples reach disk before the analysis
+/// and the report, which a closed stdout or a bug could still stop.
+pub fn save_early(targets: &[Target], doc: &ResultDocument) -> Result<(), CliError> {
+    let files: Vec<&Target> = targets.iter().filter(|t| !t.is_stdout()).collect();
+    write(&files, doc)
+}
+
 /// Writes every target. If one fails, the JSON result is saved to a rescue file in the
 /// temporary directory so the samples are not lost, and the error names it.
 pub fn write_all(targets: &[Target], doc: &ResultDocument) -> Result<(), CliError> {
+    write(&targets.iter().collect::<Vec<_>>(), doc)
+}
+
+fn write(targets: &[&Target], doc: &ResultDocument) -> Result<(), CliError> {
     let mut failures = Vec::new();
     for t in targets {
-        if let Err(e) = std::fs::write(&t.path, t.format.render(doc)) {
+        let text = t.format.render(doc);
+        if t.is_stdout() {
+            crate::exit::print_stdout(&text);
+        } else if let Err(e) = std::fs::write(&t.path, text) {
             failures.push(format!("cannot write {}: {e}", t.path.display()));
         }
     }

@@ -1,6 +1,6 @@
 use crate::args::LoadArgs;
 use crate::exit::{self, CliError};
-use crate::export::{self, Target};
+use crate::export;
 use plumb_load::load::{run as run_load, LoadConfig, LoadReport, Mode};
 use plumb_load::{load_document, percentile_distribution, LoadContext};
 use plumb_model::{Invocation, LoadMode, LoadSettings};
@@ -9,14 +9,7 @@ use std::path::Path;
 
 pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     let (cfg, settings) = plan(&a)?;
-    let targets: Vec<Target> = a
-        .export_json
-        .iter()
-        .map(|p| Target {
-            path: p.clone(),
-            format: Format::Json,
-        })
-        .collect();
+    let targets = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
     export::check(&targets)?;
     if let Some(dir) = &a.hgrm_dir {
         std::fs::create_dir_all(dir)
@@ -46,7 +39,11 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         ));
     }
     text.push_str(&render_load(&doc.benchmarks[0], a.timeline));
-    exit::print_stdout(&text);
+    if export::stdout_taken(&targets) {
+        eprint!("{text}");
+    } else {
+        exit::print_stdout(&text);
+    }
     if let Some(dir) = &a.hgrm_dir {
         write_hgrm(dir, &report)?;
     }

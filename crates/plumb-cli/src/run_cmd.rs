@@ -43,7 +43,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     }
     // The raw samples reach disk before anything else can go wrong (analysis, a closed
     // stdout); the analysed result overwrites them below.
-    export::write_all(&targets, &doc)?;
+    export::save_early(&targets, &doc)?;
     analyse_document(
         &mut doc,
         &AnalysisConfig {
@@ -55,7 +55,12 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         eprintln!("plumb: error: {message}");
     }
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
-        crate::exit::print_stdout(&render_terminal(&doc));
+        let report = render_terminal(&doc);
+        if export::stdout_taken(&targets) {
+            eprint!("{report}");
+        } else {
+            crate::exit::print_stdout(&report);
+        }
     } else {
         eprintln!("plumb: nothing was measured");
     }
@@ -68,14 +73,11 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
 }
 
 fn targets(a: &RunArgs) -> Vec<Target> {
-    [
-        (&a.export_json, Format::Json),
-        (&a.export_markdown, Format::Markdown),
-        (&a.export_csv, Format::Csv),
-    ]
-    .into_iter()
-    .filter_map(|(p, format)| p.clone().map(|path| Target { path, format }))
-    .collect()
+    export::targets(&[
+        ("--export-json", &a.export_json, Format::Json),
+        ("--export-markdown", &a.export_markdown, Format::Markdown),
+        ("--export-csv", &a.export_csv, Format::Csv),
+    ])
 }
 
 /// Gives `values` to each of `n` commands: none, one for all, or one each.
@@ -140,6 +142,13 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
         ignore_failure: a.ignore_failure,
     };
     plan.validate()?;
+    if let Some(shell) = &plan.shell {
+        if !on_path(shell) {
+            return Err(CliError(format!(
+                "--shell={shell}: no such program (on PATH or as a path); give an installed shell, e.g. --shell=bash"
+            )));
+        }
+    }
     Ok(plan)
 }
 
@@ -206,4 +215,18 @@ fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usiz
                 .join(", ")
         ))),
     }
+}
+
+/// Whether `program` names an executable file: a path with a slash, or a name on PATH.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &std::path::Path| {
+        p.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return runnable(std::path::Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| runnable(&dir.join(program))))
 }

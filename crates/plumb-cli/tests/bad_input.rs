@@ -332,3 +332,90 @@ fn a_closed_pipe_is_not_an_error() {
         }
     }
 }
+
+/// Outputs are checked before anything runs: two to one file, an unwritable one (for
+/// compare too), a merge over its own input, the commands' --output, a missing shell.
+#[test]
+fn outputs_and_programs_are_checked_before_running() {
+    let env = Env::new();
+    let run = env.plumb(&["run", "true", "--export-json", "x", "--export-csv", "x"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("--export-json and --export-csv both write x: give each its own file"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty() && !env.path("x").exists());
+    let good = env.path("good.json");
+    env.plumb(&[
+        "run",
+        "true",
+        "--runs",
+        "3",
+        "--export-json",
+        good.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let g = good.to_str().unwrap();
+    let run = env.plumb(&["compare", g, g, "--export-json", "/proc/x.json"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("--export-json: cannot write /proc/x.json"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.is_empty(),
+        "nothing printed first: {}",
+        run.stdout
+    );
+    fails_with(&env, &["merge", g, g, "-o", g], "is one of the inputs");
+    fails_with(
+        &env,
+        &["run", "true", "--runs", "2", "--output", "/proc/nope/x"],
+        "--output /proc/nope/x: No such file or directory",
+    );
+    fails_with(
+        &env,
+        &["run", "true", "--shell=/no/such/shell"],
+        "--shell=/no/such/shell: no such program",
+    );
+}
+
+/// `-` is standard output for every export; the human report moves to stderr.
+#[test]
+fn a_dash_exports_to_stdout() {
+    let env = Env::new();
+    let run = env.plumb(&[
+        "run",
+        "true",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--export-json",
+        "-",
+    ]);
+    run.assert_code(0);
+    let doc = plumb_model::ResultDocument::from_json(&run.stdout).expect("stdout is the JSON");
+    assert_eq!(doc.benchmarks[0].samples.len(), 3);
+    assert!(run.stderr.contains("Benchmark"), "{}", run.stderr);
+    assert!(!env.path("-").exists());
+    let run = env.plumb(&[
+        "run",
+        "true",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--export-csv",
+        "-",
+    ]);
+    run.assert_code(0);
+    assert!(run.stdout.starts_with("name,"), "{}", run.stdout);
+    let run = env.plumb(&["run", "true", "--export-json", "-", "--export-csv", "-"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("both write -"), "{}", run.stderr);
+}

@@ -41,7 +41,13 @@ impl Executable {
                 command.stdout(Stdio::from(File::create("/dev/null")?));
             }
             OutputPolicy::File(path) => {
-                let f = OpenOptions::new().create(true).append(true).open(path)?;
+                let f = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| {
+                        io::Error::new(e.kind(), format!("--output {}: {e}", path.display()))
+                    })?;
                 command.stdout(Stdio::from(f));
             }
         }
