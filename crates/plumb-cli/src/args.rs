@@ -5,7 +5,13 @@ use std::path::PathBuf;
 
 /// plumb: performance measurement that tells the truth.
 #[derive(Debug, Parser)]
-#[command(name = "plumb", version, about, propagate_version = true)]
+#[command(
+    name = "plumb",
+    version,
+    propagate_version = true,
+    about = "Benchmark commands, compare results, load-test HTTP servers: every number with its error bars, every comparison with a verdict, every result with the checks it passed or failed.",
+    after_help = "Exit codes: 0 done (for compare: nothing slower), 1 compare found something slower by more than the SESOI, 2 bad input or a failing benchmark, 128 + N stopped by signal N (130 for Ctrl-C).\n\nExamples:\n  plumb run 'sleep 0.01' 'sleep 0.02'\n  plumb compare before.json after.json\n  plumb load http://127.0.0.1:8080/ --rate 1000 --duration 30s"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -14,20 +20,34 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Benchmark whole commands: interleaved runs, error bars, ratios, verdicts.
+    #[command(
+        after_help = "Example:\n  plumb run 'gzip -k -f big.log' 'zstd -f big.log' --export-json r.json\n\nExit codes: 0 done, 2 bad input or a failing command, 128 + N stopped by signal N."
+    )]
     Run(Box<RunArgs>),
     /// Compare two result files benchmark by benchmark; exits 1 if anything got slower
     /// by more than the SESOI.
+    #[command(
+        after_help = "Example:\n  plumb compare main.json branch.json --sesoi 3%\n\nExit codes: 0 nothing slower, 1 something slower by more than the SESOI, 2 bad input."
+    )]
     Compare(CompareArgs),
     /// Show the machine record and what on it makes numbers noisy.
+    #[command(after_help = "Example:\n  plumb env --json > machine.json")]
     Env(EnvArgs),
     /// Load an HTTP server at a constant rate, open loop: latency from each request's due
     /// time, no coordinated omission.
+    #[command(
+        after_help = "Example:\n  plumb load http://127.0.0.1:8080/ --rate 1000 --duration 30s --warmup 5s --export-json a.json\n\nExit codes: 0 done, 2 bad input or an unreachable target, 128 + N stopped by signal N."
+    )]
     Load(Box<LoadArgs>),
     /// Merge the results of load agents that ran together: counts add, histograms add
     /// losslessly.
+    #[command(after_help = "Example:\n  plumb merge agent-*.json -o all.json")]
     Merge(MergeArgs),
     /// Simulate a service with stalls under a closed-loop and an open-loop client: what
     /// coordinated omission hides, by exact queueing arithmetic in virtual time.
+    #[command(
+        after_help = "Example:\n  plumb simulate --rate 450 --service 1ms --stall 200ms --stall-every 500"
+    )]
     Simulate(SimulateArgs),
 }
 
