@@ -2,8 +2,8 @@ use crate::environment::BUSY_LOAD_PER_THREAD;
 use crate::{compare, compare_load};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode, Environment,
-    LoadComparison, Metric, ResultDocument, Severity, Verdict,
+    Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode,
+    Environment, LoadComparison, Metric, ResultDocument, Severity, Verdict,
 };
 
 /// One side of a comparison: the document and the path it was read from.
@@ -22,48 +22,134 @@ impl Side<'_> {
     }
 }
 
-/// Compares two documents benchmark by benchmark, paired by name, on `metric` per
-/// operation, and notes how their machines or conditions differed.
+/// How two documents are compared.
+pub struct Judging<'a> {
+    /// What is compared, per operation.
+    pub metric: &'a Metric,
+    pub level: Confidence,
+    pub sesoi: Fraction,
+    /// Benchmarks paired explicitly, (base name, new name); the rest pair by name.
+    pub pairs: &'a [(String, String)],
+}
+
+/// Compares two documents benchmark by benchmark, paired by name (or as `how.pairs`
+/// says), and notes how their machines or conditions differed. When nothing pairs by
+/// name and each side has exactly one benchmark, those two are compared, with a note.
 pub fn compare_documents(
     base: Side<'_>,
     new: Side<'_>,
-    metric: &Metric,
-    level: Confidence,
-    sesoi: Fraction,
-) -> ComparisonDocument {
-    let mut out = ComparisonDocument::new(base.record(), new.record(), level, sesoi);
+    how: &Judging<'_>,
+) -> Result<ComparisonDocument, String> {
+    let mut out = ComparisonDocument::new(base.record(), new.record(), how.level, how.sesoi);
+    let paired = pair(&base, &new, how.pairs, &mut out)?;
     let (base, new) = (base.doc, new.doc);
-    for b in &base.benchmarks {
-        let Some(n) = new.benchmark(&b.name) else {
-            out.only_in_base.push(b.name.clone());
-            continue;
+    for (b, n) in paired {
+        let benchmark = if b.name == n.name {
+            b.name.clone()
+        } else {
+            format!("{} → {}", b.name, n.name)
         };
-        let benchmark = b.name.clone();
         match (&b.load, &n.load) {
-            (Some(bl), Some(nl)) => out.load.push(match compare_load(bl, nl, level, sesoi) {
-                Ok(percentiles) => LoadComparison::Compared {
-                    benchmark,
-                    percentiles,
-                },
-                Err(why) => LoadComparison::NotCompared { benchmark, why },
-            }),
-            (None, None) => out.comparisons.push(compare(b, n, metric, level, sesoi)),
+            (Some(bl), Some(nl)) => {
+                out.load
+                    .push(match compare_load(bl, nl, how.level, how.sesoi) {
+                        Ok(percentiles) => LoadComparison::Compared {
+                            benchmark,
+                            percentiles,
+                        },
+                        Err(why) => LoadComparison::NotCompared { benchmark, why },
+                    })
+            }
+            (None, None) => out
+                .comparisons
+                .push(compare(b, n, how.metric, how.level, how.sesoi)),
             _ => out.load.push(LoadComparison::NotCompared {
                 benchmark,
                 why: "one result is a load test and the other is not".into(),
             }),
         }
     }
-    out.only_in_new = new
-        .benchmarks
-        .iter()
-        .filter(|n| base.benchmark(&n.name).is_none())
-        .map(|n| n.name.clone())
-        .collect();
-    out.notes = environment_differences(&base.environment, &new.environment);
+    out.notes
+        .extend(environment_differences(&base.environment, &new.environment));
     out.notes
         .extend(best_case_agreements(base, new, &out.comparisons));
-    out
+    Ok(out)
+}
+
+/// The pairs to compare: explicit ones first, then equal names, then — when nothing else
+/// paired and each side has one benchmark — those two. Unpaired names are recorded.
+fn pair<'d>(
+    base: &Side<'d>,
+    new: &Side<'d>,
+    explicit: &[(String, String)],
+    out: &mut ComparisonDocument,
+) -> Result<Vec<(&'d Benchmark, &'d Benchmark)>, String> {
+    let (b_doc, n_doc) = (base.doc, new.doc);
+    let find = |doc: &'d ResultDocument, name: &str, side: &Side<'_>| {
+        doc.benchmark(name).ok_or_else(|| {
+            let names: Vec<String> = doc
+                .benchmarks
+                .iter()
+                .map(|b| format!("{:?}", b.name))
+                .collect();
+            format!(
+                "--pair: no benchmark {name:?} in {} (its benchmarks: {})",
+                side.path,
+                names.join(", ")
+            )
+        })
+    };
+    let mut pairs = Vec::new();
+    for (old, new_name) in explicit {
+        pairs.push((find(b_doc, old, base)?, find(n_doc, new_name, new)?));
+    }
+    let taken = |name: &str, side: usize| {
+        explicit
+            .iter()
+            .any(|p| if side == 0 { p.0 == name } else { p.1 == name })
+    };
+    for b in b_doc.benchmarks.iter().filter(|b| !taken(&b.name, 0)) {
+        if let Some(n) = n_doc.benchmark(&b.name).filter(|n| !taken(&n.name, 1)) {
+            pairs.push((b, n));
+        }
+    }
+    if pairs.is_empty() && b_doc.benchmarks.len() == 1 && n_doc.benchmarks.len() == 1 {
+        let (b, n) = (&b_doc.benchmarks[0], &n_doc.benchmarks[0]);
+        out.notes.push(
+            Diagnostic::new(
+                DiagnosticCode::PairedByElimination,
+                Severity::Info,
+                format!(
+                    "compared {:?} with {:?}: the only benchmark of each result, under different names",
+                    b.name, n.name
+                ),
+            )
+            .advice("name the pairs with --pair OLD=NEW when the results hold more than one"),
+        );
+        pairs.push((b, n));
+    }
+    let paired = |name: &str, side: usize| {
+        pairs.iter().any(|(b, n)| {
+            if side == 0 {
+                b.name == name
+            } else {
+                n.name == name
+            }
+        })
+    };
+    out.only_in_base = b_doc
+        .benchmarks
+        .iter()
+        .filter(|b| !paired(&b.name, 0))
+        .map(|b| b.name.clone())
+        .collect();
+    out.only_in_new = n_doc
+        .benchmarks
+        .iter()
+        .filter(|n| !paired(&n.name, 1))
+        .map(|n| n.name.clone())
+        .collect();
+    Ok(pairs)
 }
 
 /// Separate runs can differ in how often the machine was slow rather than in the code: a

@@ -10,7 +10,7 @@ mod replicates;
 mod verdict;
 
 pub use benchmark::{analyse_benchmark, analyse_document, AnalysisConfig};
-pub use compare::{compare_documents, Side};
+pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use load_compare::compare_load;
 pub use replicates::{replicates, BATCHES};

@@ -191,6 +191,10 @@ pub struct CompareArgs {
     /// measured.
     #[arg(long, default_value = "wall-time", value_name = "METRIC")]
     pub metric: plumb_model::Metric,
+    /// Compare benchmark OLD of the base result with NEW of the new one (names differ);
+    /// repeatable. Others pair by name.
+    #[arg(long = "pair", value_name = "OLD=NEW", value_parser = values::pair)]
+    pub pairs: Vec<(String, String)>,
     /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,

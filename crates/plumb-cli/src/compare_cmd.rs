@@ -1,7 +1,7 @@
 use crate::args::CompareArgs;
 use crate::exit::{self, CliError};
 use crate::export;
-use plumb_analysis::{compare_documents, Side};
+use plumb_analysis::{compare_documents, Judging, Side};
 use plumb_model::ResultDocument;
 use plumb_report::{render_document_comparison, Format};
 use std::path::Path;
@@ -44,22 +44,26 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
             }
         )));
     }
-    let cmp = compare_documents(
-        Side {
-            doc: &base,
-            path: &base_path,
-        },
-        Side {
-            doc: &new,
-            path: &new_path,
-        },
-        &a.metric,
-        a.confidence,
-        a.sesoi,
-    );
+    let how = Judging {
+        metric: &a.metric,
+        level: a.confidence,
+        sesoi: a.sesoi,
+        pairs: &a.pairs,
+    };
+    let base_side = Side {
+        doc: &base,
+        path: &base_path,
+    };
+    let new_side = Side {
+        doc: &new,
+        path: &new_path,
+    };
+    let cmp = compare_documents(base_side, new_side, &how).map_err(CliError)?;
     if cmp.is_empty() {
         return Err(CliError(format!(
-            "no benchmark names in common between {base_path} and {new_path}"
+            "no benchmark names in common between {base_path} and {new_path}; pair them with --pair OLD=NEW (base: {}; new: {})",
+            names(&base),
+            names(&new)
         )));
     }
     let report = render_document_comparison(&base, &new, &cmp);
@@ -80,4 +84,13 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     } else {
         exit::OK
     })
+}
+
+fn names(doc: &ResultDocument) -> String {
+    let names: Vec<String> = doc
+        .benchmarks
+        .iter()
+        .map(|b| format!("{:?}", b.name))
+        .collect();
+    names.join(", ")
 }

@@ -27,3 +27,15 @@ pub fn count(s: &str) -> Result<u64, QuantityError> {
 pub fn positive(s: &str) -> Result<u64, QuantityError> {
     parse_count(s, 1)
 }
+
+/// `OLD=NEW`: two benchmark names to compare with each other.
+pub fn pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((old, new)) if !old.is_empty() && !new.is_empty() => {
+            Ok((old.to_string(), new.to_string()))
+        }
+        _ => Err(format!(
+            "{s:?} is not OLD=NEW (e.g. --pair 'sleep 0.01=sleep 0.02')"
+        )),
+    }
+}

@@ -419,3 +419,60 @@ fn a_dash_exports_to_stdout() {
     run.assert_code(2);
     assert!(run.stderr.contains("both write -"), "{}", run.stderr);
 }
+
+/// Differently named benchmarks: the only one of each is compared with a note; --pair
+/// names pairs; with nothing to pair the error lists the names and says how.
+#[test]
+fn compare_pairs_differently_named_benchmarks() {
+    let env = Env::new();
+    let result = |name: &str, cmds: &[&str]| {
+        let path = env.path(name);
+        let mut args = vec!["run", "--runs", "12", "--warmup", "0"];
+        args.extend(cmds);
+        args.extend(["--export-json", path.to_str().unwrap()]);
+        env.plumb(&args).assert_code(0);
+        path.to_str().unwrap().to_string()
+    };
+    let (a, b) = (
+        result("a.json", &["sleep 0.001"]),
+        result("b.json", &["sleep 0.002"]),
+    );
+    let run = env.plumb(&["compare", &a, &b]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("sleep 0.001 → sleep 0.002"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("the only benchmark of each result"),
+        "{}",
+        run.stdout
+    );
+    let (c, d) = (
+        result("c.json", &["sleep 0.001", "true"]),
+        result("d.json", &["sleep 0.0011", "echo x"]),
+    );
+    let run = env.plumb(&["compare", &c, &d]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("pair them with --pair OLD=NEW")
+            && run.stderr.contains("\"sleep 0.0011\""),
+        "{}",
+        run.stderr
+    );
+    let run = env.plumb(&["compare", &c, &d, "--pair", "sleep 0.001=sleep 0.0011"]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("sleep 0.001 → sleep 0.0011"),
+        "{}",
+        run.stdout
+    );
+    let run = env.plumb(&["compare", &c, &d, "--pair", "nope=true"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("--pair: no benchmark \"nope\""),
+        "{}",
+        run.stderr
+    );
+}

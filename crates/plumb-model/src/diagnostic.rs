@@ -83,6 +83,8 @@ codes! {
     DifferentLoad = "different-load",
     DifferentFrequencyPolicy = "different-frequency-policy",
     BestCaseAgrees = "best-case-agrees",
+    /// Two differently named benchmarks compared as the only one of each result.
+    PairedByElimination = "paired-by-elimination",
 }
 
 impl fmt::Display for DiagnosticCode {

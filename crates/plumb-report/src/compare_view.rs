@@ -44,8 +44,8 @@ pub fn render_document_comparison(
 /// shift in the metric's unit.
 fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> String {
     let mut out = String::new();
-    let mean = |d: &ResultDocument| {
-        d.benchmark(&c.baseline).map_or("-".to_string(), |b| {
+    let mean = |d: &ResultDocument, name: &str| {
+        d.benchmark(name).map_or("-".to_string(), |b| {
             b.stats(&c.metric).map_or("-".to_string(), |t| {
                 format_value(unit_of(b, &c.metric), t.summary.mean)
             })
@@ -54,9 +54,14 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
     let _ = writeln!(
         out,
         "  {}\n    {} → {}   {}  {}\n    {}",
-        style(&c.candidate).bold(),
-        mean(base),
-        mean(new),
+        style(if c.baseline == c.candidate {
+            c.candidate.clone()
+        } else {
+            format!("{} → {}", c.baseline, c.candidate)
+        })
+        .bold(),
+        mean(base, &c.baseline),
+        mean(new, &c.candidate),
         verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
         ratio_text(c),
         style(reason_text(c)).dim()
