@@ -257,6 +257,22 @@ mod tests {
         }
     }
 
+    fn compare_documents(
+        base: Side<'_>,
+        new: Side<'_>,
+        metric: &Metric,
+        level: Confidence,
+        sesoi: Fraction,
+    ) -> ComparisonDocument {
+        let how = Judging {
+            metric,
+            level,
+            sesoi,
+            pairs: &[],
+        };
+        super::compare_documents(base, new, &how).unwrap()
+    }
+
     #[test]
     fn same_machine_and_load_has_no_notes() {
         let env = Environment {

@@ -67,6 +67,10 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         )));
     }
     let report = render_document_comparison(&base, &new, &cmp);
+    if let Some(why) = cmp.nothing_compared() {
+        crate::exit::print_stdout(&report);
+        return Err(CliError(format!("nothing could be compared: {why}")));
+    }
     match out.first() {
         Some(t) if t.is_stdout() => {
             eprint!("{report}");

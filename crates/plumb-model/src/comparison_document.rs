@@ -117,6 +117,23 @@ impl ComparisonDocument {
             })
     }
 
+    /// Why no pair could be compared (every pair was a load test that could not be), or
+    /// `None` when something was.
+    pub fn nothing_compared(&self) -> Option<String> {
+        if !self.comparisons.is_empty() {
+            return None;
+        }
+        let why: Vec<&str> = self
+            .load
+            .iter()
+            .map(|l| match l {
+                LoadComparison::NotCompared { why, .. } => Some(why.as_str()),
+                LoadComparison::Compared { .. } => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        (!why.is_empty()).then(|| why.join("; "))
+    }
+
     /// Nothing was paired.
     pub fn is_empty(&self) -> bool {
         self.comparisons.is_empty() && self.load.is_empty()
