@@ -57,3 +57,15 @@ Verdicts (SESOI ±2%, 99.9% confidence):
   slow 25ms  slower        ×2.500 [2.500, 2.500]
       +150.0%: the whole ratio CI [2.500, 2.500] lies beyond the SESOI of ±2%; Welch p<1e-15, Mann-Whitney p=1.91e-6; both samples are constant: the clock's resolution, not the code, may set this difference
 ";
+
+/// One command: nothing to compare with, so no ratio columns; user and system time each
+/// in their own column's unit.
+#[test]
+fn a_single_command_has_no_ratio_columns() {
+    let text = report(&RunPlan::of(&["work 250us"], RunCount::Fixed(12)));
+    let header = text.lines().next().unwrap();
+    assert!(!header.contains("Ratio"), "{text}");
+    let row = text.lines().nth(2).unwrap();
+    assert!(row.contains("│ 250.0 µs │ 0.000 µs │"), "{row}");
+    assert!(row.contains("│ 125.0 µs │ 25.00 µs │"), "{row}");
+}

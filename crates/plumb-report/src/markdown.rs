@@ -55,8 +55,20 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
             let _ = writeln!(diag, "- `{}` **{}**: {}", cell(&b.name), d.code, d.message);
         }
     }
-    for d in &doc.diagnostics {
+    // As on the terminal: the machine's warnings, and a count of its notes.
+    let (warnings, notes): (Vec<_>, Vec<_>) = doc
+        .diagnostics
+        .iter()
+        .partition(|d| d.severity >= plumb_model::Severity::Warning);
+    for d in warnings {
         let _ = writeln!(diag, "- machine **{}**: {}", d.code, d.message);
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(
+            diag,
+            "- machine: {} note(s) not shown (`plumb env` shows every check)",
+            notes.len()
+        );
     }
     if !diag.is_empty() {
         let _ = write!(out, "\n**Diagnostics**\n\n{diag}");

@@ -10,15 +10,42 @@ pub struct Table {
     pub numeric: Vec<bool>,
 }
 
-pub fn summary_table(doc: &ResultDocument) -> Table {
-    let unit = doc
-        .benchmarks
-        .iter()
-        .filter_map(|b| b.time().map(|t| t.summary.mean))
+/// Which columns a table has, and the unit of each time column: one unit per column,
+/// chosen from its smallest non-zero value, so numbers line up and compare at a glance.
+struct Layout {
+    time: TimeUnit,
+    ratio: bool,
+    rusage: Option<(TimeUnit, TimeUnit)>,
+    allocs: bool,
+}
+
+fn column_unit<'a>(values: impl Iterator<Item = &'a f64>) -> TimeUnit {
+    let smallest = values
+        .map(|v| v.abs())
+        .filter(|v| *v > 0.0 && v.is_finite())
         .fold(f64::INFINITY, f64::min);
-    let unit = TimeUnit::for_value(if unit.is_finite() { unit } else { 0.0 });
-    let has = |m: &Metric| doc.benchmarks.iter().any(|b| b.stats(m).is_some());
-    let has_rusage = has(&Metric::UserTime);
+    TimeUnit::for_value(if smallest.is_finite() { smallest } else { 0.0 })
+}
+
+fn layout(doc: &ResultDocument) -> Layout {
+    let means = |m: &Metric| -> Vec<f64> {
+        doc.benchmarks
+            .iter()
+            .filter_map(|b| b.stats(m).map(|s| s.summary.mean))
+            .collect()
+    };
+    let (user, sys) = (means(&Metric::UserTime), means(&Metric::SystemTime));
+    Layout {
+        time: column_unit(means(&Metric::WallTime).iter()),
+        // A ratio needs something to compare with.
+        ratio: doc.benchmarks.len() > 1 || !doc.comparisons.is_empty(),
+        rusage: (!user.is_empty()).then(|| (column_unit(user.iter()), column_unit(sys.iter()))),
+        allocs: !means(&Metric::Allocations).is_empty(),
+    }
+}
+
+pub fn summary_table(doc: &ResultDocument) -> Table {
+    let l = layout(doc);
     let mut header = vec![
         "Benchmark",
         "Mean",
@@ -27,24 +54,20 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
         "Median",
         "Min",
         "Max",
-        "Ratio",
-        "RatioSD",
     ];
-    if has_rusage {
+    if l.ratio {
+        header.extend(["Ratio", "RatioSD"]);
+    }
+    if l.rusage.is_some() {
         header.extend(["User", "Sys", "MaxRSS"]);
     }
-    let has_allocs = has(&Metric::Allocations);
-    if has_allocs {
+    if l.allocs {
         header.extend(["Allocs/op", "Bytes/op"]);
     }
     header.push("N");
     let mut numeric = vec![true; header.len()];
     numeric[0] = false;
-    let rows = doc
-        .benchmarks
-        .iter()
-        .map(|b| row(doc, b, unit, has_rusage, has_allocs))
-        .collect();
+    let rows = doc.benchmarks.iter().map(|b| row(doc, b, &l)).collect();
     Table {
         header,
         rows,
@@ -52,13 +75,8 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
     }
 }
 
-fn row(
-    doc: &ResultDocument,
-    b: &Benchmark,
-    unit: TimeUnit,
-    has_rusage: bool,
-    has_allocs: bool,
-) -> Vec<String> {
+fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
+    let unit = l.time;
     let dash = || "-".to_string();
     let name = if b.baseline && doc.benchmarks.len() > 1 {
         format!("{} (baseline)", b.name)
@@ -78,20 +96,22 @@ fn row(
         }
         None => cells.extend((0..6).map(|_| dash())),
     }
-    let comparison = doc.comparisons.iter().find(|c| c.candidate == b.name);
-    // Each group has its own baseline; a benchmark's ratio is its own comparison's.
-    match (b.baseline, comparison) {
-        (true, _) => cells.extend(["1.00".to_string(), "0.00".to_string()]),
-        (false, Some(c)) if c.ratio.is_finite() => {
-            cells.push(format!("{:.2}", c.ratio));
-            cells.push(format!("{:.2}", c.ratio_sd));
+    if l.ratio {
+        let comparison = doc.comparisons.iter().find(|c| c.candidate == b.name);
+        // Each group has its own baseline; a benchmark's ratio is its own comparison's.
+        match (b.baseline, comparison) {
+            (true, _) => cells.extend(["1.00".to_string(), "0.00".to_string()]),
+            (false, Some(c)) if c.ratio.is_finite() => {
+                cells.push(format!("{:.2}", c.ratio));
+                cells.push(format!("{:.2}", c.ratio_sd));
+            }
+            _ => cells.extend([dash(), dash()]),
         }
-        _ => cells.extend([dash(), dash()]),
     }
     let mean = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
-    if has_rusage {
-        cells.push(mean(&Metric::UserTime).map_or_else(dash, crate::format_duration_ns));
-        cells.push(mean(&Metric::SystemTime).map_or_else(dash, crate::format_duration_ns));
+    if let Some((user, sys)) = l.rusage {
+        cells.push(mean(&Metric::UserTime).map_or_else(dash, |v| user.format(v)));
+        cells.push(mean(&Metric::SystemTime).map_or_else(dash, |v| sys.format(v)));
         // The peak over every run, dropped outliers included: memory is not noise.
         let peak = b
             .samples
@@ -100,7 +120,7 @@ fn row(
             .map(|&v| v as f64);
         cells.push(peak.map_or_else(dash, |v| format_value(Unit::Bytes, v)));
     }
-    if has_allocs {
+    if l.allocs {
         cells.push(mean(&Metric::Allocations).map_or_else(dash, |a| format!("{a:.2}")));
         cells.push(mean(&Metric::AllocatedBytes).map_or_else(dash, |a| format!("{a:.0} B")));
     }

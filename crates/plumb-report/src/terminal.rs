@@ -7,30 +7,7 @@ use std::fmt::Write;
 /// The run's report for a terminal: the table, the verdicts, then the diagnostics.
 /// Colour follows `console`'s detection (off when not a terminal or with NO_COLOR).
 pub fn render_terminal(doc: &ResultDocument) -> String {
-    let mut out = String::new();
-    match &doc.status {
-        RunStatus::Complete => {}
-        RunStatus::Interrupted { signal } => {
-            let by = signal.as_deref().unwrap_or("a signal");
-            let _ = writeln!(
-                out,
-                "{}",
-                style(format!(
-                    "Interrupted by {by}: the figures below are from the runs measured before it."
-                ))
-                .yellow()
-                .bold()
-            );
-        }
-        RunStatus::Failed { message } => {
-            let _ = writeln!(
-                out,
-                "{} {}\nThe figures below are from the runs measured before the failure.",
-                style("Stopped:").red().bold(),
-                message.lines().next().unwrap_or_default()
-            );
-        }
-    }
+    let mut out = status_line(&doc.status);
     out.push_str(&render_table(&summary_table(doc)));
     for b in &doc.benchmarks {
         for c in &b.corrections {
@@ -71,18 +48,43 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
         .filter(|d| d.severity >= Severity::Warning)
         .cloned()
         .collect();
-    if !machine.is_empty() {
+    let notes = doc.diagnostics.len() - machine.len();
+    if !machine.is_empty() || notes > 0 {
         let _ = writeln!(findings, "  {}", style("machine").bold());
         findings.push_str(&render_diagnostics(&machine, 4));
+        let more = if notes > 0 {
+            format!("{notes} note(s) not shown; ")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             findings,
-            "    (plumb env shows every check and its evidence)"
+            "    ({more}plumb env shows every check and its evidence)"
         );
     }
     if !findings.is_empty() {
         let _ = write!(out, "\nDiagnostics:\n{findings}");
     }
     out
+}
+
+/// How the run ended, when not complete.
+fn status_line(status: &RunStatus) -> String {
+    match status {
+        RunStatus::Complete => String::new(),
+        RunStatus::Interrupted { signal } => {
+            let by = signal.as_deref().unwrap_or("a signal");
+            let text = format!(
+                "Interrupted by {by}: the figures below are from the runs measured before it."
+            );
+            format!("{}\n", style(text).yellow().bold())
+        }
+        RunStatus::Failed { message } => format!(
+            "{} {}\nThe figures below are from the runs measured before the failure.\n",
+            style("Stopped:").red().bold(),
+            message.lines().next().unwrap_or_default()
+        ),
+    }
 }
 
 pub(crate) fn verdict_style(v: Verdict) -> Style {

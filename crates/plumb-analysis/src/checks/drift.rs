@@ -7,6 +7,8 @@ use plumb_stats::{mann_kendall, tukey_outliers, Summary};
 pub const TREND_P: f64 = 0.001;
 pub const TREND_MIN_TAU: f64 = 0.2;
 pub const MIN_SAMPLES: usize = 10;
+/// A first run at least this many times the median, beyond the far fence, is a cold start.
+pub const COLD_START_RATIO: f64 = 1.25;
 
 /// Times that rise or fall with run order: the run was not in a steady state.
 pub fn trend(times: &[f64]) -> Option<Diagnostic> {
@@ -51,8 +53,11 @@ pub fn cold_start(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
     // The fences are Q1 - 1.5·IQR and Q3 + 1.5·IQR, 4·IQR apart; the far fence is Q3 + 3·IQR.
     let iqr = (o.upper_fence - o.lower_fence) / 4.0;
     let far_fence = o.upper_fence + 1.5 * iqr;
-    if times[0] > far_fence {
-        let median = Summary::of(&times).ok()?.median;
+    let median = Summary::of(&times).ok()?.median;
+    // Beyond the far fence and a quarter slower than the median: with very tight samples
+    // the fence alone catches a first run a few percent slow, which a busy machine
+    // produces by chance and which no warm-up would remove.
+    if times[0] > far_fence && times[0] > COLD_START_RATIO * median {
         // An in-process benchmark with warm-up turned off keeps only its batch-sizing runs
         // in `warmup`: they were not a warm-up.
         let warmup_off = b.function.as_ref().is_some_and(|f| !f.warmup);
