@@ -43,6 +43,12 @@ pub enum Command {
     /// losslessly.
     #[command(after_help = "Example:\n  plumb merge agent-*.json -o all.json")]
     Merge(MergeArgs),
+    /// Show saved results again (table, verdicts, diagnostics), or convert one to another
+    /// format.
+    #[command(
+        after_help = "Examples:\n  plumb show results.json\n  plumb show results.json --export-markdown results.md"
+    )]
+    Show(ShowArgs),
     /// Simulate a service with stalls under a closed-loop and an open-loop client: what
     /// coordinated omission hides, by exact queueing arithmetic in virtual time.
     #[command(
@@ -198,6 +204,25 @@ pub struct CompareArgs {
     /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Result files (plumb's JSON, or another tool's export plumb reads).
+    #[arg(required = true, value_name = "RESULT")]
+    pub results: Vec<PathBuf>,
+    /// Also show the machine record each result was measured on.
+    #[arg(long)]
+    pub environment: bool,
+    /// Write the result as JSON ('-' for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+    /// Write the table, verdicts and diagnostics as Markdown.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+    /// Write one CSV row per benchmark.
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

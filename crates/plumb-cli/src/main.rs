@@ -10,6 +10,7 @@ mod merge_cmd;
 mod progress;
 mod run_cmd;
 mod session;
+mod show_cmd;
 mod simulate_cmd;
 mod values;
 
@@ -21,6 +22,7 @@ fn main() {
         args::Command::Run(a) => run_cmd::run(*a),
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
+        args::Command::Show(a) => show_cmd::run(a),
         args::Command::Simulate(a) => simulate_cmd::run(a),
         args::Command::Load(a) => load_cmd::run(*a),
         args::Command::Merge(a) => merge_cmd::run(a),

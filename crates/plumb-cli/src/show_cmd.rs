@@ -1,0 +1,140 @@
+use crate::args::ShowArgs;
+use crate::compare_cmd::load;
+use crate::exit::{self, CliError};
+use crate::export;
+use plumb_analysis::{analyse_document, environment_diagnostics, metric_stats, AnalysisConfig};
+use plumb_model::{Metric, ResultDocument};
+use plumb_report::{render_environment, render_load, render_terminal, Format};
+
+/// Renders saved results, and converts one to other formats.
+pub fn run(a: ShowArgs) -> Result<i32, CliError> {
+    let targets = export::targets(&[
+        ("--export-json", &a.export_json, Format::Json),
+        ("--export-markdown", &a.export_markdown, Format::Markdown),
+        ("--export-csv", &a.export_csv, Format::Csv),
+    ]);
+    if !targets.is_empty() && a.results.len() > 1 {
+        return Err(CliError(
+            "--export-* converts one result; give one file, or show several without exporting"
+                .into(),
+        ));
+    }
+    export::check(&targets)?;
+    let mut text = String::new();
+    for path in &a.results {
+        let mut doc = load(path)?;
+        analyse_if_needed(&mut doc);
+        text.push_str(&render(&path.display().to_string(), &doc, a.environment));
+        if !targets.is_empty() {
+            export::write_all(&targets, &doc)?;
+        }
+    }
+    if export::stdout_taken(&targets) {
+        eprint!("{text}");
+    } else {
+        exit::print_stdout(&text);
+    }
+    Ok(exit::OK)
+}
+
+/// A result without statistics (read from another tool, or written before analysis) is
+/// analysed at its own confidence and SESOI. An analysed one is shown as saved, with the
+/// checks its producer made; a metric it has no statistics for (a migrated version-1
+/// result kept only wall time's) gets them.
+fn analyse_if_needed(doc: &mut ResultDocument) {
+    let unanalysed = doc
+        .benchmarks
+        .iter()
+        .any(|b| b.load.is_none() && !b.samples.is_empty() && b.stats.is_empty());
+    if unanalysed {
+        let cfg = AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi);
+        analyse_document(doc, &cfg);
+        return;
+    }
+    let level = doc.settings.confidence.get();
+    for b in &mut doc.benchmarks {
+        let missing: Vec<Metric> = b
+            .metrics
+            .keys()
+            .filter(|m| !b.stats.contains_key(*m))
+            .cloned()
+            .collect();
+        for m in missing {
+            if let Some(s) = metric_stats(b, &m, level) {
+                b.stats.insert(m, s);
+            }
+        }
+    }
+}
+
+fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
+    let when = chrono_free_date(doc.started_unix_s);
+    let host = doc
+        .environment
+        .hostname
+        .as_deref()
+        .unwrap_or("an unknown host");
+    let cpu = doc
+        .environment
+        .cpu_model
+        .as_deref()
+        .unwrap_or("an unknown CPU");
+    let mut out = format!(
+        "{path}: plumb {} result, {when}, on {host} ({cpu})\n\n",
+        doc.tool.version
+    );
+    let (load, timed): (Vec<_>, Vec<_>) = doc.benchmarks.iter().partition(|b| b.load.is_some());
+    if !timed.is_empty() {
+        out.push_str(&render_terminal(doc));
+    }
+    for b in load {
+        out.push_str(&render_load(b, false));
+    }
+    if environment {
+        out.push('\n');
+        out.push_str(&render_environment(
+            &doc.environment,
+            &environment_diagnostics(&doc.environment),
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// "2026-11-23 19:25 UTC" from Unix seconds (the civil-from-days algorithm; a date crate
+/// for one line is not worth its weight).
+fn chrono_free_date(unix_s: f64) -> String {
+    if !unix_s.is_finite() || unix_s <= 0.0 {
+        return "at an unknown time".into();
+    }
+    let secs = unix_s as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// References: `date -u -d @SECONDS '+%F %H:%M'`.
+    #[test]
+    fn dates() {
+        assert_eq!(chrono_free_date(0.5), "1970-01-01 00:00 UTC");
+        assert_eq!(chrono_free_date(1795461909.65), "2026-11-23 19:25 UTC");
+        assert_eq!(chrono_free_date(951782400.0), "2000-02-29 00:00 UTC");
+        assert_eq!(chrono_free_date(f64::NAN), "at an unknown time");
+    }
+}
