@@ -88,6 +88,36 @@ fn correction_per_op(b: &Benchmark) -> f64 {
         / b.samples.len() as f64
 }
 
+/// Statistics for a document read from disk: a result without any (another tool's
+/// export) is analysed at its own confidence and SESOI; an analysed one keeps what was
+/// saved, the checks its producer made included, and a metric without statistics (a
+/// migrated version-1 result kept only wall time's) gets them.
+pub fn complete_statistics(doc: &mut ResultDocument) {
+    let unanalysed = doc
+        .benchmarks
+        .iter()
+        .any(|b| b.load.is_none() && !b.samples.is_empty() && b.stats.is_empty());
+    if unanalysed {
+        let cfg = AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi);
+        analyse_document(doc, &cfg);
+        return;
+    }
+    let level = doc.settings.confidence.get();
+    for b in &mut doc.benchmarks {
+        let missing: Vec<Metric> = b
+            .metrics
+            .keys()
+            .filter(|m| !b.stats.contains_key(*m))
+            .cloned()
+            .collect();
+        for m in missing {
+            if let Some(s) = metric_stats(b, &m, level) {
+                b.stats.insert(m, s);
+            }
+        }
+    }
+}
+
 /// Analyses every benchmark, compares each with its group's baseline (benchmarks without
 /// a group form one group), and adds the environment's warnings.
 pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {

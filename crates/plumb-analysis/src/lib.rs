@@ -9,7 +9,9 @@ mod load_compare;
 mod replicates;
 mod verdict;
 
-pub use benchmark::{analyse_benchmark, analyse_document, metric_stats, AnalysisConfig};
+pub use benchmark::{
+    analyse_benchmark, analyse_document, complete_statistics, metric_stats, AnalysisConfig,
+};
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use load_compare::compare_load;

@@ -1,16 +1,39 @@
 use crate::args::CompareArgs;
 use crate::exit::{self, CliError};
 use crate::export;
-use plumb_analysis::{compare_documents, Judging, Side};
-use plumb_model::ResultDocument;
+use plumb_analysis::{compare_documents, complete_statistics, Judging, Side};
+use plumb_model::{ModelError, ResultDocument};
 use plumb_report::{render_document_comparison, Format};
 use std::path::Path;
 
+/// Reads a result file: plumb's own (any version it reads), or another tool's export it
+/// imports (hyperfine, Google Benchmark), saying which when it is not plumb's.
 pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let doc = ResultDocument::from_json(&text)
-        .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let doc = match ResultDocument::from_json(&text) {
+        Ok(doc) => doc,
+        Err(ModelError::Foreign { .. }) => match plumb_import::import(&text) {
+            Ok(Some((tool, doc))) => {
+                eprintln!(
+                    "plumb: note: {} is a {} export; read with what it records (no machine record, no run order)",
+                    path.display(),
+                    tool.name()
+                );
+                let mut doc = doc;
+                complete_statistics(&mut doc);
+                return Ok(doc);
+            }
+            Ok(None) => {
+                return Err(CliError(format!(
+                    "{}: not a plumb result, nor a hyperfine or Google Benchmark JSON export",
+                    path.display()
+                )))
+            }
+            Err(e) => return Err(CliError(format!("{}: {e}", path.display()))),
+        },
+        Err(e) => return Err(CliError(format!("{}: {e}", path.display()))),
+    };
     if let Some(v) = doc.migrated_from {
         eprintln!(
             "plumb: note: {} is a version-{v} result; read as version {} (samples as metric columns; see docs/result-format.md)",
@@ -18,6 +41,8 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
             plumb_model::FORMAT_VERSION
         );
     }
+    let mut doc = doc;
+    complete_statistics(&mut doc);
     Ok(doc)
 }
 

@@ -2,8 +2,8 @@ use crate::args::ShowArgs;
 use crate::compare_cmd::load;
 use crate::exit::{self, CliError};
 use crate::export;
-use plumb_analysis::{analyse_document, environment_diagnostics, metric_stats, AnalysisConfig};
-use plumb_model::{Metric, ResultDocument};
+use plumb_analysis::environment_diagnostics;
+use plumb_model::{ProducerSettings, ResultDocument};
 use plumb_report::{render_environment, render_load, render_terminal, Format};
 
 /// Renders saved results, and converts one to other formats.
@@ -22,8 +22,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
     export::check(&targets)?;
     let mut text = String::new();
     for path in &a.results {
-        let mut doc = load(path)?;
-        analyse_if_needed(&mut doc);
+        let doc = load(path)?;
         text.push_str(&render(&path.display().to_string(), &doc, a.environment));
         if !targets.is_empty() {
             export::write_all(&targets, &doc)?;
@@ -35,36 +34,6 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
         exit::print_stdout(&text);
     }
     Ok(exit::OK)
-}
-
-/// A result without statistics (read from another tool, or written before analysis) is
-/// analysed at its own confidence and SESOI. An analysed one is shown as saved, with the
-/// checks its producer made; a metric it has no statistics for (a migrated version-1
-/// result kept only wall time's) gets them.
-fn analyse_if_needed(doc: &mut ResultDocument) {
-    let unanalysed = doc
-        .benchmarks
-        .iter()
-        .any(|b| b.load.is_none() && !b.samples.is_empty() && b.stats.is_empty());
-    if unanalysed {
-        let cfg = AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi);
-        analyse_document(doc, &cfg);
-        return;
-    }
-    let level = doc.settings.confidence.get();
-    for b in &mut doc.benchmarks {
-        let missing: Vec<Metric> = b
-            .metrics
-            .keys()
-            .filter(|m| !b.stats.contains_key(*m))
-            .cloned()
-            .collect();
-        for m in missing {
-            if let Some(s) = metric_stats(b, &m, level) {
-                b.stats.insert(m, s);
-            }
-        }
-    }
 }
 
 fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
@@ -79,10 +48,11 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
         .cpu_model
         .as_deref()
         .unwrap_or("an unknown CPU");
-    let mut out = format!(
-        "{path}: plumb {} result, {when}, on {host} ({cpu})\n\n",
-        doc.tool.version
-    );
+    let what = match &doc.settings.producer {
+        ProducerSettings::Imported { tool } => format!("a {tool} export"),
+        _ => format!("plumb {} result", doc.tool.version),
+    };
+    let mut out = format!("{path}: {what}, {when}, on {host} ({cpu})\n\n");
     let (load, timed): (Vec<_>, Vec<_>) = doc.benchmarks.iter().partition(|b| b.load.is_some());
     if !timed.is_empty() {
         out.push_str(&render_terminal(doc));

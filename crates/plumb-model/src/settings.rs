@@ -27,6 +27,9 @@ pub enum ProducerSettings {
     Load(LoadSettings),
     /// `plumb merge` of load agents' results.
     Merged(MergedSettings),
+    /// Another tool's export, read by plumb (`tool` names it): what it did not record is
+    /// unknown.
+    Imported { tool: String },
     /// A document of format version 1, whose options were a free-form record: kept as
     /// they were written.
     Version1 { options: serde_json::Value },

@@ -1,0 +1,150 @@
+//! Google Benchmark's `--benchmark_format=json`: `context` (host, CPUs, caches) and
+//! `benchmarks[]`. Each run of a repetition (`run_type` "iteration") is one sample of its
+//! `iterations`; aggregates (mean, median, stddev) are skipped, as plumb computes its own.
+//! `real_time` and `cpu_time` are per iteration in `time_unit`.
+
+use plumb_model::{
+    Aggregate, Benchmark, BenchmarkKind, CacheLevel, Environment, Metric, MetricInfo,
+    ResultDocument, Source, Unit,
+};
+use serde_json::Value;
+
+pub fn recognises(v: &Value) -> bool {
+    v.get("context").is_some()
+        && v["benchmarks"].as_array().is_some_and(|b| {
+            b.iter()
+                .all(|e| e.get("name").is_some() && e.get("real_time").is_some())
+        })
+}
+
+fn unit_ns(u: &str) -> Result<f64, String> {
+    match u {
+        "ns" => Ok(1.0),
+        "us" => Ok(1e3),
+        "ms" => Ok(1e6),
+        "s" => Ok(1e9),
+        other => Err(format!("unknown time_unit {other:?}")),
+    }
+}
+
+fn cpu_time() -> Metric {
+    Metric::Named("cpu-time".into())
+}
+
+pub fn read(v: &Value) -> Result<ResultDocument, String> {
+    let mut doc = super::document(super::Tool::GoogleBenchmark, environment(&v["context"]));
+    let entries = v["benchmarks"].as_array().ok_or("no \"benchmarks\"")?;
+    for (i, e) in entries.iter().enumerate() {
+        if e["run_type"].as_str() == Some("aggregate") {
+            continue;
+        }
+        let name = e["run_name"]
+            .as_str()
+            .or(e["name"].as_str())
+            .ok_or(format!("benchmarks[{i}]: no name"))?;
+        let iterations = e["iterations"].as_u64().filter(|&n| n > 0).ok_or(format!(
+            "benchmarks[{i}]: \"iterations\" is not a positive count"
+        ))?;
+        let per = unit_ns(e["time_unit"].as_str().unwrap_or("ns"))?;
+        let total = |key: &str| -> Result<u64, String> {
+            let t = e[key]
+                .as_f64()
+                .ok_or(format!("benchmarks[{i}]: \"{key}\" is not a number"))?;
+            Ok((t * per * iterations as f64).round().max(0.0) as u64)
+        };
+        let values = [
+            (Metric::WallTime, total("real_time")?),
+            (cpu_time(), total("cpu_time")?),
+        ];
+        let b = match doc.benchmarks.iter_mut().position(|b| b.name == name) {
+            Some(k) => &mut doc.benchmarks[k],
+            None => {
+                doc.benchmarks
+                    .push(new_benchmark(name, doc.benchmarks.is_empty()));
+                doc.benchmarks.last_mut().expect("just pushed")
+            }
+        };
+        b.samples.push(iterations, &values);
+    }
+    Ok(doc)
+}
+
+fn new_benchmark(name: &str, baseline: bool) -> Benchmark {
+    let mut b = Benchmark::new(name, BenchmarkKind::Function);
+    b.baseline = baseline;
+    b.metrics
+        .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+    b.metrics.insert(
+        cpu_time(),
+        MetricInfo {
+            unit: Unit::Nanoseconds,
+            source: Source::Measured,
+            aggregate: Aggregate::Sum,
+        },
+    );
+    b
+}
+
+/// What the context records of the machine; the rest stays unknown.
+fn environment(c: &Value) -> Environment {
+    Environment {
+        hostname: c["host_name"].as_str().map(str::to_string),
+        threads: c["num_cpus"].as_u64().map(|n| n as usize),
+        cpu_mhz: c["mhz_per_cpu"].as_f64(),
+        caches: c["caches"]
+            .as_array()
+            .map(|cs| {
+                cs.iter()
+                    .filter_map(|k| {
+                        Some(CacheLevel {
+                            level: k["level"].as_u64()? as u8,
+                            kind: k["type"].as_str()?.to_string(),
+                            size_bytes: k["size"].as_u64()?,
+                            shared_by: k["num_sharing"].as_u64().map(|n| n as usize),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        ..Environment::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXPORT: &str = r#"{
+      "context": {"host_name": "box", "num_cpus": 2, "mhz_per_cpu": 2994,
+                  "caches": [{"type": "Data", "level": 1, "size": 32768, "num_sharing": 1}]},
+      "benchmarks": [
+        {"name": "BM_sort/8", "run_name": "BM_sort/8", "run_type": "iteration",
+         "repetitions": 2, "repetition_index": 0, "iterations": 1000,
+         "real_time": 12.5, "cpu_time": 12.0, "time_unit": "us"},
+        {"name": "BM_sort/8", "run_name": "BM_sort/8", "run_type": "iteration",
+         "repetitions": 2, "repetition_index": 1, "iterations": 1000,
+         "real_time": 13.5, "cpu_time": 13.0, "time_unit": "us"},
+        {"name": "BM_sort/8_mean", "run_name": "BM_sort/8", "run_type": "aggregate",
+         "aggregate_name": "mean", "iterations": 2, "real_time": 13.0, "cpu_time": 12.5,
+         "time_unit": "us"}
+      ]}"#;
+
+    #[test]
+    fn repetitions_are_samples_and_aggregates_are_skipped() {
+        let v: Value = serde_json::from_str(EXPORT).unwrap();
+        assert!(recognises(&v));
+        let doc = read(&v).unwrap();
+        assert_eq!(doc.benchmarks.len(), 1);
+        let b = &doc.benchmarks[0];
+        assert_eq!(b.samples.iterations(), [1000, 1000]);
+        // 12.5 µs per iteration × 1000 iterations.
+        assert_eq!(
+            b.samples.values(&Metric::WallTime).unwrap(),
+            [12_500_000, 13_500_000]
+        );
+        assert_eq!(b.times_ns(), [12_500.0, 13_500.0]);
+        assert_eq!(doc.environment.threads, Some(2));
+        assert_eq!(doc.environment.caches[0].size_bytes, 32768);
+        assert_eq!(doc.environment.kernel, None, "unknown, not guessed");
+    }
+}

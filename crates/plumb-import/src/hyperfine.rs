@@ -1,0 +1,92 @@
+//! hyperfine's `--export-json`: `results[]`, each with `command`, `times` (seconds, one per
+//! run), `exit_codes`, `parameters`; its `user`/`system` are means only, so they are not
+//! samples and are left out.
+
+use plumb_model::{Benchmark, BenchmarkKind, Exit, Metric, MetricInfo, ResultDocument, Samples};
+use serde_json::Value;
+
+pub fn recognises(v: &Value) -> bool {
+    v["results"].as_array().is_some_and(|r| {
+        r.iter()
+            .all(|e| e.get("command").is_some() && e.get("times").is_some())
+    })
+}
+
+pub fn read(v: &Value) -> Result<ResultDocument, String> {
+    let mut doc = super::document(super::Tool::Hyperfine, Default::default());
+    let results = v["results"].as_array().ok_or("no \"results\"")?;
+    for (i, r) in results.iter().enumerate() {
+        let command = r["command"]
+            .as_str()
+            .ok_or(format!("results[{i}]: \"command\" is not text"))?;
+        let times: Vec<f64> = r["times"]
+            .as_array()
+            .ok_or(format!("results[{i}]: \"times\" is not a list"))?
+            .iter()
+            .map(|t| {
+                t.as_f64()
+                    .ok_or(format!("results[{i}]: a time is not a number"))
+            })
+            .collect::<Result<_, _>>()?;
+        let codes: Option<Vec<i32>> = r["exit_codes"]
+            .as_array()
+            .filter(|c| c.len() == times.len())
+            .map(|c| c.iter().map(|x| x.as_i64().unwrap_or(0) as i32).collect());
+        let mut b = Benchmark::new(command, BenchmarkKind::Command);
+        b.command = Some(command.to_string());
+        b.baseline = i == 0;
+        if let Some(p) = r["parameters"].as_object() {
+            b.parameters = p
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().map_or(v.to_string(), str::to_string)))
+                .collect();
+        }
+        b.metrics
+            .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+        b.samples = samples(&times, codes.as_deref());
+        doc.benchmarks.push(b);
+    }
+    Ok(doc)
+}
+
+fn samples(times_s: &[f64], codes: Option<&[i32]>) -> Samples {
+    let mut s = Samples::default();
+    for (i, t) in times_s.iter().enumerate() {
+        let wall = [(Metric::WallTime, (t * 1e9).round().max(0.0) as u64)];
+        match codes {
+            Some(c) => s.push_run(&wall, Exit::Code(c[i])),
+            None => s.push(1, &wall),
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_runs_exits_and_parameters() {
+        let v: Value = serde_json::from_str(
+            r#"{"results": [
+                {"command": "sleep 0.01", "mean": 0.0105, "user": 0.001, "system": 0.0005,
+                 "times": [0.0101, 0.0109], "exit_codes": [0, 0], "parameters": {"n": "1"}},
+                {"command": "sleep 0.02", "times": [0.0201, 0.0203, 0.0202]}
+            ]}"#,
+        )
+        .unwrap();
+        assert!(recognises(&v));
+        let doc = read(&v).unwrap();
+        let b = &doc.benchmarks[0];
+        assert!(b.baseline);
+        assert_eq!(
+            b.samples.values(&Metric::WallTime).unwrap(),
+            [10_100_000, 10_900_000]
+        );
+        assert_eq!(b.samples.exits(), [Exit::Code(0), Exit::Code(0)]);
+        assert_eq!(b.parameters["n"], "1");
+        assert!(doc.benchmarks[1].samples.exits().is_empty());
+        assert_eq!(doc.benchmarks[1].samples.len(), 3);
+        assert!(!recognises(&serde_json::json!({"results": [{"mean": 1}]})));
+    }
+}
