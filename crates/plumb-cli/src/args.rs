@@ -13,8 +13,18 @@ use std::path::PathBuf;
     after_help = "Exit codes: 0 done (for compare: nothing slower), 1 compare found something slower by more than the SESOI, 2 bad input or a failing benchmark, 128 + N stopped by signal N (130 for Ctrl-C).\n\nExamples:\n  plumb run 'sleep 0.01' 'sleep 0.02'\n  plumb compare before.json after.json\n  plumb load http://127.0.0.1:8080/ --rate 1000 --duration 30s"
 )]
 pub struct Cli {
+    /// When to colour the output: auto (a terminal, and NO_COLOR unset), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
     #[command(subcommand)]
     pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -49,6 +59,10 @@ pub enum Command {
         after_help = "Examples:\n  plumb show results.json\n  plumb show results.json --export-markdown results.md"
     )]
     Show(ShowArgs),
+    /// Print shell completions: plumb completions bash > /etc/bash_completion.d/plumb
+    Completions(CompletionsArgs),
+    /// Print the man page (roff): plumb man > plumb.1
+    Man,
     /// Simulate a service with stalls under a closed-loop and an open-loop client: what
     /// coordinated omission hides, by exact queueing arithmetic in virtual time.
     #[command(
@@ -204,6 +218,13 @@ pub struct CompareArgs {
     /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]

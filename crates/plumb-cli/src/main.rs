@@ -2,6 +2,7 @@
 
 mod args;
 mod compare_cmd;
+mod completions_cmd;
 mod env_cmd;
 mod exit;
 mod export;
@@ -18,11 +19,18 @@ use clap::Parser;
 
 fn main() {
     let cli = args::Cli::parse();
+    match cli.color {
+        args::ColorArg::Always => plumb_report::set_colors(true),
+        args::ColorArg::Never => plumb_report::set_colors(false),
+        args::ColorArg::Auto => {}
+    }
     let result = match cli.command {
         args::Command::Run(a) => run_cmd::run(*a),
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
         args::Command::Show(a) => show_cmd::run(a),
+        args::Command::Completions(a) => completions_cmd::completions(a),
+        args::Command::Man => completions_cmd::man(),
         args::Command::Simulate(a) => simulate_cmd::run(a),
         args::Command::Load(a) => load_cmd::run(*a),
         args::Command::Merge(a) => merge_cmd::run(a),

@@ -26,3 +26,10 @@ pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};
 pub use units::{format_duration_ns, TimeUnit};
+
+/// Colour on or off for everything plumb-report renders, overriding the detection (a
+/// terminal, and NO_COLOR unset).
+pub fn set_colors(on: bool) {
+    console::set_colors_enabled(on);
+    console::set_colors_enabled_stderr(on);
+}
