@@ -115,6 +115,12 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
         })
         .collect();
     let mut commands = expand(&specs, &parameters(a)?)?;
+    if commands.len() > MAX_BENCHMARKS {
+        return Err(CliError(format!(
+            "the parameters make {} benchmarks, more than {MAX_BENCHMARKS}: scan with a coarser step (-D) or fewer values",
+            commands.len()
+        )));
+    }
     make_names_unique(&mut commands);
     let runs = match a.runs {
         Some(r) => RunCount::Fixed(r),
@@ -188,16 +194,23 @@ fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
     Ok(params)
 }
 
+/// Second and later uses of a name get " (2)", " (3)"…, in one pass (a scan of many
+/// values must not take quadratic time before anything runs).
 fn make_names_unique(commands: &mut [CommandSpec]) {
-    for i in 1..commands.len() {
+    let mut seen = std::collections::HashSet::new();
+    for c in commands.iter_mut() {
+        let base = c.name.clone();
         let mut k = 2;
-        let base = commands[i].name.clone();
-        while commands[..i].iter().any(|c| c.name == commands[i].name) {
-            commands[i].name = format!("{base} ({k})");
+        while !seen.insert(c.name.clone()) {
+            c.name = format!("{base} ({k})");
             k += 1;
         }
     }
 }
+
+/// More benchmarks than anyone reads in a table, and than one process should hold ready
+/// (each keeps its command and a file for its stderr).
+const MAX_BENCHMARKS: usize = 10_000;
 
 fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usize, CliError> {
     let Some(w) = wanted else { return Ok(0) };

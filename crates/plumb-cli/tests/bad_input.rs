@@ -476,3 +476,21 @@ fn compare_pairs_differently_named_benchmarks() {
         run.stderr
     );
 }
+
+/// Setups that would spin for hours are refused at once, saying how to shrink them.
+#[test]
+fn huge_scans_and_simulations_are_refused_up_front() {
+    let env = Env::new();
+    let started = std::time::Instant::now();
+    fails_with(
+        &env,
+        &["run", "echo {n}", "-P", "n", "1", "100000"],
+        "make 100000 benchmarks, more than 10000",
+    );
+    fails_with(
+        &env,
+        &["simulate", "--rate", "1e9"],
+        "3.00e10 requests to simulate",
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
