@@ -4,6 +4,7 @@
 //! files, no printing. Each is tested against reference values computed independently
 //! (scipy, statsmodels, pymannkendall or hand-worked examples written into the tests).
 
+mod adaptive_histogram;
 mod anova;
 mod batch_means;
 mod effect;
@@ -26,7 +27,7 @@ pub use effect::{cohens_d, hodges_lehmann};
 pub use error::StatsError;
 pub use mann_whitney::{mann_whitney_u, MannWhitney};
 pub use median_ci::{median_ci, samples_needed, MedianCi};
-pub use modality::{mvalue, Modality};
+pub use modality::{mvalue, mvalue_fixed_bins, Modality};
 pub use outliers::{tukey_outliers, TukeyOutliers};
 pub use quantiles::normal_quantile;
 pub use ratio::{ratio_of_means, ratio_sd, RatioEstimate};

@@ -1,34 +1,94 @@
+use crate::adaptive_histogram::adaptive_histogram;
 use crate::{check_finite, outliers::tukey_outliers, sorted, variance, StatsError};
 use serde::{Deserialize, Serialize};
 
-/// Gregg's / BenchmarkDotNet's mValue: the total variation of a histogram's bar heights
-/// divided by the tallest bar. One mode scores about 2 (up, then down), two equal modes
-/// about 4, each further mode about 2 more.
+/// Gregg's mValue as BenchmarkDotNet computes it (Perfolizer's `MValueCalculator`): the
+/// total variation of a histogram's bar heights divided by the tallest bar. One mode
+/// scores 2 (up, then down), two equal modes 4, three 6.
 ///
-/// Histogram: bins of Scott's width 3.5·σ·n^(-1/3) over the samples inside Tukey's fences
-/// (a lone outlier is not a mode), then the width doubled until two bins remain; the
-/// largest mValue over those widths is kept. Thresholds are BenchmarkDotNet's: above 2.8
-/// "may be bimodal", above 3.2 "several modes", above 4.2 "bimodal".
+/// The histogram is Perfolizer's adaptive one (`adaptive_histogram.rs`) over the samples
+/// inside Tukey's fences (a lone outlier is not a mode), at 0.75 × Scott's width
+/// 3.5·σ·n^(−1/3), then at twice that, and so on until the width exceeds the range; the
+/// largest mValue over those widths is kept. BenchmarkDotNet's words: above 4.2
+/// multimodal, above 3.2 bimodal, above 2.8 perhaps several modes.
 ///
-/// Limits, measured on synthetic data (300 trials per cell, see the test notes): no false
-/// alarm at 3.2 on normal or log-normal samples of n = 10…1000; two equal modes 6.7σ apart
-/// are found in most runs from n ≈ 50; a minor mode holding under ~40 % of the samples
-/// cannot lift the score past 3.2 (the score is ≈ 2 + 2·minor/major) and goes unreported.
+/// Limit: the score is about 2 + 2 × (the second peak's height / the first's), so a minor
+/// mode holding well under half the runs can stay under 3.2; `minor_mode` looks for it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Modality {
     pub mvalue: f64,
-    /// Bin width at which the largest mValue was found.
+    /// Base bin width at which the largest mValue was found.
     pub bin_width: f64,
 }
 
 impl Modality {
     pub const MAYBE_BIMODAL: f64 = 2.8;
     pub const SEVERAL_MODES: f64 = 3.2;
-    pub const BIMODAL: f64 = 4.2;
+    pub const BIMODAL: f64 = 3.2;
+    pub const MULTIMODAL: f64 = 4.2;
 }
 
-/// mValue of a sample; needs at least 4 samples.
+/// mValue of a sample; needs at least 1 value.
 pub fn mvalue(xs: &[f64]) -> Result<Modality, StatsError> {
+    check_finite(xs, 1)?;
+    let fences = tukey_outliers(xs)?;
+    let inside: Vec<f64> = sorted(xs)
+        .into_iter()
+        .filter(|&x| x >= fences.lower_fence && x <= fences.upper_fence)
+        .collect();
+    let n = inside.len() as f64;
+    let sd = if inside.len() > 1 {
+        variance(&inside).sqrt()
+    } else {
+        0.0
+    };
+    let range = inside[inside.len() - 1] - inside[0];
+    let mut width = 0.75 * 3.5 * sd / n.cbrt();
+    if width.abs() < 1e-9 {
+        width = 1.0;
+    }
+    let mut best = Modality {
+        mvalue: 0.0,
+        bin_width: width,
+    };
+    loop {
+        // The placement settles on every sample tried; should it not, the widths so far
+        // have spoken.
+        let Some(bins) = adaptive_histogram(&inside, width) else {
+            return Ok(best);
+        };
+        let tallest = bins.iter().map(|b| b.count).max().unwrap_or(0) as f64;
+        // Heights with a zero bar on each side: up from zero, through the bins, down.
+        let heights = std::iter::once(0)
+            .chain(bins.iter().map(|b| b.count))
+            .chain(std::iter::once(0));
+        let variation: usize = heights
+            .collect::<Vec<_>>()
+            .windows(2)
+            .map(|w| w[0].abs_diff(w[1]))
+            .sum();
+        let m = variation as f64 / tallest;
+        if m > best.mvalue {
+            best = Modality {
+                mvalue: m,
+                bin_width: width,
+            };
+        }
+        if width > range {
+            return Ok(best);
+        }
+        width *= 2.0;
+    }
+}
+
+/// mValue over fixed-width bins: Scott's width 3.5·σ·n^(−1/3) over the samples inside
+/// Tukey's fences, doubled until two bins remain, the largest score kept. Not
+/// BenchmarkDotNet's (that is `mvalue`, on the adaptive histogram): it is what the
+/// `multimodal` check still uses, because the adaptive histogram's score alarms on some
+/// unimodal samples (a normal sample of 200 scored 3.41 in the test below) and the check
+/// must not until a second detector and measured false-alarm rates back it.
+/// Two or three equal spikes score as one mode here. Needs at least 4 samples.
+pub fn mvalue_fixed_bins(xs: &[f64]) -> Result<Modality, StatsError> {
     check_finite(xs, 4)?;
     let fences = tukey_outliers(xs)?;
     let inside: Vec<f64> = sorted(xs)
@@ -91,33 +151,76 @@ mod tests {
             .collect()
     }
 
-    // Hand-worked: [1,1,1,2,2,2,...] two equal, well-separated clusters.
-    // x = 10 × 1.0 and 10 × 5.0: σ = 2.0520, n = 20, Scott width = 3.5·2.052/2.714 = 2.646:
-    // bins [1, 3.646): 10, [3.646, 6.29): 10 -> 0,10,10,0 -> mValue 2 at that width;
-    // doubling only widens it, so 2.0: with so few distinct values the rule cannot see two
-    // modes. Adding spread inside each cluster (below) lets the narrower bins separate them.
+    /// Perfolizer's own test cases (`MultimodalTests.cs`), to its 4 decimals.
     #[test]
-    fn two_spikes_at_scott_width_score_two() {
-        let mut x = vec![1.0; 10];
-        x.extend([5.0; 10]);
-        let m = mvalue(&x).unwrap();
-        assert_eq!(m.mvalue, 2.0);
+    fn reproduces_perfolizers_test_values() {
+        let case5 = [
+            173.0, 147.0, 153.0, 141.0, 139.0, 117.0, 126.0, 145.0, 133.0, 181.0, 166.0, 139.0,
+            138.0, 146.0, 145.0, 142.0, 121.0, 108.0, 128.0, 122.0, 149.0, 118.0, 113.0, 117.0,
+            129.0, 148.0, 124.0, 141.0, 143.0, 109.0, 144.0, 106.0, 98.0, 116.0, 129.0, 136.0,
+            131.0, 179.0, 115.0, 142.0, 152.0, 148.0, 133.0, 138.0, 114.0, 142.0, 151.0, 151.0,
+            144.0, 160.0, 151.0, 134.0, 133.0, 135.0, 109.0, 126.0, 123.0, 140.0, 141.0, 136.0,
+            122.0, 134.0, 148.0, 141.0, 133.0, 132.0, 166.0, 134.0, 112.0, 158.0, 135.0, 95.0,
+            141.0, 113.0, 105.0, 137.0, 150.0, 152.0, 151.0, 114.0, 142.0, 132.0, 112.0, 159.0,
+            119.0, 141.0, 129.0, 122.0, 102.0, 135.0, 137.0, 147.0, 131.0, 107.0, 135.0, 133.0,
+            120.0, 166.0, 132.0, 122.0, 144.0, 127.0,
+        ];
+        let case6 = [
+            1173.0, 147.0, 153.0, 141.0, 139.0, 117.0, 126.0, 145.0, 133.0, 181.0, 166.0, 139.0,
+            138.0, 148.0, 124.0, 141.0, 143.0, 109.0, 144.0, 106.0, 98.0, 116.0, 129.0, 136.0,
+            131.0, 179.0, 115.0, 142.0, 152.0, 197.0, 148.0, 133.0, 138.0, 114.0, 196.0, 142.0,
+            151.0, 151.0, 144.0, 160.0, 151.0, 134.0, 133.0, 135.0, 109.0, 126.0, 123.0, 140.0,
+            141.0, 136.0, 219.0, 122.0, 134.0, 148.0, 226.0, 199.0, 221.0, 141.0, 132.0, 133.0,
+            166.0, 134.0, 112.0, 158.0, 135.0, 95.0, 141.0, 113.0, 105.0, 189.0, 150.0, 137.0,
+            152.0, 151.0, 114.0, 142.0, 132.0, 112.0, 132.0, 122.0, 144.0, 127.0,
+        ];
+        let mut case3 = vec![1.0; 9];
+        case3.extend([2.0; 9]);
+        case3.extend([3.0; 9]);
+        let mut case2 = vec![1.0; 5];
+        case2.extend([2.0; 5]);
+        let case4 = [
+            1.0, 2.0, 3.0, 3.0, 3.0, 4.0, 5.0, 10.0, 11.0, 11.0, 11.0, 12.0, 40.0, 41.0, 41.0,
+            41.0, 42.0,
+        ];
+        let cases: [(&[f64], f64); 6] = [
+            (&[1.0; 6], 2.0),
+            (&case2, 4.0),
+            (&case3, 6.0),
+            (&case4, 2.8333),
+            (&case5, 2.4516),
+            (&case6, 2.2143),
+        ];
+        for (i, (values, want)) in cases.into_iter().enumerate() {
+            let got = mvalue(values).unwrap().mvalue;
+            assert!((got - want).abs() < 5e-5, "case {}: {got} vs {want}", i + 1);
+        }
+    }
+
+    /// The adaptive histogram's score is noisier: on this generator's normal samples of
+    /// 200 it reaches the bimodal threshold for some seeds (seed 5: 3.41). Recorded so
+    /// that a change is seen; this is why the check does not use it yet.
+    #[test]
+    fn the_adaptive_score_can_alarm_on_a_unimodal_sample() {
+        let m = mvalue(&normalish(200, 10.0, 1.0, 5)).unwrap();
+        assert!(m.mvalue > Modality::BIMODAL, "{m:?}");
     }
 
     #[test]
     fn unimodal_is_below_threshold_and_bimodal_above() {
         for seed in 1..20 {
-            let uni = mvalue(&normalish(200, 10.0, 1.0, seed)).unwrap();
+            let uni = mvalue_fixed_bins(&normalish(200, 10.0, 1.0, seed)).unwrap();
             assert!(uni.mvalue < Modality::SEVERAL_MODES, "seed {seed}: {uni:?}");
             let mut bi = normalish(100, 10.0, 0.3, seed);
             bi.extend(normalish(100, 12.0, 0.3, seed + 100));
-            let bi = mvalue(&bi).unwrap();
-            assert!(bi.mvalue > Modality::SEVERAL_MODES, "seed {seed}: {bi:?}");
+            let bi = mvalue_fixed_bins(&bi).unwrap();
+            assert!(bi.mvalue > Modality::BIMODAL, "seed {seed}: {bi:?}");
         }
     }
 
     #[test]
     fn constant_sample_is_unimodal() {
+        assert_eq!(mvalue_fixed_bins(&[4.0; 10]).unwrap().mvalue, 2.0);
         assert_eq!(mvalue(&[4.0; 10]).unwrap().mvalue, 2.0);
     }
 }

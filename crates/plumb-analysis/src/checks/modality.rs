@@ -1,6 +1,6 @@
 use super::{key, sig4};
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
-use plumb_stats::{mvalue, Modality};
+use plumb_stats::{mvalue_fixed_bins, Modality};
 
 /// mValue needs enough samples to draw a histogram worth reading.
 pub const MIN_SAMPLES: usize = 20;
@@ -9,14 +9,15 @@ pub fn check(b: &Benchmark, metric: &Metric, times: &[f64]) -> Option<Diagnostic
     if times.len() < MIN_SAMPLES {
         return None;
     }
-    let m = mvalue(times).ok()?;
+    let m = mvalue_fixed_bins(times).ok()?;
     if m.mvalue <= Modality::SEVERAL_MODES {
         return None;
     }
-    let what = if m.mvalue > Modality::BIMODAL {
-        "bimodal"
+    // BenchmarkDotNet's words for its thresholds.
+    let what = if m.mvalue > Modality::MULTIMODAL {
+        "multimodal"
     } else {
-        "perhaps multimodal"
+        "bimodal"
     };
     Some(
         Diagnostic::new(
