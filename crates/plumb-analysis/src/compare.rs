@@ -5,6 +5,7 @@ use plumb_model::{
     Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode,
     Environment, LoadComparison, Metric, ResultDocument, Severity, Verdict,
 };
+use std::collections::HashSet;
 
 /// One side of a comparison: the document and the path it was read from.
 pub struct Side<'a> {
@@ -103,13 +104,17 @@ fn pair<'d>(
     for (old, new_name) in explicit {
         pairs.push((find(b_doc, old, base)?, find(n_doc, new_name, new)?));
     }
-    let taken = |name: &str, side: usize| {
-        explicit
-            .iter()
-            .any(|p| if side == 0 { p.0 == name } else { p.1 == name })
-    };
-    for b in b_doc.benchmarks.iter().filter(|b| !taken(&b.name, 0)) {
-        if let Some(n) = n_doc.benchmark(&b.name).filter(|n| !taken(&n.name, 1)) {
+    let named_base: HashSet<&str> = explicit.iter().map(|(b, _)| b.as_str()).collect();
+    let named_new: HashSet<&str> = explicit.iter().map(|(_, n)| n.as_str()).collect();
+    for b in b_doc
+        .benchmarks
+        .iter()
+        .filter(|b| !named_base.contains(b.name.as_str()))
+    {
+        if let Some(n) = n_doc
+            .benchmark(&b.name)
+            .filter(|n| !named_new.contains(n.name.as_str()))
+        {
             pairs.push((b, n));
         }
     }
@@ -128,28 +133,19 @@ fn pair<'d>(
         );
         pairs.push((b, n));
     }
-    let paired = |name: &str, side: usize| {
-        pairs.iter().any(|(b, n)| {
-            if side == 0 {
-                b.name == name
-            } else {
-                n.name == name
-            }
-        })
-    };
-    out.only_in_base = b_doc
-        .benchmarks
-        .iter()
-        .filter(|b| !paired(&b.name, 0))
-        .map(|b| b.name.clone())
-        .collect();
-    out.only_in_new = n_doc
-        .benchmarks
-        .iter()
-        .filter(|n| !paired(&n.name, 1))
-        .map(|n| n.name.clone())
-        .collect();
+    out.only_in_base = unpaired(b_doc, pairs.iter().map(|(b, _)| *b));
+    out.only_in_new = unpaired(n_doc, pairs.iter().map(|(_, n)| *n));
     Ok(pairs)
+}
+
+/// The names of `doc`'s benchmarks that are not among `paired`, in the document's order.
+fn unpaired<'d>(doc: &ResultDocument, paired: impl Iterator<Item = &'d Benchmark>) -> Vec<String> {
+    let paired: HashSet<&str> = paired.map(|b| b.name.as_str()).collect();
+    doc.benchmarks
+        .iter()
+        .filter(|b| !paired.contains(b.name.as_str()))
+        .map(|b| b.name.clone())
+        .collect()
 }
 
 /// Separate runs can differ in how often the machine was slow rather than in the code: a

@@ -463,16 +463,8 @@ fn sig3(x: f64) -> String {
     }
 }
 
-pub(crate) fn bytes_text(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
-    } else if b >= 1 << 20 {
-        format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
-    } else if b >= 1 << 10 {
-        format!("{:.1} KiB", b as f64 / 1024.0)
-    } else {
-        format!("{b} B")
-    }
+fn bytes_text(b: u64) -> String {
+    plumb_report::format_value(plumb_model::Unit::Bytes, b as f64)
 }
 
 #[cfg(test)]

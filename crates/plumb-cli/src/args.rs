@@ -177,17 +177,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub drop_outliers: bool,
 
-    /// Write the full result (every raw sample) as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub export_json: Option<PathBuf>,
-
-    /// Write the table, verdicts and diagnostics as Markdown.
-    #[arg(long, value_name = "FILE")]
-    pub export_markdown: Option<PathBuf>,
-
-    /// Write one CSV row per benchmark.
-    #[arg(long, value_name = "FILE")]
-    pub export_csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub exports: ExportArgs,
 
     /// No progress bar.
     #[arg(long)]
@@ -235,7 +226,14 @@ pub struct ShowArgs {
     /// Also show the machine record each result was measured on.
     #[arg(long)]
     pub environment: bool,
-    /// Write the result as JSON ('-' for stdout).
+    #[command(flatten)]
+    pub exports: ExportArgs,
+}
+
+/// The exports a result can be written to ('-' for standard output).
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Write the full result (every raw sample) as JSON.
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
     /// Write the table, verdicts and diagnostics as Markdown.

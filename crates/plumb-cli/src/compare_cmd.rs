@@ -7,32 +7,28 @@ use plumb_report::{render_document_comparison, Format};
 use std::path::Path;
 
 /// Reads a result file: plumb's own (any version it reads), or another tool's export it
-/// imports (hyperfine, Google Benchmark), saying which when it is not plumb's.
+/// imports (hyperfine, Google Benchmark), saying which when it is not plumb's. Statistics
+/// a result lacks are completed.
 pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let doc = match ResultDocument::from_json(&text) {
+    let failed = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+    let mut doc = match ResultDocument::from_json(&text) {
         Ok(doc) => doc,
-        Err(ModelError::Foreign { .. }) => match plumb_import::import(&text) {
-            Ok(Some((tool, doc))) => {
-                eprintln!(
-                    "plumb: note: {} is a {} export; read with what it records (no machine record, no run order)",
-                    path.display(),
-                    tool.name()
-                );
-                let mut doc = doc;
-                complete_statistics(&mut doc);
-                return Ok(doc);
-            }
-            Ok(None) => {
-                return Err(CliError(format!(
-                    "{}: not a plumb result, nor a hyperfine or Google Benchmark JSON export",
-                    path.display()
-                )))
-            }
-            Err(e) => return Err(CliError(format!("{}: {e}", path.display()))),
-        },
-        Err(e) => return Err(CliError(format!("{}: {e}", path.display()))),
+        Err(ModelError::Foreign { .. }) => {
+            let (tool, doc) = plumb_import::import(&text)
+                .map_err(|e| failed(&e))?
+                .ok_or_else(|| {
+                    failed(&"not a plumb result, nor a hyperfine or Google Benchmark JSON export")
+                })?;
+            eprintln!(
+                "plumb: note: {} is a {} export; read with what it records (no machine record, no run order)",
+                path.display(),
+                tool.name()
+            );
+            doc
+        }
+        Err(e) => return Err(failed(&e)),
     };
     if let Some(v) = doc.migrated_from {
         eprintln!(
@@ -41,7 +37,6 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
             plumb_model::FORMAT_VERSION
         );
     }
-    let mut doc = doc;
     complete_statistics(&mut doc);
     Ok(doc)
 }

@@ -2,6 +2,7 @@
 //! one file, should cost no measurement) and written after, whether the run completed,
 //! failed or was interrupted. `-` is standard output.
 
+use crate::args::ExportArgs;
 use crate::exit::CliError;
 use plumb_model::ResultDocument;
 use plumb_report::Format;
@@ -35,12 +36,21 @@ pub fn targets(given: &[(&'static str, &Option<PathBuf>, Format)]) -> Vec<Target
         .collect()
 }
 
+/// The targets of the `--export-*` options.
+pub fn targets_of(a: &ExportArgs) -> Vec<Target> {
+    targets(&[
+        ("--export-json", &a.export_json, Format::Json),
+        ("--export-markdown", &a.export_markdown, Format::Markdown),
+        ("--export-csv", &a.export_csv, Format::Csv),
+    ])
+}
+
 /// Refuses two outputs to one file (or to stdout), then opens each path for writing
 /// without truncating it, to fail early on a bad path. A file this check creates is
 /// removed again, so an aborted run leaves no empty files.
 pub fn check(targets: &[Target]) -> Result<(), CliError> {
     for (i, t) in targets.iter().enumerate() {
-        if let Some(other) = targets[..i].iter().find(|o| same_file(o, t)) {
+        if let Some(other) = targets[..i].iter().find(|o| same_path(&o.path, &t.path)) {
             return Err(CliError(format!(
                 "{} and {} both write {}: give each its own file",
                 other.option,
@@ -70,10 +80,6 @@ pub fn check(targets: &[Target]) -> Result<(), CliError> {
     Ok(())
 }
 
-fn same_file(a: &Target, b: &Target) -> bool {
-    same_path(&a.path, &b.path)
-}
-
 /// The same path, or two paths to one existing file.
 pub fn same_path(a: &Path, b: &Path) -> bool {
     if a == b {
@@ -85,9 +91,13 @@ pub fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Whether the human-readable report must go to stderr because an export takes stdout.
-pub fn stdout_taken(targets: &[Target]) -> bool {
-    targets.iter().any(Target::is_stdout)
+/// Prints the human-readable report: to stdout, or to stderr when an export takes stdout.
+pub fn print_report(targets: &[Target], report: &str) {
+    if targets.iter().any(Target::is_stdout) {
+        eprint!("{report}");
+    } else {
+        crate::exit::print_stdout(report);
+    }
 }
 
 /// Saves the file targets (not stdout): the raw samples reach disk before the analysis

@@ -39,11 +39,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         ));
     }
     text.push_str(&render_load(&doc.benchmarks[0], a.timeline));
-    if export::stdout_taken(&targets) {
-        eprint!("{text}");
-    } else {
-        exit::print_stdout(&text);
-    }
+    export::print_report(&targets, &text);
     if let Some(dir) = &a.hgrm_dir {
         write_hgrm(dir, &report)?;
     }
@@ -73,25 +69,13 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
             .ok_or_else(|| CliError(format!("header {h:?} is not 'Name: value'")))?;
         headers.push((k.trim().to_string(), v.trim().to_string()));
     }
-    let (mode, recorded) = match (a.rate, a.closed) {
-        (Some(rate), None) => (
-            Mode::Open {
-                rate: rate.per_second(),
-                poisson_seed: a.poisson.then_some(a.seed),
-                max_in_flight: a.max_in_flight as usize,
-            },
-            LoadMode::Open {
-                rate,
-                max_in_flight: a.max_in_flight,
-                poisson_seed: a.poisson.then_some(a.seed),
-            },
-        ),
-        (None, Some(n)) => (
-            Mode::Closed {
-                connections: n as usize,
-            },
-            LoadMode::Closed { connections: n },
-        ),
+    let mode = match (a.rate, a.closed) {
+        (Some(rate), None) => LoadMode::Open {
+            rate,
+            max_in_flight: a.max_in_flight,
+            poisson_seed: a.poisson.then_some(a.seed),
+        },
+        (None, Some(connections)) => LoadMode::Closed { connections },
         _ => unreachable!("clap requires exactly one of --rate and --closed"),
     };
     let cfg = LoadConfig {
@@ -102,7 +86,7 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
         duration: a.duration.to_std(),
         warmup: a.warmup.to_std(),
         timeout: a.timeout.to_std(),
-        mode,
+        mode: Mode::from(&mode),
         start_at: a
             .start_at
             .map(|t| std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(t)),
@@ -112,7 +96,7 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
     let settings = LoadSettings {
         url: a.url.clone(),
         method: a.method.clone(),
-        mode: recorded,
+        mode,
         duration: a.duration,
         warmup: a.warmup,
         timeout: a.timeout,

@@ -1,6 +1,6 @@
 use crate::args::{OrderArg, RunArgs};
 use crate::exit::{self, CliError};
-use crate::export::{self, Target};
+use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{
@@ -8,7 +8,7 @@ use plumb_command::{
     ParameterValues, ProcessSpawner, Produced, RunCount, RunPlan,
 };
 use plumb_model::{ProducerSettings, RunStatus, Settings};
-use plumb_report::{render_terminal, Format};
+use plumb_report::render_terminal;
 use std::io::IsTerminal;
 
 pub fn run(a: RunArgs) -> Result<i32, CliError> {
@@ -19,7 +19,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     });
     let plan = build_plan(&a, seed)?;
     let baseline = baseline_index(&plan.commands, a.baseline.as_deref())?;
-    let targets = targets(&a);
+    let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
 
     let session = crate::session::stop_on_signals()?;
@@ -55,12 +55,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         eprintln!("plumb: error: {message}");
     }
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
-        let report = render_terminal(&doc);
-        if export::stdout_taken(&targets) {
-            eprint!("{report}");
-        } else {
-            crate::exit::print_stdout(&report);
-        }
+        export::print_report(&targets, &render_terminal(&doc));
     } else {
         eprintln!("plumb: nothing was measured");
     }
@@ -70,14 +65,6 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         RunStatus::Interrupted { .. } => session.exit_code(),
         RunStatus::Failed { .. } => exit::ERROR,
     })
-}
-
-fn targets(a: &RunArgs) -> Vec<Target> {
-    export::targets(&[
-        ("--export-json", &a.export_json, Format::Json),
-        ("--export-markdown", &a.export_markdown, Format::Markdown),
-        ("--export-csv", &a.export_csv, Format::Csv),
-    ])
 }
 
 /// Gives `values` to each of `n` commands: none, one for all, or one each.

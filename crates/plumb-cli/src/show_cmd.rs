@@ -4,15 +4,11 @@ use crate::exit::{self, CliError};
 use crate::export;
 use plumb_analysis::environment_diagnostics;
 use plumb_model::{ProducerSettings, ResultDocument};
-use plumb_report::{render_environment, render_load, render_terminal, Format};
+use plumb_report::{render_environment, render_load, render_terminal};
 
 /// Renders saved results, and converts one to other formats.
 pub fn run(a: ShowArgs) -> Result<i32, CliError> {
-    let targets = export::targets(&[
-        ("--export-json", &a.export_json, Format::Json),
-        ("--export-markdown", &a.export_markdown, Format::Markdown),
-        ("--export-csv", &a.export_csv, Format::Csv),
-    ]);
+    let targets = export::targets_of(&a.exports);
     if !targets.is_empty() && a.results.len() > 1 {
         return Err(CliError(
             "--export-* converts one result; give one file, or show several without exporting"
@@ -28,11 +24,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
             export::write_all(&targets, &doc)?;
         }
     }
-    if export::stdout_taken(&targets) {
-        eprint!("{text}");
-    } else {
-        exit::print_stdout(&text);
-    }
+    export::print_report(&targets, &text);
     Ok(exit::OK)
 }
 

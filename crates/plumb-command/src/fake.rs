@@ -44,7 +44,6 @@ impl FakeSpawner {
 struct FakeLaunch {
     line: String,
     record: RunRecord,
-    missing: bool,
     log: Rc<RefCell<Vec<String>>>,
     interrupt: Option<(String, Arc<AtomicBool>)>,
 }
@@ -61,7 +60,6 @@ impl Spawner for FakeSpawner {
                 peak_rss_bytes: 1 << 20,
                 exit: Exit::Code(code),
             },
-            missing: argv[0] == "plumb-no-such-command",
             log: self.log.clone(),
             interrupt: self.interrupt.clone(),
         }))
@@ -92,9 +90,6 @@ fn behaviour(argv: &[String]) -> (Duration, i32) {
 
 impl Launch for FakeLaunch {
     fn run_once(&mut self) -> Result<RunRecord, SpawnError> {
-        if self.missing {
-            return Err(SpawnError::NotFound(self.line.clone()));
-        }
         self.log.borrow_mut().push(self.line.clone());
         if let Some((on, flag)) = &self.interrupt {
             if *on == self.line && !flag.swap(true, Ordering::Relaxed) {

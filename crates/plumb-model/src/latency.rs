@@ -69,6 +69,11 @@ impl LatencyDistribution {
         }
     }
 
+    /// The headline percentile `label` (`p50` … `p99.99`), µs; NaN if it was not kept.
+    pub fn percentile_us(&self, label: &str) -> f64 {
+        self.percentiles_us.get(label).copied().unwrap_or(f64::NAN)
+    }
+
     /// The histogram inside.
     pub fn histogram(&self) -> Result<Histogram<u64>, String> {
         let bytes = base64::engine::general_purpose::STANDARD

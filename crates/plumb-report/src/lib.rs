@@ -25,7 +25,7 @@ pub use markdown::render_markdown;
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};
-pub use units::{format_duration_ns, TimeUnit};
+pub use units::{format_duration_ns, format_value, TimeUnit};
 
 /// Colour on or off for everything plumb-report renders, overriding the detection (a
 /// terminal, and NO_COLOR unset).

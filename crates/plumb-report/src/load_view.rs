@@ -1,15 +1,7 @@
-use crate::units::format_duration_ns;
+use crate::units::format_us;
 use console::style;
 use plumb_model::{Benchmark, LatencyDistribution, LoadInfo};
 use std::fmt::Write;
-
-fn us(v: f64) -> String {
-    format_duration_ns(v * 1e3)
-}
-
-fn pct(d: &LatencyDistribution, label: &str) -> f64 {
-    d.percentiles_us.get(label).copied().unwrap_or(f64::NAN)
-}
 
 /// A load test's report: latency and service time side by side, rates, Little's law, the
 /// generator's own lateness, errors, and the per-second timeline.
@@ -45,16 +37,16 @@ fn percentiles(l: &LoadInfo) -> String {
             out,
             "  {:<10} {:>16} {:>16}",
             label,
-            us(pct(&l.latency, label)),
-            us(pct(&l.service, label))
+            format_us(l.latency.percentile_us(label)),
+            format_us(l.service.percentile_us(label))
         );
     }
     let _ = writeln!(
         out,
         "  {:<10} {:>16} {:>16}",
         "max",
-        us(l.latency.max_us),
-        us(l.service.max_us)
+        format_us(l.latency.max_us),
+        format_us(l.service.max_us)
     );
     out
 }
@@ -88,7 +80,7 @@ fn counts(l: &LoadInfo) -> String {
         "  in flight  {:.2} on average (Little's law: {:.1}/s × {})",
         l.mean_in_flight,
         l.achieved_rate,
-        us(l.latency.mean_us)
+        format_us(l.latency.mean_us)
     );
     let _ = writeln!(
         out,
@@ -103,9 +95,9 @@ fn lateness(l: &LoadInfo, late: &LatencyDistribution) -> String {
     let _ = writeln!(
         out,
         "  send lateness (generator): p50 {}, p99 {}, max {}",
-        us(pct(late, "p50")),
-        us(pct(late, "p99")),
-        us(late.max_us)
+        format_us(late.percentile_us("p50")),
+        format_us(late.percentile_us("p99")),
+        format_us(late.max_us)
     );
     if let Some(w) = behind(l, late) {
         let _ = writeln!(
@@ -131,9 +123,9 @@ fn timeline_rows(l: &LoadInfo) -> String {
             r.second,
             r.ok,
             r.errors,
-            us(r.p50_us),
-            us(r.p99_us),
-            us(r.max_us)
+            format_us(r.p50_us),
+            format_us(r.p99_us),
+            format_us(r.max_us)
         );
     }
     out
@@ -142,13 +134,13 @@ fn timeline_rows(l: &LoadInfo) -> String {
 /// The generator's own lateness threshold: 5 ms at p99, or dispatching under 95 % of the
 /// target. Beyond it, high latency may be the generator's, not the server's.
 fn behind(l: &LoadInfo, late: &LatencyDistribution) -> Option<String> {
-    let p99 = pct(late, "p99");
+    let p99 = late.percentile_us("p99");
     let target = l.target_rate?;
     let dispatched = (l.ok + l.errors.values().sum::<u64>()) as f64 / l.duration_s.max(1e-9);
     if p99 > 5_000.0 || dispatched < 0.95 * target {
         Some(format!(
             "its own send lateness p99 is {} and it dispatched {:.1}/s of {target}/s. Latencies include the generator's delay; use fewer requests in flight per process, more agents, or a lower rate.",
-            us(p99),
+            format_us(p99),
             dispatched
         ))
     } else {

@@ -1,15 +1,11 @@
 //! `plumb simulate`'s report: the two clients' percentiles side by side, and what the
 //! closed loop hid.
 
-use crate::units::format_duration_ns;
+use crate::units::format_us;
 use plumb_model::{
     LatencyDistribution, SimulatedClient, SimulatedStall, Simulation, LATENCY_PERCENTILES,
 };
 use std::fmt::Write;
-
-fn us(v: f64) -> String {
-    format_duration_ns(v * 1e3)
-}
 
 fn row(label: &str, closed: String, open: String, ratio: String) -> String {
     format!("  {label:<22} {closed:>14} {open:>14} {ratio:>12}\n")
@@ -34,13 +30,13 @@ pub fn render_simulation(sim: &Simulation) -> String {
     let (closed, open) = (&sim.closed, &sim.open);
     for (label, _) in LATENCY_PERCENTILES {
         let (c, o) = (
-            percentile(&closed.latency, label),
-            percentile(&open.latency, label),
+            closed.latency.percentile_us(label),
+            open.latency.percentile_us(label),
         );
-        out.push_str(&row(label, us(c), us(o), ratio(c, o)));
+        out.push_str(&row(label, format_us(c), format_us(o), ratio(c, o)));
     }
     let (c, o) = (closed.latency.max_us, open.latency.max_us);
-    out.push_str(&row("max", us(c), us(o), ratio(c, o)));
+    out.push_str(&row("max", format_us(c), format_us(o), ratio(c, o)));
     out.push_str(&row(
         "achieved rate",
         format!("{:.1}/s", closed.achieved_rate),
@@ -57,7 +53,7 @@ pub fn render_simulation(sim: &Simulation) -> String {
         out.push_str(&row(
             "open: send lateness p99",
             String::new(),
-            us(percentile(late, "p99")),
+            format_us(late.percentile_us("p99")),
             String::new(),
         ));
     }
@@ -72,10 +68,6 @@ pub fn render_simulation(sim: &Simulation) -> String {
     out
 }
 
-fn percentile(d: &LatencyDistribution, label: &str) -> f64 {
-    d.percentiles_us.get(label).copied().unwrap_or(f64::NAN)
-}
-
 fn header(sim: &Simulation) -> String {
     let s = &sim.settings;
     let stall = match s.stall {
@@ -83,18 +75,18 @@ fn header(sim: &Simulation) -> String {
         Some(SimulatedStall::Requests { requests, length }) => {
             format!(
                 "a {} stall every {requests} requests",
-                us(length.as_micros_f64())
+                format_us(length.as_micros_f64())
             )
         }
         Some(SimulatedStall::Period { period, length }) => format!(
             "a {} pause every {}",
-            us(length.as_micros_f64()),
-            us(period.as_micros_f64())
+            format_us(length.as_micros_f64()),
+            format_us(period.as_micros_f64())
         ),
     };
     format!(
         "Simulated service: {} per request, {stall}.\nClients: {} req/s for {} s ({} requests), {} arrivals. Offered load: {:.1}% of capacity.\n\n",
-        us(s.service.as_micros_f64()),
+        format_us(s.service.as_micros_f64()),
         s.rate.per_second(),
         s.duration.as_secs_f64(),
         sim.open.requests,
@@ -104,11 +96,11 @@ fn header(sim: &Simulation) -> String {
 }
 
 fn explain(closed: &SimulatedClient, open: &SimulatedClient) -> String {
-    let closed_p99 = percentile(&closed.latency, "p99");
+    let closed_p99 = closed.latency.percentile_us("p99");
     let hidden = open.requests as f64 * (100.0 - rank_of(&open.latency, closed_p99)) / 100.0;
     format!(
         "The closed loop waits for each answer before sending the next, so a stall delays one of its requests and silences the rest: it reports a p99 of {}. Measured from the intended send time, {:.0} requests ({:.1}%) waited longer than that.",
-        us(closed_p99),
+        format_us(closed_p99),
         hidden,
         100.0 * hidden / open.requests as f64
     )

@@ -57,6 +57,11 @@ impl TimeUnit {
     }
 }
 
+/// Microseconds (a latency histogram's unit) in their own best unit.
+pub fn format_us(us: f64) -> String {
+    format_duration_ns(us * 1e3)
+}
+
 /// A duration in its own best unit, e.g. `10.62 ms`.
 pub fn format_duration_ns(ns: f64) -> String {
     TimeUnit::for_value(ns).format(ns)

@@ -22,8 +22,6 @@ pub struct Modality {
 }
 
 impl Modality {
-    pub const MAYBE_BIMODAL: f64 = 2.8;
-    pub const SEVERAL_MODES: f64 = 3.2;
     pub const BIMODAL: f64 = 3.2;
     pub const MULTIMODAL: f64 = 4.2;
 }
@@ -210,7 +208,7 @@ mod tests {
     fn unimodal_is_below_threshold_and_bimodal_above() {
         for seed in 1..20 {
             let uni = mvalue_fixed_bins(&normalish(200, 10.0, 1.0, seed)).unwrap();
-            assert!(uni.mvalue < Modality::SEVERAL_MODES, "seed {seed}: {uni:?}");
+            assert!(uni.mvalue < Modality::BIMODAL, "seed {seed}: {uni:?}");
             let mut bi = normalish(100, 10.0, 0.3, seed);
             bi.extend(normalish(100, 12.0, 0.3, seed + 100));
             let bi = mvalue_fixed_bins(&bi).unwrap();

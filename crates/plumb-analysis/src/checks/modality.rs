@@ -10,7 +10,7 @@ pub fn check(b: &Benchmark, metric: &Metric, times: &[f64]) -> Option<Diagnostic
         return None;
     }
     let m = mvalue_fixed_bins(times).ok()?;
-    if m.mvalue <= Modality::SEVERAL_MODES {
+    if m.mvalue <= Modality::BIMODAL {
         return None;
     }
     // BenchmarkDotNet's words for its thresholds.
@@ -26,7 +26,7 @@ pub fn check(b: &Benchmark, metric: &Metric, times: &[f64]) -> Option<Diagnostic
             format!(
                 "the distribution is {what} (mValue {:.2}, threshold {}): the mean describes no run",
                 m.mvalue,
-                Modality::SEVERAL_MODES
+                Modality::BIMODAL
             ),
         )
         .evidence("mvalue", sig4(m.mvalue))

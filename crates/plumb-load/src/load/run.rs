@@ -3,6 +3,7 @@ use super::recorder::{LoadReport, Outcome, Recorder};
 use super::target::Target;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
+use plumb_model::LoadMode;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::cell::{Cell, RefCell};
@@ -24,6 +25,26 @@ pub enum Mode {
     },
     /// `connections` clients sending back to back: throughput, not user latency.
     Closed { connections: usize },
+}
+
+/// The generator's mode from the one the result records.
+impl From<&LoadMode> for Mode {
+    fn from(m: &LoadMode) -> Self {
+        match *m {
+            LoadMode::Open {
+                rate,
+                max_in_flight,
+                poisson_seed,
+            } => Mode::Open {
+                rate: rate.per_second(),
+                poisson_seed,
+                max_in_flight: max_in_flight as usize,
+            },
+            LoadMode::Closed { connections } => Mode::Closed {
+                connections: connections as usize,
+            },
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
