@@ -1,4 +1,4 @@
-use crate::{dip_test, modes, mvalue, DipTest, Modality, Mode, StatsError};
+use crate::{dip_test, modes, mvalue, sorted, DipTest, Modality, Mode, StatsError};
 
 /// Whether a sample has more than one mode, by two detectors, with BenchmarkDotNet's mValue
 /// beside them as a figure users know.
@@ -22,11 +22,25 @@ pub struct Multimodality {
 /// The level at which the dip test's rejection counts.
 pub const DIP_ALPHA: f64 = 0.01;
 
+/// mValue's adaptive histogram costs far more than linear time (0.26 s at 10⁴ values,
+/// 26 s at 10⁵), so above this many values it is taken over this many evenly spaced order
+/// statistics: the same shape, the bars a little smoother. The detectors see every value.
+pub const MVALUE_MAX_VALUES: usize = 2000;
+
 /// Needs at least 4 values.
 pub fn multimodality(xs: &[f64]) -> Result<Multimodality, StatsError> {
     let dip = dip_test(xs)?;
     let modes = modes(xs)?;
-    let mvalue = mvalue(xs)?;
+    let mvalue = if xs.len() > MVALUE_MAX_VALUES {
+        let s = sorted(xs);
+        let step = (s.len() - 1) as f64 / (MVALUE_MAX_VALUES - 1) as f64;
+        let thinned: Vec<f64> = (0..MVALUE_MAX_VALUES)
+            .map(|i| s[(i as f64 * step).round() as usize])
+            .collect();
+        mvalue(&thinned)?
+    } else {
+        mvalue(xs)?
+    };
     Ok(Multimodality {
         detected: dip.p_value < DIP_ALPHA || modes.len() >= 2,
         modes,
@@ -55,6 +69,13 @@ mod tests {
         assert_eq!(m.modes.len(), 2);
         assert_eq!((m.modes[0].share, m.modes[1].share), (0.7, 0.3));
         assert!((m.modes[1].location / m.modes[0].location - 2.0).abs() < 0.05);
+    }
+
+    #[test]
+    fn a_large_sample_takes_mvalue_over_order_statistics() {
+        let xs = normalish(200_000, 10.0, 1.0, 3);
+        let m = multimodality(&xs).unwrap();
+        assert!(!m.detected && m.mvalue.mvalue < Modality::BIMODAL, "{m:?}");
     }
 
     #[test]
