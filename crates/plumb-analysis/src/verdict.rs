@@ -63,7 +63,8 @@ pub fn compare(
     });
     c.ratio_sd = s.ratio_sd;
     c.welch_p = s.welch_p;
-    c.mann_whitney_p = s.mann_whitney_p;
+    c.mann_whitney_p = s.mann_whitney.p;
+    c.mann_whitney_min_p = Some(s.mann_whitney.min_p);
     c.tost_p = s.tost_p;
     c.cohens_d = s.cohens_d;
     c.hodges_lehmann = s.hodges_lehmann;
@@ -129,7 +130,7 @@ struct Statistics {
     ratio: plumb_stats::RatioEstimate,
     base_mean: f64,
     welch_p: f64,
-    mann_whitney_p: f64,
+    mann_whitney: plumb_stats::MannWhitney,
     tost_p: f64,
     cohens_d: f64,
     hodges_lehmann: f64,
@@ -149,7 +150,7 @@ impl Statistics {
         let base_mean = x.iter().sum::<f64>() / x.len() as f64;
         Ok(Statistics {
             welch_p: welch_t_test(y, x)?.p,
-            mann_whitney_p: mann_whitney_u(y, x)?.p,
+            mann_whitney: mann_whitney_u(y, x)?,
             tost_p: tost_welch(x, y, sesoi * base_mean.abs())?.p,
             cohens_d: cohens_d(bt, ct)?,
             hodges_lehmann: hodges_lehmann(bt, ct)?,

@@ -88,6 +88,10 @@ pub struct Comparison {
     pub welch_p: f64,
     #[serde(with = "crate::nan_as_null")]
     pub mann_whitney_p: f64,
+    /// The smallest p Mann–Whitney can give at these sample sizes; absent in documents
+    /// written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mann_whitney_min_p: Option<f64>,
     /// TOST p-value for equivalence within ±SESOI.
     #[serde(with = "crate::nan_as_null")]
     pub tost_p: f64,
@@ -120,6 +124,7 @@ impl Comparison {
             sesoi,
             welch_p: f64::NAN,
             mann_whitney_p: f64::NAN,
+            mann_whitney_min_p: None,
             tost_p: f64::NAN,
             cohens_d: f64::NAN,
             hodges_lehmann: f64::NAN,

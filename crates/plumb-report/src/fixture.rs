@@ -86,6 +86,7 @@ pub fn document() -> ResultDocument {
         ratio_sd: ratio.ratio_sd,
         welch_p: plumb_stats::welch_t_test(&y, &x).unwrap().p,
         mann_whitney_p: plumb_stats::mann_whitney_u(&y, &x).unwrap().p,
+        mann_whitney_min_p: Some(plumb_stats::mann_whitney_u(&y, &x).unwrap().min_p),
         tost_p: 1.0,
         cohens_d: plumb_stats::cohens_d(&x, &y).unwrap(),
         hodges_lehmann: plumb_stats::hodges_lehmann(&x, &y).unwrap(),

@@ -15,7 +15,15 @@ fn fmt_p(p: f64) -> String {
 /// What the two tests say, and what it means when they disagree.
 fn tests_text(c: &Comparison) -> String {
     let alpha = c.level.alpha();
+    let ranks_cannot = c.mann_whitney_min_p.filter(|&m| m >= alpha);
     match (c.welch_p < alpha, c.mann_whitney_p < alpha) {
+        (true, false) if ranks_cannot.is_some() => format!(
+            "Welch p{}, Mann-Whitney p{}: with these few samples the ranks cannot give less than p={:.2e}, so they cannot confirm at {} confidence",
+            fmt_p(c.welch_p),
+            fmt_p(c.mann_whitney_p),
+            ranks_cannot.expect("checked"),
+            c.level
+        ),
         (true, false) => format!(
             "Welch p{} but Mann-Whitney p{}: the means differ, the ranks do not (a change in the tail, e.g. some slow runs)",
             fmt_p(c.welch_p),
@@ -145,6 +153,21 @@ mod tests {
         assert_eq!(
             reason_text(&c),
             "+10.0%: the whole ratio CI [1.050, 1.150] lies beyond the SESOI of ±2%; Welch p<1e-15 but Mann-Whitney p=2.00e-1: the means differ, the ranks do not (a change in the tail, e.g. some slow runs)"
+        );
+        // 5 runs against 5: the ranks cannot go below 2/252 = 7.9e-3, above α = 1e-3.
+        let c = Comparison {
+            mann_whitney_min_p: Some(2.0 / 252.0),
+            ..judged(
+                VerdictReason::BeyondSesoi {
+                    constant_samples: false,
+                },
+                1e-5,
+                2.0 / 252.0,
+            )
+        };
+        assert_eq!(
+            reason_text(&c),
+            "+10.0%: the whole ratio CI [1.050, 1.150] lies beyond the SESOI of ±2%; Welch p=1.00e-5, Mann-Whitney p=7.94e-3: with these few samples the ranks cannot give less than p=7.94e-3, so they cannot confirm at 99.9% confidence"
         );
         let c = judged(VerdictReason::StraddlesSesoi, 1e-5, 1e-5);
         assert!(

@@ -11,6 +11,10 @@ pub struct MannWhitney {
     pub u: f64,
     pub z: f64,
     pub p: f64,
+    /// The smallest p this test can give at these sample sizes (every value of one sample
+    /// beyond every value of the other). At 5 against 5 it is 2/252 = 0.0079: no result
+    /// can reach 99.9 % confidence, whatever the data.
+    pub min_p: f64,
 }
 
 /// Mid-ranks (1-based) of `values`, and Σ(t³ - t) over groups of ties.
@@ -77,19 +81,27 @@ pub fn mann_whitney_u(x: &[f64], y: &[f64]) -> Result<MannWhitney, StatsError> {
         let p =
             (2.0 * exact_sf(u_max as usize, x.len().min(y.len()), x.len().max(y.len()))).min(1.0);
         let z = (u - n1 * n2 / 2.0) / (n1 * n2 * (n1 + n2 + 1.0) / 12.0).sqrt();
-        return Ok(MannWhitney { u, z, p });
+        let (small, large) = (x.len().min(y.len()), x.len().max(y.len()));
+        let min_p = (2.0 * exact_sf(small * large, small, large)).min(1.0);
+        return Ok(MannWhitney { u, z, p, min_p });
     }
     let n = n1 + n2;
     let mu = n1 * n2 / 2.0;
     let var = n1 * n2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
     if var <= 0.0 {
-        return Ok(MannWhitney { u, z: 0.0, p: 1.0 });
+        return Ok(MannWhitney {
+            u,
+            z: 0.0,
+            p: 1.0,
+            min_p: 1.0,
+        });
     }
     // Continuity correction towards the mean, as scipy does.
     let z = ((u - mu).abs() - 0.5).max(0.0) / var.sqrt() * (u - mu).signum();
     let normal = Normal::new(0.0, 1.0).expect("standard normal");
     let p = (2.0 * normal.cdf(-z.abs())).min(1.0);
-    Ok(MannWhitney { u, z, p })
+    let min_p = (2.0 * normal.cdf(-((mu - 0.5).max(0.0) / var.sqrt()))).min(1.0);
+    Ok(MannWhitney { u, z, p, min_p })
 }
 
 #[cfg(test)]
@@ -105,6 +117,28 @@ mod tests {
         let r = mann_whitney_u(&A, &B).unwrap();
         assert_eq!(r.u, 2.0);
         assert_close(r.p, 0.00014594092821623283, 1e-9);
+    }
+
+    /// The smallest p at these sizes, from scipy 1.17.1's `mannwhitneyu` of fully
+    /// separated samples: 1..=5 vs 6..=10 (exact) 0.007936507936507936 = 2/252; 1..=3 vs
+    /// 4..=12 (exact) 0.00909090909090909; 1..=20 vs 21..=40 (asymptotic)
+    /// 6.795615128173358e-08.
+    #[test]
+    fn the_smallest_p_at_these_sizes_matches_scipy() {
+        let seq = |a: u32, b: u32| (a..=b).map(f64::from).collect::<Vec<_>>();
+        let cases = [
+            (seq(1, 5), seq(6, 10), 0.007936507936507936),
+            (seq(1, 3), seq(4, 12), 0.00909090909090909),
+            (seq(1, 20), seq(21, 40), 6.795615128173358e-08),
+        ];
+        for (x, y, want) in cases {
+            let r = mann_whitney_u(&x, &y).unwrap();
+            assert_close(r.min_p, want, 1e-9);
+            assert_close(r.p, want, 1e-9);
+            // Interleaved samples of the same sizes (no ties) have the same floor.
+            let mixed: Vec<f64> = x.iter().map(|v| v + 0.5 * y.len() as f64 + 0.25).collect();
+            assert_close(mann_whitney_u(&mixed, &y).unwrap().min_p, want, 1e-9);
+        }
     }
 
     // Reference: scipy, c = [1,2,2,3,3,3,4,5], d = [3,4,4,5,5,6,7]
