@@ -56,6 +56,11 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     }
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
         export::print_report(&targets, &render_terminal(&doc));
+    } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
+        eprintln!(
+            "plumb: stopped by {} before the first measured run (during warm-up): nothing was measured",
+            session.signal_name()
+        );
     } else {
         eprintln!("plumb: nothing was measured");
     }

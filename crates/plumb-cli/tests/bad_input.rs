@@ -494,3 +494,73 @@ fn huge_scans_and_simulations_are_refused_up_front() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+/// Each prepared command holds 4 files open; a scan past the open-file limit is refused
+/// before anything runs, with the numbers and the fix.
+#[test]
+fn a_scan_beyond_the_open_file_limit_says_so() {
+    let env = Env::new();
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            r#"ulimit -n 256 && exec "$0" "$@""#,
+            env!("CARGO_BIN_EXE_plumb"),
+            "run",
+            "-P",
+            "n",
+            "1",
+            "100",
+            "true {n}",
+        ])
+        .current_dir(env.path(""))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("100 commands need about 464 open files")
+            && stderr.contains("the limit is 256")
+            && stderr.contains("ulimit -n"),
+        "{stderr}"
+    );
+}
+
+/// Ctrl-C while a large scan is still warming up: said so, exit 130, the warm-up saved.
+#[test]
+fn ctrl_c_during_the_warm_up_of_a_scan_says_nothing_was_measured_yet() {
+    let env = Env::new();
+    let json = env.path("scan.json");
+    let child = env
+        .command(&[
+            "run",
+            "-P",
+            "n",
+            "1",
+            "1000",
+            "--warmup",
+            "20",
+            "--export-json",
+            json.to_str().unwrap(),
+            "true {n}",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("stopped by Ctrl-C before the first measured run (during warm-up)"),
+        "{stderr}"
+    );
+    let doc = common::read_doc(&json);
+    assert_eq!(doc.benchmarks.len(), 1000);
+    assert!(doc.benchmarks.iter().all(|b| b.samples.is_empty()));
+    assert!(!doc.benchmarks[0].warmup.is_empty());
+}

@@ -7,6 +7,7 @@
 
 mod document;
 mod fake;
+mod fd_limit;
 mod params;
 mod plan;
 mod process;

@@ -125,6 +125,9 @@ pub fn run(
 /// Everything spawned is prepared before the first run: each command, its prepare
 /// script, and the empty shell when one is used.
 fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>, RunError> {
+    let scripts = plan.commands.iter().filter(|c| c.prepare.is_some()).count();
+    let launches = plan.commands.len() + scripts + usize::from(plan.shell.is_some());
+    spawner.reserve(launches).map_err(RunError::Setup)?;
     let mut slots = Vec::new();
     for spec in &plan.commands {
         let argv = plan.argv(spec).map_err(RunError::Plan)?;

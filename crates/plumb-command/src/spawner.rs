@@ -83,6 +83,10 @@ pub trait Launch {
 pub trait Spawner {
     /// `argv[0]` is the program; `output` says where its stdout goes.
     fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>>;
+    /// Makes room for `launches` prepared at once, before the first is prepared.
+    fn reserve(&mut self, _launches: usize) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Real processes: `posix_spawn` and `wait4`, timed by the wall clock (see `process.rs`).
@@ -92,5 +96,9 @@ pub struct ProcessSpawner;
 impl Spawner for ProcessSpawner {
     fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>> {
         Ok(Box::new(crate::process::Executable::new(argv, output)?))
+    }
+
+    fn reserve(&mut self, launches: usize) -> io::Result<()> {
+        crate::fd_limit::reserve(launches)
     }
 }
