@@ -19,12 +19,18 @@ struct Layout {
     allocs: bool,
 }
 
-fn column_unit<'a>(values: impl Iterator<Item = &'a f64>) -> TimeUnit {
+/// A column of zeros (system time of a command that makes no system calls worth a tick)
+/// takes `if_all_zero`, the table's time unit, rather than nanoseconds.
+fn column_unit<'a>(values: impl Iterator<Item = &'a f64>, if_all_zero: TimeUnit) -> TimeUnit {
     let smallest = values
         .map(|v| v.abs())
         .filter(|v| *v > 0.0 && v.is_finite())
         .fold(f64::INFINITY, f64::min);
-    TimeUnit::for_value(if smallest.is_finite() { smallest } else { 0.0 })
+    if smallest.is_finite() {
+        TimeUnit::for_value(smallest)
+    } else {
+        if_all_zero
+    }
 }
 
 fn layout(doc: &ResultDocument) -> Layout {
@@ -35,11 +41,17 @@ fn layout(doc: &ResultDocument) -> Layout {
             .collect()
     };
     let (user, sys) = (means(&Metric::UserTime), means(&Metric::SystemTime));
+    let time = column_unit(means(&Metric::WallTime).iter(), TimeUnit::Ns);
     Layout {
-        time: column_unit(means(&Metric::WallTime).iter()),
+        time,
         // A ratio needs something to compare with.
         ratio: doc.benchmarks.len() > 1 || !doc.comparisons.is_empty(),
-        rusage: (!user.is_empty()).then(|| (column_unit(user.iter()), column_unit(sys.iter()))),
+        rusage: (!user.is_empty()).then(|| {
+            (
+                column_unit(user.iter(), time),
+                column_unit(sys.iter(), time),
+            )
+        }),
         allocs: !means(&Metric::Allocations).is_empty(),
     }
 }
@@ -126,4 +138,18 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
     }
     cells.push(b.analysed_times_ns().len().to_string());
     cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_of_zeros_takes_the_tables_unit() {
+        assert_eq!(column_unit([0.0, 0.0].iter(), TimeUnit::Us), TimeUnit::Us);
+        assert_eq!(
+            column_unit([0.0, 2500.0].iter(), TimeUnit::Ms),
+            TimeUnit::Us
+        );
+    }
 }
