@@ -28,7 +28,7 @@ def run_plumb(tmp, extra=()):
     subprocess.run([os.environ["PLUMB"], "--bench", "--quiet", "--export-json", out, *extra],
                    check=True, capture_output=True)
     doc = json.load(open(out))
-    return {b["name"]: {s: b["time"]["summary"][s] for s in STATS} for b in doc["benchmarks"]}
+    return {b["name"]: {s: b["stats"]["wall-time"]["summary"][s] for s in STATS} for b in doc["benchmarks"]}
 
 
 def run_criterion(tmp):

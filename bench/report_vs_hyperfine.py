@@ -13,7 +13,7 @@ out, rounds = sys.argv[1], int(sys.argv[2])
 def plumb_times(path):
     doc = json.load(open(path))
     b = doc["benchmarks"][0]
-    return [s["wall_ns"] for s in b["samples"]], b["time"]
+    return b["samples"]["values"]["wall-time"], b["stats"]["wall-time"]
 
 
 def hyperfine_times(path):
