@@ -56,6 +56,19 @@ fn zero_and_negative_run_counts() {
         &["run", "true", "--min-runs", "9", "--max-runs", "3"],
         "larger than --max-runs",
     );
+    // u64::MAX is a whole number, but not a number of runs that can finish or be kept.
+    for option in ["--runs", "--min-runs", "--warmup"] {
+        fails_with(
+            &env,
+            &["run", "true", option, "18446744073709551615"],
+            &format!("{option} 18446744073709551615 is more than the 10000000 runs"),
+        );
+    }
+    fails_with(
+        &env,
+        &["run", "true", "--runs", "99999999999999999999999"],
+        "is too large",
+    );
 }
 
 #[test]
@@ -563,4 +576,30 @@ fn ctrl_c_during_the_warm_up_of_a_scan_says_nothing_was_measured_yet() {
     assert_eq!(doc.benchmarks.len(), 1000);
     assert!(doc.benchmarks.iter().all(|b| b.samples.is_empty()));
     assert!(!doc.benchmarks[0].warmup.is_empty());
+}
+
+/// The top-level help says what plumb does for its user, not how it is built, and each
+/// subcommand's help carries a worked example.
+#[test]
+fn help_speaks_to_users() {
+    let env = Env::new();
+    let top = env.plumb(&["--help"]);
+    top.assert_code(0);
+    assert!(
+        top.stdout.starts_with("Benchmark commands"),
+        "{}",
+        top.stdout
+    );
+    for internal in ["thin layer", "producers", "wires"] {
+        assert!(!top.stdout.contains(internal), "{}", top.stdout);
+    }
+    for sub in ["run", "compare", "show", "load", "simulate", "merge", "env"] {
+        let help = env.plumb(&[sub, "--help"]);
+        help.assert_code(0);
+        assert!(
+            help.stdout.contains("plumb ") && help.stdout.contains("Example"),
+            "{sub}:\n{}",
+            help.stdout
+        );
+    }
 }

@@ -82,9 +82,20 @@ pub struct RunPlan {
 pub enum PlanError {
     NoCommands,
     ZeroRuns,
-    MinAboveMax { min: u64, max: u64 },
+    MinAboveMax {
+        min: u64,
+        max: u64,
+    },
+    /// More runs than are kept in memory (`MAX_RUNS`); `option` is the flag that asked.
+    TooManyRuns {
+        option: &'static str,
+        n: u64,
+    },
     EmptyCommand(usize),
-    Unsplittable { command: String, reason: String },
+    Unsplittable {
+        command: String,
+        reason: String,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -95,6 +106,10 @@ impl fmt::Display for PlanError {
             PlanError::MinAboveMax { min, max } => {
                 write!(f, "--min-runs {min} is larger than --max-runs {max}")
             }
+            PlanError::TooManyRuns { option, n } => write!(
+                f,
+                "{option} {n} is more than the {MAX_RUNS} runs of a command plumb keeps (every sample is kept in memory); Ctrl-C ends a run early and keeps what was measured"
+            ),
             PlanError::EmptyCommand(i) => write!(f, "command #{} is empty", i + 1),
             PlanError::Unsplittable { command, reason } => write!(
                 f,
@@ -105,6 +120,10 @@ impl fmt::Display for PlanError {
 }
 
 impl std::error::Error for PlanError {}
+
+/// The most runs (measured or warm-up) of one command: every sample is kept, about 50
+/// bytes each, so this is half a gigabyte, and at least three hours at 1 ms a run.
+pub const MAX_RUNS: u64 = 10_000_000;
 
 impl RunPlan {
     /// `commands` run directly, round-robin, output discarded, no warm-up, stopping at
@@ -128,6 +147,12 @@ impl RunPlan {
         }
         match self.runs {
             RunCount::Fixed(0) => return Err(PlanError::ZeroRuns),
+            RunCount::Fixed(n) if n > MAX_RUNS => {
+                return Err(PlanError::TooManyRuns {
+                    option: "--runs",
+                    n,
+                })
+            }
             RunCount::Adaptive {
                 min_runs, max_runs, ..
             } => {
@@ -137,8 +162,20 @@ impl RunPlan {
                 if let Some(max) = max_runs.filter(|&m| m < min_runs) {
                     return Err(PlanError::MinAboveMax { min: min_runs, max });
                 }
+                if min_runs > MAX_RUNS {
+                    return Err(PlanError::TooManyRuns {
+                        option: "--min-runs",
+                        n: min_runs,
+                    });
+                }
             }
             RunCount::Fixed(_) => {}
+        }
+        if self.warmup > MAX_RUNS {
+            return Err(PlanError::TooManyRuns {
+                option: "--warmup",
+                n: self.warmup,
+            });
         }
         for (i, c) in self.commands.iter().enumerate() {
             self.argv(c).map_err(|e| match e {
