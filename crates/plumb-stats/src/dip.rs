@@ -51,9 +51,7 @@ pub(crate) fn dip_of_sorted(sorted: &[f64]) -> Dip {
     loop {
         hull_chain(&mut gcm, high, |i| i > low, |i| mn[i]);
         hull_chain(&mut lcm, low, |i| i < high, |i| mj[i]);
-        let Some((d, ig, ih)) = widest_gap(&x, &gcm, &lcm) else {
-            break;
-        };
+        let (d, ig, ih) = widest_gap(&x, &gcm, &lcm);
         if d < dip {
             break;
         }
@@ -126,12 +124,12 @@ fn hull_chain(
 
 /// The largest vertical distance between the minorant (`gcm`, walked from high to low)
 /// and the majorant (`lcm`, from low to high) on [low, high], with the indices into each
-/// chain where it occurs; `None` when both are a single segment (the distance is then
-/// one sample, the smallest possible).
-fn widest_gap(x: &[f64], gcm: &[usize], lcm: &[usize]) -> Option<(f64, usize, usize)> {
+/// chain where it occurs. When both are a single segment the distance is one sample,
+/// the smallest possible.
+fn widest_gap(x: &[f64], gcm: &[usize], lcm: &[usize]) -> (f64, usize, usize) {
     let (l_gcm, l_lcm) = (gcm.len() - 1, lcm.len() - 1);
     if l_gcm == 2 && l_lcm == 2 {
-        return Some((1.0, l_gcm, l_lcm));
+        return (1.0, l_gcm, l_lcm);
     }
     let (mut ix, mut iv) = (l_gcm - 1, 2);
     let (mut d, mut ig, mut ih) = (0.0, l_gcm, l_lcm);
@@ -156,7 +154,7 @@ fn widest_gap(x: &[f64], gcm: &[usize], lcm: &[usize]) -> Option<(f64, usize, us
         ix = ix.max(1);
         iv = iv.min(l_lcm);
         if gcm[ix] == lcm[iv] {
-            return Some((d, ig, ih));
+            return (d, ig, ih);
         }
     }
 }

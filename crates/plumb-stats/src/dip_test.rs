@@ -1,5 +1,6 @@
 use crate::dip::{dip_of_sorted, Dip};
 use crate::dip_null::{PROBS, ROWS};
+use crate::ties::spread_ties;
 use crate::{check_finite, sorted, StatsError};
 
 /// Hartigan's dip test of unimodality.
@@ -7,7 +8,8 @@ use crate::{check_finite, sorted, StatsError};
 pub struct DipTest {
     pub dip: Dip,
     /// The chance of a dip this large from a uniform sample of this size, interpolated in
-    /// a simulated table: exact to about ±0.002 near 0.01; 0.001 means "0.001 or less".
+    /// a simulated table: within 0.003 + 10 % of the `diptest` package's value (tested);
+    /// 0.001 means "0.001 or less".
     pub p_value: f64,
     /// Whether tied values were spread before the dip was taken (see `dip_test`).
     pub ties_spread: bool,
@@ -16,57 +18,29 @@ pub struct DipTest {
 /// The smallest p-value the table can tell apart.
 pub const DIP_P_FLOOR: f64 = 0.001;
 
-/// The dip test of a sample of at least 4 values.
-///
-/// A sample of discrete values (a count, or times at a coarse clock's resolution) steps
-/// at each value, which the dip reads as one mode per value. Tied values are therefore
-/// spread evenly across the smallest gap between distinct values, centred on the value:
-/// a lattice whose counts rise then fall becomes a unimodal staircase, and a lattice with
-/// two humps stays bimodal.
+/// The dip test of a sample of at least 4 values, its ties spread first (`ties.rs`).
 pub fn dip_test(xs: &[f64]) -> Result<DipTest, StatsError> {
     check_finite(xs, 4)?;
     let mut s = sorted(xs);
     let ties_spread = spread_ties(&mut s);
-    let dip = dip_of_sorted(&s);
-    Ok(DipTest {
+    Ok(dip_test_of_spread(&s, ties_spread))
+}
+
+/// The dip test of sorted values whose ties are already spread.
+pub(crate) fn dip_test_of_spread(s: &[f64], ties_spread: bool) -> DipTest {
+    let dip = dip_of_sorted(s);
+    DipTest {
         dip,
         p_value: null_p_value(s.len(), dip.dip),
         ties_spread,
-    })
-}
-
-/// Spreads each run of k equal values v over v + gap·((i + ½)/k − ½), i < k; returns
-/// whether any run was longer than one.
-fn spread_ties(s: &mut [f64]) -> bool {
-    let gap = s
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .filter(|&d| d > 0.0)
-        .fold(f64::INFINITY, f64::min);
-    if !gap.is_finite() {
-        return false; // one distinct value: nothing to spread it over
     }
-    let mut spread = false;
-    let mut start = 0;
-    while start < s.len() {
-        let v = s[start];
-        let end = start + s[start..].iter().take_while(|&&x| x == v).count();
-        let k = end - start;
-        if k > 1 {
-            spread = true;
-            for (i, x) in s[start..end].iter_mut().enumerate() {
-                *x = v + gap * ((i as f64 + 0.5) / k as f64 - 0.5);
-            }
-        }
-        start = end;
-    }
-    spread
 }
 
 /// P(dip ≥ `dip`) for a uniform sample of `n`: the table's quantiles of √n·dip are
-/// interpolated linearly in 1/√n between the sizes around n (the largest size stands for
-/// any larger n: √n·dip has converged there to within the table's noise), then the
-/// probability linearly between quantiles.
+/// interpolated linearly in 1/√n between the sizes around n, then the probability
+/// linearly between quantiles. The largest size stands for any larger n; its upper
+/// quantiles still creep up (0.6 % from 5,000 to 10,000 at 0.99), so p is slightly low
+/// far beyond it.
 fn null_p_value(n: usize, dip: f64) -> f64 {
     let q = quantiles_at(n);
     let s = (n as f64).sqrt() * dip;

@@ -22,6 +22,7 @@ mod quantiles;
 mod ratio;
 mod student_t;
 mod summary;
+mod ties;
 mod tost;
 mod trend;
 mod welch;

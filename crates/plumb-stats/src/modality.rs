@@ -35,7 +35,7 @@ impl Modality {
             m if m > Self::MULTIMODAL => "multimodal",
             m if m > Self::BIMODAL => "bimodal",
             m if m > Self::SEVERAL => "perhaps several modes",
-            _ => "one mode by mValue",
+            _ => "one mode",
         }
     }
 }

@@ -1,9 +1,9 @@
 use super::{key, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
-use plumb_stats::{multimodality, Multimodality, DIP_P_FLOOR};
+use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity, Unit};
+use plumb_stats::{multimodality, Modality, Mode, Multimodality, DIP_P_FLOOR};
 
-/// Below this many samples neither detector has the power to say anything; the rates
-/// measured at 30 are in bench/results/modality.md.
+/// Below this many samples neither detector has the power to say anything; the false
+/// alarms measured from this size up are in bench/results/modality.md.
 pub const MIN_SAMPLES: usize = 20;
 
 pub fn check(b: &Benchmark, metric: &Metric, values: &[f64]) -> Option<Diagnostic> {
@@ -14,15 +14,25 @@ pub fn check(b: &Benchmark, metric: &Metric, values: &[f64]) -> Option<Diagnosti
     if !m.detected {
         return None;
     }
-    let mut d = Diagnostic::new(
-        DiagnosticCode::Multimodal,
-        Severity::Warning,
-        format!("{}: the mean describes no run ({})", shape(&m), figures(&m)),
-    )
-    .evidence("dip", sig4(m.dip.dip.dip))
-    .evidence("dip_p", sig4(m.dip.p_value))
-    .evidence("mvalue", sig4(m.mvalue.mvalue))
-    .evidence("modes", m.modes.len() as f64);
+    let unit = b.metrics.get(metric).map(|i| i.unit);
+    let message = if m.modes.len() >= 2 {
+        format!(
+            "{}: the mean describes no run ({})",
+            shape(&m, unit),
+            figures(&m)
+        )
+    } else {
+        format!(
+            "the dip test rejects a single mode ({}), but the modes overlap too much to be told apart",
+            figures(&m)
+        )
+    };
+    let mut d = Diagnostic::new(DiagnosticCode::Multimodal, Severity::Warning, message)
+        .evidence("dip", sig4(m.dip.dip.dip))
+        .evidence("dip_p", sig4(m.dip.p_value))
+        .evidence("mvalue", sig4(m.mvalue.mvalue))
+        .evidence("mvalue_values", m.mvalue_values as f64)
+        .evidence("modes", m.modes.len() as f64);
     for (i, mode) in m.modes.iter().enumerate() {
         d = d
             .evidence(
@@ -34,42 +44,60 @@ pub fn check(b: &Benchmark, metric: &Metric, values: &[f64]) -> Option<Diagnosti
     Some(d.advice("look at the samples in run order: two code paths, caches hot or cold, CPU frequency steps, or two cores of different speed"))
 }
 
-/// "bimodal: 70% of runs near one value, 30% near 2.01× it", modes relative to the lowest.
-fn shape(m: &Multimodality) -> String {
-    let Some(first) = m.modes.first().filter(|_| m.modes.len() >= 2) else {
-        return "the distribution is not unimodal, but its modes overlap too much to be told apart"
-            .into();
-    };
+/// "bimodal: 70% of runs near one value, 30% near 2.01× it": modes relative to the
+/// lowest when it is above zero, else their values in the metric's unit.
+fn shape(m: &Multimodality, unit: Option<Unit>) -> String {
     let what = if m.modes.len() == 2 {
         "bimodal"
     } else {
         "multimodal"
     };
+    let first = m.modes[0];
+    let near = |x: &Mode| {
+        if first.location > 0.0 {
+            format!("{:.2}× it", x.location / first.location)
+        } else {
+            value(x.location, unit)
+        }
+    };
     let rest: Vec<String> = m.modes[1..]
         .iter()
-        .map(|x| {
-            format!(
-                "{:.0}% near {:.2}× it",
-                100.0 * x.share,
-                x.location / first.location
-            )
-        })
+        .map(|x| format!("{:.0}% near {}", 100.0 * x.share, near(x)))
         .collect();
+    let first_at = if first.location > 0.0 {
+        "one value".to_string()
+    } else {
+        value(first.location, unit)
+    };
     format!(
-        "{what}: {:.0}% of runs near one value, {}",
+        "{what}: {:.0}% of runs near {first_at}, {}",
         100.0 * first.share,
         rest.join(", ")
     )
 }
 
-/// The dip test's p-value and the mValue with BenchmarkDotNet's word for it.
+fn value(x: f64, unit: Option<Unit>) -> String {
+    match unit {
+        Some(Unit::Nanoseconds) => format!("{} ns", sig4(x)),
+        Some(Unit::Bytes) => format!("{} bytes", sig4(x)),
+        Some(Unit::Count) | None => format!("{}", sig4(x)),
+    }
+}
+
+/// The dip test's p-value, and the mValue with BenchmarkDotNet's word for it where it
+/// has one (above 2.8).
 fn figures(m: &Multimodality) -> String {
     let p = if m.dip.p_value <= DIP_P_FLOOR {
         format!("dip test p < {DIP_P_FLOOR}")
     } else {
         format!("dip test p = {:.3}", m.dip.p_value)
     };
-    format!("{p}; mValue {:.2}, {}", m.mvalue.mvalue, m.mvalue.label())
+    let mv = m.mvalue.mvalue;
+    if mv > Modality::SEVERAL {
+        format!("{p}; mValue {mv:.2}, {}", m.mvalue.label())
+    } else {
+        format!("{p}; mValue {mv:.2}")
+    }
 }
 
 #[cfg(test)]
@@ -99,6 +127,23 @@ mod tests {
         let d = wall(&values).expect("a diagnostic");
         assert!(
             d.message.starts_with("bimodal: 70% of runs near one value, 30% near 2.00× it: the mean describes no run (dip test p < 0.001; mValue "),
+            "{}",
+            d.message
+        );
+    }
+
+    /// Corrected times whose fast mode sits at zero (the correction took all of it): no
+    /// ratio to zero, the modes' values instead.
+    #[test]
+    fn modes_at_zero_are_named_by_value() {
+        let b = Benchmark::of_wall_times("x", BenchmarkKind::Command, [1]);
+        let values: Vec<f64> = (-35..=35)
+            .map(f64::from)
+            .chain((0..29).map(|i| 1000.0 + f64::from(i % 7)))
+            .collect();
+        let d = check(&b, &Metric::WallTime, &values).expect("a diagnostic");
+        assert!(
+            d.message.starts_with("bimodal: 71% of runs near 0 ns, 29% near 1003 ns: the mean describes no run (dip test p < 0.001"),
             "{}",
             d.message
         );
