@@ -39,6 +39,7 @@ pub fn collect() -> Environment {
         ),
         perf_event_paranoid: system::read_trimmed("/proc/sys/kernel/perf_event_paranoid")
             .and_then(|s| s.parse().ok()),
+        counters: Some(plumb_counters::availability()),
     }
 }
 

@@ -39,6 +39,43 @@ pub struct Environment {
     pub smt_active: Option<bool>,
     pub clock_source: Option<String>,
     pub perf_event_paranoid: Option<i32>,
+    /// Which event counters open here; absent when not probed (older records, imports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<CounterAvailability>,
+}
+
+/// Which of plumb's counter events `perf_event_open` accepts on this machine, for this
+/// process, and why the others are refused.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CounterAvailability {
+    /// Event names as `perf` spells them, counted by the CPU's PMU (`cycles`…) and by
+    /// the kernel (`task-clock`…).
+    pub hardware: Vec<String>,
+    pub software: Vec<String>,
+    pub missing: Vec<MissingCounter>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MissingCounter {
+    pub event: String,
+    /// Counted by the CPU's PMU (rather than by the kernel).
+    pub hardware: bool,
+    pub why: MissingWhy,
+    /// The system's own words (`No such file or directory (os error 2)`).
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingWhy {
+    /// The CPU, or the hypervisor in front of it, exposes no such event (ENOENT,
+    /// EOPNOTSUPP, ENODEV).
+    NotSupported,
+    /// The kernel refuses: `perf_event_paranoid`, or no CAP_PERFMON (EACCES, EPERM).
+    Forbidden,
+    /// The kernel has no perf_event_open (ENOSYS), e.g. under a seccomp filter.
+    NoSyscall,
+    Error,
 }
 
 /// One cache level as the kernel describes it (`/sys/devices/system/cpu/cpu0/cache`).

@@ -31,7 +31,7 @@ pub use document::{
     ClockInfo, Invocation, ResultDocument, RunStatus, Tool, FORMAT, FORMAT_VERSION,
     OLDEST_FORMAT_VERSION,
 };
-pub use environment::{CacheLevel, Environment};
+pub use environment::{CacheLevel, CounterAvailability, Environment, MissingCounter, MissingWhy};
 pub use error::ModelError;
 pub use function_info::{FunctionInfo, PrecisionStop};
 pub use latency::{value_at_percentile, LATENCY_PERCENTILES};

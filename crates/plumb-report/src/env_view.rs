@@ -1,7 +1,7 @@
 //! `plumb env`: the machine record as aligned rows, then what on it makes numbers noisy.
 
 use crate::terminal::render_diagnostics;
-use plumb_model::{Diagnostic, Environment};
+use plumb_model::{Diagnostic, Environment, MissingCounter, MissingWhy};
 
 /// The record, and the diagnostics about it (or that none were found).
 pub fn render_environment(env: &Environment, diagnostics: &[Diagnostic]) -> String {
@@ -105,29 +105,103 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
             "perf_event_paranoid",
             known(env.perf_event_paranoid, |p| p.to_string()),
         ),
+        ("hardware counters", counters(env, true)),
+        ("software counters", counters(env, false)),
     ]
+}
+
+/// Which counters of one kind open here, or why none do: "not available: the CPU or the
+/// hypervisor exposes none (cycles: No such file or directory (os error 2))".
+fn counters(env: &Environment, hardware: bool) -> String {
+    let Some(c) = &env.counters else {
+        return "not probed".into();
+    };
+    let missing: Vec<&MissingCounter> = c
+        .missing
+        .iter()
+        .filter(|m| m.hardware == hardware)
+        .collect();
+    let open = if hardware { &c.hardware } else { &c.software };
+    let why = |m: &MissingCounter| match m.why {
+        MissingWhy::NotSupported => "the CPU or the hypervisor exposes none",
+        MissingWhy::Forbidden => "the kernel forbids it (perf_event_paranoid, or no CAP_PERFMON)",
+        MissingWhy::NoSyscall => "perf_event_open is not available (seccomp or an old kernel)",
+        MissingWhy::Error => "perf_event_open failed",
+    };
+    match (open.is_empty(), missing.first()) {
+        (true, Some(m)) => format!("not available: {} ({}: {})", why(m), m.event, m.detail),
+        (true, None) => "none".into(),
+        (false, None) => open.join(", "),
+        (false, Some(_)) => format!(
+            "{}; missing: {}",
+            open.join(", "),
+            missing
+                .iter()
+                .map(|m| m.event.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plumb_model::CounterAvailability;
+
+    fn with(c: CounterAvailability) -> Environment {
+        Environment {
+            counters: Some(c),
+            ..Default::default()
+        }
+    }
+
+    fn missing(event: &str, hardware: bool, why: MissingWhy, detail: &str) -> MissingCounter {
+        MissingCounter {
+            event: event.into(),
+            hardware,
+            why,
+            detail: detail.into(),
+        }
+    }
+
+    /// This machine's case: a KVM guest with no PMU, software events working.
+    #[test]
+    fn no_pmu_is_said_with_the_reason_and_software_events_are_listed() {
+        let env = with(CounterAvailability {
+            hardware: vec![],
+            software: vec!["task-clock".into(), "page-faults".into()],
+            missing: vec![missing(
+                "cycles",
+                true,
+                MissingWhy::NotSupported,
+                "No such file or directory (os error 2)",
+            )],
+        });
+        assert_eq!(
+            counters(&env, true),
+            "not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2))"
+        );
+        assert_eq!(counters(&env, false), "task-clock, page-faults");
+    }
 
     #[test]
-    fn unknown_fields_say_so_and_known_ones_align() {
-        let env = Environment {
-            hostname: Some("box".into()),
-            cores: Some(2),
-            turbo: Some(false),
-            affinity: vec![0, 1],
-            ..Default::default()
-        };
-        let out = render_environment(&env, &[]);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[0], "                host  box");
-        assert!(out.contains("     cores / threads  2 / ?\n"), "{out}");
-        assert!(out.contains("               turbo  off\n"), "{out}");
-        assert!(out.contains("            affinity  0,1\n"), "{out}");
-        assert!(out.contains("              kernel  unknown\n"), "{out}");
-        assert!(out.ends_with("No known source of noise found.\n"), "{out}");
+    fn forbidden_partial_and_unprobed_cases_read_plainly() {
+        let env = with(CounterAvailability {
+            hardware: vec!["cycles".into()],
+            software: vec![],
+            missing: vec![
+                missing("LLC-loads", true, MissingWhy::NotSupported, "x"),
+                missing(
+                    "task-clock",
+                    false,
+                    MissingWhy::Forbidden,
+                    "Permission denied (os error 13)",
+                ),
+            ],
+        });
+        assert_eq!(counters(&env, true), "cycles; missing: LLC-loads");
+        assert!(counters(&env, false).starts_with("not available: the kernel forbids it"));
+        assert_eq!(counters(&Environment::default(), true), "not probed");
     }
 }

@@ -1,0 +1,19 @@
+//! Event counters through `perf_event_open` (the `perf-event2` crate).
+//!
+//! - `catalogue`: the events plumb counts, each a metric of the result model;
+//! - `availability`: which of them open on this machine, and why the others do not
+//!   (no PMU under this hypervisor, `perf_event_paranoid`, …), said once per run;
+//! - `group`: the events that opened, as one group per kind (hardware, software), enabled
+//!   and disabled together so that their values cover the same stretch of execution;
+//! - `reading`: raw values scaled by time enabled / time running when the kernel
+//!   multiplexed the group, with the fraction of time each was live.
+
+mod availability;
+mod catalogue;
+mod group;
+mod reading;
+
+pub use availability::{availability, why_missing};
+pub use catalogue::{CounterEvent, EventKind};
+pub use group::CounterGroups;
+pub use reading::{Counted, Reading};
