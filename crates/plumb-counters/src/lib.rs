@@ -3,6 +3,7 @@
 //! - `catalogue`: the events plumb counts, each a metric of the result model;
 //! - `availability`: which of them open on this machine, and why the others do not
 //!   (no PMU under this hypervisor, `perf_event_paranoid`, …), said once per run;
+//! - `child`: counters that follow the commands this process starts, exec to exit;
 //! - `group`: the events that opened, as one group per kind (hardware, software), enabled
 //!   and disabled together so that their values cover the same stretch of execution;
 //! - `reading`: raw values scaled by time enabled / time running when the kernel
@@ -10,10 +11,12 @@
 
 mod availability;
 mod catalogue;
+mod child;
 mod group;
 mod reading;
 
 pub use availability::{availability, why_missing};
 pub use catalogue::{CounterEvent, EventKind};
+pub use child::ChildCounters;
 pub use group::CounterGroups;
 pub use reading::{Counted, Reading};
