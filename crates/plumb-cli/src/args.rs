@@ -161,6 +161,13 @@ pub struct RunArgs {
     #[arg(short, long)]
     pub ignore_failure: bool,
 
+    /// Count events in each measured run, from the command's exec to its exit (children
+    /// included): hardware counters where the CPU has them, the kernel's software events
+    /// (task-clock, page faults, context switches, migrations) always. Recorded as
+    /// metrics in the result; `plumb env` says which are available here
+    #[arg(long)]
+    pub counters: bool,
+
     /// Where the commands' standard output goes: null, inherit, or a file path.
     #[arg(long, default_value = "null", value_name = "WHERE")]
     pub output: String,

@@ -33,6 +33,11 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         invocation: plumb_model::Invocation::current(),
         baseline,
     };
+    if plan.counters {
+        if let Some(notice) = plumb_report::counter_notice(&how.environment) {
+            eprintln!("plumb: {notice}");
+        }
+    }
     let show_bar = !a.no_progress && std::io::stderr().is_terminal();
     let mut bar = Bar::new(plan.commands.len(), show_bar);
     let produced = produce(&plan, how, &mut ProcessSpawner, &mut bar, &session.stop);
@@ -138,6 +143,7 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             path => OutputPolicy::File(path.into()),
         },
         ignore_failure: a.ignore_failure,
+        counters: a.counters,
     };
     plan.validate()?;
     if let Some(shell) = &plan.shell {

@@ -354,3 +354,62 @@ fn env_prints_the_record_and_json() {
     let rec: plumb_model::Environment = serde_json::from_str(&run.stdout).unwrap();
     assert!(rec.threads.unwrap_or(0) >= 1);
 }
+
+/// `--counters`: each measured run of a command carries the kernel's software events
+/// (here a shell loop of a few milliseconds: task-clock near its CPU time, some page
+/// faults), recorded as software-counter metrics; without the flag there are none. Where
+/// hardware counters are missing, one line says so and why.
+#[test]
+fn counters_are_recorded_per_run_as_metrics() {
+    let available = plumb_counters::availability();
+    if !available.software.iter().any(|e| e == "task-clock") {
+        eprintln!("skipped: software events do not open here ({available:?})");
+        return;
+    }
+    let env = Env::new();
+    let json = env.path("c.json");
+    let script = "sh -c 'x=0; while [ $x -lt 20000 ]; do x=$((x+1)); done'";
+    let run = env.plumb(&[
+        "run",
+        "--counters",
+        "--runs",
+        "3",
+        "--export-json",
+        json.to_str().unwrap(),
+        script,
+    ]);
+    run.assert_code(0);
+    if available.hardware.is_empty() {
+        assert!(
+            run.stderr.contains("hardware counters are not available")
+                && run
+                    .stderr
+                    .contains("counting the kernel's software events only"),
+            "{}",
+            run.stderr
+        );
+    }
+    let doc = read_doc(&json);
+    let b = &doc.benchmarks[0];
+    let info = &b.metrics[&plumb_model::Metric::TaskClock];
+    assert_eq!(info.source, plumb_model::Source::SoftwareCounter);
+    let clocks = b.samples.values(&plumb_model::Metric::TaskClock).unwrap();
+    assert_eq!(clocks.len(), 3);
+    assert!(clocks.iter().all(|&ns| ns > 1_000_000), "{clocks:?}");
+    let faults = b.samples.values(&plumb_model::Metric::PageFaults).unwrap();
+    assert!(faults.iter().all(|&f| f > 10), "{faults:?}");
+    // Warm-up runs are not counted, and without the flag nothing is.
+    let plain = env.path("p.json");
+    env.plumb(&[
+        "run",
+        "--runs",
+        "2",
+        "--export-json",
+        plain.to_str().unwrap(),
+        script,
+    ])
+    .assert_code(0);
+    assert!(!read_doc(&plain).benchmarks[0]
+        .metrics
+        .contains_key(&plumb_model::Metric::TaskClock));
+}

@@ -1,13 +1,14 @@
 //! The command producer's result: it runs the plan and assembles the document itself, so
 //! the CLI only parses, calls, analyses and renders.
 
-use crate::runner::{run, Outcome, Progress, RunError, Status};
+use crate::runner::{run, Counts, Outcome, Progress, RunError, Status};
 use crate::spawner::{RunRecord, Spawner};
 use crate::{Order, OutputPolicy, RunCount, RunPlan};
+use plumb_counters::{CounterEvent, EventKind};
 use plumb_model::quantity::Duration;
 use plumb_model::{
     Benchmark, BenchmarkKind, CommandSettings, Correction, Environment, Invocation, Metric,
-    MetricInfo, ResultDocument, RoundOrder, RunStatus, Samples, Settings,
+    MetricInfo, ResultDocument, RoundOrder, RunStatus, Samples, Settings, Source,
 };
 use std::sync::atomic::AtomicBool;
 
@@ -88,8 +89,17 @@ pub fn produce(
             b.metrics
                 .insert(metric.clone(), MetricInfo::measured(&metric));
         }
-        b.warmup = samples(&m.warmup);
-        b.samples = samples(&m.samples);
+        let counted = counted_in_every_run(&m.samples, &m.counted);
+        for metric in counted.first().into_iter().flatten().map(|(m, _)| m) {
+            let source = match CounterEvent::of_metric(metric).map(CounterEvent::kind) {
+                Some(EventKind::Hardware) => Source::HardwareCounter,
+                _ => Source::SoftwareCounter,
+            };
+            b.metrics
+                .insert(metric.clone(), MetricInfo::known(metric, source));
+        }
+        b.warmup = samples(&m.warmup, &[]);
+        b.samples = samples(&m.samples, &counted);
         b.corrections.extend(correction.clone());
         doc.benchmarks.push(b);
     }
@@ -103,12 +113,36 @@ pub fn produce(
     Ok(doc)
 }
 
-fn samples(runs: &[RunRecord]) -> Samples {
+fn samples(runs: &[RunRecord], counted: &[Counts]) -> Samples {
     let mut s = Samples::default();
-    for r in runs {
-        s.push_run(&r.values(), r.exit);
+    for (i, r) in runs.iter().enumerate() {
+        let mut values = r.values().to_vec();
+        values.extend(counted.get(i).into_iter().flatten().cloned());
+        s.push_run(&values, r.exit);
     }
     s
+}
+
+/// The counters every measured run has a value for (a column of the samples needs one in
+/// each row), per run; none when a run went uncounted.
+fn counted_in_every_run(runs: &[RunRecord], counted: &[Counts]) -> Vec<Counts> {
+    if counted.len() != runs.len() || counted.is_empty() {
+        return Vec::new();
+    }
+    let everywhere: Vec<Metric> = counted[0]
+        .iter()
+        .map(|(m, _)| m.clone())
+        .filter(|m| counted.iter().all(|run| run.iter().any(|(n, _)| n == m)))
+        .collect();
+    counted
+        .iter()
+        .map(|run| {
+            run.iter()
+                .filter(|(m, _)| everywhere.contains(m))
+                .cloned()
+                .collect()
+        })
+        .collect()
 }
 
 /// Mean start-up of the empty shell and its standard error; with fewer than two samples

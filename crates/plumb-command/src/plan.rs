@@ -76,6 +76,9 @@ pub struct RunPlan {
     pub output: OutputPolicy,
     /// Keep going when a command exits non-zero (its exit code is recorded).
     pub ignore_failure: bool,
+    /// Count events of each measured run (`plumb-counters`: hardware where the CPU has
+    /// them, the kernel's software events always), from the command's exec to its exit.
+    pub counters: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -137,6 +140,7 @@ impl RunPlan {
             order: Order::RoundRobin,
             output: OutputPolicy::Discard,
             ignore_failure: false,
+            counters: false,
         }
     }
 

@@ -2,7 +2,8 @@ use crate::plan::PlanError;
 use crate::schedule::{another_round, planned_rounds, RoundOrder};
 use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};
 use crate::{CommandSpec, OutputPolicy, RunPlan};
-use plumb_model::Exit;
+use plumb_counters::{ChildCounters, CounterEvent, Reading};
+use plumb_model::{Exit, Metric};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -23,7 +24,12 @@ pub struct Measured {
     pub spec: CommandSpec,
     pub warmup: Vec<RunRecord>,
     pub samples: Vec<RunRecord>,
+    /// Per measured run, the counters that counted it (empty without `plan.counters`).
+    pub counted: Vec<Counts>,
 }
+
+/// One run's counter values, scaled for multiplexing; a counter that never ran is absent.
+pub type Counts = Vec<(Metric, u64)>;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
@@ -70,6 +76,7 @@ struct Slot {
     spec: Option<CommandSpec>,
     warmup: Vec<RunRecord>,
     samples: Vec<RunRecord>,
+    counted: Vec<Counts>,
 }
 
 impl Slot {
@@ -94,7 +101,10 @@ pub fn run(
     plan.validate().map_err(RunError::Plan)?;
     crate::process::reset_sigchld();
     let mut slots = prepare_slots(plan, spawner)?;
-    let stopped = measure(plan, &mut slots, progress, stop);
+    let mut counters = plan
+        .counters
+        .then(|| ChildCounters::open(&CounterEvent::ALL));
+    let stopped = measure(plan, &mut slots, counters.as_mut(), progress, stop);
     let cleanup_failure = cleanup(plan, spawner);
     let status = match (stopped, cleanup_failure) {
         (Some(Stop::Interrupted), _) => Status::Interrupted,
@@ -111,6 +121,7 @@ pub fn run(
                 spec,
                 warmup: slot.warmup,
                 samples: slot.samples,
+                counted: slot.counted,
             }),
             None => shell_samples = slot.samples,
         }
@@ -143,6 +154,7 @@ fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>,
             spec: Some(spec.clone()),
             warmup: Vec::new(),
             samples: Vec::new(),
+            counted: Vec::new(),
         });
     }
     if let Some(shell) = &plan.shell {
@@ -155,6 +167,7 @@ fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>,
             spec: None,
             warmup: Vec::new(),
             samples: Vec::new(),
+            counted: Vec::new(),
         });
     }
     Ok(slots)
@@ -163,6 +176,7 @@ fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>,
 fn measure(
     plan: &RunPlan,
     slots: &mut [Slot],
+    mut counters: Option<&mut ChildCounters>,
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Option<Stop> {
@@ -170,8 +184,8 @@ fn measure(
     progress.warmup_started(plan.warmup);
     for r in 0..plan.warmup {
         for i in order.round(r) {
-            match run_one(plan, &mut slots[i], stop) {
-                Ok(s) => slots[i].warmup.push(s),
+            match run_one(plan, &mut slots[i], None, stop) {
+                Ok((s, _)) => slots[i].warmup.push(s),
                 Err(stop) => return Some(stop),
             }
             progress.warmup_run();
@@ -183,14 +197,16 @@ fn measure(
     progress.measuring_started(planned_rounds(&plan.runs, 0, Duration::ZERO));
     while another_round(&plan.runs, rounds, measured / commands) {
         for i in order.round(plan.warmup + rounds) {
-            let sample = match run_one(plan, &mut slots[i], stop) {
-                Ok(s) => s,
-                Err(stop) => return Some(stop),
-            };
+            let (sample, counted) =
+                match run_one(plan, &mut slots[i], counters.as_deref_mut(), stop) {
+                    Ok(s) => s,
+                    Err(stop) => return Some(stop),
+                };
             if slots[i].spec.is_some() {
                 measured += Duration::from_nanos(sample.wall_ns);
             }
             slots[i].samples.push(sample);
+            slots[i].counted.extend(counted);
         }
         rounds += 1;
         progress.round_done(
@@ -202,7 +218,24 @@ fn measure(
 }
 
 /// One run of a slot, after its prepare script, checked for failure and interruption.
-fn run_one(plan: &RunPlan, slot: &mut Slot, stop: &AtomicBool) -> Result<RunRecord, Stop> {
+/// A reading's counters as metric values, scaled for multiplexing; those that never ran
+/// are left out rather than recorded as zero.
+fn counts(r: &Reading) -> Counts {
+    r.counted
+        .iter()
+        .filter_map(|c| Some((c.event.metric(), c.scaled()?.round() as u64)))
+        .collect()
+}
+
+/// With `counters`, they are read just before and after the command's own run (not its
+/// prepare script), outside the timed region; they count only children, so plumb's own
+/// work between the reads is not in them.
+fn run_one(
+    plan: &RunPlan,
+    slot: &mut Slot,
+    mut counters: Option<&mut ChildCounters>,
+    stop: &AtomicBool,
+) -> Result<(RunRecord, Option<Counts>), Stop> {
     if stop.load(Ordering::Relaxed) {
         return Err(Stop::Interrupted);
     }
@@ -219,10 +252,15 @@ fn run_one(plan: &RunPlan, slot: &mut Slot, stop: &AtomicBool) -> Result<RunReco
             });
         }
     }
+    let before = counters.as_deref_mut().and_then(|c| c.read().ok());
     let sample = slot
         .launch
         .run_once()
         .map_err(|e| spawn_failure(&name, e))?;
+    let counted = counters
+        .and_then(|c| c.read().ok())
+        .zip(before)
+        .map(|(after, before)| counts(&after.since(&before)));
     // A run during which Ctrl-C arrived was most likely killed by it: not a measurement.
     // The terminal's SIGINT reaches the child at once, possibly before the handler
     // thread has raised the flag: a child killed by SIGINT counts as an interruption too.
@@ -242,7 +280,7 @@ fn run_one(plan: &RunPlan, slot: &mut Slot, stop: &AtomicBool) -> Result<RunReco
                 slot.launch.as_mut(),
             ),
         }),
-        _ => Ok(sample),
+        _ => Ok((sample, counted)),
     }
 }
 

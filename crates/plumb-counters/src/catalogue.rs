@@ -1,5 +1,6 @@
 use perf_event::events::{Cache, CacheId, CacheOp, CacheResult, Hardware, Software};
 use perf_event::Builder;
+use plumb_model::Metric;
 
 /// Whether an event is counted by the CPU's performance monitoring unit or by the kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -8,8 +9,7 @@ pub enum EventKind {
     Software,
 }
 
-/// The events plumb counts. Their names are the metric names in results, as `perf`
-/// spells them.
+/// The events plumb counts, each recorded as a metric of the result model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CounterEvent {
     Cycles,
@@ -46,23 +46,38 @@ impl CounterEvent {
         CounterEvent::PageFaults,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// The metric this event's counts are recorded as.
+    pub fn metric(self) -> Metric {
         match self {
-            CounterEvent::Cycles => "cycles",
-            CounterEvent::Instructions => "instructions",
-            CounterEvent::Branches => "branches",
-            CounterEvent::BranchMisses => "branch-misses",
-            CounterEvent::CacheReferences => "cache-references",
-            CounterEvent::CacheMisses => "cache-misses",
-            CounterEvent::L1dLoads => "L1-dcache-loads",
-            CounterEvent::L1dLoadMisses => "L1-dcache-load-misses",
-            CounterEvent::LlcLoads => "LLC-loads",
-            CounterEvent::LlcLoadMisses => "LLC-load-misses",
-            CounterEvent::TaskClock => "task-clock",
-            CounterEvent::ContextSwitches => "context-switches",
-            CounterEvent::CpuMigrations => "cpu-migrations",
-            CounterEvent::PageFaults => "page-faults",
+            CounterEvent::Cycles => Metric::Cycles,
+            CounterEvent::Instructions => Metric::Instructions,
+            CounterEvent::Branches => Metric::Branches,
+            CounterEvent::BranchMisses => Metric::BranchMisses,
+            CounterEvent::CacheReferences => Metric::CacheReferences,
+            CounterEvent::CacheMisses => Metric::CacheMisses,
+            CounterEvent::L1dLoads => Metric::L1dLoads,
+            CounterEvent::L1dLoadMisses => Metric::L1dLoadMisses,
+            CounterEvent::LlcLoads => Metric::LlcLoads,
+            CounterEvent::LlcLoadMisses => Metric::LlcLoadMisses,
+            CounterEvent::TaskClock => Metric::TaskClock,
+            CounterEvent::ContextSwitches => Metric::ContextSwitches,
+            CounterEvent::CpuMigrations => Metric::CpuMigrations,
+            CounterEvent::PageFaults => Metric::PageFaults,
         }
+    }
+
+    pub fn of_metric(m: &Metric) -> Option<CounterEvent> {
+        CounterEvent::ALL.into_iter().find(|e| e.metric() == *m)
+    }
+
+    /// The metric's name (`branch-misses`, `l1d-load-misses`, `task-clock`…).
+    pub fn name(self) -> &'static str {
+        let m = self.metric();
+        Metric::KNOWN
+            .iter()
+            .find(|k| **k == m)
+            .expect("every counter metric is a known metric")
+            .as_str()
     }
 
     pub fn kind(self) -> EventKind {
@@ -110,12 +125,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_perfs_and_unique() {
+    fn names_are_the_models_and_unique() {
         let mut names: Vec<&str> = CounterEvent::ALL.iter().map(|e| e.name()).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), CounterEvent::ALL.len());
         assert_eq!(CounterEvent::BranchMisses.name(), "branch-misses");
+        assert_eq!(CounterEvent::L1dLoadMisses.name(), "l1d-load-misses");
         assert_eq!(CounterEvent::PageFaults.kind(), EventKind::Software);
     }
 }

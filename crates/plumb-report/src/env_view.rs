@@ -110,6 +110,27 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The one line a run with counters prints when some are missing here: which kind, and
+/// why; `None` when hardware counters are available.
+pub fn counter_notice(env: &Environment) -> Option<String> {
+    let c = env.counters.as_ref()?;
+    if !c.hardware.is_empty() {
+        return None;
+    }
+    let hardware = counters(env, true);
+    Some(if c.software.is_empty() {
+        format!(
+            "no event counters open here (hardware: {hardware}; software: {}); measuring without them",
+            counters(env, false)
+        )
+    } else {
+        format!(
+            "hardware counters are {hardware}; counting the kernel's software events only ({})",
+            c.software.join(", ")
+        )
+    })
+}
+
 /// Which counters of one kind open here, or why none do: "not available: the CPU or the
 /// hypervisor exposes none (cycles: No such file or directory (os error 2))".
 fn counters(env: &Environment, hardware: bool) -> String {
@@ -183,6 +204,10 @@ mod tests {
             "not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2))"
         );
         assert_eq!(counters(&env, false), "task-clock, page-faults");
+        assert_eq!(
+            counter_notice(&env).unwrap(),
+            "hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); counting the kernel's software events only (task-clock, page-faults)"
+        );
     }
 
     #[test]
