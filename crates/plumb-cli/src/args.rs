@@ -161,10 +161,12 @@ pub struct RunArgs {
     #[arg(short, long)]
     pub ignore_failure: bool,
 
-    /// Count events in each measured run, from the command's exec to its exit (children
+    /// Count events in each measured run, from the command's start to its exit (children
     /// included): hardware counters where the CPU has them, the kernel's software events
     /// (task-clock, page faults, context switches, migrations) always. Recorded as
-    /// metrics in the result; `plumb env` says which are available here
+    /// metrics in the result; `plumb env` says which are available here. Counting makes
+    /// every spawn slower (the kernel copies the counters into each child and back at its
+    /// exit), so compare times only between runs made with the same setting
     #[arg(long)]
     pub counters: bool,
 

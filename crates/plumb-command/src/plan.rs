@@ -77,7 +77,7 @@ pub struct RunPlan {
     /// Keep going when a command exits non-zero (its exit code is recorded).
     pub ignore_failure: bool,
     /// Count events of each measured run (`plumb-counters`: hardware where the CPU has
-    /// them, the kernel's software events always), from the command's exec to its exit.
+    /// them, the kernel's software events always), from the command's start to its exit.
     pub counters: bool,
 }
 
