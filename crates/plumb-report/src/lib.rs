@@ -2,6 +2,7 @@
 //! caller decides where they go (and writes them even when a run stopped early).
 
 mod compare_view;
+mod counter_rows;
 mod csv_export;
 mod env_view;
 mod export;

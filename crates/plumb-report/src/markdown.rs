@@ -1,4 +1,5 @@
-use crate::rows::summary_table;
+use crate::counter_rows::{counter_caption, counter_table};
+use crate::rows::{summary_table, Table};
 use crate::terminal::ratio_text;
 use plumb_model::{ResultDocument, RunStatus};
 use std::fmt::Write;
@@ -21,16 +22,10 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
         }
     }
     let cell = |s: &str| s.replace('|', "\\|");
-    let _ = writeln!(out, "| {} |", t.header.join(" | "));
-    let align: Vec<&str> = t
-        .numeric
-        .iter()
-        .map(|&n| if n { "---:" } else { ":---" })
-        .collect();
-    let _ = writeln!(out, "|{}|", align.join("|"));
-    for r in &t.rows {
-        let cells: Vec<String> = r.iter().map(|c| cell(c)).collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    write_table(&mut out, &t);
+    if let Some(c) = counter_table(doc) {
+        let _ = write!(out, "\n{}\n\n", counter_caption(doc));
+        write_table(&mut out, &c);
     }
     if !doc.comparisons.is_empty() {
         let _ = write!(
@@ -82,6 +77,21 @@ pub struct MarkdownExporter;
 impl crate::export::Exporter for MarkdownExporter {
     fn export(&self, doc: &plumb_model::ResultDocument) -> String {
         render_markdown(doc)
+    }
+}
+
+fn write_table(out: &mut String, t: &Table) {
+    let cell = |s: &str| s.replace('|', "\\|");
+    let _ = writeln!(out, "| {} |", t.header.join(" | "));
+    let align: Vec<&str> = t
+        .numeric
+        .iter()
+        .map(|&n| if n { "---:" } else { ":---" })
+        .collect();
+    let _ = writeln!(out, "|{}|", align.join("|"));
+    for r in &t.rows {
+        let cells: Vec<String> = r.iter().map(|c| cell(c)).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
 }
 

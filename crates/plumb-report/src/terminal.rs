@@ -1,3 +1,4 @@
+use crate::counter_rows::{counter_caption, counter_table};
 use crate::rows::{summary_table, Table};
 use crate::units::{format_value, unit_of};
 use console::{style, Style};
@@ -9,6 +10,10 @@ use std::fmt::Write;
 pub fn render_terminal(doc: &ResultDocument) -> String {
     let mut out = status_line(&doc.status);
     out.push_str(&render_table(&summary_table(doc)));
+    if let Some(t) = counter_table(doc) {
+        let _ = writeln!(out, "\n{}", counter_caption(doc));
+        out.push_str(&render_table(&t));
+    }
     for b in &doc.benchmarks {
         for c in &b.corrections {
             let _ = writeln!(
