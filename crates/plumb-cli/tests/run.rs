@@ -389,6 +389,11 @@ fn counters_are_recorded_per_run_as_metrics() {
             run.stderr
         );
     }
+    assert!(
+        run.stdout.contains("Counters per operation") && run.stdout.contains("Task clock"),
+        "{}",
+        run.stdout
+    );
     let doc = read_doc(&json);
     let b = &doc.benchmarks[0];
     let info = &b.metrics[&plumb_model::Metric::TaskClock];
