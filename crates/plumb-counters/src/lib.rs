@@ -6,10 +6,13 @@
 //! - `child`: counters that follow the commands this process starts, exec to exit;
 //! - `group`: the events that opened, as one group per kind (hardware, software), enabled
 //!   and disabled together so that their values cover the same stretch of execution;
+//! - `cachegrind`: simulated counters where the CPU has none: valgrind's cachegrind
+//!   given this machine's cache geometry, and its totals read back;
 //! - `reading`: raw values scaled by time enabled / time running when the kernel
 //!   multiplexed the group, with the fraction of time each was live.
 
 mod availability;
+pub mod cachegrind;
 mod catalogue;
 mod child;
 mod group;

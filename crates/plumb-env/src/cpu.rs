@@ -36,6 +36,8 @@ pub fn caches() -> Vec<CacheLevel> {
             kind,
             size_bytes: size,
             shared_by: get("shared_cpu_list").map(|l| parse::cpu_list(&l).len()),
+            ways: get("ways_of_associativity").and_then(|w| w.parse().ok()),
+            line_bytes: get("coherency_line_size").and_then(|l| l.parse().ok()),
         });
     }
     caches.sort_by(|a, b| (a.level, &a.kind).cmp(&(b.level, &b.kind)));

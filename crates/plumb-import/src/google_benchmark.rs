@@ -101,6 +101,8 @@ fn environment(c: &Value) -> Environment {
                             kind: k["type"].as_str()?.to_string(),
                             size_bytes: k["size"].as_u64()?,
                             shared_by: k["num_sharing"].as_u64().map(|n| n as usize),
+                            ways: None,
+                            line_bytes: None,
                         })
                     })
                     .collect()

@@ -87,4 +87,9 @@ pub struct CacheLevel {
     pub size_bytes: u64,
     /// How many logical CPUs share one instance of it.
     pub shared_by: Option<usize>,
+    /// Associativity and line size, for a cache simulator's geometry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ways: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_bytes: Option<u32>,
 }
