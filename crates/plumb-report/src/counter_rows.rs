@@ -13,7 +13,7 @@ fn is_counter(source: Source) -> bool {
 }
 
 /// The counted metrics of any benchmark, in the model's order.
-fn counted(doc: &ResultDocument) -> Vec<&'static Metric> {
+pub(crate) fn counted(doc: &ResultDocument) -> Vec<&'static Metric> {
     Metric::KNOWN
         .iter()
         .filter(|m| {

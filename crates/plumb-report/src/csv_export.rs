@@ -1,7 +1,9 @@
-use plumb_model::{Metric, ResultDocument};
+use plumb_model::{Benchmark, Metric, ResultDocument, Unit};
 
 /// One row per benchmark: the summary in nanoseconds, the ratio to the baseline, mean
-/// CPU times and peak RSS. Raw samples are in the JSON export.
+/// CPU times and peak RSS, then each counted event's mean and error per operation (in
+/// its unit: `task-clock_mean_ns`, `page-faults_mean`). Raw samples are in the JSON
+/// export.
 pub fn render_csv(doc: &ResultDocument) -> String {
     let params: Vec<String> = {
         let mut p: Vec<String> = doc
@@ -13,7 +15,18 @@ pub fn render_csv(doc: &ResultDocument) -> String {
         p.dedup();
         p
     };
+    let counters = crate::counter_rows::counted(doc);
     let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header(&params, &counters))
+        .expect("writing to memory");
+    for b in &doc.benchmarks {
+        w.write_record(record(doc, b, &params, &counters))
+            .expect("writing to memory");
+    }
+    String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
+}
+
+fn header(params: &[String], counters: &[&Metric]) -> Vec<String> {
     let mut header: Vec<String> = vec!["name".into()];
     header.extend(params.iter().map(|p| format!("parameter_{p}")));
     header.extend(
@@ -35,50 +48,65 @@ pub fn render_csv(doc: &ResultDocument) -> String {
         ]
         .map(String::from),
     );
-    w.write_record(&header).expect("writing to memory");
+    for m in counters {
+        let unit = match m.known_shape().map(|(u, _)| u) {
+            Some(Unit::Nanoseconds) => "_ns",
+            Some(Unit::Bytes) => "_bytes",
+            _ => "",
+        };
+        header.push(format!("{m}_mean{unit}"));
+        header.push(format!("{m}_error{unit}"));
+    }
+    header
+}
+
+fn record(
+    doc: &ResultDocument,
+    b: &Benchmark,
+    params: &[String],
+    counters: &[&Metric],
+) -> Vec<String> {
     let num = |x: Option<f64>| {
         x.filter(|v| v.is_finite())
             .map_or(String::new(), |v| format!("{v}"))
     };
-    for b in &doc.benchmarks {
-        let mut rec: Vec<String> = vec![b.name.clone()];
-        rec.extend(
-            params
-                .iter()
-                .map(|p| b.parameters.get(p).cloned().unwrap_or_default()),
-        );
-        let s = b.time().map(|t| &t.summary);
-        let cmp = doc.comparisons.iter().find(|c| c.candidate == b.name);
-        let mean = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
-        rec.push(b.analysed_times_ns().len().to_string());
-        rec.push(num(s.map(|s| s.mean)));
-        rec.push(num(b.time().and_then(|t| t.error)));
-        rec.push(num(s.map(|s| s.std_dev)));
-        rec.push(num(s.map(|s| s.median)));
-        rec.push(num(s.map(|s| s.min)));
-        rec.push(num(s.map(|s| s.max)));
-        rec.push(num(s.map(|s| s.mad)));
-        rec.push(num(if b.baseline {
-            Some(1.0)
-        } else {
-            cmp.map(|c| c.ratio)
-        }));
-        rec.push(num(if b.baseline {
-            Some(0.0)
-        } else {
-            cmp.map(|c| c.ratio_sd)
-        }));
-        rec.push(cmp.map_or(String::new(), |c| c.verdict.to_string()));
-        rec.push(num(mean(&Metric::UserTime)));
-        rec.push(num(mean(&Metric::SystemTime)));
-        let peak = b
-            .samples
-            .values(&Metric::PeakRss)
-            .and_then(|v| v.iter().max());
-        rec.push(num(peak.map(|&bytes| (bytes / 1024) as f64)));
-        w.write_record(&rec).expect("writing to memory");
+    let mut rec: Vec<String> = vec![b.name.clone()];
+    rec.extend(
+        params
+            .iter()
+            .map(|p| b.parameters.get(p).cloned().unwrap_or_default()),
+    );
+    let s = b.time().map(|t| &t.summary);
+    let cmp = doc.comparisons.iter().find(|c| c.candidate == b.name);
+    let mean = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
+    rec.push(b.analysed_times_ns().len().to_string());
+    rec.push(num(s.map(|s| s.mean)));
+    rec.push(num(b.time().and_then(|t| t.error)));
+    rec.push(num(s.map(|s| s.std_dev)));
+    rec.push(num(s.map(|s| s.median)));
+    rec.push(num(s.map(|s| s.min)));
+    rec.push(num(s.map(|s| s.max)));
+    rec.push(num(s.map(|s| s.mad)));
+    let (ratio, ratio_sd) = if b.baseline {
+        (Some(1.0), Some(0.0))
+    } else {
+        (cmp.map(|c| c.ratio), cmp.map(|c| c.ratio_sd))
+    };
+    rec.push(num(ratio));
+    rec.push(num(ratio_sd));
+    rec.push(cmp.map_or(String::new(), |c| c.verdict.to_string()));
+    rec.push(num(mean(&Metric::UserTime)));
+    rec.push(num(mean(&Metric::SystemTime)));
+    let peak = b
+        .samples
+        .values(&Metric::PeakRss)
+        .and_then(|v| v.iter().max());
+    rec.push(num(peak.map(|&bytes| (bytes / 1024) as f64)));
+    for m in counters {
+        rec.push(num(mean(m)));
+        rec.push(num(b.stats(m).and_then(|s| s.error)));
     }
-    String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
+    rec
 }
 
 /// One row per benchmark.
@@ -108,5 +136,25 @@ mod tests {
         assert_eq!(rows[1][ratio_col].parse::<f64>().unwrap(), 2.0);
         let verdict_col = header.iter().position(|h| h == "verdict").unwrap();
         assert_eq!(&rows[1][verdict_col], "slower");
+    }
+
+    #[test]
+    fn counted_events_get_mean_and_error_columns_in_their_unit() {
+        use plumb_model::{Metric, MetricInfo, Source};
+        let mut doc = crate::fixture::document();
+        for m in [Metric::TaskClock, Metric::PageFaults] {
+            doc.benchmarks[0]
+                .metrics
+                .insert(m.clone(), MetricInfo::known(&m, Source::SoftwareCounter));
+        }
+        let csv = super::render_csv(&doc);
+        let header = csv.lines().next().unwrap();
+        // In the model's order of metrics.
+        assert!(
+            header.ends_with(
+                ",task-clock_mean_ns,task-clock_error_ns,page-faults_mean,page-faults_error"
+            ),
+            "{header}"
+        );
     }
 }
