@@ -543,8 +543,10 @@ fn a_scan_beyond_the_open_file_limit_says_so() {
 fn ctrl_c_during_the_warm_up_of_a_scan_says_nothing_was_measured_yet() {
     let env = Env::new();
     let json = env.path("scan.json");
-    let child = env
-        .command(&[
+    // 1000 commands × 20 warm-up runs of `true` take 20 s or more: 3 s is well inside
+    // the warm-up, and past the setup even on a loaded machine.
+    let run = env.plumb_signalled(
+        &[
             "run",
             "-P",
             "n",
@@ -555,21 +557,12 @@ fn ctrl_c_during_the_warm_up_of_a_scan_says_nothing_was_measured_yet() {
             "--export-json",
             json.to_str().unwrap(),
             "true {n}",
-        ])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // 1000 commands × 20 warm-up runs of `true` take 20 s or more: 3 s is well inside
-    // the warm-up, and past the setup even on a loaded machine.
-    std::thread::sleep(std::time::Duration::from_secs(3));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+        ],
+        "-INT",
+        std::time::Duration::from_secs(3),
+    );
+    let stderr = run.stderr;
+    assert_eq!(run.code, 130, "{stderr}");
     assert!(
         stderr.contains("stopped by Ctrl-C before the first measured run (during warm-up)"),
         "{stderr}"

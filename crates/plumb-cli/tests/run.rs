@@ -281,28 +281,21 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
 fn stopped_by(signal: &str) -> (Option<i32>, String, plumb_model::ResultDocument) {
     let env = Env::new();
     let json = env.path("i.json");
-    let child = env
-        .command(&[
+    let run = env.plumb_signalled(
+        &[
             "run",
             "sleep 0.02",
             "--runs",
             "100000",
             "--export-json",
             json.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out.status.code(), stdout, read_doc(&json))
+        ],
+        signal,
+        std::time::Duration::from_millis(1500),
+    );
+    // -1: no exit code (killed by a signal).
+    let code = Some(run.code).filter(|&c| c != -1);
+    (code, run.stdout, read_doc(&json))
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::runner::{run, Counts, Outcome, Progress, RunError, Status};
 use crate::spawner::{RunRecord, Spawner};
 use crate::{Order, OutputPolicy, RunCount, RunPlan};
-use plumb_counters::{CounterEvent, EventKind};
+use plumb_counters::CounterEvent;
 use plumb_model::quantity::Duration;
 use plumb_model::{
     Benchmark, BenchmarkKind, CommandSettings, Correction, Environment, Invocation, Metric,
@@ -91,10 +91,8 @@ pub fn produce(
         }
         let counted = counted_in_every_run(&m.samples, &m.counted);
         for metric in counted.first().into_iter().flatten().map(|(m, _)| m) {
-            let source = match CounterEvent::of_metric(metric).map(CounterEvent::kind) {
-                Some(EventKind::Hardware) => Source::HardwareCounter,
-                _ => Source::SoftwareCounter,
-            };
+            let source = CounterEvent::of_metric(metric)
+                .map_or(Source::SoftwareCounter, CounterEvent::source);
             b.metrics
                 .insert(metric.clone(), MetricInfo::known(metric, source));
         }

@@ -1,6 +1,6 @@
 use perf_event::events::{Cache, CacheId, CacheOp, CacheResult, Hardware, Software};
 use perf_event::Builder;
-use plumb_model::Metric;
+use plumb_model::{Metric, Source};
 
 /// Whether an event is counted by the CPU's performance monitoring unit or by the kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,12 +72,17 @@ impl CounterEvent {
 
     /// The metric's name (`branch-misses`, `l1d-load-misses`, `task-clock`…).
     pub fn name(self) -> &'static str {
-        let m = self.metric();
-        Metric::KNOWN
-            .iter()
-            .find(|k| **k == m)
+        self.metric()
+            .known_name()
             .expect("every counter metric is a known metric")
-            .as_str()
+    }
+
+    /// Where the result model says a count of this event came from.
+    pub fn source(self) -> Source {
+        match self.kind() {
+            EventKind::Hardware => Source::HardwareCounter,
+            EventKind::Software => Source::SoftwareCounter,
+        }
     }
 
     pub fn kind(self) -> EventKind {

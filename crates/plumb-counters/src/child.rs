@@ -45,31 +45,26 @@ impl ChildCounters {
         self.counters.iter().map(|(e, _, _)| *e).collect()
     }
 
-    /// The totals so far of every child that has exited.
+    /// The totals so far of every child that has exited, with the inherited counter's
+    /// times (so that `Counted::scaled` gives the children's count and `live_fraction`
+    /// how long it was on the PMU).
     pub fn read(&mut self) -> io::Result<Reading> {
-        let ns = |d: Option<std::time::Duration>| d.map_or(0, |d| d.as_nanos() as u64);
         let counted = self
             .counters
             .iter_mut()
             .map(|(event, all, own)| {
                 let (all, own) = (all.read_full()?, own.read_full()?);
-                let scale = |d: &perf_event::CounterData| {
-                    Counted {
-                        event: *event,
-                        raw: d.count(),
-                        time_enabled: ns(d.time_enabled()),
-                        time_running: ns(d.time_running()),
-                    }
-                    .scaled()
-                    .unwrap_or(0.0)
+                let read = |d: &perf_event::CounterData| {
+                    Counted::of(*event, d.count(), d.time_enabled(), d.time_running())
                 };
+                let (all, own) = (read(&all), read(&own));
                 // Scaled before subtracting: the two may have been multiplexed apart.
-                let children = (scale(&all) - scale(&own)).max(0.0);
+                let children = (all.scaled().unwrap_or(0.0) - own.scaled().unwrap_or(0.0)).max(0.0);
+                // Stored as the raw count that scales to it, so it is not scaled twice.
+                let live = all.live_fraction().unwrap_or(1.0).min(1.0);
                 Ok(Counted {
-                    event: *event,
-                    raw: children.round() as u64,
-                    time_enabled: ns(all.time_enabled()),
-                    time_running: ns(all.time_running()).min(ns(all.time_enabled())),
+                    raw: (children * live).round() as u64,
+                    ..all
                 })
             })
             .collect::<io::Result<Vec<_>>>()?;

@@ -66,15 +66,13 @@ impl CounterGroups {
         let mut counted = Vec::new();
         for (group, members) in &mut self.groups {
             let data = group.read()?;
-            let ns = |d: Option<std::time::Duration>| d.map_or(0, |d| d.as_nanos() as u64);
-            let (enabled, running) = (ns(data.time_enabled()), ns(data.time_running()));
             for (event, counter) in members.iter() {
-                counted.push(Counted {
-                    event: *event,
-                    raw: data.get(counter).map_or(0, |entry| entry.value()),
-                    time_enabled: enabled,
-                    time_running: running,
-                });
+                counted.push(Counted::of(
+                    *event,
+                    data.get(counter).map_or(0, |entry| entry.value()),
+                    data.time_enabled(),
+                    data.time_running(),
+                ));
             }
         }
         Ok(Reading { counted })

@@ -1,4 +1,5 @@
 use crate::CounterEvent;
+use std::time::Duration;
 
 /// One counter's value over a stretch of execution, as the kernel reported it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -11,6 +12,23 @@ pub struct Counted {
 }
 
 impl Counted {
+    /// A counter as perf reports it: its count and the times it was enabled and running
+    /// (absent when the read format has no times: taken as zero, so never scaled).
+    pub(crate) fn of(
+        event: CounterEvent,
+        raw: u64,
+        enabled: Option<Duration>,
+        running: Option<Duration>,
+    ) -> Counted {
+        let ns = |d: Option<Duration>| d.map_or(0, |d| d.as_nanos() as u64);
+        Counted {
+            event,
+            raw,
+            time_enabled: ns(enabled),
+            time_running: ns(running),
+        }
+    }
+
     /// The fraction of the enabled time the counter was live: 1 unless the kernel
     /// multiplexed more events than the PMU has registers.
     pub fn live_fraction(&self) -> Option<f64> {

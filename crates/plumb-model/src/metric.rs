@@ -17,6 +17,18 @@ pub enum Unit {
     Count,
 }
 
+impl Unit {
+    /// What a figure's name ends with in this unit (`first_ns`, `mode1_bytes`,
+    /// `task-clock_mean_ns`); nothing for a count.
+    pub fn name_suffix(self) -> &'static str {
+        match self {
+            Unit::Nanoseconds => "_ns",
+            Unit::Bytes => "_bytes",
+            Unit::Count => "",
+        }
+    }
+}
+
 /// Where a metric's values come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -61,6 +73,14 @@ macro_rules! metrics {
                 match self {
                     $( Metric::$variant => $text, )*
                     Metric::Named(s) => s,
+                }
+            }
+
+            /// The name of a metric with a name of its own, for the life of the program.
+            pub fn known_name(&self) -> Option<&'static str> {
+                match self {
+                    $( Metric::$variant => Some($text), )*
+                    Metric::Named(_) => None,
                 }
             }
 

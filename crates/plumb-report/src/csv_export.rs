@@ -1,4 +1,4 @@
-use plumb_model::{Benchmark, Metric, ResultDocument, Unit};
+use plumb_model::{Benchmark, Metric, ResultDocument};
 
 /// One row per benchmark: the summary in nanoseconds, the ratio to the baseline, mean
 /// CPU times and peak RSS, then each counted event's mean and error per operation (in
@@ -49,11 +49,7 @@ fn header(params: &[String], counters: &[&Metric]) -> Vec<String> {
         .map(String::from),
     );
     for m in counters {
-        let unit = match m.known_shape().map(|(u, _)| u) {
-            Some(Unit::Nanoseconds) => "_ns",
-            Some(Unit::Bytes) => "_bytes",
-            _ => "",
-        };
+        let unit = m.known_shape().map_or("", |(u, _)| u.name_suffix());
         header.push(format!("{m}_mean{unit}"));
         header.push(format!("{m}_error{unit}"));
     }

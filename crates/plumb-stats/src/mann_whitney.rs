@@ -1,5 +1,6 @@
 use crate::{check_finite, StatsError};
 use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::function::factorial::binomial;
 
 /// Mann–Whitney U test (two-sided), as scipy's `mannwhitneyu` with `method="auto"`: the
 /// exact distribution of U when the smaller sample has at most 8 values and there are no
@@ -82,7 +83,8 @@ pub fn mann_whitney_u(x: &[f64], y: &[f64]) -> Result<MannWhitney, StatsError> {
             (2.0 * exact_sf(u_max as usize, x.len().min(y.len()), x.len().max(y.len()))).min(1.0);
         let z = (u - n1 * n2 / 2.0) / (n1 * n2 * (n1 + n2 + 1.0) / 12.0).sqrt();
         let (small, large) = (x.len().min(y.len()), x.len().max(y.len()));
-        let min_p = (2.0 * exact_sf(small * large, small, large)).min(1.0);
+        // Only the most extreme arrangement of the C(m+n, m) reaches it.
+        let min_p = (2.0 / binomial((small + large) as u64, small as u64)).min(1.0);
         return Ok(MannWhitney { u, z, p, min_p });
     }
     let n = n1 + n2;

@@ -7,9 +7,9 @@
 //! three quarters), so a minor mode is not smoothed into the major one. Ties are spread
 //! first (`ties.rs`), so that a count's lattice is not a mode per value.
 
-use crate::summary::{median_of_sorted, percentile_of_sorted};
-use crate::ties::spread_ties;
-use crate::{check_finite, sorted, variance, StatsError};
+use crate::summary::{mad_of_sorted, median_of_sorted, percentile_of_sorted};
+use crate::ties::sorted_and_spread;
+use crate::{check_finite, variance, StatsError};
 
 /// One mode: the median of the values between its neighbouring valleys, their share of
 /// the sample, and the range they cover.
@@ -34,9 +34,7 @@ const VALLEY_AT_OWN_SCALE: f64 = 0.5;
 /// The modes of a sample of at least 4 values, in increasing location.
 pub fn modes(xs: &[f64]) -> Result<Vec<Mode>, StatsError> {
     check_finite(xs, 4)?;
-    let s = sorted(xs);
-    let mut spread = s.clone();
-    spread_ties(&mut spread);
+    let (s, spread, _) = sorted_and_spread(xs);
     Ok(modes_of_sorted(&spread, &s))
 }
 
@@ -94,10 +92,7 @@ fn mode_of(g: &[f64], n: usize) -> Mode {
 
 fn bandwidth(s: &[f64]) -> f64 {
     let sd = variance(s).sqrt();
-    let median = median_of_sorted(s);
-    let mut deviations: Vec<f64> = s.iter().map(|x| (x - median).abs()).collect();
-    deviations.sort_by(f64::total_cmp);
-    let mad = 1.4826 * median_of_sorted(&deviations);
+    let mad = mad_of_sorted(s);
     let spread = if mad > 0.0 { sd.min(mad) } else { sd };
     0.9 * spread * (s.len() as f64).powf(-0.2)
 }

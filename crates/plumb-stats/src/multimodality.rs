@@ -1,7 +1,7 @@
 use crate::dip_test::dip_test_of_spread;
 use crate::modes::modes_of_sorted;
-use crate::ties::spread_ties;
-use crate::{check_finite, mvalue, sorted, DipTest, Modality, Mode, StatsError};
+use crate::ties::sorted_and_spread;
+use crate::{check_finite, mvalue, DipTest, Modality, Mode, StatsError};
 
 /// Whether a sample has more than one mode, by two detectors, with BenchmarkDotNet's mValue
 /// beside them as a figure users know.
@@ -38,9 +38,7 @@ pub const MVALUE_MAX_VALUES: usize = 2000;
 /// Needs at least 4 values.
 pub fn multimodality(xs: &[f64]) -> Result<Multimodality, StatsError> {
     check_finite(xs, 4)?;
-    let s = sorted(xs);
-    let mut spread = s.clone();
-    let ties = spread_ties(&mut spread);
+    let (s, spread, ties) = sorted_and_spread(xs);
     let dip = dip_test_of_spread(&spread, ties);
     let modes = modes_of_sorted(&spread, &s);
     let mvalue = mvalue(&thin(&s, MVALUE_MAX_VALUES))?;
@@ -69,6 +67,7 @@ fn thin(s: &[f64], k: usize) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::dip::tests::normalish;
+    use crate::sorted;
 
     /// The case of the issue that asked for this: a slow path taken by 30 % of the runs,
     /// twice as slow, which the fixed-bin mValue never flagged.

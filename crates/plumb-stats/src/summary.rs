@@ -37,12 +37,23 @@ pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     percentile_of_sorted(sorted, 50.0)
 }
 
+/// The median absolute deviation of sorted data, scaled by 1.4826 (R's `mad()` default).
+pub(crate) fn mad_of_sorted(sorted: &[f64]) -> f64 {
+    let median = median_of_sorted(sorted);
+    let deviations = crate::sorted(
+        &sorted
+            .iter()
+            .map(|x| (x - median).abs())
+            .collect::<Vec<_>>(),
+    );
+    1.4826 * median_of_sorted(&deviations)
+}
+
 impl Summary {
     pub fn of(xs: &[f64]) -> Result<Summary, StatsError> {
         check_finite(xs, 1)?;
         let s = sorted(xs);
         let median = median_of_sorted(&s);
-        let deviations = sorted(&s.iter().map(|x| (x - median).abs()).collect::<Vec<_>>());
         Ok(Summary {
             n: s.len(),
             mean: mean(&s),
@@ -54,7 +65,7 @@ impl Summary {
             } else {
                 0.0
             },
-            mad: 1.4826 * median_of_sorted(&deviations),
+            mad: mad_of_sorted(&s),
             p05: percentile_of_sorted(&s, 5.0),
             q1: percentile_of_sorted(&s, 25.0),
             q3: percentile_of_sorted(&s, 75.0),

@@ -6,6 +6,14 @@
 //! lattice with two humps stays bimodal, and order is kept (the i-th spread value is the
 //! i-th original).
 
+/// The values sorted, the same with their ties spread, and whether there were ties.
+pub(crate) fn sorted_and_spread(xs: &[f64]) -> (Vec<f64>, Vec<f64>, bool) {
+    let s = crate::sorted(xs);
+    let mut spread = s.clone();
+    let ties = spread_ties(&mut spread);
+    (s, spread, ties)
+}
+
 /// Spreads the ties of sorted values in place; returns whether there were any.
 pub(crate) fn spread_ties(s: &mut [f64]) -> bool {
     let mut runs = Vec::new();

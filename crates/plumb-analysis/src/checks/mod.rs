@@ -9,7 +9,7 @@ mod outliers;
 mod precision;
 
 use crate::AnalysisConfig;
-use plumb_model::{Benchmark, Diagnostic, Metric, Unit};
+use plumb_model::{Benchmark, Diagnostic, Metric};
 
 /// Runs every check on `cfg.metric`, whose analysed per-op values are `values`.
 pub fn run_all(b: &Benchmark, values: &[f64], cfg: &AnalysisConfig) -> Vec<Diagnostic> {
@@ -31,11 +31,8 @@ pub fn run_all(b: &Benchmark, values: &[f64], cfg: &AnalysisConfig) -> Vec<Diagn
 /// An evidence name with the metric's unit, as the figure is in it: `first_ns`,
 /// `first_bytes`, or `first` for a count.
 pub(crate) fn key(b: &Benchmark, metric: &Metric, name: &str) -> String {
-    match b.metrics.get(metric).map(|i| i.unit) {
-        Some(Unit::Nanoseconds) => format!("{name}_ns"),
-        Some(Unit::Bytes) => format!("{name}_bytes"),
-        Some(Unit::Count) | None => name.to_string(),
-    }
+    let suffix = b.metrics.get(metric).map_or("", |i| i.unit.name_suffix());
+    format!("{name}{suffix}")
 }
 
 /// Round to 4 significant digits for evidence, so documents stay readable.

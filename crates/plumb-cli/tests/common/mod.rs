@@ -47,6 +47,29 @@ impl Env {
         }
     }
 
+    /// Runs plumb with `args`, sends it `signal` (`-INT`, `-TERM`…) after `after`, and
+    /// returns how it ended.
+    pub fn plumb_signalled(&self, args: &[&str], signal: &str, after: Duration) -> Run {
+        let child = self
+            .command(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("plumb starts");
+        std::thread::sleep(after);
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let out = child.wait_with_output().expect("plumb ends");
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let p = self.path(name);
         std::fs::write(&p, text).expect("write fixture");
