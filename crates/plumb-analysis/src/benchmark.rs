@@ -1,8 +1,9 @@
 use crate::replicates::replicates;
 use crate::{checks, compare, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument};
+use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument, SimulatedCounts};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnalysisConfig {
@@ -40,8 +41,34 @@ pub fn analyse_benchmark(b: &mut Benchmark, cfg: &AnalysisConfig) {
         .measured_metrics()
         .filter_map(|m| Some((m.clone(), metric_stats(b, m, cfg.level.get())?)))
         .collect();
+    if let Some(sim) = &mut b.simulated {
+        sim.stats = simulated_stats(sim, cfg.level.get());
+    }
     let values = b.analysed(&cfg.metric);
     b.diagnostics = checks::run_all(b, &values, cfg);
+}
+
+/// Statistics of each simulated metric per operation. Simulated runs are independent
+/// replicates: the interval of the mean is Student's over them (none from a single run,
+/// the usual case, since the counts are deterministic).
+pub fn simulated_stats(sim: &SimulatedCounts, level: f64) -> BTreeMap<Metric, MetricStats> {
+    sim.metrics
+        .keys()
+        .filter_map(|m| {
+            let values = sim.per_op(m);
+            let summary = Summary::of(&values).ok()?;
+            let ci = mean_ci(&values, level).ok();
+            Some((
+                m.clone(),
+                MetricStats {
+                    mean_ci: ci.map(|c| c.interval),
+                    error: ci.map(|c| c.error),
+                    median_ci: median_ci(&values, level).ok().map(|c| c.interval),
+                    summary,
+                },
+            ))
+        })
+        .collect()
 }
 
 /// Statistics of `metric` per operation: the summary of the samples, the interval of the
@@ -114,6 +141,9 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
             if let Some(s) = metric_stats(b, &m, level) {
                 b.stats.insert(m, s);
             }
+        }
+        if let Some(sim) = b.simulated.as_mut().filter(|s| s.stats.is_empty()) {
+            sim.stats = simulated_stats(sim, level);
         }
     }
 }

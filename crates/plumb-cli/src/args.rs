@@ -72,6 +72,16 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CountersArg {
+    /// Hardware counters where the CPU has them; simulated (cachegrind) where it does not.
+    Auto,
+    /// The CPU's counters only; refused where the CPU or the hypervisor exposes none.
+    Hardware,
+    /// Simulated by valgrind's cachegrind with this machine's cache sizes.
+    Simulated,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OrderArg {
     /// A fresh random order of the commands in every round.
     Shuffle,
@@ -161,14 +171,28 @@ pub struct RunArgs {
     #[arg(short, long)]
     pub ignore_failure: bool,
 
-    /// Count events in each measured run, from the command's start to its exit (children
-    /// included): hardware counters where the CPU has them, the kernel's software events
-    /// (task-clock, page faults, context switches, migrations) always. Recorded as
-    /// metrics in the result; `plumb env` says which are available here. Counting makes
-    /// every spawn slower (the kernel copies the counters into each child and back at its
-    /// exit), so compare times only between runs made with the same setting
-    #[arg(long)]
-    pub counters: bool,
+    /// Count events per command: the kernel's software events (task-clock, page faults,
+    /// context switches, migrations) in each measured run, from the command's start to
+    /// its exit, children included; hardware counters (instructions, cycles, branch and
+    /// cache misses) where the CPU has them, or else — with `auto`, the default — a
+    /// simulation by valgrind's cachegrind with this machine's cache sizes, once per
+    /// command after the timed runs. `plumb env` says which counters open here. Counting
+    /// makes every spawn slower (the kernel copies the counters into each child and
+    /// back), so compare times only between runs made with the same setting
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
+    pub counters: Option<CountersArg>,
+
+    /// The longest one command's simulation may take (--counters): a simulation estimated
+    /// to take longer (from the command's timed runs) is not started, one that runs
+    /// longer is stopped, and the result says so.
+    #[arg(long, default_value = "60s", value_name = "DURATION")]
+    pub sim_budget: Duration,
+
+    /// How many operations (elements, requests…) one run of each command performs, e.g.
+    /// 1000000 or a parameter, {n}: every figure (time, counters) is then also given per
+    /// operation.
+    #[arg(long, value_name = "N")]
+    pub operations: Option<String>,
 
     /// Where the commands' standard output goes: null, inherit, or a file path.
     #[arg(long, default_value = "null", value_name = "WHERE")]

@@ -3,6 +3,7 @@
 mod args;
 mod compare_cmd;
 mod completions_cmd;
+mod counting;
 mod env_cmd;
 mod exit;
 mod export;

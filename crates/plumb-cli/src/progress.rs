@@ -1,6 +1,9 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plumb_command::Progress;
 
+/// A simulation long enough to announce even when stderr is not a terminal.
+const LONG_SIMULATION_SECS: u64 = 5;
+
 /// A progress bar on stderr; drawn only when stderr is a terminal.
 pub struct Bar {
     bar: ProgressBar,
@@ -52,5 +55,20 @@ impl Progress for Bar {
     fn round_done(&mut self, done: u64, planned: u64) {
         self.bar.set_length(planned * self.commands);
         self.bar.set_position(done * self.commands);
+    }
+    /// Said on the terminal for every simulation, elsewhere only for long ones.
+    fn simulating(&mut self, name: &str, estimate: std::time::Duration) {
+        let line = format!(
+            "plumb: simulating {name:?} under cachegrind (about {:.0} s; Ctrl-C keeps the timed results)",
+            estimate.as_secs_f64().max(1.0)
+        );
+        if self.bar.is_hidden() {
+            if estimate.as_secs() >= LONG_SIMULATION_SECS {
+                eprintln!("{line}");
+            }
+        } else {
+            self.bar.set_message("simulating");
+            self.bar.println(line);
+        }
     }
 }

@@ -1,4 +1,5 @@
 use crate::args::{OrderArg, RunArgs};
+use crate::counting;
 use crate::exit::{self, CliError};
 use crate::export;
 use crate::progress::Bar;
@@ -17,7 +18,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let plan = build_plan(&a, seed)?;
+    let mut plan = build_plan(&a, seed)?;
     let baseline = baseline_index(&plan.commands, a.baseline.as_deref())?;
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
@@ -33,10 +34,13 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         invocation: plumb_model::Invocation::current(),
         baseline,
     };
-    if plan.counters {
-        if let Some(notice) = plumb_report::counter_notice(&how.environment) {
-            eprintln!("plumb: {notice}");
+    if let Some(mode) = a.counters {
+        let how_counted = counting::plan(mode, &how.environment, a.sim_budget.to_std())?;
+        for line in &how_counted.notices {
+            eprintln!("plumb: {line}");
         }
+        plan.counters = true;
+        plan.simulation = how_counted.simulation;
     }
     let show_bar = !a.no_progress && std::io::stderr().is_terminal();
     let mut bar = Bar::new(plan.commands.len(), show_bar);
@@ -109,6 +113,7 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             parameters: Default::default(),
             prepare: prepares[i].clone(),
             cleanup: cleanups[i].clone(),
+            operations: a.operations.clone(),
         })
         .collect();
     let mut commands = expand(&specs, &parameters(a)?)?;
@@ -143,7 +148,8 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             path => OutputPolicy::File(path.into()),
         },
         ignore_failure: a.ignore_failure,
-        counters: a.counters,
+        counters: false,
+        simulation: None,
     };
     plan.validate()?;
     if let Some(shell) = &plan.shell {

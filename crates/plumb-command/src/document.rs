@@ -2,6 +2,7 @@
 //! the CLI only parses, calls, analyses and renders.
 
 use crate::runner::{run, Counts, Outcome, Progress, RunError, Status};
+use crate::simulate::simulate_commands;
 use crate::spawner::{RunRecord, Spawner};
 use crate::{Order, OutputPolicy, RunCount, RunPlan};
 use plumb_counters::CounterEvent;
@@ -10,7 +11,7 @@ use plumb_model::{
     Benchmark, BenchmarkKind, CommandSettings, Correction, Environment, Invocation, Metric,
     MetricInfo, ResultDocument, RoundOrder, RunStatus, Samples, Settings, Source,
 };
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What `produce` needs besides the plan: how the result will be judged, where it ran.
 pub struct Produced {
@@ -73,6 +74,14 @@ pub fn produce(
     stop: &AtomicBool,
 ) -> Result<ResultDocument, RunError> {
     let outcome = run(plan, spawner, progress, stop)?;
+    let mut simulated = match &plan.simulation {
+        Some(sim) => {
+            let complete = outcome.status == Status::Complete;
+            simulate_commands(plan, sim, &outcome.measured, complete, progress, stop)
+        }
+        None => Vec::new(),
+    }
+    .into_iter();
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         how.invocation,
@@ -81,6 +90,7 @@ pub fn produce(
     );
     let correction = shell_correction(plan.shell.as_deref(), &outcome);
     for (i, m) in outcome.measured.into_iter().enumerate() {
+        let operations = RunPlan::operations(&m.spec).unwrap_or(1);
         let mut b = Benchmark::new(m.spec.name, BenchmarkKind::Command);
         b.command = Some(m.spec.command);
         b.parameters = m.spec.parameters;
@@ -96,12 +106,15 @@ pub fn produce(
             b.metrics
                 .insert(metric.clone(), MetricInfo::known(metric, source));
         }
-        b.warmup = samples(&m.warmup, &[]);
-        b.samples = samples(&m.samples, &counted);
+        b.warmup = samples(&m.warmup, &[], operations);
+        b.samples = samples(&m.samples, &counted, operations);
+        b.simulated = simulated.next();
         b.corrections.extend(correction.clone());
         doc.benchmarks.push(b);
     }
     doc.status = match outcome.status {
+        // Stopped during the simulations: the timed runs are whole, the run is not.
+        Status::Complete if stop.load(Ordering::Relaxed) => RunStatus::Interrupted { signal: None },
         Status::Complete => RunStatus::Complete,
         Status::Interrupted => RunStatus::Interrupted { signal: None },
         Status::Failed { command, message } => RunStatus::Failed {
@@ -111,12 +124,12 @@ pub fn produce(
     Ok(doc)
 }
 
-fn samples(runs: &[RunRecord], counted: &[Counts]) -> Samples {
+fn samples(runs: &[RunRecord], counted: &[Counts], operations: u64) -> Samples {
     let mut s = Samples::default();
     for (i, r) in runs.iter().enumerate() {
         let mut values = r.values().to_vec();
         values.extend(counted.get(i).into_iter().flatten().cloned());
-        s.push_run(&values, r.exit);
+        s.push_run(operations, &values, r.exit);
     }
     s
 }

@@ -151,6 +151,7 @@ pub fn expand(
                 parameters: combo.clone(),
                 prepare: c.prepare.as_deref().map(|s| substitute(s, combo)),
                 cleanup: c.cleanup.as_deref().map(|s| substitute(s, combo)),
+                operations: c.operations.as_deref().map(|s| substitute(s, combo)),
             });
         }
     }
@@ -168,6 +169,7 @@ mod tests {
             parameters: Default::default(),
             prepare: Some("prep {n}".into()),
             cleanup: None,
+            operations: Some("{n}".into()),
         }
     }
 

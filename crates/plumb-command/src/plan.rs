@@ -1,3 +1,4 @@
+use plumb_counters::cachegrind::Geometry;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -14,6 +15,9 @@ pub struct CommandSpec {
     pub prepare: Option<String>,
     /// Run once after this command's last run (through `sh -c`).
     pub cleanup: Option<String>,
+    /// How many operations (elements, requests…) one run performs, as written (a number
+    /// or a parameter, `{n}`): every figure is then also per operation. One when absent.
+    pub operations: Option<String>,
 }
 
 impl CommandSpec {
@@ -25,6 +29,7 @@ impl CommandSpec {
             parameters: Default::default(),
             prepare: None,
             cleanup: None,
+            operations: None,
         }
     }
 }
@@ -79,6 +84,25 @@ pub struct RunPlan {
     /// Count events of each measured run (`plumb-counters`: hardware where the CPU has
     /// them, the kernel's software events always), from the command's start to its exit.
     pub counters: bool,
+    /// Simulate each command once under cachegrind after the timed runs.
+    pub simulation: Option<SimulationPlan>,
+}
+
+/// How commands are simulated: the caches given to cachegrind, and how long one
+/// command's simulation may take before it is not started (by the estimate) or stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimulationPlan {
+    pub geometry: Geometry,
+    pub budget: Duration,
+    /// valgrind's version, as the tool of the simulated counts.
+    pub valgrind: String,
+}
+
+impl SimulationPlan {
+    /// The simulator as the result names it: "cachegrind (valgrind-3.19.0)".
+    pub fn tool(&self) -> String {
+        format!("cachegrind ({})", self.valgrind)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -99,6 +123,11 @@ pub enum PlanError {
         command: String,
         reason: String,
     },
+    /// `--operations` is not a positive whole number (after parameter substitution).
+    BadOperations {
+        command: String,
+        text: String,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -117,6 +146,10 @@ impl fmt::Display for PlanError {
             PlanError::Unsplittable { command, reason } => write!(
                 f,
                 "cannot split {command:?} into arguments ({reason}); quote it properly or use --shell"
+            ),
+            PlanError::BadOperations { command, text } => write!(
+                f,
+                "--operations {text:?} for {command:?} is not a whole number of operations per run (1 or more)"
             ),
         }
     }
@@ -141,6 +174,7 @@ impl RunPlan {
             output: OutputPolicy::Discard,
             ignore_failure: false,
             counters: false,
+            simulation: None,
         }
     }
 
@@ -186,8 +220,23 @@ impl RunPlan {
                 PlanError::EmptyCommand(_) => PlanError::EmptyCommand(i),
                 other => other,
             })?;
+            Self::operations(c)?;
         }
         Ok(())
+    }
+
+    /// The operations one run of `c` performs (1 unless `--operations` says otherwise).
+    pub fn operations(c: &CommandSpec) -> Result<u64, PlanError> {
+        let Some(text) = &c.operations else {
+            return Ok(1);
+        };
+        match text.trim().replace('_', "").parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(PlanError::BadOperations {
+                command: c.name.clone(),
+                text: text.clone(),
+            }),
+        }
     }
 
     /// The argument vector a command is spawned with.

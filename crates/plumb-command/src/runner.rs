@@ -14,6 +14,8 @@ pub trait Progress {
     fn warmup_run(&mut self) {}
     fn measuring_started(&mut self, _planned_rounds: u64) {}
     fn round_done(&mut self, _done: u64, _planned: u64) {}
+    /// A command's simulation starts, expected to take about `estimate`.
+    fn simulating(&mut self, _name: &str, _estimate: Duration) {}
 }
 
 impl Progress for () {}

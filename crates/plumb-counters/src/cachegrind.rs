@@ -3,9 +3,12 @@
 //! KVM guest it reads a 256 MiB direct-mapped last level), so the geometry is always
 //! given, from the machine record: L1 instruction, L1 data, and the last level.
 
-use plumb_model::CacheLevel;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use plumb_model::{CacheLevel, Metric, SimulatedCache, SimulatedCaches};
+use std::fmt;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// One simulated cache: size, associativity and line size, as cachegrind takes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,44 +141,192 @@ pub fn parse_totals(text: &str) -> Result<Totals, String> {
     })
 }
 
+impl Totals {
+    /// The totals as the model's simulated metrics.
+    pub fn values(&self) -> [(Metric, u64); 9] {
+        [
+            (Metric::Instructions, self.instructions),
+            (Metric::DataReads, self.data_reads),
+            (Metric::DataWrites, self.data_writes),
+            (Metric::D1Misses, self.d1_misses),
+            (Metric::LlMisses, self.ll_data_misses),
+            (Metric::ConditionalBranches, self.conditional_branches),
+            (
+                Metric::ConditionalMispredictions,
+                self.conditional_mispredicts,
+            ),
+            (Metric::IndirectBranches, self.indirect_branches),
+            (Metric::IndirectMispredictions, self.indirect_mispredicts),
+        ]
+    }
+}
+
+impl From<&Geometry> for SimulatedCaches {
+    fn from(g: &Geometry) -> Self {
+        let c = |s: SimCache| SimulatedCache {
+            size_bytes: s.size_bytes,
+            ways: s.ways,
+            line_bytes: s.line_bytes,
+        };
+        SimulatedCaches {
+            i1: c(g.i1),
+            d1: c(g.d1),
+            ll: c(g.ll),
+        }
+    }
+}
+
+/// Why a simulated run gave no counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// valgrind is not installed.
+    NoValgrind,
+    /// valgrind could not be started, or the command failed under it.
+    Failed(String),
+    /// Stopped at the budget.
+    OverBudget(Duration),
+    /// The stop flag was raised (Ctrl-C).
+    Stopped,
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::NoValgrind => write!(
+                f,
+                "valgrind is not installed, so nothing can be simulated (install it: apt-get install valgrind)"
+            ),
+            SimError::Failed(m) => f.write_str(m),
+            SimError::OverBudget(b) => write!(
+                f,
+                "the simulation was stopped at its budget of {:.1} s (raise --sim-budget)",
+                b.as_secs_f64()
+            ),
+            SimError::Stopped => write!(f, "the simulation was interrupted"),
+        }
+    }
+}
+
+/// valgrind's version ("valgrind-3.19.0"), which also says that it can be run.
+pub fn valgrind_version() -> Result<String, SimError> {
+    match Command::new("valgrind").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
+        Ok(o) => Err(SimError::Failed(format!(
+            "`valgrind --version` failed ({})",
+            o.status
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(SimError::NoValgrind),
+        Err(e) => Err(SimError::Failed(format!("cannot start valgrind: {e}"))),
+    }
+}
+
+/// One simulated run: the totals, and how long the simulation took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimRun {
+    pub totals: Totals,
+    pub wall: Duration,
+}
+
 /// Runs `argv` once under cachegrind with `geometry` and returns its totals. The
 /// simulation is deterministic (the same instructions every run, tested below) and many
-/// times slower than the program itself.
-pub fn simulate(argv: &[String], geometry: &Geometry) -> Result<Totals, String> {
+/// times slower than the program itself: it is killed when it runs past `budget` or when
+/// `stop` is raised. The command's own output is discarded.
+pub fn simulate(
+    argv: &[String],
+    geometry: &Geometry,
+    budget: Duration,
+    stop: &AtomicBool,
+) -> Result<SimRun, SimError> {
     static RUNS: AtomicU64 = AtomicU64::new(0);
-    let out = std::env::temp_dir().join(format!(
-        "plumb-cachegrind-{}-{}.out",
+    let base = std::env::temp_dir().join(format!(
+        "plumb-cachegrind-{}-{}",
         std::process::id(),
         RUNS.fetch_add(1, Ordering::Relaxed)
     ));
-    let result = Command::new("valgrind")
+    let (out, log) = (base.with_extension("out"), base.with_extension("log"));
+    let result = run_valgrind(argv, geometry, &out, &log, budget, stop);
+    let text = std::fs::read_to_string(&out);
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&log);
+    let (status, wall) = result?;
+    if !status.success() {
+        return Err(SimError::Failed(failure_message(argv, status, &log_text)));
+    }
+    let text =
+        text.map_err(|e| SimError::Failed(format!("cachegrind wrote no output file: {e}")))?;
+    Ok(SimRun {
+        totals: parse_totals(&text).map_err(SimError::Failed)?,
+        wall,
+    })
+}
+
+fn run_valgrind(
+    argv: &[String],
+    geometry: &Geometry,
+    out: &Path,
+    log: &Path,
+    budget: Duration,
+    stop: &AtomicBool,
+) -> Result<(ExitStatus, Duration), SimError> {
+    let log_file = std::fs::File::create(log)
+        .map_err(|e| SimError::Failed(format!("cannot create {}: {e}", log.display())))?;
+    let started = Instant::now();
+    let mut child = Command::new("valgrind")
         .args(geometry.args())
         .arg(format!("--cachegrind-out-file={}", out.display()))
         .args(argv)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output();
-    let output = match result {
-        Ok(o) => o,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err("valgrind is not installed (apt-get install valgrind)".into())
+        .stderr(log_file)
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => SimError::NoValgrind,
+            _ => SimError::Failed(format!("cannot start valgrind: {e}")),
+        })?;
+    loop {
+        let waited = child
+            .try_wait()
+            .map_err(|e| SimError::Failed(format!("waiting for valgrind: {e}")))?;
+        if let Some(status) = waited {
+            if stop.load(Ordering::Relaxed) {
+                return Err(SimError::Stopped);
+            }
+            return Ok((status, started.elapsed()));
         }
-        Err(e) => return Err(format!("cannot start valgrind: {e}")),
-    };
-    let text = std::fs::read_to_string(&out);
-    let _ = std::fs::remove_file(&out);
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
-        return Err(format!(
-            "{} under cachegrind {}: {}",
-            argv.join(" "),
-            output.status,
-            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-        ));
+        let over = started.elapsed() > budget;
+        if over || stop.load(Ordering::Relaxed) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(if over {
+                SimError::OverBudget(budget)
+            } else {
+                SimError::Stopped
+            });
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
-    parse_totals(&text.map_err(|e| format!("cachegrind wrote no output file: {e}"))?)
+}
+
+/// What went wrong under valgrind, from its exit and the end of its log (which holds the
+/// command's stderr too).
+fn failure_message(argv: &[String], status: ExitStatus, log: &str) -> String {
+    let command = argv.join(" ");
+    if log.contains("unhandled instruction") {
+        return format!(
+            "valgrind cannot run {command}: it uses an instruction valgrind does not know (built for a newer CPU than valgrind supports?); no simulated counters"
+        );
+    }
+    let tail: Vec<&str> = log
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .rev()
+        .take(3)
+        .collect();
+    format!(
+        "{command} under cachegrind {status}: {}",
+        tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+    )
 }
 
 #[cfg(test)]
@@ -247,7 +398,7 @@ mod tests {
     /// same instructions, branches and misses. Needs valgrind (.ci/run installs it).
     #[test]
     fn simulated_counts_are_deterministic() {
-        if Command::new("valgrind").arg("--version").output().is_err() {
+        if valgrind_version().is_err() {
             eprintln!("skipped: valgrind is not installed");
             return;
         }
@@ -260,16 +411,26 @@ mod tests {
         let argv: Vec<String> = ["sh", "-c", "x=0; while [ $x -lt 100 ]; do x=$((x+1)); done"]
             .map(String::from)
             .to_vec();
-        let a = simulate(&argv, &g).unwrap();
-        let b = simulate(&argv, &g).unwrap();
+        let (budget, go) = (Duration::from_secs(60), AtomicBool::new(false));
+        let a = simulate(&argv, &g, budget, &go).unwrap().totals;
+        let b = simulate(&argv, &g, budget, &go).unwrap().totals;
         assert_eq!(a, b);
         assert!(
             a.instructions > 100_000 && a.conditional_branches > 10_000,
             "{a:?}"
         );
         let failing: Vec<String> = ["sh", "-c", "exit 3"].map(String::from).to_vec();
-        assert!(simulate(&failing, &g)
-            .unwrap_err()
-            .contains("exit status: 3"));
+        let e = simulate(&failing, &g, budget, &go).unwrap_err();
+        assert!(e.to_string().contains("exit status: 3"), "{e}");
+        let endless: Vec<String> = ["sleep", "5"].map(String::from).to_vec();
+        let short = Duration::from_millis(300);
+        assert_eq!(
+            simulate(&endless, &g, short, &go),
+            Err(SimError::OverBudget(short))
+        );
+        assert_eq!(
+            simulate(&endless, &g, budget, &AtomicBool::new(true)),
+            Err(SimError::Stopped)
+        );
     }
 }

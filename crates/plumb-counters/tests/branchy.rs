@@ -23,7 +23,7 @@ fn compiled() -> Option<PathBuf> {
 
 #[test]
 fn sorted_input_is_predicted_and_shuffled_input_is_not() {
-    if Command::new("valgrind").arg("--version").output().is_err() {
+    if plumb_counters::cachegrind::valgrind_version().is_err() {
         eprintln!("skipped: valgrind is not installed");
         return;
     }
@@ -43,7 +43,10 @@ fn sorted_input_is_predicted_and_shuffled_input_is_not() {
     };
     let per_element = |order: &str| {
         let argv = vec![exe.display().to_string(), order.into(), N.to_string()];
-        let t = simulate(&argv, &g).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let t = simulate(&argv, &g, std::time::Duration::from_secs(120), &stop)
+            .unwrap()
+            .totals;
         t.conditional_mispredicts as f64 / N as f64
     };
     let (sorted, shuffled) = (per_element("sorted"), per_element("shuffled"));

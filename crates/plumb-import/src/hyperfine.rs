@@ -54,7 +54,7 @@ fn samples(times_s: &[f64], codes: Option<&[i32]>) -> Samples {
     for (i, t) in times_s.iter().enumerate() {
         let wall = [(Metric::WallTime, (t * 1e9).round().max(0.0) as u64)];
         match codes {
-            Some(c) => s.push_run(&wall, Exit::Code(c[i])),
+            Some(c) => s.push_run(1, &wall, Exit::Code(c[i])),
             None => s.push(1, &wall),
         }
     }

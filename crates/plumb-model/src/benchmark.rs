@@ -1,4 +1,7 @@
-use crate::{Aggregate, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples};
+use crate::{
+    Aggregate, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples, SimulatedCounts,
+    Source,
+};
 use plumb_stats::{Interval, Summary};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -99,6 +102,9 @@ pub struct Benchmark {
     pub function: Option<FunctionInfo>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<LoadInfo>,
+    /// Counters from a simulator, taken in runs of their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<SimulatedCounts>,
 }
 
 impl Benchmark {
@@ -120,6 +126,7 @@ impl Benchmark {
             diagnostics: Vec::new(),
             function: None,
             load: None,
+            simulated: None,
         }
     }
 
@@ -260,13 +267,44 @@ impl Benchmark {
             .metrics()
             .chain(self.warmup.metrics())
             .find(|m| !self.metrics.contains_key(m));
-        match undeclared {
-            Some(m) => Err(format!(
+        if let Some(m) = undeclared {
+            return Err(format!(
                 "benchmark {:?}: metric \"{m}\" has values but is not declared in \"metrics\"",
                 self.name
-            )),
+            ));
+        }
+        match &self.simulated {
+            Some(s) => s
+                .check_metrics()
+                .map_err(|e| format!("benchmark {:?}: {e}", self.name)),
             None => Ok(()),
         }
+    }
+
+    /// The mean per operation of a counter and its source: the timed runs' counters
+    /// (hardware or software) first, else the simulated runs'. Needs statistics.
+    pub fn counted_mean(&self, metric: &Metric) -> Option<(f64, Source)> {
+        let counted = self
+            .metrics
+            .get(metric)
+            .filter(|i| matches!(i.source, Source::HardwareCounter | Source::SoftwareCounter))
+            .and_then(|i| Some((self.stats(metric)?.summary.mean, i.source)));
+        counted.or_else(|| {
+            let sim = self.simulated.as_ref()?;
+            let info = sim
+                .metrics
+                .get(metric)
+                .filter(|i| i.source == Source::Simulated)?;
+            Some((sim.stats.get(metric)?.summary.mean, info.source))
+        })
+    }
+
+    /// `numerator / denominator` of two counters' means from one source (IPC, a miss
+    /// rate); `None` when either is missing or the denominator is zero.
+    pub fn counter_ratio(&self, numerator: &Metric, denominator: &Metric) -> Option<f64> {
+        let (n, a) = self.counted_mean(numerator)?;
+        let (d, b) = self.counted_mean(denominator)?;
+        (a == b && d > 0.0).then(|| n / d)
     }
 
     /// The metrics measured for this benchmark, wall time first.
@@ -308,7 +346,7 @@ mod tests {
     #[test]
     fn a_command_runs_exit_is_kept() {
         let mut s = Samples::default();
-        s.push_run(&[(Metric::WallTime, 5)], Exit::Code(3));
+        s.push_run(1, &[(Metric::WallTime, 5)], Exit::Code(3));
         assert_eq!(s.exits(), [Exit::Code(3)]);
     }
 }

@@ -56,6 +56,13 @@ codes! {
     FailedRuns = "failed-runs",
     /// Fresh processes (launches) differ more than samples within one.
     Launches = "launches",
+    // From counters.
+    /// Mispredicted branches are a high share of branches.
+    BranchBound = "branch-bound",
+    /// Cache misses are a high share of accesses (and IPC low, where it is measured).
+    MemoryBound = "memory-bound",
+    /// Counters covered more than the benchmark, or were live too little of the time.
+    CountedTooMuch = "counted-too-much",
     // In-process harness.
     Failed = "failed",
     NothingMeasured = "nothing-measured",

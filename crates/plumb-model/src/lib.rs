@@ -18,6 +18,7 @@ mod nan_as_null;
 pub mod quantity;
 mod samples;
 mod settings;
+mod simulated_counts;
 mod simulation;
 
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
@@ -43,4 +44,5 @@ pub use settings::{
     CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,
     RoundOrder, Settings,
 };
+pub use simulated_counts::{SimulatedCache, SimulatedCaches, SimulatedCounts};
 pub use simulation::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};

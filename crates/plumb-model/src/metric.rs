@@ -132,6 +132,17 @@ metrics! {
     L1dLoadMisses = "l1d-load-misses", Count, Sum, "L1d miss";
     LlcLoads = "llc-loads", Count, Sum, "LLC ld";
     LlcLoadMisses = "llc-load-misses", Count, Sum, "LLC miss";
+    /// Simulated (cachegrind): data reads and writes, their misses in the level-1 data
+    /// cache and in the last level, conditional and indirect branches and their
+    /// mispredictions.
+    DataReads = "data-reads", Count, Sum, "Data rd";
+    DataWrites = "data-writes", Count, Sum, "Data wr";
+    D1Misses = "d1-misses", Count, Sum, "D1 miss";
+    LlMisses = "ll-misses", Count, Sum, "LL miss";
+    ConditionalBranches = "conditional-branches", Count, Sum, "Cond br";
+    ConditionalMispredictions = "conditional-mispredictions", Count, Sum, "Mispred";
+    IndirectBranches = "indirect-branches", Count, Sum, "Ind br";
+    IndirectMispredictions = "indirect-mispredictions", Count, Sum, "Ind mispred";
     TaskClock = "task-clock", Nanoseconds, Sum, "Task clock";
     PageFaults = "page-faults", Count, Sum, "Faults";
     ContextSwitches = "context-switches", Count, Sum, "Ctx sw";
@@ -201,8 +212,8 @@ mod tests {
             let json = serde_json::to_string(m).unwrap();
             assert_eq!(&serde_json::from_str::<Metric>(&json).unwrap(), m);
         }
-        let m: Metric = serde_json::from_str("\"d1-misses\"").unwrap();
-        assert_eq!(m, Metric::Named("d1-misses".into()));
+        let m: Metric = serde_json::from_str("\"i1-misses\"").unwrap();
+        assert_eq!(m, Metric::Named("i1-misses".into()));
         assert_eq!(
             serde_json::to_string(&MetricInfo::measured(&Metric::PeakRss)).unwrap(),
             r#"{"unit":"bytes","source":"measured","aggregate":"peak"}"#

@@ -152,10 +152,11 @@ impl Samples {
         self.count += 1;
     }
 
-    /// Appends a sample that also records how a command run ended.
-    pub fn push_run(&mut self, values: &[(Metric, u64)], exit: Exit) {
+    /// Appends a run of `iterations` operations that also records how it ended.
+    pub fn push_run(&mut self, iterations: u64, values: &[(Metric, u64)], exit: Exit) {
+        assert!(iterations > 0, "a run covers at least one operation");
         assert_eq!(self.exits.len(), self.count, "every run records its exit");
-        self.push_values(1, values);
+        self.push_values(iterations, values);
         self.exits.push(exit);
     }
 
@@ -217,10 +218,12 @@ mod tests {
     fn columns_serialise_compactly_and_read_back() {
         let mut s = Samples::default();
         s.push_run(
+            1,
             &[(Metric::WallTime, 100), (Metric::UserTime, 40)],
             Exit::Code(0),
         );
         s.push_run(
+            1,
             &[(Metric::WallTime, 110), (Metric::UserTime, 41)],
             Exit::Signal { signal: 9 },
         );
@@ -268,7 +271,7 @@ mod tests {
     fn runs_and_samples_without_exits_do_not_mix() {
         let mut s = Samples::default();
         s.push(1, &[(Metric::WallTime, 1)]);
-        s.push_run(&[(Metric::WallTime, 1)], Exit::Code(0));
+        s.push_run(1, &[(Metric::WallTime, 1)], Exit::Code(0));
     }
 
     #[test]

@@ -1,73 +1,127 @@
-//! The counters table: each counted event per operation, mean ± error, for the
-//! benchmarks that carry counters (`plumb run --counters`).
+//! The counter tables (`plumb run --counters`): what the timed runs counted (the CPU's
+//! counters, the kernel's software events) with the ratios that read them (IPC, miss
+//! rates), and, apart, what a simulation counted, labelled as simulated.
 
 use crate::rows::Table;
 use crate::units::format_value;
-use plumb_model::{Benchmark, Metric, ResultDocument, Source};
+use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument, Source, Unit};
 
-fn is_counter(source: Source) -> bool {
-    matches!(
-        source,
-        Source::HardwareCounter | Source::SoftwareCounter | Source::Simulated
-    )
+fn is_counted(source: Source) -> bool {
+    matches!(source, Source::HardwareCounter | Source::SoftwareCounter)
 }
 
-/// The counted metrics of any benchmark, in the model's order.
+/// The metrics any benchmark's timed runs counted, in the model's order.
 pub(crate) fn counted(doc: &ResultDocument) -> Vec<&'static Metric> {
     Metric::KNOWN
         .iter()
         .filter(|m| {
             doc.benchmarks
                 .iter()
-                .any(|b| b.metrics.get(*m).is_some_and(|i| is_counter(i.source)))
+                .any(|b| b.metrics.get(*m).is_some_and(|i| is_counted(i.source)))
         })
         .collect()
 }
 
-/// `None` when no benchmark was counted.
-pub fn counter_table(doc: &ResultDocument) -> Option<Table> {
+/// A ratio of two counters shown beside them: its heading, the two metrics, and whether
+/// it reads as a percentage.
+struct Ratio {
+    label: &'static str,
+    numerator: Metric,
+    denominator: Metric,
+    percent: bool,
+}
+
+fn hardware_ratios() -> [Ratio; 4] {
+    let r = |label, numerator, denominator, percent| Ratio {
+        label,
+        numerator,
+        denominator,
+        percent,
+    };
+    [
+        r("IPC", Metric::Instructions, Metric::Cycles, false),
+        r("Br miss %", Metric::BranchMisses, Metric::Branches, true),
+        r("L1d miss %", Metric::L1dLoadMisses, Metric::L1dLoads, true),
+        r("LLC miss %", Metric::LlcLoadMisses, Metric::LlcLoads, true),
+    ]
+}
+
+impl Ratio {
+    fn cell(&self, b: &Benchmark) -> String {
+        match b.counter_ratio(&self.numerator, &self.denominator) {
+            Some(r) if self.percent => format!("{:.2}%", 100.0 * r),
+            Some(r) => format!("{r:.2}"),
+            None => "-".into(),
+        }
+    }
+}
+
+/// Each counter table with the line above it; empty when nothing was counted.
+pub fn counter_tables(doc: &ResultDocument) -> Vec<(String, Table)> {
+    let mut tables = Vec::new();
+    if let Some(t) = counted_table(doc) {
+        tables.push((counted_caption(doc), t));
+    }
+    if let Some(t) = simulated_table(doc) {
+        tables.push((simulated_caption(doc), t));
+    }
+    tables
+}
+
+fn counted_table(doc: &ResultDocument) -> Option<Table> {
     let metrics = counted(doc);
     if metrics.is_empty() {
         return None;
     }
+    let ratios: Vec<Ratio> = hardware_ratios()
+        .into_iter()
+        .filter(|r| metrics.contains(&&r.numerator) && metrics.contains(&&r.denominator))
+        .collect();
     let mut header = vec!["Benchmark"];
     header.extend(metrics.iter().map(|m| m.label()));
-    let mut numeric = vec![true; header.len()];
-    numeric[0] = false;
+    header.extend(ratios.iter().map(|r| r.label));
     let rows = doc
         .benchmarks
         .iter()
         .map(|b| {
             let mut cells = vec![b.name.clone()];
-            cells.extend(metrics.iter().map(|m| cell(b, m)));
+            cells.extend(metrics.iter().map(|m| {
+                let info = b.metrics.get(*m).filter(|i| is_counted(i.source));
+                cell(info.map(|i| i.unit), b.stats(m))
+            }));
+            cells.extend(ratios.iter().map(|r| r.cell(b)));
             cells
         })
         .collect();
-    Some(Table {
+    Some(table(header, rows))
+}
+
+fn table(header: Vec<&'static str>, rows: Vec<Vec<String>>) -> Table {
+    let mut numeric = vec![true; header.len()];
+    numeric[0] = false;
+    Table {
         header,
         rows,
         numeric,
-    })
+    }
 }
 
-/// "3.654 ms ± 0.120 ms", or "-" when the benchmark does not have it.
-fn cell(b: &Benchmark, m: &Metric) -> String {
-    let (Some(info), Some(stats)) = (b.metrics.get(m), b.stats(m)) else {
+/// "3.654 ms ± 0.120 ms", the mean alone without an interval, or "-" when absent.
+fn cell(unit: Option<Unit>, stats: Option<&MetricStats>) -> String {
+    let (Some(unit), Some(stats)) = (unit, stats) else {
         return "-".into();
     };
-    let mean = format_value(info.unit, stats.summary.mean);
+    let mean = format_value(unit, stats.summary.mean);
     match stats.error {
-        Some(e) if e.is_finite() => format!("{mean} ± {}", format_value(info.unit, e)),
+        Some(e) if e.is_finite() => format!("{mean} ± {}", format_value(unit, e)),
         _ => mean,
     }
 }
 
-/// The line above the table: what the figures are, and where they come from.
-pub fn counter_caption(doc: &ResultDocument) -> String {
+fn counted_caption(doc: &ResultDocument) -> String {
     let sources: Vec<&str> = [
         (Source::HardwareCounter, "the CPU's counters"),
         (Source::SoftwareCounter, "the kernel's software events"),
-        (Source::Simulated, "simulation"),
     ]
     .into_iter()
     .filter(|(s, _)| {
@@ -84,23 +138,182 @@ pub fn counter_caption(doc: &ResultDocument) -> String {
     )
 }
 
+/// The simulated metrics shown, in this order; indirect branches stay in the result.
+const SIMULATED: [Metric; 7] = [
+    Metric::Instructions,
+    Metric::DataReads,
+    Metric::DataWrites,
+    Metric::D1Misses,
+    Metric::LlMisses,
+    Metric::ConditionalBranches,
+    Metric::ConditionalMispredictions,
+];
+
+fn simulated_table(doc: &ResultDocument) -> Option<Table> {
+    if doc.benchmarks.iter().all(|b| b.simulated.is_none()) {
+        return None;
+    }
+    let mut header = vec!["Benchmark"];
+    header.extend(SIMULATED.iter().map(|m| m.label()));
+    header.extend(["Mispred %", "Slowdown"]);
+    let mispredicted = Ratio {
+        label: "Mispred %",
+        numerator: Metric::ConditionalMispredictions,
+        denominator: Metric::ConditionalBranches,
+        percent: true,
+    };
+    let rows = doc
+        .benchmarks
+        .iter()
+        .filter_map(|b| {
+            let sim = b.simulated.as_ref()?;
+            let mut cells = vec![b.name.clone()];
+            cells.extend(
+                SIMULATED
+                    .iter()
+                    .map(|m| cell(sim.metrics.get(m).map(|i| i.unit), sim.stats.get(m))),
+            );
+            cells.push(mispredicted.cell(b));
+            cells.push(slowdown(b).map_or("-".into(), |s| format!("×{s:.0}")));
+            Some(cells)
+        })
+        .collect();
+    Some(table(header, rows))
+}
+
+/// How many times longer a simulated run took than a timed one (the means per run).
+fn slowdown(b: &Benchmark) -> Option<f64> {
+    let sim = b.simulated.as_ref()?;
+    let simulated = sim.samples.values(&Metric::WallTime)?;
+    let timed = b.samples.values(&Metric::WallTime)?;
+    let mean = |v: &[u64]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
+    (!simulated.is_empty() && !timed.is_empty()).then(|| mean(simulated) / mean(timed))
+}
+
+fn simulated_caption(doc: &ResultDocument) -> String {
+    let tool = doc
+        .benchmarks
+        .iter()
+        .find_map(|b| b.simulated.as_ref())
+        .map_or("", |s| s.tool.as_str());
+    format!("Simulated counters per operation ({tool}, this machine's cache sizes; deterministic, one run each):")
+}
+
+/// The benchmarks that were to be simulated and were not, with why.
+pub fn not_simulated(doc: &ResultDocument) -> Vec<(&str, &str)> {
+    doc.benchmarks
+        .iter()
+        .filter_map(|b| {
+            let why = b.simulated.as_ref()?.not_simulated.as_deref()?;
+            Some((b.name.as_str(), why))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::MetricInfo;
+    use plumb_model::{MetricInfo, SimulatedCounts};
 
     #[test]
     fn no_counters_no_table_and_counted_metrics_get_a_column_each() {
         let mut doc = crate::fixture::document();
-        assert!(counter_table(&doc).is_none());
+        assert!(counter_tables(&doc).is_empty());
         let b: &mut Benchmark = &mut doc.benchmarks[0];
         b.metrics.insert(
             Metric::PageFaults,
             MetricInfo::known(&Metric::PageFaults, Source::SoftwareCounter),
         );
-        let t = counter_table(&doc).unwrap();
+        let tables = counter_tables(&doc);
+        let (caption, t) = &tables[0];
         assert_eq!(t.header, vec!["Benchmark", "Faults"]);
         assert_eq!(t.rows[1][1], "-", "the other benchmark was not counted");
-        assert!(counter_caption(&doc).contains("the kernel's software events"));
+        assert!(caption.contains("the kernel's software events"));
+    }
+
+    /// Hardware counters get their ratios: IPC = instructions / cycles, the branch-miss
+    /// rate = branch-misses / branches (worked: 2.4e6 / 1.2e6 = 2.00; 6e3 / 2e5 = 3.00 %).
+    #[test]
+    fn hardware_counters_get_ipc_and_miss_rates() {
+        let mut doc = crate::fixture::document();
+        let b = &mut doc.benchmarks[0];
+        for (m, mean) in [
+            (Metric::Instructions, 2.4e6),
+            (Metric::Cycles, 1.2e6),
+            (Metric::Branches, 2e5),
+            (Metric::BranchMisses, 6e3),
+        ] {
+            b.metrics
+                .insert(m.clone(), MetricInfo::known(&m, Source::HardwareCounter));
+            let mut s = b.stats[&Metric::WallTime].clone();
+            s.summary.mean = mean;
+            s.error = None;
+            b.stats.insert(m, s);
+        }
+        let (caption, t) = &counter_tables(&doc)[0];
+        assert!(caption.contains("the CPU's counters"));
+        let ipc = t.header.iter().position(|h| *h == "IPC").unwrap();
+        let br = t.header.iter().position(|h| *h == "Br miss %").unwrap();
+        assert_eq!(
+            (t.rows[0][ipc].as_str(), t.rows[0][br].as_str()),
+            ("2.00", "3.00%")
+        );
+        assert_eq!(t.rows[0][1], "2.400M");
+    }
+
+    #[test]
+    fn simulated_counts_have_their_own_table_and_say_why_they_are_missing() {
+        let mut doc = crate::fixture::document();
+        let mut sim = SimulatedCounts::new("cachegrind (valgrind-3.19.0)", None);
+        for m in SIMULATED {
+            sim.metrics
+                .insert(m.clone(), MetricInfo::known(&m, Source::Simulated));
+        }
+        sim.metrics
+            .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+        let timed = doc.benchmarks[0].samples.values(&Metric::WallTime).unwrap();
+        let timed_mean = timed.iter().sum::<u64>() / timed.len() as u64;
+        let values: Vec<(Metric, u64)> = SIMULATED
+            .iter()
+            .cloned()
+            .zip([
+                5_000_000, 700_000, 700_000, 280_000, 39_000, 900_000, 100_000,
+            ])
+            .chain([(Metric::WallTime, 40 * timed_mean)])
+            .collect();
+        sim.samples.push(200_000, &values);
+        sim.stats = SIMULATED
+            .iter()
+            .map(|m| {
+                let mut s = doc.benchmarks[0].stats[&Metric::WallTime].clone();
+                s.summary.mean = sim.per_op(m)[0];
+                s.error = None;
+                (m.clone(), s)
+            })
+            .collect();
+        doc.benchmarks[0].simulated = Some(sim);
+        let mut skipped = SimulatedCounts::new("cachegrind", None);
+        skipped.not_simulated = Some("not simulated: over the budget".into());
+        doc.benchmarks[1].simulated = Some(skipped);
+
+        let tables = counter_tables(&doc);
+        assert_eq!(tables.len(), 1, "no counted table: only simulated counts");
+        let (caption, t) = &tables[0];
+        assert!(
+            caption.starts_with("Simulated counters per operation (cachegrind (valgrind-3.19.0)")
+        );
+        // 5e6 / 2e5 = 25 instructions; 1e5 / 2e5 = 0.5 mispredictions, 1e5 / 9e5 = 11.11 %.
+        assert_eq!(t.rows[0][1], "25.00");
+        assert_eq!(t.rows[0][7], "0.500");
+        assert_eq!(t.rows[0][8], "11.11%");
+        assert_eq!(t.rows[0][9], "×40");
+        assert_eq!(t.rows[1][1], "-");
+        assert_eq!(
+            not_simulated(&doc),
+            vec![(
+                doc.benchmarks[1].name.as_str(),
+                "not simulated: over the budget"
+            )]
+        );
     }
 }

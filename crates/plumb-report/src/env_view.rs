@@ -1,7 +1,10 @@
 //! `plumb env`: the machine record as aligned rows, then what on it makes numbers noisy.
 
 use crate::terminal::render_diagnostics;
-use plumb_model::{Diagnostic, Environment, MissingCounter, MissingWhy};
+use crate::units::format_value;
+use plumb_model::{
+    Diagnostic, Environment, MissingCounter, MissingWhy, SimulatedCache, SimulatedCaches, Unit,
+};
 
 /// The record, and the diagnostics about it (or that none were found).
 pub fn render_environment(env: &Environment, diagnostics: &[Diagnostic]) -> String {
@@ -110,25 +113,48 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The one line a run with counters prints when some are missing here: which kind, and
-/// why; `None` when hardware counters are available.
-pub fn counter_notice(env: &Environment) -> Option<String> {
+/// The one line a run with counters prints when hardware counters are missing here:
+/// why, and what is counted instead (`simulation`, when the run simulates them, says
+/// how); `None` when hardware counters are available.
+pub fn counter_notice(env: &Environment, simulation: Option<&str>) -> Option<String> {
     let c = env.counters.as_ref()?;
     if !c.hardware.is_empty() {
         return None;
     }
     let hardware = counters(env, true);
-    Some(if c.software.is_empty() {
-        format!(
-            "no event counters open here (hardware: {hardware}; software: {}); measuring without them",
-            counters(env, false)
-        )
+    let software = if c.software.is_empty() {
+        format!("no software events either ({})", counters(env, false))
     } else {
         format!(
-            "hardware counters are {hardware}; counting the kernel's software events only ({})",
+            "the kernel's software events in every run ({})",
             c.software.join(", ")
         )
+    };
+    Some(match simulation {
+        Some(sim) => format!(
+            "hardware counters are {hardware}; counting {software}, and simulating the rest: {sim}"
+        ),
+        None => format!("hardware counters are {hardware}; counting {software} only"),
     })
+}
+
+/// How `plumb run` simulates counters, for the notice: the simulator and the caches it
+/// was given ("cachegrind (valgrind-3.19.0) with this machine's caches: I1 32 KiB 8-way,
+/// …").
+pub fn simulation_summary(tool: &str, caches: &SimulatedCaches) -> String {
+    let one = |name: &str, c: &SimulatedCache| {
+        format!(
+            "{name} {} {}-way",
+            format_value(Unit::Bytes, c.size_bytes as f64),
+            c.ways
+        )
+    };
+    format!(
+        "{tool} with this machine's caches ({}, {}, {}), once per command after the timed runs",
+        one("I1", &caches.i1),
+        one("D1", &caches.d1),
+        one("LL", &caches.ll)
+    )
 }
 
 /// Which counters of one kind open here, or why none do: "not available: the CPU or the
@@ -205,8 +231,23 @@ mod tests {
         );
         assert_eq!(counters(&env, false), "task-clock, page-faults");
         assert_eq!(
-            counter_notice(&env).unwrap(),
-            "hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); counting the kernel's software events only (task-clock, page-faults)"
+            counter_notice(&env, None).unwrap(),
+            "hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); counting the kernel's software events in every run (task-clock, page-faults) only"
+        );
+        let cache = |size_bytes, ways| SimulatedCache {
+            size_bytes,
+            ways,
+            line_bytes: 64,
+        };
+        let caches = SimulatedCaches {
+            i1: cache(32 << 10, 8),
+            d1: cache(32 << 10, 8),
+            ll: cache(32 << 20, 16),
+        };
+        let sim = simulation_summary("cachegrind (valgrind-3.19.0)", &caches);
+        assert_eq!(
+            counter_notice(&env, Some(&sim)).unwrap(),
+            "hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); counting the kernel's software events in every run (task-clock, page-faults), and simulating the rest: cachegrind (valgrind-3.19.0) with this machine's caches (I1 32.0 KiB 8-way, D1 32.0 KiB 8-way, LL 32.0 MiB 16-way), once per command after the timed runs"
         );
     }
 

@@ -26,6 +26,7 @@ fn bench(name: &str, base_ns: u64, baseline: bool) -> Benchmark {
     for i in 0..20 {
         let wall = (base_ns as i64 + jitter[i % 10] * 1000) as u64;
         b.samples.push_run(
+            1,
             &[
                 (Metric::WallTime, wall),
                 (Metric::UserTime, 500_000),

@@ -1,4 +1,4 @@
-use crate::counter_rows::{counter_caption, counter_table};
+use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
 use crate::terminal::ratio_text;
 use plumb_model::{ResultDocument, RunStatus};
@@ -23,9 +23,12 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     }
     let cell = |s: &str| s.replace('|', "\\|");
     write_table(&mut out, &t);
-    if let Some(c) = counter_table(doc) {
-        let _ = write!(out, "\n{}\n\n", counter_caption(doc));
+    for (caption, c) in counter_tables(doc) {
+        let _ = write!(out, "\n{caption}\n\n");
         write_table(&mut out, &c);
+    }
+    for (name, why) in not_simulated(doc) {
+        let _ = writeln!(out, "\n> {}: {why}", cell(name));
     }
     if !doc.comparisons.is_empty() {
         let _ = write!(

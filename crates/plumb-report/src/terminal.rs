@@ -1,4 +1,4 @@
-use crate::counter_rows::{counter_caption, counter_table};
+use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
 use crate::units::{format_value, unit_of};
 use console::{style, Style};
@@ -10,9 +10,12 @@ use std::fmt::Write;
 pub fn render_terminal(doc: &ResultDocument) -> String {
     let mut out = status_line(&doc.status);
     out.push_str(&render_table(&summary_table(doc)));
-    if let Some(t) = counter_table(doc) {
-        let _ = writeln!(out, "\n{}", counter_caption(doc));
+    for (caption, t) in counter_tables(doc) {
+        let _ = writeln!(out, "\n{caption}");
         out.push_str(&render_table(&t));
+    }
+    for (name, why) in not_simulated(doc) {
+        let _ = writeln!(out, "{}", style(format!("  {name}: {why}")).yellow());
     }
     for b in &doc.benchmarks {
         for c in &b.corrections {

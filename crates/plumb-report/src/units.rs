@@ -92,7 +92,11 @@ pub fn format_value(unit: plumb_model::Unit, v: f64) -> String {
                 .into_iter()
                 .find(|&(d, _)| v.abs() >= d)
                 .unwrap_or((1.0, ""));
-            if div == 1.0 {
+            if v != 0.0 && v.abs() < 1.0 {
+                // Three significant digits: 0.517 mispredictions, 0.000312 page faults.
+                let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
+                format!("{v:.decimals$}")
+            } else if div == 1.0 {
                 format!("{v:.2}")
             } else {
                 format!("{:.3}{suffix}", v / div)

@@ -1,6 +1,7 @@
 //! Enemy checks on one benchmark. Each looks at the samples, and when it finds something
 //! it returns a diagnostic with the figures that show it and what to do.
 
+mod counters;
 mod drift;
 mod failures;
 mod launches;
@@ -25,6 +26,7 @@ pub fn run_all(b: &Benchmark, values: &[f64], cfg: &AnalysisConfig) -> Vec<Diagn
     out.extend(drift::trend(values));
     out.extend(drift::cold_start(b, m));
     out.extend(launches::check(b, m, level));
+    out.extend(counters::check(b));
     out
 }
 

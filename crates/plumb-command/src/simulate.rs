@@ -1,0 +1,200 @@
+//! Simulated counters of each command: one run under cachegrind after all the timed runs.
+//! After, never between them: a simulation is a long CPU-bound process that would slow
+//! the timed runs on a small machine, and Ctrl-C during it must not cost the timed
+//! results. Each simulation is estimated first from the command's timed mean and is not
+//! started when the estimate is over the budget.
+
+use crate::runner::{Measured, Progress};
+use crate::{RunPlan, SimulationPlan};
+use plumb_counters::cachegrind::{self, SimError};
+use plumb_model::{Metric, MetricInfo, SimulatedCounts, Source};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How much slower a command runs under cachegrind (cache and branch simulation) before
+/// one has been measured in this run; each simulation then updates it. Measured by
+/// `bench/simulated-counters.sh`, where the figures are written down.
+const FIRST_SLOWDOWN: f64 = 50.0;
+/// valgrind's own start-up and exit, about 0.3 s here for `true`, in every estimate.
+const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
+/// The shortest timed run whose simulation updates the slowdown.
+const LEARN_FROM: Duration = Duration::from_millis(50);
+
+/// The simulated counts of each measured command, in order. A command that was not
+/// simulated says why in `not_simulated`; none is when the timed runs did not complete.
+pub fn simulate_commands(
+    plan: &RunPlan,
+    sim: &SimulationPlan,
+    measured: &[Measured],
+    timed_complete: bool,
+    progress: &mut dyn Progress,
+    stop: &AtomicBool,
+) -> Vec<SimulatedCounts> {
+    let mut slowdown = FIRST_SLOWDOWN;
+    measured
+        .iter()
+        .map(|m| {
+            let mut counts = empty_counts(sim);
+            let result = if timed_complete {
+                simulate_one(plan, sim, m, &mut slowdown, progress, stop)
+            } else {
+                Err("not simulated: the timed runs did not complete".into())
+            };
+            match result {
+                Ok((operations, run)) => {
+                    let mut values = run.totals.values().to_vec();
+                    values.push((Metric::WallTime, run.wall.as_nanos() as u64));
+                    counts.samples.push(operations, &values);
+                }
+                Err(why) => counts.not_simulated = Some(why),
+            }
+            counts
+        })
+        .collect()
+}
+
+fn empty_counts(sim: &SimulationPlan) -> SimulatedCounts {
+    let mut counts = SimulatedCounts::new(sim.tool(), Some((&sim.geometry).into()));
+    for (metric, _) in cachegrind::Totals::default().values() {
+        let info = MetricInfo::known(&metric, Source::Simulated);
+        counts.metrics.insert(metric, info);
+    }
+    counts
+        .metrics
+        .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+    counts
+}
+
+fn simulate_one(
+    plan: &RunPlan,
+    sim: &SimulationPlan,
+    m: &Measured,
+    slowdown: &mut f64,
+    progress: &mut dyn Progress,
+    stop: &AtomicBool,
+) -> Result<(u64, cachegrind::SimRun), String> {
+    if stop.load(Ordering::Relaxed) {
+        return Err("not simulated: interrupted before its simulation".into());
+    }
+    let (Ok(argv), Ok(operations)) = (plan.argv(&m.spec), RunPlan::operations(&m.spec)) else {
+        return Err("not simulated: its command line is not valid".into());
+    };
+    if m.samples.is_empty() {
+        return Err("not simulated: no timed run to estimate the simulation from".into());
+    }
+    let timed = m.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / m.samples.len() as f64;
+    let timed = Duration::from_nanos(timed as u64);
+    let estimate = VALGRIND_STARTUP + timed.mul_f64(*slowdown);
+    if estimate > sim.budget {
+        return Err(format!(
+            "not simulated: it would take about {:.0} s ({slowdown:.0}× its timed run of {:.3} s, plus valgrind's start-up), over the budget of {:.0} s (--sim-budget)",
+            estimate.as_secs_f64(),
+            timed.as_secs_f64(),
+            sim.budget.as_secs_f64()
+        ));
+    }
+    progress.simulating(&m.spec.name, estimate);
+    match cachegrind::simulate(&argv, &sim.geometry, sim.budget, stop) {
+        Ok(run) => {
+            // A short command's simulation is mostly valgrind's start-up: it says
+            // nothing about the slowdown of real work.
+            if timed >= LEARN_FROM {
+                let own = run.wall.saturating_sub(VALGRIND_STARTUP).as_secs_f64();
+                *slowdown = (own / timed.as_secs_f64()).max(1.0);
+            }
+            Ok((operations, run))
+        }
+        Err(SimError::Stopped) => Err("its simulation was interrupted".into()),
+        Err(SimError::Failed(why)) => Err(format!("not simulated: {why}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spawner::RunRecord;
+    use crate::{CommandSpec, RunCount};
+    use plumb_counters::cachegrind::{Geometry, SimCache};
+    use plumb_model::Exit;
+
+    fn plan_for(budget: Duration) -> (RunPlan, SimulationPlan) {
+        let cache = |size_bytes, ways| SimCache {
+            size_bytes,
+            ways,
+            line_bytes: 64,
+        };
+        let sim = SimulationPlan {
+            geometry: Geometry {
+                i1: cache(32 << 10, 8),
+                d1: cache(32 << 10, 8),
+                ll: cache(32 << 20, 16),
+            },
+            budget,
+            valgrind: "valgrind-test".into(),
+        };
+        (RunPlan::of(&["true"], RunCount::Fixed(1)), sim)
+    }
+
+    fn measured(command: &str, operations: Option<&str>, wall_ns: u64) -> Measured {
+        let mut spec = CommandSpec::new(command);
+        spec.operations = operations.map(String::from);
+        let run = RunRecord {
+            wall_ns,
+            user_ns: 0,
+            sys_ns: 0,
+            peak_rss_bytes: 0,
+            exit: Exit::Code(0),
+        };
+        Measured {
+            spec,
+            warmup: Vec::new(),
+            samples: vec![run; 3],
+            counted: Vec::new(),
+        }
+    }
+
+    /// Needs valgrind (.ci/run installs it).
+    #[test]
+    fn each_command_is_simulated_once_per_operation_or_says_why_not() {
+        if cachegrind::valgrind_version().is_err() {
+            eprintln!("skipped: valgrind is not installed");
+            return;
+        }
+        let (plan, sim) = plan_for(Duration::from_secs(30));
+        let commands = [
+            measured("sh -c 'exit 0'", Some("1000"), 1_000_000),
+            measured("sleep 1", None, 1_000_000_000),
+            measured("sh -c 'exit 0'", None, 1_000_000),
+        ];
+        let stop = AtomicBool::new(false);
+        let counts = simulate_commands(&plan, &sim, &commands, true, &mut (), &stop);
+        let first = &counts[0];
+        assert_eq!(first.not_simulated, None);
+        assert_eq!(first.samples.iterations(), [1000]);
+        assert_eq!(
+            first.metrics[&Metric::Instructions].source,
+            Source::Simulated
+        );
+        let per_op = first.per_op(&Metric::Instructions)[0];
+        let whole = counts[2].per_op(&Metric::Instructions)[0];
+        assert_eq!(per_op * 1000.0, whole, "the same run, per operation");
+        // `sleep 1` takes a second; at 50× it is estimated far over 30 s.
+        let why = counts[1].not_simulated.as_deref().unwrap();
+        assert!(why.contains("over the budget of 30 s"), "{why}");
+        assert!(counts[1].samples.is_empty());
+
+        stop.store(true, Ordering::Relaxed);
+        let stopped = simulate_commands(&plan, &sim, &commands[..1], true, &mut (), &stop);
+        assert_eq!(
+            stopped[0].not_simulated.as_deref(),
+            Some("not simulated: interrupted before its simulation")
+        );
+        let failed = simulate_commands(&plan, &sim, &commands[..1], false, &mut (), &stop);
+        assert!(failed[0]
+            .not_simulated
+            .as_deref()
+            .unwrap()
+            .contains("did not complete"));
+    }
+}
