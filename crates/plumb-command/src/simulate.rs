@@ -12,10 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How much slower a command runs under cachegrind (cache and branch simulation) before
-/// one has been measured in this run; each simulation then updates it. Measured by
-/// `bench/simulated-counters.sh`, where the figures are written down.
+/// one has been measured in this run; each simulation of a command of 50 ms or more then
+/// updates it. `bench/simulated-counters.sh` measured ×28–×32 on a branchy C loop: this
+/// first guess errs long, so a budget is not overrun by a surprise.
 const FIRST_SLOWDOWN: f64 = 50.0;
-/// valgrind's own start-up and exit, about 0.3 s here for `true`, in every estimate.
+/// valgrind's own start-up and exit (0.26 s here for `true`), in every estimate.
 const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
 /// The shortest timed run whose simulation updates the slowdown.
 const LEARN_FROM: Duration = Duration::from_millis(50);
