@@ -21,6 +21,8 @@ pub struct Args {
     /// Most time for one benchmark's samples when the target is not met.
     pub max_measure_time: Duration,
     pub subtract_overhead: bool,
+    /// Read event counters around each measured sample.
+    pub counters: bool,
     pub delta: bool,
     pub pin: Option<usize>,
     pub confidence: Confidence,
@@ -61,6 +63,7 @@ impl Default for Args {
             target_error: Fraction::new(0.02),
             max_measure_time: Duration::from_secs(3),
             subtract_overhead: false,
+            counters: false,
             delta: false,
             pin: None,
             confidence: Confidence::DEFAULT,
@@ -96,6 +99,9 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
                           --confidence) is within PCT of it (default 2%)
   --max-measure-time TIME ... or until TIME of samples (default 3s)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
+  --counters              read event counters around each measured sample (never
+                          warm-up or calibration): the CPU's where it has them, the
+                          kernel's software events always; per operation in the result
   --delta                 delta timing: time N and 2N iterations per sample and remove
                           the fixed per-sample cost, 2·t(N) − t(2N)
   --pin CPU               pin this process to one CPU
@@ -178,6 +184,9 @@ impl Args {
         if self.delta {
             v.push("--delta".into());
         }
+        if self.counters {
+            v.push("--counters".into());
+        }
         v.push("--exact".into());
         v.push(name.to_string());
         v
@@ -197,6 +206,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--no-warmup" => a.warmup = false,
             "--subtract-overhead" => a.subtract_overhead = true,
             "--delta" => a.delta = true,
+            "--counters" => a.counters = true,
             "--quick" => {
                 a.measure_time = Duration::from_millis(2);
                 a.target_error = None;

@@ -2,7 +2,8 @@ use crate::alloc::AllocationProbe;
 use crate::clock::{Clock, Timer};
 use crate::measure::{time_calls, time_inputs};
 use crate::sampler::{sample, Reading, Sampled, SamplingConfig, EXTRA};
-use plumb_probe::{Nothing, Probe};
+use plumb_counters::CounterProbe;
+use plumb_probe::{Nested, Nothing, Probe, ProbeMetric};
 use std::fmt::Debug;
 
 const MAX_BATCHED_INPUTS: u64 = 100_000;
@@ -13,6 +14,8 @@ pub(crate) struct Context {
     pub clock: Clock,
     pub sampling: SamplingConfig,
     pub count_allocations: bool,
+    /// Event counters read around each measured sample (`--counters`), when any open.
+    pub counters: Option<CounterProbe>,
     /// Quick mode (`cargo test`): run each routine once to see that it works.
     pub test_mode: bool,
 }
@@ -24,8 +27,49 @@ pub(crate) struct Measured {
     pub ops_per_iter: u64,
     /// Whether the probe counted allocations (its values are in `sampled.extra`).
     pub allocations_counted: bool,
+    /// The counters read around each sample, after the allocations in `sampled.extra`.
+    pub counters: Vec<ProbeMetric>,
     /// Whether warm-up ran before the samples.
     pub warmup: bool,
+}
+
+/// Samples with the probe this run reads — allocations, counters, both or neither —
+/// chosen once per benchmark and monomorphised, so the measuring loop has no branch on
+/// it. Counters are the outer probe: the allocation counters' reads sit inside them.
+macro_rules! with_probe {
+    ($ctx:expr, |$t:ident, $p:ident| $body:expr) => {{
+        macro_rules! arms {
+            ($timer:ident) => {
+                match ($ctx.count_allocations, $ctx.counters.as_ref()) {
+                    (true, Some(c)) => {
+                        let $p = &Nested(c, AllocationProbe);
+                        let $t = $timer;
+                        $body
+                    }
+                    (false, Some(c)) => {
+                        let $p = &Nested(c, Nothing);
+                        let $t = $timer;
+                        $body
+                    }
+                    (true, None) => {
+                        let $p = &AllocationProbe;
+                        let $t = $timer;
+                        $body
+                    }
+                    (false, None) => {
+                        let $p = &Nothing;
+                        let $t = $timer;
+                        $body
+                    }
+                }
+            };
+        }
+        match &$ctx.clock {
+            Clock::Monotonic(timer) => arms!(timer),
+            #[cfg(target_arch = "x86_64")]
+            Clock::Tsc(timer) => arms!(timer),
+        }
+    }};
 }
 
 /// `region` (which returns clock ticks) between the probe's reads; the probe's values go
@@ -99,21 +143,8 @@ impl<'c> Bencher<'c> {
             return;
         }
         let cfg = &self.sampling();
-        let count = self.ctx.count_allocations;
-        let sampled = match (&self.ctx.clock, count) {
-            (Clock::Monotonic(t), true) => sample_calls(t, &AllocationProbe, cfg, &mut f),
-            (Clock::Monotonic(t), false) => sample_calls(t, &Nothing, cfg, &mut f),
-            #[cfg(target_arch = "x86_64")]
-            (Clock::Tsc(t), true) => sample_calls(t, &AllocationProbe, cfg, &mut f),
-            #[cfg(target_arch = "x86_64")]
-            (Clock::Tsc(t), false) => sample_calls(t, &Nothing, cfg, &mut f),
-        };
-        self.measured = Some(Measured {
-            sampled,
-            ops_per_iter: self.ops_per_iter,
-            allocations_counted: self.ctx.count_allocations,
-            warmup: self.warmup,
-        });
+        let sampled = with_probe!(self.ctx, |t, p| sample_calls(t, p, cfg, &mut f));
+        self.measured = Some(self.measured_by(sampled));
     }
 
     /// Like `iter`, and keeps the `Debug` form of one result (computed once, untimed) so
@@ -149,20 +180,22 @@ impl<'c> Bencher<'c> {
             ..base
         };
         let (s, r) = (&mut setup, &mut routine);
-        let sampled = match (&self.ctx.clock, self.ctx.count_allocations) {
-            (Clock::Monotonic(t), true) => sample_inputs(t, &AllocationProbe, cfg, s, r),
-            (Clock::Monotonic(t), false) => sample_inputs(t, &Nothing, cfg, s, r),
-            #[cfg(target_arch = "x86_64")]
-            (Clock::Tsc(t), true) => sample_inputs(t, &AllocationProbe, cfg, s, r),
-            #[cfg(target_arch = "x86_64")]
-            (Clock::Tsc(t), false) => sample_inputs(t, &Nothing, cfg, s, r),
-        };
-        self.measured = Some(Measured {
+        let sampled = with_probe!(self.ctx, |t, p| sample_inputs(t, p, cfg, s, r));
+        self.measured = Some(self.measured_by(sampled));
+    }
+
+    fn measured_by(&self, sampled: Sampled) -> Measured {
+        Measured {
             sampled,
             ops_per_iter: self.ops_per_iter,
             allocations_counted: self.ctx.count_allocations,
+            counters: self
+                .ctx
+                .counters
+                .as_ref()
+                .map_or_else(Vec::new, |c| c.metrics()),
             warmup: self.warmup,
-        });
+        }
     }
 }
 

@@ -68,7 +68,7 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
         ..FunctionInfo::default()
     };
     match r.outcome {
-        Outcome::Measured(m) => measured(args, &mut b, &mut info, m),
+        Outcome::Measured(m) => measured(args, &mut b, &mut info, *m),
         Outcome::Failed(msg) => info.failure = Some(msg),
     }
     b.function = Some(info);
@@ -90,15 +90,21 @@ fn measured(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, m: Measured
         b.metrics
             .insert(metric.clone(), MetricInfo::measured(metric));
     }
+    for c in &m.counters {
+        b.metrics.insert(c.metric.clone(), c.info);
+    }
+    // The probe's values: allocations and bytes when counted, then the counters.
+    let mut names = Vec::new();
+    if counted {
+        names.extend([Metric::Allocations, Metric::AllocatedBytes]);
+    }
+    names.extend(m.counters.iter().map(|c| c.metric.clone()));
+    let mut values = Vec::with_capacity(1 + names.len());
     for (ns, extra) in s.samples_ns.iter().zip(&s.extra) {
-        let wall = (Metric::WallTime, whole_ns(*ns));
-        if counted {
-            let allocs = (Metric::Allocations, extra[0]);
-            b.samples
-                .push(ops, &[wall, allocs, (Metric::AllocatedBytes, extra[1])]);
-        } else {
-            b.samples.push(ops, &[wall]);
-        }
+        values.clear();
+        values.push((Metric::WallTime, whole_ns(*ns)));
+        values.extend(names.iter().cloned().zip(extra.iter().copied()));
+        b.samples.push(ops, &values);
     }
     // Warm-up keeps wall time only: its probe values were not kept.
     let mut warmup = Samples::default();

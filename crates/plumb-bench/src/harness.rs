@@ -19,7 +19,7 @@ pub struct Harness<'a> {
 
 /// What became of one benchmark.
 pub(crate) enum Outcome {
-    Measured(Measured),
+    Measured(Box<Measured>),
     Failed(String),
 }
 
@@ -176,6 +176,9 @@ impl<'a> Harness<'a> {
             clock,
             sampling: sampling(&self.args, min_sample_ns),
             count_allocations: alloc::installed(),
+            counters: (self.args.counters && !test_mode)
+                .then(plumb_counters::CounterProbe::open)
+                .flatten(),
             test_mode,
         };
         Ok((ctx, clock_info, environment))
@@ -309,8 +312,8 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
             Outcome::Failed(format!("panicked: {msg}"))
         }
         Ok(()) => match b.measured.take() {
-            Some(m) => Outcome::Measured(m),
-            None if ctx.test_mode => Outcome::Measured(Measured {
+            Some(m) => Outcome::Measured(Box::new(m)),
+            None if ctx.test_mode => Outcome::Measured(Box::new(Measured {
                 sampled: crate::sampler::Sampled {
                     batch: 1,
                     samples_ns: vec![],
@@ -325,8 +328,9 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                 },
                 ops_per_iter: 1,
                 allocations_counted: false,
+                counters: Vec::new(),
                 warmup: false,
-            }),
+            })),
             None => Outcome::Failed(
                 "the benchmark never called iter, iter_checked or iter_batched".into(),
             ),

@@ -107,8 +107,8 @@ pub struct Reading {
     pub extra: Extra,
 }
 
-/// Values besides time a run can carry (allocations and bytes allocated).
-pub const EXTRA: usize = 2;
+/// Values besides time a run can carry: allocations and bytes allocated, then counters.
+pub const EXTRA: usize = 2 + <plumb_counters::CounterProbe as plumb_probe::Probe>::LEN;
 pub type Extra = [u64; EXTRA];
 
 /// Samples a routine. `run(n)` times n iterations (reading the probe around them);
@@ -395,7 +395,11 @@ mod tests {
     fn timed(mut f: impl FnMut(u64) -> f64) -> impl FnMut(u64) -> Reading {
         move |n| Reading {
             ns: f(n),
-            extra: [n, 0],
+            extra: {
+                let mut e = [0; EXTRA];
+                e[0] = n;
+                e
+            },
         }
     }
 

@@ -213,3 +213,61 @@ fn quick_preset_is_shorter_than_the_default() {
     let d = Args::default();
     assert!(q.measure_time < d.measure_time && q.warmup_cap < d.warmup_cap);
 }
+
+/// `--counters`: the kernel's software events, read around each measured sample only.
+/// A routine that maps, touches and unmaps 1 MiB (so every call takes fresh pages) takes 256 page faults per operation; the 32 MiB its setup
+/// touches first are in no sample; a routine touching nothing takes none.
+#[test]
+fn counters_are_read_around_measured_samples_only() {
+    if !plumb_counters::availability()
+        .software
+        .iter()
+        .any(|e| e == "page-faults")
+    {
+        eprintln!("skipped: software events do not open here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::with_args(Args {
+        counters: true,
+        ..quick(dir.path(), &[])
+    });
+    h.bench("fresh-pages", |b| {
+        let setup = vec![1u8; 32 << 20];
+        black_box(&setup);
+        b.iter(|| {
+            // SAFETY: a private anonymous mapping, written within its length, unmapped.
+            unsafe {
+                let p = libc::mmap(
+                    std::ptr::null_mut(),
+                    1 << 20,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                ) as *mut u8;
+                assert_ne!(p as *mut libc::c_void, libc::MAP_FAILED);
+                for page in 0..256 {
+                    p.add(page * 4096).write_volatile(1);
+                }
+                libc::munmap(p.cast(), 1 << 20);
+            }
+        })
+    });
+    h.bench("nothing-touched", |b| b.iter(|| black_box(1u64) + 1));
+    let doc = h.run_to_document().unwrap().unwrap();
+    let faults = |name: &str| {
+        let b = doc.benchmark(name).unwrap();
+        assert_eq!(
+            b.metrics[&plumb_model::Metric::PageFaults].source,
+            plumb_model::Source::SoftwareCounter
+        );
+        b.stats(&plumb_model::Metric::PageFaults)
+            .unwrap()
+            .summary
+            .mean
+    };
+    let fresh = faults("fresh-pages");
+    assert!((250.0..270.0).contains(&fresh), "{fresh} faults per op");
+    assert!(faults("nothing-touched") < 0.01);
+}

@@ -1,6 +1,7 @@
 use crate::{Counted, CounterEvent, EventKind, Reading};
 use perf_event::{Counter, Group};
 use std::io;
+use std::os::fd::{AsRawFd, RawFd};
 
 /// The events that opened on this process, as one group per kind: hardware counters share
 /// the PMU's few registers and may be multiplexed as a group; software events never are,
@@ -46,6 +47,20 @@ impl CounterGroups {
         self.groups
             .iter()
             .flat_map(|(_, m)| m.iter().map(|(e, _)| *e))
+            .collect()
+    }
+
+    /// Each group's leader descriptor (what a group read reads) and its members' events,
+    /// in the order the kernel reports their values (after the leader's own).
+    pub(crate) fn layout(&self) -> Vec<(RawFd, Vec<CounterEvent>)> {
+        self.groups
+            .iter()
+            .map(|(g, m)| {
+                (
+                    g.as_counter().as_raw_fd(),
+                    m.iter().map(|(e, _)| *e).collect(),
+                )
+            })
             .collect()
     }
 

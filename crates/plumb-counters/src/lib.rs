@@ -8,6 +8,8 @@
 //!   and disabled together so that their values cover the same stretch of execution;
 //! - `cachegrind`: simulated counters where the CPU has none: valgrind's cachegrind
 //!   given this machine's cache geometry, and its totals read back;
+//! - `probe`: the groups as a probe of the in-process harness, read around each
+//!   measured sample without allocating;
 //! - `reading`: raw values scaled by time enabled / time running when the kernel
 //!   multiplexed the group, with the fraction of time each was live.
 
@@ -16,10 +18,12 @@ pub mod cachegrind;
 mod catalogue;
 mod child;
 mod group;
+mod probe;
 mod reading;
 
 pub use availability::{availability, why_missing};
 pub use catalogue::{CounterEvent, EventKind};
 pub use child::ChildCounters;
 pub use group::CounterGroups;
+pub use probe::{CounterProbe, Marks, LIVE_METRIC};
 pub use reading::{Counted, Reading};

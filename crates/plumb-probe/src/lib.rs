@@ -34,6 +34,23 @@ pub trait Probe {
     fn stop(&self, mark: Self::Mark, out: &mut [u64]);
 }
 
+/// A probe lent to a combination (`Nested(&counters, allocations)`).
+impl<P: Probe> Probe for &P {
+    type Mark = P::Mark;
+    const LEN: usize = P::LEN;
+    fn metrics(&self) -> Vec<ProbeMetric> {
+        (**self).metrics()
+    }
+    #[inline(always)]
+    fn start(&self) -> Self::Mark {
+        (**self).start()
+    }
+    #[inline(always)]
+    fn stop(&self, mark: Self::Mark, out: &mut [u64]) {
+        (**self).stop(mark, out)
+    }
+}
+
 /// No metrics at all.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Nothing;
