@@ -6,7 +6,7 @@
 //! why the raw read is used here).
 
 use crate::{Counted, CounterEvent, CounterGroups, EventKind};
-use plumb_model::{Metric, MetricInfo};
+use plumb_model::{Metric, MetricInfo, Source};
 use plumb_probe::{Probe, ProbeMetric};
 use std::os::fd::RawFd;
 
@@ -19,10 +19,6 @@ const GROUPS: usize = 2;
 /// The raw reads of every group at one moment.
 #[derive(Debug, Clone, Copy)]
 pub struct Marks([[u64; WORDS]; GROUPS]);
-
-/// The parts per million of a sample during which the hardware counters were live: below
-/// 1,000,000 when the kernel multiplexed them (their values are then scaled up).
-pub const LIVE_METRIC: &str = "hardware-counters-live-ppm";
 
 /// The counters that opened on this thread, read around each measured region.
 pub struct CounterProbe {
@@ -118,12 +114,8 @@ impl Probe for CounterProbe {
             .collect();
         if self.hardware.is_some() {
             m.push(ProbeMetric {
-                metric: Metric::Named(LIVE_METRIC.into()),
-                info: MetricInfo {
-                    unit: plumb_model::Unit::Count,
-                    source: plumb_model::Source::HardwareCounter,
-                    aggregate: plumb_model::Aggregate::Peak,
-                },
+                metric: Metric::HardwareLivePpm,
+                info: MetricInfo::known(&Metric::HardwareLivePpm, Source::HardwareCounter),
             });
         }
         m

@@ -143,6 +143,9 @@ metrics! {
     ConditionalMispredictions = "conditional-mispredictions", Count, Sum, "Mispred";
     IndirectBranches = "indirect-branches", Count, Sum, "Ind br";
     IndirectMispredictions = "indirect-mispredictions", Count, Sum, "Ind mispred";
+    /// Parts per million of a sample during which the hardware counters were live: below
+    /// 1,000,000 when the kernel multiplexed them (their values are then scaled up).
+    HardwareLivePpm = "hardware-counters-live-ppm", Count, Peak, "HW live ppm";
     TaskClock = "task-clock", Nanoseconds, Sum, "Task clock";
     PageFaults = "page-faults", Count, Sum, "Faults";
     ContextSwitches = "context-switches", Count, Sum, "Ctx sw";

@@ -10,10 +10,12 @@ fn is_counted(source: Source) -> bool {
     matches!(source, Source::HardwareCounter | Source::SoftwareCounter)
 }
 
-/// The metrics any benchmark's timed runs counted, in the model's order.
+/// The metrics any benchmark's timed runs counted, in the model's order (the hardware
+/// counters' live share is shown as a percentage of its own).
 pub(crate) fn counted(doc: &ResultDocument) -> Vec<&'static Metric> {
     Metric::KNOWN
         .iter()
+        .filter(|m| **m != Metric::HardwareLivePpm)
         .filter(|m| {
             doc.benchmarks
                 .iter()
@@ -80,6 +82,14 @@ fn counted_table(doc: &ResultDocument) -> Option<Table> {
     let mut header = vec!["Benchmark"];
     header.extend(metrics.iter().map(|m| m.label()));
     header.extend(ratios.iter().map(|r| r.label));
+    // Where the kernel multiplexed hardware counters, how much of the time they ran.
+    let live = doc
+        .benchmarks
+        .iter()
+        .any(|b| b.metrics.contains_key(&Metric::HardwareLivePpm));
+    if live {
+        header.push("HW live");
+    }
     let rows = doc
         .benchmarks
         .iter()
@@ -90,6 +100,12 @@ fn counted_table(doc: &ResultDocument) -> Option<Table> {
                 cell(info.map(|i| i.unit), b.stats(m))
             }));
             cells.extend(ratios.iter().map(|r| r.cell(b)));
+            if live {
+                cells.push(
+                    b.stats(&Metric::HardwareLivePpm)
+                        .map_or("-".into(), |s| format!("{:.1}%", s.summary.mean / 1e4)),
+                );
+            }
             cells
         })
         .collect();
@@ -242,6 +258,7 @@ mod tests {
             (Metric::Cycles, 1.2e6),
             (Metric::Branches, 2e5),
             (Metric::BranchMisses, 6e3),
+            (Metric::HardwareLivePpm, 250_000.0),
         ] {
             b.metrics
                 .insert(m.clone(), MetricInfo::known(&m, Source::HardwareCounter));
@@ -259,6 +276,12 @@ mod tests {
             ("2.00", "3.00%")
         );
         assert_eq!(t.rows[0][1], "2.400M");
+        assert_eq!(t.header.last(), Some(&"HW live"));
+        assert_eq!(
+            t.rows[0].last().unwrap(),
+            "25.0%",
+            "live a quarter of the time"
+        );
     }
 
     #[test]

@@ -24,10 +24,15 @@ const SIM_D1_MISS_RATE: f64 = 0.25;
 const NOTHING_INSTRUCTIONS: f64 = 4.0;
 
 pub fn check(b: &Benchmark) -> Vec<Diagnostic> {
-    [branch_bound(b), memory_bound(b), nothing_counted(b)]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        branch_bound(b),
+        memory_bound(b),
+        nothing_counted(b),
+        multiplexed(b),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn sum_of(b: &Benchmark, metrics: &[Metric]) -> Option<(f64, Source)> {
@@ -136,6 +141,26 @@ fn simulated_misses(b: &Benchmark) -> Option<(&'static str, f64, f64, f64)> {
     })
 }
 
+/// Below this share of the measured time live, hardware counts are mostly extrapolation.
+const LIVE_SHARE: f64 = 0.5;
+
+fn multiplexed(b: &Benchmark) -> Option<Diagnostic> {
+    let live = b.stats(&Metric::HardwareLivePpm)?.summary.mean / 1e6;
+    (live < LIVE_SHARE).then(|| {
+        Diagnostic::new(
+            DiagnosticCode::CountedTooMuch,
+            Severity::Warning,
+            format!(
+                "the hardware counters were live {} of the measured time (multiplexed): their values are scaled up from that share",
+                pct(live)
+            ),
+        )
+        .evidence("live_share", sig4(live))
+        .evidence("threshold", LIVE_SHARE)
+        .advice("count fewer events at once (the PMU has few registers), or stop whatever else is using them (perf, a profiler, the NMI watchdog)")
+    })
+}
+
 fn nothing_counted(b: &Benchmark) -> Option<Diagnostic> {
     let (instructions, source) = b.counted_mean(&Metric::Instructions)?;
     (instructions < NOTHING_INSTRUCTIONS).then(|| {
@@ -152,4 +177,134 @@ fn nothing_counted(b: &Benchmark) -> Option<Diagnostic> {
         .evidence("threshold", NOTHING_INSTRUCTIONS)
         .advice("the compiler removed the work, or the operations per run are overstated: pass the inputs through black_box and use the result")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{BenchmarkKind, MetricInfo, MetricStats, SimulatedCounts, Summary};
+
+    fn stats(mean: f64) -> MetricStats {
+        MetricStats {
+            summary: Summary::of(&[mean]).unwrap(),
+            mean_ci: None,
+            error: None,
+            median_ci: None,
+        }
+    }
+
+    /// A benchmark whose timed runs counted `counted` (from `source`) per operation.
+    fn counted(source: Source, counted: &[(Metric, f64)]) -> Benchmark {
+        let mut b = Benchmark::new("b", BenchmarkKind::Function);
+        for (m, mean) in counted {
+            b.metrics.insert(m.clone(), MetricInfo::known(m, source));
+            b.stats.insert(m.clone(), stats(*mean));
+        }
+        b
+    }
+
+    fn simulated(counts: &[(Metric, f64)]) -> Benchmark {
+        let mut b = Benchmark::new("b", BenchmarkKind::Command);
+        let mut sim = SimulatedCounts::new("cachegrind", None);
+        for (m, mean) in counts {
+            sim.metrics
+                .insert(m.clone(), MetricInfo::known(m, Source::Simulated));
+            sim.stats.insert(m.clone(), stats(*mean));
+        }
+        b.simulated = Some(sim);
+        b
+    }
+
+    fn codes(b: &Benchmark) -> Vec<DiagnosticCode> {
+        check(b).into_iter().map(|d| d.code).collect()
+    }
+
+    /// examples/branchy.c under cachegrind, per element: sorted 3.63 conditional
+    /// branches and 0.0168 mispredictions (0.46 %); shuffled 4.63 and 0.517 (11.2 %).
+    #[test]
+    fn a_high_misprediction_rate_is_branch_bound_and_a_low_one_is_not() {
+        let branchy = |branches, misses| {
+            simulated(&[
+                (Metric::Instructions, 20.0),
+                (Metric::ConditionalBranches, branches),
+                (Metric::ConditionalMispredictions, misses),
+            ])
+        };
+        assert!(codes(&branchy(3.63, 0.0168)).is_empty());
+        let shuffled = check(&branchy(4.63, 0.517));
+        assert_eq!(shuffled[0].code, DiagnosticCode::BranchBound);
+        assert!(
+            shuffled[0].message.contains("11.2% of branches"),
+            "{}",
+            shuffled[0].message
+        );
+        // Hardware counters read the same way.
+        let hw = counted(
+            Source::HardwareCounter,
+            &[
+                (Metric::Instructions, 100.0),
+                (Metric::Branches, 10.0),
+                (Metric::BranchMisses, 1.0),
+            ],
+        );
+        assert_eq!(codes(&hw), [DiagnosticCode::BranchBound]);
+    }
+
+    /// Memory-bound needs both a high miss rate and (where measured) a low IPC: 30 % of
+    /// L1d loads missing at IPC 0.5 is; the same misses at IPC 2 are not.
+    #[test]
+    fn memory_bound_needs_misses_and_a_stalled_core() {
+        let at_ipc = |cycles| {
+            counted(
+                Source::HardwareCounter,
+                &[
+                    (Metric::Instructions, 10.0),
+                    (Metric::Cycles, cycles),
+                    (Metric::L1dLoads, 10.0),
+                    (Metric::L1dLoadMisses, 3.0),
+                ],
+            )
+        };
+        let d = check(&at_ipc(20.0));
+        assert_eq!(d[0].code, DiagnosticCode::MemoryBound);
+        assert!(
+            d[0].message
+                .contains("30.0% of accesses miss the L1d cache"),
+            "{}",
+            d[0].message
+        );
+        assert!(codes(&at_ipc(5.0)).is_empty());
+        // Simulated: a stream (12.5 % of accesses miss L1) is not flagged; random access
+        // over a large array (60 % miss L1, 20 % the last level) is, at the last level.
+        let sim = |d1, ll| {
+            simulated(&[
+                (Metric::Instructions, 10.0),
+                (Metric::DataReads, 2.0),
+                (Metric::DataWrites, 0.0),
+                (Metric::D1Misses, d1),
+                (Metric::LlMisses, ll),
+            ])
+        };
+        assert!(codes(&sim(0.25, 0.01)).is_empty());
+        let random = check(&sim(1.2, 0.4));
+        assert!(
+            random[0].message.contains("miss the last-level cache"),
+            "{}",
+            random[0].message
+        );
+    }
+
+    #[test]
+    fn too_few_instructions_and_multiplexed_counters_are_said() {
+        let empty = counted(Source::HardwareCounter, &[(Metric::Instructions, 1.5)]);
+        assert_eq!(codes(&empty), [DiagnosticCode::NothingMeasured]);
+        let live = |ppm| {
+            counted(
+                Source::HardwareCounter,
+                &[(Metric::Instructions, 50.0), (Metric::HardwareLivePpm, ppm)],
+            )
+        };
+        assert_eq!(codes(&live(300_000.0)), [DiagnosticCode::CountedTooMuch]);
+        assert!(codes(&live(1e6)).is_empty());
+    }
 }
