@@ -155,7 +155,7 @@ fn counted_caption(doc: &ResultDocument) -> String {
 }
 
 /// The simulated metrics shown, in this order; indirect branches stay in the result.
-const SIMULATED: [Metric; 7] = [
+pub(crate) const SIMULATED: [Metric; 7] = [
     Metric::Instructions,
     Metric::DataReads,
     Metric::DataWrites,

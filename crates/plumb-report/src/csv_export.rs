@@ -1,9 +1,10 @@
+use crate::counter_rows::SIMULATED;
 use plumb_model::{Benchmark, Metric, ResultDocument};
 
 /// One row per benchmark: the summary in nanoseconds, the ratio to the baseline, mean
 /// CPU times and peak RSS, then each counted event's mean and error per operation (in
-/// its unit: `task-clock_mean_ns`, `page-faults_mean`). Raw samples are in the JSON
-/// export.
+/// its unit: `task-clock_mean_ns`, `page-faults_mean`), then each simulated count per
+/// operation (`simulated_instructions`). Raw samples are in the JSON export.
 pub fn render_csv(doc: &ResultDocument) -> String {
     let params: Vec<String> = {
         let mut p: Vec<String> = doc
@@ -16,12 +17,24 @@ pub fn render_csv(doc: &ResultDocument) -> String {
         p
     };
     let counters = crate::counter_rows::counted(doc);
+    let simulated = doc.benchmarks.iter().any(|b| b.simulated.is_some());
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(header(&params, &counters))
-        .expect("writing to memory");
+    let mut head = header(&params, &counters);
+    if simulated {
+        head.extend(SIMULATED.iter().map(|m| format!("simulated_{m}")));
+    }
+    w.write_record(head).expect("writing to memory");
     for b in &doc.benchmarks {
-        w.write_record(record(doc, b, &params, &counters))
-            .expect("writing to memory");
+        let mut rec = record(doc, b, &params, &counters);
+        if simulated {
+            let stats = b.simulated.as_ref().map(|s| &s.stats);
+            rec.extend(SIMULATED.iter().map(|m| {
+                stats
+                    .and_then(|s| s.get(m))
+                    .map_or(String::new(), |s| format!("{}", s.summary.mean))
+            }));
+        }
+        w.write_record(rec).expect("writing to memory");
     }
     String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
 }
@@ -152,5 +165,30 @@ mod tests {
             ),
             "{header}"
         );
+    }
+
+    #[test]
+    fn simulated_counts_get_a_column_each_per_operation() {
+        use plumb_model::{Metric, SimulatedCounts};
+        let mut doc = crate::fixture::document();
+        let mut sim = SimulatedCounts::new("cachegrind", None);
+        let mut stats = doc.benchmarks[0].stats[&Metric::WallTime].clone();
+        stats.summary.mean = 0.517;
+        sim.stats.insert(Metric::ConditionalMispredictions, stats);
+        doc.benchmarks[0].simulated = Some(sim);
+        let csv = super::render_csv(&doc);
+        let mut r = csv::Reader::from_reader(csv.as_bytes());
+        let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        let col = header
+            .iter()
+            .position(|h| h == "simulated_conditional-mispredictions")
+            .unwrap();
+        assert_eq!(
+            header.last().unwrap(),
+            "simulated_conditional-mispredictions"
+        );
+        let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+        assert_eq!(&rows[0][col], "0.517");
+        assert_eq!(&rows[1][col], "", "the other benchmark was not simulated");
     }
 }
