@@ -107,8 +107,10 @@ pub struct Reading {
     pub extra: Extra,
 }
 
-/// Values besides time a run can carry: allocations and bytes allocated, then counters.
-pub const EXTRA: usize = 2 + <plumb_counters::CounterProbe as plumb_probe::Probe>::LEN;
+/// Values besides time a run can carry: the probes' values, allocations and bytes
+/// allocated, then counters.
+pub const EXTRA: usize = <crate::alloc::AllocationProbe as plumb_probe::Probe>::LEN
+    + <plumb_counters::CounterProbe as plumb_probe::Probe>::LEN;
 pub type Extra = [u64; EXTRA];
 
 /// Samples a routine. `run(n)` times n iterations (reading the probe around them);

@@ -56,7 +56,7 @@ pub fn simulate_commands(
 
 fn empty_counts(sim: &SimulationPlan) -> SimulatedCounts {
     let mut counts = SimulatedCounts::new(sim.tool(), Some((&sim.geometry).into()));
-    for (metric, _) in cachegrind::Totals::default().values() {
+    for metric in cachegrind::Totals::METRICS {
         let info = MetricInfo::known(&metric, Source::Simulated);
         counts.metrics.insert(metric, info);
     }

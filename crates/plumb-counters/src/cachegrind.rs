@@ -142,22 +142,33 @@ pub fn parse_totals(text: &str) -> Result<Totals, String> {
 }
 
 impl Totals {
+    /// The model's simulated metrics, in the order of `values`.
+    pub const METRICS: [Metric; 9] = [
+        Metric::Instructions,
+        Metric::DataReads,
+        Metric::DataWrites,
+        Metric::D1Misses,
+        Metric::LlMisses,
+        Metric::ConditionalBranches,
+        Metric::ConditionalMispredictions,
+        Metric::IndirectBranches,
+        Metric::IndirectMispredictions,
+    ];
+
     /// The totals as the model's simulated metrics.
     pub fn values(&self) -> [(Metric, u64); 9] {
-        [
-            (Metric::Instructions, self.instructions),
-            (Metric::DataReads, self.data_reads),
-            (Metric::DataWrites, self.data_writes),
-            (Metric::D1Misses, self.d1_misses),
-            (Metric::LlMisses, self.ll_data_misses),
-            (Metric::ConditionalBranches, self.conditional_branches),
-            (
-                Metric::ConditionalMispredictions,
-                self.conditional_mispredicts,
-            ),
-            (Metric::IndirectBranches, self.indirect_branches),
-            (Metric::IndirectMispredictions, self.indirect_mispredicts),
-        ]
+        let v = [
+            self.instructions,
+            self.data_reads,
+            self.data_writes,
+            self.d1_misses,
+            self.ll_data_misses,
+            self.conditional_branches,
+            self.conditional_mispredicts,
+            self.indirect_branches,
+            self.indirect_mispredicts,
+        ];
+        std::array::from_fn(|i| (Self::METRICS[i].clone(), v[i]))
     }
 }
 

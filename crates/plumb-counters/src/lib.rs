@@ -25,5 +25,5 @@ pub use availability::{availability, why_missing};
 pub use catalogue::{CounterEvent, EventKind};
 pub use child::ChildCounters;
 pub use group::CounterGroups;
-pub use probe::{CounterProbe, Marks};
+pub use probe::CounterProbe;
 pub use reading::{Counted, Reading};

@@ -23,7 +23,7 @@ pub struct Marks([[u64; WORDS]; GROUPS]);
 /// The counters that opened on this thread, read around each measured region.
 pub struct CounterProbe {
     /// Kept open for the probe's life; the reads use their leaders' descriptors.
-    groups: CounterGroups,
+    _groups: CounterGroups,
     fds: [Option<RawFd>; GROUPS],
     /// The value written into each slot: (group, entry in the group read, event).
     slots: Vec<(usize, usize, CounterEvent)>,
@@ -52,16 +52,11 @@ impl CounterProbe {
             slots.extend(members.into_iter().enumerate().map(|(i, e)| (g, i + 1, e)));
         }
         (!slots.is_empty()).then_some(CounterProbe {
-            groups,
+            _groups: groups,
             fds,
             slots,
             hardware,
         })
-    }
-
-    /// The events counted.
-    pub fn events(&self) -> Vec<CounterEvent> {
-        self.groups.events()
     }
 
     #[inline(always)]
@@ -80,21 +75,24 @@ impl CounterProbe {
     }
 }
 
-/// One entry's count over the stretch between two group reads, with the group's enabled
-/// and running times over it.
+/// One entry of a raw group read, with the group's enabled and running times.
+fn entry_of(words: &[u64; WORDS], entry: usize, event: CounterEvent) -> Counted {
+    Counted {
+        event,
+        raw: words[3 + 2 * entry],
+        time_enabled: words[1],
+        time_running: words[2],
+    }
+}
+
+/// One entry's count over the stretch between two group reads.
 fn between(
     before: &[u64; WORDS],
     after: &[u64; WORDS],
     entry: usize,
     event: CounterEvent,
 ) -> Counted {
-    let value = 3 + 2 * entry;
-    Counted {
-        event,
-        raw: after[value].wrapping_sub(before[value]),
-        time_enabled: after[1].wrapping_sub(before[1]),
-        time_running: after[2].wrapping_sub(before[2]),
-    }
+    entry_of(after, entry, event).since(&entry_of(before, entry, event))
 }
 
 impl Probe for CounterProbe {
@@ -127,17 +125,19 @@ impl Probe for CounterProbe {
     }
 
     /// A counter that never ran during the sample (multiplexed out) writes zero; the
-    /// live share says so.
+    /// live share (the hardware group's, which all its members share) says so.
     #[inline(always)]
     fn stop(&self, before: Marks, out: &mut [u64]) {
         let after = self.read_all();
+        let mut live = 0.0;
         for (slot, &(g, entry, event)) in out.iter_mut().zip(&self.slots) {
             let c = between(&before.0[g], &after.0[g], entry, event);
             *slot = c.scaled().map_or(0, |v| v.round() as u64);
+            if Some(g) == self.hardware {
+                live = c.live_fraction().unwrap_or(0.0);
+            }
         }
-        if let Some(g) = self.hardware {
-            let c = between(&before.0[g], &after.0[g], 0, CounterEvent::ALL[0]);
-            let live = c.live_fraction().unwrap_or(0.0);
+        if self.hardware.is_some() {
             out[self.slots.len()] = (live * 1e6).round() as u64;
         }
     }

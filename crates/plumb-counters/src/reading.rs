@@ -35,6 +35,17 @@ impl Counted {
         (self.time_enabled > 0).then(|| self.time_running as f64 / self.time_enabled as f64)
     }
 
+    /// The count and times over the stretch since `before`, an earlier read of the same
+    /// counter.
+    pub fn since(&self, before: &Counted) -> Counted {
+        Counted {
+            event: self.event,
+            raw: self.raw.saturating_sub(before.raw),
+            time_enabled: self.time_enabled.saturating_sub(before.time_enabled),
+            time_running: self.time_running.saturating_sub(before.time_running),
+        }
+    }
+
     /// The value scaled to the whole enabled time (raw × enabled / running), as `perf
     /// stat` does; `None` when the counter never ran, which is not a count of zero.
     pub fn scaled(&self) -> Option<f64> {
@@ -65,12 +76,7 @@ impl Reading {
             .counted
             .iter()
             .map(|after| match before.get(after.event) {
-                Some(b) => Counted {
-                    event: after.event,
-                    raw: after.raw.saturating_sub(b.raw),
-                    time_enabled: after.time_enabled.saturating_sub(b.time_enabled),
-                    time_running: after.time_running.saturating_sub(b.time_running),
-                },
+                Some(b) => after.since(b),
                 None => *after,
             })
             .collect();

@@ -169,15 +169,15 @@ fn simulated_table(doc: &ResultDocument) -> Option<Table> {
     if doc.benchmarks.iter().all(|b| b.simulated.is_none()) {
         return None;
     }
-    let mut header = vec!["Benchmark"];
-    header.extend(SIMULATED.iter().map(|m| m.label()));
-    header.extend(["Mispred %", "Slowdown"]);
     let mispredicted = Ratio {
         label: "Mispred %",
         numerator: Metric::ConditionalMispredictions,
         denominator: Metric::ConditionalBranches,
         percent: true,
     };
+    let mut header = vec!["Benchmark"];
+    header.extend(SIMULATED.iter().map(|m| m.label()));
+    header.extend([mispredicted.label, "Slowdown"]);
     let rows = doc
         .benchmarks
         .iter()

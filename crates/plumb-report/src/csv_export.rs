@@ -19,27 +19,16 @@ pub fn render_csv(doc: &ResultDocument) -> String {
     let counters = crate::counter_rows::counted(doc);
     let simulated = doc.benchmarks.iter().any(|b| b.simulated.is_some());
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut head = header(&params, &counters);
-    if simulated {
-        head.extend(SIMULATED.iter().map(|m| format!("simulated_{m}")));
-    }
-    w.write_record(head).expect("writing to memory");
+    w.write_record(header(&params, &counters, simulated))
+        .expect("writing to memory");
     for b in &doc.benchmarks {
-        let mut rec = record(doc, b, &params, &counters);
-        if simulated {
-            let stats = b.simulated.as_ref().map(|s| &s.stats);
-            rec.extend(SIMULATED.iter().map(|m| {
-                stats
-                    .and_then(|s| s.get(m))
-                    .map_or(String::new(), |s| format!("{}", s.summary.mean))
-            }));
-        }
-        w.write_record(rec).expect("writing to memory");
+        w.write_record(record(doc, b, &params, &counters, simulated))
+            .expect("writing to memory");
     }
     String::from_utf8(w.into_inner().expect("flushing memory")).expect("CSV of UTF-8 is UTF-8")
 }
 
-fn header(params: &[String], counters: &[&Metric]) -> Vec<String> {
+fn header(params: &[String], counters: &[&Metric], simulated: bool) -> Vec<String> {
     let mut header: Vec<String> = vec!["name".into()];
     header.extend(params.iter().map(|p| format!("parameter_{p}")));
     header.extend(
@@ -66,6 +55,9 @@ fn header(params: &[String], counters: &[&Metric]) -> Vec<String> {
         header.push(format!("{m}_mean{unit}"));
         header.push(format!("{m}_error{unit}"));
     }
+    if simulated {
+        header.extend(SIMULATED.iter().map(|m| format!("simulated_{m}")));
+    }
     header
 }
 
@@ -74,6 +66,7 @@ fn record(
     b: &Benchmark,
     params: &[String],
     counters: &[&Metric],
+    simulated: bool,
 ) -> Vec<String> {
     let num = |x: Option<f64>| {
         x.filter(|v| v.is_finite())
@@ -114,6 +107,14 @@ fn record(
     for m in counters {
         rec.push(num(mean(m)));
         rec.push(num(b.stats(m).and_then(|s| s.error)));
+    }
+    if simulated {
+        let stats = b.simulated.as_ref().map(|s| &s.stats);
+        rec.extend(
+            SIMULATED
+                .iter()
+                .map(|m| num(stats.and_then(|s| s.get(m)).map(|s| s.summary.mean))),
+        );
     }
     rec
 }

@@ -146,21 +146,7 @@ pub fn mvalue_fixed_bins(xs: &[f64]) -> Result<Modality, StatsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Deterministic pseudo-normal values (sum of 12 uniforms - 6) from a fixed LCG, so
-    /// the test does not depend on an RNG crate's stream.
-    fn normalish(n: usize, mean: f64, sd: f64, seed: u64) -> Vec<f64> {
-        let mut state = seed;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
-        (0..n)
-            .map(|_| mean + sd * ((0..12).map(|_| next()).sum::<f64>() - 6.0))
-            .collect()
-    }
+    use crate::dip::tests::normalish;
 
     /// Perfolizer's own test cases (`MultimodalTests.cs`), to its 4 decimals.
     #[test]
