@@ -25,10 +25,9 @@ pub fn plan(
         .is_some_and(|c| !c.hardware.is_empty());
     let simulate = match mode {
         CountersArg::Hardware if !hardware_here => {
-            let why = plumb_report::counter_notice(env, None)
-                .unwrap_or_else(|| "hardware counters were not probed".into());
             return Err(CliError(format!(
-                "--counters=hardware: {why}; --counters=simulated (or auto) simulates them with valgrind"
+                "--counters=hardware: hardware counters are {}; --counters=simulated (or auto) simulates them with valgrind",
+                plumb_report::hardware_counters(env)
             )));
         }
         CountersArg::Hardware => false,

@@ -138,6 +138,11 @@ pub fn counter_notice(env: &Environment, simulation: Option<&str>) -> Option<Str
     })
 }
 
+/// Which hardware counters open here, or why none do (as `plumb env` says it).
+pub fn hardware_counters(env: &Environment) -> String {
+    counters(env, true)
+}
+
 /// How `plumb run` simulates counters, for the notice: the simulator and the caches it
 /// was given ("cachegrind (valgrind-3.19.0) with this machine's caches: I1 32 KiB 8-way,
 /// …").
