@@ -1,10 +1,10 @@
-//! `--counters[=auto|hardware|simulated]` decided against this machine: which counters
-//! a run reads, whether it simulates, and the lines that tell the user so (once per run).
+//! `--counters[=auto|hardware|simulated]` decided against this machine (by
+//! `plumb_counters::plan`, as the in-process harness does), and the lines that tell the
+//! user so, once per run.
 
 use crate::args::CountersArg;
 use crate::exit::CliError;
-use plumb_command::SimulationPlan;
-use plumb_counters::cachegrind::{valgrind_version, Geometry};
+use plumb_counters::plan::{decide, Mode, SimulationPlan};
 use plumb_model::Environment;
 use std::time::Duration;
 
@@ -19,60 +19,28 @@ pub fn plan(
     env: &Environment,
     budget: Duration,
 ) -> Result<HowCounted, CliError> {
-    let hardware_here = env
-        .counters
-        .as_ref()
-        .is_some_and(|c| !c.hardware.is_empty());
-    let simulate = match mode {
-        CountersArg::Hardware if !hardware_here => {
-            return Err(CliError(format!(
-                "--counters=hardware: hardware counters are {}; --counters=simulated (or auto) simulates them with valgrind",
-                plumb_report::hardware_counters(env)
-            )));
-        }
-        CountersArg::Hardware => false,
-        CountersArg::Simulated => true,
-        CountersArg::Auto => !hardware_here,
+    let mode = match mode {
+        CountersArg::Auto => Mode::Auto,
+        CountersArg::Hardware => Mode::Hardware,
+        CountersArg::Simulated => Mode::Simulated,
     };
-    let mut notices = Vec::new();
-    let simulation = if simulate {
-        match simulation_plan(env, budget) {
-            Ok(sim) => Some(sim),
-            Err(why) if mode == CountersArg::Simulated => {
-                return Err(CliError(format!("--counters=simulated: {why}")))
-            }
-            Err(why) => {
-                notices.push(format!("cannot simulate counters: {why}"));
-                None
-            }
-        }
-    } else {
-        None
-    };
-    let described = simulation
-        .as_ref()
-        .map(|s| plumb_report::simulation_summary(&s.tool(), &(&s.geometry).into()));
-    if mode == CountersArg::Simulated && hardware_here {
-        notices.push(format!(
-            "hardware counters are available here but simulated ones were asked for: {}",
-            described.as_deref().unwrap_or_default()
-        ));
-    } else if let Some(line) = plumb_report::counter_notice(env, described.as_deref()) {
-        notices.insert(0, line);
-    }
+    let decision =
+        decide(mode, env, budget, &plumb_report::hardware_counters(env)).map_err(CliError)?;
+    let described = decision.simulation.as_ref().map(|s| {
+        plumb_report::simulation_summary(
+            &s.tool(),
+            &(&s.geometry).into(),
+            "once per command after the timed runs",
+        )
+    });
+    let notices = plumb_report::counting_notices(
+        env,
+        mode == Mode::Simulated,
+        described.as_deref(),
+        decision.cannot_simulate.as_deref(),
+    );
     Ok(HowCounted {
-        simulation,
+        simulation: decision.simulation,
         notices,
-    })
-}
-
-fn simulation_plan(env: &Environment, budget: Duration) -> Result<SimulationPlan, String> {
-    let valgrind = valgrind_version().map_err(|e| e.to_string())?;
-    let geometry = Geometry::from_caches(&env.caches)
-        .map_err(|e| format!("{e}, so cachegrind cannot be given this machine's caches"))?;
-    Ok(SimulationPlan {
-        geometry,
-        budget,
-        valgrind,
     })
 }

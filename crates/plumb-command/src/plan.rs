@@ -1,4 +1,4 @@
-use plumb_counters::cachegrind::Geometry;
+pub use plumb_counters::plan::SimulationPlan;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -86,23 +86,6 @@ pub struct RunPlan {
     pub counters: bool,
     /// Simulate each command once under cachegrind after the timed runs.
     pub simulation: Option<SimulationPlan>,
-}
-
-/// How commands are simulated: the caches given to cachegrind, and how long one
-/// command's simulation may take before it is not started (by the estimate) or stopped.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SimulationPlan {
-    pub geometry: Geometry,
-    pub budget: Duration,
-    /// valgrind's version, as the tool of the simulated counts.
-    pub valgrind: String,
-}
-
-impl SimulationPlan {
-    /// The simulator as the result names it: "cachegrind (valgrind-3.19.0)".
-    pub fn tool(&self) -> String {
-        format!("cachegrind ({})", self.valgrind)
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

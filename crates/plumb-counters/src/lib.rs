@@ -7,7 +7,9 @@
 //! - `group`: the events that opened, as one group per kind (hardware, software), enabled
 //!   and disabled together so that their values cover the same stretch of execution;
 //! - `cachegrind`: simulated counters where the CPU has none: valgrind's cachegrind
-//!   given this machine's cache geometry, and its totals read back;
+//!   (a whole command) or callgrind (only an in-process routine's measured region)
+//!   given this machine's cache geometry, and their totals read back;
+//! - `plan`: `--counters[=auto|hardware|simulated]` decided against this machine;
 //! - `probe`: the groups as a probe of the in-process harness, read around each
 //!   measured sample without allocating;
 //! - `reading`: raw values scaled by time enabled / time running when the kernel
@@ -18,6 +20,7 @@ pub mod cachegrind;
 mod catalogue;
 mod child;
 mod group;
+pub mod plan;
 mod probe;
 mod reading;
 

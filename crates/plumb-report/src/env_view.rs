@@ -116,7 +116,7 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
 /// The one line a run with counters prints when hardware counters are missing here:
 /// why, and what is counted instead (`simulation`, when the run simulates them, says
 /// how); `None` when hardware counters are available.
-pub fn counter_notice(env: &Environment, simulation: Option<&str>) -> Option<String> {
+fn counter_notice(env: &Environment, simulation: Option<&str>) -> Option<String> {
     let c = env.counters.as_ref()?;
     if !c.hardware.is_empty() {
         return None;
@@ -143,10 +143,38 @@ pub fn hardware_counters(env: &Environment) -> String {
     counters(env, true)
 }
 
-/// How `plumb run` simulates counters, for the notice: the simulator and the caches it
-/// was given ("cachegrind (valgrind-3.19.0) with this machine's caches: I1 32 KiB 8-way,
-/// …").
-pub fn simulation_summary(tool: &str, caches: &SimulatedCaches) -> String {
+/// The lines a run with counters prints before it starts: which counters are missing
+/// here and why, and what is done instead (`simulation`, from [`simulation_summary`],
+/// when counters are simulated; `cannot_simulate` when they should be and cannot).
+pub fn counting_notices(
+    env: &Environment,
+    simulated_on_request: bool,
+    simulation: Option<&str>,
+    cannot_simulate: Option<&str>,
+) -> Vec<String> {
+    let hardware_here = env
+        .counters
+        .as_ref()
+        .is_some_and(|c| !c.hardware.is_empty());
+    let mut notices = Vec::new();
+    if simulated_on_request && hardware_here {
+        notices.push(format!(
+            "hardware counters are available here but simulated ones were asked for: {}",
+            simulation.unwrap_or_default()
+        ));
+    } else if let Some(line) = counter_notice(env, simulation) {
+        notices.push(line);
+    }
+    if let Some(why) = cannot_simulate {
+        notices.push(format!("cannot simulate counters: {why}"));
+    }
+    notices
+}
+
+/// How a run simulates counters, for the notice: the simulator, the caches it was given
+/// and `how` it runs ("cachegrind (valgrind-3.19.0) with this machine's caches (I1 32 KiB
+/// 8-way, …), once per command after the timed runs").
+pub fn simulation_summary(tool: &str, caches: &SimulatedCaches, how: &str) -> String {
     let one = |name: &str, c: &SimulatedCache| {
         format!(
             "{name} {} {}-way",
@@ -155,7 +183,7 @@ pub fn simulation_summary(tool: &str, caches: &SimulatedCaches) -> String {
         )
     };
     format!(
-        "{tool} with this machine's caches ({}, {}, {}), once per command after the timed runs",
+        "{tool} with this machine's caches ({}, {}, {}), {how}",
         one("I1", &caches.i1),
         one("D1", &caches.d1),
         one("LL", &caches.ll)
@@ -249,7 +277,11 @@ mod tests {
             d1: cache(32 << 10, 8),
             ll: cache(32 << 20, 16),
         };
-        let sim = simulation_summary("cachegrind (valgrind-3.19.0)", &caches);
+        let sim = simulation_summary(
+            "cachegrind (valgrind-3.19.0)",
+            &caches,
+            "once per command after the timed runs",
+        );
         assert_eq!(
             counter_notice(&env, Some(&sim)).unwrap(),
             "hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); counting the kernel's software events in every run (task-clock, page-faults), and simulating the rest: cachegrind (valgrind-3.19.0) with this machine's caches (I1 32.0 KiB 8-way, D1 32.0 KiB 8-way, LL 32.0 MiB 16-way), once per command after the timed runs"

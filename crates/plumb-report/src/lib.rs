@@ -19,7 +19,7 @@ mod units;
 
 pub use compare_view::render_document_comparison;
 pub use csv_export::render_csv;
-pub use env_view::{counter_notice, hardware_counters, render_environment, simulation_summary};
+pub use env_view::{counting_notices, hardware_counters, render_environment, simulation_summary};
 pub use export::{Exporter, Format};
 pub use load_view::render_load;
 pub use markdown::render_markdown;

@@ -1,0 +1,157 @@
+//! `--counters[=auto|hardware|simulated]` decided against this machine, the same way for
+//! `plumb run` and the in-process harness: whether hardware counters are read, and
+//! whether (and how) the rest is simulated.
+
+use crate::cachegrind::{valgrind_version, Geometry};
+use plumb_model::Environment;
+use std::time::Duration;
+
+/// Which counters were asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Hardware counters where the CPU has them; simulated where it does not.
+    Auto,
+    /// The CPU's counters only; refused where the CPU or the hypervisor exposes none.
+    Hardware,
+    /// Simulated by valgrind with this machine's cache sizes.
+    Simulated,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Mode::Auto),
+            "hardware" => Ok(Mode::Hardware),
+            "simulated" => Ok(Mode::Simulated),
+            other => Err(format!(
+                "unknown counters {other:?} (auto, hardware or simulated)"
+            )),
+        }
+    }
+}
+
+/// How counters are simulated: the caches given to valgrind, and how long one
+/// simulation may take before it is not started (by the estimate) or stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimulationPlan {
+    pub geometry: Geometry,
+    pub budget: Duration,
+    /// valgrind's version ("valgrind-3.19.0"), part of the simulated counts' tool.
+    pub valgrind: String,
+}
+
+impl SimulationPlan {
+    /// A whole command under cachegrind: "cachegrind (valgrind-3.19.0)".
+    pub fn tool(&self) -> String {
+        format!("cachegrind ({})", self.valgrind)
+    }
+
+    /// One in-process routine under callgrind, collecting inside the measured region
+    /// only: "callgrind (valgrind-3.19.0)".
+    pub fn region_tool(&self) -> String {
+        format!("callgrind ({})", self.valgrind)
+    }
+}
+
+/// What a run will count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub simulation: Option<SimulationPlan>,
+    /// Simulation was wanted (auto, no PMU) and is not possible here: why.
+    pub cannot_simulate: Option<String>,
+    /// Whether the CPU's counters open here.
+    pub hardware_here: bool,
+}
+
+/// Decides `mode` against this machine. Refuses (with the reason and the alternative)
+/// hardware counters where the PMU is absent and simulation where valgrind is;
+/// `hardware_described` says why hardware counters are missing, as `plumb env` does.
+pub fn decide(
+    mode: Mode,
+    env: &Environment,
+    budget: Duration,
+    hardware_described: &str,
+) -> Result<Decision, String> {
+    let hardware_here = env
+        .counters
+        .as_ref()
+        .is_some_and(|c| !c.hardware.is_empty());
+    let simulate = match mode {
+        Mode::Hardware if !hardware_here => {
+            return Err(format!(
+                "--counters=hardware: hardware counters are {hardware_described}; --counters=simulated (or auto) simulates them with valgrind"
+            ));
+        }
+        Mode::Hardware => false,
+        Mode::Simulated => true,
+        Mode::Auto => !hardware_here,
+    };
+    let mut decision = Decision {
+        simulation: None,
+        cannot_simulate: None,
+        hardware_here,
+    };
+    if simulate {
+        match simulation_plan(env, budget) {
+            Ok(sim) => decision.simulation = Some(sim),
+            Err(why) if mode == Mode::Simulated => {
+                return Err(format!("--counters=simulated: {why}"))
+            }
+            Err(why) => decision.cannot_simulate = Some(why),
+        }
+    }
+    Ok(decision)
+}
+
+fn simulation_plan(env: &Environment, budget: Duration) -> Result<SimulationPlan, String> {
+    let valgrind = valgrind_version().map_err(|e| e.to_string())?;
+    let geometry = Geometry::from_caches(&env.caches)
+        .map_err(|e| format!("{e}, so valgrind cannot be given this machine's caches"))?;
+    Ok(SimulationPlan {
+        geometry,
+        budget,
+        valgrind,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::CounterAvailability;
+
+    fn env(hardware: &[&str]) -> Environment {
+        Environment {
+            counters: Some(CounterAvailability {
+                hardware: hardware.iter().map(|s| s.to_string()).collect(),
+                software: vec!["task-clock".into()],
+                missing: vec![],
+            }),
+            ..Environment::default()
+        }
+    }
+
+    #[test]
+    fn modes_against_the_machine() {
+        let budget = Duration::from_secs(1);
+        let none = env(&[]);
+        let refused = decide(Mode::Hardware, &none, budget, "not available: no PMU").unwrap_err();
+        assert_eq!(
+            refused,
+            "--counters=hardware: hardware counters are not available: no PMU; --counters=simulated (or auto) simulates them with valgrind"
+        );
+        let with_pmu = env(&["cycles"]);
+        let d = decide(Mode::Hardware, &with_pmu, budget, "").unwrap();
+        assert!(d.hardware_here && d.simulation.is_none() && d.cannot_simulate.is_none());
+        let d = decide(Mode::Auto, &with_pmu, budget, "").unwrap();
+        assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
+        // No caches in the record: auto says why it cannot simulate (or that valgrind is
+        // missing), simulated refuses.
+        let d = decide(Mode::Auto, &none, budget, "").unwrap();
+        assert!(d.simulation.is_none() && d.cannot_simulate.is_some());
+        let e = decide(Mode::Simulated, &none, budget, "").unwrap_err();
+        assert!(e.starts_with("--counters=simulated: "), "{e}");
+        assert_eq!("simulated".parse::<Mode>(), Ok(Mode::Simulated));
+        assert!("sometimes".parse::<Mode>().unwrap_err().contains("auto"));
+    }
+}
