@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --locked "$@"
 # The enemy examples only exist in optimised code (dead-code elimination, branch layout).
-cargo test --release --locked -p plumb-bench --test enemies "$@"
+cargo test --release --locked -p plumb-bench --test enemies --test simulated "$@"

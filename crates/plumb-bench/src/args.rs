@@ -1,6 +1,7 @@
 //! The bench binary's command line. `cargo bench` passes `--bench`; without it (as under
 //! `cargo test --benches`) each benchmark runs once, as a smoke test.
 
+use plumb_counters::plan::Mode;
 use plumb_model::quantity::{parse_count, Confidence, Duration, Fraction};
 use std::path::PathBuf;
 
@@ -21,8 +22,16 @@ pub struct Args {
     /// Most time for one benchmark's samples when the target is not met.
     pub max_measure_time: Duration,
     pub subtract_overhead: bool,
-    /// Read event counters around each measured sample.
-    pub counters: bool,
+    /// Read event counters around each measured sample, and simulate them where the CPU
+    /// has none (`--counters[=auto|hardware|simulated]`).
+    pub counters: Option<Mode>,
+    /// The most one benchmark's simulation may take.
+    pub sim_budget: Duration,
+    /// Set in the processes simulation starts under valgrind: run the benchmark's routine
+    /// this many times in the measured region, and nothing else.
+    pub simulate_child: Option<u64>,
+    /// With `simulate_child`: where to write how long the region took (simulated).
+    pub region_time: Option<PathBuf>,
     pub delta: bool,
     pub pin: Option<usize>,
     pub confidence: Confidence,
@@ -63,7 +72,10 @@ impl Default for Args {
             target_error: Fraction::new(0.02),
             max_measure_time: Duration::from_secs(3),
             subtract_overhead: false,
-            counters: false,
+            counters: None,
+            sim_budget: Duration::from_secs(60),
+            simulate_child: None,
+            region_time: None,
             delta: false,
             pin: None,
             confidence: Confidence::DEFAULT,
@@ -99,9 +111,14 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
                           --confidence) is within PCT of it (default 2%)
   --max-measure-time TIME ... or until TIME of samples (default 3s)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
-  --counters              read event counters around each measured sample (never
+  --counters[=MODE]       read event counters around each measured sample (never
                           warm-up or calibration): the CPU's where it has them, the
-                          kernel's software events always; per operation in the result
+                          kernel's software events always; per operation in the result.
+                          MODE auto (default): where the CPU has no counters, simulate
+                          them (valgrind's callgrind, this machine's caches, counting
+                          only the routine's calls); hardware: the CPU's or refuse;
+                          simulated: simulate even where the CPU has counters
+  --sim-budget TIME       the most one benchmark's simulation may take (default 60s)
   --delta                 delta timing: time N and 2N iterations per sample and remove
                           the fixed per-sample cost, 2·t(N) − t(2N)
   --pin CPU               pin this process to one CPU
@@ -184,13 +201,35 @@ impl Args {
         if self.delta {
             v.push("--delta".into());
         }
-        if self.counters {
+        // A launch reads the counters of its samples; the simulation (once per
+        // benchmark) is the parent's.
+        if self.counters.is_some() {
             v.push("--counters".into());
         }
         v.push("--exact".into());
         v.push(name.to_string());
         v
     }
+}
+
+/// The options of counting and simulation; false when `arg` is none of them.
+fn counting_option<'a>(
+    a: &mut Args,
+    arg: &str,
+    it: &mut impl Iterator<Item = &'a String>,
+) -> Result<bool, String> {
+    match arg {
+        "--counters" => a.counters = Some(Mode::Auto),
+        _ if arg.starts_with("--counters=") => {
+            let mode = arg["--counters=".len()..].parse();
+            a.counters = Some(mode.map_err(|e: String| format!("--counters: {e}"))?)
+        }
+        "--sim-budget" => a.sim_budget = time_limit(value(it, arg)?, arg)?,
+        "--region-time" => a.region_time = Some(value(it, arg)?.into()),
+        "--simulate-child" => a.simulate_child = Some(count(value(it, arg)?, arg, 1)? as u64),
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 /// Parses the arguments after the program name.
@@ -206,7 +245,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--no-warmup" => a.warmup = false,
             "--subtract-overhead" => a.subtract_overhead = true,
             "--delta" => a.delta = true,
-            "--counters" => a.counters = true,
+            counting if counting_option(&mut a, counting, &mut it)? => {}
             "--quick" => {
                 a.measure_time = Duration::from_millis(2);
                 a.target_error = None;
@@ -344,6 +383,23 @@ mod tests {
         assert!(p(&["--confidence", "0.3"])
             .unwrap_err()
             .contains("between 50% and 100%"));
+        assert_eq!(
+            p(&["--counters=sometimes"]).unwrap_err(),
+            "--counters: unknown counters \"sometimes\" (auto, hardware or simulated)"
+        );
+        assert!(p(&["--sim-budget", "0s"]).is_err());
+    }
+
+    #[test]
+    fn counters_take_a_mode_with_an_equals_sign() {
+        assert_eq!(p(&["--counters"]).unwrap().counters, Some(Mode::Auto));
+        let a = p(&["--counters=simulated", "--sim-budget", "5s", "x"]).unwrap();
+        assert_eq!(a.counters, Some(Mode::Simulated));
+        assert_eq!(a.sim_budget, Duration::from_secs(5));
+        assert_eq!(a.filters, ["x"], "a bare --counters takes no value");
+        let child = p(&["--simulate-child", "3", "--region-time", "/tmp/r"]).unwrap();
+        assert_eq!(child.simulate_child, Some(3));
+        assert!(p(&["--simulate-child", "0"]).is_err());
     }
 
     /// The same grammar as `plumb run`: percent and fraction forms alike, durations with

@@ -1,6 +1,6 @@
 use crate::alloc::AllocationProbe;
 use crate::clock::{Clock, Timer};
-use crate::measure::{time_calls, time_inputs};
+use crate::measure::{simulated_region_calls, simulated_region_inputs, time_calls, time_inputs};
 use crate::sampler::{sample, Reading, Sampled, SamplingConfig, EXTRA};
 use plumb_counters::CounterProbe;
 use plumb_probe::{Nested, Nothing, Probe, ProbeMetric};
@@ -18,6 +18,9 @@ pub(crate) struct Context {
     pub counters: Option<CounterProbe>,
     /// Quick mode (`cargo test`): run each routine once to see that it works.
     pub test_mode: bool,
+    /// Under a simulator (`--simulate-child N`): run the routine N times in the
+    /// simulated region, once, and measure nothing.
+    pub simulate: Option<u64>,
 }
 
 /// One benchmark's measurement, as the harness receives it.
@@ -93,6 +96,8 @@ pub struct Bencher<'c> {
     pub(crate) working_set_bytes: Option<u64>,
     pub(crate) result: Option<String>,
     pub(crate) measured: Option<Measured>,
+    /// Under a simulator: how long the simulated region took, in ns.
+    pub(crate) region_ns: Option<u64>,
     warmup: bool,
 }
 
@@ -104,6 +109,7 @@ impl<'c> Bencher<'c> {
             working_set_bytes: None,
             result: None,
             measured: None,
+            region_ns: None,
             warmup: true,
         }
     }
@@ -142,6 +148,12 @@ impl<'c> Bencher<'c> {
             std::hint::black_box(f());
             return;
         }
+        if let Some(n) = self.ctx.simulate {
+            let started = std::time::Instant::now();
+            simulated_region_calls(&mut f, n);
+            self.region_ns = Some(started.elapsed().as_nanos() as u64);
+            return;
+        }
         let cfg = &self.sampling();
         let sampled = with_probe!(self.ctx, |t, p| sample_calls(t, p, cfg, &mut f));
         self.measured = Some(self.measured_by(sampled));
@@ -163,6 +175,14 @@ impl<'c> Bencher<'c> {
     ) {
         if self.ctx.test_mode {
             std::hint::black_box(routine(setup()));
+            return;
+        }
+        if let Some(n) = self.ctx.simulate {
+            let mut inputs: Vec<I> = (0..n).map(|_| setup()).collect();
+            let mut outputs: Vec<O> = Vec::with_capacity(inputs.len());
+            let started = std::time::Instant::now();
+            simulated_region_inputs(&mut routine, &mut inputs, &mut outputs);
+            self.region_ns = Some(started.elapsed().as_nanos() as u64);
             return;
         }
         // Inputs for a whole sample are held in memory, and making them takes time that

@@ -4,6 +4,7 @@ use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
+use plumb_counters::plan::{decide, Mode, SimulationPlan};
 use plumb_model::Benchmark;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -76,9 +77,13 @@ impl<'a> Harness<'a> {
     }
 
     /// Runs the selected benchmarks, prints the report, writes the results and exits
-    /// the process: 0, or 2 if a benchmark failed or the arguments were wrong.
+    /// the process: 0, 2 if a benchmark failed or the arguments were wrong, 130 if
+    /// Ctrl-C stopped the simulations (the timed results are written).
     pub fn run(self) -> ! {
         let code = match self.run_to_document() {
+            Ok(Some(doc)) if matches!(doc.status, plumb_model::RunStatus::Interrupted { .. }) => {
+                130
+            }
             Ok(Some(doc)) => {
                 let failed = doc
                     .benchmarks
@@ -109,6 +114,9 @@ impl<'a> Harness<'a> {
             }
             return Ok(None);
         }
+        if let Some(calls) = self.args.simulate_child {
+            return self.run_simulated(&chosen, calls).map(|()| None);
+        }
         if cfg!(debug_assertions) && self.args.bench {
             eprintln!(
                 "plumb-bench: WARNING: this bench binary was built without optimisations (debug \
@@ -118,10 +126,14 @@ impl<'a> Harness<'a> {
         }
         let test_mode = !self.args.bench;
         let (ctx, clock_info, environment) = self.prepare(test_mode)?;
+        let counting = self.counting(&environment, test_mode)?;
         if !test_mode {
             announce(&clock_info, &ctx, &chosen, &names);
+            for notice in &counting.1 {
+                eprintln!("note: {notice}");
+            }
         }
-        let benchmarks = if self.args.launches > 1 && !self.args.launch_child && !test_mode {
+        let mut benchmarks = if self.args.launches > 1 && !self.args.launch_child && !test_mode {
             self.measure_in_launches(&chosen)?
         } else {
             match self.measure_here(&ctx, &chosen, test_mode)? {
@@ -129,12 +141,82 @@ impl<'a> Harness<'a> {
                 None => return Ok(None),
             }
         };
+        let interrupted = match &counting.0 {
+            Some(sim) => crate::simulate::simulate_benchmarks(&self.args, sim, &mut benchmarks)?,
+            None => false,
+        };
         let mut doc = document::new_document(&self.args, clock_info, &ctx, environment);
+        if interrupted {
+            doc.status = plumb_model::RunStatus::Interrupted {
+                signal: Some("Ctrl-C".into()),
+            };
+        }
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
         print!("{}", plumb_report::render_terminal(&doc));
         document::export(&self.args, &doc)?;
         Ok(Some(doc))
+    }
+
+    /// `--counters` decided against this machine: how the run simulates counters (when it
+    /// does), and the lines that say what is counted here. A launch child leaves the
+    /// simulation to its parent.
+    fn counting(
+        &self,
+        env: &plumb_model::Environment,
+        test_mode: bool,
+    ) -> Result<(Option<SimulationPlan>, Vec<String>), String> {
+        let Some(mode) = self
+            .args
+            .counters
+            .filter(|_| !test_mode && !self.args.launch_child)
+        else {
+            return Ok((None, Vec::new()));
+        };
+        let budget = self.args.sim_budget.to_std();
+        let decision = decide(mode, env, budget, &plumb_report::hardware_counters(env))?;
+        let described = decision.simulation.as_ref().map(|s| {
+            plumb_report::simulation_summary(
+                &s.region_tool(),
+                &(&s.geometry).into(),
+                "counting only each routine's calls (N against 2N), once per benchmark after the timed samples",
+            )
+        });
+        let notices = plumb_report::counting_notices(
+            env,
+            mode == Mode::Simulated,
+            described.as_deref(),
+            decision.cannot_simulate.as_deref(),
+        );
+        Ok((decision.simulation, notices))
+    }
+
+    /// `--simulate-child N`, under valgrind: each chosen routine called N times in the
+    /// simulated region, nothing measured but how long the region took (simulated),
+    /// written to `--region-time`.
+    fn run_simulated(&mut self, chosen: &[usize], calls: u64) -> Result<(), String> {
+        let ctx = Context {
+            clock: Clock::Monotonic(Monotonic::new()),
+            sampling: sampling(&self.args, 0.0),
+            count_allocations: false,
+            counters: None,
+            test_mode: false,
+            simulate: Some(calls),
+        };
+        let mut region_ns = 0;
+        for &i in chosen {
+            let entry = &mut self.entries[i];
+            let mut b = Bencher::new(&ctx);
+            catch_unwind(AssertUnwindSafe(|| (entry.routine)(&mut b))).map_err(|panic| {
+                format!("{}: panicked: {}", entry.full_name, panic_message(&*panic))
+            })?;
+            region_ns += b.region_ns.unwrap_or(0);
+        }
+        match &self.args.region_time {
+            Some(path) => std::fs::write(path, region_ns.to_string())
+                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            None => Ok(()),
+        }
     }
 
     /// The benchmarks the filters select, after checking the names.
@@ -176,10 +258,11 @@ impl<'a> Harness<'a> {
             clock,
             sampling: sampling(&self.args, min_sample_ns),
             count_allocations: alloc::installed(),
-            counters: (self.args.counters && !test_mode)
+            counters: (self.args.counters.is_some() && !test_mode)
                 .then(plumb_counters::CounterProbe::open)
                 .flatten(),
             test_mode,
+            simulate: None,
         };
         Ok((ctx, clock_info, environment))
     }
@@ -303,14 +386,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
     let mut b = Bencher::new(ctx);
     let result = catch_unwind(AssertUnwindSafe(|| (entry.routine)(&mut b)));
     let outcome = match result {
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "non-string panic".to_string());
-            Outcome::Failed(format!("panicked: {msg}"))
-        }
+        Err(panic) => Outcome::Failed(format!("panicked: {}", panic_message(&*panic))),
         Ok(()) => match b.measured.take() {
             Some(m) => Outcome::Measured(Box::new(m)),
             None if ctx.test_mode => Outcome::Measured(Box::new(Measured {
@@ -341,6 +417,14 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
         result: b.result.take(),
         working_set_bytes: b.working_set_bytes,
     }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic".to_string())
 }
 
 fn check_unique(names: &[&str]) -> Result<(), String> {

@@ -33,6 +33,7 @@ mod launches;
 mod measure;
 mod registry;
 mod sampler;
+mod simulate;
 mod sizes;
 mod warmup;
 

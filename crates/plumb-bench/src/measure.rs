@@ -43,3 +43,27 @@ pub fn time_inputs<T: Timer, I, O, F: FnMut(I) -> O>(
     }
     timer.end().wrapping_sub(start)
 }
+
+/// `iters` calls of `f` with nothing else: the region a simulation counts (valgrind's
+/// callgrind collects only inside functions named `simulated_region_*`, and what they
+/// call). No clock is read in it, so the counts are the routine's alone; the fixed cost
+/// of entering it cancels when two runs of `n` and `2n` calls are subtracted.
+#[inline(never)]
+pub fn simulated_region_calls<O, F: FnMut() -> O>(f: &mut F, iters: u64) {
+    for _ in 0..iters {
+        black_box(f());
+    }
+}
+
+/// `routine` over prepared inputs, as [`time_inputs`] without the clock: a simulation's
+/// region. The inputs were made before it and the outputs are dropped after it.
+#[inline(never)]
+pub fn simulated_region_inputs<I, O, F: FnMut(I) -> O>(
+    routine: &mut F,
+    inputs: &mut Vec<I>,
+    outputs: &mut Vec<O>,
+) {
+    for input in inputs.drain(..) {
+        outputs.push(black_box(routine(black_box(input))));
+    }
+}

@@ -7,7 +7,7 @@
 use crate::runner::{Measured, Progress};
 use crate::{RunPlan, SimulationPlan};
 use plumb_counters::cachegrind::{self, SimError};
-use plumb_model::{Metric, MetricInfo, SimulatedCounts, Source};
+use plumb_model::{Metric, SimulatedCounts};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -35,7 +35,7 @@ pub fn simulate_commands(
     measured
         .iter()
         .map(|m| {
-            let mut counts = empty_counts(sim);
+            let mut counts = cachegrind::empty_counts(sim.tool(), &sim.geometry);
             let result = if timed_complete {
                 simulate_one(plan, sim, m, &mut slowdown, progress, stop)
             } else {
@@ -52,18 +52,6 @@ pub fn simulate_commands(
             counts
         })
         .collect()
-}
-
-fn empty_counts(sim: &SimulationPlan) -> SimulatedCounts {
-    let mut counts = SimulatedCounts::new(sim.tool(), Some((&sim.geometry).into()));
-    for metric in cachegrind::Totals::METRICS {
-        let info = MetricInfo::known(&metric, Source::Simulated);
-        counts.metrics.insert(metric, info);
-    }
-    counts
-        .metrics
-        .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
-    counts
 }
 
 fn simulate_one(
@@ -175,7 +163,7 @@ mod tests {
         assert_eq!(first.samples.iterations(), [1000]);
         assert_eq!(
             first.metrics[&Metric::Instructions].source,
-            Source::Simulated
+            plumb_model::Source::Simulated
         );
         let per_op = first.per_op(&Metric::Instructions)[0];
         let whole = counts[2].per_op(&Metric::Instructions)[0];

@@ -3,7 +3,9 @@
 //! KVM guest it reads a 256 MiB direct-mapped last level), so the geometry is always
 //! given, from the machine record: L1 instruction, L1 data, and the last level.
 
-use plumb_model::{CacheLevel, Metric, SimulatedCache, SimulatedCaches};
+use plumb_model::{
+    CacheLevel, Metric, MetricInfo, SimulatedCache, SimulatedCaches, SimulatedCounts, Source,
+};
 use std::fmt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -166,6 +168,26 @@ impl Totals {
         Metric::IndirectMispredictions,
     ];
 
+    /// What `self` counted beyond `earlier` (a run of 2N calls beyond one of N): each
+    /// total's difference, never below zero.
+    pub fn beyond(&self, earlier: &Totals) -> Totals {
+        let d = |a: u64, b: u64| a.saturating_sub(b);
+        Totals {
+            instructions: d(self.instructions, earlier.instructions),
+            data_reads: d(self.data_reads, earlier.data_reads),
+            data_writes: d(self.data_writes, earlier.data_writes),
+            d1_misses: d(self.d1_misses, earlier.d1_misses),
+            ll_data_misses: d(self.ll_data_misses, earlier.ll_data_misses),
+            conditional_branches: d(self.conditional_branches, earlier.conditional_branches),
+            conditional_mispredicts: d(
+                self.conditional_mispredicts,
+                earlier.conditional_mispredicts,
+            ),
+            indirect_branches: d(self.indirect_branches, earlier.indirect_branches),
+            indirect_mispredicts: d(self.indirect_mispredicts, earlier.indirect_mispredicts),
+        }
+    }
+
     /// The totals as the model's simulated metrics.
     pub fn values(&self) -> [(Metric, u64); 9] {
         let v = [
@@ -196,6 +218,20 @@ impl From<&Geometry> for SimulatedCaches {
             ll: c(g.ll),
         }
     }
+}
+
+/// Simulated counts with no runs yet: the simulated metrics, and the wall time of a
+/// simulated run (measured: it says how much slower simulation is).
+pub fn empty_counts(tool: String, geometry: &Geometry) -> SimulatedCounts {
+    let mut counts = SimulatedCounts::new(tool, Some(geometry.into()));
+    for metric in Totals::METRICS {
+        let info = MetricInfo::known(&metric, Source::Simulated);
+        counts.metrics.insert(metric, info);
+    }
+    counts
+        .metrics
+        .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+    counts
 }
 
 /// Why a simulated run gave no counts.

@@ -197,13 +197,14 @@ fn simulated_table(doc: &ResultDocument) -> Option<Table> {
     Some(table(header, rows))
 }
 
-/// How many times longer a simulated run took than a timed one (the means per run).
+/// How many times longer an operation took simulated than timed.
 fn slowdown(b: &Benchmark) -> Option<f64> {
-    let sim = b.simulated.as_ref()?;
-    let simulated = sim.samples.values(&Metric::WallTime)?;
-    let timed = b.samples.values(&Metric::WallTime)?;
-    let mean = |v: &[u64]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
-    (!simulated.is_empty() && !timed.is_empty()).then(|| mean(simulated) / mean(timed))
+    let per_op = |s: &plumb_model::Samples| {
+        let wall: u64 = s.values(&Metric::WallTime)?.iter().sum();
+        let ops: u64 = s.iterations().iter().sum();
+        (wall > 0 && ops > 0).then(|| wall as f64 / ops as f64)
+    };
+    Some(per_op(&b.simulated.as_ref()?.samples)? / per_op(&b.samples)?)
 }
 
 fn simulated_caption(doc: &ResultDocument) -> String {
@@ -295,6 +296,7 @@ mod tests {
         sim.metrics
             .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
         let timed = doc.benchmarks[0].samples.values(&Metric::WallTime).unwrap();
+        // Per operation: the timed runs are one operation each, the simulated run 200,000.
         let timed_mean = timed.iter().sum::<u64>() / timed.len() as u64;
         let values: Vec<(Metric, u64)> = SIMULATED
             .iter()
@@ -302,7 +304,7 @@ mod tests {
             .zip([
                 5_000_000, 700_000, 700_000, 280_000, 39_000, 900_000, 100_000,
             ])
-            .chain([(Metric::WallTime, 40 * timed_mean)])
+            .chain([(Metric::WallTime, 40 * timed_mean * 200_000)])
             .collect();
         sim.samples.push(200_000, &values);
         sim.stats = SIMULATED

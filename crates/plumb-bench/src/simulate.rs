@@ -1,0 +1,299 @@
+//! Simulated counters of in-process benchmarks, where the CPU has none: after all the
+//! timed samples, each benchmark's routine runs under valgrind in a fresh process of
+//! this bench binary (`--simulate-child N --exact NAME`), twice, N and 2N calls.
+//!
+//! Only the routine is counted, not the program's start nor the benchmark's setup.
+//! valgrind 3.19 (Debian 12's) has no cachegrind client requests to start and stop
+//! counting (3.22 added them), so the child runs under callgrind, which collects only
+//! inside the functions named `simulated_region_*` (`--toggle-collect`) and what they
+//! call, with the same cache and branch simulation as cachegrind. The region's fixed
+//! cost (entering it) and its first, cold calls are the same in both runs and cancel in
+//! the difference, which is N calls in steady state: per operation, what the timed
+//! samples measured. Inputs of `iter_batched` are made before the region in both runs.
+
+use crate::args::Args;
+use plumb_counters::cachegrind::{self, SimError, SimRun, Totals};
+use plumb_counters::plan::SimulationPlan;
+use plumb_model::{Benchmark, Metric, SimulatedCounts};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The functions callgrind counts in (see `measure.rs`).
+const REGION: &str = "*simulated_region_*";
+/// How much slower a routine runs under callgrind with cache and branch simulation,
+/// until one has been measured in this run (`bench/simulated-counters.sh` measures it).
+const FIRST_SLOWDOWN: f64 = 100.0;
+/// valgrind's start-up and exit, in every estimate.
+const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
+/// N is chosen so that N calls take about this long natively…
+const REGION_NATIVE: Duration = Duration::from_millis(5);
+/// … and at most this many, since `iter_batched` holds 2N inputs at once.
+const MAX_CALLS: u64 = 50_000;
+/// The shortest native run of the child whose simulation updates the slowdown.
+const LEARN_FROM: Duration = Duration::from_millis(50);
+
+/// Simulates each measured benchmark of `benchmarks`; one that is not simulated says why
+/// in its `not_simulated`. Returns whether Ctrl-C stopped it (what was simulated is kept).
+pub(crate) fn simulate_benchmarks(
+    args: &Args,
+    sim: &SimulationPlan,
+    benchmarks: &mut [Benchmark],
+) -> Result<bool, String> {
+    let exe =
+        std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    // Ctrl-C stops the simulation in progress and skips the rest; the timed results are
+    // written as usual.
+    let handler = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
+    let mut slowdown = FIRST_SLOWDOWN;
+    for b in benchmarks.iter_mut() {
+        let failed = b.function.as_ref().is_some_and(|f| f.failure.is_some());
+        if failed || b.samples.is_empty() {
+            continue;
+        }
+        let mut counts = cachegrind::empty_counts(sim.region_tool(), &sim.geometry);
+        let ops_per_call = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1));
+        let largest_batch = b
+            .samples
+            .iterations()
+            .iter()
+            .max()
+            .map_or(1, |n| n / ops_per_call);
+        let job = Job {
+            exe: &exe,
+            name: &b.name,
+            calls: calls_for(per_call(b), largest_batch),
+            ops_per_call,
+        };
+        match job.simulate(sim, &mut slowdown, &stop, !args.quiet) {
+            Ok(diff) => push(&mut counts, job.ops_per_call * job.calls, &diff),
+            Err(why) => counts.not_simulated = Some(why),
+        }
+        b.simulated = Some(counts);
+    }
+    if let Ok(id) = handler {
+        signal_hook::low_level::unregister(id);
+    }
+    Ok(stop.load(Ordering::Relaxed))
+}
+
+/// The mean time of one call of the routine in the timed samples.
+fn per_call(b: &Benchmark) -> Duration {
+    let wall: u64 = b
+        .samples
+        .values(&Metric::WallTime)
+        .map_or(0, |v| v.iter().sum());
+    let ops: u64 = b.samples.iterations().iter().sum();
+    let ops_per_call = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1));
+    Duration::from_secs_f64(wall as f64 / ops.max(1) as f64 * ops_per_call as f64 / 1e9)
+}
+
+/// The second run beyond the first: N calls.
+struct Difference {
+    totals: Totals,
+    /// How much longer the second run's region took: N calls, simulated.
+    wall: Option<Duration>,
+}
+
+fn push(counts: &mut SimulatedCounts, operations: u64, diff: &Difference) {
+    let mut values = diff.totals.values().to_vec();
+    if let Some(wall) = diff.wall {
+        values.push((Metric::WallTime, wall.as_nanos() as u64));
+    }
+    counts.samples.push(operations, &values);
+}
+
+/// One simulated run, and how long its region took (simulated), as the child timed it.
+type Simulated = (SimRun, Duration);
+
+struct Job<'a> {
+    exe: &'a Path,
+    name: &'a str,
+    /// N.
+    calls: u64,
+    ops_per_call: u64,
+}
+
+impl Job<'_> {
+    fn argv(&self, calls: u64, region_time: Option<&Path>) -> Vec<String> {
+        let mut argv = vec![
+            self.exe.display().to_string(),
+            "--simulate-child".into(),
+            calls.to_string(),
+            "--exact".into(),
+            self.name.to_string(),
+        ];
+        if let Some(path) = region_time {
+            argv.extend(["--region-time".into(), path.display().to_string()]);
+        }
+        argv
+    }
+
+    fn simulate(
+        &self,
+        sim: &SimulationPlan,
+        slowdown: &mut f64,
+        stop: &AtomicBool,
+        progress: bool,
+    ) -> Result<Difference, String> {
+        if stop.load(Ordering::Relaxed) {
+            return Err("not simulated: interrupted before its simulation".into());
+        }
+        let calls = self.calls;
+        // Natively first: the child's start and setup are unknown from the timed samples
+        // and are simulated too (uncounted), and a child that fails fails fast here. The
+        // run of 2N calls takes at most twice as long as the run of N.
+        let native = self.run_natively(calls)? * 3;
+        let estimate = VALGRIND_STARTUP * 2 + native.mul_f64(*slowdown);
+        if estimate > sim.budget {
+            return Err(format!(
+                "not simulated: {calls} and {} calls would take about {:.0} s under callgrind ({slowdown:.0}× their native {:.3} s, plus valgrind's start-up), over the budget of {:.0} s (--sim-budget)",
+                2 * calls,
+                estimate.as_secs_f64(),
+                native.as_secs_f64(),
+                sim.budget.as_secs_f64()
+            ));
+        }
+        if progress {
+            eprintln!(
+                "  {}: simulating {calls} and {} calls (about {:.0} s; Ctrl-C keeps the timed results)",
+                self.name,
+                2 * calls,
+                estimate.as_secs_f64().max(1.0)
+            );
+        }
+        let ((first, first_region), (second, second_region)) =
+            self.simulate_pair(sim, calls, stop)?;
+        if native >= LEARN_FROM {
+            let own = (first.wall + second.wall).saturating_sub(VALGRIND_STARTUP * 2);
+            *slowdown = (own.as_secs_f64() / native.as_secs_f64()).max(1.0);
+        }
+        Ok(Difference {
+            totals: second.totals.beyond(&first.totals),
+            wall: second_region
+                .checked_sub(first_region)
+                .filter(|w| !w.is_zero()),
+        })
+    }
+
+    fn simulate_pair(
+        &self,
+        sim: &SimulationPlan,
+        calls: u64,
+        stop: &AtomicBool,
+    ) -> Result<(Simulated, Simulated), String> {
+        let started = Instant::now();
+        let dir = tempfile::tempdir()
+            .map_err(|e| format!("not simulated: cannot make a temporary directory: {e}"))?;
+        let run = |n: u64| {
+            let left = sim.budget.saturating_sub(started.elapsed());
+            let region_time = dir.path().join(format!("region-{n}"));
+            let argv = self.argv(n, Some(&region_time));
+            let run = cachegrind::simulate_region(&argv, &sim.geometry, REGION, left, stop)
+                .map_err(|e| match e {
+                    SimError::Stopped => "its simulation was interrupted".to_string(),
+                    SimError::Failed(why) => format!("not simulated: {why}"),
+                    SimError::OverBudget(_) => SimError::OverBudget(sim.budget).to_string(),
+                    other => other.to_string(),
+                })?;
+            // How long the region took, simulated, as the child timed it around (not
+            // inside) the region.
+            let ns = std::fs::read_to_string(&region_time)
+                .ok()
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            Ok::<_, String>((run, Duration::from_nanos(ns)))
+        };
+        Ok((run(calls)?, run(2 * calls)?))
+    }
+
+    /// The child of N calls run without valgrind: how long its start, setup and region
+    /// take, and whether it runs at all.
+    fn run_natively(&self, calls: u64) -> Result<Duration, String> {
+        let argv = self.argv(calls, None);
+        let started = Instant::now();
+        let out = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("not simulated: cannot start {}: {e}", argv[0]))?;
+        let took = started.elapsed();
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(format!(
+                "not simulated: its routine failed outside the simulator ({}): {}",
+                out.status,
+                err.trim()
+            ));
+        }
+        Ok(took)
+    }
+}
+
+/// N: about `REGION_NATIVE` of calls, at most the largest batch the timed samples ran
+/// (which `iter_batched` bounds by the cost of its setup) and `MAX_CALLS`, at least 1.
+fn calls_for(per_call: Duration, largest_batch: u64) -> u64 {
+    let n = REGION_NATIVE.as_secs_f64() / per_call.as_secs_f64().max(1e-12);
+    (n.ceil() as u64).min(largest_batch).clamp(1, MAX_CALLS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_cover_about_five_milliseconds_natively_within_the_timed_batch() {
+        let any = u64::MAX;
+        assert_eq!(calls_for(Duration::from_nanos(1), any), MAX_CALLS);
+        assert_eq!(calls_for(Duration::from_micros(1), any), 5_000);
+        assert_eq!(calls_for(Duration::from_micros(1), 300), 300);
+        assert_eq!(calls_for(Duration::from_millis(2), any), 3);
+        assert_eq!(calls_for(Duration::from_secs(1), any), 1);
+        assert_eq!(calls_for(Duration::from_millis(2), 0), 1);
+        assert_eq!(calls_for(Duration::ZERO, any), MAX_CALLS);
+    }
+
+    #[test]
+    fn the_second_run_beyond_the_first_is_per_call() {
+        let first = Totals {
+            instructions: 1_000_100,
+            conditional_branches: 200_010,
+            conditional_mispredicts: 50,
+            d1_misses: 7,
+            ..Totals::default()
+        };
+        let second = Totals {
+            instructions: 2_000_100,
+            conditional_branches: 400_010,
+            conditional_mispredicts: 100_050,
+            d1_misses: 5,
+            ..Totals::default()
+        };
+        let d = second.beyond(&first);
+        assert_eq!(
+            (
+                d.instructions,
+                d.conditional_branches,
+                d.conditional_mispredicts
+            ),
+            (1_000_000, 200_000, 100_000)
+        );
+        assert_eq!(d.d1_misses, 0, "never below zero");
+        let mut counts = SimulatedCounts::new("callgrind", None);
+        push(
+            &mut counts,
+            4 * 1000,
+            &Difference {
+                totals: d,
+                wall: None,
+            },
+        );
+        assert_eq!(counts.per_op(&Metric::Instructions), [250.0]);
+        assert!(counts.samples.values(&Metric::WallTime).is_none());
+    }
+}
