@@ -68,7 +68,7 @@ fn benchmark_checks(doc: &ResultDocument, b: &Benchmark) -> Vec<Diagnostic> {
         imprecise(b, info, level),
         allocates(b),
         warmup(info),
-        working_set(info, &last_levels(doc)),
+        working_set(b, &last_levels(doc)),
     ]
     .into_iter()
     .flatten()
@@ -120,8 +120,8 @@ fn warmup(info: &FunctionInfo) -> Option<Diagnostic> {
     }
 }
 
-fn working_set(info: &FunctionInfo, caches: &[(String, u64)]) -> Option<Diagnostic> {
-    let bytes = info.working_set?.0;
+fn working_set(b: &Benchmark, caches: &[(String, u64)]) -> Option<Diagnostic> {
+    let bytes = b.working_set?.0;
     let (name, size) = caches.last()?;
     (bytes > *size).then(|| {
         Diagnostic::new(

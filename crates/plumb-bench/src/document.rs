@@ -62,8 +62,9 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
     b.group = e.compare_set.clone();
     b.baseline = e.baseline;
     b.parameters = e.parameters.clone();
+    b.working_set = r.working_set_bytes.map(ByteSize);
+    b.series = series(e);
     let mut info = FunctionInfo {
-        working_set: r.working_set_bytes.map(ByteSize),
         result: r.result,
         ..FunctionInfo::default()
     };
@@ -73,6 +74,19 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
     }
     b.function = Some(info);
     b
+}
+
+/// The sweep a parameterised benchmark is a point of: its name without the
+/// `/param=value` its parameters added.
+fn series(e: &Entry<'_>) -> Option<String> {
+    let suffix: String = e
+        .parameters
+        .iter()
+        .map(|(k, v)| format!("/{k}={v}"))
+        .collect();
+    (!e.parameters.is_empty())
+        .then(|| e.full_name.strip_suffix(&suffix).map(str::to_string))
+        .flatten()
 }
 
 /// The samples of a measured benchmark as metric columns, with their warm-up, the

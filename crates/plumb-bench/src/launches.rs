@@ -59,6 +59,8 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
     b.group = e.compare_set.clone();
     b.baseline = e.baseline;
     b.parameters = e.parameters.clone();
+    b.working_set = launches.first().and_then(|l| l.working_set);
+    b.series = launches.first().and_then(|l| l.series.clone());
     let mut info = launches
         .first()
         .and_then(|l| l.function.clone())

@@ -194,6 +194,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub operations: Option<String>,
 
+    /// The bytes one run touches, e.g. 64K, 8MiB, or a parameter, {size}: a sweep over it
+    /// is shown against this machine's caches, with the size where time per operation
+    /// jumps. A parameter named size or bytes whose values are sizes is taken by itself.
+    #[arg(long, value_name = "BYTES")]
+    pub working_set: Option<String>,
+
     /// Where the commands' standard output goes: null, inherit, or a file path.
     #[arg(long, default_value = "null", value_name = "WHERE")]
     pub output: String,

@@ -114,6 +114,8 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             prepare: prepares[i].clone(),
             cleanup: cleanups[i].clone(),
             operations: a.operations.clone(),
+            working_set: a.working_set.clone(),
+            series: None,
         })
         .collect();
     let mut commands = expand(&specs, &parameters(a)?)?;

@@ -6,7 +6,7 @@ use crate::simulate::simulate_commands;
 use crate::spawner::{RunRecord, Spawner};
 use crate::{Order, OutputPolicy, RunCount, RunPlan};
 use plumb_counters::CounterEvent;
-use plumb_model::quantity::Duration;
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{
     Benchmark, BenchmarkKind, CommandSettings, Correction, Environment, Invocation, Metric,
     MetricInfo, ResultDocument, RoundOrder, RunStatus, Samples, Settings, Source,
@@ -91,7 +91,10 @@ pub fn produce(
     let correction = shell_correction(plan.shell.as_deref(), &outcome);
     for (i, m) in outcome.measured.into_iter().enumerate() {
         let operations = RunPlan::operations(&m.spec).unwrap_or(1);
+        let working_set = RunPlan::working_set(&m.spec).ok().flatten().map(ByteSize);
         let mut b = Benchmark::new(m.spec.name, BenchmarkKind::Command);
+        b.working_set = working_set;
+        b.series = m.spec.series;
         b.command = Some(m.spec.command);
         b.parameters = m.spec.parameters;
         b.baseline = i == how.baseline;

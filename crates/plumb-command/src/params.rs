@@ -1,3 +1,4 @@
+use crate::plan::parse_working_set;
 use crate::CommandSpec;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -138,6 +139,7 @@ pub fn expand(
     }
     let mut out = Vec::new();
     for c in commands {
+        let working_set = working_set_of(c, params);
         for combo in &combos {
             let command = substitute(&c.command, combo);
             let name = if c.name == c.command {
@@ -152,10 +154,44 @@ pub fn expand(
                 prepare: c.prepare.as_deref().map(|s| substitute(s, combo)),
                 cleanup: c.cleanup.as_deref().map(|s| substitute(s, combo)),
                 operations: c.operations.as_deref().map(|s| substitute(s, combo)),
+                working_set: working_set.as_deref().map(|s| substitute(s, combo)),
+                series: series_of(c, working_set.as_deref(), combo),
             });
         }
     }
     Ok(out)
+}
+
+/// A command's working set as written: `--working-set`, or else its parameter named
+/// `size` or `bytes` when every value of it is a size (a sweep such as
+/// `-L size 16K,64K './cache rand {size}'`).
+fn working_set_of(c: &CommandSpec, params: &[Parameter]) -> Option<String> {
+    c.working_set.clone().or_else(|| {
+        params
+            .iter()
+            .filter(|p| p.name == "size" || p.name == "bytes")
+            .filter(|p| c.command.contains(&format!("{{{}}}", p.name)))
+            .find(|p| {
+                p.value_list()
+                    .is_ok_and(|v| v.iter().all(|v| parse_working_set(v).is_some()))
+            })
+            .map(|p| format!("{{{}}}", p.name))
+    })
+}
+
+/// The command as written with every parameter substituted but those its working set
+/// names: the points of one sweep share it. None without a swept parameter.
+fn series_of(
+    c: &CommandSpec,
+    working_set: Option<&str>,
+    combo: &BTreeMap<String, String>,
+) -> Option<String> {
+    let working_set = working_set?;
+    let (swept, fixed): (BTreeMap<_, _>, BTreeMap<_, _>) = combo
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .partition(|(k, _)| working_set.contains(&format!("{{{k}}}")));
+    (!swept.is_empty()).then(|| substitute(&c.name, &fixed))
 }
 
 #[cfg(test)]
@@ -170,6 +206,8 @@ mod tests {
             prepare: Some("prep {n}".into()),
             cleanup: None,
             operations: Some("{n}".into()),
+            working_set: None,
+            series: None,
         }
     }
 
@@ -177,6 +215,65 @@ mod tests {
         Parameter {
             name: name.into(),
             values: ParameterValues::Range { lo, hi, step },
+        }
+    }
+
+    fn list(name: &str, values: &[&str]) -> Parameter {
+        Parameter {
+            name: name.into(),
+            values: ParameterValues::List(values.iter().map(|v| v.to_string()).collect()),
+        }
+    }
+
+    /// `-L size 16K,64K -L mode rand,seq './cache {mode} {size}'`: the size parameter is
+    /// the working set by itself, and each mode is a sweep of its own.
+    #[test]
+    fn a_size_parameter_is_the_working_set_and_the_rest_make_the_series() {
+        let params = [
+            list("size", &["16K", "64K"]),
+            list("mode", &["rand", "seq"]),
+        ];
+        let out = expand(&[CommandSpec::new("./cache {mode} {size}")], &params).unwrap();
+        assert_eq!(out[0].command, "./cache rand 16K");
+        assert_eq!(out[0].working_set.as_deref(), Some("16K"));
+        assert_eq!(out[0].series.as_deref(), Some("./cache rand {size}"));
+        assert_eq!(out[1].series.as_deref(), Some("./cache seq {size}"));
+        assert_eq!(
+            out[2].series, out[0].series,
+            "64K rand is on 16K rand's sweep"
+        );
+        assert_eq!(
+            crate::RunPlan::working_set(&out[2]).unwrap(),
+            Some(64 << 10)
+        );
+        // Sizes that are not sizes are no working set; an explicit one is.
+        let words = [list("size", &["small", "large"])];
+        let out = expand(&[CommandSpec::new("./app {size}")], &words).unwrap();
+        assert_eq!(
+            (out[0].working_set.as_ref(), out[0].series.as_ref()),
+            (None, None)
+        );
+        let mut explicit = CommandSpec::new("./app {n}");
+        explicit.working_set = Some("{n}MiB".into());
+        let out = expand(&[explicit], &[list("n", &["1", "8"])]).unwrap();
+        assert_eq!(crate::RunPlan::working_set(&out[1]).unwrap(), Some(8 << 20));
+        assert_eq!(out[1].series.as_deref(), Some("./app {n}"));
+    }
+
+    #[test]
+    fn working_sets_read_lscpu_style_units() {
+        for (text, bytes) in [
+            ("16K", 16 << 10),
+            ("64M", 64 << 20),
+            ("1G", 1 << 30),
+            ("4096", 4096),
+            ("32KiB", 32 << 10),
+            ("1kB", 1000),
+        ] {
+            assert_eq!(parse_working_set(text), Some(bytes), "{text}");
+        }
+        for bad in ["", "K", "1.5K", "-1K", "lots", "99999999999999999999G"] {
+            assert_eq!(parse_working_set(bad), None, "{bad}");
         }
     }
 

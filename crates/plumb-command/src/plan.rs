@@ -18,6 +18,12 @@ pub struct CommandSpec {
     /// How many operations (elements, requests…) one run performs, as written (a number
     /// or a parameter, `{n}`): every figure is then also per operation. One when absent.
     pub operations: Option<String>,
+    /// The bytes one run touches, as written (`64K`, `8MiB`, or a parameter, `{size}`):
+    /// places the command in a sweep against this machine's caches.
+    pub working_set: Option<String>,
+    /// The sweep this command is a point of: the command as written, every parameter
+    /// substituted but the swept ones (those of its working set).
+    pub series: Option<String>,
 }
 
 impl CommandSpec {
@@ -30,6 +36,8 @@ impl CommandSpec {
             prepare: None,
             cleanup: None,
             operations: None,
+            working_set: None,
+            series: None,
         }
     }
 }
@@ -111,6 +119,11 @@ pub enum PlanError {
         command: String,
         text: String,
     },
+    /// `--working-set` is not a size (after parameter substitution).
+    BadWorkingSet {
+        command: String,
+        text: String,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -134,11 +147,29 @@ impl fmt::Display for PlanError {
                 f,
                 "--operations {text:?} for {command:?} is not a whole number of operations per run (1 or more)"
             ),
+            PlanError::BadWorkingSet { command, text } => write!(
+                f,
+                "--working-set {text:?} for {command:?} is not a size (e.g. 64K, 8M, 32KiB, 4096)"
+            ),
         }
     }
 }
 
 impl std::error::Error for PlanError {}
+
+pub(crate) fn parse_working_set(text: &str) -> Option<u64> {
+    let t = text.trim();
+    if let Ok(b) = t.parse::<plumb_model::quantity::ByteSize>() {
+        return Some(b.0);
+    }
+    let (digits, unit) = match t.char_indices().last()? {
+        (i, 'K' | 'k') => (&t[..i], 1u64 << 10),
+        (i, 'M') => (&t[..i], 1 << 20),
+        (i, 'G') => (&t[..i], 1 << 30),
+        _ => (t, 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(unit)
+}
 
 /// The most runs (measured or warm-up) of one command: every sample is kept, about 50
 /// bytes each, so this is half a gigabyte, and at least three hours at 1 ms a run.
@@ -204,8 +235,24 @@ impl RunPlan {
                 other => other,
             })?;
             Self::operations(c)?;
+            Self::working_set(c)?;
         }
         Ok(())
+    }
+
+    /// The bytes one run of `c` touches, when it says. Bare `K`, `M` and `G` are binary,
+    /// as lscpu writes cache sizes and as a sweep's `-L size 16K,64K` reads; a bare
+    /// number is bytes; `KiB`, `kB` and the rest as everywhere else in plumb.
+    pub fn working_set(c: &CommandSpec) -> Result<Option<u64>, PlanError> {
+        let Some(text) = &c.working_set else {
+            return Ok(None);
+        };
+        parse_working_set(text)
+            .map(Some)
+            .ok_or_else(|| PlanError::BadWorkingSet {
+                command: c.name.clone(),
+                text: text.clone(),
+            })
     }
 
     /// The operations one run of `c` performs (1 unless `--operations` says otherwise).

@@ -1,3 +1,4 @@
+use crate::quantity::ByteSize;
 use crate::{
     Aggregate, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples, SimulatedCounts,
     Source,
@@ -78,6 +79,15 @@ pub struct Benchmark {
     pub command: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: BTreeMap<String, String>,
+    /// Bytes the benchmark declares it touches (its working set): what a sweep's points
+    /// are placed by, against this machine's caches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub working_set: Option<ByteSize>,
+    /// The sweep this benchmark is a point of: benchmarks with the same series differ
+    /// only in the swept parameter (a command as written with that parameter left as
+    /// `{name}`, an in-process name without its `/param=value`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<String>,
     #[serde(default)]
     pub baseline: bool,
     /// What each metric in the samples is: unit, source, aggregation.
@@ -116,6 +126,8 @@ impl Benchmark {
             kind,
             command: None,
             parameters: BTreeMap::new(),
+            working_set: None,
+            series: None,
             baseline: false,
             metrics: BTreeMap::new(),
             warmup: Samples::default(),

@@ -146,9 +146,12 @@ impl ResultDocument {
         };
         let mut doc: ResultDocument =
             serde_json::from_value(value).map_err(ModelError::Malformed)?;
-        for b in &doc.benchmarks {
+        for b in &mut doc.benchmarks {
             b.check_metrics()
                 .map_err(|e| ModelError::Malformed(serde::de::Error::custom(e)))?;
+            if let Some(f) = &mut b.function {
+                b.working_set = b.working_set.or(f.former_working_set.take());
+            }
         }
         doc.migrated_from = migrated_from;
         Ok(doc)
@@ -218,6 +221,24 @@ mod tests {
         b.samples.push(1, &[(Metric::WallTime, 1100)]);
         d.benchmarks.push(b);
         d
+    }
+
+    /// Documents written before sweeps kept an in-process working set in `function`;
+    /// reading one puts it where every benchmark's is now, and writing never puts it back.
+    #[test]
+    fn a_working_set_in_function_info_moves_to_the_benchmark() {
+        let mut d = doc();
+        d.benchmarks[0].function = Some(crate::FunctionInfo::default());
+        let mut value = serde_json::to_value(d).unwrap();
+        value["benchmarks"][0]["function"]["working_set"] = serde_json::json!(65536);
+        let read = ResultDocument::from_json(&value.to_string()).unwrap();
+        let b = &read.benchmarks[0];
+        assert_eq!(b.working_set, Some(crate::quantity::ByteSize(65536)));
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(written["benchmarks"][0]["working_set"], 65536);
+        assert!(written["benchmarks"][0]["function"]
+            .get("working_set")
+            .is_none());
     }
 
     #[test]

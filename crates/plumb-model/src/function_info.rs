@@ -45,9 +45,10 @@ pub struct FunctionInfo {
     pub batch_means_error: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision_stop: Option<PrecisionStop>,
-    /// Bytes the benchmark's parameter declares it touches (its working set).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub working_set: Option<ByteSize>,
+    /// Where documents of plumb before sweeps kept the working set; reading a document
+    /// moves it to `Benchmark::working_set`, and it is never written.
+    #[serde(default, rename = "working_set", skip_serializing)]
+    pub former_working_set: Option<ByteSize>,
     /// The benchmark panicked or failed its result check; its samples may be partial.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -74,7 +75,7 @@ impl Default for FunctionInfo {
             target_error: None,
             batch_means_error: None,
             precision_stop: None,
-            working_set: None,
+            former_working_set: None,
             failure: None,
             result: None,
             launch_sample_counts: Vec::new(),
