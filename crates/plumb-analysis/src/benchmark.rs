@@ -174,6 +174,7 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
             }
         }
     }
+    crate::checks::cliffs::check(doc, &cfg.metric);
     doc.diagnostics = environment_diagnostics(&doc.environment);
 }
 

@@ -148,7 +148,7 @@ fn ctrl_c_under_valgrind_keeps_the_timed_results() {
         let mut text = String::new();
         for line in stderr.lines() {
             let line = line.unwrap();
-            if line.contains("simulating") {
+            if line.contains(": simulating ") {
                 let _ = started.send(());
             }
             text.push_str(&line);

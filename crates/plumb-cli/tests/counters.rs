@@ -6,7 +6,6 @@
 mod common;
 use common::{read_doc, Env};
 use plumb_model::{DiagnosticCode, Metric, Source};
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
@@ -16,23 +15,6 @@ fn valgrind_here() -> bool {
     }
     eprintln!("skipped: valgrind is not installed");
     false
-}
-
-/// `examples/branchy.c` compiled into the test's directory.
-fn branchy(env: &Env) -> Option<PathBuf> {
-    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/branchy.c");
-    let exe = env.path("branchy");
-    let built = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .arg(&source)
-        .status();
-    if built.is_ok_and(|s| s.success()) {
-        Some(exe)
-    } else {
-        eprintln!("skipped: no C compiler (cc)");
-        None
-    }
 }
 
 /// `--counters`: each measured run of a command carries the kernel's software events
@@ -112,7 +94,9 @@ fn sorted_and_shuffled_input_are_told_apart_by_simulated_counters() {
     if !valgrind_here() {
         return;
     }
-    let Some(exe) = branchy(&env) else { return };
+    let Some(exe) = env.compiled_example("branchy") else {
+        return;
+    };
     let exe = exe.display().to_string();
     let (sorted, shuffled) = (format!("{exe} sorted {N}"), format!("{exe} shuffled {N}"));
     let json = env.path("b.json");

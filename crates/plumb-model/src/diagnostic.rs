@@ -59,6 +59,8 @@ codes! {
     // From counters.
     /// Mispredicted branches are a high share of branches.
     BranchBound = "branch-bound",
+    /// Along a sweep, time per operation jumps where the working set passes a cache.
+    CacheCliff = "cache-cliff",
     /// Cache misses are a high share of accesses (and IPC low, where it is measured).
     MemoryBound = "memory-bound",
     /// Counters covered more than the benchmark, or were live too little of the time.

@@ -93,3 +93,17 @@ pub struct CacheLevel {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_bytes: Option<u32>,
 }
+
+impl CacheLevel {
+    /// A cache of this level, kind and size, its geometry unknown.
+    pub fn of_size(level: u8, kind: &str, size_bytes: u64) -> Self {
+        CacheLevel {
+            level,
+            kind: kind.into(),
+            size_bytes,
+            shared_by: None,
+            ways: None,
+            line_bytes: None,
+        }
+    }
+}

@@ -20,6 +20,7 @@ mod samples;
 mod settings;
 mod simulated_counts;
 mod simulation;
+pub mod sweep;
 
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
 pub use comparison::{Comparison, Verdict, VerdictReason};

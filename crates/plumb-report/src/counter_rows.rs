@@ -112,7 +112,7 @@ fn counted_table(doc: &ResultDocument) -> Option<Table> {
     Some(table(header, rows))
 }
 
-fn table(header: Vec<&'static str>, rows: Vec<Vec<String>>) -> Table {
+pub(crate) fn table(header: Vec<&'static str>, rows: Vec<Vec<String>>) -> Table {
     let mut numeric = vec![true; header.len()];
     numeric[0] = false;
     Table {
@@ -123,7 +123,7 @@ fn table(header: Vec<&'static str>, rows: Vec<Vec<String>>) -> Table {
 }
 
 /// "3.654 ms ± 0.120 ms", the mean alone without an interval, or "-" when absent.
-fn cell(unit: Option<Unit>, stats: Option<&MetricStats>) -> String {
+pub(crate) fn cell(unit: Option<Unit>, stats: Option<&MetricStats>) -> String {
     let (Some(unit), Some(stats)) = (unit, stats) else {
         return "-".into();
     };

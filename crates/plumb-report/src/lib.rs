@@ -14,6 +14,7 @@ mod markdown;
 mod reason;
 mod rows;
 mod simulate_view;
+mod sweep_rows;
 mod terminal;
 mod units;
 

@@ -1,5 +1,6 @@
 use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
+use crate::sweep_rows::sweep_tables;
 use crate::terminal::ratio_text;
 use plumb_model::{ResultDocument, RunStatus};
 use std::fmt::Write;
@@ -29,6 +30,10 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     }
     for (name, why) in not_simulated(doc) {
         let _ = writeln!(out, "\n> {}: {why}", cell(name));
+    }
+    for (caption, t) in sweep_tables(doc) {
+        let _ = write!(out, "\n{caption}\n\n");
+        write_table(&mut out, &t);
     }
     if !doc.comparisons.is_empty() {
         let _ = write!(

@@ -1,5 +1,6 @@
 use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
+use crate::sweep_rows::sweep_tables;
 use crate::units::{format_value, unit_of};
 use console::{style, Style};
 use plumb_model::{Comparison, Diagnostic, ResultDocument, RunStatus, Severity, Verdict};
@@ -16,6 +17,10 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
     }
     for (name, why) in not_simulated(doc) {
         let _ = writeln!(out, "{}", style(format!("  {name}: {why}")).yellow());
+    }
+    for (caption, t) in sweep_tables(doc) {
+        let _ = writeln!(out, "\n{caption}");
+        out.push_str(&render_table(&t));
     }
     for b in &doc.benchmarks {
         for c in &b.corrections {

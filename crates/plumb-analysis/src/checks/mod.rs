@@ -1,6 +1,7 @@
 //! Enemy checks on one benchmark. Each looks at the samples, and when it finds something
 //! it returns a diagnostic with the figures that show it and what to do.
 
+pub mod cliffs;
 mod counters;
 mod drift;
 mod failures;

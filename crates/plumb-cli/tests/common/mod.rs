@@ -30,6 +30,26 @@ impl Env {
         self.dir.path().join(name)
     }
 
+    /// `examples/<name>.c` compiled with `cc -O2` into this directory; None (saying
+    /// so) where there is no C compiler.
+    pub fn compiled_example(&self, name: &str) -> Option<PathBuf> {
+        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples")
+            .join(format!("{name}.c"));
+        let exe = self.path(name);
+        let built = Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(&exe)
+            .arg(&source)
+            .status();
+        if built.is_ok_and(|s| s.success()) {
+            Some(exe)
+        } else {
+            eprintln!("skipped: no C compiler (cc)");
+            None
+        }
+    }
+
     pub fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_plumb"));
         c.args(args)

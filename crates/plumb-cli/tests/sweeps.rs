@@ -1,0 +1,89 @@
+//! Sweeps across the cache hierarchy: `plumb run -L size … './cache rand {size}'` takes
+//! the size parameter as the working set, prints time per operation against it with this
+//! machine's caches marked, and names the cache each cliff passes. Needs a C compiler
+//! (.ci/run installs one); skips, saying so, without one.
+
+mod common;
+use common::{read_doc, Env};
+use plumb_model::{DiagnosticCode, ResultDocument};
+
+/// The cache-cliff diagnostics, by the benchmark they sit on: (name, caches passed).
+fn cliffs(doc: &ResultDocument) -> Vec<(String, Vec<String>, String)> {
+    doc.benchmarks
+        .iter()
+        .flat_map(|b| {
+            b.diagnostics
+                .iter()
+                .filter(|d| d.code == DiagnosticCode::CacheCliff)
+                .map(|d| {
+                    let passed = d.evidence["caches_passed"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_str().unwrap().to_string())
+                        .collect();
+                    (b.name.clone(), passed, d.message.clone())
+                })
+        })
+        .collect()
+}
+
+/// Dependent random loads at 16 KiB (in L1d), 64 KiB and 512 KiB (in L2), 2 MiB and
+/// 64 MiB (beyond the last level): the step into 64 KiB passes L1d and the step into
+/// 64 MiB passes the last level, whatever their exact sizes on an x86 machine.
+#[test]
+fn a_random_access_sweep_names_the_caches_it_passes() {
+    let env = Env::new();
+    let Some(cache) = env.compiled_example("cache") else {
+        return;
+    };
+    let json = env.path("sweep.json");
+    let accesses = "4194304";
+    let run = env.plumb(&[
+        "run",
+        "-L",
+        "size",
+        "16K,64K,512K,2M,64M",
+        "--operations",
+        accesses,
+        "--runs",
+        "8",
+        "--warmup",
+        "1",
+        "--export-json",
+        json.to_str().unwrap(),
+        &format!("{} rand {{size}} {accesses}", cache.display()),
+    ]);
+    run.assert_code(0);
+    let doc = read_doc(&json);
+    let marks = plumb_model::sweep::cache_marks(&doc.environment);
+    if marks.len() < 2 {
+        eprintln!("skipped: the machine record has no caches ({marks:?})");
+        return;
+    }
+    let series = doc.benchmarks[0].series.as_deref().unwrap();
+    assert!(series.ends_with("rand {size} 4194304"), "{series}");
+    assert_eq!(doc.benchmarks[1].working_set.map(|w| w.0), Some(64 << 10));
+    assert!(run.stdout.contains("Sweep "), "{}", run.stdout);
+    assert!(run.stdout.contains("── L1d "), "{}", run.stdout);
+
+    let found = cliffs(&doc);
+    let at = |size: &str| {
+        found
+            .iter()
+            .find(|(name, _, _)| name.ends_with(&format!("rand {size} {accesses}")))
+            .unwrap_or_else(|| panic!("no cliff into {size}: {found:?}"))
+    };
+    let (_, passed, message) = at("64K");
+    assert_eq!(passed, &["L1d"], "{message}");
+    let last = &marks.last().unwrap().name;
+    let (_, passed, message) = at("64M");
+    assert!(passed.contains(last), "{message}");
+    // Every cliff names a cache that lies between its two sizes, or says none does.
+    for (_, passed, message) in &found {
+        assert!(
+            !passed.is_empty() || message.contains("no cache of this machine lies between"),
+            "{message}"
+        );
+    }
+}
