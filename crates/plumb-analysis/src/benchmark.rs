@@ -169,8 +169,9 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         };
         if let Some(base) = members().find(|b| b.baseline) {
             for b in members().filter(|b| !b.baseline) {
-                doc.comparisons
-                    .push(compare(base, b, &cfg.metric, cfg.level, cfg.sesoi));
+                let mut c = compare(base, b, &cfg.metric, cfg.level, cfg.sesoi);
+                crate::explain(&mut c, base, b);
+                doc.comparisons.push(c);
             }
         }
     }

@@ -61,9 +61,11 @@ pub fn compare_documents(
                         Err(why) => LoadComparison::NotCompared { benchmark, why },
                     })
             }
-            (None, None) => out
-                .comparisons
-                .push(compare(b, n, how.metric, how.level, how.sesoi)),
+            (None, None) => {
+                let mut c = compare(b, n, how.metric, how.level, how.sesoi);
+                crate::explain(&mut c, b, n);
+                out.comparisons.push(c)
+            }
             _ => out.load.push(LoadComparison::NotCompared {
                 benchmark,
                 why: "one result is a load test and the other is not".into(),

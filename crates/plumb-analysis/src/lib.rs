@@ -5,6 +5,7 @@ mod benchmark;
 mod checks;
 mod compare;
 mod environment;
+mod explain;
 mod load_compare;
 mod replicates;
 mod verdict;
@@ -14,6 +15,7 @@ pub use benchmark::{
 };
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
+pub use explain::explain;
 pub use load_compare::compare_load;
 pub use replicates::{replicates, BATCHES};
 pub use verdict::compare;

@@ -22,6 +22,52 @@ fn flagged(doc: &ResultDocument, name: &str, code: DiagnosticCode) -> bool {
     codes(doc, name).contains(&code)
 }
 
+/// The enemies (those the regular expressions select, or all) measured into `dir`.
+fn measure(data: &enemies::EnemyData, dir: &std::path::Path, only: &[&str]) -> ResultDocument {
+    let mut h = Harness::with_args(Args {
+        bench: true,
+        measure_time: plumb_model::quantity::Duration::from_millis(150),
+        // Noisy variants may sample on for precision; bound that to keep the test short.
+        max_measure_time: plumb_model::quantity::Duration::from_millis(500),
+        sample_count: 40,
+        quiet: true,
+        export_json: Some(dir.join("enemies.json")),
+        filters: only.iter().map(|s| s.to_string()).collect(),
+        regex: !only.is_empty(),
+        ..Args::default()
+    });
+    enemies::register(&mut h, data);
+    h.run_to_document().unwrap().expect("a document")
+}
+
+/// How far a benchmark's mean is from its baseline's, as a fraction.
+fn apart(doc: &ResultDocument, name: &str) -> f64 {
+    let c = doc
+        .comparisons
+        .iter()
+        .find(|c| c.candidate == name)
+        .unwrap();
+    (c.ratio - 1.0).abs()
+}
+
+/// The clean variants a slow spell of the machine can mimic an enemy in: the warm memo
+/// is no cold start, and the quiet pair of identical copies is within 5 % (a shared
+/// machine's own noise puts two sequential measurements of identical code 2–3 % apart).
+fn clean_under_noise(doc: &ResultDocument) -> Result<(), String> {
+    let warm = "e1_cold_state/memo_warm";
+    if flagged(doc, warm, DiagnosticCode::ColdStart) {
+        return Err(format!(
+            "{warm}: {:?}",
+            doc.benchmark(warm).unwrap().diagnostics
+        ));
+    }
+    let quiet = apart(doc, "e3_noise_quiet/copy_b");
+    if quiet >= 0.05 {
+        return Err(format!("the quiet pair is {:.1} % apart", 100.0 * quiet));
+    }
+    Ok(())
+}
+
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -30,18 +76,17 @@ fn flagged(doc: &ResultDocument, name: &str, code: DiagnosticCode) -> bool {
 fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
     let dir = tempfile::tempdir().unwrap();
     let data = enemies::EnemyData::new();
-    let mut h = Harness::with_args(Args {
-        bench: true,
-        measure_time: plumb_model::quantity::Duration::from_millis(150),
-        // Noisy variants may sample on for precision; bound that to keep the test short.
-        max_measure_time: plumb_model::quantity::Duration::from_millis(500),
-        sample_count: 40,
-        quiet: true,
-        export_json: Some(dir.path().join("enemies.json")),
-        ..Args::default()
-    });
-    enemies::register(&mut h, &data);
-    let doc = h.run_to_document().unwrap().expect("a document");
+    let doc = measure(&data, dir.path(), &[]);
+    // A slow spell of this shared machine (the host changes a core's speed for 0.1 s to
+    // seconds) at the start of the warm memo's samples looks exactly like a cold start,
+    // and during one of the quiet copies like noise. Those two clean variants, and only
+    // they, are measured once more before the test fails; both results are reported.
+    if let Err(first) = clean_under_noise(&doc) {
+        let again = measure(&data, dir.path(), &["^e1_cold_state/", "^e3_noise_quiet/"]);
+        if let Err(second) = clean_under_noise(&again) {
+            panic!("flagged twice: {first} / then: {second}");
+        }
+    }
 
     // Enemy 1: cold state.
     let cold = "e1_cold_state/memo_cold";
@@ -52,12 +97,6 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         codes(&doc, cold)
     );
     assert!(flagged(&doc, cold, DiagnosticCode::NoWarmup));
-    let warm = doc.benchmark("e1_cold_state/memo_warm").unwrap();
-    assert!(
-        !flagged(&doc, "e1_cold_state/memo_warm", DiagnosticCode::ColdStart),
-        "{:?}",
-        warm.diagnostics
-    );
     assert!(!flagged(
         &doc,
         "e1_cold_state/memo_warm",
@@ -109,24 +148,12 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         "e3_noise_loaded/copy_b_with_busy_cores",
         DiagnosticCode::Noise
     ));
-    // The quiet pair is measured on the same shared machine, whose own noise can put two
-    // sequential measurements of identical code 2-3 % apart (and the check then says so,
-    // truthfully); busy cores must stand far above that.
-    let apart = |name: &str| {
-        let c = doc
-            .comparisons
-            .iter()
-            .find(|c| c.candidate == name)
-            .unwrap();
-        (c.ratio - 1.0).abs()
-    };
-    let (quiet, loaded) = (
-        apart("e3_noise_quiet/copy_b"),
-        apart("e3_noise_loaded/copy_b_with_busy_cores"),
-    );
+    // Busy cores stand far above the 5 % the quiet pair may differ by.
+    let loaded = apart(&doc, "e3_noise_loaded/copy_b_with_busy_cores");
     assert!(
-        quiet < 0.05 && quiet * 3.0 < loaded,
-        "quiet {quiet}, loaded {loaded}"
+        loaded > 0.15,
+        "loaded {loaded}: {:?}",
+        codes(&doc, "e3_noise_loaded/copy_b_with_busy_cores")
     );
 
     // Enemy 4: working set beyond the last-level cache.

@@ -1,5 +1,5 @@
 use crate::quantity::{Confidence, Fraction};
-use crate::Metric;
+use crate::{Diagnostic, Metric, Source};
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +101,36 @@ pub struct Comparison {
     /// Hodges–Lehmann shift candidate − baseline, per operation in the metric's unit.
     #[serde(with = "crate::nan_as_null")]
     pub hodges_lehmann: f64,
+    /// What moved besides the compared metric, where both sides counted it: IPC,
+    /// instructions, branch and cache misses per operation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterChange>,
+    /// What the counters say about the verdict: the time moved and the work did not
+    /// (`time-not-work`), or the reverse (`work-not-time`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Diagnostic>,
+}
+
+/// One counter per operation (or IPC) of the candidate against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CounterChange {
+    /// The metric's name (`instructions`, `branch-misses`, `ll-misses`, …) or `ipc`.
+    pub counter: String,
+    pub source: Source,
+    #[serde(with = "crate::nan_as_null")]
+    pub baseline: f64,
+    #[serde(with = "crate::nan_as_null")]
+    pub candidate: f64,
+    /// candidate / baseline.
+    #[serde(with = "crate::nan_as_null")]
+    pub ratio: f64,
+    /// Over the replicates at the comparison's confidence; absent for simulated counts
+    /// (deterministic: one run each is exact) and for IPC (a ratio of two means).
+    pub ratio_ci: Option<Interval>,
+    /// As for time: `slower` is more of the counter (fewer for IPC: `faster` is higher
+    /// IPC), `equivalent` within the SESOI. Simulated counts and IPC are judged by their
+    /// ratio alone.
+    pub verdict: Verdict,
 }
 
 impl Comparison {
@@ -128,6 +158,8 @@ impl Comparison {
             tost_p: f64::NAN,
             cohens_d: f64::NAN,
             hodges_lehmann: f64::NAN,
+            counters: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }

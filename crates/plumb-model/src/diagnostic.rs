@@ -61,6 +61,11 @@ codes! {
     BranchBound = "branch-bound",
     /// Along a sweep, time per operation jumps where the working set passes a cache.
     CacheCliff = "cache-cliff",
+    /// Two benchmarks' times differ and their instructions do not: the machine, layout
+    /// or memory behaviour changed, not the work.
+    TimeNotWork = "time-not-work",
+    /// Two benchmarks' instructions differ and their times do not.
+    WorkNotTime = "work-not-time",
     /// Cache misses are a high share of accesses (and IPC low, where it is measured).
     MemoryBound = "memory-bound",
     /// Counters covered more than the benchmark, or were live too little of the time.

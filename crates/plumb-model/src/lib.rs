@@ -23,7 +23,7 @@ mod simulation;
 pub mod sweep;
 
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
-pub use comparison::{Comparison, Verdict, VerdictReason};
+pub use comparison::{Comparison, CounterChange, Verdict, VerdictReason};
 pub use comparison_document::{
     ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,
     COMPARISON_FORMAT_VERSION,

@@ -82,6 +82,7 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
             .dim()
         );
     }
+    out.push_str(&crate::terminal::explained(c, 4));
     out
 }
 

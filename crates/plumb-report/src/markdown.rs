@@ -51,6 +51,7 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
                 cell(&crate::reason::reason_text(c))
             );
         }
+        out.push_str(&explained(doc));
     }
     let mut diag = String::new();
     for b in &doc.benchmarks {
@@ -101,6 +102,27 @@ fn write_table(out: &mut String, t: &Table) {
         let cells: Vec<String> = r.iter().map(|c| cell(c)).collect();
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
+}
+
+/// Under the verdicts: what moved besides time, and what it says, per comparison.
+fn explained(doc: &ResultDocument) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
+    let mut out = String::new();
+    for c in doc.comparisons.iter().filter(|c| !c.counters.is_empty()) {
+        let notes: String = c
+            .notes
+            .iter()
+            .map(|d| format!(" **{}**: {}", d.code, d.message))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\n> {}: {}{}",
+            cell(&c.candidate),
+            crate::reason::counter_changes_text(c).unwrap_or_default(),
+            cell(&notes)
+        );
+    }
+    out
 }
 
 #[cfg(test)]

@@ -122,6 +122,44 @@ pub fn percentile_reason_text(p: &PercentileComparison) -> String {
     )
 }
 
+/// What moved besides the compared metric, on one line: "ipc ×0.667 lower · instructions
+/// ×1.000 [0.998, 1.002] same · d1-misses ×30.1 more (simulated)"; None without counters.
+pub fn counter_changes_text(c: &plumb_model::Comparison) -> Option<String> {
+    if c.counters.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = c
+        .counters
+        .iter()
+        .map(|k| {
+            let ipc = k.counter == "ipc";
+            let word = match k.verdict {
+                plumb_model::Verdict::Equivalent => "same",
+                plumb_model::Verdict::Inconclusive => "unclear",
+                plumb_model::Verdict::Faster if ipc => "higher",
+                plumb_model::Verdict::Slower if ipc => "lower",
+                plumb_model::Verdict::Faster => "fewer",
+                plumb_model::Verdict::Slower => "more",
+            };
+            let ratio = if k.ratio.is_finite() {
+                format!("×{:.3}", k.ratio)
+            } else {
+                format!("0 → {:.3}", k.candidate)
+            };
+            let ci = k
+                .ratio_ci
+                .map_or(String::new(), |i| format!(" [{:.3}, {:.3}]", i.lo, i.hi));
+            let simulated = if k.source == plumb_model::Source::Simulated {
+                " (simulated)"
+            } else {
+                ""
+            };
+            format!("{} {ratio}{ci} {word}{simulated}", k.counter)
+        })
+        .collect();
+    Some(format!("counters: {}", parts.join(" · ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +247,46 @@ mod tests {
             ..p
         };
         assert!(percentile_reason_text(&p).starts_with("fewer than 10 requests beyond p99"));
+    }
+
+    #[test]
+    fn counters_that_moved_read_on_one_line() {
+        let mut c = judged(VerdictReason::Unjudged, 0.5, 0.5);
+        assert_eq!(counter_changes_text(&c), None);
+        let change = |counter: &str, source, ratio, ci: Option<(f64, f64)>, verdict| {
+            plumb_model::CounterChange {
+                counter: counter.into(),
+                source,
+                baseline: 2.0,
+                candidate: 2.0 * ratio,
+                ratio,
+                ratio_ci: ci.map(|(lo, hi)| plumb_model::Interval { lo, hi }),
+                verdict,
+            }
+        };
+        use plumb_model::Source::{HardwareCounter, Simulated, SoftwareCounter};
+        c.counters = vec![
+            change("ipc", HardwareCounter, 0.5, None, Verdict::Slower),
+            change(
+                "instructions",
+                HardwareCounter,
+                1.0,
+                Some((0.99, 1.01)),
+                Verdict::Equivalent,
+            ),
+            change("d1-misses", Simulated, 30.0, None, Verdict::Slower),
+            change(
+                "page-faults",
+                SoftwareCounter,
+                f64::INFINITY,
+                None,
+                Verdict::Inconclusive,
+            ),
+        ];
+        (c.counters[3].baseline, c.counters[3].candidate) = (0.0, 3.0);
+        assert_eq!(
+            counter_changes_text(&c).unwrap(),
+            "counters: ipc ×0.500 lower · instructions ×1.000 [0.990, 1.010] same · d1-misses ×30.000 more (simulated) · page-faults 0 → 3.000 unclear"
+        );
     }
 }

@@ -118,13 +118,25 @@ pub(crate) fn ratio_text(c: &Comparison) -> String {
 }
 
 fn verdict_line(c: &Comparison) -> String {
-    format!(
+    let mut out = format!(
         "  {}  {}  {}\n      {}\n",
         c.candidate,
         verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
         ratio_text(c),
         style(crate::reason::reason_text(c)).dim()
-    )
+    );
+    out.push_str(&explained(c, 6));
+    out
+}
+
+/// The counters that moved beside a verdict, and what they say about it.
+pub(crate) fn explained(c: &Comparison, indent: usize) -> String {
+    let mut out = String::new();
+    if let Some(line) = crate::reason::counter_changes_text(c) {
+        let _ = writeln!(out, "{}{}", " ".repeat(indent), style(line).dim());
+    }
+    out.push_str(&render_diagnostics(&c.notes, indent));
+    out
 }
 
 /// Diagnostics as indented lines: a mark, the code, the message, the evidence, the advice.

@@ -1,0 +1,317 @@
+//! Compare explains: beside a verdict on time, what moved in the counters both sides
+//! have — IPC, instructions, branch and cache misses, page faults per operation — and
+//! what that says: time moved but the work did not (the machine, the code's layout or
+//! its memory behaviour changed), or the work moved but time did not.
+
+use crate::verdict::compare;
+use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::{
+    Benchmark, Comparison, CounterChange, Diagnostic, DiagnosticCode, Metric, Severity, Source,
+    Verdict,
+};
+
+/// The counters a comparison is explained by, in the order they are shown. Hardware and
+/// simulated names of one thing are both listed; a pair of benchmarks has one or the
+/// other.
+const EXPLAINING: [Metric; 11] = [
+    Metric::Instructions,
+    Metric::Cycles,
+    Metric::BranchMisses,
+    Metric::ConditionalMispredictions,
+    Metric::L1dLoadMisses,
+    Metric::LlcLoadMisses,
+    Metric::CacheMisses,
+    Metric::D1Misses,
+    Metric::LlMisses,
+    Metric::PageFaults,
+    Metric::ContextSwitches,
+];
+
+/// Fills `c.counters` and `c.notes` from the counters `base` and `cand` both have.
+pub fn explain(c: &mut Comparison, base: &Benchmark, cand: &Benchmark) {
+    let (level, sesoi) = (c.level, c.sesoi);
+    c.counters = EXPLAINING
+        .iter()
+        .filter_map(|m| change(base, cand, m, level, sesoi))
+        .collect();
+    if let Some(ipc) = ipc_change(base, cand, sesoi) {
+        c.counters.insert(0, ipc);
+    }
+    if c.metric == Metric::WallTime {
+        c.notes = work_and_time(c).into_iter().collect();
+    }
+}
+
+fn change(
+    base: &Benchmark,
+    cand: &Benchmark,
+    m: &Metric,
+    level: Confidence,
+    sesoi: Fraction,
+) -> Option<CounterChange> {
+    let (b, source) = base.counted_mean(m)?;
+    let (n, other) = cand.counted_mean(m)?;
+    if source != other {
+        return None;
+    }
+    if source == Source::Simulated {
+        return Some(by_ratio(m.as_str(), source, b, n, sesoi, false));
+    }
+    let k = compare(base, cand, m, level, sesoi);
+    Some(CounterChange {
+        counter: m.as_str().to_string(),
+        source,
+        baseline: b,
+        candidate: n,
+        ratio: k.ratio,
+        ratio_ci: k.ratio_ci,
+        verdict: k.verdict,
+    })
+}
+
+/// A change judged by its ratio alone: equivalent within the SESOI (or both zero),
+/// else more (`slower`) or fewer (`faster`); `higher_is_faster` flips that, for IPC.
+fn by_ratio(
+    counter: &str,
+    source: Source,
+    baseline: f64,
+    candidate: f64,
+    sesoi: Fraction,
+    higher_is_faster: bool,
+) -> CounterChange {
+    let ratio = if baseline > 0.0 {
+        candidate / baseline
+    } else if candidate > 0.0 {
+        f64::INFINITY
+    } else {
+        1.0
+    };
+    let s = sesoi.get();
+    let verdict = if (ratio - 1.0).abs() <= s {
+        Verdict::Equivalent
+    } else if (ratio > 1.0) != higher_is_faster {
+        Verdict::Slower
+    } else {
+        Verdict::Faster
+    };
+    CounterChange {
+        counter: counter.to_string(),
+        source,
+        baseline,
+        candidate,
+        ratio,
+        ratio_ci: None,
+        verdict,
+    }
+}
+
+fn ipc_change(base: &Benchmark, cand: &Benchmark, sesoi: Fraction) -> Option<CounterChange> {
+    let b = base.counter_ratio(&Metric::Instructions, &Metric::Cycles)?;
+    let n = cand.counter_ratio(&Metric::Instructions, &Metric::Cycles)?;
+    Some(by_ratio("ipc", Source::HardwareCounter, b, n, sesoi, true))
+}
+
+/// "Time moved but instructions did not", and the reverse, with what else moved.
+fn work_and_time(c: &Comparison) -> Option<Diagnostic> {
+    let instructions = c.counters.iter().find(|k| k.counter == "instructions")?;
+    let time_moved = matches!(c.verdict, Verdict::Faster | Verdict::Slower);
+    let work_moved = matches!(instructions.verdict, Verdict::Faster | Verdict::Slower);
+    let others: Vec<String> = c
+        .counters
+        .iter()
+        .filter(|k| k.counter != "instructions" && k.counter != "cycles" && k.counter != "ipc")
+        .filter(|k| matches!(k.verdict, Verdict::Faster | Verdict::Slower))
+        .map(|k| format!("{} ×{}", k.counter, ratio(k.ratio)))
+        .collect();
+    let d = if time_moved && instructions.verdict == Verdict::Equivalent {
+        let why = if others.is_empty() {
+            "nothing counted moved either: the machine (frequency, neighbours), the code's layout or alignment changed, not the amount of work".to_string()
+        } else {
+            format!(
+                "{} moved: the same work waits differently on memory or branches",
+                others.join(", ")
+            )
+        };
+        Diagnostic::new(
+            DiagnosticCode::TimeNotWork,
+            Severity::Warning,
+            format!(
+                "time ×{} but instructions ×{} (the same work): {why}",
+                ratio(c.ratio),
+                ratio(instructions.ratio)
+            ),
+        )
+        .advice("before crediting (or blaming) the code, re-run both interleaved on one machine; if it holds, look at what moved")
+    } else if work_moved && c.verdict == Verdict::Equivalent {
+        Diagnostic::new(
+            DiagnosticCode::WorkNotTime,
+            Severity::Warning,
+            format!(
+                "instructions ×{} but time equivalent (×{}): the work changed and something else bounds the time (memory, a dependency chain), or the instructions that changed were cheap",
+                ratio(instructions.ratio),
+                ratio(c.ratio)
+            ),
+        )
+        .advice("look at IPC and the misses: fewer instructions at lower IPC is the same time")
+    } else {
+        return None;
+    };
+    Some(
+        d.evidence("time_ratio", crate::checks::sig4(c.ratio))
+            .evidence(
+                "instructions_ratio",
+                crate::checks::sig4(instructions.ratio),
+            )
+            .evidence(
+                "instructions_source",
+                serde_json::json!(instructions.source),
+            ),
+    )
+}
+
+fn ratio(r: f64) -> String {
+    if r.is_finite() {
+        format!("{r:.3}")
+    } else {
+        "∞".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{BenchmarkKind, MetricInfo};
+
+    const LEVEL: Confidence = Confidence::DEFAULT;
+
+    /// Ten runs of `ns` with `instructions` and `misses` per run, each ±0.45 %.
+    fn bench(name: &str, ns: f64, instructions: f64, misses: f64) -> Benchmark {
+        let mut b = Benchmark::new(name, BenchmarkKind::Command);
+        for m in [
+            Metric::WallTime,
+            Metric::Instructions,
+            Metric::Cycles,
+            Metric::LlcLoadMisses,
+        ] {
+            let info = if m == Metric::WallTime {
+                MetricInfo::measured(&m)
+            } else {
+                MetricInfo::known(&m, Source::HardwareCounter)
+            };
+            b.metrics.insert(m, info);
+        }
+        for i in 0..10 {
+            let wobble = 1.0 + 0.001 * (i as f64 - 4.5);
+            b.samples.push(
+                1,
+                &[
+                    (Metric::WallTime, (ns * wobble) as u64),
+                    (Metric::Instructions, (instructions * wobble) as u64),
+                    (Metric::Cycles, (ns * 3.0 * wobble) as u64),
+                    (Metric::LlcLoadMisses, (misses * wobble) as u64),
+                ],
+            );
+        }
+        crate::analyse_benchmark(
+            &mut b,
+            &crate::AnalysisConfig {
+                level: LEVEL,
+                sesoi: Fraction::DEFAULT_SESOI,
+                drop_upper_outliers: false,
+                metric: Metric::WallTime,
+            },
+        );
+        b
+    }
+
+    fn explained(base: &Benchmark, cand: &Benchmark) -> Comparison {
+        let mut c = compare(
+            base,
+            cand,
+            &Metric::WallTime,
+            LEVEL,
+            Fraction::DEFAULT_SESOI,
+        );
+        explain(&mut c, base, cand);
+        c
+    }
+
+    #[test]
+    fn time_moved_with_the_same_instructions_and_more_misses() {
+        let base = bench("a", 1e6, 2e6, 1000.0);
+        let slower = bench("b", 1.5e6, 2e6, 30_000.0);
+        let c = explained(&base, &slower);
+        assert_eq!(c.verdict, Verdict::Slower);
+        let names: Vec<&str> = c.counters.iter().map(|k| k.counter.as_str()).collect();
+        assert_eq!(names, ["ipc", "instructions", "cycles", "llc-load-misses"]);
+        let instructions = &c.counters[1];
+        assert_eq!(instructions.verdict, Verdict::Equivalent);
+        assert!(instructions.ratio_ci.is_some());
+        // IPC: 2e6 / 3e6 cycles against 2e6 / 4.5e6 is ×0.667, lower: "slower".
+        assert!((c.counters[0].ratio - 2.0 / 3.0).abs() < 1e-3);
+        assert_eq!(c.counters[0].verdict, Verdict::Slower);
+        assert_eq!(c.notes.len(), 1);
+        assert_eq!(c.notes[0].code, DiagnosticCode::TimeNotWork);
+        assert!(
+            c.notes[0].message.contains("llc-load-misses ×30.0"),
+            "{}",
+            c.notes[0].message
+        );
+    }
+
+    #[test]
+    fn instructions_moved_with_the_same_time() {
+        let base = bench("a", 1e6, 2e6, 1000.0);
+        let fewer = bench("b", 1e6, 1.2e6, 1000.0);
+        let c = explained(&base, &fewer);
+        assert_eq!(c.verdict, Verdict::Equivalent);
+        assert_eq!(c.notes[0].code, DiagnosticCode::WorkNotTime);
+        assert!(c.notes[0]
+            .message
+            .starts_with("instructions ×0.600 but time equivalent"));
+        // Both moved together: nothing to flag.
+        let c = explained(&base, &bench("c", 1.5e6, 3e6, 1000.0));
+        assert_eq!(c.verdict, Verdict::Slower);
+        assert!(c.notes.is_empty(), "{:?}", c.notes);
+    }
+
+    #[test]
+    fn simulated_counts_are_judged_by_their_exact_ratio() {
+        let k = by_ratio(
+            "instructions",
+            Source::Simulated,
+            100.0,
+            101.0,
+            Fraction::DEFAULT_SESOI,
+            false,
+        );
+        assert_eq!((k.verdict, k.ratio_ci), (Verdict::Equivalent, None));
+        let k = by_ratio(
+            "d1-misses",
+            Source::Simulated,
+            0.0,
+            0.0,
+            Fraction::DEFAULT_SESOI,
+            false,
+        );
+        assert_eq!((k.verdict, k.ratio), (Verdict::Equivalent, 1.0));
+        let k = by_ratio(
+            "d1-misses",
+            Source::Simulated,
+            0.0,
+            3.0,
+            Fraction::DEFAULT_SESOI,
+            false,
+        );
+        assert_eq!(k.verdict, Verdict::Slower);
+        let k = by_ratio(
+            "conditional-mispredictions",
+            Source::Simulated,
+            0.5,
+            0.003,
+            Fraction::DEFAULT_SESOI,
+            false,
+        );
+        assert_eq!(k.verdict, Verdict::Faster);
+    }
+}
