@@ -1,5 +1,5 @@
 use crate::replicates::replicates;
-use crate::{checks, compare, environment_diagnostics};
+use crate::{checks, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument, SimulatedCounts};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
@@ -169,9 +169,13 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         };
         if let Some(base) = members().find(|b| b.baseline) {
             for b in members().filter(|b| !b.baseline) {
-                let mut c = compare(base, b, &cfg.metric, cfg.level, cfg.sesoi);
-                crate::explain(&mut c, base, b);
-                doc.comparisons.push(c);
+                doc.comparisons.push(crate::compare_explained(
+                    base,
+                    b,
+                    &cfg.metric,
+                    cfg.level,
+                    cfg.sesoi,
+                ));
             }
         }
     }

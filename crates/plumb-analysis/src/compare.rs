@@ -1,5 +1,5 @@
+use crate::compare_load;
 use crate::environment::BUSY_LOAD_PER_THREAD;
-use crate::{compare, compare_load};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode,
@@ -61,11 +61,9 @@ pub fn compare_documents(
                         Err(why) => LoadComparison::NotCompared { benchmark, why },
                     })
             }
-            (None, None) => {
-                let mut c = compare(b, n, how.metric, how.level, how.sesoi);
-                crate::explain(&mut c, b, n);
-                out.comparisons.push(c)
-            }
+            (None, None) => out.comparisons.push(crate::compare_explained(
+                b, n, how.metric, how.level, how.sesoi,
+            )),
             _ => out.load.push(LoadComparison::NotCompared {
                 benchmark,
                 why: "one result is a load test and the other is not".into(),

@@ -27,8 +27,21 @@ const EXPLAINING: [Metric; 11] = [
     Metric::ContextSwitches,
 ];
 
+/// `cand` against `base` on `metric`, with what the counters both have say beside it.
+pub fn compare_explained(
+    base: &Benchmark,
+    cand: &Benchmark,
+    metric: &Metric,
+    level: Confidence,
+    sesoi: Fraction,
+) -> Comparison {
+    let mut c = compare(base, cand, metric, level, sesoi);
+    explain(&mut c, base, cand);
+    c
+}
+
 /// Fills `c.counters` and `c.notes` from the counters `base` and `cand` both have.
-pub fn explain(c: &mut Comparison, base: &Benchmark, cand: &Benchmark) {
+fn explain(c: &mut Comparison, base: &Benchmark, cand: &Benchmark) {
     let (level, sesoi) = (c.level, c.sesoi);
     c.counters = EXPLAINING
         .iter()
@@ -225,15 +238,13 @@ mod tests {
     }
 
     fn explained(base: &Benchmark, cand: &Benchmark) -> Comparison {
-        let mut c = compare(
+        compare_explained(
             base,
             cand,
             &Metric::WallTime,
             LEVEL,
             Fraction::DEFAULT_SESOI,
-        );
-        explain(&mut c, base, cand);
-        c
+        )
     }
 
     #[test]

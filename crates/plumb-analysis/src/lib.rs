@@ -15,7 +15,7 @@ pub use benchmark::{
 };
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
-pub use explain::explain;
+pub use explain::compare_explained;
 pub use load_compare::compare_load;
 pub use replicates::{replicates, BATCHES};
 pub use verdict::compare;

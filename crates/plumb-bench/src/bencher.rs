@@ -149,9 +149,7 @@ impl<'c> Bencher<'c> {
             return;
         }
         if let Some(n) = self.ctx.simulate {
-            let started = std::time::Instant::now();
-            simulated_region_calls(&mut f, n);
-            self.region_ns = Some(started.elapsed().as_nanos() as u64);
+            self.region_ns = Some(elapsed_ns(|| simulated_region_calls(&mut f, n)));
             return;
         }
         let cfg = &self.sampling();
@@ -180,9 +178,9 @@ impl<'c> Bencher<'c> {
         if let Some(n) = self.ctx.simulate {
             let mut inputs: Vec<I> = (0..n).map(|_| setup()).collect();
             let mut outputs: Vec<O> = Vec::with_capacity(inputs.len());
-            let started = std::time::Instant::now();
-            simulated_region_inputs(&mut routine, &mut inputs, &mut outputs);
-            self.region_ns = Some(started.elapsed().as_nanos() as u64);
+            self.region_ns = Some(elapsed_ns(|| {
+                simulated_region_inputs(&mut routine, &mut inputs, &mut outputs)
+            }));
             return;
         }
         // Inputs for a whole sample are held in memory, and making them takes time that
@@ -217,6 +215,14 @@ impl<'c> Bencher<'c> {
             warmup: self.warmup,
         }
     }
+}
+
+/// How long `region` took, read around it (under a simulator, outside the counted
+/// region).
+fn elapsed_ns(region: impl FnOnce()) -> u64 {
+    let started = std::time::Instant::now();
+    region();
+    started.elapsed().as_nanos() as u64
 }
 
 fn sample_calls<T: Timer, P: Probe, O, F: FnMut() -> O>(

@@ -4,7 +4,7 @@ use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
-use plumb_counters::plan::{decide, Mode, SimulationPlan};
+use plumb_counters::plan::{decide, Counting, Mode};
 use plumb_model::Benchmark;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -129,7 +129,7 @@ impl<'a> Harness<'a> {
         let counting = self.counting(&environment, test_mode)?;
         if !test_mode {
             announce(&clock_info, &ctx, &chosen, &names);
-            for notice in &counting.1 {
+            for notice in &counting.notices {
                 eprintln!("note: {notice}");
             }
         }
@@ -141,7 +141,7 @@ impl<'a> Harness<'a> {
                 None => return Ok(None),
             }
         };
-        let interrupted = match &counting.0 {
+        let interrupted = match &counting.simulation {
             Some(sim) => crate::simulate::simulate_benchmarks(&self.args, sim, &mut benchmarks)?,
             None => false,
         };
@@ -165,13 +165,16 @@ impl<'a> Harness<'a> {
         &self,
         env: &plumb_model::Environment,
         test_mode: bool,
-    ) -> Result<(Option<SimulationPlan>, Vec<String>), String> {
+    ) -> Result<Counting, String> {
         let Some(mode) = self
             .args
             .counters
             .filter(|_| !test_mode && !self.args.launch_child)
         else {
-            return Ok((None, Vec::new()));
+            return Ok(Counting {
+                simulation: None,
+                notices: Vec::new(),
+            });
         };
         let budget = self.args.sim_budget.to_std();
         let decision = decide(mode, env, budget, &plumb_report::hardware_counters(env))?;
@@ -188,7 +191,10 @@ impl<'a> Harness<'a> {
             described.as_deref(),
             decision.cannot_simulate.as_deref(),
         );
-        Ok((decision.simulation, notices))
+        Ok(Counting {
+            simulation: decision.simulation,
+            notices,
+        })
     }
 
     /// `--simulate-child N`, under valgrind: each chosen routine called N times in the

@@ -15,6 +15,13 @@ use std::hint::black_box;
 #[inline(never)]
 pub fn time_calls<T: Timer, O, F: FnMut() -> O>(timer: &T, f: &mut F, iters: u64) -> u64 {
     let start = timer.start();
+    calls(f, iters);
+    timer.end().wrapping_sub(start)
+}
+
+/// The loop the timed and the simulated regions both run.
+#[inline(always)]
+fn calls<O, F: FnMut() -> O>(f: &mut F, iters: u64) {
     if std::mem::size_of::<O>() == 0 {
         for _ in 0..iters {
             f();
@@ -24,7 +31,6 @@ pub fn time_calls<T: Timer, O, F: FnMut() -> O>(timer: &T, f: &mut F, iters: u64
             black_box(f());
         }
     }
-    timer.end().wrapping_sub(start)
 }
 
 /// Times `routine` over prepared inputs, in ticks. Outputs are kept (in space reserved
@@ -38,21 +44,26 @@ pub fn time_inputs<T: Timer, I, O, F: FnMut(I) -> O>(
 ) -> u64 {
     debug_assert!(outputs.capacity() >= inputs.len());
     let start = timer.start();
-    for input in inputs.drain(..) {
-        outputs.push(black_box(routine(black_box(input))));
-    }
+    calls_on(routine, inputs, outputs);
     timer.end().wrapping_sub(start)
 }
 
-/// `iters` calls of `f` with nothing else: the region a simulation counts (valgrind's
-/// callgrind collects only inside functions named `simulated_region_*`, and what they
-/// call). No clock is read in it, so the counts are the routine's alone; the fixed cost
-/// of entering it cancels when two runs of `n` and `2n` calls are subtracted.
+/// The loop over prepared inputs the timed and the simulated regions both run.
+#[inline(always)]
+fn calls_on<I, O, F: FnMut(I) -> O>(routine: &mut F, inputs: &mut Vec<I>, outputs: &mut Vec<O>) {
+    for input in inputs.drain(..) {
+        outputs.push(black_box(routine(black_box(input))));
+    }
+}
+
+/// `iters` calls of `f`, the loop of [`time_calls`] without the clock: the region a
+/// simulation counts (valgrind's callgrind collects only inside functions named
+/// `simulated_region_*`, and what they call). No clock is read in it, so the counts are
+/// the routine's alone; the fixed cost of entering it cancels when two runs of `n` and
+/// `2n` calls are subtracted.
 #[inline(never)]
 pub fn simulated_region_calls<O, F: FnMut() -> O>(f: &mut F, iters: u64) {
-    for _ in 0..iters {
-        black_box(f());
-    }
+    calls(f, iters);
 }
 
 /// `routine` over prepared inputs, as [`time_inputs`] without the clock: a simulation's
@@ -63,7 +74,5 @@ pub fn simulated_region_inputs<I, O, F: FnMut(I) -> O>(
     inputs: &mut Vec<I>,
     outputs: &mut Vec<O>,
 ) {
-    for input in inputs.drain(..) {
-        outputs.push(black_box(routine(black_box(input))));
-    }
+    calls_on(routine, inputs, outputs);
 }

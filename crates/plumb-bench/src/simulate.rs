@@ -12,7 +12,7 @@
 //! samples measured. Inputs of `iter_batched` are made before the region in both runs.
 
 use crate::args::Args;
-use plumb_counters::cachegrind::{self, SimError, SimRun, Totals};
+use plumb_counters::cachegrind::{self, SimError, SimRun, Totals, VALGRIND_STARTUP};
 use plumb_counters::plan::SimulationPlan;
 use plumb_model::{Benchmark, Metric, SimulatedCounts};
 use std::path::Path;
@@ -26,8 +26,6 @@ const REGION: &str = "*simulated_region_*";
 /// How much slower a routine runs under callgrind with cache and branch simulation,
 /// until one has been measured in this run (`bench/simulated-counters.sh` measures it).
 const FIRST_SLOWDOWN: f64 = 100.0;
-/// valgrind's start-up and exit, in every estimate.
-const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
 /// N is chosen so that N calls take about this long natively…
 const REGION_NATIVE: Duration = Duration::from_millis(5);
 /// … and at most this many, since `iter_batched` holds 2N inputs at once.
@@ -56,16 +54,11 @@ pub(crate) fn simulate_benchmarks(
         }
         let mut counts = cachegrind::empty_counts(sim.region_tool(), &sim.geometry);
         let ops_per_call = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1));
-        let largest_batch = b
-            .samples
-            .iterations()
-            .iter()
-            .max()
-            .map_or(1, |n| n / ops_per_call);
+        let (per_call, largest_batch) = timed_calls(b, ops_per_call);
         let job = Job {
             exe: &exe,
             name: &b.name,
-            calls: calls_for(per_call(b), largest_batch),
+            calls: calls_for(per_call, largest_batch),
             ops_per_call,
         };
         match job.simulate(sim, &mut slowdown, &stop, !args.quiet) {
@@ -80,15 +73,20 @@ pub(crate) fn simulate_benchmarks(
     Ok(stop.load(Ordering::Relaxed))
 }
 
-/// The mean time of one call of the routine in the timed samples.
-fn per_call(b: &Benchmark) -> Duration {
+/// The timed samples' mean time of one call of the routine, and the most calls one
+/// sample made.
+fn timed_calls(b: &Benchmark, ops_per_call: u64) -> (Duration, u64) {
     let wall: u64 = b
         .samples
         .values(&Metric::WallTime)
         .map_or(0, |v| v.iter().sum());
-    let ops: u64 = b.samples.iterations().iter().sum();
-    let ops_per_call = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1));
-    Duration::from_secs_f64(wall as f64 / ops.max(1) as f64 * ops_per_call as f64 / 1e9)
+    let ops = b.samples.iterations();
+    let per_op_ns = wall as f64 / ops.iter().sum::<u64>().max(1) as f64;
+    let largest = ops.iter().max().map_or(1, |n| n / ops_per_call);
+    (
+        Duration::from_secs_f64(per_op_ns * ops_per_call as f64 / 1e9),
+        largest,
+    )
 }
 
 /// The second run beyond the first: N calls.
@@ -192,13 +190,14 @@ impl Job<'_> {
             let left = sim.budget.saturating_sub(started.elapsed());
             let region_time = dir.path().join(format!("region-{n}"));
             let argv = self.argv(n, Some(&region_time));
+            // Each run is stopped at what is left of the budget; the result names the
+            // budget itself.
             let run = cachegrind::simulate_region(&argv, &sim.geometry, REGION, left, stop)
                 .map_err(|e| match e {
-                    SimError::Stopped => "its simulation was interrupted".to_string(),
-                    SimError::Failed(why) => format!("not simulated: {why}"),
-                    SimError::OverBudget(_) => SimError::OverBudget(sim.budget).to_string(),
-                    other => other.to_string(),
-                })?;
+                    SimError::OverBudget(_) => SimError::OverBudget(sim.budget),
+                    other => other,
+                })
+                .map_err(|e| e.not_simulated())?;
             // How long the region took, simulated, as the child timed it around (not
             // inside) the region.
             let ns = std::fs::read_to_string(&region_time)

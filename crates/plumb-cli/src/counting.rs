@@ -4,21 +4,11 @@
 
 use crate::args::CountersArg;
 use crate::exit::CliError;
-use plumb_counters::plan::{decide, Mode, SimulationPlan};
+use plumb_counters::plan::{decide, Counting, Mode};
 use plumb_model::Environment;
 use std::time::Duration;
 
-pub struct HowCounted {
-    pub simulation: Option<SimulationPlan>,
-    /// Printed before the run: what is missing here and what is done instead.
-    pub notices: Vec<String>,
-}
-
-pub fn plan(
-    mode: CountersArg,
-    env: &Environment,
-    budget: Duration,
-) -> Result<HowCounted, CliError> {
+pub fn plan(mode: CountersArg, env: &Environment, budget: Duration) -> Result<Counting, CliError> {
     let mode = match mode {
         CountersArg::Auto => Mode::Auto,
         CountersArg::Hardware => Mode::Hardware,
@@ -39,7 +29,7 @@ pub fn plan(
         described.as_deref(),
         decision.cannot_simulate.as_deref(),
     );
-    Ok(HowCounted {
+    Ok(Counting {
         simulation: decision.simulation,
         notices,
     })

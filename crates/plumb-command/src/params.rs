@@ -187,11 +187,13 @@ fn series_of(
     combo: &BTreeMap<String, String>,
 ) -> Option<String> {
     let working_set = working_set?;
-    let (swept, fixed): (BTreeMap<_, _>, BTreeMap<_, _>) = combo
+    let swept = |k: &String| working_set.contains(&format!("{{{k}}}"));
+    let fixed: BTreeMap<String, String> = combo
         .iter()
+        .filter(|(k, _)| !swept(k))
         .map(|(k, v)| (k.clone(), v.clone()))
-        .partition(|(k, _)| working_set.contains(&format!("{{{k}}}")));
-    (!swept.is_empty()).then(|| substitute(&c.name, &fixed))
+        .collect();
+    combo.keys().any(swept).then(|| substitute(&c.name, &fixed))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use crate::runner::{Measured, Progress};
 use crate::{RunPlan, SimulationPlan};
-use plumb_counters::cachegrind::{self, SimError};
+use plumb_counters::cachegrind::{self, VALGRIND_STARTUP};
 use plumb_model::{Metric, SimulatedCounts};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -16,8 +16,6 @@ use std::time::Duration;
 /// updates it. `bench/simulated-counters.sh` measured ×28–×32 on a branchy C loop: this
 /// first guess errs long, so a budget is not overrun by a surprise.
 const FIRST_SLOWDOWN: f64 = 50.0;
-/// valgrind's own start-up and exit (0.26 s here for `true`), in every estimate.
-const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
 /// The shortest timed run whose simulation updates the slowdown.
 const LEARN_FROM: Duration = Duration::from_millis(50);
 
@@ -93,9 +91,7 @@ fn simulate_one(
             }
             Ok((operations, run))
         }
-        Err(SimError::Stopped) => Err("its simulation was interrupted".into()),
-        Err(SimError::Failed(why)) => Err(format!("not simulated: {why}")),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.not_simulated()),
     }
 }
 

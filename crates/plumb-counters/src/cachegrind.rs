@@ -234,6 +234,10 @@ pub fn empty_counts(tool: String, geometry: &Geometry) -> SimulatedCounts {
     counts
 }
 
+/// valgrind's own start-up and exit (0.26 s here for `true`), in every estimate of how
+/// long a simulation will take.
+pub const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
+
 /// Why a simulated run gave no counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SimError {
@@ -261,6 +265,17 @@ impl fmt::Display for SimError {
                 b.as_secs_f64()
             ),
             SimError::Stopped => write!(f, "the simulation was interrupted"),
+        }
+    }
+}
+
+impl SimError {
+    /// Why a benchmark has no simulated counts, as its result says it.
+    pub fn not_simulated(&self) -> String {
+        match self {
+            SimError::Stopped => "its simulation was interrupted".into(),
+            SimError::Failed(why) => format!("not simulated: {why}"),
+            other => other.to_string(),
         }
     }
 }

@@ -60,8 +60,14 @@ pub struct Decision {
     pub simulation: Option<SimulationPlan>,
     /// Simulation was wanted (auto, no PMU) and is not possible here: why.
     pub cannot_simulate: Option<String>,
-    /// Whether the CPU's counters open here.
-    pub hardware_here: bool,
+}
+
+/// A run's counting as its front end settles it: the simulation (when it simulates) and
+/// the lines that tell the user what is counted here, printed once before the run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counting {
+    pub simulation: Option<SimulationPlan>,
+    pub notices: Vec<String>,
 }
 
 /// Decides `mode` against this machine. Refuses (with the reason and the alternative)
@@ -73,10 +79,7 @@ pub fn decide(
     budget: Duration,
     hardware_described: &str,
 ) -> Result<Decision, String> {
-    let hardware_here = env
-        .counters
-        .as_ref()
-        .is_some_and(|c| !c.hardware.is_empty());
+    let hardware_here = env.hardware_counters_open();
     let simulate = match mode {
         Mode::Hardware if !hardware_here => {
             return Err(format!(
@@ -90,7 +93,6 @@ pub fn decide(
     let mut decision = Decision {
         simulation: None,
         cannot_simulate: None,
-        hardware_here,
     };
     if simulate {
         match simulation_plan(env, budget) {
@@ -142,7 +144,7 @@ mod tests {
         );
         let with_pmu = env(&["cycles"]);
         let d = decide(Mode::Hardware, &with_pmu, budget, "").unwrap();
-        assert!(d.hardware_here && d.simulation.is_none() && d.cannot_simulate.is_none());
+        assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
         let d = decide(Mode::Auto, &with_pmu, budget, "").unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
         // No caches in the record: auto says why it cannot simulate (or that valgrind is

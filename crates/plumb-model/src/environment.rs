@@ -44,6 +44,15 @@ pub struct Environment {
     pub counters: Option<CounterAvailability>,
 }
 
+impl Environment {
+    /// Whether any of the CPU's counters opened here (false where unprobed).
+    pub fn hardware_counters_open(&self) -> bool {
+        self.counters
+            .as_ref()
+            .is_some_and(|c| !c.hardware.is_empty())
+    }
+}
+
 /// Which of plumb's counter events `perf_event_open` accepts on this machine, for this
 /// process, and why the others are refused.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

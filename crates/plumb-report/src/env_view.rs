@@ -118,7 +118,7 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
 /// how); `None` when hardware counters are available.
 fn counter_notice(env: &Environment, simulation: Option<&str>) -> Option<String> {
     let c = env.counters.as_ref()?;
-    if !c.hardware.is_empty() {
+    if env.hardware_counters_open() {
         return None;
     }
     let hardware = counters(env, true);
@@ -152,12 +152,8 @@ pub fn counting_notices(
     simulation: Option<&str>,
     cannot_simulate: Option<&str>,
 ) -> Vec<String> {
-    let hardware_here = env
-        .counters
-        .as_ref()
-        .is_some_and(|c| !c.hardware.is_empty());
     let mut notices = Vec::new();
-    if simulated_on_request && hardware_here {
+    if simulated_on_request && env.hardware_counters_open() {
         notices.push(format!(
             "hardware counters are available here but simulated ones were asked for: {}",
             simulation.unwrap_or_default()

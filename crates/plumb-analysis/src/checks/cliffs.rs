@@ -5,7 +5,8 @@
 use super::sig4;
 use plumb_model::sweep::{cache_marks, sweeps, CacheMark};
 use plumb_model::{
-    Benchmark, Diagnostic, DiagnosticCode, Metric, ResultDocument, Severity, Unit, Verdict,
+    Benchmark, Comparison, Diagnostic, DiagnosticCode, Metric, ResultDocument, Severity, Unit,
+    Verdict,
 };
 
 /// A step of at least this ratio between neighbouring working sets is a cliff, when the
@@ -35,19 +36,8 @@ pub fn check(doc: &mut ResultDocument, metric: &Metric) {
             if judged.verdict != Verdict::Slower || judged.ratio < JUMP {
                 continue;
             }
-            if let Some(d) = cliff(a, b, metric, &marks) {
-                found.push((
-                    pair[1],
-                    d.evidence(
-                        "ratio_ci",
-                        judged
-                            .ratio_ci
-                            .map(|c| [sig4(c.lo), sig4(c.hi)])
-                            .into_iter()
-                            .flatten()
-                            .collect::<Vec<_>>(),
-                    ),
-                ));
+            if let Some(d) = cliff(a, b, &judged, &marks) {
+                found.push((pair[1], d));
             }
         }
     }
@@ -56,9 +46,16 @@ pub fn check(doc: &mut ResultDocument, metric: &Metric) {
     }
 }
 
-fn cliff(a: &Benchmark, b: &Benchmark, metric: &Metric, marks: &[CacheMark]) -> Option<Diagnostic> {
+/// The diagnostic of a step judged a cliff (`judged`: `b` against `a`).
+fn cliff(
+    a: &Benchmark,
+    b: &Benchmark,
+    judged: &Comparison,
+    marks: &[CacheMark],
+) -> Option<Diagnostic> {
+    let metric = &judged.metric;
     let (ta, tb) = (a.stats(metric)?.summary.mean, b.stats(metric)?.summary.mean);
-    let ratio = tb / ta;
+    let ratio = judged.ratio;
     let (wa, wb) = (a.working_set?.0, b.working_set?.0);
     let passed: Vec<&CacheMark> = marks
         .iter()
@@ -66,35 +63,7 @@ fn cliff(a: &Benchmark, b: &Benchmark, metric: &Metric, marks: &[CacheMark]) -> 
         .collect();
     let unit = a.metrics.get(metric).map_or(Unit::Count, |i| i.unit);
     let value = |v: f64| with_unit(unit, v);
-    let named = passed
-        .iter()
-        .map(|m| {
-            let how = if m.bytes == wb { "fills" } else { "outgrows" };
-            format!("{how} {} ({})", m.name, bytes(m.bytes))
-        })
-        .collect::<Vec<_>>()
-        .join(" and ");
-    let place = if passed.is_empty() {
-        let all = marks
-            .iter()
-            .map(|m| format!("{} {}", m.name, bytes(m.bytes)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!("no cache of this machine lies between ({all}): the TLB's reach, or the share of a shared cache this machine gets, is the likely edge")
-    } else {
-        format!("the working set {named}")
-    };
-    // Into DRAM-like times while the record says the last level still holds it.
-    let place = match marks.last() {
-        Some(last) if wb < last.bytes && ratio >= 4.0 => format!(
-            "{place}; {} is within the {} ({}) yet costs ×{ratio:.1}: the part of the {} this machine gets is smaller (other cores or guests share it), or the TLB's reach is passed",
-            bytes(wb),
-            last.name,
-            bytes(last.bytes),
-            last.name
-        ),
-        _ => place,
-    };
+    let place = place(&passed, marks, wb, ratio);
     let mut d = Diagnostic::new(
         DiagnosticCode::CacheCliff,
         Severity::Warning,
@@ -110,6 +79,12 @@ fn cliff(a: &Benchmark, b: &Benchmark, metric: &Metric, marks: &[CacheMark]) -> 
     .evidence("from_bytes", wa)
     .evidence("to_bytes", wb)
     .evidence("ratio", sig4(ratio))
+    .evidence(
+        "ratio_ci",
+        judged
+            .ratio_ci
+            .map_or_else(Vec::new, |c| vec![sig4(c.lo), sig4(c.hi)]),
+    )
     .evidence("from_benchmark", a.name.clone())
     .evidence(
         "caches_passed",
@@ -131,6 +106,41 @@ fn cliff(a: &Benchmark, b: &Benchmark, metric: &Metric, marks: &[CacheMark]) -> 
         }
     }
     Some(d)
+}
+
+/// Where a cliff between working sets `..wb` falls: the caches it passes (`passed`), or
+/// that none of `marks` lies between; and when the last level should still hold `wb`
+/// and the step is one into memory, that too.
+fn place(passed: &[&CacheMark], marks: &[CacheMark], wb: u64, ratio: f64) -> String {
+    let named = passed
+        .iter()
+        .map(|m| {
+            let how = if m.bytes == wb { "fills" } else { "outgrows" };
+            format!("{how} {} ({})", m.name, bytes(m.bytes))
+        })
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let place = if passed.is_empty() {
+        let all = marks
+            .iter()
+            .map(|m| format!("{} {}", m.name, bytes(m.bytes)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("no cache of this machine lies between ({all}): the TLB's reach, or the share of a shared cache this machine gets, is the likely edge")
+    } else {
+        format!("the working set {named}")
+    };
+    // Into DRAM-like times while the record says the last level still holds it.
+    match marks.last() {
+        Some(last) if wb < last.bytes && ratio >= 4.0 => format!(
+            "{place}; {} is within the {} ({}) yet costs ×{ratio:.1}: the part of the {} this machine gets is smaller (other cores or guests share it), or the TLB's reach is passed",
+            bytes(wb),
+            last.name,
+            bytes(last.bytes),
+            last.name
+        ),
+        _ => place,
+    }
 }
 
 fn bytes(b: u64) -> String {
