@@ -95,6 +95,9 @@ pub struct ResultDocument {
     /// The clock of an in-process run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockInfo>,
+    /// Sampling profiles (`plumb profile`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<crate::Profile>,
     /// Set when the document was read from an older format version and migrated: the
     /// version it was written in (not written out; a reader says so to its user).
     #[serde(skip)]
@@ -126,6 +129,7 @@ impl ResultDocument {
             comparisons: Vec::new(),
             diagnostics: Vec::new(),
             clock: None,
+            profiles: Vec::new(),
             migrated_from: None,
         }
     }

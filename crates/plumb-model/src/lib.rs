@@ -15,6 +15,7 @@ mod load_info;
 mod metric;
 mod migrate;
 mod nan_as_null;
+mod profile;
 pub mod quantity;
 mod samples;
 mod settings;
@@ -40,6 +41,10 @@ pub use latency::{value_at_percentile, LATENCY_PERCENTILES};
 pub use load_info::{LatencyDistribution, LoadInfo, TimelineRow};
 pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};
 pub use plumb_stats::{Interval, Summary};
+pub use profile::{
+    AllocationProfile, AllocationSite, AnnotatedLine, Annotation, CallGraph, FoldedStack, Profile,
+    ProfileSettings, ProfiledFunction,
+};
 pub use samples::{Exit, Samples};
 pub use settings::{
     CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,

@@ -27,6 +27,8 @@ pub enum ProducerSettings {
     Load(LoadSettings),
     /// `plumb merge` of load agents' results.
     Merged(MergedSettings),
+    /// `plumb profile`.
+    Profile(crate::ProfileSettings),
     /// Another tool's export, read by plumb (`tool` names it): what it did not record is
     /// unknown.
     Imported { tool: String },

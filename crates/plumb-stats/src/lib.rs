@@ -5,6 +5,7 @@
 //! (scipy, statsmodels, pymannkendall or hand-worked examples written into the tests).
 
 mod adaptive_histogram;
+mod amdahl;
 mod anova;
 mod batch_means;
 mod dip;
@@ -18,6 +19,7 @@ mod modality;
 mod modes;
 mod multimodality;
 mod outliers;
+mod proportions;
 mod quantiles;
 mod ratio;
 mod student_t;
@@ -27,6 +29,7 @@ mod tost;
 mod trend;
 mod welch;
 
+pub use amdahl::{amdahl_range, amdahl_speedup};
 pub use anova::{one_way_anova, Anova};
 pub use batch_means::{batch_means, batch_means_ci};
 pub use dip::{dip, Dip};
@@ -39,6 +42,7 @@ pub use modality::{mvalue, mvalue_fixed_bins, Modality};
 pub use modes::{modes, Mode};
 pub use multimodality::{multimodality, Multimodality, DIP_ALPHA};
 pub use outliers::{tukey_outliers, TukeyOutliers};
+pub use proportions::{share_ci, share_difference_ci};
 pub use quantiles::normal_quantile;
 pub use ratio::{ratio_of_means, ratio_sd, RatioEstimate};
 pub use student_t::{mean_ci, t_quantile, MeanCi};

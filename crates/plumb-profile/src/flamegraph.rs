@@ -1,0 +1,88 @@
+//! Flame-graph SVGs drawn by inferno: one profile's, and the differential one of two.
+
+use crate::folded;
+use crate::ProfileError;
+use inferno::differential;
+use inferno::flamegraph::{self, Options};
+use plumb_model::FoldedStack;
+
+/// One profile's flame graph.
+pub fn svg(stacks: &[FoldedStack], title: &str, subtitle: &str) -> Result<String, ProfileError> {
+    let text = folded::to_text(stacks);
+    let mut options = Options::default();
+    options.title = title.to_string();
+    options.subtitle = Some(subtitle.to_string());
+    options.count_name = "samples".to_string();
+    draw(&mut options, &text)
+}
+
+/// The differential flame graph: drawn with AFTER's stacks, each frame coloured by how
+/// its samples moved from BEFORE (red grew, blue shrank). Counts are normalised to the
+/// same total first, so the colours show shares, not the two runs' lengths.
+pub fn differential_svg(
+    before: &[FoldedStack],
+    after: &[FoldedStack],
+    title: &str,
+    subtitle: &str,
+) -> Result<String, ProfileError> {
+    let mut diff = Vec::new();
+    let options = differential::Options {
+        normalize: true,
+        ..Default::default()
+    };
+    differential::from_readers(
+        options,
+        folded::to_text(before).as_bytes(),
+        folded::to_text(after).as_bytes(),
+        &mut diff,
+    )
+    .map_err(|e| ProfileError::Output(format!("differential stacks: {e}")))?;
+    let mut options = Options::default();
+    options.title = title.to_string();
+    options.subtitle = Some(subtitle.to_string());
+    options.count_name = "samples".to_string();
+    draw(&mut options, &String::from_utf8_lossy(&diff))
+}
+
+fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, ProfileError> {
+    let mut svg = Vec::new();
+    if folded_text.trim().is_empty() {
+        return Err(ProfileError::Output(
+            "no stacks to draw a flame graph of".to_string(),
+        ));
+    }
+    flamegraph::from_lines(options, folded_text.lines(), &mut svg)
+        .map_err(|e| ProfileError::Output(format!("drawing the flame graph: {e}")))?;
+    Ok(String::from_utf8_lossy(&svg).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stacks(text: &str) -> Vec<FoldedStack> {
+        folded::parse(text).unwrap()
+    }
+
+    #[test]
+    fn every_frame_is_drawn() {
+        let s = svg(&stacks("p;main;heavy 7\np;main;light 3\n"), "t", "sub").unwrap();
+        assert!(s.starts_with("<?xml"));
+        for frame in ["heavy", "light", "main"] {
+            assert!(s.contains(&format!(">{frame}<")), "{frame} missing");
+        }
+        assert!(svg(&[], "t", "s").is_err());
+    }
+
+    #[test]
+    fn the_differential_graph_draws_the_after_stacks() {
+        let s = differential_svg(
+            &stacks("p;main;heavy 70\np;main;light 30\n"),
+            &stacks("p;main;heavy 35\np;main;light 30\n"),
+            "t",
+            "s",
+        )
+        .unwrap();
+        assert!(s.contains(">heavy<") && s.contains(">light<"));
+    }
+}

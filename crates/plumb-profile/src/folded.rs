@@ -1,0 +1,128 @@
+//! Folded stacks: collapsed from perf script by inferno, cut to a region, read and written
+//! as the `.folded` text FlameGraph's tools share.
+
+use crate::ProfileError;
+use inferno::collapse::perf::{Folder, Options};
+use inferno::collapse::Collapse;
+use plumb_model::FoldedStack;
+
+/// Folds perf script's text into stacks (root first), most samples first. With
+/// `region`, each stack that passes through a frame of that name is cut there: the
+/// region becomes its root, and what called it is dropped.
+pub fn collapse(script: &str, region: Option<&str>) -> Result<Vec<FoldedStack>, ProfileError> {
+    let mut options = Options::default();
+    options.include_addrs = true;
+    options.nthreads = 1;
+    options.skip_after = region.map(|r| vec![r.to_string()]).unwrap_or_default();
+    let mut out = Vec::new();
+    Folder::from(options)
+        .collapse(script.as_bytes(), &mut out)
+        .map_err(|e| ProfileError::Script(format!("folding the stacks: {e}")))?;
+    let text = String::from_utf8_lossy(&out);
+    let mut stacks = parse(&text).map_err(ProfileError::Script)?;
+    sort(&mut stacks);
+    Ok(stacks)
+}
+
+/// Keeps the stacks rooted at `region` (see `collapse`); the samples of the others are
+/// counted and dropped.
+pub fn split_region(stacks: Vec<FoldedStack>, region: &str) -> (Vec<FoldedStack>, u64) {
+    let (kept, outside): (Vec<_>, Vec<_>) = stacks
+        .into_iter()
+        .partition(|s| s.frames().next() == Some(region));
+    (kept, outside.iter().map(|s| s.samples).sum())
+}
+
+pub fn total(stacks: &[FoldedStack]) -> u64 {
+    stacks.iter().map(|s| s.samples).sum()
+}
+
+/// The `.folded` text: `frame;frame;frame count` per line.
+pub fn to_text(stacks: &[FoldedStack]) -> String {
+    stacks
+        .iter()
+        .map(|s| format!("{} {}\n", s.stack, s.samples))
+        .collect()
+}
+
+/// Reads `.folded` text; a line without a count is an error naming the line.
+pub fn parse(text: &str) -> Result<Vec<FoldedStack>, String> {
+    let mut stacks = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        let parsed = line
+            .rsplit_once(' ')
+            .and_then(|(stack, n)| Some((stack, n.parse::<u64>().ok()?)));
+        match parsed {
+            Some((stack, samples)) if !stack.is_empty() => stacks.push(FoldedStack {
+                stack: stack.to_string(),
+                samples,
+            }),
+            _ => return Err(format!("line {}: not `frames count`: {line:?}", i + 1)),
+        }
+    }
+    Ok(stacks)
+}
+
+pub fn sort(stacks: &mut [FoldedStack]) {
+    stacks.sort_by(|a, b| {
+        b.samples
+            .cmp(&a.samples)
+            .then_with(|| a.stack.cmp(&b.stack))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script() -> String {
+        let mut s = String::new();
+        for (leaf, n) in [("heavy", 7), ("medium", 2), ("light", 1)] {
+            for t in 0..n {
+                s.push_str(&format!(
+                    "prog 1 1 0.{t}: cpu-clock: \n\t1 {leaf} (/p)\n\t2 main (/p)\n\t3 _start (/p)\n\n"
+                ));
+            }
+        }
+        s.push_str("prog 1 1 0.9: cpu-clock: \n\t1 setup (/p)\n\t2 main (/p)\n\n");
+        s
+    }
+
+    #[test]
+    fn inferno_folds_root_first_most_samples_first() {
+        let stacks = collapse(&script(), None).unwrap();
+        let text = to_text(&stacks);
+        assert_eq!(
+            text,
+            "prog;_start;main;heavy 7\nprog;_start;main;medium 2\nprog;_start;main;light 1\nprog;main;setup 1\n"
+        );
+        assert_eq!(parse(&text).unwrap(), stacks);
+        assert_eq!(total(&stacks), 11);
+    }
+
+    #[test]
+    fn a_region_keeps_only_what_it_called() {
+        let mut s = script();
+        s = s.replace("\t2 main (/p)\n\t3 _start", "\t2 region (/p)\n\t3 _start");
+        let stacks = collapse(&s, Some("region")).unwrap();
+        let (kept, outside) = split_region(stacks, "region");
+        assert_eq!(outside, 1);
+        assert_eq!(
+            to_text(&kept),
+            "region;heavy 7\nregion;medium 2\nregion;light 1\n"
+        );
+    }
+
+    #[test]
+    fn malformed_folded_text_names_the_line() {
+        assert_eq!(
+            parse("a;b 3\n\na;c x\n").unwrap_err(),
+            "line 3: not `frames count`: \"a;c x\""
+        );
+        assert!(parse(" 4").is_err());
+    }
+}

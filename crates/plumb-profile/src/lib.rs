@@ -1,0 +1,120 @@
+//! The profile producer: `perf record` with call graphs around a command (or one
+//! benchmark's measured loop), folded by inferno into stacks, counted into the
+//! top-functions table, drawn as a flame graph; differential profiles; per-instruction
+//! annotation; allocation sites by valgrind's DHAT.
+
+pub mod annotate;
+pub mod binary;
+pub mod diff;
+mod error;
+pub mod flamegraph;
+pub mod folded;
+pub mod functions;
+pub mod names;
+pub mod perf_tool;
+pub mod record;
+pub mod script;
+
+pub use error::ProfileError;
+pub use perf_tool::PerfTool;
+pub use record::{Sampler, DEFAULT_FREQUENCY_HZ};
+
+use plumb_model::{Exit, Profile};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// One profile to take.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// What to run under perf.
+    pub argv: Vec<OsString>,
+    /// What the profile is called (the command line, or the benchmark).
+    pub name: String,
+    pub sampler: Sampler,
+    /// Keep only the stacks through this frame, cut there (a benchmark's measured loop).
+    pub region: Option<String>,
+    /// Where perf.data goes.
+    pub data: PathBuf,
+}
+
+/// A profile taken, and how the taking went.
+#[derive(Debug)]
+pub struct Taken {
+    pub profile: Profile,
+    pub interrupted: bool,
+    /// How long the command ran under perf.
+    pub wall: Duration,
+}
+
+/// Records, folds and counts. A command that fails or crashes still gives the profile of
+/// what ran; so does a stop request (Ctrl-C).
+pub fn take(perf: &PerfTool, request: &Request, stop: &AtomicBool) -> Result<Taken, ProfileError> {
+    let started = Instant::now();
+    let recording = record::record(perf, &request.sampler, &request.argv, &request.data, stop)?;
+    let wall = started.elapsed();
+    let lost = record::lost_records(perf, &recording.data);
+    let script = script::run(perf, &recording.data)?;
+    let stacks = folded::collapse(&script.text, request.region.as_deref())?;
+    let (stacks, outside_samples) = match &request.region {
+        Some(region) => folded::split_region(stacks, region),
+        None => (stacks, 0),
+    };
+    let functions = functions::table(&stacks, &script.modules, request.region.is_none());
+    let profile = Profile {
+        name: request.name.clone(),
+        samples: folded::total(&stacks),
+        outside_samples,
+        lost,
+        functions,
+        stacks,
+        unsymbolised: script.unsymbolised(),
+        exit: recording.exit.filter(|_| request.region.is_none()),
+        annotations: Vec::new(),
+        allocations: None,
+    };
+    Ok(Taken {
+        profile,
+        interrupted: recording.interrupted,
+        wall,
+    })
+}
+
+/// Why a profile has no samples, in a sentence with what to do.
+pub fn why_no_samples(taken: &Taken, sampler: &Sampler) -> String {
+    let period_ms = 1000.0 / f64::from(sampler.frequency_hz.max(1));
+    let ran_ms = taken.wall.as_secs_f64() * 1e3;
+    if taken.profile.outside_samples > 0 {
+        return format!(
+            "all {} samples fell outside the measured loop: the benchmark's routine ran too briefly, or its stacks could not be unwound up to the loop",
+            taken.profile.outside_samples
+        );
+    }
+    if ran_ms < 20.0 * period_ms {
+        return format!(
+            "the command ran for {ran_ms:.0} ms, and {} samples one every {period_ms:.1} ms: run it longer (a larger input, a loop) or raise --frequency",
+            sampler.event
+        );
+    }
+    if matches!(taken.profile.exit, Some(e) if !e.success()) {
+        return "the command failed before doing work worth a sample".to_string();
+    }
+    format!(
+        "perf took no {} samples in {ran_ms:.0} ms: the event may not count on this machine (try --event cpu-clock), or the time was spent in children perf did not follow",
+        sampler.event
+    )
+}
+
+/// A sentence for how the command ended, when it did not succeed.
+pub fn exit_note(exit: Option<Exit>) -> Option<String> {
+    match exit? {
+        Exit::Code(0) => None,
+        Exit::Code(c) => Some(format!(
+            "the command exited with status {c}: the profile is of what ran until then"
+        )),
+        Exit::Signal { signal } => Some(format!(
+            "the command was killed by signal {signal}: the profile is of what ran until then"
+        )),
+    }
+}
