@@ -1,15 +1,18 @@
 //! Turns raw samples into statistics, enemy checks and verdicts. Reads and writes the
 //! result model only; no I/O.
 
+mod amdahl;
 mod benchmark;
 mod checks;
 mod compare;
 mod environment;
 mod explain;
 mod load_compare;
+mod profile_diff;
 mod replicates;
 mod verdict;
 
+pub use amdahl::{predict as predict_amdahl, Speedup};
 pub use benchmark::{
     analyse_benchmark, analyse_document, complete_statistics, metric_stats, AnalysisConfig,
 };
@@ -17,5 +20,6 @@ pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;
 pub use load_compare::compare_load;
+pub use profile_diff::share_changes;
 pub use replicates::{replicates, BATCHES};
 pub use verdict::compare;

@@ -30,6 +30,9 @@ pub struct Args {
     /// Set in the processes simulation starts under valgrind: run the benchmark's routine
     /// this many times in the measured region, and nothing else.
     pub simulate_child: Option<u64>,
+    /// Set in the process `plumb profile --bench` starts under perf: run the benchmark's
+    /// routine in the untimed region for this long, and nothing else.
+    pub profile_child: Option<Duration>,
     /// With `simulate_child`: where to write how long the region took (simulated).
     pub region_time: Option<PathBuf>,
     pub delta: bool,
@@ -75,6 +78,7 @@ impl Default for Args {
             counters: None,
             sim_budget: Duration::from_secs(60),
             simulate_child: None,
+            profile_child: None,
             region_time: None,
             delta: false,
             pin: None,
@@ -227,6 +231,7 @@ fn counting_option<'a>(
         "--sim-budget" => a.sim_budget = time_limit(value(it, arg)?, arg)?,
         "--region-time" => a.region_time = Some(value(it, arg)?.into()),
         "--simulate-child" => a.simulate_child = Some(count(value(it, arg)?, arg, 1)? as u64),
+        "--profile-child" => a.profile_child = Some(time_limit(value(it, arg)?, arg)?),
         _ => return Ok(false),
     }
     Ok(true)
@@ -400,6 +405,8 @@ mod tests {
         let child = p(&["--simulate-child", "3", "--region-time", "/tmp/r"]).unwrap();
         assert_eq!(child.simulate_child, Some(3));
         assert!(p(&["--simulate-child", "0"]).is_err());
+        let child = p(&["--profile-child", "2s", "--exact", "x"]).unwrap();
+        assert_eq!(child.profile_child, Some(Duration::from_secs(2)));
     }
 
     /// The same grammar as `plumb run`: percent and fraction forms alike, durations with

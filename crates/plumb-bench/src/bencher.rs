@@ -1,6 +1,6 @@
 use crate::alloc::AllocationProbe;
 use crate::clock::{Clock, Timer};
-use crate::measure::{simulated_region_calls, simulated_region_inputs, time_calls, time_inputs};
+use crate::measure::{time_calls, time_inputs, untimed_region_calls, untimed_region_inputs};
 use crate::sampler::{sample, Reading, Sampled, SamplingConfig, EXTRA};
 use plumb_counters::CounterProbe;
 use plumb_probe::{Nested, Nothing, Probe, ProbeMetric};
@@ -18,9 +18,43 @@ pub(crate) struct Context {
     pub counters: Option<CounterProbe>,
     /// Quick mode (`cargo test`): run each routine once to see that it works.
     pub test_mode: bool,
-    /// Under a simulator (`--simulate-child N`): run the routine N times in the
-    /// simulated region, once, and measure nothing.
-    pub simulate: Option<u64>,
+    /// Under a simulator or a profiler: run the routine in the untimed region, and
+    /// measure nothing.
+    pub untimed: Option<Untimed>,
+}
+
+/// How a child under a simulator or a profiler runs the routine, in the untimed twin of
+/// the measured loop (`measure::untimed_region_*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Untimed {
+    /// `--simulate-child N`: N calls, once.
+    Calls(u64),
+    /// `--profile-child TIME`: rounds of calls until the region has run this long (a
+    /// round grows until it lasts 10 ms, so entering the region is rare).
+    For(std::time::Duration),
+}
+
+impl Untimed {
+    /// Runs `round(n)` (which returns how long its region took, in ns) as asked; returns
+    /// the region's total time. A profile's rounds stop at 10 times the time asked of
+    /// the wall clock, when setup outside the region is slow.
+    fn run(self, max_round: u64, mut round: impl FnMut(u64) -> u64) -> u64 {
+        match self {
+            Untimed::Calls(n) => round(n),
+            Untimed::For(time) => {
+                let (want, started) = (time.as_nanos() as u64, std::time::Instant::now());
+                let (mut total, mut n) = (0, 1);
+                while total < want && started.elapsed() < time * 10 {
+                    let took = round(n);
+                    total += took;
+                    if took < 10_000_000 {
+                        n = (n * 2).min(max_round);
+                    }
+                }
+                total
+            }
+        }
+    }
 }
 
 /// One benchmark's measurement, as the harness receives it.
@@ -96,7 +130,7 @@ pub struct Bencher<'c> {
     pub(crate) working_set_bytes: Option<u64>,
     pub(crate) result: Option<String>,
     pub(crate) measured: Option<Measured>,
-    /// Under a simulator: how long the simulated region took, in ns.
+    /// Under a simulator or a profiler: how long the untimed region took, in ns.
     pub(crate) region_ns: Option<u64>,
     warmup: bool,
 }
@@ -148,8 +182,9 @@ impl<'c> Bencher<'c> {
             std::hint::black_box(f());
             return;
         }
-        if let Some(n) = self.ctx.simulate {
-            self.region_ns = Some(elapsed_ns(|| simulated_region_calls(&mut f, n)));
+        if let Some(untimed) = self.ctx.untimed {
+            let round = |n| elapsed_ns(|| untimed_region_calls(&mut f, n));
+            self.region_ns = Some(untimed.run(u64::MAX / 2, round));
             return;
         }
         let cfg = &self.sampling();
@@ -175,12 +210,13 @@ impl<'c> Bencher<'c> {
             std::hint::black_box(routine(setup()));
             return;
         }
-        if let Some(n) = self.ctx.simulate {
-            let mut inputs: Vec<I> = (0..n).map(|_| setup()).collect();
-            let mut outputs: Vec<O> = Vec::with_capacity(inputs.len());
-            self.region_ns = Some(elapsed_ns(|| {
-                simulated_region_inputs(&mut routine, &mut inputs, &mut outputs)
-            }));
+        if let Some(untimed) = self.ctx.untimed {
+            let round = |n| {
+                let mut inputs: Vec<I> = (0..n).map(|_| setup()).collect();
+                let mut outputs: Vec<O> = Vec::with_capacity(inputs.len());
+                elapsed_ns(|| untimed_region_inputs(&mut routine, &mut inputs, &mut outputs))
+            };
+            self.region_ns = Some(untimed.run(MAX_BATCHED_INPUTS, round));
             return;
         }
         // Inputs for a whole sample are held in memory, and making them takes time that

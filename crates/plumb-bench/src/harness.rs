@@ -1,5 +1,5 @@
 use crate::args::{self, Args, ClockChoice};
-use crate::bencher::{Bencher, Context, Measured};
+use crate::bencher::{Bencher, Context, Measured, Untimed};
 use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
@@ -115,7 +115,14 @@ impl<'a> Harness<'a> {
             return Ok(None);
         }
         if let Some(calls) = self.args.simulate_child {
-            return self.run_simulated(&chosen, calls).map(|()| None);
+            return self
+                .run_untimed(&chosen, Untimed::Calls(calls))
+                .map(|()| None);
+        }
+        if let Some(time) = self.args.profile_child {
+            return self
+                .run_untimed(&chosen, Untimed::For(time.to_std()))
+                .map(|()| None);
         }
         if cfg!(debug_assertions) && self.args.bench {
             eprintln!(
@@ -197,17 +204,17 @@ impl<'a> Harness<'a> {
         })
     }
 
-    /// `--simulate-child N`, under valgrind: each chosen routine called N times in the
-    /// simulated region, nothing measured but how long the region took (simulated),
-    /// written to `--region-time`.
-    fn run_simulated(&mut self, chosen: &[usize], calls: u64) -> Result<(), String> {
+    /// `--simulate-child N` (under valgrind) or `--profile-child TIME` (under perf): each
+    /// chosen routine run in the untimed region, nothing measured but how long the region
+    /// took, written to `--region-time`.
+    fn run_untimed(&mut self, chosen: &[usize], untimed: Untimed) -> Result<(), String> {
         let ctx = Context {
             clock: Clock::Monotonic(Monotonic::new()),
             sampling: sampling(&self.args, 0.0),
             count_allocations: false,
             counters: None,
             test_mode: false,
-            simulate: Some(calls),
+            untimed: Some(untimed),
         };
         let mut region_ns = 0;
         for &i in chosen {
@@ -268,7 +275,7 @@ impl<'a> Harness<'a> {
                 .then(plumb_counters::CounterProbe::open)
                 .flatten(),
             test_mode,
-            simulate: None,
+            untimed: None,
         };
         Ok((ctx, clock_info, environment))
     }

@@ -58,18 +58,21 @@ fn calls_on<I, O, F: FnMut(I) -> O>(routine: &mut F, inputs: &mut Vec<I>, output
 
 /// `iters` calls of `f`, the loop of [`time_calls`] without the clock: the region a
 /// simulation counts (valgrind's callgrind collects only inside functions named
-/// `simulated_region_*`, and what they call). No clock is read in it, so the counts are
-/// the routine's alone; the fixed cost of entering it cancels when two runs of `n` and
-/// `2n` calls are subtracted.
+/// `untimed_region_*`, and what they call) and a profile keeps (`plumb profile --bench`
+/// keeps the stacks through these frames, cut there). No clock is read in it, so the
+/// counts are the routine's alone; the fixed cost of entering it cancels when two runs of
+/// `n` and `2n` calls are subtracted. Not generic over anything a profiler would print:
+/// its demangled name is the same for every routine.
 #[inline(never)]
-pub fn simulated_region_calls<O, F: FnMut() -> O>(f: &mut F, iters: u64) {
+pub fn untimed_region_calls<O, F: FnMut() -> O>(f: &mut F, iters: u64) {
     calls(f, iters);
 }
 
-/// `routine` over prepared inputs, as [`time_inputs`] without the clock: a simulation's
-/// region. The inputs were made before it and the outputs are dropped after it.
+/// `routine` over prepared inputs, as [`time_inputs`] without the clock: the untimed
+/// region of `iter_batched`. The inputs were made before it and the outputs are dropped
+/// after it.
 #[inline(never)]
-pub fn simulated_region_inputs<I, O, F: FnMut(I) -> O>(
+pub fn untimed_region_inputs<I, O, F: FnMut(I) -> O>(
     routine: &mut F,
     inputs: &mut Vec<I>,
     outputs: &mut Vec<O>,

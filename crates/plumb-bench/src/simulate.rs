@@ -5,7 +5,7 @@
 //! Only the routine is counted, not the program's start nor the benchmark's setup.
 //! valgrind 3.19 (Debian 12's) has no cachegrind client requests to start and stop
 //! counting (3.22 added them), so the child runs under callgrind, which collects only
-//! inside the functions named `simulated_region_*` (`--toggle-collect`) and what they
+//! inside the functions named `untimed_region_*` (`--toggle-collect`) and what they
 //! call, with the same cache and branch simulation as cachegrind. The region's fixed
 //! cost (entering it) and its first, cold calls are the same in both runs and cancel in
 //! the difference, which is N calls in steady state: per operation, what the timed
@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The functions callgrind counts in (see `measure.rs`).
-const REGION: &str = "*simulated_region_*";
+const REGION: &str = "*untimed_region_*";
 /// How much slower a routine runs under callgrind with cache and branch simulation,
 /// until one has been measured in this run (`bench/simulated-counters.sh` measures it).
 const FIRST_SLOWDOWN: f64 = 100.0;

@@ -320,7 +320,7 @@ pub fn simulate(
 }
 
 /// Runs `argv` once under callgrind, counting only inside the functions whose names
-/// match `region` (a callgrind pattern such as `*::simulated_region_*`) and what they
+/// match `region` (a callgrind pattern such as `*::untimed_region_*`) and what they
 /// call: the rest of the program (its start, its setup) runs simulated and uncounted.
 /// The same cache and branch simulation as [`simulate`]. A region never entered is an
 /// error, not zero counts.

@@ -42,8 +42,8 @@ pub use load_info::{LatencyDistribution, LoadInfo, TimelineRow};
 pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};
 pub use plumb_stats::{Interval, Summary};
 pub use profile::{
-    AllocationProfile, AllocationSite, AnnotatedLine, Annotation, CallGraph, FoldedStack, Profile,
-    ProfileSettings, ProfiledFunction,
+    AllocationProfile, AllocationSite, AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation,
+    CallGraph, FoldedStack, Profile, ProfileSettings, ProfiledFunction, ShareChange,
 };
 pub use samples::{Exit, Samples};
 pub use settings::{

@@ -107,6 +107,14 @@ impl FoldedStack {
     pub fn frames(&self) -> std::str::Split<'_, char> {
         self.stack.split(';')
     }
+
+    /// The `.folded` text FlameGraph's tools share: `frame;frame;frame count` per line.
+    pub fn text(stacks: &[FoldedStack]) -> String {
+        stacks
+            .iter()
+            .map(|s| format!("{} {}\n", s.stack, s.samples))
+            .collect()
+    }
 }
 
 /// A row of the top-functions table.
@@ -169,4 +177,62 @@ pub enum AnnotatedLine {
         text: String,
         samples: u64,
     },
+}
+
+/// One function's self share in two profiles (`plumb profile --diff`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShareChange {
+    pub name: String,
+    pub before_samples: u64,
+    pub after_samples: u64,
+    pub before_share: f64,
+    pub after_share: f64,
+    /// Interval of after − before (shares, 0..1) at the table's family-wise confidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<plumb_stats::Interval>,
+    /// The interval excludes 0: more than sampling noise.
+    pub moved: bool,
+}
+
+impl ShareChange {
+    pub fn change(&self) -> f64 {
+        self.after_share - self.before_share
+    }
+}
+
+/// What Amdahl's law predicts for the whole from one function's speedup, against what
+/// the whole did (`plumb amdahl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AmdahlPrediction {
+    pub function: String,
+    /// The function's share of the samples, f, and its sampling interval.
+    pub share: f64,
+    pub share_interval: plumb_stats::Interval,
+    /// The function's own speedup, S (baseline time / new time), and its interval.
+    pub speedup: f64,
+    pub speedup_interval: plumb_stats::Interval,
+    /// 1 / (1 − f + f/S), and its range over both intervals.
+    pub predicted: f64,
+    pub predicted_interval: plumb_stats::Interval,
+    /// The end-to-end speedup measured, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_interval: Option<plumb_stats::Interval>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<AmdahlCase>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AmdahlCase {
+    /// The measured end-to-end speedup's interval meets the predicted one.
+    AsPredicted,
+    /// Less than predicted: the micro-benchmark does not represent the function's real
+    /// workload (other inputs, a cold cache, other callers), or its gain is eaten
+    /// elsewhere.
+    LessThanPredicted,
+    /// More than predicted: something besides the function got faster too (less cache
+    /// pressure on the rest, fewer allocations, a changed layout).
+    MoreThanPredicted,
 }

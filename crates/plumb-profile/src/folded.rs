@@ -37,14 +37,6 @@ pub fn total(stacks: &[FoldedStack]) -> u64 {
     stacks.iter().map(|s| s.samples).sum()
 }
 
-/// The `.folded` text: `frame;frame;frame count` per line.
-pub fn to_text(stacks: &[FoldedStack]) -> String {
-    stacks
-        .iter()
-        .map(|s| format!("{} {}\n", s.stack, s.samples))
-        .collect()
-}
-
 /// Reads `.folded` text; a line without a count is an error naming the line.
 pub fn parse(text: &str) -> Result<Vec<FoldedStack>, String> {
     let mut stacks = Vec::new();
@@ -95,7 +87,7 @@ mod tests {
     #[test]
     fn inferno_folds_root_first_most_samples_first() {
         let stacks = collapse(&script(), None).unwrap();
-        let text = to_text(&stacks);
+        let text = FoldedStack::text(&stacks);
         assert_eq!(
             text,
             "prog;_start;main;heavy 7\nprog;_start;main;medium 2\nprog;_start;main;light 1\nprog;main;setup 1\n"
@@ -112,7 +104,7 @@ mod tests {
         let (kept, outside) = split_region(stacks, "region");
         assert_eq!(outside, 1);
         assert_eq!(
-            to_text(&kept),
+            FoldedStack::text(&kept),
             "region;heavy 7\nregion;medium 2\nregion;light 1\n"
         );
     }

@@ -1,13 +1,12 @@
 //! The profile producer: `perf record` with call graphs around a command (or one
-//! benchmark's measured loop), folded by inferno into stacks, counted into the
-//! top-functions table, drawn as a flame graph; differential profiles; per-instruction
-//! annotation; allocation sites by valgrind's DHAT.
+//! benchmark's measured loop), folded by inferno into stacks and counted into the
+//! top-functions table; per-instruction annotation; allocation sites by valgrind's DHAT.
+//! Differences between profiles and Amdahl's bound are plumb-analysis's; the flame
+//! graphs are drawn by plumb-report.
 
 pub mod annotate;
 pub mod binary;
-pub mod diff;
 mod error;
-pub mod flamegraph;
 pub mod folded;
 pub mod functions;
 pub mod names;
@@ -18,6 +17,14 @@ pub mod script;
 pub use error::ProfileError;
 pub use perf_tool::PerfTool;
 pub use record::{Sampler, DEFAULT_FREQUENCY_HZ};
+
+/// The frames of plumb-bench's untimed twins of its measured loops
+/// (`measure::untimed_region_*`), where `plumb profile --bench` cuts each stack: what
+/// they called is the benchmark's, what called them is the harness's.
+pub const BENCH_REGIONS: [&str; 2] = [
+    "plumb_bench::measure::untimed_region_calls",
+    "plumb_bench::measure::untimed_region_inputs",
+];
 
 use plumb_model::{Exit, Profile};
 use std::ffi::OsString;

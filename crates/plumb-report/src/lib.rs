@@ -8,6 +8,7 @@ mod env_view;
 mod export;
 #[cfg(test)]
 mod fixture;
+pub mod flamegraph;
 mod json;
 mod load_view;
 mod markdown;

@@ -1,14 +1,12 @@
 //! Flame-graph SVGs drawn by inferno: one profile's, and the differential one of two.
 
-use crate::folded;
-use crate::ProfileError;
 use inferno::differential;
 use inferno::flamegraph::{self, Options};
 use plumb_model::FoldedStack;
 
 /// One profile's flame graph.
-pub fn svg(stacks: &[FoldedStack], title: &str, subtitle: &str) -> Result<String, ProfileError> {
-    let text = folded::to_text(stacks);
+pub fn svg(stacks: &[FoldedStack], title: &str, subtitle: &str) -> Result<String, String> {
+    let text = FoldedStack::text(stacks);
     let mut options = Options::default();
     options.title = title.to_string();
     options.subtitle = Some(subtitle.to_string());
@@ -24,7 +22,7 @@ pub fn differential_svg(
     after: &[FoldedStack],
     title: &str,
     subtitle: &str,
-) -> Result<String, ProfileError> {
+) -> Result<String, String> {
     let mut diff = Vec::new();
     let options = differential::Options {
         normalize: true,
@@ -32,11 +30,11 @@ pub fn differential_svg(
     };
     differential::from_readers(
         options,
-        folded::to_text(before).as_bytes(),
-        folded::to_text(after).as_bytes(),
+        FoldedStack::text(before).as_bytes(),
+        FoldedStack::text(after).as_bytes(),
         &mut diff,
     )
-    .map_err(|e| ProfileError::Output(format!("differential stacks: {e}")))?;
+    .map_err(|e| format!("differential stacks: {e}"))?;
     let mut options = Options::default();
     options.title = title.to_string();
     options.subtitle = Some(subtitle.to_string());
@@ -44,15 +42,13 @@ pub fn differential_svg(
     draw(&mut options, &String::from_utf8_lossy(&diff))
 }
 
-fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, ProfileError> {
+fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, String> {
     let mut svg = Vec::new();
     if folded_text.trim().is_empty() {
-        return Err(ProfileError::Output(
-            "no stacks to draw a flame graph of".to_string(),
-        ));
+        return Err("no stacks to draw a flame graph of".to_string());
     }
     flamegraph::from_lines(options, folded_text.lines(), &mut svg)
-        .map_err(|e| ProfileError::Output(format!("drawing the flame graph: {e}")))?;
+        .map_err(|e| format!("drawing the flame graph: {e}"))?;
     Ok(String::from_utf8_lossy(&svg).into_owned())
 }
 
@@ -61,7 +57,15 @@ mod tests {
     use super::*;
 
     fn stacks(text: &str) -> Vec<FoldedStack> {
-        folded::parse(text).unwrap()
+        text.lines()
+            .map(|l| {
+                let (stack, n) = l.rsplit_once(' ').unwrap();
+                FoldedStack {
+                    stack: stack.into(),
+                    samples: n.parse().unwrap(),
+                }
+            })
+            .collect()
     }
 
     #[test]

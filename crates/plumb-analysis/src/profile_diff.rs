@@ -1,29 +1,9 @@
 //! Two profiles compared: how each function's share of the samples moved, and whether
 //! sampling alone could have moved it that far.
 
-use plumb_model::Profile;
-use plumb_stats::{share_difference_ci, Interval};
+use plumb_model::{Profile, ShareChange};
+use plumb_stats::share_difference_ci;
 use std::collections::BTreeMap;
-
-/// One function's self share before and after.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShareChange {
-    pub name: String,
-    pub before_samples: u64,
-    pub after_samples: u64,
-    pub before_share: f64,
-    pub after_share: f64,
-    /// Interval of after − before, in share (0..1), at the family-wise confidence.
-    pub interval: Option<Interval>,
-    /// The interval excludes 0: more than sampling noise.
-    pub moved: bool,
-}
-
-impl ShareChange {
-    pub fn change(&self) -> f64 {
-        self.after_share - self.before_share
-    }
-}
 
 /// Every function with self samples in either profile, largest move first. Each
 /// difference's interval is at `confidence` shared over all the functions compared
