@@ -69,6 +69,90 @@ pub enum Command {
         after_help = "Example:\n  plumb simulate --rate 450 --service 1ms --stall 200ms --stall-every 500"
     )]
     Simulate(SimulateArgs),
+    /// Profile a command (or one benchmark's measured loop) by sampling with perf: the
+    /// top functions by self and children share, a flame graph, folded stacks,
+    /// per-instruction annotation; or compare two saved profiles (--diff).
+    #[command(
+        after_help = "Examples:\n  plumb profile -- ./shares 1000\n  plumb profile --annotate heavy -o prof -- ./shares 1000\n  plumb profile --bench parse/json -- target/release/deps/mybench-1a2b3c\n  plumb profile --diff before/profile.json after/profile.json -o diff\n\nWrites into --out: profile.json (the result), profile.md (the table), stacks.folded, flamegraph.svg (diff.svg and diff.md for --diff), perf.data.\n\nExit codes: 0 done, 2 bad input, no samples, or a failing command, 128 + N stopped by signal N (what was sampled is kept)."
+    )]
+    Profile(Box<ProfileArgs>),
+    /// What one function's speedup can do for the whole (Amdahl's law), from its share in
+    /// a profile, next to the end-to-end change when given.
+    #[command(
+        after_help = "Examples:\n  plumb amdahl prof/profile.json --function heavy --micro 2\n  plumb amdahl prof/profile.json --function heavy --micro micro.json --macro macro.json\n\nA speedup is a number (2 or 2x: twice as fast) or a plumb result or comparison file whose comparison gives it (FILE#BENCHMARK to choose one).\n\nExit codes: 0 done, 2 bad input."
+    )]
+    Amdahl(AmdahlArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CallGraphArg {
+    /// Frame pointers where the binary keeps them, DWARF unwinding where it does not.
+    Auto,
+    /// The frame-pointer chain.
+    Fp,
+    /// DWARF unwinding of a copy of the stack.
+    Dwarf,
+}
+
+#[derive(Debug, Args)]
+pub struct ProfileArgs {
+    /// The command, after `--` (with --bench: a plumb-bench target binary).
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+    /// Profile only this benchmark's measured loop (its setup and the harness left out).
+    #[arg(long, value_name = "NAME")]
+    pub bench: Option<String>,
+    /// With --bench: how long the measured loop runs under perf.
+    #[arg(long, default_value = "3s", value_name = "TIME")]
+    pub bench_time: Duration,
+    /// The directory the outputs go to (made if absent).
+    #[arg(short, long, default_value = "plumb-profile", value_name = "DIR")]
+    pub out: PathBuf,
+    /// The perf event to sample: auto (cycles where the CPU counts them, cpu-clock where
+    /// it does not), or any event perf knows.
+    #[arg(long, default_value = "auto", value_name = "EVENT")]
+    pub event: String,
+    /// Samples per second.
+    #[arg(short = 'F', long, default_value_t = plumb_profile::DEFAULT_FREQUENCY_HZ, value_name = "HZ", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub frequency: u32,
+    /// How perf walks the stack.
+    #[arg(long, value_enum, default_value_t = CallGraphArg::Auto)]
+    pub call_graph: CallGraphArg,
+    /// Rows of the table printed.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub top: usize,
+    /// Per-instruction samples of this function, with source lines where the binary has
+    /// debug info (repeatable; the name as the table prints it).
+    #[arg(long, value_name = "FUNCTION")]
+    pub annotate: Vec<String>,
+    /// Also the allocation sites, by valgrind's DHAT: where the code allocates most (count
+    /// and bytes; per operation with --bench).
+    #[arg(long)]
+    pub alloc: bool,
+    /// Exit 0 even when the command fails (the profile is written either way).
+    #[arg(short, long)]
+    pub ignore_failure: bool,
+    /// Compare two saved profiles (profile.json, or .folded stacks) instead of profiling.
+    #[arg(long, num_args = 2, value_names = ["BEFORE", "AFTER"], conflicts_with_all = ["command", "bench"])]
+    pub diff: Option<Vec<PathBuf>>,
+}
+
+#[derive(Debug, Args)]
+pub struct AmdahlArgs {
+    /// A saved profile (profile.json of plumb profile).
+    pub profile: PathBuf,
+    /// The function sped up, as the profile's table names it.
+    #[arg(long, value_name = "NAME")]
+    pub function: String,
+    /// Its own speedup: a number (2: twice as fast) or a result/comparison file.
+    #[arg(long, value_name = "SPEEDUP|FILE[#BENCH]")]
+    pub micro: String,
+    /// The end-to-end speedup measured: a number or a result/comparison file.
+    #[arg(long = "macro", value_name = "SPEEDUP|FILE[#BENCH]")]
+    pub macro_: Option<String>,
+    /// Confidence of the share's interval.
+    #[arg(long, default_value = "95%")]
+    pub confidence: Confidence,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

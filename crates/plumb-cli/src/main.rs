@@ -1,5 +1,6 @@
 //! `plumb`: parse, dispatch, map the outcome to an exit code. Nothing else lives here.
 
+mod amdahl_cmd;
 mod args;
 mod compare_cmd;
 mod completions_cmd;
@@ -9,6 +10,9 @@ mod exit;
 mod export;
 mod load_cmd;
 mod merge_cmd;
+mod profile_cmd;
+mod profile_diff_cmd;
+mod profile_out;
 mod progress;
 mod run_cmd;
 mod session;
@@ -35,6 +39,8 @@ fn main() {
         args::Command::Simulate(a) => simulate_cmd::run(a),
         args::Command::Load(a) => load_cmd::run(*a),
         args::Command::Merge(a) => merge_cmd::run(a),
+        args::Command::Profile(a) => profile_cmd::run(*a),
+        args::Command::Amdahl(a) => amdahl_cmd::run(a),
     };
     std::process::exit(exit::report(result));
 }

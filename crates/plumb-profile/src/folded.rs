@@ -7,13 +7,13 @@ use inferno::collapse::Collapse;
 use plumb_model::FoldedStack;
 
 /// Folds perf script's text into stacks (root first), most samples first. With
-/// `region`, each stack that passes through a frame of that name is cut there: the
-/// region becomes its root, and what called it is dropped.
-pub fn collapse(script: &str, region: Option<&str>) -> Result<Vec<FoldedStack>, ProfileError> {
+/// `regions`, each stack that passes through a frame of one of those names is cut there:
+/// the region becomes its root, and what called it is dropped.
+pub fn collapse(script: &str, regions: &[String]) -> Result<Vec<FoldedStack>, ProfileError> {
     let mut options = Options::default();
     options.include_addrs = true;
     options.nthreads = 1;
-    options.skip_after = region.map(|r| vec![r.to_string()]).unwrap_or_default();
+    options.skip_after = regions.to_vec();
     let mut out = Vec::new();
     Folder::from(options)
         .collapse(script.as_bytes(), &mut out)
@@ -24,12 +24,14 @@ pub fn collapse(script: &str, region: Option<&str>) -> Result<Vec<FoldedStack>, 
     Ok(stacks)
 }
 
-/// Keeps the stacks rooted at `region` (see `collapse`); the samples of the others are
-/// counted and dropped.
-pub fn split_region(stacks: Vec<FoldedStack>, region: &str) -> (Vec<FoldedStack>, u64) {
-    let (kept, outside): (Vec<_>, Vec<_>) = stacks
-        .into_iter()
-        .partition(|s| s.frames().next() == Some(region));
+/// Keeps the stacks rooted at one of `regions` (see `collapse`); the samples of the
+/// others are counted and dropped.
+pub fn split_region(stacks: Vec<FoldedStack>, regions: &[String]) -> (Vec<FoldedStack>, u64) {
+    let (kept, outside): (Vec<_>, Vec<_>) = stacks.into_iter().partition(|s| {
+        s.frames()
+            .next()
+            .is_some_and(|f| regions.iter().any(|r| r == f))
+    });
     (kept, outside.iter().map(|s| s.samples).sum())
 }
 
@@ -86,7 +88,7 @@ mod tests {
 
     #[test]
     fn inferno_folds_root_first_most_samples_first() {
-        let stacks = collapse(&script(), None).unwrap();
+        let stacks = collapse(&script(), &[]).unwrap();
         let text = FoldedStack::text(&stacks);
         assert_eq!(
             text,
@@ -100,8 +102,9 @@ mod tests {
     fn a_region_keeps_only_what_it_called() {
         let mut s = script();
         s = s.replace("\t2 main (/p)\n\t3 _start", "\t2 region (/p)\n\t3 _start");
-        let stacks = collapse(&s, Some("region")).unwrap();
-        let (kept, outside) = split_region(stacks, "region");
+        let region = ["region".to_string()];
+        let stacks = collapse(&s, &region).unwrap();
+        let (kept, outside) = split_region(stacks, &region);
         assert_eq!(outside, 1);
         assert_eq!(
             FoldedStack::text(&kept),

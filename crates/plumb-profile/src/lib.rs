@@ -40,8 +40,9 @@ pub struct Request {
     /// What the profile is called (the command line, or the benchmark).
     pub name: String,
     pub sampler: Sampler,
-    /// Keep only the stacks through this frame, cut there (a benchmark's measured loop).
-    pub region: Option<String>,
+    /// Keep only the stacks through one of these frames, cut there (a benchmark's
+    /// measured loop: `BENCH_REGIONS`).
+    pub region: Option<Vec<String>>,
     /// Where perf.data goes.
     pub data: PathBuf,
 }
@@ -63,9 +64,9 @@ pub fn take(perf: &PerfTool, request: &Request, stop: &AtomicBool) -> Result<Tak
     let wall = started.elapsed();
     let lost = record::lost_records(perf, &recording.data);
     let script = script::run(perf, &recording.data)?;
-    let stacks = folded::collapse(&script.text, request.region.as_deref())?;
+    let stacks = folded::collapse(&script.text, request.region.as_deref().unwrap_or(&[]))?;
     let (stacks, outside_samples) = match &request.region {
-        Some(region) => folded::split_region(stacks, region),
+        Some(regions) => folded::split_region(stacks, regions),
         None => (stacks, 0),
     };
     let functions = functions::table(&stacks, &script.modules, request.region.is_none());
@@ -124,4 +125,25 @@ pub fn exit_note(exit: Option<Exit>) -> Option<String> {
             "the command was killed by signal {signal}: the profile is of what ran until then"
         )),
     }
+}
+
+/// A profile read back from `.folded` text (FlameGraph's, inferno's, or plumb's own
+/// stacks.folded): the first frame of each stack is the process, and modules are unknown.
+pub fn from_folded(name: &str, text: &str) -> Result<Profile, ProfileError> {
+    let mut stacks =
+        folded::parse(text).map_err(|e| ProfileError::Input(format!("{name}: {e}")))?;
+    folded::sort(&mut stacks);
+    let functions = functions::table(&stacks, &Default::default(), true);
+    Ok(Profile {
+        name: name.to_string(),
+        samples: folded::total(&stacks),
+        outside_samples: 0,
+        lost: 0,
+        stacks,
+        functions,
+        unsymbolised: Vec::new(),
+        exit: None,
+        annotations: Vec::new(),
+        allocations: None,
+    })
 }

@@ -12,6 +12,7 @@ pub mod flamegraph;
 mod json;
 mod load_view;
 mod markdown;
+mod profile_view;
 mod reason;
 mod rows;
 mod simulate_view;
@@ -25,6 +26,9 @@ pub use env_view::{counting_notices, hardware_counters, render_environment, simu
 pub use export::{Exporter, Format};
 pub use load_view::render_load;
 pub use markdown::render_markdown;
+pub use profile_view::{
+    profile_markdown, render_amdahl, render_annotation, render_profile, render_share_changes,
+};
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};

@@ -1,0 +1,225 @@
+//! `plumb profile`: perf around a command or one benchmark's loop; `--diff` of two saved
+//! profiles.
+
+use crate::args::{CallGraphArg, ProfileArgs};
+use crate::exit::{self, CliError};
+use crate::profile_out::{self, Outputs};
+use crate::session;
+use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::{
+    CallGraph, Environment, Invocation, ProducerSettings, Profile, ProfileSettings, ResultDocument,
+    RunStatus, Settings,
+};
+use plumb_profile::{binary, PerfTool, Request, Sampler, Taken};
+use std::ffi::OsString;
+use std::path::Path;
+
+pub fn run(a: ProfileArgs) -> Result<i32, CliError> {
+    if let Some(files) = &a.diff {
+        return crate::profile_diff_cmd::run(&files[0], &files[1], &a.out, a.top);
+    }
+    let Some(program) = a.command.first() else {
+        return Err(CliError(
+            "give the command to profile after `--`: plumb profile -- ./prog ARGS".into(),
+        ));
+    };
+    let outputs = Outputs::prepare(&a.out)?;
+    let perf = PerfTool::find()?;
+    let environment = plumb_env::collect();
+    let event = choose_event(&a.event, &environment);
+    perf.check_event(&event, &a.out)?;
+    let path = binary::resolve(program).ok_or_else(|| {
+        CliError(format!(
+            "cannot run {program:?}: no such executable (a path, or a program on PATH)"
+        ))
+    })?;
+    let facts = binary::inspect(&path);
+    let (call_graph, why) = match a.call_graph {
+        CallGraphArg::Auto => (facts.call_graph, facts.why.clone()),
+        CallGraphArg::Fp => (
+            CallGraph::FramePointers,
+            "frame pointers, as asked (--call-graph fp)".into(),
+        ),
+        CallGraphArg::Dwarf => (
+            CallGraph::Dwarf,
+            "DWARF unwinding, as asked (--call-graph dwarf)".into(),
+        ),
+    };
+    let (argv, name) = match &a.bench {
+        Some(bench) => (bench_argv(&path, &a, bench)?, bench.clone()),
+        None => (
+            a.command.iter().map(OsString::from).collect(),
+            a.command.join(" "),
+        ),
+    };
+    let settings = ProfileSettings {
+        event: event.clone(),
+        frequency_hz: a.frequency,
+        call_graph,
+        call_graph_why: why,
+        bench: a.bench.clone(),
+        perf_version: perf.version.clone(),
+    };
+    let request = Request {
+        argv,
+        name,
+        sampler: Sampler {
+            event,
+            frequency_hz: a.frequency,
+            call_graph,
+        },
+        region: a
+            .bench
+            .as_ref()
+            .map(|_| plumb_profile::BENCH_REGIONS.map(String::from).to_vec()),
+        data: outputs.perf_data(),
+    };
+    if facts.stripped {
+        eprintln!(
+            "plumb: note: {} has no symbols (stripped): its functions will be shown as addresses",
+            path.display()
+        );
+    }
+    eprintln!(
+        "profiling {}: {} samples at {} Hz, {} (Ctrl-C stops and keeps what was sampled)",
+        request.name,
+        settings.event,
+        settings.frequency_hz,
+        settings.call_graph.label()
+    );
+    let session = session::stop_on_signals()?;
+    let mut taken = plumb_profile::take(&perf, &request, &session.stop)?;
+    extras(&a, &perf, &outputs, &mut taken.profile)?;
+    let doc = document(environment, settings, &taken, &session);
+    finish(&a, &outputs, &doc, &taken, &request.sampler, &session)
+}
+
+/// Annotations asked for. (Allocation sites: see `--alloc`.)
+fn extras(
+    a: &ProfileArgs,
+    perf: &PerfTool,
+    outputs: &Outputs,
+    p: &mut Profile,
+) -> Result<(), CliError> {
+    for function in &a.annotate {
+        match plumb_profile::annotate::annotate(perf, &outputs.perf_data(), function) {
+            Ok(annotation) => p.annotations.push(annotation),
+            Err(e) => eprintln!("plumb: warning: --annotate {function}: {e}"),
+        }
+    }
+    Ok(())
+}
+
+/// Writes, prints, and says how it went in the exit code.
+fn finish(
+    a: &ProfileArgs,
+    outputs: &Outputs,
+    doc: &ResultDocument,
+    taken: &Taken,
+    sampler: &Sampler,
+    session: &session::Session,
+) -> Result<i32, CliError> {
+    let profile = &doc.profiles[0];
+    let settings = match &doc.settings.producer {
+        ProducerSettings::Profile(s) => Some(s),
+        _ => None,
+    };
+    let written = outputs.write(doc, profile, settings, a.top)?;
+    let mut text = plumb_report::render_profile(profile, settings, a.top);
+    for annotation in &profile.annotations {
+        text.push('\n');
+        text.push_str(&plumb_report::render_annotation(annotation));
+    }
+    text.push_str(&profile_out::written_lines(&written));
+    exit::print_stdout(&text);
+    if taken.interrupted {
+        eprintln!(
+            "plumb: stopped by {}: the profile of what ran until then is written",
+            session.signal_name()
+        );
+        return Ok(session.exit_code());
+    }
+    if profile.samples == 0 {
+        return Err(CliError(format!(
+            "no samples: {}",
+            plumb_profile::why_no_samples(taken, sampler)
+        )));
+    }
+    match profile.exit {
+        Some(e) if !e.success() && !a.ignore_failure => Err(CliError(
+            "the command failed (see the note above); the profile is written; --ignore-failure to exit 0".into(),
+        )),
+        _ => Ok(exit::OK),
+    }
+}
+
+fn document(
+    environment: Environment,
+    settings: ProfileSettings,
+    taken: &Taken,
+    session: &session::Session,
+) -> ResultDocument {
+    let mut doc = ResultDocument::new(
+        env!("CARGO_PKG_VERSION"),
+        Invocation::current(),
+        environment,
+        Settings {
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
+            producer: ProducerSettings::Profile(settings),
+        },
+    );
+    if taken.interrupted {
+        doc.status = RunStatus::Interrupted {
+            signal: Some(session.signal_name()),
+        };
+    }
+    doc.profiles.push(taken.profile.clone());
+    doc
+}
+
+/// `auto`: cycles where the CPU counts them (a sample per so many cycles follows where
+/// the CPU works), cpu-clock (a timer) where it does not.
+fn choose_event(asked: &str, env: &Environment) -> String {
+    match asked {
+        "auto" if env.hardware_counters_open() => "cycles".into(),
+        "auto" => "cpu-clock".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The plumb-bench target run for `--bench-time` in its untimed loop, only `bench`
+/// chosen; refused when the target has no benchmark of that name.
+fn bench_argv(path: &Path, a: &ProfileArgs, bench: &str) -> Result<Vec<OsString>, CliError> {
+    let listed = std::process::Command::new(path)
+        .args(&a.command[1..])
+        .args(["--bench", "--list"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .map_err(|e| CliError(format!("cannot run {}: {e}", path.display())))?;
+    let names = String::from_utf8_lossy(&listed.stdout);
+    if !names.lines().any(|n| n == bench) {
+        let some: Vec<&str> = names.lines().take(8).collect();
+        return Err(CliError(format!(
+            "{} has no benchmark {bench:?}{}",
+            path.display(),
+            if some.is_empty() {
+                " (is it a plumb-bench target?)".to_string()
+            } else {
+                format!(" (it has: {})", some.join(", "))
+            }
+        )));
+    }
+    let mut argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
+    argv.extend(
+        [
+            "--bench",
+            "--profile-child",
+            &format!("{}ms", a.bench_time.to_std().as_millis().max(1)),
+            "--exact",
+            bench,
+        ]
+        .map(OsString::from),
+    );
+    Ok(argv)
+}
