@@ -30,7 +30,7 @@ use plumb_model::{Exit, Profile};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// One profile to take.
 #[derive(Debug, Clone)]
@@ -52,16 +52,15 @@ pub struct Request {
 pub struct Taken {
     pub profile: Profile,
     pub interrupted: bool,
-    /// How long the command ran under perf.
-    pub wall: Duration,
+    /// How long the command lived, from perf's task events (read only when there are no
+    /// samples, to say why).
+    pub lifetime: Option<Duration>,
 }
 
 /// Records, folds and counts. A command that fails or crashes still gives the profile of
 /// what ran; so does a stop request (Ctrl-C).
 pub fn take(perf: &PerfTool, request: &Request, stop: &AtomicBool) -> Result<Taken, ProfileError> {
-    let started = Instant::now();
     let recording = record::record(perf, &request.sampler, &request.argv, &request.data, stop)?;
-    let wall = started.elapsed();
     let lost = record::lost_records(perf, &recording.data);
     let script = script::run(perf, &recording.data)?;
     let stacks = folded::collapse(&script.text, request.region.as_deref().unwrap_or(&[]))?;
@@ -82,36 +81,44 @@ pub fn take(perf: &PerfTool, request: &Request, stop: &AtomicBool) -> Result<Tak
         annotations: Vec::new(),
         allocations: None,
     };
+    let lifetime = if profile.samples == 0 {
+        record::lifetime(perf, &recording.data)
+    } else {
+        None
+    };
     Ok(Taken {
         profile,
         interrupted: recording.interrupted,
-        wall,
+        lifetime,
     })
 }
 
 /// Why a profile has no samples, in a sentence with what to do.
 pub fn why_no_samples(taken: &Taken, sampler: &Sampler) -> String {
     let period_ms = 1000.0 / f64::from(sampler.frequency_hz.max(1));
-    let ran_ms = taken.wall.as_secs_f64() * 1e3;
     if taken.profile.outside_samples > 0 {
         return format!(
             "all {} samples fell outside the measured loop: the benchmark's routine ran too briefly, or its stacks could not be unwound up to the loop",
             taken.profile.outside_samples
         );
     }
-    if ran_ms < 20.0 * period_ms {
+    let ran_ms = taken.lifetime.map(|d| d.as_secs_f64() * 1e3);
+    if let Some(ran_ms) = ran_ms.filter(|&ms| ms < 20.0 * period_ms) {
         return format!(
-            "the command ran for {ran_ms:.0} ms, and {} samples one every {period_ms:.1} ms: run it longer (a larger input, a loop) or raise --frequency",
+            "the command ran for {ran_ms:.1} ms, and {} takes a sample every {period_ms:.1} ms of its time: run it longer (a larger input, a loop) or raise --frequency",
             sampler.event
         );
     }
     if matches!(taken.profile.exit, Some(e) if !e.success()) {
         return "the command failed before doing work worth a sample".to_string();
     }
-    format!(
-        "perf took no {} samples in {ran_ms:.0} ms: the event may not count on this machine (try --event cpu-clock), or the time was spent in children perf did not follow",
-        sampler.event
-    )
+    let ran = ran_ms.map_or(String::new(), |ms| format!(" in {ms:.0} ms"));
+    let fix = if sampler.event == "cpu-clock" {
+        "the command may have waited (sleep, I/O) rather than run: cpu-clock counts CPU time only"
+    } else {
+        "the event may not count on this machine: try --event cpu-clock"
+    };
+    format!("perf took no {} samples{ran}: {fix}", sampler.event)
 }
 
 /// A sentence for how the command ended, when it did not succeed.

@@ -100,6 +100,47 @@ pub fn lost_records(perf: &PerfTool, data: &Path) -> u64 {
     parse_lost(&String::from_utf8_lossy(&out.stdout))
 }
 
+/// How long the command lived, from perf's task events: its first exec to its last
+/// exit. None when perf recorded neither.
+pub fn lifetime(perf: &PerfTool, data: &Path) -> Option<Duration> {
+    let out = perf
+        .command()
+        .args([
+            "script",
+            "--show-task-events",
+            "-F",
+            "comm,pid,tid,time,event",
+            "-i",
+        ])
+        .arg(data)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    parse_lifetime(&String::from_utf8_lossy(&out.stdout))
+}
+
+fn parse_lifetime(events: &str) -> Option<Duration> {
+    let time = |line: &str| -> Option<f64> {
+        let before = line.split(": PERF_RECORD").next()?;
+        before
+            .split_whitespace()
+            .last()?
+            .trim_end_matches(':')
+            .parse()
+            .ok()
+    };
+    let start = events
+        .lines()
+        .filter(|l| l.contains("PERF_RECORD_COMM exec"))
+        .find_map(time)?;
+    let end = events
+        .lines()
+        .filter(|l| l.contains("PERF_RECORD_EXIT"))
+        .filter_map(time)
+        .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t))))?;
+    (end >= start).then(|| Duration::from_secs_f64(end - start))
+}
+
 fn parse_lost(stats: &str) -> u64 {
     stats
         .lines()
@@ -121,6 +162,21 @@ fn parse_lost(stats: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lifetime_runs_from_exec_to_the_last_exit() {
+        let events =
+            "       perf-exec     0/0         0.000000: PERF_RECORD_COMM: perf-exec:24061/24061
+              sh 24061/24061 23162.756783: PERF_RECORD_COMM exec: sh:24061/24061
+              sh 24061/24061 23162.757907: cpu-clock: 
+           sleep 24063/24063 23162.758794: PERF_RECORD_COMM exec: sleep:24063/24063
+           sleep 24063/24063 23162.961639: PERF_RECORD_EXIT(24063:24063):(24061:24061)
+              sh 24061/24061 23162.962018: PERF_RECORD_EXIT(24061:24061):(24060:24060)
+";
+        let d = parse_lifetime(events).unwrap();
+        assert!((d.as_secs_f64() - 0.205235).abs() < 1e-6, "{d:?}");
+        assert_eq!(parse_lifetime(""), None);
+    }
 
     #[test]
     fn lost_records_are_read_from_the_aggregated_stats() {

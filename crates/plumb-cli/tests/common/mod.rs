@@ -33,12 +33,24 @@ impl Env {
     /// `examples/<name>.c` compiled with `cc -O2` into this directory; None (saying
     /// so) where there is no C compiler.
     pub fn compiled_example(&self, name: &str) -> Option<PathBuf> {
+        self.compiled_example_as(name, name, &[])
+    }
+
+    /// `examples/<name>.c` compiled with `cc -O2` and `flags` into `exe_name`.
+    pub fn compiled_example_as(
+        &self,
+        name: &str,
+        exe_name: &str,
+        flags: &[&str],
+    ) -> Option<PathBuf> {
         let source = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../examples")
             .join(format!("{name}.c"));
-        let exe = self.path(name);
+        let exe = self.path(exe_name);
         let built = Command::new("cc")
-            .args(["-O2", "-o"])
+            .arg("-O2")
+            .args(flags)
+            .arg("-o")
             .arg(&exe)
             .arg(&source)
             .status();
