@@ -73,6 +73,16 @@ pub fn profile_notes(p: &Profile, s: Option<&ProfileSettings>) -> Vec<String> {
     notes
 }
 
+/// At most `width` characters, the end kept (a module's distinguishing suffix).
+fn clip(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n <= width {
+        return s.to_string();
+    }
+    let tail: String = s.chars().skip(n - (width - 1)).collect();
+    format!("…{tail}")
+}
+
 /// The top `top` functions by self samples.
 pub fn render_profile(p: &Profile, s: Option<&ProfileSettings>, top: usize) -> String {
     let mut out = profile_header(p, s);
@@ -81,20 +91,20 @@ pub fn render_profile(p: &Profile, s: Option<&ProfileSettings>, top: usize) -> S
     }
     let _ = writeln!(
         out,
-        "\n  {:>7} {:>6} {:>10} {:>8}  {:<40} module",
-        "self %", "±", "children %", "samples", "function"
+        "\n  {:>7} {:>6} {:>10} {:>8}  {:<20} function",
+        "self %", "±", "children %", "samples", "module"
     );
     for f in p.functions.iter().take(top) {
         let share = p.share(f.self_samples);
         let _ = writeln!(
             out,
-            "  {:>7.1} {:>6.1} {:>10.1} {:>8}  {:<40} {}",
+            "  {:>7.1} {:>6.1} {:>10.1} {:>8}  {:<20} {}",
             share * 100.0,
             noise_points(share, p.samples),
             p.share(f.total_samples) * 100.0,
             f.self_samples,
-            f.name,
-            module_name(&f.module)
+            clip(module_name(&f.module), 20),
+            f.name
         );
     }
     if p.functions.len() > top {
