@@ -272,10 +272,8 @@ mod tests {
     fn the_table_shows_shares_noise_and_notes() {
         let text = render_profile(&profile(), None, 10);
         // 1.959964 · sqrt(0.7 · 0.3 / 1000) = 2.84 points.
-        assert!(
-            text.contains("   70.0    2.8       70.0      700  heavy"),
-            "{text}"
-        );
+        let row = format!("   70.0    2.8       70.0      700  {:<20} heavy", "shares");
+        assert!(text.contains(&row), "{text}");
         assert!(text.contains("12 samples outside the measured loop"));
         assert!(text.contains("/tmp/stripped has no symbols"));
         assert!(text.contains("killed by signal 11"));
