@@ -89,25 +89,64 @@ pub fn run(a: ProfileArgs) -> Result<i32, CliError> {
     );
     let session = session::stop_on_signals()?;
     let mut taken = plumb_profile::take(&perf, &request, &session.stop)?;
-    extras(&a, &perf, &outputs, &mut taken.profile)?;
+    extras(&a, &perf, &outputs, &mut taken.profile);
     let doc = document(environment, settings, &taken, &session);
     finish(&a, &outputs, &doc, &taken, &request.sampler, &session)
 }
 
-/// Annotations asked for. (Allocation sites: see `--alloc`.)
-fn extras(
-    a: &ProfileArgs,
-    perf: &PerfTool,
-    outputs: &Outputs,
-    p: &mut Profile,
-) -> Result<(), CliError> {
+/// Annotations and allocation sites, when asked for. A failure of either is a warning:
+/// the profile itself is taken.
+fn extras(a: &ProfileArgs, perf: &PerfTool, outputs: &Outputs, p: &mut Profile) {
     for function in &a.annotate {
         match plumb_profile::annotate::annotate(perf, &outputs.perf_data(), function) {
             Ok(annotation) => p.annotations.push(annotation),
             Err(e) => eprintln!("plumb: warning: --annotate {function}: {e}"),
         }
     }
-    Ok(())
+    if a.alloc {
+        eprintln!("counting allocation sites under valgrind's DHAT …");
+        match allocations(a, outputs) {
+            Ok(sites) => p.allocations = Some(sites),
+            Err(e) => eprintln!("plumb: warning: --alloc: {}", e.0),
+        }
+    }
+}
+
+/// A command's allocations whole; a benchmark's per operation, with N chosen so its
+/// routine runs about 20 ms natively (DHAT is some 50× slower).
+fn allocations(
+    a: &ProfileArgs,
+    outputs: &Outputs,
+) -> Result<plumb_model::AllocationProfile, CliError> {
+    let argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
+    let Some(bench) = &a.bench else {
+        return Ok(plumb_profile::dhat::command_sites(&argv, outputs.dir())?);
+    };
+    let mut base = argv;
+    base.extend(["--bench", "--exact", bench.as_str()].map(OsString::from));
+    let timing = outputs.dir().join(".region-time");
+    let probe = 100u64;
+    let ran = std::process::Command::new(&base[0])
+        .args(&base[1..])
+        .args(["--simulate-child", &probe.to_string(), "--region-time"])
+        .arg(&timing)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| CliError(format!("cannot run {}: {e}", a.command[0])))?;
+    let ns: f64 = std::fs::read_to_string(&timing)
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .filter(|_| ran.success())
+        .ok_or_else(|| CliError(format!("the benchmark's routine did not run ({ran})")))?;
+    let _ = std::fs::remove_file(&timing);
+    let calls = (20e6 / (ns / probe as f64).max(1.0)).clamp(10.0, 100_000.0) as u64;
+    let regions = plumb_profile::BENCH_REGIONS;
+    Ok(plumb_profile::dhat::bench_sites(
+        &base,
+        calls,
+        &regions,
+        outputs.dir(),
+    )?)
 }
 
 /// Writes, prints, and says how it went in the exit code.
@@ -129,6 +168,10 @@ fn finish(
     for annotation in &profile.annotations {
         text.push('\n');
         text.push_str(&plumb_report::render_annotation(annotation));
+    }
+    if let Some(allocations) = &profile.allocations {
+        text.push('\n');
+        text.push_str(&plumb_report::render_allocations(allocations, a.top));
     }
     text.push_str(&profile_out::written_lines(&written));
     exit::print_stdout(&text);

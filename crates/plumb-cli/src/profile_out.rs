@@ -24,6 +24,10 @@ impl Outputs {
         })
     }
 
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     pub fn perf_data(&self) -> PathBuf {
         self.dir.join("perf.data")
     }
@@ -41,6 +45,12 @@ impl Outputs {
             md.push_str(&format!(
                 "\n```\n{}```\n",
                 plumb_report::render_annotation(a)
+            ));
+        }
+        if let Some(allocations) = &profile.allocations {
+            md.push_str(&format!(
+                "\n```\n{}```\n",
+                plumb_report::render_allocations(allocations, top)
             ));
         }
         let mut files = vec![

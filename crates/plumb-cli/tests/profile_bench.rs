@@ -14,11 +14,16 @@ fn make_input() -> Vec<u64> {
         .collect()
 }
 
-/// The chosen benchmark's routine.
+/// The chosen benchmark's routine: one allocation of 128 bytes per call, besides the
+/// input its setup allocated.
 #[inline(never)]
 fn batched_work(v: Vec<u64>) -> u64 {
-    v.iter()
-        .fold(0u64, |a, &x| black_box(a.wrapping_mul(31).wrapping_add(x)))
+    let mut kept: Vec<u64> = Vec::with_capacity(16);
+    kept.push(
+        v.iter()
+            .fold(0u64, |a, &x| black_box(a.wrapping_mul(31).wrapping_add(x))),
+    );
+    black_box(&kept)[0]
 }
 
 /// The other benchmark's routine.
@@ -56,6 +61,7 @@ fn only_the_chosen_loop_is_profiled() {
             "profiled/batched",
             "--bench-time",
             "1s",
+            "--alloc",
             "-o",
         ])
         .arg(dir.path())
@@ -94,6 +100,21 @@ fn only_the_chosen_loop_is_profiled() {
     );
     // The loop ran for the time asked: at 999 Hz, hundreds of samples in it.
     assert!(p.samples > 300, "{} samples", p.samples);
+    // Allocations per operation: the routine's one block of 128 bytes; the setup's
+    // 160,000-byte input is outside the loop.
+    let a = p
+        .allocations
+        .as_ref()
+        .unwrap_or_else(|| panic!("no allocations: {stderr}"));
+    assert!(
+        (a.blocks - 1.0).abs() < 1e-9 && (a.bytes - 128.0).abs() < 1e-9,
+        "{a:?}"
+    );
+    assert!(
+        a.sites[0].frames[0].contains("batched_work"),
+        "{:?}",
+        a.sites[0]
+    );
     let bad = Command::new(env!("CARGO_BIN_EXE_plumb"))
         .args(["profile", "--bench", "profiled/nothing", "-o"])
         .arg(dir.path())

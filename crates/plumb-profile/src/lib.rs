@@ -6,6 +6,7 @@
 
 pub mod annotate;
 pub mod binary;
+pub mod dhat;
 mod error;
 pub mod folded;
 pub mod functions;

@@ -27,7 +27,8 @@ pub use export::{Exporter, Format};
 pub use load_view::render_load;
 pub use markdown::render_markdown;
 pub use profile_view::{
-    profile_markdown, render_amdahl, render_annotation, render_profile, render_share_changes,
+    profile_markdown, render_allocations, render_amdahl, render_annotation, render_profile,
+    render_share_changes,
 };
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;

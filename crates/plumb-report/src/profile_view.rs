@@ -2,7 +2,8 @@
 //! annotation, a differential table, and Amdahl's statement.
 
 use plumb_model::{
-    AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation, Profile, ProfileSettings, ShareChange,
+    AllocationProfile, AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation, Profile,
+    ProfileSettings, ShareChange,
 };
 use std::fmt::Write;
 
@@ -145,6 +146,50 @@ pub fn profile_markdown(p: &Profile, s: Option<&ProfileSettings>, top: usize) ->
         );
     }
     out
+}
+
+/// The call sites that allocate most, with counts and bytes (per operation for a
+/// benchmark).
+pub fn render_allocations(a: &AllocationProfile, top: usize) -> String {
+    let what = match a.per_operations {
+        Some(n) => format!(
+            "allocations per operation (valgrind DHAT, {} calls subtracted from {})",
+            n,
+            2 * n
+        ),
+        None => "allocations of the whole run (valgrind DHAT)".to_string(),
+    };
+    let mut out = format!(
+        "{what}: {} blocks, {} bytes\n\n  {:>12} {:>14}  site (innermost first)\n",
+        count(a.blocks),
+        count(a.bytes),
+        "blocks",
+        "bytes"
+    );
+    for site in a.sites.iter().take(top) {
+        let _ = writeln!(
+            out,
+            "  {:>12} {:>14}  {}",
+            count(site.blocks),
+            count(site.bytes),
+            site.frames.join(" ← ")
+        );
+    }
+    if a.sites.len() > top {
+        let _ = writeln!(out, "  … {} more sites", a.sites.len() - top);
+    }
+    out
+}
+
+/// Whole counts as integers, fractions (per operation) to three significant digits.
+fn count(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
 }
 
 /// Instructions with their samples and share of the function, source lines between.
