@@ -80,8 +80,13 @@ impl Tsc {
     }
 }
 
+/// The fenced reads without a calibration, for code that converts ticks itself (the
+/// in-situ regions).
 #[cfg(target_arch = "x86_64")]
-fn invariant_tsc() -> bool {
+pub(crate) const FENCED: Tsc = Tsc { ticks_per_ns: 1.0 };
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn invariant_tsc() -> bool {
     use std::arch::x86_64::__cpuid;
     let max_ext = __cpuid(0x8000_0000).eax;
     max_ext >= 0x8000_0007 && __cpuid(0x8000_0007).edx & (1 << 8) != 0

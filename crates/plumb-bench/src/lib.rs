@@ -29,6 +29,7 @@ mod clock;
 mod document;
 pub mod enemies;
 mod harness;
+pub mod insitu;
 mod launches;
 mod measure;
 mod registry;

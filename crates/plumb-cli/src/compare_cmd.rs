@@ -47,6 +47,10 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let base = load(&a.base)?;
     let new = load(&a.new)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
+    if !base.regions.is_empty() && !new.regions.is_empty() && base.benchmarks.is_empty() {
+        crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new));
+        return Ok(exit::OK);
+    }
     // Load results carry latency histograms, not metric columns: only the other
     // benchmarks need the metric.
     let measured = |d: &ResultDocument| {

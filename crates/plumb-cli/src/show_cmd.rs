@@ -52,6 +52,16 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
     for b in load {
         out.push_str(&render_load(b, false));
     }
+    if !doc.regions.is_empty() {
+        out.push_str(&plumb_report::render_regions(doc));
+    }
+    let settings = match &doc.settings.producer {
+        ProducerSettings::Profile(s) => Some(s),
+        _ => None,
+    };
+    for p in &doc.profiles {
+        out.push_str(&plumb_report::render_profile(p, settings, 20));
+    }
     if environment {
         out.push('\n');
         out.push_str(&render_environment(

@@ -98,6 +98,9 @@ pub struct ResultDocument {
     /// Sampling profiles (`plumb profile`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub profiles: Vec<crate::Profile>,
+    /// A program's in-situ regions (plumb-bench's `insitu::dump`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<crate::InSituRegion>,
     /// Set when the document was read from an older format version and migrated: the
     /// version it was written in (not written out; a reader says so to its user).
     #[serde(skip)]
@@ -130,6 +133,7 @@ impl ResultDocument {
             diagnostics: Vec::new(),
             clock: None,
             profiles: Vec::new(),
+            regions: Vec::new(),
             migrated_from: None,
         }
     }

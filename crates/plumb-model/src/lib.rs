@@ -10,6 +10,7 @@ mod document;
 mod environment;
 mod error;
 mod function_info;
+mod insitu;
 mod latency;
 mod load_info;
 mod metric;
@@ -37,6 +38,7 @@ pub use document::{
 pub use environment::{CacheLevel, CounterAvailability, Environment, MissingCounter, MissingWhy};
 pub use error::ModelError;
 pub use function_info::{FunctionInfo, PrecisionStop};
+pub use insitu::{InSituRegion, InSituSettings};
 pub use latency::{value_at_percentile, LATENCY_PERCENTILES};
 pub use load_info::{LatencyDistribution, LoadInfo, TimelineRow};
 pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};

@@ -29,6 +29,8 @@ pub enum ProducerSettings {
     Merged(MergedSettings),
     /// `plumb profile`.
     Profile(crate::ProfileSettings),
+    /// A program's own in-situ timers (plumb-bench's `insitu`).
+    InSitu(crate::InSituSettings),
     /// Another tool's export, read by plumb (`tool` names it): what it did not record is
     /// unknown.
     Imported { tool: String },
