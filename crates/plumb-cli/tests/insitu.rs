@@ -12,7 +12,9 @@ static RENDER: Region = Region::new("render");
 
 #[inline(never)]
 fn work(n: u64) -> u64 {
-    (0..n).fold(1u64, |a, x| black_box(a.wrapping_mul(6364136223846793005).wrapping_add(x)))
+    (0..n).fold(1u64, |a, x| {
+        black_box(a.wrapping_mul(6364136223846793005).wrapping_add(x))
+    })
 }
 
 fn program(dump: &str, fast: bool) {
@@ -55,19 +57,36 @@ fn two_builds_compare_by_region() {
     .unwrap();
     let names: Vec<&str> = doc.regions.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["parse", "render"]);
-    assert!(doc.regions.iter().all(|r| r.calls == 2_000 && r.total_ns > 0.0));
+    assert!(doc
+        .regions
+        .iter()
+        .all(|r| r.calls == 2_000 && r.total_ns > 0.0));
     let out = Command::new(env!("CARGO_BIN_EXE_plumb"))
         .args(["compare", "slow.json", "fast.json"])
         .current_dir(dir.path())
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // render does an eighth of the work: its time per call falls well below half; parse
     // does the same work in both.
     let ratio = |region: &str| -> f64 {
-        let line = text.lines().find(|l| l.trim_start().starts_with(region)).unwrap();
-        let r = line.split('×').nth(1).unwrap().split_whitespace().next().unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(region))
+            .unwrap();
+        let r = line
+            .split('×')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
         r.parse().unwrap()
     };
     assert!(ratio("render") < 0.5, "{text}");
