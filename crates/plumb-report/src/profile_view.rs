@@ -194,7 +194,10 @@ fn count(v: f64) -> String {
 
 /// Instructions with their samples and share of the function, source lines between.
 pub fn render_annotation(a: &Annotation) -> String {
-    let mut out = format!("annotation of {}: {} samples\n", a.function, a.samples);
+    let mut out = format!(
+        "annotation of {}: {} samples (every sample whose instruction lies in its code, including code inlined into it, which the table counts under the inlined function's name)\n",
+        a.function, a.samples
+    );
     let has_source = a
         .lines
         .iter()
