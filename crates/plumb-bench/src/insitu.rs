@@ -146,14 +146,10 @@ pub fn document() -> ResultDocument {
         env!("CARGO_PKG_VERSION"),
         plumb_model::Invocation::current(),
         plumb_env::collect(),
-        Settings {
-            confidence: plumb_model::quantity::Confidence::DEFAULT,
-            sesoi: plumb_model::quantity::Fraction::DEFAULT_SESOI,
-            producer: ProducerSettings::InSitu(InSituSettings {
-                clock: clock::name().to_string(),
-                timer_cost_ns: timer_cost_ns(),
-            }),
-        },
+        Settings::default_levels(ProducerSettings::InSitu(InSituSettings {
+            clock: clock::name().to_string(),
+            timer_cost_ns: timer_cost_ns(),
+        })),
     );
     doc.regions = snapshot();
     doc

@@ -5,7 +5,6 @@ use crate::args::{CallGraphArg, ProfileArgs};
 use crate::exit::{self, CliError};
 use crate::profile_out::{self, Outputs};
 use crate::session;
-use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     CallGraph, Environment, Invocation, ProducerSettings, Profile, ProfileSettings, ResultDocument,
     RunStatus, Settings,
@@ -112,41 +111,16 @@ fn extras(a: &ProfileArgs, perf: &PerfTool, outputs: &Outputs, p: &mut Profile) 
     }
 }
 
-/// A command's allocations whole; a benchmark's per operation, with N chosen so its
-/// routine runs about 20 ms natively (DHAT is some 50× slower).
+/// A command's allocations whole; a benchmark's per operation.
 fn allocations(
     a: &ProfileArgs,
     outputs: &Outputs,
 ) -> Result<plumb_model::AllocationProfile, CliError> {
     let argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
-    let Some(bench) = &a.bench else {
-        return Ok(plumb_profile::dhat::command_sites(&argv, outputs.dir())?);
-    };
-    let mut base = argv;
-    base.extend(["--bench", "--exact", bench.as_str()].map(OsString::from));
-    let timing = outputs.dir().join(".region-time");
-    let probe = 100u64;
-    let ran = std::process::Command::new(&base[0])
-        .args(&base[1..])
-        .args(["--simulate-child", &probe.to_string(), "--region-time"])
-        .arg(&timing)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .map_err(|e| CliError(format!("cannot run {}: {e}", a.command[0])))?;
-    let ns: f64 = std::fs::read_to_string(&timing)
-        .ok()
-        .and_then(|t| t.trim().parse().ok())
-        .filter(|_| ran.success())
-        .ok_or_else(|| CliError(format!("the benchmark's routine did not run ({ran})")))?;
-    let _ = std::fs::remove_file(&timing);
-    let calls = (20e6 / (ns / probe as f64).max(1.0)).clamp(10.0, 100_000.0) as u64;
-    let regions = plumb_profile::BENCH_REGIONS;
-    Ok(plumb_profile::dhat::bench_sites(
-        &base,
-        calls,
-        &regions,
-        outputs.dir(),
-    )?)
+    Ok(match &a.bench {
+        None => plumb_profile::dhat::command_sites(&argv, outputs.dir())?,
+        Some(bench) => plumb_profile::dhat::bench_sites(&argv, bench, outputs.dir())?,
+    })
 }
 
 /// Writes, prints, and says how it went in the exit code.
@@ -159,20 +133,9 @@ fn finish(
     session: &session::Session,
 ) -> Result<i32, CliError> {
     let profile = &doc.profiles[0];
-    let settings = match &doc.settings.producer {
-        ProducerSettings::Profile(s) => Some(s),
-        _ => None,
-    };
+    let settings = doc.settings.producer.profile();
     let written = outputs.write(doc, profile, settings, a.top)?;
-    let mut text = plumb_report::render_profile(profile, settings, a.top);
-    for annotation in &profile.annotations {
-        text.push('\n');
-        text.push_str(&plumb_report::render_annotation(annotation));
-    }
-    if let Some(allocations) = &profile.allocations {
-        text.push('\n');
-        text.push_str(&plumb_report::render_allocations(allocations, a.top));
-    }
+    let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);
     text.push_str(&profile_out::written_lines(&written));
     exit::print_stdout(&text);
     if taken.interrupted {
@@ -206,11 +169,7 @@ fn document(
         env!("CARGO_PKG_VERSION"),
         Invocation::current(),
         environment,
-        Settings {
-            confidence: Confidence::DEFAULT,
-            sesoi: Fraction::DEFAULT_SESOI,
-            producer: ProducerSettings::Profile(settings),
-        },
+        Settings::default_levels(ProducerSettings::Profile(settings)),
     );
     if taken.interrupted {
         doc.status = RunStatus::Interrupted {

@@ -40,19 +40,7 @@ impl Outputs {
         settings: Option<&ProfileSettings>,
         top: usize,
     ) -> Result<Vec<PathBuf>, CliError> {
-        let mut md = plumb_report::profile_markdown(profile, settings, top);
-        for a in &profile.annotations {
-            md.push_str(&format!(
-                "\n```\n{}```\n",
-                plumb_report::render_annotation(a)
-            ));
-        }
-        if let Some(allocations) = &profile.allocations {
-            md.push_str(&format!(
-                "\n```\n{}```\n",
-                plumb_report::render_allocations(allocations, top)
-            ));
-        }
+        let md = plumb_report::profile_markdown_with_details(profile, settings, top);
         let mut files = vec![
             ("profile.json", doc.to_json()),
             ("profile.md", md),
@@ -60,13 +48,7 @@ impl Outputs {
         ];
         if profile.samples > 0 {
             let subtitle = settings.map_or(String::new(), |s| {
-                format!(
-                    "{} samples, {} at {} Hz, {}",
-                    profile.samples,
-                    s.event,
-                    s.frequency_hz,
-                    s.call_graph.label()
-                )
+                format!("{} samples, {}", profile.samples, s.describe())
             });
             let svg = plumb_report::flamegraph::svg(&profile.stacks, &profile.name, &subtitle)
                 .map_err(CliError)?;

@@ -55,12 +55,12 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
     if !doc.regions.is_empty() {
         out.push_str(&plumb_report::render_regions(doc));
     }
-    let settings = match &doc.settings.producer {
-        ProducerSettings::Profile(s) => Some(s),
-        _ => None,
-    };
     for p in &doc.profiles {
-        out.push_str(&plumb_report::render_profile(p, settings, 20));
+        out.push_str(&plumb_report::render_profile(
+            p,
+            doc.settings.producer.profile(),
+            20,
+        ));
     }
     if environment {
         out.push('\n');

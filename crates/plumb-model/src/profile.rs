@@ -33,6 +33,18 @@ pub enum CallGraph {
     Dwarf,
 }
 
+impl ProfileSettings {
+    /// `cpu-clock at 999 Hz, DWARF unwinding`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} at {} Hz, {}",
+            self.event,
+            self.frequency_hz,
+            self.call_graph.label()
+        )
+    }
+}
+
 impl CallGraph {
     /// perf record's `--call-graph` argument.
     pub fn perf_arg(self) -> &'static str {
@@ -88,6 +100,12 @@ impl Profile {
         } else {
             samples as f64 / self.samples as f64
         }
+    }
+
+    /// The half-width of the sampling interval of `samples`' share at `confidence`
+    /// (0..1; 0 when there are no samples).
+    pub fn share_half_width(&self, samples: u64, confidence: f64) -> f64 {
+        plumb_stats::share_half_width(samples, self.samples, confidence).unwrap_or(0.0)
     }
 
     pub fn function(&self, name: &str) -> Option<&ProfiledFunction> {

@@ -41,6 +41,28 @@ pub enum ProducerSettings {
     None,
 }
 
+impl ProducerSettings {
+    /// The settings of `plumb profile`, when it was the producer.
+    pub fn profile(&self) -> Option<&crate::ProfileSettings> {
+        match self {
+            ProducerSettings::Profile(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Settings {
+    /// The default confidence and SESOI, for producers that make no verdicts of their
+    /// own (profiles, in-situ regions).
+    pub fn default_levels(producer: ProducerSettings) -> Settings {
+        Settings {
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
+            producer,
+        }
+    }
+}
+
 /// Order of commands within a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

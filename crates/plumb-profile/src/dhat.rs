@@ -28,23 +28,30 @@ pub fn command_sites(argv: &[OsString], dir: &Path) -> Result<AllocationProfile,
     Ok(profile_of(sites, None))
 }
 
-/// A plumb-bench benchmark's allocations per operation: `argv` ran with
-/// `--simulate-child N` and then 2N appended; only allocations made inside one of
-/// `regions` (the untimed loop: not its setup, which DHAT sees too) are kept, and the
-/// difference divided by N.
+/// Benchmark `bench` of the plumb-bench target `target` (its argv), allocations per
+/// operation: the target run with `--simulate-child N` and then 2N; only allocations
+/// made inside the untimed loop (`BENCH_REGIONS`: not its setup, which DHAT sees too)
+/// are kept, and the difference divided by N. N is chosen so that the routine runs about
+/// 20 ms natively (DHAT is some 50× slower).
 pub fn bench_sites(
-    argv: &[OsString],
-    calls: u64,
-    regions: &[&str],
+    target: &[OsString],
+    bench: &str,
     dir: &Path,
 ) -> Result<AllocationProfile, ProfileError> {
+    let mut argv = target.to_vec();
+    argv.extend(["--bench", "--exact", bench].map(OsString::from));
+    let calls = calls_for(&argv, dir)?;
     let with = |n: u64| {
-        let mut a = argv.to_vec();
+        let mut a = argv.clone();
         a.extend([
             OsString::from("--simulate-child"),
             OsString::from(n.to_string()),
         ]);
-        run_dhat(&a, &dir.join(format!("dhat-{n}.json")), Some(regions))
+        run_dhat(
+            &a,
+            &dir.join(format!("dhat-{n}.json")),
+            Some(&crate::BENCH_REGIONS),
+        )
     };
     let (once, twice) = (with(calls)?, with(2 * calls)?);
     let mut per_op = Sites::new();
@@ -56,6 +63,31 @@ pub fn bench_sites(
         }
     }
     Ok(profile_of(per_op, Some(calls)))
+}
+
+/// N for about 20 ms of the routine natively, from a run of 100 calls timed by the
+/// child itself around its untimed loop (`--region-time`); between 10 and 100,000.
+fn calls_for(argv: &[OsString], dir: &Path) -> Result<u64, ProfileError> {
+    const PROBE: u64 = 100;
+    let timing = dir.join(".region-time");
+    let ran = Command::new(&argv[0])
+        .args(&argv[1..])
+        .args(["--simulate-child", &PROBE.to_string(), "--region-time"])
+        .arg(&timing)
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| {
+            ProfileError::NoCommand(format!("cannot run {}: {e}", argv[0].to_string_lossy()))
+        })?;
+    let ns: f64 = std::fs::read_to_string(&timing)
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .filter(|_| ran.success())
+        .ok_or_else(|| {
+            ProfileError::NoCommand(format!("the benchmark's routine did not run ({ran})"))
+        })?;
+    let _ = std::fs::remove_file(&timing);
+    Ok((20e6 / (ns / PROBE as f64).max(1.0)).clamp(10.0, 100_000.0) as u64)
 }
 
 fn run_dhat(argv: &[OsString], out: &Path, within: Option<&[&str]>) -> Result<Sites, ProfileError> {

@@ -27,7 +27,7 @@ pub const BENCH_REGIONS: [&str; 2] = [
     "plumb_bench::measure::untimed_region_inputs",
 ];
 
-use plumb_model::{Exit, Profile};
+use plumb_model::Profile;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -120,19 +120,6 @@ pub fn why_no_samples(taken: &Taken, sampler: &Sampler) -> String {
         "the event may not count on this machine: try --event cpu-clock"
     };
     format!("perf took no {} samples{ran}: {fix}", sampler.event)
-}
-
-/// A sentence for how the command ended, when it did not succeed.
-pub fn exit_note(exit: Option<Exit>) -> Option<String> {
-    match exit? {
-        Exit::Code(0) => None,
-        Exit::Code(c) => Some(format!(
-            "the command exited with status {c}: the profile is of what ran until then"
-        )),
-        Exit::Signal { signal } => Some(format!(
-            "the command was killed by signal {signal}: the profile is of what ran until then"
-        )),
-    }
 }
 
 /// A profile read back from `.folded` text (FlameGraph's, inferno's, or plumb's own

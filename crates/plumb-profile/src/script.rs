@@ -6,6 +6,7 @@ use crate::names;
 use crate::perf_tool::PerfTool;
 use crate::ProfileError;
 use std::collections::HashMap;
+use std::fmt::Write;
 use std::path::Path;
 use std::process::Stdio;
 
@@ -75,7 +76,7 @@ pub fn prepare(text: &str) -> Script {
                     .modules
                     .entry(folded)
                     .or_insert_with(|| module.to_string());
-                script.text.push_str(&format!("\t{pc} {sym} ({module})\n"));
+                let _ = writeln!(script.text, "\t{pc} {sym} ({module})");
             }
             None => {
                 script.text.push_str(line);

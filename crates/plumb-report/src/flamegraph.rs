@@ -6,12 +6,15 @@ use plumb_model::FoldedStack;
 
 /// One profile's flame graph.
 pub fn svg(stacks: &[FoldedStack], title: &str, subtitle: &str) -> Result<String, String> {
-    let text = FoldedStack::text(stacks);
+    draw(&mut titled(title, subtitle), &FoldedStack::text(stacks))
+}
+
+fn titled<'a>(title: &str, subtitle: &str) -> Options<'a> {
     let mut options = Options::default();
     options.title = title.to_string();
     options.subtitle = Some(subtitle.to_string());
     options.count_name = "samples".to_string();
-    draw(&mut options, &text)
+    options
 }
 
 /// The differential flame graph: drawn with AFTER's stacks, each frame coloured by how
@@ -35,11 +38,10 @@ pub fn differential_svg(
         &mut diff,
     )
     .map_err(|e| format!("differential stacks: {e}"))?;
-    let mut options = Options::default();
-    options.title = title.to_string();
-    options.subtitle = Some(subtitle.to_string());
-    options.count_name = "samples".to_string();
-    draw(&mut options, &String::from_utf8_lossy(&diff))
+    draw(
+        &mut titled(title, subtitle),
+        &String::from_utf8_lossy(&diff),
+    )
 }
 
 fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, String> {

@@ -29,8 +29,8 @@ pub use insitu_view::{render_region_comparison, render_regions};
 pub use load_view::render_load;
 pub use markdown::render_markdown;
 pub use profile_view::{
-    profile_markdown, render_allocations, render_amdahl, render_annotation, render_profile,
-    render_share_changes,
+    profile_markdown, profile_markdown_with_details, render_allocations, render_amdahl,
+    render_annotation, render_profile, render_profile_with_details, render_share_changes,
 };
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;

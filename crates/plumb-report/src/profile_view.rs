@@ -7,12 +7,27 @@ use plumb_model::{
 };
 use std::fmt::Write;
 
-/// The 95 % half-width of a share of `n` samples, in points.
-fn noise_points(share: f64, n: u64) -> f64 {
-    if n == 0 {
-        return 0.0;
-    }
-    1.959964 * (share * (1.0 - share) / n as f64).sqrt() * 100.0
+/// One row of the top-functions table, in percentage points.
+struct Row<'a> {
+    self_pct: f64,
+    /// Half-width of the self share's 95 % sampling interval.
+    noise: f64,
+    total_pct: f64,
+    samples: u64,
+    module: &'a str,
+    name: &'a str,
+}
+
+/// The first `top` rows, for the terminal and Markdown alike.
+fn rows(p: &Profile, top: usize) -> impl Iterator<Item = Row<'_>> {
+    p.functions.iter().take(top).map(|f| Row {
+        self_pct: p.share(f.self_samples) * 100.0,
+        noise: p.share_half_width(f.self_samples, 0.95) * 100.0,
+        total_pct: p.share(f.total_samples) * 100.0,
+        samples: f.self_samples,
+        module: module_name(&f.module),
+        name: &f.name,
+    })
 }
 
 /// The file name of a module; perf's `inlined` (a frame inlined into its caller) shown
@@ -26,14 +41,7 @@ fn module_name(module: &str) -> &str {
 
 /// The header line: what, how many samples, how they were taken.
 pub fn profile_header(p: &Profile, s: Option<&ProfileSettings>) -> String {
-    let how = s.map_or(String::new(), |s| {
-        format!(
-            " ({} at {} Hz, {})",
-            s.event,
-            s.frequency_hz,
-            s.call_graph.label()
-        )
-    });
+    let how = s.map_or(String::new(), |s| format!(" ({})", s.describe()));
     let mut out = format!("profile of {}: {} samples{how}\n", p.name, p.samples);
     for note in profile_notes(p, s) {
         let _ = writeln!(out, "  note: {note}");
@@ -95,17 +103,16 @@ pub fn render_profile(p: &Profile, s: Option<&ProfileSettings>, top: usize) -> S
         "\n  {:>7} {:>6} {:>10} {:>8}  {:<20} function",
         "self %", "±", "children %", "samples", "module"
     );
-    for f in p.functions.iter().take(top) {
-        let share = p.share(f.self_samples);
+    for r in rows(p, top) {
         let _ = writeln!(
             out,
             "  {:>7.1} {:>6.1} {:>10.1} {:>8}  {:<20} {}",
-            share * 100.0,
-            noise_points(share, p.samples),
-            p.share(f.total_samples) * 100.0,
-            f.self_samples,
-            clip(module_name(&f.module), 20),
-            f.name
+            r.self_pct,
+            r.noise,
+            r.total_pct,
+            r.samples,
+            clip(r.module, 20),
+            r.name
         );
     }
     if p.functions.len() > top {
@@ -119,31 +126,55 @@ pub fn render_profile(p: &Profile, s: Option<&ProfileSettings>, top: usize) -> S
 pub fn profile_markdown(p: &Profile, s: Option<&ProfileSettings>, top: usize) -> String {
     let mut out = format!("## Profile of `{}`\n\n{} samples", p.name, p.samples);
     if let Some(s) = s {
-        let _ = write!(
-            out,
-            ", {} at {} Hz, {}",
-            s.event,
-            s.frequency_hz,
-            s.call_graph.label()
-        );
+        let _ = write!(out, ", {}", s.describe());
     }
     out.push_str(".\n\n");
     for note in profile_notes(p, s) {
         let _ = writeln!(out, "- {note}");
     }
     out.push_str("\n| self % | ± (95 %) | children % | samples | function | module |\n|---:|---:|---:|---:|---|---|\n");
-    for f in p.functions.iter().take(top) {
-        let share = p.share(f.self_samples);
+    for r in rows(p, top) {
         let _ = writeln!(
             out,
             "| {:.1} | {:.1} | {:.1} | {} | `{}` | {} |",
-            share * 100.0,
-            noise_points(share, p.samples),
-            p.share(f.total_samples) * 100.0,
-            f.self_samples,
-            f.name.replace('|', "\\|"),
-            module_name(&f.module)
+            r.self_pct,
+            r.noise,
+            r.total_pct,
+            r.samples,
+            r.name.replace('|', "\\|"),
+            r.module
         );
+    }
+    out
+}
+
+/// The table, then each annotation and the allocation sites, as `plumb profile` prints
+/// them.
+pub fn render_profile_with_details(p: &Profile, s: Option<&ProfileSettings>, top: usize) -> String {
+    let mut out = render_profile(p, s, top);
+    for a in &p.annotations {
+        out.push('\n');
+        out.push_str(&render_annotation(a));
+    }
+    if let Some(allocations) = &p.allocations {
+        out.push('\n');
+        out.push_str(&render_allocations(allocations, top));
+    }
+    out
+}
+
+/// The Markdown table, then each annotation and the allocation sites as code blocks.
+pub fn profile_markdown_with_details(
+    p: &Profile,
+    s: Option<&ProfileSettings>,
+    top: usize,
+) -> String {
+    let mut out = profile_markdown(p, s, top);
+    for a in &p.annotations {
+        let _ = write!(out, "\n```\n{}```\n", render_annotation(a));
+    }
+    if let Some(allocations) = &p.allocations {
+        let _ = write!(out, "\n```\n{}```\n", render_allocations(allocations, top));
     }
     out
 }

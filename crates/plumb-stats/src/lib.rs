@@ -42,7 +42,7 @@ pub use modality::{mvalue, mvalue_fixed_bins, Modality};
 pub use modes::{modes, Mode};
 pub use multimodality::{multimodality, Multimodality, DIP_ALPHA};
 pub use outliers::{tukey_outliers, TukeyOutliers};
-pub use proportions::{share_ci, share_difference_ci};
+pub use proportions::{share_ci, share_difference_ci, share_half_width};
 pub use quantiles::normal_quantile;
 pub use ratio::{ratio_of_means, ratio_sd, RatioEstimate};
 pub use student_t::{mean_ci, t_quantile, MeanCi};

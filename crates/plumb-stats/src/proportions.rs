@@ -2,13 +2,20 @@
 
 use crate::{normal_quantile, Interval};
 
-/// Wald interval of `a / n` at `confidence`; `None` when `n` is 0.
-pub fn share_ci(a: u64, n: u64, confidence: f64) -> Option<Interval> {
+/// The half-width of the Wald interval of `a / n` at `confidence` (unclipped); `None`
+/// when `n` is 0.
+pub fn share_half_width(a: u64, n: u64, confidence: f64) -> Option<f64> {
     if n == 0 || a > n {
         return None;
     }
     let p = a as f64 / n as f64;
-    let half = normal_quantile(0.5 + confidence / 2.0) * (p * (1.0 - p) / n as f64).sqrt();
+    Some(normal_quantile(0.5 + confidence / 2.0) * (p * (1.0 - p) / n as f64).sqrt())
+}
+
+/// Wald interval of `a / n` at `confidence`, clipped to [0, 1]; `None` when `n` is 0.
+pub fn share_ci(a: u64, n: u64, confidence: f64) -> Option<Interval> {
+    let half = share_half_width(a, n, confidence)?;
+    let p = a as f64 / n as f64;
     Some(Interval {
         lo: (p - half).max(0.0),
         hi: (p + half).min(1.0),
