@@ -7,6 +7,7 @@ mod checks;
 mod compare;
 mod environment;
 mod explain;
+mod load_checks;
 mod load_compare;
 mod profile_diff;
 mod replicates;
@@ -19,6 +20,7 @@ pub use benchmark::{
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;
+pub use load_checks::{load_checks, LoadGates, LATE_P99_US};
 pub use load_compare::compare_load;
 pub use profile_diff::share_changes;
 pub use replicates::{replicates, BATCHES};

@@ -103,6 +103,14 @@ mod tests {
             service: d,
             send_lateness: None,
             timeline: vec![],
+            due: 0,
+            error_examples: Default::default(),
+            slot_waits: Default::default(),
+            retried: 0,
+            abandoned: 0,
+            body_bytes: 0,
+            threads: 1,
+            window: None,
         }
     }
 

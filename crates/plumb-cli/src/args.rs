@@ -46,11 +46,12 @@ pub enum Command {
     /// Load an HTTP server at a constant rate, open loop: latency from each request's due
     /// time, no coordinated omission.
     #[command(
-        after_help = "Example:\n  plumb load http://127.0.0.1:8080/ --rate 1000 --duration 30s --warmup 5s --export-json a.json\n\nExit codes: 0 done, 2 bad input or an unreachable target, 128 + N stopped by signal N."
+        after_help = "Example:\n  plumb load http://127.0.0.1:8080/ --rate 1000 --duration 30s --warmup 5s --export-json a.json\n\nExit codes: 0 done and every gate passed; 1 a gate failed: errors above --max-error-rate (0 % by default: any error fails), or the generator fell behind its schedule (its own send lateness p99 above 5 ms) without --allow-late; 2 bad input, an unreachable target, or no request succeeded; 128 + N stopped by signal N."
     )]
     Load(Box<LoadArgs>),
     /// Merge the results of load agents that ran together: counts add, histograms add
-    /// losslessly.
+    /// losslessly. The same result twice, and runs whose measured windows do not overlap,
+    /// are refused.
     #[command(after_help = "Example:\n  plumb merge agent-*.json -o all.json")]
     Merge(MergeArgs),
     /// Show saved results again (table, verdicts, diagnostics), or convert one to another
@@ -470,6 +471,29 @@ pub struct LoadArgs {
     /// longer sends more punctually and keeps the thread hot, at a CPU cost.
     #[arg(long, default_value = "100us")]
     pub spin: Duration,
+    /// Generator threads, each with its own connections, share of the rate and recorder
+    /// (merged losslessly at the end).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Requests outstanding on one connection at once (HTTP/1.1 pipelining). 1, the
+    /// default, sends each request on a connection with nothing in flight.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub pipeline: u32,
+    /// Answers with a larger body fail (and close their connection).
+    #[arg(long, default_value = "64MiB", value_name = "SIZE")]
+    pub max_body: plumb_model::quantity::ByteSize,
+    /// After the measured window, wait at most this long (never past --timeout) for answers
+    /// still in flight; those unanswered then count as errors.
+    #[arg(long, default_value = "2s")]
+    pub drain: Duration,
+    /// The fraction of requests that may fail with the run still exiting 0: 0, the default,
+    /// fails on any error; e.g. 0.1% or 0.001.
+    #[arg(long, default_value = "0", value_name = "FRACTION", value_parser = values::error_rate)]
+    pub max_error_rate: f64,
+    /// Exit 0 even when the generator fell behind its own schedule (send lateness p99
+    /// above 5 ms); the report still says so.
+    #[arg(long)]
+    pub allow_late: bool,
 }
 
 #[derive(Debug, Args)]
@@ -480,4 +504,8 @@ pub struct MergeArgs {
     /// Where the merged result goes.
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+    /// Merge runs whose measured windows do not overlap (at least 90 % of each): the
+    /// merged rate is then over the union of the windows.
+    #[arg(long)]
+    pub allow_disjoint: bool,
 }

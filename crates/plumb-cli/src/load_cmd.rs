@@ -1,9 +1,11 @@
 use crate::args::LoadArgs;
 use crate::exit::{self, CliError};
 use crate::export;
+use crate::load_live::Live;
+use plumb_analysis::{load_checks, LoadGates};
 use plumb_load::load::{run as run_load, LoadConfig, LoadReport, Mode};
 use plumb_load::{load_document, percentile_distribution, LoadContext};
-use plumb_model::{Invocation, LoadMode, LoadSettings};
+use plumb_model::{Diagnostic, DiagnosticCode, Invocation, LoadMode, LoadSettings, Severity};
 use plumb_report::{render_load, Format};
 use std::path::Path;
 
@@ -17,7 +19,10 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     }
     let session = crate::session::stop_on_signals()?;
     let environment = plumb_env::collect();
-    let report = run_load(&cfg, session.stop.clone()).map_err(CliError)?;
+    let mut live = Live::start(cfg.threads, cfg.warmup, cfg.drain.min(cfg.timeout));
+    let report = run_load(&cfg, session.stop.clone(), live.sender());
+    live.finish();
+    let report = report.map_err(CliError)?;
     let context = LoadContext {
         confidence: a.confidence,
         sesoi: a.sesoi,
@@ -30,6 +35,13 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
             signal: Some(session.signal_name()),
         };
     }
+    let gates = LoadGates {
+        max_error_rate: a.max_error_rate,
+        allow_late: a.allow_late,
+    };
+    let b = &mut doc.benchmarks[0];
+    let checks = load_checks(b.load.as_ref().expect("a load result"), gates);
+    b.diagnostics.extend(checks);
     export::write_all(&targets, &doc)?;
     let mut text = String::new();
     if report.interrupted {
@@ -43,11 +55,30 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     if let Some(dir) = &a.hgrm_dir {
         write_hgrm(dir, &report)?;
     }
-    Ok(if report.interrupted {
+    Ok(exit_code(&doc.benchmarks[0].diagnostics, &report, &session))
+}
+
+/// Interrupted: the signal's code. Nothing succeeded: trouble (2), like a failing
+/// benchmark. A failed gate (errors, a late generator): 1.
+fn exit_code(
+    diagnostics: &[Diagnostic],
+    report: &LoadReport,
+    session: &crate::session::Session,
+) -> i32 {
+    let failed = |code: DiagnosticCode| {
+        diagnostics
+            .iter()
+            .any(|d| d.code == code && d.severity == Severity::Error)
+    };
+    if report.interrupted {
         session.exit_code()
+    } else if failed(DiagnosticCode::NothingSucceeded) {
+        exit::ERROR
+    } else if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        exit::REGRESSION
     } else {
         exit::OK
-    })
+    }
 }
 
 /// The generator's configuration and the settings the result records, from the options.
@@ -58,10 +89,7 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
     if a.timeout.is_zero() {
         return Err(CliError("--timeout must be above 0".into()));
     }
-    let method: hyper::Method = a
-        .method
-        .parse()
-        .map_err(|_| CliError(format!("{:?} is not an HTTP method", a.method)))?;
+    plumb_load::load::Target::parse(&a.url).map_err(|e| CliError(e.to_string()))?;
     let mut headers = Vec::new();
     for h in &a.headers {
         let (k, v) = h
@@ -80,9 +108,9 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
     };
     let cfg = LoadConfig {
         url: a.url.clone(),
-        method,
+        method: a.method.clone(),
         headers,
-        body: bytes::Bytes::from(a.body.clone()),
+        body: a.body.clone().into_bytes(),
         duration: a.duration.to_std(),
         warmup: a.warmup.to_std(),
         timeout: a.timeout.to_std(),
@@ -92,6 +120,10 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
             .map(|t| std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(t)),
         hlog: a.hlog.clone(),
         spin: a.spin.to_std(),
+        drain: a.drain.to_std(),
+        threads: a.threads as usize,
+        pipeline: a.pipeline as usize,
+        max_body: a.max_body.0,
     };
     let settings = LoadSettings {
         url: a.url.clone(),
@@ -103,6 +135,12 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
         start_at: a.start_at,
         agent: a.agent.clone(),
         spin: a.spin,
+        threads: a.threads,
+        pipeline: a.pipeline,
+        drain: Some(a.drain),
+        max_body: Some(a.max_body.0),
+        max_error_rate: Some(a.max_error_rate),
+        allow_late: a.allow_late,
     };
     Ok((cfg, settings))
 }

@@ -9,6 +9,7 @@ mod env_cmd;
 mod exit;
 mod export;
 mod load_cmd;
+mod load_live;
 mod merge_cmd;
 mod profile_cmd;
 mod profile_diff_cmd;

@@ -18,6 +18,21 @@ pub fn unix_time(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A fraction of requests from 0 to 1: `0`, `1%`, `0.5%`, `0.01`.
+pub fn error_rate(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(n) => n.trim().parse::<f64>().map(|v| v / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match v {
+        Ok(v) if (0.0..=1.0).contains(&v) && (t.ends_with('%') || v < 1.0 || t == "1") => Ok(v),
+        _ => Err(format!(
+            "{s:?} is not a fraction of requests from 0 to 100% (e.g. 0, 0.5%, 0.01)"
+        )),
+    }
+}
+
 /// A count of zero or more.
 pub fn count(s: &str) -> Result<u64, QuantityError> {
     parse_count(s, 0)

@@ -5,8 +5,9 @@ use crate::load::LoadReport;
 use crate::{merge_load, model};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, Invocation, LoadInfo, LoadMode, LoadSettings,
-    MergedSettings, ProducerSettings, ResultDocument, RunStatus, Settings,
+    Benchmark, BenchmarkKind, Diagnostic, DiagnosticCode, Environment, Invocation, LoadInfo,
+    LoadMode, LoadSettings, MergedSettings, ProducerSettings, ResultDocument, RunStatus, Settings,
+    Severity,
 };
 
 /// How a load result is judged and where it ran.
@@ -61,6 +62,7 @@ pub fn load_document(
 pub fn merged_document(
     docs: &[ResultDocument],
     paths: &[String],
+    allow_disjoint: bool,
     invocation: Invocation,
 ) -> Result<ResultDocument, String> {
     let mut names: Vec<String> = Vec::new();
@@ -84,17 +86,30 @@ pub fn merged_document(
         inputs: paths.to_vec(),
         agents: docs.iter().map(|d| d.settings.producer.clone()).collect(),
     });
-    for name in names {
-        let parts: Vec<&LoadInfo> = docs
+    let several = names.len() > 1;
+    for name in &names {
+        let (parts, files): (Vec<&LoadInfo>, Vec<String>) = docs
             .iter()
-            .filter_map(|d| d.benchmark(&name))
-            .filter_map(|b| b.load.as_ref())
-            .collect();
-        let info = merge_load(&parts).map_err(|e| format!("{name}: {e}"))?;
-        let mut b = Benchmark::new(name, BenchmarkKind::Load);
+            .zip(paths)
+            .filter_map(|(d, p)| Some((d.benchmark(name)?.load.as_ref()?, p.clone())))
+            .unzip();
+        let m = merge_load(&parts, &files, allow_disjoint).map_err(|e| format!("{name}: {e}"))?;
+        let mut b = Benchmark::new(name.clone(), BenchmarkKind::Load);
         b.parameters
             .insert("agents".into(), parts.len().to_string());
-        b.load = Some(info);
+        b.load = Some(m.info);
+        b.diagnostics = m.notes;
+        if several {
+            b.diagnostics.push(Diagnostic::new(
+                DiagnosticCode::DifferentSchedules,
+                Severity::Warning,
+                format!(
+                    "the inputs loaded {} different targets ({}): each is merged on its own",
+                    names.len(),
+                    names.join(", ")
+                ),
+            ));
+        }
         merged.benchmarks.push(b);
     }
     Ok(merged)

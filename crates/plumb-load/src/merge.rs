@@ -1,9 +1,22 @@
-//! Combining the results of agents that loaded one target at the same time: counts and
-//! rates add, histograms add losslessly (so merged percentiles equal those of one
-//! histogram fed every value), per-second rows add their counts.
+//! Combining the results of agents that loaded one target at the same time: counts add,
+//! histograms add losslessly (so merged percentiles equal those of one histogram fed
+//! every value), per-second rows add on the wall clock.
+//!
+//! Merging is only true of runs that overlapped: two runs one after the other did not
+//! offer their summed rate at any moment. So the inputs are checked: the same result
+//! twice is refused, and so are measured windows that do not overlap (unless disjoint
+//! windows are allowed, when the merged rate is over the union of the windows).
 
-use plumb_model::{LatencyDistribution, LoadInfo, TimelineRow};
+use base64::Engine;
+use hdrhistogram::Histogram;
+use plumb_model::{
+    Diagnostic, DiagnosticCode, LatencyDistribution, LoadInfo, MeasuredWindow, Severity,
+    TimelineRow,
+};
 use std::collections::BTreeMap;
+
+/// Each window must share this fraction of itself with every other.
+pub const MIN_OVERLAP: f64 = 0.9;
 
 fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, String> {
     let mut total = parts[0].histogram()?;
@@ -15,7 +28,18 @@ fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, String> {
     Ok(LatencyDistribution::from_histogram(&total))
 }
 
-pub fn merge_load(parts: &[&LoadInfo]) -> Result<LoadInfo, String> {
+/// A merged result and what the merge noticed without refusing.
+pub struct Merged {
+    pub info: LoadInfo,
+    pub notes: Vec<Diagnostic>,
+}
+
+/// `names` label the parts in messages (their files).
+pub fn merge_load(
+    parts: &[&LoadInfo],
+    names: &[String],
+    allow_disjoint: bool,
+) -> Result<Merged, String> {
     let first = parts.first().ok_or("nothing to merge")?;
     if let Some(p) = parts.iter().find(|p| p.mode != first.mode) {
         return Err(format!(
@@ -23,48 +47,284 @@ pub fn merge_load(parts: &[&LoadInfo]) -> Result<LoadInfo, String> {
             first.mode, p.mode
         ));
     }
+    refuse_duplicates(parts, names)?;
+    let mut notes = Vec::new();
+    let windows: Option<Vec<MeasuredWindow>> = parts.iter().map(|p| p.window).collect();
+    let span = match &windows {
+        Some(w) => {
+            check_overlap(w, names, allow_disjoint, &mut notes)?;
+            union_length(w)
+        }
+        None => {
+            notes.push(Diagnostic::new(
+                DiagnosticCode::DisjointWindows,
+                Severity::Warning,
+                "a result has no measured window (made before plumb 0.13): whether the runs overlapped was not checked",
+            ));
+            parts.iter().map(|p| p.duration_s).fold(0.0, f64::max)
+        }
+    };
+    let rates: Vec<String> = parts
+        .iter()
+        .map(|p| p.target_rate.map_or("closed".into(), |r| format!("{r}/s")))
+        .collect();
+    if rates.iter().any(|r| *r != rates[0]) {
+        notes.push(Diagnostic::new(
+            DiagnosticCode::DifferentSchedules,
+            Severity::Info,
+            format!("the agents ran different schedules: {}", rates.join(", ")),
+        ));
+    }
+    let info = combine(parts, windows.as_deref(), span)?;
+    Ok(Merged { info, notes })
+}
+
+/// The same result given twice (under two names, or copied) would double its counts.
+fn refuse_duplicates(parts: &[&LoadInfo], names: &[String]) -> Result<(), String> {
+    for i in 0..parts.len() {
+        for j in i + 1..parts.len() {
+            let (a, b) = (parts[i], parts[j]);
+            if a.window == b.window && a.latency.hdr_base64 == b.latency.hdr_base64 && a.ok == b.ok
+            {
+                return Err(format!(
+                    "{} and {} are the same result (same window, same histogram): merging it twice would double its counts",
+                    label(names, i),
+                    label(names, j)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn label(names: &[String], i: usize) -> String {
+    names
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("input {}", i + 1))
+}
+
+fn check_overlap(
+    w: &[MeasuredWindow],
+    names: &[String],
+    allow_disjoint: bool,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(), String> {
+    let common = w.iter().map(|x| x.end_unix_s).fold(f64::INFINITY, f64::min)
+        - w.iter()
+            .map(|x| x.start_unix_s)
+            .fold(f64::NEG_INFINITY, f64::max);
+    let worst = w
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            (
+                i,
+                common.max(0.0) / (x.end_unix_s - x.start_unix_s).max(1e-9),
+            )
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    let Some((i, share)) = worst else {
+        return Ok(());
+    };
+    if share >= MIN_OVERLAP {
+        return Ok(());
+    }
+    let (earliest, _) = w
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.start_unix_s.total_cmp(&b.1.start_unix_s))
+        .expect("non-empty");
+    let offsets: Vec<String> = w
+        .iter()
+        .enumerate()
+        .map(|(k, x)| {
+            format!(
+                "{} from +{:.1} s to +{:.1} s",
+                label(names, k),
+                x.start_unix_s - w[earliest].start_unix_s,
+                x.end_unix_s - w[earliest].start_unix_s
+            )
+        })
+        .collect();
+    let what = format!(
+        "the measured windows overlap on {:.0} % of {} (at least {:.0} % is required): {}",
+        100.0 * share,
+        label(names, i),
+        100.0 * MIN_OVERLAP,
+        offsets.join("; ")
+    );
+    if !allow_disjoint {
+        return Err(format!(
+            "{what}. Runs that did not overlap never offered their summed rate; start agents together with --start-at, or pass --allow-disjoint to merge them over the union of their windows"
+        ));
+    }
+    notes.push(
+        Diagnostic::new(
+            DiagnosticCode::DisjointWindows,
+            Severity::Warning,
+            format!("{what}; merged over the union of the windows (--allow-disjoint)"),
+        )
+        .evidence("overlap", share),
+    );
+    Ok(())
+}
+
+/// The length of the union of the windows, seconds.
+fn union_length(w: &[MeasuredWindow]) -> f64 {
+    let mut spans: Vec<(f64, f64)> = w.iter().map(|x| (x.start_unix_s, x.end_unix_s)).collect();
+    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut total, mut cur) = (0.0, spans[0]);
+    for &(s, e) in &spans[1..] {
+        if s > cur.1 {
+            total += cur.1 - cur.0;
+            cur = (s, e);
+        } else {
+            cur.1 = cur.1.max(e);
+        }
+    }
+    total + cur.1 - cur.0
+}
+
+fn combine(
+    parts: &[&LoadInfo],
+    windows: Option<&[MeasuredWindow]>,
+    span: f64,
+) -> Result<LoadInfo, String> {
     let lat: Vec<&LatencyDistribution> = parts.iter().map(|p| &p.latency).collect();
     let svc: Vec<&LatencyDistribution> = parts.iter().map(|p| &p.service).collect();
     let late: Option<Vec<&LatencyDistribution>> =
         parts.iter().map(|p| p.send_lateness.as_ref()).collect();
     let mut errors = BTreeMap::new();
+    let mut examples = BTreeMap::new();
     for p in parts {
         for (k, v) in &p.errors {
             *errors.entry(k.clone()).or_insert(0) += v;
         }
-    }
-    let mut seconds: BTreeMap<u64, TimelineRow> = BTreeMap::new();
-    for p in parts {
-        for r in &p.timeline {
-            let e = seconds.entry(r.second).or_insert(TimelineRow {
-                second: r.second,
-                ok: 0,
-                errors: 0,
-                p50_us: f64::NAN,
-                p99_us: f64::NAN,
-                max_us: 0.0,
-            });
-            e.ok += r.ok;
-            e.errors += r.errors;
-            e.max_us = e.max_us.max(r.max_us);
+        for (k, v) in &p.error_examples {
+            examples.entry(k.clone()).or_insert_with(|| v.clone());
         }
     }
-    let sum = |f: fn(&LoadInfo) -> f64| parts.iter().map(|p| f(p)).sum::<f64>();
+    let sum_u = |f: fn(&LoadInfo) -> u64| parts.iter().map(|p| f(p)).sum::<u64>();
+    let ok = sum_u(|p| p.ok);
+    let start = windows.map(|w| {
+        w.iter()
+            .map(|x| x.start_unix_s)
+            .fold(f64::INFINITY, f64::min)
+    });
+    let end = windows.map(|w| {
+        w.iter()
+            .map(|x| x.end_unix_s)
+            .fold(f64::NEG_INFINITY, f64::max)
+    });
+    let offered: Option<f64> = parts
+        .iter()
+        .map(|p| p.target_rate.map(|r| r * p.duration_s))
+        .sum();
+    let latency = add(&lat)?;
+    let achieved_rate = ok as f64 / span.max(1e-9);
+    let mut waits = plumb_model::SlotWaits::default();
+    for p in parts {
+        waits.count += p.slot_waits.count;
+        waits.total_us += p.slot_waits.total_us;
+        waits.max_us = waits.max_us.max(p.slot_waits.max_us);
+    }
     Ok(LoadInfo {
-        mode: first.mode.clone(),
-        target_rate: parts.iter().map(|p| p.target_rate).sum(),
-        achieved_rate: sum(|p| p.achieved_rate),
-        duration_s: parts.iter().map(|p| p.duration_s).fold(0.0, f64::max),
-        ok: parts.iter().map(|p| p.ok).sum(),
+        mode: parts[0].mode.clone(),
+        target_rate: offered.map(|o| o / span.max(1e-9)),
+        achieved_rate,
+        duration_s: span,
+        ok,
         errors,
         concurrency: parts.iter().map(|p| p.concurrency).sum(),
         connections_opened: parts.iter().map(|p| p.connections_opened).sum(),
-        mean_in_flight: sum(|p| p.mean_in_flight),
-        latency: add(&lat)?,
+        mean_in_flight: achieved_rate * latency.mean_us / 1e6,
+        latency,
         service: add(&svc)?,
         send_lateness: late.map(|l| add(&l)).transpose()?,
-        timeline: seconds.into_values().collect(),
+        timeline: seconds(parts, windows)?,
+        due: sum_u(|p| p.due),
+        error_examples: examples,
+        slot_waits: waits,
+        retried: sum_u(|p| p.retried),
+        abandoned: sum_u(|p| p.abandoned),
+        body_bytes: sum_u(|p| p.body_bytes),
+        threads: parts.iter().map(|p| p.threads).sum(),
+        window: start.zip(end).map(|(s, e)| MeasuredWindow {
+            start_unix_s: s,
+            end_unix_s: e,
+        }),
     })
+}
+
+/// Per-second rows on one wall clock (each agent's seconds shifted by its start), their
+/// histograms added when every row has one.
+fn seconds(
+    parts: &[&LoadInfo],
+    windows: Option<&[MeasuredWindow]>,
+) -> Result<Vec<TimelineRow>, String> {
+    let earliest = windows.map_or(0.0, |w| {
+        w.iter()
+            .map(|x| x.start_unix_s)
+            .fold(f64::INFINITY, f64::min)
+    });
+    let mut by: BTreeMap<u64, (TimelineRow, Option<Histogram<u64>>)> = BTreeMap::new();
+    for (k, p) in parts.iter().enumerate() {
+        let shift = windows.map_or(0, |w| (w[k].start_unix_s - earliest).round() as u64);
+        for r in &p.timeline {
+            let h = r.hdr_base64.as_deref().map(decode).transpose()?;
+            let second = r.second + shift;
+            match by.get_mut(&second) {
+                None => {
+                    let mut row = r.clone();
+                    row.second = second;
+                    by.insert(second, (row, h));
+                }
+                Some((row, acc)) => {
+                    row.ok += r.ok;
+                    row.errors += r.errors;
+                    row.max_us = row.max_us.max(r.max_us);
+                    *acc = match (acc.take(), h) {
+                        (Some(mut a), Some(b)) => {
+                            a.add(&b)
+                                .map_err(|e| format!("seconds do not combine: {e:?}"))?;
+                            Some(a)
+                        }
+                        _ => None,
+                    };
+                }
+            }
+        }
+    }
+    Ok(by
+        .into_values()
+        .map(|(mut row, h)| {
+            match h {
+                Some(h) if !h.is_empty() => {
+                    row.p50_us = plumb_model::value_at_percentile(&h, 50.0) as f64;
+                    row.p99_us = plumb_model::value_at_percentile(&h, 99.0) as f64;
+                    row.hdr_base64 = Some(LatencyDistribution::from_histogram(&h).hdr_base64);
+                }
+                Some(_) => {}
+                None => {
+                    // Per-second percentiles do not combine from their summaries.
+                    row.p50_us = f64::NAN;
+                    row.p99_us = f64::NAN;
+                    row.hdr_base64 = None;
+                }
+            }
+            row
+        })
+        .collect())
+}
+
+fn decode(b64: &str) -> Result<Histogram<u64>, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .map_err(|e| format!("a second's histogram is not base64: {e}"))?;
+    hdrhistogram::serialization::Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| format!("a second's histogram does not read back: {e:?}"))
 }
 
 #[cfg(test)]
@@ -72,7 +332,7 @@ mod tests {
     use super::*;
     use crate::LatencyHistogram;
 
-    fn part(values: &[f64], rate: f64) -> (LoadInfo, Vec<f64>) {
+    fn part(values: &[f64], rate: f64, start: f64) -> (LoadInfo, Vec<f64>) {
         let mut h = LatencyHistogram::new();
         for &v in values {
             h.record_us(v);
@@ -91,7 +351,7 @@ mod tests {
                 mean_in_flight: 1.5,
                 latency: d.clone(),
                 service: d.clone(),
-                send_lateness: Some(d),
+                send_lateness: Some(d.clone()),
                 timeline: vec![TimelineRow {
                     second: 0,
                     ok: values.len() as u64,
@@ -99,10 +359,26 @@ mod tests {
                     p50_us: 1.0,
                     p99_us: 2.0,
                     max_us: 9.0,
+                    hdr_base64: Some(d.hdr_base64.clone()),
                 }],
+                due: values.len() as u64 + 2,
+                error_examples: BTreeMap::from([("timeout".to_string(), "late".to_string())]),
+                slot_waits: Default::default(),
+                retried: 1,
+                abandoned: 0,
+                body_bytes: 2 * values.len() as u64,
+                threads: 1,
+                window: Some(MeasuredWindow {
+                    start_unix_s: start,
+                    end_unix_s: start + 10.0,
+                }),
             },
             values.to_vec(),
         )
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("a{i}.json")).collect()
     }
 
     #[test]
@@ -112,18 +388,33 @@ mod tests {
                 .map(|i| 500.0 + (i * 37 % 4000) as f64)
                 .collect::<Vec<_>>(),
             100.0,
+            1000.0,
         );
         let (b, vb) = part(
             &(0..5000)
                 .map(|i| 900.0 + (i * 91 % 90_000) as f64)
                 .collect::<Vec<_>>(),
             200.0,
+            1000.4,
         );
-        let m = merge_load(&[&a, &b]).unwrap();
+        let m = merge_load(&[&a, &b], &names(2), false).unwrap();
+        assert!(
+            m.notes
+                .iter()
+                .any(|n| n.message.contains("different schedules")),
+            "{:?}",
+            m.notes
+        );
+        let m = m.info;
         assert_eq!(m.ok, 8000);
         assert_eq!(m.errors["timeout"], 4);
-        assert_eq!(m.target_rate, Some(300.0));
+        assert_eq!((m.due, m.retried), (8004, 2));
         assert_eq!((m.concurrency, m.connections_opened), (20, 6));
+        // Windows 1000–1010 and 1000.4–1010.4: the union is 10.4 s, the offered rate
+        // (100·10 + 200·10) / 10.4 and the achieved 8000 / 10.4.
+        assert!((m.duration_s - 10.4).abs() < 1e-9);
+        assert!((m.target_rate.unwrap() - 3000.0 / 10.4).abs() < 1e-9);
+        assert!((m.achieved_rate - 8000.0 / 10.4).abs() < 1e-9);
         let mut all = LatencyHistogram::new();
         for v in va.iter().chain(&vb) {
             all.record_us(*v);
@@ -133,17 +424,59 @@ mod tests {
         assert_eq!(m.latency.percentiles_us, one.percentiles_us);
         assert_eq!(m.latency.max_us, one.max_us);
         assert_eq!(m.timeline[0].ok, 8000);
-        assert!(
-            m.timeline[0].p99_us.is_nan(),
-            "per-second percentiles do not merge from summaries"
+        assert_eq!(
+            m.timeline[0].p99_us, one.percentiles_us["p99"],
+            "seconds with histograms merge into true percentiles"
         );
     }
 
     #[test]
+    fn the_same_result_twice_is_refused() {
+        let (a, _) = part(&[100.0, 200.0], 10.0, 1000.0);
+        let e = merge_load(&[&a, &a.clone()], &names(2), true)
+            .err()
+            .unwrap();
+        assert!(e.contains("a0.json and a1.json are the same result"), "{e}");
+    }
+
+    #[test]
+    fn runs_one_after_the_other_are_refused_unless_allowed_then_rated_over_the_union() {
+        let (a, _) = part(&[100.0; 1000], 100.0, 1000.0);
+        let (b, _) = part(&[300.0; 1000], 100.0, 1012.0);
+        let e = merge_load(&[&a, &b], &names(2), false).err().unwrap();
+        assert!(
+            e.contains("overlap on 0 % of a0.json")
+                && e.contains("a1.json from +12.0 s to +22.0 s"),
+            "{e}"
+        );
+        assert!(e.contains("--allow-disjoint"), "{e}");
+        let m = merge_load(&[&a, &b], &names(2), true).unwrap();
+        assert!(
+            m.notes.iter().any(|n| n.message.contains("union")),
+            "{:?}",
+            m.notes
+        );
+        // Two 10 s windows apart: 20 s of union, 2000 answers: 100/s, not 200/s.
+        assert!((m.info.achieved_rate - 100.0).abs() < 1e-9);
+        assert!((m.info.target_rate.unwrap() - 100.0).abs() < 1e-9);
+        assert_eq!(
+            m.info.timeline.iter().map(|r| r.second).collect::<Vec<_>>(),
+            [0, 12],
+            "seconds on one wall clock"
+        );
+        // Within tolerance: 0.5 s apart of 10 s overlaps 95 %.
+        let (c, _) = part(&[300.0; 1000], 100.0, 1000.5);
+        assert!(merge_load(&[&a, &c], &names(2), false).is_ok());
+    }
+
+    #[test]
     fn open_and_closed_do_not_merge() {
-        let (a, _) = part(&[1.0, 2.0], 1.0);
-        let mut b = a.clone();
+        let (a, _) = part(&[1.0, 2.0], 1.0, 0.0);
+        let (mut b, _) = part(&[1.0, 3.0], 1.0, 0.0);
         b.mode = "closed".into();
-        assert!(merge_load(&[&a, &b]).unwrap_err().contains("cannot merge"));
+        assert!(merge_load(&[&a, &b], &names(2), false)
+            .err()
+            .unwrap()
+            .contains("cannot merge"));
     }
 }

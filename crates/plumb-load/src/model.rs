@@ -5,7 +5,8 @@ use crate::load::LoadReport;
 use crate::LatencyHistogram;
 #[cfg(test)]
 use crate::PERCENTILES;
-use plumb_model::{LatencyDistribution, LoadInfo, TimelineRow};
+use base64::Engine;
+use plumb_model::{LatencyDistribution, LoadInfo, MeasuredWindow, TimelineRow};
 
 pub fn distribution(h: &LatencyHistogram) -> LatencyDistribution {
     LatencyDistribution::from_histogram(h.inner())
@@ -48,8 +49,25 @@ pub fn load_info(
                 p50_us: s.p50_us,
                 p99_us: s.p99_us,
                 max_us: s.max_us,
+                hdr_base64: Some(base64::engine::general_purpose::STANDARD.encode(&s.hdr)),
             })
             .collect(),
+        due: r.due,
+        error_examples: r.examples.clone(),
+        slot_waits: r.slot_waits,
+        retried: r.retried,
+        abandoned: r.abandoned,
+        body_bytes: r.body_bytes,
+        threads: r.threads,
+        window: r.measured_from.map(|t| {
+            let start = t
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64());
+            MeasuredWindow {
+                start_unix_s: start,
+                end_unix_s: start + r.measured_s,
+            }
+        }),
     }
 }
 

@@ -92,6 +92,22 @@ codes! {
     Smt = "smt",
     NotPinned = "not-pinned",
     Aslr = "aslr",
+    // Load tests.
+    /// No request of a load test succeeded.
+    NothingSucceeded = "nothing-succeeded",
+    /// A load test's errors passed the accepted fraction (`--max-error-rate`).
+    LoadErrors = "load-errors",
+    /// The load generator fell behind its own schedule.
+    GeneratorBehind = "generator-behind",
+    /// Every connection was busy (the in-flight bound): the server did not keep up at
+    /// this concurrency, and requests waited for a connection.
+    InFlightBoundFull = "in-flight-bound-full",
+    /// Requests were sent again after the server closed a kept-alive connection.
+    Retried = "retried",
+    /// Merged load results whose measured windows do not overlap, or could not be checked.
+    DisjointWindows = "disjoint-windows",
+    /// Merged load results that ran different schedules or targets.
+    DifferentSchedules = "different-schedules",
     // Two documents compared.
     DifferentMachine = "different-machine",
     DifferentLoad = "different-load",

@@ -28,6 +28,26 @@ pub struct TimelineRow {
     #[serde(with = "crate::nan_as_null")]
     pub p99_us: f64,
     pub max_us: f64,
+    /// The second's whole latency histogram (V2 deflate, base64), so blocks of seconds
+    /// can be compared and seconds of several agents combined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hdr_base64: Option<String>,
+}
+
+/// Requests that found every connection busy (the in-flight bound full) and waited for
+/// one: the server not keeping up at this concurrency, not the generator falling behind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct SlotWaits {
+    pub count: u64,
+    pub max_us: f64,
+    pub total_us: f64,
+}
+
+/// The measured window on the wall clock, Unix seconds: where agents' runs overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MeasuredWindow {
+    pub start_unix_s: f64,
+    pub end_unix_s: f64,
 }
 
 /// What a load test measured.
@@ -57,4 +77,35 @@ pub struct LoadInfo {
     pub send_lateness: Option<LatencyDistribution>,
     #[serde(default)]
     pub timeline: Vec<TimelineRow>,
+    /// Requests due in the measured window: `ok` + errors + `abandoned`.
+    #[serde(default)]
+    pub due: u64,
+    /// One message per error kind (the first seen), keyed like `errors`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub error_examples: BTreeMap<String, String>,
+    #[serde(default)]
+    pub slot_waits: SlotWaits,
+    /// Requests sent a second time after the server closed a kept-alive connection
+    /// under them before answering; their latency includes the retry.
+    #[serde(default)]
+    pub retried: u64,
+    /// In flight when the test was interrupted: neither answered nor failed.
+    #[serde(default)]
+    pub abandoned: u64,
+    #[serde(default)]
+    pub body_bytes: u64,
+    #[serde(default = "one")]
+    pub threads: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<MeasuredWindow>,
+}
+
+fn one() -> usize {
+    1
+}
+
+impl LoadInfo {
+    pub fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
 }

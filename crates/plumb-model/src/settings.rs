@@ -146,6 +146,28 @@ pub struct LoadSettings {
     pub start_at: Option<f64>,
     pub agent: Option<String>,
     pub spin: Duration,
+    /// Generator threads (absent in results before 0.13: one).
+    #[serde(default = "one")]
+    pub threads: u32,
+    /// Requests outstanding per connection (1: no pipelining).
+    #[serde(default = "one")]
+    pub pipeline: u32,
+    /// The longest wait for answers after the measured window.
+    #[serde(default)]
+    pub drain: Option<Duration>,
+    /// Answers with a larger body failed.
+    #[serde(default)]
+    pub max_body: Option<u64>,
+    /// The gates the exit code applied: the largest error fraction accepted, and
+    /// whether a generator behind its schedule was accepted.
+    #[serde(default)]
+    pub max_error_rate: Option<f64>,
+    #[serde(default)]
+    pub allow_late: bool,
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -179,6 +201,12 @@ mod tests {
                 start_at: None,
                 agent: None,
                 spin: Duration::from_micros(100),
+                threads: 1,
+                pipeline: 1,
+                drain: None,
+                max_body: None,
+                max_error_rate: None,
+                allow_late: false,
             }),
         };
         let v = serde_json::to_value(&s).unwrap();

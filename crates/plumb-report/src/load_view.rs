@@ -4,7 +4,9 @@ use plumb_model::{Benchmark, LatencyDistribution, LoadInfo};
 use std::fmt::Write;
 
 /// A load test's report: latency and service time side by side, rates, Little's law, the
-/// generator's own lateness, errors, and the per-second timeline.
+/// generator's own lateness, errors with an example of each, the per-second timeline, and
+/// the checks the result passed or failed. When nothing succeeded there is no latency to
+/// show: what failed, and how, instead of a table of zeros.
 pub fn render_load(b: &Benchmark, timeline: bool) -> String {
     let Some(l) = &b.load else {
         return String::new();
@@ -18,13 +20,19 @@ pub fn render_load(b: &Benchmark, timeline: bool) -> String {
         ),
     };
     let _ = writeln!(out, "{}\n{}\n", style(&b.name).bold(), head);
-    out.push_str(&percentiles(l));
+    if l.ok > 0 {
+        out.push_str(&percentiles(l));
+    }
     out.push_str(&counts(l));
     if let Some(late) = &l.send_lateness {
         out.push_str(&lateness(l, late));
     }
     if timeline && !l.timeline.is_empty() {
         out.push_str(&timeline_rows(l));
+    }
+    if !b.diagnostics.is_empty() {
+        out.push('\n');
+        out.push_str(&crate::terminal::render_diagnostics(&b.diagnostics, 2));
     }
     out
 }
@@ -54,13 +62,28 @@ fn percentiles(l: &LoadInfo) -> String {
 fn counts(l: &LoadInfo) -> String {
     let mut out = String::new();
     let errors: u64 = l.errors.values().sum();
+    let lead = if l.ok == 0 { "" } else { "\n" };
     let _ = writeln!(
         out,
-        "\n  requests   {} ok, {} errors over {:.1} s",
-        l.ok, errors, l.duration_s
+        "{lead}  requests   {} ok, {} errors over {:.1} s{}",
+        l.ok,
+        errors,
+        l.duration_s,
+        if l.abandoned > 0 {
+            format!(", {} in flight when stopped", l.abandoned)
+        } else {
+            String::new()
+        }
     );
     for (k, v) in &l.errors {
-        let _ = writeln!(out, "             {v} × {k}");
+        match l.error_examples.get(k) {
+            Some(e) => {
+                let _ = writeln!(out, "             {v} × {k}: {}", style(e).dim());
+            }
+            None => {
+                let _ = writeln!(out, "             {v} × {k}");
+            }
+        }
     }
     match l.target_rate {
         Some(t) => {
@@ -75,17 +98,25 @@ fn counts(l: &LoadInfo) -> String {
             let _ = writeln!(out, "  rate       {:.1}/s", l.achieved_rate);
         }
     }
+    if l.ok > 0 {
+        let _ = writeln!(
+            out,
+            "  in flight  {:.2} on average (Little's law: {:.1}/s × {})",
+            l.mean_in_flight,
+            l.achieved_rate,
+            format_us(l.latency.mean_us)
+        );
+    }
     let _ = writeln!(
         out,
-        "  in flight  {:.2} on average (Little's law: {:.1}/s × {})",
-        l.mean_in_flight,
-        l.achieved_rate,
-        format_us(l.latency.mean_us)
-    );
-    let _ = writeln!(
-        out,
-        "  connections {} opened ({} at most in flight)",
-        l.connections_opened, l.concurrency
+        "  connections {} opened ({} at most in flight{})",
+        l.connections_opened,
+        l.concurrency,
+        if l.threads > 1 {
+            format!(", {} generator threads", l.threads)
+        } else {
+            String::new()
+        }
     );
     out
 }
@@ -99,11 +130,12 @@ fn lateness(l: &LoadInfo, late: &LatencyDistribution) -> String {
         format_us(late.percentile_us("p99")),
         format_us(late.max_us)
     );
-    if let Some(w) = behind(l, late) {
+    if l.slot_waits.count > 0 {
         let _ = writeln!(
             out,
-            "\n{} {w}",
-            style("! GENERATOR FELL BEHIND:").red().bold()
+            "  waited for a connection (in-flight bound full): {} requests, up to {}",
+            l.slot_waits.count,
+            format_us(l.slot_waits.max_us)
         );
     }
     out
@@ -129,21 +161,4 @@ fn timeline_rows(l: &LoadInfo) -> String {
         );
     }
     out
-}
-
-/// The generator's own lateness threshold: 5 ms at p99, or dispatching under 95 % of the
-/// target. Beyond it, high latency may be the generator's, not the server's.
-fn behind(l: &LoadInfo, late: &LatencyDistribution) -> Option<String> {
-    let p99 = late.percentile_us("p99");
-    let target = l.target_rate?;
-    let dispatched = (l.ok + l.errors.values().sum::<u64>()) as f64 / l.duration_s.max(1e-9);
-    if p99 > 5_000.0 || dispatched < 0.95 * target {
-        Some(format!(
-            "its own send lateness p99 is {} and it dispatched {:.1}/s of {target}/s. Latencies include the generator's delay; use fewer requests in flight per process, more agents, or a lower rate.",
-            format_us(p99),
-            dispatched
-        ))
-    } else {
-        None
-    }
 }

@@ -2,20 +2,27 @@
 //!
 //! Open loop (the default): requests are due on a fixed schedule (or Poisson arrivals);
 //! each one's latency is measured from the time it was *due*, its service time from the
-//! time it was actually sent, and the generator's own lateness (dispatch − due) is
-//! recorded apart, so a generator that falls behind is seen, not mistaken for the server.
-//! Closed loop (`--closed N`) runs N connections back to back for throughput and
-//! saturation, and says that it does not measure user latency.
+//! time it was actually sent, and the generator's own lateness (taken up − due) is
+//! recorded apart, as are waits for a free connection when the in-flight bound is full,
+//! so neither a generator that falls behind nor a server that piles up requests is
+//! mistaken for the other. Closed loop (`--closed N`) runs N connections back to back for
+//! throughput and saturation, and says that it does not measure user latency.
 //!
-//! Everything runs on one thread (a current-thread Tokio runtime): no locks, and state is
-//! shared through `Rc<RefCell<…>>` between tasks that never run at the same time.
+//! Each generator thread runs its own event loop over its own connections (`engine`),
+//! with its own recorder; the threads' histograms are merged losslessly at the end.
 
-mod connection;
-mod pacer;
+mod conn;
+mod engine;
+mod hlog;
 mod recorder;
+mod request;
+mod response;
 mod run;
+mod schedule;
 mod target;
+mod timer;
 
-pub use recorder::{LoadReport, Outcome, SecondRow};
+pub use engine::{LiveTick, LIVE_EVERY};
+pub use recorder::{LiveCounts, LoadReport, Outcome, SecondRow, SlotWaits};
 pub use run::{run, LoadConfig, Mode, DEFAULT_SPIN};
 pub use target::{Target, TargetError};

@@ -1,33 +1,43 @@
-use std::fmt;
-use std::net::SocketAddr;
+//! The target URL, parsed strictly: a load test must never load a different server than
+//! the one written. An invalid port is refused (not replaced by 80), the default port
+//! applies only when none is written, and IPv6 literals (`http://[::1]:8080/`) work.
 
-/// Where requests go: a resolved `http://` URL.
+use std::fmt;
+use std::net::{SocketAddr, ToSocketAddrs};
+
+/// Where requests go: a parsed and resolved `http://` URL.
 #[derive(Debug, Clone)]
 pub struct Target {
-    pub uri: hyper::Uri,
+    /// The host as written, without brackets for an IPv6 literal.
+    pub host: String,
+    pub port: u16,
+    /// The `Host` header: the authority as written (brackets and port included).
     pub host_header: String,
+    /// The request line's target: path and query, `/` when the URL has none.
+    pub path: String,
     pub addrs: Vec<SocketAddr>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub enum TargetError {
-    Unparsable(String),
+    Unparsable { url: String, why: String },
     UnsupportedScheme(String),
-    NoHost,
+    BadPort { url: String, port: String },
     Dns { host: String, error: String },
 }
 
 impl fmt::Display for TargetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TargetError::Unparsable(u) => write!(f, "{u:?} is not a URL"),
-            TargetError::UnsupportedScheme(s) => {
-                write!(
-                    f,
-                    "scheme {s:?} is not supported (http:// only; put TLS in front with a proxy)"
-                )
-            }
-            TargetError::NoHost => write!(f, "the URL has no host"),
+            TargetError::Unparsable { url, why } => write!(f, "{url:?} is not a URL: {why}"),
+            TargetError::UnsupportedScheme(s) => write!(
+                f,
+                "scheme {s:?} is not supported (http:// only; put TLS in front with a proxy)"
+            ),
+            TargetError::BadPort { url, port } => write!(
+                f,
+                "{url:?} has an invalid port {port:?}: a port is a number from 1 to 65535 (leave it out for 80)"
+            ),
             TargetError::Dns { host, error } => write!(f, "cannot resolve {host:?}: {error}"),
         }
     }
@@ -36,49 +46,177 @@ impl fmt::Display for TargetError {
 impl std::error::Error for TargetError {}
 
 impl Target {
-    pub async fn resolve(url: &str) -> Result<Target, TargetError> {
-        let uri: hyper::Uri = url
-            .parse()
-            .map_err(|_| TargetError::Unparsable(url.to_string()))?;
-        match uri.scheme_str() {
-            Some("http") => {}
-            Some(other) => return Err(TargetError::UnsupportedScheme(other.to_string())),
-            None => {
-                return Err(TargetError::Unparsable(format!(
-                    "{url} (no http:// scheme)"
-                )))
-            }
+    /// Parses `url` without touching the network.
+    pub fn parse(url: &str) -> Result<Target, TargetError> {
+        let bad = |why: &str| TargetError::Unparsable {
+            url: url.to_string(),
+            why: why.to_string(),
+        };
+        let (scheme, rest) = url
+            .split_once("://")
+            .ok_or_else(|| bad("no scheme (write http://host[:port]/path)"))?;
+        if !scheme.eq_ignore_ascii_case("http") {
+            return Err(TargetError::UnsupportedScheme(scheme.to_string()));
         }
-        let host = uri.host().ok_or(TargetError::NoHost)?.to_string();
-        let port = uri.port_u16().unwrap_or(80);
-        let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), port))
-            .await
-            .map_err(|e| TargetError::Dns {
-                host: host.clone(),
-                error: e.to_string(),
-            })?
-            .collect();
-        if addrs.is_empty() {
-            return Err(TargetError::Dns {
-                host,
-                error: "no addresses".into(),
-            });
+        let split = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let (authority, tail) = rest.split_at(split);
+        let path = tail.split('#').next().unwrap_or("");
+        if path.bytes().any(|b| b <= b' ' || b == 0x7f) {
+            return Err(bad("spaces or control characters in the path"));
         }
-        let host_header = match uri.port_u16() {
-            Some(p) => format!("{host}:{p}"),
-            None => host.clone(),
+        let path = match path {
+            "" => "/".to_string(),
+            p if p.starts_with('?') => format!("/{p}"),
+            p => p.to_string(),
+        };
+        if authority.contains('@') {
+            return Err(bad(
+                "credentials in the URL are not sent; pass -H 'Authorization: …' instead",
+            ));
+        }
+        let (host, port) = split_host_port(authority).map_err(|why| bad(&why))?;
+        let port = match port {
+            None => 80,
+            Some(p) => match p.parse::<u16>() {
+                Ok(n) if n > 0 && p.bytes().all(|b| b.is_ascii_digit()) => n,
+                _ => {
+                    return Err(TargetError::BadPort {
+                        url: url.to_string(),
+                        port: p.to_string(),
+                    })
+                }
+            },
         };
         Ok(Target {
-            uri,
-            host_header,
-            addrs,
+            host: host.to_string(),
+            port,
+            host_header: authority.to_string(),
+            path,
+            addrs: Vec::new(),
         })
     }
 
-    /// The request line's target: path and query.
-    pub fn path(&self) -> String {
-        self.uri
-            .path_and_query()
-            .map_or("/".to_string(), |p| p.as_str().to_string())
+    /// Parses and resolves `url` (blocking, once, before the test).
+    pub fn resolve(url: &str) -> Result<Target, TargetError> {
+        let mut t = Target::parse(url)?;
+        let dns = |error: String| TargetError::Dns {
+            host: t.host.clone(),
+            error,
+        };
+        let addrs: Vec<SocketAddr> = (t.host.as_str(), t.port)
+            .to_socket_addrs()
+            .map_err(|e| dns(e.to_string()))?
+            .collect();
+        if addrs.is_empty() {
+            return Err(dns("no addresses".into()));
+        }
+        t.addrs = addrs;
+        Ok(t)
+    }
+}
+
+/// `host[:port]` or `[v6][:port]`; the port as written, `None` when there is no colon.
+fn split_host_port(authority: &str) -> Result<(&str, Option<&str>), String> {
+    if authority.is_empty() {
+        return Err("no host".into());
+    }
+    if let Some(inner) = authority.strip_prefix('[') {
+        let (host, after) = inner
+            .split_once(']')
+            .ok_or("an IPv6 literal without its closing ']'")?;
+        if host.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!("[{host}] is not an IPv6 address"));
+        }
+        return match after {
+            "" => Ok((host, None)),
+            p => match p.strip_prefix(':') {
+                Some(port) => Ok((host, Some(port))),
+                None => Err(format!("unexpected {p:?} after the IPv6 literal")),
+            },
+        };
+    }
+    match authority.split_once(':') {
+        None => Ok((authority, None)),
+        Some(("", _)) => Err("no host".into()),
+        Some((_, p)) if p.contains(':') => {
+            Err("more than one ':' (write an IPv6 address in brackets: http://[::1]:8080/)".into())
+        }
+        Some((h, p)) => Ok((h, Some(p))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn port_of(url: &str) -> Result<u16, TargetError> {
+        Target::parse(url).map(|t| t.port)
+    }
+
+    #[test]
+    fn invalid_ports_are_refused_never_replaced_by_80() {
+        for url in [
+            "http://127.0.0.1:99999/",
+            "http://127.0.0.1:18o80/",
+            "http://127.0.0.1:65616/",
+            "http://127.0.0.1:/",
+            "http://127.0.0.1:0/",
+            "http://127.0.0.1:+80/",
+            "http://127.0.0.1: 80/",
+            "http://[::1]:70000/",
+        ] {
+            match port_of(url) {
+                Err(TargetError::BadPort { .. }) => {}
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+        let e = port_of("http://127.0.0.1:99999/").unwrap_err().to_string();
+        assert!(e.contains("invalid port \"99999\""), "{e}");
+    }
+
+    #[test]
+    fn the_default_port_applies_only_when_none_is_written() {
+        assert_eq!(port_of("http://example.com/").unwrap(), 80);
+        assert_eq!(port_of("http://example.com").unwrap(), 80);
+        assert_eq!(port_of("http://example.com:8080/x").unwrap(), 8080);
+        assert_eq!(port_of("HTTP://example.com:1/").unwrap(), 1);
+        assert_eq!(port_of("http://example.com:65535/").unwrap(), 65535);
+    }
+
+    #[test]
+    fn ipv6_literals_parse_and_keep_their_brackets_in_the_host_header() {
+        let t = Target::parse("http://[::1]:18080/a?b=1").unwrap();
+        assert_eq!((t.host.as_str(), t.port), ("::1", 18080));
+        assert_eq!(t.host_header, "[::1]:18080");
+        assert_eq!(t.path, "/a?b=1");
+        let t = Target::parse("http://[fe80::1]/").unwrap();
+        assert_eq!((t.host.as_str(), t.port), ("fe80::1", 80));
+        assert!(Target::parse("http://[::1/").is_err());
+        assert!(Target::parse("http://[nope]:80/").is_err());
+        assert!(Target::parse("http://::1:80/").is_err());
+        let r = Target::resolve("http://[::1]:18080/").unwrap();
+        assert_eq!(r.addrs, vec!["[::1]:18080".parse().unwrap()]);
+    }
+
+    #[test]
+    fn paths_queries_and_fragments() {
+        assert_eq!(Target::parse("http://h").unwrap().path, "/");
+        assert_eq!(Target::parse("http://h?q=1").unwrap().path, "/?q=1");
+        assert_eq!(Target::parse("http://h/p#frag").unwrap().path, "/p");
+        assert_eq!(Target::parse("http://h:81?q").unwrap().host_header, "h:81");
+    }
+
+    #[test]
+    fn other_bad_urls_say_what_is_wrong() {
+        let msg = |u: &str| Target::parse(u).unwrap_err().to_string();
+        assert!(msg("127.0.0.1:8080").contains("no scheme"));
+        assert!(msg("https://example.com/").contains("not supported"));
+        assert!(msg("http:///x").contains("no host"));
+        assert!(msg("http://u:p@h/").contains("credentials"));
+        assert!(msg("http://h/a b").contains("spaces"));
+        assert!(Target::resolve("http://no-such-host.invalid/")
+            .unwrap_err()
+            .to_string()
+            .contains("cannot resolve"));
     }
 }

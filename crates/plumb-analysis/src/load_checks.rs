@@ -1,0 +1,256 @@
+//! What a load result must survive before its latencies mean anything, and the gates a
+//! CI run exits on: something succeeded; errors within the accepted fraction; the
+//! generator on its own schedule. Waits for a free connection (the in-flight bound
+//! full) and retries are reported, not gated: the latencies already include them.
+
+use plumb_model::{Diagnostic, DiagnosticCode, LoadInfo, Severity};
+
+/// The generator is behind its schedule when its own lateness p99 passes this: 1 % of
+/// requests left more than 5 ms after they were due, for the generator's reasons alone.
+pub const LATE_P99_US: f64 = 5_000.0;
+
+/// What the exit code holds a load result to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadGates {
+    /// The largest fraction of errors accepted (0: any error fails).
+    pub max_error_rate: f64,
+    /// A generator behind its schedule is reported but does not fail.
+    pub allow_late: bool,
+}
+
+impl Default for LoadGates {
+    fn default() -> Self {
+        LoadGates {
+            max_error_rate: 0.0,
+            allow_late: false,
+        }
+    }
+}
+
+/// The findings, errors first: a finding of severity `Error` fails the run.
+pub fn load_checks(l: &LoadInfo, gates: LoadGates) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let errors = l.error_count();
+    let ended = l.ok + errors;
+    if l.ok == 0 {
+        let mut d = Diagnostic::new(
+            DiagnosticCode::NothingSucceeded,
+            Severity::Error,
+            if errors == 0 {
+                "no request was answered in the measured window".to_string()
+            } else {
+                format!("none of {errors} requests succeeded")
+            },
+        );
+        for (kind, n) in &l.errors {
+            d = d.evidence(kind, *n);
+        }
+        out.push(d);
+    } else if errors > 0 {
+        let rate = errors as f64 / ended as f64;
+        let over = rate > gates.max_error_rate;
+        out.push(
+            Diagnostic::new(
+                DiagnosticCode::LoadErrors,
+                if over {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                format!(
+                    "{errors} of {ended} requests failed ({}), {} the accepted {}",
+                    percent(rate),
+                    if over { "above" } else { "within" },
+                    percent(gates.max_error_rate)
+                ),
+            )
+            .evidence("error_rate", rate)
+            .evidence("max_error_rate", gates.max_error_rate)
+            .advice("--max-error-rate sets the fraction of errors a run may have and still pass"),
+        );
+    }
+    if let Some(d) = behind(l, gates) {
+        out.push(d);
+    }
+    if l.slot_waits.count > 0 {
+        let share = l.slot_waits.count as f64 / l.due.max(1) as f64;
+        out.push(
+            Diagnostic::new(
+                DiagnosticCode::InFlightBoundFull,
+                Severity::Warning,
+                format!(
+                    "every connection was busy: {} requests ({}) waited for one, up to {:.1} ms. The server is not keeping up at {} requests in flight; their latency includes the wait",
+                    l.slot_waits.count,
+                    percent(share),
+                    l.slot_waits.max_us / 1e3,
+                    l.concurrency
+                ),
+            )
+            .evidence("waited", l.slot_waits.count)
+            .evidence("max_wait_us", l.slot_waits.max_us)
+            .advice("a higher --max-in-flight lets the backlog grow inside the server instead; the generator itself was on time"),
+        );
+    }
+    if l.retried > 0 {
+        out.push(
+            Diagnostic::new(
+                DiagnosticCode::Retried,
+                Severity::Info,
+                format!(
+                    "{} requests were sent again after the server closed a kept-alive connection under them before answering; their latency includes the retry",
+                    l.retried
+                ),
+            )
+            .evidence("retried", l.retried),
+        );
+    }
+    out.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    out
+}
+
+fn behind(l: &LoadInfo, gates: LoadGates) -> Option<Diagnostic> {
+    let late = l.send_lateness.as_ref()?;
+    let p99 = late.percentile_us("p99");
+    if late.count == 0 || p99 <= LATE_P99_US {
+        return None;
+    }
+    Some(
+        Diagnostic::new(
+            DiagnosticCode::GeneratorBehind,
+            if gates.allow_late { Severity::Warning } else { Severity::Error },
+            format!(
+                "the generator fell behind its schedule: its own send lateness p99 is {:.1} ms (the bound is {:.0} ms{}). Latencies include the generator's delay",
+                p99 / 1e3,
+                LATE_P99_US / 1e3,
+                if gates.allow_late { ", accepted with --allow-late" } else { "" }
+            ),
+        )
+        .evidence("lateness_p99_us", p99)
+        .advice("more --threads, more agents (plumb merge), or a lower rate; --allow-late accepts the run as it is"),
+    )
+}
+
+fn percent(f: f64) -> String {
+    match f {
+        0.0 => "0 %".into(),
+        f if f < 0.001 => format!("{:.3} %", 100.0 * f),
+        f => format!("{:.1} %", 100.0 * f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::LatencyDistribution;
+    use std::collections::BTreeMap;
+
+    fn dist(values: &[u64]) -> LatencyDistribution {
+        let mut h = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 3_600_000_000, 3).unwrap();
+        for &v in values {
+            h.record(v).unwrap();
+        }
+        LatencyDistribution::from_histogram(&h)
+    }
+
+    fn info(ok: u64, errors: &[(&str, u64)], lateness_us: u64) -> LoadInfo {
+        let d = dist(&vec![100; ok as usize]);
+        LoadInfo {
+            mode: "open".into(),
+            target_rate: Some(100.0),
+            achieved_rate: ok as f64 / 10.0,
+            duration_s: 10.0,
+            ok,
+            errors: errors.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+            concurrency: 100,
+            connections_opened: 1,
+            mean_in_flight: 0.1,
+            latency: d.clone(),
+            service: d,
+            send_lateness: Some(dist(&vec![lateness_us; 1000])),
+            timeline: vec![],
+            due: ok + errors.iter().map(|e| e.1).sum::<u64>(),
+            error_examples: BTreeMap::new(),
+            slot_waits: Default::default(),
+            retried: 0,
+            abandoned: 0,
+            body_bytes: 0,
+            threads: 1,
+            window: None,
+        }
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<(DiagnosticCode, Severity)> {
+        d.iter().map(|d| (d.code.clone(), d.severity)).collect()
+    }
+
+    #[test]
+    fn nothing_succeeding_fails_with_each_kind_as_evidence() {
+        let d = load_checks(&info(0, &[("timeout", 40)], 10), LoadGates::default());
+        assert_eq!(
+            codes(&d),
+            [(DiagnosticCode::NothingSucceeded, Severity::Error)]
+        );
+        assert_eq!(d[0].message, "none of 40 requests succeeded");
+        assert_eq!(d[0].evidence["timeout"], 40);
+    }
+
+    #[test]
+    fn errors_fail_above_the_accepted_rate_only() {
+        // 26 of 100 failed (a 74 % success run must not pass).
+        let l = info(74, &[("status 503", 26)], 10);
+        let d = load_checks(&l, LoadGates::default());
+        assert_eq!(codes(&d), [(DiagnosticCode::LoadErrors, Severity::Error)]);
+        assert!(d[0]
+            .message
+            .contains("26 of 100 requests failed (26.0 %), above the accepted 0 %"));
+        let gates = LoadGates {
+            max_error_rate: 0.3,
+            allow_late: false,
+        };
+        assert_eq!(load_checks(&l, gates)[0].severity, Severity::Warning);
+        // Exactly at the rate passes: 1 of 100 with 1 % accepted.
+        let l = info(99, &[("timeout", 1)], 10);
+        let gates = LoadGates {
+            max_error_rate: 0.01,
+            allow_late: false,
+        };
+        assert_eq!(load_checks(&l, gates)[0].severity, Severity::Warning);
+        assert!(load_checks(&info(100, &[], 10), LoadGates::default()).is_empty());
+    }
+
+    #[test]
+    fn a_late_generator_fails_unless_allowed_and_a_full_bound_is_named_apart() {
+        let l = info(100, &[], 8_000);
+        let d = load_checks(&l, LoadGates::default());
+        assert_eq!(
+            codes(&d),
+            [(DiagnosticCode::GeneratorBehind, Severity::Error)]
+        );
+        assert!(d[0].message.contains("p99 is 8.0 ms"), "{}", d[0].message);
+        let gates = LoadGates {
+            max_error_rate: 0.0,
+            allow_late: true,
+        };
+        assert_eq!(load_checks(&l, gates)[0].severity, Severity::Warning);
+        // On time just under the bound (the histogram's bucket of 4.99 ms ends below 5).
+        assert!(load_checks(&info(100, &[], 4_990), LoadGates::default()).is_empty());
+
+        let mut l = info(100, &[], 10);
+        l.slot_waits = plumb_model::SlotWaits {
+            count: 25,
+            max_us: 40_000.0,
+            total_us: 1e5,
+        };
+        let d = load_checks(&l, LoadGates::default());
+        assert_eq!(
+            codes(&d),
+            [(DiagnosticCode::InFlightBoundFull, Severity::Warning)]
+        );
+        assert!(d[0]
+            .message
+            .contains("25 requests (25.0 %) waited for one, up to 40.0 ms"));
+        assert!(d[0]
+            .message
+            .contains("not keeping up at 100 requests in flight"));
+    }
+}

@@ -1,0 +1,159 @@
+//! The line on stderr while a load test runs: elapsed time, the rate achieved over the
+//! last half second, errors, and p50/p99 of everything measured so far, drawn only when
+//! stderr is a terminal. The drain after the measured window is announced either way
+//! once it lasts long enough to notice, with its bound.
+
+use plumb_load::load::{LiveCounts, LiveTick, LIVE_EVERY};
+use std::io::{IsTerminal, Write};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// A drain shorter than this goes unmentioned.
+const ANNOUNCE_DRAIN_AFTER: Duration = Duration::from_millis(250);
+
+pub struct Live {
+    tx: Option<Sender<LiveTick>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+struct View {
+    draw: bool,
+    warmup: Duration,
+    drain: Duration,
+    started: Instant,
+    /// Everything measured so far.
+    total: LiveCounts,
+    window_ok: u64,
+    window_from: Instant,
+    draining: Vec<usize>,
+    drain_since: Option<Instant>,
+    announced: bool,
+}
+
+impl Live {
+    pub fn start(threads: usize, warmup: Duration, drain: Duration) -> Live {
+        let (tx, rx) = channel();
+        let now = Instant::now();
+        let view = View {
+            draw: std::io::stderr().is_terminal(),
+            warmup,
+            drain,
+            started: now,
+            total: LiveCounts::new(),
+            window_ok: 0,
+            window_from: now,
+            draining: vec![0; threads],
+            drain_since: None,
+            announced: false,
+        };
+        let handle = std::thread::Builder::new()
+            .name("plumb-live".into())
+            .spawn(move || view.run(rx))
+            .ok();
+        Live {
+            tx: Some(tx),
+            handle,
+        }
+    }
+
+    /// The sender for the generator; the line ends when every copy of it is dropped.
+    pub fn sender(&mut self) -> Option<Sender<LiveTick>> {
+        self.tx.take()
+    }
+
+    pub fn finish(mut self) {
+        self.tx = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl View {
+    fn run(mut self, rx: Receiver<LiveTick>) {
+        let mut next_draw = Instant::now() + LIVE_EVERY;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(t) => self.add(t),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            let now = Instant::now();
+            self.maybe_announce(now);
+            if self.draw && now >= next_draw {
+                self.line(now);
+                next_draw = now + LIVE_EVERY;
+            }
+        }
+        if self.draw {
+            eprint!("\r\x1b[2K");
+            let _ = std::io::stderr().flush();
+        }
+    }
+
+    fn add(&mut self, t: LiveTick) {
+        self.total.ok += t.counts.ok;
+        self.window_ok += t.counts.ok;
+        self.total.errors += t.counts.errors;
+        let _ = self.total.latency.add(&t.counts.latency);
+        if let Some(n) = t.draining {
+            if let Some(slot) = self.draining.get_mut(t.thread) {
+                *slot = n;
+            }
+            let total: usize = self.draining.iter().sum();
+            self.drain_since = match (total, self.drain_since) {
+                (0, _) => None,
+                (_, Some(s)) => Some(s),
+                (_, None) => Some(Instant::now()),
+            };
+        }
+    }
+
+    fn maybe_announce(&mut self, now: Instant) {
+        let Some(since) = self.drain_since else {
+            return;
+        };
+        if self.announced || now - since < ANNOUNCE_DRAIN_AFTER {
+            return;
+        }
+        self.announced = true;
+        let n: usize = self.draining.iter().sum();
+        let clear = if self.draw { "\r\x1b[2K" } else { "" };
+        eprintln!(
+            "{clear}plumb: the measured window is over; waiting up to {:.1} s (--drain) for {n} answer{} still in flight",
+            self.drain.as_secs_f64(),
+            if n == 1 { "" } else { "s" }
+        );
+    }
+
+    fn line(&mut self, now: Instant) {
+        let elapsed = now - self.started;
+        let rate = self.window_ok as f64 / (now - self.window_from).as_secs_f64().max(1e-3);
+        self.window_ok = 0;
+        self.window_from = now;
+        let phase = if elapsed < self.warmup {
+            "warm-up "
+        } else {
+            ""
+        };
+        let q = |p: f64| {
+            if self.total.latency.is_empty() {
+                "-".to_string()
+            } else {
+                plumb_report::format_us(
+                    plumb_model::value_at_percentile(&self.total.latency, p) as f64
+                )
+            }
+        };
+        eprint!(
+            "\r\x1b[2K  {phase}{:6.1} s  {:>9.0} req/s  {} errors  p50 {}  p99 {}",
+            elapsed.as_secs_f64(),
+            rate,
+            self.total.errors,
+            q(50.0),
+            q(99.0)
+        );
+        let _ = std::io::stderr().flush();
+    }
+}

@@ -1,0 +1,237 @@
+//! One kept-alive connection of the event loop: its socket, the requests it carries in
+//! order (one at a time, or several with pipelining), the bytes of them not yet written,
+//! and the answers read so far. No task, no channel, no allocation per request: a request
+//! is a copy of the same bytes, an answer is framed and skipped.
+
+use super::response::{ParseError, Response, ResponseReader};
+use mio::net::TcpStream;
+use std::collections::VecDeque;
+use std::io::{ErrorKind, Read, Write};
+use std::time::Instant;
+
+/// Read buffers start here and grow (to twice `MAX_HEAD`) only for a large response head.
+const FIRST_BUFFER: usize = 16 * 1024;
+
+#[derive(Debug, Clone, Copy)]
+pub struct InFlight {
+    pub due: Instant,
+    pub sent: Instant,
+    pub deadline: Instant,
+    pub retried: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Phase {
+    Connecting,
+    Open,
+}
+
+/// Why a connection ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// The server closed it (EOF), or said it would (`Connection: close`).
+    Closed,
+    /// A failure, by kind, with its detail.
+    Failed(ParseError),
+}
+
+pub struct Conn {
+    pub stream: TcpStream,
+    pub phase: Phase,
+    pub inflight: VecDeque<InFlight>,
+    /// Requests queued here whose bytes are not all written yet.
+    unwritten: usize,
+    /// Bytes of the first of them already written.
+    written: usize,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    reader: ResponseReader,
+    /// Answers read on this connection: above 0 it is a reused keep-alive connection.
+    pub served: u64,
+    /// In the loop's list of connections with room for another request.
+    pub listed: bool,
+}
+
+/// An answer read: the request it ends, the answer, and when its last byte was read.
+pub type Completion = (InFlight, Response, Instant);
+
+impl Conn {
+    pub fn new(
+        stream: TcpStream,
+        phase: Phase,
+        max_body: u64,
+        head: bool,
+        pipeline: usize,
+    ) -> Conn {
+        Conn {
+            stream,
+            phase,
+            inflight: VecDeque::with_capacity(pipeline),
+            unwritten: 0,
+            written: 0,
+            buf: vec![0; FIRST_BUFFER],
+            start: 0,
+            end: 0,
+            reader: ResponseReader::new(max_body, head),
+            served: 0,
+            listed: false,
+        }
+    }
+
+    /// Queues a request; it is written now if the connection is open.
+    pub fn push(&mut self, r: InFlight, request: &[u8]) -> Result<(), ParseError> {
+        self.inflight.push_back(r);
+        self.unwritten += 1;
+        if self.phase == Phase::Open {
+            self.flush(request)?;
+        }
+        Ok(())
+    }
+
+    /// Writes what it can of the queued requests; the rest waits for a writable event.
+    pub fn flush(&mut self, request: &[u8]) -> Result<(), ParseError> {
+        while self.unwritten > 0 {
+            match self.stream.write(&request[self.written..]) {
+                Ok(n) => {
+                    self.written += n;
+                    if self.written == request.len() {
+                        self.written = 0;
+                        self.unwritten -= 1;
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_failure("cannot send", &e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// After a writable event while connecting: true once connected.
+    pub fn connected(&mut self) -> Result<bool, ParseError> {
+        match self.stream.take_error() {
+            Ok(Some(e)) | Err(e) => return Err(connect_failure(&e)),
+            Ok(None) => {}
+        }
+        match self.stream.peer_addr() {
+            Ok(_) => {
+                let _ = self.stream.set_nodelay(true);
+                self.phase = Phase::Open;
+                Ok(true)
+            }
+            Err(e) if e.kind() == ErrorKind::NotConnected => Ok(false),
+            Err(e) => Err(connect_failure(&e)),
+        }
+    }
+
+    /// Reads what has arrived and appends the answers it ends to `out`. `Ok(None)` while
+    /// the connection stays open. A read shorter than the buffer drained the socket, so
+    /// (the poll being edge-triggered) there is no need to read again until the next
+    /// event, unless `to_the_end` (the peer signalled a close: read to its EOF).
+    pub fn read(
+        &mut self,
+        to_the_end: bool,
+        out: &mut Vec<Completion>,
+    ) -> Result<Option<Ending>, ParseError> {
+        loop {
+            if self.end == self.buf.len() {
+                self.make_room();
+            }
+            let space = self.buf.len() - self.end;
+            match self.stream.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    let done = Instant::now();
+                    if let Some(resp) = self.reader.eof()? {
+                        self.complete(resp, done, out)?;
+                    }
+                    return Ok(Some(Ending::Closed));
+                }
+                Ok(n) => {
+                    self.end += n;
+                    let done = Instant::now();
+                    self.parse(done, out)?;
+                    if n < space && !to_the_end {
+                        return Ok(None);
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(None),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_failure("connection reset", &e)),
+            }
+        }
+    }
+
+    /// True when no byte of the next answer has been read (a close now lost nothing).
+    pub fn between_answers(&self) -> bool {
+        self.reader.idle() && self.start == self.end
+    }
+
+    fn make_room(&mut self) {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        } else {
+            let grown = (self.buf.len() * 2).min(2 * super::response::MAX_HEAD);
+            self.buf.resize(grown.max(self.buf.len() + 1), 0);
+        }
+    }
+
+    fn parse(&mut self, done: Instant, out: &mut Vec<Completion>) -> Result<(), ParseError> {
+        while self.start < self.end {
+            let step = self.reader.advance(&self.buf[self.start..self.end])?;
+            self.start += step.consumed;
+            match step.done {
+                Some(resp) => self.complete(resp, done, out)?,
+                None => break,
+            }
+        }
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+        }
+        Ok(())
+    }
+
+    fn complete(
+        &mut self,
+        resp: Response,
+        done: Instant,
+        out: &mut Vec<Completion>,
+    ) -> Result<(), ParseError> {
+        let Some(r) = self.inflight.pop_front() else {
+            return Err(ParseError {
+                kind: "an answer to no request",
+                detail: format!("status {} arrived with nothing in flight", resp.status),
+            });
+        };
+        self.served += 1;
+        out.push((r, resp, done));
+        Ok(())
+    }
+}
+
+pub fn connect_failure(e: &std::io::Error) -> ParseError {
+    let kind = match e.kind() {
+        ErrorKind::ConnectionRefused => "cannot connect: refused",
+        ErrorKind::TimedOut => "cannot connect: timed out",
+        _ => "cannot connect",
+    };
+    ParseError {
+        kind,
+        detail: e.to_string(),
+    }
+}
+
+fn io_failure(kind: &'static str, e: &std::io::Error) -> ParseError {
+    let kind = match e.kind() {
+        ErrorKind::ConnectionReset => "connection reset",
+        ErrorKind::BrokenPipe => "connection closed before a response",
+        _ => kind,
+    };
+    ParseError {
+        kind,
+        detail: e.to_string(),
+    }
+}

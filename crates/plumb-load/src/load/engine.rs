@@ -1,0 +1,608 @@
+//! One generator thread: an event loop over its own connections (mio, edge-triggered
+//! epoll), written here because it is the product: what it does between a due time and
+//! the write is the generator's lateness, and what it does between a read and the clock
+//! read is latency it adds. Per request it takes the due time up, writes the prepared
+//! bytes on a free kept-alive connection, and records the answer when its last byte is
+//! read. Every due request of one wake-up is sent in one pass (batched wake-ups).
+//!
+//! Where the time goes, kept apart: the generator's lateness (due → taken up), the wait
+//! for a free connection when the in-flight bound is full (the server not keeping up at
+//! this concurrency), and the exchange itself (sent → answered).
+
+use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
+use super::recorder::{LiveCounts, LoadReport, Outcome, Recorder};
+use super::response::ParseError;
+use super::schedule::Schedule;
+use super::timer::Timer;
+use mio::{Events, Interest, Poll, Token};
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const TIMER: Token = Token(usize::MAX);
+/// Waits shorter than this are spent on the CPU when nothing is in flight.
+const BUSY_WAIT: Duration = Duration::from_micros(20);
+/// How often timeouts are looked for (their precision).
+const HOUSEKEEPING: Duration = Duration::from_millis(1);
+/// The longest sleep between two looks at the stop flag and the timeouts.
+const LONGEST_SLEEP: Duration = Duration::from_millis(10);
+
+pub enum Work {
+    /// Requests due on a schedule.
+    Open(Schedule),
+    /// This many connections sending back to back.
+    Closed(usize),
+}
+
+/// What the live line needs from a thread, every `LIVE_EVERY`.
+pub struct LiveTick {
+    pub thread: usize,
+    pub counts: LiveCounts,
+    pub in_flight: usize,
+    /// The measured window is over and the thread waits for these many answers.
+    pub draining: Option<usize>,
+}
+
+pub const LIVE_EVERY: Duration = Duration::from_millis(500);
+
+/// Everything one thread needs: shared by all threads but for `work` and `first`.
+pub struct Plan {
+    pub thread: usize,
+    pub work: Work,
+    pub start: Instant,
+    pub measure_from: Instant,
+    pub end: Instant,
+    pub timeout: Duration,
+    /// After `end`, answers are awaited this long at most.
+    pub drain: Duration,
+    pub spin: Duration,
+    pub max_connections: usize,
+    pub pipeline: usize,
+    pub request: Arc<[u8]>,
+    pub idempotent: bool,
+    pub head: bool,
+    pub max_body: u64,
+    pub addr: SocketAddr,
+    pub first: Option<std::net::TcpStream>,
+    pub live: Option<Sender<LiveTick>>,
+}
+
+struct Waiting {
+    due: Instant,
+    since: Instant,
+    retried: bool,
+}
+
+struct Engine {
+    plan: Plan,
+    poll: Poll,
+    timer: Timer,
+    armed: Option<Instant>,
+    conns: Vec<Option<Conn>>,
+    free: Vec<usize>,
+    open: usize,
+    opened: usize,
+    /// Connections with room for another request (checked when taken: may be stale).
+    ready: Vec<usize>,
+    /// Requests due while every connection was busy, oldest first.
+    waiting: VecDeque<Waiting>,
+    rec: Recorder,
+    done: Vec<Completion>,
+    in_flight: usize,
+}
+
+/// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
+pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
+    let poll = Poll::new().map_err(|e| format!("cannot create a poll: {e}"))?;
+    let timer = Timer::new(poll.registry(), TIMER)
+        .map_err(|e| format!("cannot set up the schedule's timer: {e}"))?;
+    let mut rec = Recorder::new(plan.measure_from, plan.timeout);
+    if plan.live.is_some() {
+        rec = rec.with_live();
+    }
+    let mut e = Engine {
+        poll,
+        timer,
+        armed: None,
+        conns: Vec::new(),
+        free: Vec::new(),
+        open: 0,
+        opened: 0,
+        ready: Vec::new(),
+        waiting: VecDeque::new(),
+        rec,
+        done: Vec::new(),
+        in_flight: 0,
+        plan,
+    };
+    if let Some(first) = e.plan.first.take() {
+        e.adopt(first)?;
+    }
+    let interrupted = e.main_loop(stop);
+    let stopped_at = Instant::now().min(e.plan.end);
+    let measured_s = stopped_at
+        .saturating_duration_since(e.plan.measure_from)
+        .as_secs_f64();
+    let open_loop = matches!(e.plan.work, Work::Open(_));
+    Ok(e.rec.finish(measured_s, interrupted, e.opened, open_loop))
+}
+
+impl Engine {
+    fn main_loop(&mut self, stop: &AtomicBool) -> bool {
+        let mut events = Events::with_capacity(1024);
+        let (start, end) = (self.plan.start, self.plan.end);
+        let mut housekeeping = start;
+        let mut live_at = start + LIVE_EVERY;
+        self.sleep_until(start, &mut events, stop);
+        if let Work::Closed(n) = self.plan.work {
+            let now = Instant::now();
+            for _ in 0..n {
+                self.take_up(now, now);
+            }
+        }
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                self.abandon();
+                return true;
+            }
+            let now = Instant::now();
+            let next = self.take_up_due(now);
+            if now >= end {
+                break;
+            }
+            if now >= housekeeping {
+                self.expire(now);
+                housekeeping = now + HOUSEKEEPING;
+                if now >= live_at {
+                    self.send_live(None);
+                    live_at = now + LIVE_EVERY;
+                }
+            }
+            self.wait(next.min(end), now, &mut events);
+            self.handle(&events);
+        }
+        self.drain(&mut events, stop)
+    }
+
+    /// Takes up every request due by `now` (open loop); returns the next due time.
+    fn take_up_due(&mut self, now: Instant) -> Instant {
+        let (start, end) = (self.plan.start, self.plan.end);
+        loop {
+            let Work::Open(s) = &mut self.plan.work else {
+                return end;
+            };
+            let due = start + Duration::from_secs_f64(s.peek());
+            if due > now || due >= end {
+                return due;
+            }
+            s.take();
+            self.take_up(due, now);
+        }
+    }
+
+    /// One request: on a free connection, a new one, or in the queue for one.
+    fn take_up(&mut self, due: Instant, now: Instant) {
+        if matches!(self.plan.work, Work::Open(_)) {
+            self.rec.dispatched(due, now);
+        }
+        if let Some(i) = self.free_connection() {
+            self.send(i, due, false);
+        } else if self.open < self.plan.max_connections {
+            match self.connect() {
+                Ok(i) => self.send(i, due, false),
+                Err(f) => {
+                    let now = Instant::now();
+                    self.rec.done(due, now, now, failed(f));
+                }
+            }
+        } else {
+            self.waiting.push_back(Waiting {
+                due,
+                since: now,
+                retried: false,
+            });
+        }
+    }
+
+    fn free_connection(&mut self) -> Option<usize> {
+        while let Some(i) = self.ready.pop() {
+            if let Some(c) = self.conns[i].as_mut() {
+                if c.listed {
+                    c.listed = false;
+                    return Some(i);
+                }
+            }
+        }
+        None
+    }
+
+    fn send(&mut self, i: usize, due: Instant, retried: bool) {
+        let sent = Instant::now();
+        let r = InFlight {
+            due,
+            sent,
+            deadline: sent + self.plan.timeout,
+            retried,
+        };
+        if !retried && matches!(self.plan.work, Work::Closed(_)) {
+            self.rec.dispatched(due, sent);
+        }
+        let c = self.conns[i].as_mut().expect("a live connection");
+        self.in_flight += 1;
+        let result = c.push(r, &self.plan.request);
+        if c.inflight.len() < self.plan.pipeline && c.phase == Phase::Open {
+            c.listed = true;
+            self.ready.push(i);
+        }
+        if let Err(f) = result {
+            self.close(i, Ending::Failed(f));
+        }
+    }
+
+    fn adopt(&mut self, s: std::net::TcpStream) -> Result<(), String> {
+        s.set_nonblocking(true)
+            .map_err(|e| format!("cannot use the connection: {e}"))?;
+        let _ = s.set_nodelay(true);
+        let i = self
+            .insert(mio::net::TcpStream::from_std(s), Phase::Open)
+            .map_err(|f| f.detail)?;
+        let c = self.conns[i].as_mut().expect("just inserted");
+        c.listed = true;
+        self.ready.push(i);
+        Ok(())
+    }
+
+    fn connect(&mut self) -> Result<usize, ParseError> {
+        let s = mio::net::TcpStream::connect(self.plan.addr).map_err(|e| connect_failure(&e))?;
+        self.insert(s, Phase::Connecting)
+    }
+
+    fn insert(&mut self, mut s: mio::net::TcpStream, phase: Phase) -> Result<usize, ParseError> {
+        let i = self.free.pop().unwrap_or(self.conns.len());
+        self.poll
+            .registry()
+            .register(&mut s, Token(i), Interest::READABLE | Interest::WRITABLE)
+            .map_err(|e| connect_failure(&e))?;
+        let c = Conn::new(
+            s,
+            phase,
+            self.plan.max_body,
+            self.plan.head,
+            self.plan.pipeline,
+        );
+        if i == self.conns.len() {
+            self.conns.push(Some(c));
+        } else {
+            self.conns[i] = Some(c);
+        }
+        self.open += 1;
+        self.opened += 1;
+        Ok(i)
+    }
+
+    /// Sleeps (on the timer) or polls until `next`, a due time or the end.
+    fn wait(&mut self, next: Instant, now: Instant, events: &mut Events) {
+        let left = next.saturating_duration_since(now);
+        events.clear();
+        if left <= BUSY_WAIT && self.in_flight == 0 {
+            // Nothing to read: a syscall would only add its own delay.
+            while Instant::now() < next {
+                std::hint::spin_loop();
+            }
+            return;
+        }
+        let timeout = if left <= self.plan.spin {
+            Duration::ZERO
+        } else if left <= self.plan.spin + LONGEST_SLEEP {
+            // The timer (microseconds) wakes the loop `spin` before the due time; the
+            // poll's own timeout (milliseconds) would be late.
+            let wake = next - self.plan.spin;
+            if self.armed != Some(wake) && self.timer.arm(wake).is_ok() {
+                self.armed = Some(wake);
+            }
+            self.timer.poll_timeout(wake)
+        } else {
+            LONGEST_SLEEP
+        };
+        if let Err(e) = self.poll.poll(events, Some(timeout)) {
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                // A failing poll cannot be waited on: spin until the due time instead.
+                while Instant::now() < next {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+    }
+
+    fn sleep_until(&mut self, t: Instant, events: &mut Events, stop: &AtomicBool) {
+        loop {
+            let now = Instant::now();
+            if now >= t || stop.load(Ordering::Relaxed) {
+                return;
+            }
+            self.wait(t, now, events);
+            self.handle(events);
+        }
+    }
+
+    fn handle(&mut self, events: &Events) {
+        for ev in events.iter() {
+            if ev.token() == TIMER {
+                self.timer.acknowledge();
+                self.armed = None;
+                continue;
+            }
+            let i = ev.token().0;
+            let Some(c) = self.conns.get_mut(i).and_then(Option::as_mut) else {
+                continue;
+            };
+            if c.phase == Phase::Connecting {
+                if !ev.is_writable() && !ev.is_error() && !ev.is_read_closed() {
+                    continue;
+                }
+                match c.connected() {
+                    Ok(false) => continue,
+                    Ok(true) => {
+                        let more = c.inflight.len() < self.plan.pipeline;
+                        if let Err(f) = c.flush(&self.plan.request) {
+                            self.close(i, Ending::Failed(f));
+                            continue;
+                        }
+                        if more && !c.listed {
+                            c.listed = true;
+                            self.ready.push(i);
+                        }
+                    }
+                    Err(f) => {
+                        self.close(i, Ending::Failed(f));
+                        continue;
+                    }
+                }
+            } else if ev.is_writable() {
+                if let Err(f) = c.flush(&self.plan.request) {
+                    self.close(i, Ending::Failed(f));
+                    continue;
+                }
+            }
+            if ev.is_readable() || ev.is_read_closed() || ev.is_error() {
+                self.read(i, ev.is_read_closed() || ev.is_error());
+            }
+        }
+    }
+
+    fn read(&mut self, i: usize, to_the_end: bool) {
+        let mut done = std::mem::take(&mut self.done);
+        let c = self.conns[i].as_mut().expect("a live connection");
+        let result = c.read(to_the_end, &mut done);
+        let mut close = None;
+        for (r, resp, at) in done.drain(..) {
+            self.in_flight -= 1;
+            let outcome = if resp.status >= 400 {
+                Outcome::Status(resp.status)
+            } else {
+                Outcome::Ok
+            };
+            self.rec.body(r.due, resp.body_bytes);
+            self.rec.done(r.due, r.sent, at, outcome);
+            if resp.close {
+                close = Some(Ending::Closed);
+            }
+        }
+        self.done = done;
+        match (result, close) {
+            (Err(f), _) => self.close(i, Ending::Failed(f)),
+            (Ok(Some(end)), _) | (Ok(None), Some(end)) => self.close(i, end),
+            (Ok(None), None) => self.room(i),
+        }
+    }
+
+    /// The connection has room again: the oldest waiting request, the next closed-loop
+    /// request, or onto the free list.
+    fn room(&mut self, i: usize) {
+        let now = Instant::now();
+        let c = self.conns[i].as_mut().expect("a live connection");
+        if c.inflight.len() >= self.plan.pipeline {
+            return;
+        }
+        if let Some(w) = self.waiting.pop_front() {
+            self.rec.waited_for_slot(w.due, now - w.since);
+            self.send(i, w.due, w.retried);
+        } else if matches!(self.plan.work, Work::Closed(_)) {
+            if now < self.plan.end {
+                self.send(i, now, false);
+            }
+        } else if !c.listed {
+            c.listed = true;
+            self.ready.push(i);
+        }
+    }
+
+    /// Ends a connection. Its requests fail, except those a closed keep-alive
+    /// connection never began to answer: sent again once, like browsers and hyper do
+    /// (an idempotent request only).
+    fn close(&mut self, i: usize, why: Ending) {
+        let Some(mut c) = self.conns[i].take() else {
+            return;
+        };
+        let _ = self.poll.registry().deregister(&mut c.stream);
+        self.free.push(i);
+        self.open -= 1;
+        let now = Instant::now();
+        let clean = c.between_answers();
+        let mut first = true;
+        while let Some(r) = c.inflight.pop_front() {
+            self.in_flight -= 1;
+            let retry = why == Ending::Closed
+                && clean
+                && c.served > 0
+                && self.plan.idempotent
+                && !r.retried;
+            if retry {
+                self.rec.retried(r.due);
+                self.waiting.push_front(Waiting {
+                    due: r.due,
+                    since: now,
+                    retried: true,
+                });
+                continue;
+            }
+            let f = match (&why, first) {
+                (Ending::Failed(f), true) => f.clone(),
+                (Ending::Closed, true) if c.served == 0 => ParseError {
+                    kind: "connection closed before a response",
+                    detail: "the server accepted the connection and closed it without answering"
+                        .into(),
+                },
+                (Ending::Closed, true) => ParseError {
+                    kind: "connection closed before a response",
+                    detail: format!("closed after {} answers on it", c.served),
+                },
+                _ => ParseError {
+                    kind: "connection closed before a response",
+                    detail: "pipelined behind a request whose connection failed".into(),
+                },
+            };
+            first = false;
+            self.rec.done(r.due, r.sent, now, failed(f));
+        }
+        self.replace(now);
+    }
+
+    /// After a close: a new connection for the oldest waiting request, or for the next
+    /// closed-loop request.
+    fn replace(&mut self, now: Instant) {
+        let closed = matches!(self.plan.work, Work::Closed(_));
+        let wanted = !self.waiting.is_empty() || (closed && now < self.plan.end);
+        if !wanted || self.open >= self.plan.max_connections {
+            return;
+        }
+        match self.connect() {
+            Ok(i) => match self.waiting.pop_front() {
+                Some(w) => {
+                    self.rec.waited_for_slot(w.due, now - w.since);
+                    self.send(i, w.due, w.retried);
+                }
+                None => self.send(i, now, false),
+            },
+            Err(f) => {
+                // Fail one request, not the test: the next close or due time tries again.
+                if let Some(w) = self.waiting.pop_front() {
+                    self.rec.done(w.due, now, now, failed(f));
+                }
+            }
+        }
+    }
+
+    /// Requests past their deadline fail as timeouts (and take their connection with
+    /// them: a late answer would arrive for the wrong request); waiting requests past
+    /// theirs fail without being sent.
+    fn expire(&mut self, now: Instant) {
+        for i in 0..self.conns.len() {
+            let late = self.conns[i]
+                .as_ref()
+                .and_then(|c| c.inflight.front())
+                .is_some_and(|r| r.deadline <= now);
+            if late {
+                let c = self.conns[i].as_mut().expect("checked");
+                let r = c.inflight.pop_front().expect("checked");
+                self.in_flight -= 1;
+                self.rec.done(r.due, r.sent, now, Outcome::Timeout);
+                self.close(
+                    i,
+                    Ending::Failed(ParseError {
+                        kind: "connection closed before a response",
+                        detail: "pipelined behind a request that timed out".into(),
+                    }),
+                );
+            }
+        }
+        while self
+            .waiting
+            .front()
+            .is_some_and(|w| w.since + self.plan.timeout <= now)
+        {
+            let w = self.waiting.pop_front().expect("checked");
+            self.rec.failed_unsent(
+                w.due,
+                "timeout waiting for a free connection",
+                "every connection stayed busy (the in-flight bound) for the whole timeout",
+            );
+        }
+    }
+
+    /// The measured window is over: requests still waiting for a connection were never
+    /// sent; answers in flight are awaited at most `drain`.
+    fn drain(&mut self, events: &mut Events, stop: &AtomicBool) -> bool {
+        while let Some(w) = self.waiting.pop_front() {
+            self.rec.failed_unsent(
+                w.due,
+                "not sent: every connection busy until the end",
+                "the in-flight bound was full from this request's due time to the end of the test",
+            );
+        }
+        let until = self.plan.end + self.plan.drain;
+        if self.in_flight > 0 {
+            self.send_live(Some(self.in_flight));
+        }
+        while self.in_flight > 0 {
+            if stop.load(Ordering::Relaxed) {
+                self.abandon();
+                return true;
+            }
+            let now = Instant::now();
+            if now >= until {
+                break;
+            }
+            self.expire(now);
+            self.wait(until.min(now + LONGEST_SLEEP), now, events);
+            self.handle(events);
+        }
+        let detail = format!(
+            "no answer within the drain ({:.1} s after the end)",
+            self.plan.drain.as_secs_f64()
+        );
+        for c in self.conns.iter_mut().flatten() {
+            for r in c.inflight.drain(..) {
+                self.rec
+                    .failed_unsent(r.due, "unfinished when the drain ended", &detail);
+            }
+        }
+        self.in_flight = 0;
+        self.send_live(Some(0));
+        false
+    }
+
+    fn abandon(&mut self) {
+        for c in self.conns.iter_mut().flatten() {
+            for r in c.inflight.drain(..) {
+                self.rec.abandoned(r.due);
+            }
+        }
+        for w in self.waiting.drain(..) {
+            self.rec.abandoned(w.due);
+        }
+        self.in_flight = 0;
+    }
+
+    fn send_live(&mut self, draining: Option<usize>) {
+        let Some(tx) = &self.plan.live else { return };
+        if let Some(counts) = self.rec.take_live() {
+            let _ = tx.send(LiveTick {
+                thread: self.plan.thread,
+                counts,
+                in_flight: self.in_flight,
+                draining,
+            });
+        }
+    }
+}
+
+fn failed(f: ParseError) -> Outcome {
+    Outcome::Failed {
+        kind: f.kind,
+        detail: f.detail,
+    }
+}
