@@ -9,6 +9,9 @@ use plumb_model::{Diagnostic, DiagnosticCode, LoadInfo, Severity};
 /// requests left more than 5 ms after they were due, for the generator's reasons alone.
 pub const LATE_P99_US: f64 = 5_000.0;
 
+/// A generator loop working at least this share of the time is saturated.
+pub const SATURATED: f64 = 0.95;
+
 /// What the exit code holds a load result to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LoadGates {
@@ -108,24 +111,41 @@ pub fn load_checks(l: &LoadInfo, gates: LoadGates) -> Vec<Diagnostic> {
     out
 }
 
+/// The generator is behind when it took requests up late, or when it was saturated
+/// (working nearly all the time) while requests waited for connections: then the
+/// connections may have been busy with answers it had not yet read, not with the server.
 fn behind(l: &LoadInfo, gates: LoadGates) -> Option<Diagnostic> {
     let late = l.send_lateness.as_ref()?;
     let p99 = late.percentile_us("p99");
-    if late.count == 0 || p99 <= LATE_P99_US {
+    let busy = l.generator_busy.unwrap_or(0.0);
+    let short = l.target_rate.is_some_and(|t| l.achieved_rate < 0.95 * t);
+    let saturated = busy >= SATURATED && (l.slot_waits.count > 0 || short);
+    if late.count == 0 || (p99 <= LATE_P99_US && !saturated) {
         return None;
     }
+    let why = if p99 > LATE_P99_US {
+        format!(
+            "its own send lateness p99 is {:.1} ms (the bound is {:.0} ms)",
+            p99 / 1e3,
+            LATE_P99_US / 1e3
+        )
+    } else {
+        format!(
+            "it was working {:.0} % of the time while requests waited for connections or went unsent, so answers it had not read yet may have kept the connections busy",
+            100.0 * busy
+        )
+    };
     Some(
         Diagnostic::new(
             DiagnosticCode::GeneratorBehind,
             if gates.allow_late { Severity::Warning } else { Severity::Error },
             format!(
-                "the generator fell behind its schedule: its own send lateness p99 is {:.1} ms (the bound is {:.0} ms{}). Latencies include the generator's delay",
-                p99 / 1e3,
-                LATE_P99_US / 1e3,
-                if gates.allow_late { ", accepted with --allow-late" } else { "" }
+                "the generator fell behind its schedule: {why}{}. Latencies include the generator's delay",
+                if gates.allow_late { " (accepted with --allow-late)" } else { "" }
             ),
         )
         .evidence("lateness_p99_us", p99)
+        .evidence("generator_busy", busy)
         .advice("more --threads, more agents (plumb merge), or a lower rate; --allow-late accepts the run as it is"),
     )
 }
@@ -176,6 +196,7 @@ mod tests {
             body_bytes: 0,
             threads: 1,
             window: None,
+            generator_busy: None,
         }
     }
 
@@ -227,6 +248,26 @@ mod tests {
             [(DiagnosticCode::GeneratorBehind, Severity::Error)]
         );
         assert!(d[0].message.contains("p99 is 8.0 ms"), "{}", d[0].message);
+        // On time, but saturated while requests waited for connections: behind too.
+        let mut l2 = info(100, &[], 10);
+        l2.achieved_rate = 100.0;
+        l2.generator_busy = Some(0.99);
+        l2.slot_waits.count = 5;
+        let d2 = load_checks(&l2, LoadGates::default());
+        assert_eq!(d2[0].code, DiagnosticCode::GeneratorBehind);
+        assert!(
+            d2[0].message.contains("working 99 % of the time"),
+            "{}",
+            d2[0].message
+        );
+        // Saturated with nothing waiting, on schedule: fine; under the rate: behind.
+        l2.slot_waits.count = 0;
+        assert!(load_checks(&l2, LoadGates::default()).is_empty());
+        l2.achieved_rate = 90.0;
+        assert_eq!(
+            load_checks(&l2, LoadGates::default())[0].code,
+            DiagnosticCode::GeneratorBehind
+        );
         let gates = LoadGates {
             max_error_rate: 0.0,
             allow_late: true,

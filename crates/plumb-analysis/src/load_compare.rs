@@ -111,6 +111,7 @@ mod tests {
             body_bytes: 0,
             threads: 1,
             window: None,
+            generator_busy: None,
         }
     }
 

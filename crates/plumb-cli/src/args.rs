@@ -426,8 +426,12 @@ pub struct LoadArgs {
     /// Per-request timeout.
     #[arg(long, default_value = "10s")]
     pub timeout: Duration,
-    /// Most requests in flight at once (open loop); beyond it, requests wait and are late.
-    #[arg(long, default_value = "1000", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Most requests in flight at once, i.e. connections (open loop; split between
+    /// threads). Beyond it, due requests wait for a connection: their latency includes
+    /// the wait and the report says the server did not keep up at this concurrency. Like
+    /// oha's 50 connections, a small pool spares the server a storm of connects when it
+    /// stalls; raise it for servers slower than this bound divided by the rate.
+    #[arg(long, default_value = "64", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: u64,
     /// Poisson arrivals (open loop), from --seed.
     #[arg(long)]

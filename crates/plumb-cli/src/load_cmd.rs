@@ -3,7 +3,7 @@ use crate::exit::{self, CliError};
 use crate::export;
 use crate::load_live::Live;
 use plumb_analysis::{load_checks, LoadGates};
-use plumb_load::load::{run as run_load, LoadConfig, LoadReport, Mode};
+use plumb_load::load::{probe, run as run_load, LoadConfig, LoadReport, Mode, PROBE_ABOVE};
 use plumb_load::{load_document, percentile_distribution, LoadContext};
 use plumb_model::{Diagnostic, DiagnosticCode, Invocation, LoadMode, LoadSettings, Severity};
 use plumb_report::{render_load, Format};
@@ -18,6 +18,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
             .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
     }
     let session = crate::session::stop_on_signals()?;
+    let capacity_note = capacity_check(&cfg)?;
     let environment = plumb_env::collect();
     let mut live = Live::start(cfg.threads, cfg.warmup, cfg.drain.min(cfg.timeout));
     let report = run_load(&cfg, session.stop.clone(), live.sender());
@@ -42,6 +43,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     let b = &mut doc.benchmarks[0];
     let checks = load_checks(b.load.as_ref().expect("a load result"), gates);
     b.diagnostics.extend(checks);
+    b.diagnostics.extend(capacity_note);
     export::write_all(&targets, &doc)?;
     let mut text = String::new();
     if report.interrupted {
@@ -56,6 +58,43 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         write_hgrm(dir, &report)?;
     }
     Ok(exit_code(&doc.benchmarks[0].diagnostics, &report, &session))
+}
+
+/// A rate above what the threads can send is said before the test starts, with the
+/// threads it would take; the test then runs as asked (its lateness will show).
+fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
+    let Mode::Open { rate, .. } = cfg.mode else {
+        return Ok(None);
+    };
+    if rate / (cfg.threads as f64) < PROBE_ABOVE {
+        return Ok(None);
+    }
+    let Some(c) = probe(cfg).map_err(CliError)? else {
+        return Ok(None);
+    };
+    let need = c.threads_for(rate);
+    if need <= cfg.threads {
+        return Ok(None);
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let message = format!(
+        "--rate {rate} is more than {} generator thread{} can send on schedule here: a probe measured {:.1} µs of CPU per request (at most {:.0} req/s per thread, planned at 80 %); it would take --threads {need}{}",
+        cfg.threads,
+        if cfg.threads == 1 { "" } else { "s" },
+        c.cpu_per_request.as_secs_f64() * 1e6,
+        c.per_thread(),
+        if need > cpus {
+            format!(" and this machine lets it use {cpus} CPU{}: add agents (plumb merge)", if cpus == 1 { "" } else { "s" })
+        } else {
+            String::new()
+        }
+    );
+    eprintln!("plumb: {message}. Running as asked; the send lateness will show it.");
+    Ok(Some(
+        Diagnostic::new(DiagnosticCode::GeneratorBehind, Severity::Info, message)
+            .evidence("cpu_per_request_us", c.cpu_per_request.as_secs_f64() * 1e6)
+            .evidence("threads_needed", need),
+    ))
 }
 
 /// Interrupted: the signal's code. Nothing succeeded: trouble (2), like a failing

@@ -254,6 +254,10 @@ fn combine(
             start_unix_s: s,
             end_unix_s: e,
         }),
+        generator_busy: parts
+            .iter()
+            .filter_map(|p| p.generator_busy)
+            .reduce(f64::max),
     })
 }
 
@@ -368,6 +372,7 @@ mod tests {
                 abandoned: 0,
                 body_bytes: 2 * values.len() as u64,
                 threads: 1,
+                generator_busy: None,
                 window: Some(MeasuredWindow {
                     start_unix_s: start,
                     end_unix_s: start + 10.0,

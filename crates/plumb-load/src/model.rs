@@ -59,6 +59,7 @@ pub fn load_info(
         abandoned: r.abandoned,
         body_bytes: r.body_bytes,
         threads: r.threads,
+        generator_busy: Some(r.busy),
         window: r.measured_from.map(|t| {
             let start = t
                 .duration_since(std::time::UNIX_EPOCH)

@@ -98,6 +98,10 @@ pub struct LoadInfo {
     pub threads: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<MeasuredWindow>,
+    /// The share of the measured window the generator worked rather than waited (its
+    /// busiest thread): near 1, the generator itself was the limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator_busy: Option<f64>,
 }
 
 fn one() -> usize {

@@ -125,10 +125,14 @@ fn lateness(l: &LoadInfo, late: &LatencyDistribution) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "  send lateness (generator): p50 {}, p99 {}, max {}",
+        "  send lateness (generator): p50 {}, p99 {}, max {}{}",
         format_us(late.percentile_us("p50")),
         format_us(late.percentile_us("p99")),
-        format_us(late.max_us)
+        format_us(late.max_us),
+        l.generator_busy.map_or(String::new(), |b| format!(
+            "; busy {:.0} % of the time",
+            100.0 * b
+        ))
     );
     if l.slot_waits.count > 0 {
         let _ = writeln!(

@@ -173,3 +173,80 @@ pub fn stalling_server(every: u64, stall: Duration) -> u16 {
     });
     port
 }
+
+/// What a scripted server does with one request.
+pub enum Reply {
+    /// Writes these bytes and keeps the connection.
+    Send(Vec<u8>),
+    /// Writes these bytes, then closes the connection.
+    SendAndClose(Vec<u8>),
+    /// Closes the connection without answering.
+    Close,
+    /// Never answers (keeps the connection open).
+    Silent,
+    /// Waits, then writes these bytes and keeps the connection.
+    After(Duration, Vec<u8>),
+}
+
+/// `HTTP/1.1 200 OK` with a two-byte body.
+pub fn ok_reply() -> Vec<u8> {
+    b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".to_vec()
+}
+
+/// A server (threads, blocking sockets) on `bind` whose every answer `script` decides
+/// from: the request's number (from 1, over all connections), its number on its
+/// connection (from 1), and the time since the server's first request.
+pub fn scripted_server(
+    bind: &str,
+    script: impl Fn(u64, u64, Duration) -> Reply + Send + Sync + 'static,
+) -> std::net::SocketAddr {
+    let listener = TcpListener::bind(bind).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let script = Arc::new(script);
+    let count = Arc::new(AtomicU64::new(0));
+    let first = Arc::new(Mutex::new(None::<Instant>));
+    std::thread::spawn(move || {
+        for sock in listener.incoming() {
+            let Ok(mut sock) = sock else { continue };
+            let (script, count, first) = (script.clone(), count.clone(), first.clone());
+            std::thread::spawn(move || {
+                let _ = sock.set_nodelay(true);
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 2048];
+                for on_conn in 1u64.. {
+                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match sock.read(&mut chunk) {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                    let end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+                    buf.drain(..end);
+                    let n = count.fetch_add(1, Ordering::SeqCst) + 1;
+                    let since = first
+                        .lock()
+                        .unwrap()
+                        .get_or_insert_with(Instant::now)
+                        .elapsed();
+                    let (bytes, close) = match script(n, on_conn, since) {
+                        Reply::Send(b) => (b, false),
+                        Reply::SendAndClose(b) => (b, true),
+                        Reply::Close => return,
+                        Reply::Silent => {
+                            std::thread::sleep(Duration::from_secs(3600));
+                            return;
+                        }
+                        Reply::After(d, b) => {
+                            std::thread::sleep(d);
+                            (b, false)
+                        }
+                    };
+                    if sock.write_all(&bytes).is_err() || close {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    addr
+}

@@ -29,6 +29,10 @@ const BUSY_WAIT: Duration = Duration::from_micros(20);
 const HOUSEKEEPING: Duration = Duration::from_millis(1);
 /// The longest sleep between two looks at the stop flag and the timeouts.
 const LONGEST_SLEEP: Duration = Duration::from_millis(10);
+/// Connections being opened at once by one thread. A burst of due requests waits for
+/// these (or for a connection to come free) instead of opening one connection each: a
+/// storm of connects costs the server more than the burst itself.
+const MAX_CONNECTING: usize = 4;
 
 pub enum Work {
     /// Requests due on a schedule.
@@ -74,6 +78,9 @@ struct Waiting {
     due: Instant,
     since: Instant,
     retried: bool,
+    /// Every connection allowed was open and busy when it began to wait (rather than
+    /// one being opened): the in-flight bound was full.
+    bound_full: bool,
 }
 
 struct Engine {
@@ -85,6 +92,14 @@ struct Engine {
     free: Vec<usize>,
     open: usize,
     opened: usize,
+    connecting: usize,
+    /// How long before a due time the loop stops sleeping: the configured `spin` at
+    /// most, less when the timer has been waking punctually (see `learn_wake`).
+    spin: Duration,
+    /// A decaying maximum of the timer's recent wake-up lateness, nanoseconds.
+    wake_late_ns: f64,
+    /// Time in the measured window spent waiting with nothing to do.
+    idle: Duration,
     /// Connections with room for another request (checked when taken: may be stale).
     ready: Vec<usize>,
     /// Requests due while every connection was busy, oldest first.
@@ -111,6 +126,10 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
         free: Vec::new(),
         open: 0,
         opened: 0,
+        connecting: 0,
+        spin: Duration::ZERO,
+        wake_late_ns: 0.0,
+        idle: Duration::ZERO,
         ready: Vec::new(),
         waiting: VecDeque::new(),
         rec,
@@ -118,6 +137,8 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
         in_flight: 0,
         plan,
     };
+    e.spin = e.plan.spin;
+    e.wake_late_ns = e.plan.spin.as_nanos() as f64 / 2.0;
     if let Some(first) = e.plan.first.take() {
         e.adopt(first)?;
     }
@@ -127,7 +148,10 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
         .saturating_duration_since(e.plan.measure_from)
         .as_secs_f64();
     let open_loop = matches!(e.plan.work, Work::Open(_));
-    Ok(e.rec.finish(measured_s, interrupted, e.opened, open_loop))
+    let busy = 1.0 - e.idle.as_secs_f64() / measured_s.max(1e-9);
+    let mut report = e.rec.finish(measured_s, interrupted, e.opened, open_loop);
+    report.busy = busy.clamp(0.0, 1.0);
+    Ok(report)
 }
 
 impl Engine {
@@ -143,12 +167,18 @@ impl Engine {
                 self.take_up(now, now);
             }
         }
+        let mut idle_since: Option<Instant> = None;
         loop {
             if stop.load(Ordering::Relaxed) {
                 self.abandon();
                 return true;
             }
             let now = Instant::now();
+            if let Some(since) = idle_since.take() {
+                if since >= self.plan.measure_from {
+                    self.idle += now - since;
+                }
+            }
             let next = self.take_up_due(now);
             if now >= end {
                 break;
@@ -161,8 +191,11 @@ impl Engine {
                     live_at = now + LIVE_EVERY;
                 }
             }
+            let waited_from = Instant::now();
             self.wait(next.min(end), now, &mut events);
-            self.handle(&events);
+            if !self.handle(&events) {
+                idle_since = Some(waited_from);
+            }
         }
         self.drain(&mut events, stop)
     }
@@ -190,7 +223,7 @@ impl Engine {
         }
         if let Some(i) = self.free_connection() {
             self.send(i, due, false);
-        } else if self.open < self.plan.max_connections {
+        } else if self.open < self.plan.max_connections && self.connecting < MAX_CONNECTING {
             match self.connect() {
                 Ok(i) => self.send(i, due, false),
                 Err(f) => {
@@ -203,6 +236,7 @@ impl Engine {
                 due,
                 since: now,
                 retried: false,
+                bound_full: self.open >= self.plan.max_connections,
             });
         }
     }
@@ -257,7 +291,9 @@ impl Engine {
 
     fn connect(&mut self) -> Result<usize, ParseError> {
         let s = mio::net::TcpStream::connect(self.plan.addr).map_err(|e| connect_failure(&e))?;
-        self.insert(s, Phase::Connecting)
+        let i = self.insert(s, Phase::Connecting)?;
+        self.connecting += 1;
+        Ok(i)
     }
 
     fn insert(&mut self, mut s: mio::net::TcpStream, phase: Phase) -> Result<usize, ParseError> {
@@ -294,12 +330,12 @@ impl Engine {
             }
             return;
         }
-        let timeout = if left <= self.plan.spin {
+        let timeout = if left <= self.spin {
             Duration::ZERO
-        } else if left <= self.plan.spin + LONGEST_SLEEP {
+        } else if left <= self.spin + LONGEST_SLEEP {
             // The timer (microseconds) wakes the loop `spin` before the due time; the
             // poll's own timeout (milliseconds) would be late.
-            let wake = next - self.plan.spin;
+            let wake = next - self.spin;
             if self.armed != Some(wake) && self.timer.arm(wake).is_ok() {
                 self.armed = Some(wake);
             }
@@ -328,13 +364,19 @@ impl Engine {
         }
     }
 
-    fn handle(&mut self, events: &Events) {
+    /// Handles the poll's events; false when none concerned a connection (the loop had
+    /// nothing to do but wait).
+    fn handle(&mut self, events: &Events) -> bool {
+        let mut worked = false;
         for ev in events.iter() {
             if ev.token() == TIMER {
                 self.timer.acknowledge();
-                self.armed = None;
+                if let Some(at) = self.armed.take() {
+                    self.learn_wake(Instant::now().saturating_duration_since(at));
+                }
                 continue;
             }
+            worked = true;
             let i = ev.token().0;
             let Some(c) = self.conns.get_mut(i).and_then(Option::as_mut) else {
                 continue;
@@ -346,6 +388,7 @@ impl Engine {
                 match c.connected() {
                     Ok(false) => continue,
                     Ok(true) => {
+                        self.connecting -= 1;
                         let more = c.inflight.len() < self.plan.pipeline;
                         if let Err(f) = c.flush(&self.plan.request) {
                             self.close(i, Ending::Failed(f));
@@ -354,6 +397,9 @@ impl Engine {
                         if more && !c.listed {
                             c.listed = true;
                             self.ready.push(i);
+                        }
+                        if !self.waiting.is_empty() {
+                            self.grow(Instant::now());
                         }
                     }
                     Err(f) => {
@@ -371,6 +417,7 @@ impl Engine {
                 self.read(i, ev.is_read_closed() || ev.is_error());
             }
         }
+        worked
     }
 
     fn read(&mut self, i: usize, to_the_end: bool) {
@@ -408,8 +455,7 @@ impl Engine {
             return;
         }
         if let Some(w) = self.waiting.pop_front() {
-            self.rec.waited_for_slot(w.due, now - w.since);
-            self.send(i, w.due, w.retried);
+            self.start_waiting(i, w, now);
         } else if matches!(self.plan.work, Work::Closed(_)) {
             if now < self.plan.end {
                 self.send(i, now, false);
@@ -427,6 +473,9 @@ impl Engine {
         let Some(mut c) = self.conns[i].take() else {
             return;
         };
+        if c.phase == Phase::Connecting {
+            self.connecting -= 1;
+        }
         let _ = self.poll.registry().deregister(&mut c.stream);
         self.free.push(i);
         self.open -= 1;
@@ -446,6 +495,7 @@ impl Engine {
                     due: r.due,
                     since: now,
                     retried: true,
+                    bound_full: false,
                 });
                 continue;
             }
@@ -468,32 +518,53 @@ impl Engine {
             first = false;
             self.rec.done(r.due, r.sent, now, failed(f));
         }
-        self.replace(now);
+        self.grow(now);
     }
 
-    /// After a close: a new connection for the oldest waiting request, or for the next
-    /// closed-loop request.
-    fn replace(&mut self, now: Instant) {
+    /// New connections, within the bounds, for waiting requests, or to replace a closed
+    /// one in the closed loop.
+    fn grow(&mut self, now: Instant) {
         let closed = matches!(self.plan.work, Work::Closed(_));
-        let wanted = !self.waiting.is_empty() || (closed && now < self.plan.end);
-        if !wanted || self.open >= self.plan.max_connections {
-            return;
-        }
-        match self.connect() {
-            Ok(i) => match self.waiting.pop_front() {
-                Some(w) => {
-                    self.rec.waited_for_slot(w.due, now - w.since);
-                    self.send(i, w.due, w.retried);
-                }
-                None => self.send(i, now, false),
-            },
-            Err(f) => {
-                // Fail one request, not the test: the next close or due time tries again.
-                if let Some(w) = self.waiting.pop_front() {
-                    self.rec.done(w.due, now, now, failed(f));
+        while self.open < self.plan.max_connections && self.connecting < MAX_CONNECTING {
+            let w = self.waiting.pop_front();
+            if w.is_none() && !(closed && now < self.plan.end) {
+                return;
+            }
+            match self.connect() {
+                Ok(i) => match w {
+                    Some(w) => self.start_waiting(i, w, now),
+                    None => self.send(i, now, false),
+                },
+                Err(f) => {
+                    // Fail one request, not the test: the next close or due time tries again.
+                    if let Some(w) = w {
+                        self.rec.done(w.due, now, now, failed(f));
+                    }
+                    return;
                 }
             }
+            if closed {
+                return;
+            }
         }
+    }
+
+    fn start_waiting(&mut self, i: usize, w: Waiting, now: Instant) {
+        if w.bound_full {
+            self.rec.waited_for_slot(w.due, now - w.since);
+        }
+        self.send(i, w.due, w.retried);
+    }
+
+    /// Learns how late the timer wakes the loop, and spins only that long (twice the
+    /// recent worst, plus a margin) before each due time, never more than `--spin`: at
+    /// low rates the spin is most of the generator's CPU.
+    fn learn_wake(&mut self, late: Duration) {
+        const DECAY: f64 = 0.999;
+        const MARGIN: Duration = Duration::from_micros(10);
+        self.wake_late_ns = (late.as_nanos() as f64).max(self.wake_late_ns * DECAY);
+        let want = Duration::from_nanos((2.0 * self.wake_late_ns) as u64) + MARGIN;
+        self.spin = want.min(self.plan.spin);
     }
 
     /// Requests past their deadline fail as timeouts (and take their connection with

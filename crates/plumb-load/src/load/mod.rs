@@ -11,6 +11,7 @@
 //! Each generator thread runs its own event loop over its own connections (`engine`),
 //! with its own recorder; the threads' histograms are merged losslessly at the end.
 
+mod capacity;
 mod conn;
 mod engine;
 mod hlog;
@@ -22,6 +23,7 @@ mod schedule;
 mod target;
 mod timer;
 
+pub use capacity::{probe, Capacity, PROBE_ABOVE};
 pub use engine::{LiveTick, LIVE_EVERY};
 pub use recorder::{LiveCounts, LoadReport, Outcome, SecondRow, SlotWaits};
 pub use run::{run, LoadConfig, Mode, DEFAULT_SPIN};

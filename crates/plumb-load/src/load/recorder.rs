@@ -71,6 +71,9 @@ pub struct LoadReport {
     pub threads: usize,
     /// The wall-clock time measurement began (set by `run`).
     pub measured_from: Option<std::time::SystemTime>,
+    /// The share of the measured window the generator's loop was working rather than
+    /// waiting (the busiest thread's): near 1, it could not have gone faster.
+    pub busy: f64,
 }
 
 impl LoadReport {
@@ -115,6 +118,7 @@ impl LoadReport {
             out.interrupted |= p.interrupted;
             out.connections += p.connections;
             out.threads += p.threads;
+            out.busy = out.busy.max(p.busy);
             out.timeline = merge_seconds(std::mem::take(&mut out.timeline), p.timeline)?;
         }
         Ok(out)
@@ -408,6 +412,7 @@ impl Recorder {
             connections,
             threads: 1,
             measured_from: None,
+            busy: 0.0,
         }
     }
 }

@@ -156,7 +156,7 @@ pub fn run(
 
 /// The first connection, opened before the test so that an unreachable target is an
 /// error, not a run of failures; the address that answered is used from then on.
-fn reach(target: &Target, cfg: &LoadConfig) -> Result<(SocketAddr, TcpStream), String> {
+pub(super) fn reach(target: &Target, cfg: &LoadConfig) -> Result<(SocketAddr, TcpStream), String> {
     let mut last = String::new();
     for addr in &target.addrs {
         match TcpStream::connect_timeout(addr, cfg.timeout) {
