@@ -218,4 +218,112 @@ fn agents_started_together_merge_losslessly() {
     }
     // Three agents at 50/s for 2 s, started together: about 300 requests in all.
     assert!((280..=310).contains(&m.ok), "{}", m.ok);
+    // The merged rate is that of one 2 s window: 150/s, not 50/s over three windows.
+    assert!(
+        (140.0..=155.0).contains(&m.achieved_rate),
+        "{}",
+        m.achieved_rate
+    );
+
+    // The same input twice, or a copy of it under another name: refused.
+    let (a0, a1) = (names[0].as_str(), names[1].as_str());
+    let out = env.path("twice.json");
+    let twice = env.plumb(&["merge", a0, a0, "-o", out.to_str().unwrap()]);
+    twice.assert_code(2);
+    assert!(
+        twice.stderr.contains("are the same result"),
+        "{}",
+        twice.stderr
+    );
+    let copy = env.path("copy.json");
+    std::fs::copy(a0, &copy).unwrap();
+    let copied = env.plumb(&[
+        "merge",
+        a0,
+        copy.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    copied.assert_code(2);
+    assert!(
+        copied.stderr.contains("are the same result"),
+        "{}",
+        copied.stderr
+    );
+    // The output may not be one of the inputs.
+    let over = env.plumb(&["merge", a0, a1, "-o", a1]);
+    over.assert_code(2);
+    assert!(
+        over.stderr.contains("is one of the inputs"),
+        "{}",
+        over.stderr
+    );
+}
+
+/// Two runs one after the other never offered their summed rate: merging them is refused
+/// unless asked for, and then their rate is over the union of their windows.
+#[test]
+fn runs_one_after_the_other_do_not_merge_silently() {
+    let env = Env::new();
+    let port = stalling_server(1_000_000, Duration::ZERO);
+    let url = format!("http://127.0.0.1:{port}/");
+    let files: Vec<String> = (0..2)
+        .map(|i| {
+            let out = env.path(&format!("run{i}.json"));
+            env.plumb(&[
+                "load",
+                &url,
+                "--rate",
+                "100",
+                "--duration",
+                "1s",
+                "--warmup",
+                "0s",
+                "--export-json",
+                out.to_str().unwrap(),
+            ])
+            .assert_code(0);
+            out.display().to_string()
+        })
+        .collect();
+    let merged = env.path("m.json");
+    let refused = env.plumb(&[
+        "merge",
+        &files[0],
+        &files[1],
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    refused.assert_code(2);
+    assert!(
+        refused
+            .stderr
+            .contains("the measured windows overlap on 0 %")
+            && refused.stderr.contains("--allow-disjoint"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!merged.exists(), "nothing written when refused");
+    let allowed = env.plumb(&[
+        "merge",
+        &files[0],
+        &files[1],
+        "-o",
+        merged.to_str().unwrap(),
+        "--allow-disjoint",
+    ]);
+    allowed.assert_code(0);
+    assert!(
+        allowed.stdout.contains("disjoint-windows"),
+        "{}",
+        allowed.stdout
+    );
+    let m = read_doc(&merged).benchmarks[0].load.clone().unwrap();
+    // Two 1 s windows at 100/s: about 100/s over their union, never 200/s.
+    assert!(
+        (90.0..=105.0).contains(&m.achieved_rate),
+        "{}",
+        m.achieved_rate
+    );
+    assert!((1.95..=2.2).contains(&m.duration_s), "{}", m.duration_s);
 }
