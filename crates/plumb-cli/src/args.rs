@@ -402,6 +402,10 @@ pub struct SimulateArgs {
     /// Seed for --poisson.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Pace the closed-loop client to --rate too (it waits when ahead of the schedule)
+    /// instead of sending back to back as fast as the server answers.
+    #[arg(long)]
+    pub closed_paced: bool,
     /// Write closed.hgrm and open.hgrm (HdrHistogram percentile distributions) here.
     #[arg(long, value_name = "DIR")]
     pub hgrm_dir: Option<PathBuf>,

@@ -77,5 +77,6 @@ fn settings(a: &SimulateArgs) -> Result<SimulateSettings, CliError> {
         service: a.service,
         stall,
         poisson_seed: a.poisson.then_some(a.seed),
+        closed_paced: a.closed_paced,
     })
 }

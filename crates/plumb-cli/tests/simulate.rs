@@ -25,8 +25,35 @@ fn default_is_the_blog_example() {
         run.stdout
     );
     assert!(run.stdout.contains("13500 requests"));
+    // The header says which client ran at which rate: the open loop at 450/s, the closed
+    // loop back to back at (13 500 requests of 1.398 ms on average) ~715/s.
+    assert!(
+        run.stdout.contains("Open loop: 450 req/s")
+            && run
+                .stdout
+                .contains("Closed loop: back to back, as fast as the server answers: 715.3/s"),
+        "{}",
+        run.stdout
+    );
     let hgrm = std::fs::read_to_string(env.path("h/open.hgrm")).unwrap();
     assert!(hgrm.contains("Total count    =        13500"), "{hgrm}");
+    // Paced, it runs at the offered rate (447/s: the last request is a 200 ms stall) and
+    // its p99 still hides the stalls.
+    let paced = env.plumb(&["simulate", "--closed-paced"]);
+    paced.assert_code(0);
+    assert!(
+        paced
+            .stdout
+            .contains("Closed loop: paced to 450 req/s (it waits when ahead), achieved 447.1/s"),
+        "{}",
+        paced.stdout
+    );
+    assert_eq!(
+        &row(&paced.stdout, "p99 ")[1..3],
+        ["1.000", "ms"],
+        "{}",
+        paced.stdout
+    );
 }
 
 #[test]

@@ -48,6 +48,7 @@ impl From<&SimulateSettings> for SimConfig {
                 Some(seed) => Arrivals::Poisson { seed },
                 None => Arrivals::Constant,
             },
+            closed_paced: s.closed_paced,
         }
     }
 }
@@ -79,6 +80,10 @@ pub struct SimConfig {
     pub service_us: f64,
     pub stall: Option<Stall>,
     pub arrivals: Arrivals,
+    /// The closed-loop client never sends before its next slot of the schedule (it waits
+    /// when ahead, like a paced load tool); it is still late when the server is, and
+    /// still measures from its actual send.
+    pub closed_paced: bool,
 }
 
 /// What one client model recorded.
@@ -185,19 +190,23 @@ pub fn simulate(cfg: &SimConfig) -> SimReport {
     // clock starts at the actual send, so a stall delays only the request it hits.
     let mut server = new_server();
     let (mut latency, mut service) = (LatencyHistogram::new(), LatencyHistogram::new());
-    let mut t = 0.0;
-    for _ in 0..n {
+    let (mut t, mut last_done) = (0.0, 0.0);
+    for i in 0..n {
+        if cfg.closed_paced {
+            t = f64::max(t, i as f64 * interval);
+        }
         let done = server.finish(t);
         latency.record_us(done - t);
         service.record_us(done - t);
         t = done;
+        last_done = done;
     }
     let closed = ClientReport {
         requests: n,
         latency,
         service,
         send_lateness: None,
-        elapsed_us: t,
+        elapsed_us: last_done,
     };
 
     // Open loop: request i is due at its scheduled time whatever happened before; the
@@ -256,6 +265,7 @@ mod tests {
                 length_us: 200_000.0,
             }),
             arrivals: Arrivals::Constant,
+            closed_paced: false,
         }
     }
 
@@ -295,6 +305,7 @@ mod tests {
                     length_us: l,
                 }),
                 arrivals: Arrivals::Constant,
+                closed_paced: false,
             };
             let a = 1e6 / rate;
             let n = (rate * cfg.duration_s) as u64;
@@ -369,6 +380,7 @@ mod tests {
             service_us: 2000.0,
             stall: None,
             arrivals: Arrivals::Constant,
+            closed_paced: false,
         });
         assert!(r.utilisation > 1.0);
         let expected_max = 2000.0 + 5999.0 * (2000.0 - 1e6 / 600.0);
@@ -396,6 +408,7 @@ mod tests {
                 length_us: 100_000.0,
             }),
             arrivals: Arrivals::Constant,
+            closed_paced: false,
         });
         // The request due exactly at a pause start waits the whole pause.
         assert!(
@@ -412,6 +425,7 @@ mod tests {
     fn poisson_arrivals_are_seeded() {
         let cfg = SimConfig {
             arrivals: Arrivals::Poisson { seed: 3 },
+            closed_paced: false,
             ..blog()
         };
         let (a, b) = (simulate(&cfg), simulate(&cfg));
@@ -420,5 +434,34 @@ mod tests {
             b.open.latency.percentile_us(99.0)
         );
         assert!(a.open.latency.percentile_us(99.0) > 100_000.0);
+    }
+
+    /// Paced, the closed loop runs at the offered rate instead of as fast as the server
+    /// answers (the blog's 450/s rather than ~715/s), and still hides the stalls: its
+    /// clock starts at the actual send, after the stall has passed.
+    #[test]
+    fn a_paced_closed_loop_runs_at_the_rate_and_still_hides_the_stalls() {
+        let free = simulate(&blog());
+        let cfg = SimConfig {
+            closed_paced: true,
+            ..blog()
+        };
+        let paced = simulate(&cfg);
+        // Back to back: 13 500 requests of 1.398 ms on average, 18.9 s: ~715/s.
+        assert!(
+            (free.closed.achieved_rate() - 715.3).abs() < 1.0,
+            "{}",
+            free.closed.achieved_rate()
+        );
+        // Paced: caught up long before its last slot, 13 499 / 450 s; that last request
+        // is the 27th stall (13 500 is a multiple of 500), answered 200 ms later.
+        let expect = 13_500.0 / (13_499.0 / 450.0 + 0.2);
+        assert!(
+            (paced.closed.achieved_rate() - expect).abs() < 0.5,
+            "{}",
+            paced.closed.achieved_rate()
+        );
+        assert!(close(paced.closed.latency.percentile_us(99.0), 1000.0));
+        assert!(paced.open.latency.percentile_us(99.0) > 150_000.0);
     }
 }

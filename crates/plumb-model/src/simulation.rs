@@ -24,6 +24,10 @@ pub struct SimulateSettings {
     pub stall: Option<SimulatedStall>,
     /// Poisson arrivals from this seed (absent: constant intervals).
     pub poisson_seed: Option<u64>,
+    /// The closed loop was paced to the rate (never ahead of its schedule) rather than
+    /// sending back to back.
+    #[serde(default)]
+    pub closed_paced: bool,
 }
 
 /// What one client model saw.

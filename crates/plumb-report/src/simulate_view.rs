@@ -84,12 +84,24 @@ fn header(sim: &Simulation) -> String {
             format_us(period.as_micros_f64())
         ),
     };
+    let closed = if s.closed_paced {
+        format!(
+            "paced to {} req/s (it waits when ahead), achieved {:.1}/s",
+            s.rate.per_second(),
+            sim.closed.achieved_rate
+        )
+    } else {
+        format!(
+            "back to back, as fast as the server answers: {:.1}/s",
+            sim.closed.achieved_rate
+        )
+    };
     format!(
-        "Simulated service: {} per request, {stall}.\nClients: {} req/s for {} s ({} requests), {} arrivals. Offered load: {:.1}% of capacity.\n\n",
+        "Simulated service: {} per request, {stall}.\n{} requests per client. Open loop: {} req/s for {} s, {} arrivals, offered load {:.1}% of capacity. Closed loop: {closed}.\n\n",
         format_us(s.service.as_micros_f64()),
+        sim.open.requests,
         s.rate.per_second(),
         s.duration.as_secs_f64(),
-        sim.open.requests,
         if s.poisson_seed.is_some() { "Poisson" } else { "constant" },
         100.0 * sim.utilisation
     )
