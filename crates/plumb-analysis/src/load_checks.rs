@@ -162,7 +162,6 @@ fn percent(f: f64) -> String {
 mod tests {
     use super::*;
     use plumb_model::LatencyDistribution;
-    use std::collections::BTreeMap;
 
     fn dist(values: &[u64]) -> LatencyDistribution {
         let mut h = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 3_600_000_000, 3).unwrap();
@@ -173,30 +172,15 @@ mod tests {
     }
 
     fn info(ok: u64, errors: &[(&str, u64)], lateness_us: u64) -> LoadInfo {
-        let d = dist(&vec![100; ok as usize]);
         LoadInfo {
-            mode: "open".into(),
             target_rate: Some(100.0),
             achieved_rate: ok as f64 / 10.0,
             duration_s: 10.0,
-            ok,
             errors: errors.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
             concurrency: 100,
-            connections_opened: 1,
-            mean_in_flight: 0.1,
-            latency: d.clone(),
-            service: d,
             send_lateness: Some(dist(&vec![lateness_us; 1000])),
-            timeline: vec![],
             due: ok + errors.iter().map(|e| e.1).sum::<u64>(),
-            error_examples: BTreeMap::new(),
-            slot_waits: Default::default(),
-            retried: 0,
-            abandoned: 0,
-            body_bytes: 0,
-            threads: 1,
-            window: None,
-            generator_busy: None,
+            ..LoadInfo::answered(dist(&vec![100; ok as usize]))
         }
     }
 

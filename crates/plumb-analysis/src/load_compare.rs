@@ -88,30 +88,14 @@ mod tests {
         for v in values {
             h.record(v).unwrap();
         }
-        let d = LatencyDistribution::from_histogram(&h);
         LoadInfo {
-            mode: "open".into(),
             target_rate: Some(100.0),
             achieved_rate: 100.0,
             duration_s: 10.0,
-            ok: h.len(),
-            errors: Default::default(),
             concurrency: 10,
             connections_opened: 10,
             mean_in_flight: 1.0,
-            latency: d.clone(),
-            service: d,
-            send_lateness: None,
-            timeline: vec![],
-            due: 0,
-            error_examples: Default::default(),
-            slot_waits: Default::default(),
-            retried: 0,
-            abandoned: 0,
-            body_bytes: 0,
-            threads: 1,
-            window: None,
-            generator_busy: None,
+            ..LoadInfo::answered(LatencyDistribution::from_histogram(&h))
         }
     }
 

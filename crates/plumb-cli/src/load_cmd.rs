@@ -21,7 +21,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     let capacity_note = capacity_check(&cfg)?;
     let environment = plumb_env::collect();
     let mut live = Live::start(cfg.threads, cfg.warmup, cfg.drain.min(cfg.timeout));
-    let report = run_load(&cfg, session.stop.clone(), live.sender());
+    let report = run_load(&cfg, session.stop.clone(), live.feed());
     live.finish();
     let report = report.map_err(CliError)?;
     let context = LoadContext {

@@ -3,7 +3,7 @@
 //! stderr is a terminal. The drain after the measured window is announced either way
 //! once it lasts long enough to notice, with its bound.
 
-use plumb_load::load::{LiveCounts, LiveTick, LIVE_EVERY};
+use plumb_load::load::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -14,6 +14,7 @@ const ANNOUNCE_DRAIN_AFTER: Duration = Duration::from_millis(250);
 
 pub struct Live {
     tx: Option<Sender<LiveTick>>,
+    draw: bool,
     handle: Option<JoinHandle<()>>,
 }
 
@@ -35,8 +36,9 @@ impl Live {
     pub fn start(threads: usize, warmup: Duration, drain: Duration) -> Live {
         let (tx, rx) = channel();
         let now = Instant::now();
+        let draw = std::io::stderr().is_terminal();
         let view = View {
-            draw: std::io::stderr().is_terminal(),
+            draw,
             warmup,
             drain,
             started: now,
@@ -53,13 +55,16 @@ impl Live {
             .ok();
         Live {
             tx: Some(tx),
+            draw,
             handle,
         }
     }
 
-    /// The sender for the generator; the line ends when every copy of it is dropped.
-    pub fn sender(&mut self) -> Option<Sender<LiveTick>> {
-        self.tx.take()
+    /// The feed for the generator (counts only when a line is drawn); the line ends when
+    /// every copy of it is dropped.
+    pub fn feed(&mut self) -> Option<LiveFeed> {
+        let counts = self.draw;
+        self.tx.take().map(|tx| LiveFeed { tx, counts })
     }
 
     pub fn finish(mut self) {
@@ -93,10 +98,12 @@ impl View {
     }
 
     fn add(&mut self, t: LiveTick) {
-        self.total.ok += t.counts.ok;
-        self.window_ok += t.counts.ok;
-        self.total.errors += t.counts.errors;
-        let _ = self.total.latency.add(&t.counts.latency);
+        if let Some(c) = &t.counts {
+            self.total.ok += c.ok;
+            self.window_ok += c.ok;
+            self.total.errors += c.errors;
+            let _ = self.total.latency.add(&c.latency);
+        }
         if let Some(n) = t.draining {
             if let Some(slot) = self.draining.get_mut(t.thread) {
                 *slot = n;

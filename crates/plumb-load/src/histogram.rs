@@ -13,7 +13,7 @@ pub const PERCENTILES: [(&str, f64); 5] = [
     ("p99.99", 99.99),
 ];
 
-const HIGHEST_US: u64 = 3_600_000_000;
+pub(crate) const HIGHEST_US: u64 = 3_600_000_000;
 
 /// A latency histogram in microseconds. Values above an hour are clamped to an hour and
 /// counted as clamped, never dropped.

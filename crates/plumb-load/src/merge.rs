@@ -7,7 +7,6 @@
 //! twice is refused, and so are measured windows that do not overlap (unless disjoint
 //! windows are allowed, when the merged rate is over the union of the windows).
 
-use base64::Engine;
 use hdrhistogram::Histogram;
 use plumb_model::{
     Diagnostic, DiagnosticCode, LatencyDistribution, LoadInfo, MeasuredWindow, Severity,
@@ -225,9 +224,7 @@ fn combine(
     let achieved_rate = ok as f64 / span.max(1e-9);
     let mut waits = plumb_model::SlotWaits::default();
     for p in parts {
-        waits.count += p.slot_waits.count;
-        waits.total_us += p.slot_waits.total_us;
-        waits.max_us = waits.max_us.max(p.slot_waits.max_us);
+        waits.add(&p.slot_waits);
     }
     Ok(LoadInfo {
         mode: parts[0].mode.clone(),
@@ -276,7 +273,11 @@ fn seconds(
     for (k, p) in parts.iter().enumerate() {
         let shift = windows.map_or(0, |w| (w[k].start_unix_s - earliest).round() as u64);
         for r in &p.timeline {
-            let h = r.hdr_base64.as_deref().map(decode).transpose()?;
+            let h = r
+                .hdr_base64
+                .as_deref()
+                .map(plumb_model::decode_histogram)
+                .transpose()?;
             let second = r.second + shift;
             match by.get_mut(&second) {
                 None => {
@@ -307,7 +308,7 @@ fn seconds(
                 Some(h) if !h.is_empty() => {
                     row.p50_us = plumb_model::value_at_percentile(&h, 50.0) as f64;
                     row.p99_us = plumb_model::value_at_percentile(&h, 99.0) as f64;
-                    row.hdr_base64 = Some(LatencyDistribution::from_histogram(&h).hdr_base64);
+                    row.hdr_base64 = Some(plumb_model::encode_histogram(&h));
                 }
                 Some(_) => {}
                 None => {
@@ -320,15 +321,6 @@ fn seconds(
             row
         })
         .collect())
-}
-
-fn decode(b64: &str) -> Result<Histogram<u64>, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(b64)
-        .map_err(|e| format!("a second's histogram is not base64: {e}"))?;
-    hdrhistogram::serialization::Deserializer::new()
-        .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format!("a second's histogram does not read back: {e:?}"))
 }
 
 #[cfg(test)]
@@ -344,17 +336,13 @@ mod tests {
         let d = LatencyDistribution::from_histogram(h.inner());
         (
             LoadInfo {
-                mode: "open".into(),
                 target_rate: Some(rate),
                 achieved_rate: rate,
                 duration_s: 10.0,
-                ok: values.len() as u64,
                 errors: BTreeMap::from([("timeout".to_string(), 2)]),
                 concurrency: 10,
                 connections_opened: 3,
                 mean_in_flight: 1.5,
-                latency: d.clone(),
-                service: d.clone(),
                 send_lateness: Some(d.clone()),
                 timeline: vec![TimelineRow {
                     second: 0,
@@ -367,16 +355,13 @@ mod tests {
                 }],
                 due: values.len() as u64 + 2,
                 error_examples: BTreeMap::from([("timeout".to_string(), "late".to_string())]),
-                slot_waits: Default::default(),
                 retried: 1,
-                abandoned: 0,
                 body_bytes: 2 * values.len() as u64,
-                threads: 1,
-                generator_busy: None,
                 window: Some(MeasuredWindow {
                     start_unix_s: start,
                     end_unix_s: start + 10.0,
                 }),
+                ..LoadInfo::answered(d)
             },
             values.to_vec(),
         )

@@ -45,10 +45,6 @@ pub fn value_at_percentile(h: &Histogram<u64>, percentile: f64) -> u64 {
 impl LatencyDistribution {
     /// The distribution of a histogram of microseconds.
     pub fn from_histogram(h: &Histogram<u64>) -> Self {
-        let mut bytes = Vec::new();
-        V2DeflateSerializer::new()
-            .serialize(h, &mut bytes)
-            .expect("serialising to memory cannot fail");
         let empty = h.is_empty();
         LatencyDistribution {
             count: h.len(),
@@ -65,7 +61,7 @@ impl LatencyDistribution {
                 .collect(),
             max_us: if empty { 0.0 } else { h.max() as f64 },
             mean_us: if empty { 0.0 } else { h.mean() },
-            hdr_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+            hdr_base64: encode_histogram(h),
         }
     }
 
@@ -76,13 +72,26 @@ impl LatencyDistribution {
 
     /// The histogram inside.
     pub fn histogram(&self) -> Result<Histogram<u64>, String> {
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(&self.hdr_base64)
-            .map_err(|e| format!("latency histogram is not base64: {e}"))?;
-        Deserializer::new()
-            .deserialize(&mut bytes.as_slice())
-            .map_err(|e| format!("latency histogram does not decode: {e:?}"))
+        decode_histogram(&self.hdr_base64)
     }
+}
+
+/// A histogram as the format keeps it: V2 deflate, base64.
+pub fn encode_histogram(h: &Histogram<u64>) -> String {
+    let mut bytes = Vec::new();
+    V2DeflateSerializer::new()
+        .serialize(h, &mut bytes)
+        .expect("serialising to memory cannot fail");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+pub fn decode_histogram(b64: &str) -> Result<Histogram<u64>, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .map_err(|e| format!("latency histogram is not base64: {e}"))?;
+    Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| format!("latency histogram does not decode: {e:?}"))
 }
 
 #[cfg(test)]

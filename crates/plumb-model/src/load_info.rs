@@ -43,6 +43,15 @@ pub struct SlotWaits {
     pub total_us: f64,
 }
 
+impl SlotWaits {
+    /// Another thread's or agent's waits, as if counted by one.
+    pub fn add(&mut self, other: &SlotWaits) {
+        self.count += other.count;
+        self.total_us += other.total_us;
+        self.max_us = self.max_us.max(other.max_us);
+    }
+}
+
 /// The measured window on the wall clock, Unix seconds: where agents' runs overlap.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MeasuredWindow {
@@ -111,5 +120,36 @@ fn one() -> usize {
 impl LoadInfo {
     pub fn error_count(&self) -> u64 {
         self.errors.values().sum()
+    }
+
+    /// An open-loop result whose answers are `latency` (service time the same) and
+    /// nothing else: no errors, no schedule, one thread. The start of a result built
+    /// field by field (`LoadInfo { ok: 9, ..LoadInfo::answered(d) }`), so that adding a
+    /// field does not mean editing every such place.
+    pub fn answered(latency: LatencyDistribution) -> LoadInfo {
+        LoadInfo {
+            mode: "open".into(),
+            target_rate: None,
+            achieved_rate: 0.0,
+            duration_s: 0.0,
+            ok: latency.count,
+            errors: BTreeMap::new(),
+            concurrency: 1,
+            connections_opened: 1,
+            mean_in_flight: 0.0,
+            service: latency.clone(),
+            latency,
+            send_lateness: None,
+            timeline: Vec::new(),
+            due: 0,
+            error_examples: BTreeMap::new(),
+            slot_waits: SlotWaits::default(),
+            retried: 0,
+            abandoned: 0,
+            body_bytes: 0,
+            threads: 1,
+            window: None,
+            generator_busy: None,
+        }
     }
 }

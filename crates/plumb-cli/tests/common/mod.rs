@@ -126,52 +126,21 @@ impl Run {
 }
 
 /// An HTTP server on a free port (threads, blocking sockets) that answers every request
-/// with 200, freezing for `stall` at every `every`-th request; returns the port.
+/// with 200, freezing for `stall` at every `every`-th request; returns the port. The
+/// freeze is the whole server's: requests on other connections wait it out too.
 pub fn stalling_server(every: u64, stall: Duration) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let count = Arc::new(AtomicU64::new(0));
-    let stalled_until = Arc::new(Mutex::new(Instant::now()));
-    std::thread::spawn(move || {
-        for sock in listener.incoming() {
-            let Ok(mut sock) = sock else { continue };
-            let (count, stalled_until) = (count.clone(), stalled_until.clone());
-            std::thread::spawn(move || {
-                let _ = sock.set_nodelay(true);
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 2048];
-                loop {
-                    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                        match sock.read(&mut chunk) {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
-                    buf.drain(..end);
-                    let n = count.fetch_add(1, Ordering::SeqCst) + 1;
-                    let until = {
-                        let mut u = stalled_until.lock().unwrap();
-                        if n % every == 0 {
-                            *u = Instant::now() + stall;
-                        }
-                        *u
-                    };
-                    let now = Instant::now();
-                    if until > now {
-                        std::thread::sleep(until - now);
-                    }
-                    if sock
-                        .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-            });
-        }
+    let stalled_until = Mutex::new(Instant::now());
+    let addr = scripted_server("127.0.0.1:0", move |n, _, _| {
+        let until = {
+            let mut u = stalled_until.lock().unwrap();
+            if n % every == 0 {
+                *u = Instant::now() + stall;
+            }
+            *u
+        };
+        Reply::After(until.saturating_duration_since(Instant::now()), ok_reply())
     });
-    port
+    addr.port()
 }
 
 /// What a scripted server does with one request.

@@ -5,9 +5,7 @@
 
 use super::engine::{self, Plan, Work};
 use super::run::LoadConfig;
-use super::target::Target;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Rates per thread below this are not probed: any machine sends them.
@@ -37,10 +35,7 @@ impl Capacity {
 
 /// Probes the target from this thread. `None` when it answered too little to say.
 pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, String> {
-    let target = Target::resolve(&cfg.url).map_err(|e| e.to_string())?;
-    let request: Arc<[u8]> =
-        super::request::encode(&target, &cfg.method, &cfg.headers, &cfg.body)?.into();
-    let (addr, first) = super::run::reach(&target, cfg)?;
+    let reached = super::run::reach(cfg)?;
     let start = Instant::now();
     let plan = Plan {
         thread: 0,
@@ -53,12 +48,12 @@ pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, String> {
         spin: Duration::ZERO,
         max_connections: PROBE_CONNECTIONS,
         pipeline: 1,
-        request,
-        idempotent: false,
-        head: cfg.method == "HEAD",
+        request: reached.request,
+        idempotent: reached.idempotent,
+        head: reached.head,
         max_body: cfg.max_body,
-        addr,
-        first: Some(first),
+        addr: reached.addr,
+        first: Some(reached.first),
         live: None,
     };
     let cpu0 = thread_cpu();

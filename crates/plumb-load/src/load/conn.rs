@@ -3,7 +3,8 @@
 //! and the answers read so far. No task, no channel, no allocation per request: a request
 //! is a copy of the same bytes, an answer is framed and skipped.
 
-use super::response::{ParseError, Response, ResponseReader};
+use super::recorder::Failure;
+use super::response::{Response, ResponseReader};
 use mio::net::TcpStream;
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};
@@ -32,7 +33,7 @@ pub enum Ending {
     /// The server closed it (EOF), or said it would (`Connection: close`).
     Closed,
     /// A failure, by kind, with its detail.
-    Failed(ParseError),
+    Failed(Failure),
 }
 
 pub struct Conn {
@@ -80,7 +81,7 @@ impl Conn {
     }
 
     /// Queues a request; it is written now if the connection is open.
-    pub fn push(&mut self, r: InFlight, request: &[u8]) -> Result<(), ParseError> {
+    pub fn push(&mut self, r: InFlight, request: &[u8]) -> Result<(), Failure> {
         self.inflight.push_back(r);
         self.unwritten += 1;
         if self.phase == Phase::Open {
@@ -90,7 +91,7 @@ impl Conn {
     }
 
     /// Writes what it can of the queued requests; the rest waits for a writable event.
-    pub fn flush(&mut self, request: &[u8]) -> Result<(), ParseError> {
+    pub fn flush(&mut self, request: &[u8]) -> Result<(), Failure> {
         while self.unwritten > 0 {
             match self.stream.write(&request[self.written..]) {
                 Ok(n) => {
@@ -109,7 +110,7 @@ impl Conn {
     }
 
     /// After a writable event while connecting: true once connected.
-    pub fn connected(&mut self) -> Result<bool, ParseError> {
+    pub fn connected(&mut self) -> Result<bool, Failure> {
         match self.stream.take_error() {
             Ok(Some(e)) | Err(e) => return Err(connect_failure(&e)),
             Ok(None) => {}
@@ -133,7 +134,7 @@ impl Conn {
         &mut self,
         to_the_end: bool,
         out: &mut Vec<Completion>,
-    ) -> Result<Option<Ending>, ParseError> {
+    ) -> Result<Option<Ending>, Failure> {
         loop {
             if self.end == self.buf.len() {
                 self.make_room();
@@ -178,7 +179,7 @@ impl Conn {
         }
     }
 
-    fn parse(&mut self, done: Instant, out: &mut Vec<Completion>) -> Result<(), ParseError> {
+    fn parse(&mut self, done: Instant, out: &mut Vec<Completion>) -> Result<(), Failure> {
         while self.start < self.end {
             let step = self.reader.advance(&self.buf[self.start..self.end])?;
             self.start += step.consumed;
@@ -199,9 +200,9 @@ impl Conn {
         resp: Response,
         done: Instant,
         out: &mut Vec<Completion>,
-    ) -> Result<(), ParseError> {
+    ) -> Result<(), Failure> {
         let Some(r) = self.inflight.pop_front() else {
-            return Err(ParseError {
+            return Err(Failure {
                 kind: "an answer to no request",
                 detail: format!("status {} arrived with nothing in flight", resp.status),
             });
@@ -212,25 +213,25 @@ impl Conn {
     }
 }
 
-pub fn connect_failure(e: &std::io::Error) -> ParseError {
+pub fn connect_failure(e: &std::io::Error) -> Failure {
     let kind = match e.kind() {
         ErrorKind::ConnectionRefused => "cannot connect: refused",
         ErrorKind::TimedOut => "cannot connect: timed out",
         _ => "cannot connect",
     };
-    ParseError {
+    Failure {
         kind,
         detail: e.to_string(),
     }
 }
 
-fn io_failure(kind: &'static str, e: &std::io::Error) -> ParseError {
+fn io_failure(kind: &'static str, e: &std::io::Error) -> Failure {
     let kind = match e.kind() {
         ErrorKind::ConnectionReset => "connection reset",
         ErrorKind::BrokenPipe => "connection closed before a response",
         _ => kind,
     };
-    ParseError {
+    Failure {
         kind,
         detail: e.to_string(),
     }

@@ -10,8 +10,7 @@
 //! this concurrency), and the exchange itself (sent → answered).
 
 use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
-use super::recorder::{LiveCounts, LoadReport, Outcome, Recorder};
-use super::response::ParseError;
+use super::recorder::{Failure, LiveCounts, LoadReport, Outcome, Recorder};
 use super::schedule::Schedule;
 use super::timer::Timer;
 use mio::{Events, Interest, Poll, Token};
@@ -44,10 +43,20 @@ pub enum Work {
 /// What the live line needs from a thread, every `LIVE_EVERY`.
 pub struct LiveTick {
     pub thread: usize,
-    pub counts: LiveCounts,
+    /// Answers since the last tick; only when the feed asked for them.
+    pub counts: Option<LiveCounts>,
     pub in_flight: usize,
     /// The measured window is over and the thread waits for these many answers.
     pub draining: Option<usize>,
+}
+
+/// Where threads report while they run: always the drain, and the counts of the live
+/// line only when `counts` (a terminal draws it): otherwise recording answers for it
+/// would be work in the loop for nobody.
+#[derive(Clone)]
+pub struct LiveFeed {
+    pub tx: Sender<LiveTick>,
+    pub counts: bool,
 }
 
 pub const LIVE_EVERY: Duration = Duration::from_millis(500);
@@ -71,7 +80,7 @@ pub struct Plan {
     pub max_body: u64,
     pub addr: SocketAddr,
     pub first: Option<std::net::TcpStream>,
-    pub live: Option<Sender<LiveTick>>,
+    pub live: Option<LiveFeed>,
 }
 
 struct Waiting {
@@ -115,7 +124,7 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
     let timer = Timer::new(poll.registry(), TIMER)
         .map_err(|e| format!("cannot set up the schedule's timer: {e}"))?;
     let mut rec = Recorder::new(plan.measure_from, plan.timeout);
-    if plan.live.is_some() {
+    if plan.live.as_ref().is_some_and(|f| f.counts) {
         rec = rec.with_live();
     }
     let mut e = Engine {
@@ -179,7 +188,7 @@ impl Engine {
                     self.idle += now - since;
                 }
             }
-            let next = self.take_up_due(now);
+            let (next, took) = self.take_up_due(now);
             if now >= end {
                 break;
             }
@@ -191,36 +200,38 @@ impl Engine {
                     live_at = now + LIVE_EVERY;
                 }
             }
-            let waited_from = Instant::now();
             self.wait(next.min(end), now, &mut events);
-            if !self.handle(&events) {
-                idle_since = Some(waited_from);
+            // Idle: nothing was taken up and no connection needed anything (the
+            // housekeeping of this pass, once a millisecond, counts as idle).
+            if !self.handle(&events) && !took {
+                idle_since = Some(now);
             }
         }
         self.drain(&mut events, stop)
     }
 
-    /// Takes up every request due by `now` (open loop); returns the next due time.
-    fn take_up_due(&mut self, now: Instant) -> Instant {
+    /// Takes up every request due by `now` (open loop), stamping the generator's
+    /// lateness; returns the next due time and whether anything was taken up.
+    fn take_up_due(&mut self, now: Instant) -> (Instant, bool) {
         let (start, end) = (self.plan.start, self.plan.end);
+        let mut took = false;
         loop {
             let Work::Open(s) = &mut self.plan.work else {
-                return end;
+                return (end, took);
             };
             let due = start + Duration::from_secs_f64(s.peek());
             if due > now || due >= end {
-                return due;
+                return (due, took);
             }
             s.take();
+            took = true;
+            self.rec.dispatched(due, now);
             self.take_up(due, now);
         }
     }
 
     /// One request: on a free connection, a new one, or in the queue for one.
     fn take_up(&mut self, due: Instant, now: Instant) {
-        if matches!(self.plan.work, Work::Open(_)) {
-            self.rec.dispatched(due, now);
-        }
         if let Some(i) = self.free_connection() {
             self.send(i, due, false);
         } else if self.open < self.plan.max_connections && self.connecting < MAX_CONNECTING {
@@ -228,7 +239,7 @@ impl Engine {
                 Ok(i) => self.send(i, due, false),
                 Err(f) => {
                     let now = Instant::now();
-                    self.rec.done(due, now, now, failed(f));
+                    self.rec.done(due, now, now, Outcome::Failed(f));
                 }
             }
         } else {
@@ -266,13 +277,9 @@ impl Engine {
         }
         let c = self.conns[i].as_mut().expect("a live connection");
         self.in_flight += 1;
-        let result = c.push(r, &self.plan.request);
-        if c.inflight.len() < self.plan.pipeline && c.phase == Phase::Open {
-            c.listed = true;
-            self.ready.push(i);
-        }
-        if let Err(f) = result {
-            self.close(i, Ending::Failed(f));
+        match c.push(r, &self.plan.request) {
+            Ok(()) => self.offer(i),
+            Err(f) => self.close(i, Ending::Failed(f)),
         }
     }
 
@@ -283,20 +290,18 @@ impl Engine {
         let i = self
             .insert(mio::net::TcpStream::from_std(s), Phase::Open)
             .map_err(|f| f.detail)?;
-        let c = self.conns[i].as_mut().expect("just inserted");
-        c.listed = true;
-        self.ready.push(i);
+        self.offer(i);
         Ok(())
     }
 
-    fn connect(&mut self) -> Result<usize, ParseError> {
+    fn connect(&mut self) -> Result<usize, Failure> {
         let s = mio::net::TcpStream::connect(self.plan.addr).map_err(|e| connect_failure(&e))?;
         let i = self.insert(s, Phase::Connecting)?;
         self.connecting += 1;
         Ok(i)
     }
 
-    fn insert(&mut self, mut s: mio::net::TcpStream, phase: Phase) -> Result<usize, ParseError> {
+    fn insert(&mut self, mut s: mio::net::TcpStream, phase: Phase) -> Result<usize, Failure> {
         let i = self.free.pop().unwrap_or(self.conns.len());
         self.poll
             .registry()
@@ -381,34 +386,17 @@ impl Engine {
             let Some(c) = self.conns.get_mut(i).and_then(Option::as_mut) else {
                 continue;
             };
-            if c.phase == Phase::Connecting {
-                if !ev.is_writable() && !ev.is_error() && !ev.is_read_closed() {
-                    continue;
-                }
-                match c.connected() {
-                    Ok(false) => continue,
-                    Ok(true) => {
-                        self.connecting -= 1;
-                        let more = c.inflight.len() < self.plan.pipeline;
-                        if let Err(f) = c.flush(&self.plan.request) {
-                            self.close(i, Ending::Failed(f));
-                            continue;
-                        }
-                        if more && !c.listed {
-                            c.listed = true;
-                            self.ready.push(i);
-                        }
-                        if !self.waiting.is_empty() {
-                            self.grow(Instant::now());
-                        }
-                    }
-                    Err(f) => {
-                        self.close(i, Ending::Failed(f));
-                        continue;
-                    }
-                }
-            } else if ev.is_writable() {
-                if let Err(f) = c.flush(&self.plan.request) {
+            let writable = ev.is_writable() || ev.is_error() || ev.is_read_closed();
+            let open = match c.phase {
+                Phase::Connecting if writable => self.finish_connect(i),
+                Phase::Connecting => Ok(false),
+                Phase::Open if ev.is_writable() => c.flush(&self.plan.request).map(|()| true),
+                Phase::Open => Ok(true),
+            };
+            match open {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(f) => {
                     self.close(i, Ending::Failed(f));
                     continue;
                 }
@@ -418,6 +406,34 @@ impl Engine {
             }
         }
         worked
+    }
+
+    /// After a writable event while connecting: false while the connect is under way.
+    /// Once connected the queued request is written, the connection offered for more,
+    /// and waiting requests may open further connections.
+    fn finish_connect(&mut self, i: usize) -> Result<bool, Failure> {
+        let c = self.conns[i].as_mut().expect("a live connection");
+        if !c.connected()? {
+            return Ok(false);
+        }
+        self.connecting -= 1;
+        c.flush(&self.plan.request)?;
+        self.offer(i);
+        if !self.waiting.is_empty() {
+            self.grow(Instant::now());
+        }
+        Ok(true)
+    }
+
+    /// Puts connection `i` on the free list if it is open, has room and is not there yet.
+    fn offer(&mut self, i: usize) {
+        let Some(c) = self.conns[i].as_mut() else {
+            return;
+        };
+        if c.phase == Phase::Open && c.inflight.len() < self.plan.pipeline && !c.listed {
+            c.listed = true;
+            self.ready.push(i);
+        }
     }
 
     fn read(&mut self, i: usize, to_the_end: bool) {
@@ -450,7 +466,7 @@ impl Engine {
     /// request, or onto the free list.
     fn room(&mut self, i: usize) {
         let now = Instant::now();
-        let c = self.conns[i].as_mut().expect("a live connection");
+        let c = self.conns[i].as_ref().expect("a live connection");
         if c.inflight.len() >= self.plan.pipeline {
             return;
         }
@@ -460,9 +476,8 @@ impl Engine {
             if now < self.plan.end {
                 self.send(i, now, false);
             }
-        } else if !c.listed {
-            c.listed = true;
-            self.ready.push(i);
+        } else {
+            self.offer(i);
         }
     }
 
@@ -501,22 +516,22 @@ impl Engine {
             }
             let f = match (&why, first) {
                 (Ending::Failed(f), true) => f.clone(),
-                (Ending::Closed, true) if c.served == 0 => ParseError {
+                (Ending::Closed, true) if c.served == 0 => Failure {
                     kind: "connection closed before a response",
                     detail: "the server accepted the connection and closed it without answering"
                         .into(),
                 },
-                (Ending::Closed, true) => ParseError {
+                (Ending::Closed, true) => Failure {
                     kind: "connection closed before a response",
                     detail: format!("closed after {} answers on it", c.served),
                 },
-                _ => ParseError {
+                _ => Failure {
                     kind: "connection closed before a response",
                     detail: "pipelined behind a request whose connection failed".into(),
                 },
             };
             first = false;
-            self.rec.done(r.due, r.sent, now, failed(f));
+            self.rec.done(r.due, r.sent, now, Outcome::Failed(f));
         }
         self.grow(now);
     }
@@ -538,7 +553,7 @@ impl Engine {
                 Err(f) => {
                     // Fail one request, not the test: the next close or due time tries again.
                     if let Some(w) = w {
-                        self.rec.done(w.due, now, now, failed(f));
+                        self.rec.done(w.due, now, now, Outcome::Failed(f));
                     }
                     return;
                 }
@@ -583,7 +598,7 @@ impl Engine {
                 self.rec.done(r.due, r.sent, now, Outcome::Timeout);
                 self.close(
                     i,
-                    Ending::Failed(ParseError {
+                    Ending::Failed(Failure {
                         kind: "connection closed before a response",
                         detail: "pipelined behind a request that timed out".into(),
                     }),
@@ -659,21 +674,15 @@ impl Engine {
     }
 
     fn send_live(&mut self, draining: Option<usize>) {
-        let Some(tx) = &self.plan.live else { return };
-        if let Some(counts) = self.rec.take_live() {
-            let _ = tx.send(LiveTick {
+        let Some(feed) = &self.plan.live else { return };
+        let counts = self.rec.take_live();
+        if counts.is_some() || draining.is_some() {
+            let _ = feed.tx.send(LiveTick {
                 thread: self.plan.thread,
                 counts,
                 in_flight: self.in_flight,
                 draining,
             });
         }
-    }
-}
-
-fn failed(f: ParseError) -> Outcome {
-    Outcome::Failed {
-        kind: f.kind,
-        detail: f.detail,
     }
 }

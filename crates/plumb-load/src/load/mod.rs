@@ -24,7 +24,7 @@ mod target;
 mod timer;
 
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
-pub use engine::{LiveTick, LIVE_EVERY};
+pub use engine::{LiveFeed, LiveTick, LIVE_EVERY};
 pub use recorder::{LiveCounts, LoadReport, Outcome, SecondRow, SlotWaits};
 pub use run::{run, LoadConfig, Mode, DEFAULT_SPIN};
 pub use target::{Target, TargetError};

@@ -11,12 +11,15 @@ pub enum Outcome {
     /// An HTTP status of 400 or more: counted as an error, never as a latency.
     Status(u16),
     Timeout,
-    /// Any other failure: its kind names it in the report, its detail is kept as the
-    /// kind's example (the first one seen).
-    Failed {
-        kind: &'static str,
-        detail: String,
-    },
+    Failed(Failure),
+}
+
+/// Why a request failed (other than a status or a timeout): the kind names it in the
+/// report, the detail is kept as the kind's example (the first one seen).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub kind: &'static str,
+    pub detail: String,
 }
 
 /// One second of the test (by due time): what was answered and failed, the latency
@@ -108,9 +111,7 @@ impl LoadReport {
                 out.examples.entry(k).or_insert(v);
             }
             out.due += p.due;
-            out.slot_waits.count += p.slot_waits.count;
-            out.slot_waits.total_us += p.slot_waits.total_us;
-            out.slot_waits.max_us = out.slot_waits.max_us.max(p.slot_waits.max_us);
+            out.slot_waits.add(&p.slot_waits);
             out.retried += p.retried;
             out.abandoned += p.abandoned;
             out.body_bytes += p.body_bytes;
@@ -169,7 +170,8 @@ impl LiveCounts {
         LiveCounts {
             ok: 0,
             errors: 0,
-            latency: Histogram::new_with_bounds(1, 3_600_000_000, 2).expect("static bounds"),
+            latency: Histogram::new_with_bounds(1, crate::histogram::HIGHEST_US, 2)
+                .expect("static bounds"),
         }
     }
 }
@@ -203,7 +205,7 @@ pub(crate) struct Recorder {
 }
 
 fn new_histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("static bounds")
+    Histogram::new_with_bounds(1, crate::histogram::HIGHEST_US, 3).expect("static bounds")
 }
 
 impl Recorder {
@@ -336,7 +338,7 @@ impl Recorder {
                         done.saturating_duration_since(sent).as_secs_f64()
                     )
                 }),
-                Outcome::Failed { kind, detail } => self.count_error(kind, || detail),
+                Outcome::Failed(f) => self.count_error(f.kind, || f.detail),
                 Outcome::Ok => unreachable!(),
             }
         }

@@ -19,16 +19,10 @@ pub struct Response {
     pub body_bytes: u64,
 }
 
-/// Why a response could not be read. The kind is the error's name in the report; the
-/// detail is kept as its example.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParseError {
-    pub kind: &'static str,
-    pub detail: String,
-}
+pub use super::recorder::Failure;
 
-fn error(kind: &'static str, detail: impl Into<String>) -> ParseError {
-    ParseError {
+fn error(kind: &'static str, detail: impl Into<String>) -> Failure {
+    Failure {
         kind,
         detail: detail.into(),
     }
@@ -81,7 +75,7 @@ impl ResponseReader {
     }
 
     /// Reads from `buf` until a response ends or more bytes are needed.
-    pub fn advance(&mut self, buf: &[u8]) -> Result<Step, ParseError> {
+    pub fn advance(&mut self, buf: &[u8]) -> Result<Step, Failure> {
         let mut at = 0;
         loop {
             let rest = &buf[at..];
@@ -135,7 +129,7 @@ impl ResponseReader {
     }
 
     /// The connection closed: ends a response framed by the close, fails any other.
-    pub fn eof(&mut self) -> Result<Option<Response>, ParseError> {
+    pub fn eof(&mut self) -> Result<Option<Response>, Failure> {
         match self.state {
             State::UntilClose => {
                 self.state = State::Body { left: 0 };
@@ -161,7 +155,7 @@ impl ResponseReader {
         })
     }
 
-    fn check_size(&self) -> Result<(), ParseError> {
+    fn check_size(&self) -> Result<(), Failure> {
         if self.body > self.max_body {
             return Err(error(
                 "response larger than --max-body",
@@ -171,7 +165,7 @@ impl ResponseReader {
         Ok(())
     }
 
-    fn head(&mut self, buf: &[u8]) -> Result<usize, ParseError> {
+    fn head(&mut self, buf: &[u8]) -> Result<usize, Failure> {
         let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut r = httparse::Response::new(&mut headers);
         let n = match r.parse(buf) {
@@ -237,7 +231,7 @@ impl ResponseReader {
         Ok(n)
     }
 
-    fn chunk_size(&mut self, buf: &[u8]) -> Result<usize, ParseError> {
+    fn chunk_size(&mut self, buf: &[u8]) -> Result<usize, Failure> {
         match httparse::parse_chunk_size(buf) {
             Ok(httparse::Status::Complete((n, 0))) => {
                 self.state = State::Trailers;
@@ -259,7 +253,7 @@ impl ResponseReader {
     }
 
     /// Trailer lines after the last chunk, up to the empty line that ends the response.
-    fn trailers(&mut self, buf: &[u8]) -> Result<usize, ParseError> {
+    fn trailers(&mut self, buf: &[u8]) -> Result<usize, Failure> {
         let mut at = 0;
         while let Some(end) = buf[at..].windows(2).position(|w| w == b"\r\n") {
             at += end + 2;
@@ -275,7 +269,7 @@ impl ResponseReader {
     }
 }
 
-fn not_http(e: httparse::Error, buf: &[u8]) -> ParseError {
+fn not_http(e: httparse::Error, buf: &[u8]) -> Failure {
     let shown: String = String::from_utf8_lossy(&buf[..buf.len().min(40)])
         .chars()
         .map(|c| if c.is_control() { '·' } else { c })
@@ -289,7 +283,7 @@ mod tests {
 
     /// Feeds `wire` in pieces of `piece` bytes (as reads would deliver it), keeping the
     /// unconsumed tail like the connection's buffer; returns the responses.
-    fn read_all(wire: &[u8], piece: usize, max_body: u64) -> Result<Vec<Response>, ParseError> {
+    fn read_all(wire: &[u8], piece: usize, max_body: u64) -> Result<Vec<Response>, Failure> {
         let mut r = ResponseReader::new(max_body, false);
         let (mut buf, mut out) = (Vec::new(), Vec::new());
         for part in wire.chunks(piece) {

@@ -1,11 +1,10 @@
-use super::engine::{self, LiveTick, Plan, Work};
+use super::engine::{self, LiveFeed, Plan, Work};
 use super::recorder::LoadReport;
 use super::schedule::Schedule;
 use super::target::Target;
 use plumb_model::LoadMode;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -81,12 +80,9 @@ pub const DEFAULT_SPIN: Duration = Duration::from_micros(100);
 pub fn run(
     cfg: &LoadConfig,
     stop: Arc<AtomicBool>,
-    live: Option<Sender<LiveTick>>,
+    live: Option<LiveFeed>,
 ) -> Result<LoadReport, String> {
-    let target = Target::resolve(&cfg.url).map_err(|e| e.to_string())?;
-    let request: Arc<[u8]> =
-        super::request::encode(&target, &cfg.method, &cfg.headers, &cfg.body)?.into();
-    let (addr, first) = reach(&target, cfg)?;
+    let reached = reach(cfg)?;
     let wait = match cfg.start_at {
         Some(at) => at
             .duration_since(SystemTime::now())
@@ -96,7 +92,7 @@ pub fn run(
     let start = Instant::now() + wait;
     let base_time = SystemTime::now() + wait + cfg.warmup;
     let threads = cfg.threads.max(1);
-    let mut firsts = vec![Some(first)];
+    let mut firsts = vec![Some(reached.first)];
     firsts.resize_with(threads, || None);
     let plans: Vec<Plan> = firsts
         .into_iter()
@@ -112,14 +108,11 @@ pub fn run(
             spin: cfg.spin,
             max_connections: max_connections(&cfg.mode, threads, i, cfg.pipeline),
             pipeline: cfg.pipeline.max(1),
-            request: Arc::clone(&request),
-            idempotent: matches!(
-                cfg.method.as_str(),
-                "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE"
-            ),
-            head: cfg.method == "HEAD",
+            request: Arc::clone(&reached.request),
+            idempotent: reached.idempotent,
+            head: reached.head,
             max_body: cfg.max_body,
-            addr,
+            addr: reached.addr,
             first,
             live: live.clone(),
         })
@@ -154,13 +147,36 @@ pub fn run(
     Ok(report)
 }
 
-/// The first connection, opened before the test so that an unreachable target is an
-/// error, not a run of failures; the address that answered is used from then on.
-pub(super) fn reach(target: &Target, cfg: &LoadConfig) -> Result<(SocketAddr, TcpStream), String> {
+/// What every generator thread (and the capacity probe) shares: the request's bytes,
+/// how its answers are read and retried, and the address that answered first.
+pub(super) struct Reached {
+    pub request: Arc<[u8]>,
+    pub idempotent: bool,
+    pub head: bool,
+    pub addr: SocketAddr,
+    /// Opened before the test so that an unreachable target is an error, not a run of
+    /// failures; its address is used from then on.
+    pub first: TcpStream,
+}
+
+pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, String> {
+    let target = Target::resolve(&cfg.url).map_err(|e| e.to_string())?;
+    let request = super::request::encode(&target, &cfg.method, &cfg.headers, &cfg.body)?;
     let mut last = String::new();
     for addr in &target.addrs {
         match TcpStream::connect_timeout(addr, cfg.timeout) {
-            Ok(s) => return Ok((*addr, s)),
+            Ok(first) => {
+                return Ok(Reached {
+                    request: request.into(),
+                    idempotent: matches!(
+                        cfg.method.as_str(),
+                        "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE"
+                    ),
+                    head: cfg.method == "HEAD",
+                    addr: *addr,
+                    first,
+                })
+            }
             Err(e) => last = format!("connect {addr}: {}", describe(&e)),
         }
     }
