@@ -24,6 +24,7 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
         "4s",
         "--warmup",
         "0.5s",
+        "--allow-late",
         "--export-json",
         json.to_str().unwrap(),
     ]);
@@ -166,6 +167,7 @@ fn agents_started_together_merge_losslessly() {
                     "2s",
                     "--warmup",
                     "0s",
+                    "--allow-late",
                     "--start-at",
                     &start_at.to_string(),
                     "--agent",
@@ -279,6 +281,7 @@ fn runs_one_after_the_other_do_not_merge_silently() {
                 "1s",
                 "--warmup",
                 "0s",
+                "--allow-late",
                 "--export-json",
                 out.to_str().unwrap(),
             ])
