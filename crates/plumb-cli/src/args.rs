@@ -413,8 +413,16 @@ pub struct SimulateArgs {
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// The target, http://host[:port]/path.
-    pub url: String,
+    /// The target, http://host[:port]/path. Two targets are loaded in turn, run by run
+    /// (A B B A … with --repeat), and the second compared with the first: exit 1 when it
+    /// is slower at a percentile.
+    #[arg(required = true, num_args = 1..=2, value_name = "URL")]
+    pub urls: Vec<String>,
+    /// Runs of the test, one after the other. Comparisons judge a percentile by the
+    /// spread of the runs' own: run-to-run variation, which one run cannot show (one run
+    /// per side compares as inconclusive).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
     /// Open loop at this many requests per second.
     #[arg(long, required_unless_present = "closed", conflicts_with = "closed")]
     pub rate: Option<Rate>,

@@ -2,62 +2,210 @@ use crate::args::LoadArgs;
 use crate::exit::{self, CliError};
 use crate::export;
 use crate::load_live::Live;
-use plumb_analysis::{load_checks, LoadGates};
+use plumb_analysis::{compare_load, load_checks, LoadGates};
 use plumb_load::load::{probe, run as run_load, LoadConfig, LoadReport, Mode, PROBE_ABOVE};
-use plumb_load::{load_document, percentile_distribution, LoadContext};
-use plumb_model::{Diagnostic, DiagnosticCode, Invocation, LoadMode, LoadSettings, Severity};
-use plumb_report::{render_load, Format};
+use plumb_load::{load_benchmark, load_document, percentile_distribution, LoadContext};
+use plumb_model::{
+    Diagnostic, DiagnosticCode, Invocation, LoadComparison, LoadMode, LoadSettings, ResultDocument,
+    Severity, Verdict,
+};
+use plumb_report::{render_load, render_load_comparison, Format};
+use std::io::IsTerminal;
 use std::path::Path;
 
 pub fn run(a: LoadArgs) -> Result<i32, CliError> {
-    let (cfg, settings) = plan(&a)?;
-    let targets = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
-    export::check(&targets)?;
+    let targets: Vec<(LoadConfig, LoadSettings)> = a
+        .urls
+        .iter()
+        .map(|url| plan(&a, url))
+        .collect::<Result<_, _>>()?;
+    refuse_with_runs(&a)?;
+    let out = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
+    export::check(&out)?;
     if let Some(dir) = &a.hgrm_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
     }
     let session = crate::session::stop_on_signals()?;
-    let capacity_note = capacity_check(&cfg)?;
+    let capacity_note = capacity_check(&targets[0].0)?;
     let environment = plumb_env::collect();
-    let mut live = Live::start(cfg.threads, cfg.warmup, cfg.drain.min(cfg.timeout));
-    let report = run_load(&cfg, session.stop.clone(), live.feed());
-    live.finish();
-    let report = report.map_err(CliError)?;
+    let (reports, broke) = run_in_turn(&targets, a.repeat, &session)?;
+    let interrupted = reports.iter().flatten().any(|r| r.interrupted);
     let context = LoadContext {
         confidence: a.confidence,
         sesoi: a.sesoi,
         environment,
         invocation: Invocation::current(),
     };
-    let mut doc = load_document(&report, settings, context);
-    if report.interrupted {
-        doc.status = plumb_model::RunStatus::Interrupted {
-            signal: Some(session.signal_name()),
-        };
-    }
     let gates = LoadGates {
         max_error_rate: a.max_error_rate,
         allow_late: a.allow_late,
     };
-    let b = &mut doc.benchmarks[0];
-    let checks = load_checks(b.load.as_ref().expect("a load result"), gates);
-    b.diagnostics.extend(checks);
-    b.diagnostics.extend(capacity_note);
-    export::write_all(&targets, &doc)?;
+    let mut benchmarks = Vec::new();
+    for ((_, settings), runs) in targets.iter().zip(&reports) {
+        if runs.is_empty() {
+            continue;
+        }
+        let mut b = load_benchmark(settings, runs).map_err(CliError)?;
+        let checks = load_checks(b.load.as_ref().expect("a load result"), gates);
+        b.diagnostics.extend(checks);
+        benchmarks.push(b);
+    }
+    benchmarks[0].diagnostics.extend(capacity_note);
+    let mut doc = load_document(benchmarks, targets[0].1.clone(), context);
+    if interrupted {
+        doc.status = plumb_model::RunStatus::Interrupted {
+            signal: Some(session.signal_name()),
+        };
+    } else if let Some(message) = &broke {
+        doc.status = plumb_model::RunStatus::Failed {
+            message: message.clone(),
+        };
+    }
+    export::write_all(&out, &doc)?;
+    let comparison = compare_targets(&doc, &a)?;
+    let text = report_text(&doc, comparison.as_ref(), a.timeline);
+    export::print_report(&out, &format!("{}\n", text.trim_end()));
+    // One run of one target: refuse_with_runs refused --hgrm-dir otherwise.
+    if let (Some(dir), Some(report)) = (&a.hgrm_dir, reports.first().and_then(|r| r.first())) {
+        write_hgrm(dir, report)?;
+    }
+    let slower = comparison.is_some_and(|c| {
+        matches!(&c, LoadComparison::Compared { percentiles, .. }
+            if percentiles.iter().any(|p| p.verdict == Verdict::Slower))
+    });
+    Ok(exit_code(
+        &doc,
+        interrupted,
+        broke.is_some(),
+        slower,
+        &session,
+    ))
+}
+
+/// The terminal report: why the series stopped early if it did, each target's result,
+/// and the second target against the first.
+fn report_text(
+    doc: &ResultDocument,
+    comparison: Option<&LoadComparison>,
+    timeline: bool,
+) -> String {
     let mut text = String::new();
-    if report.interrupted {
-        text.push_str(&format!(
+    match &doc.status {
+        plumb_model::RunStatus::Interrupted { signal } => text.push_str(&format!(
             "Interrupted by {}: the figures below are from the requests measured before it.\n\n",
-            session.signal_name()
-        ));
+            signal.as_deref().unwrap_or("a signal")
+        )),
+        plumb_model::RunStatus::Failed { message } => text.push_str(&format!(
+            "{message}: the figures below are from the runs before it.\n\n"
+        )),
+        plumb_model::RunStatus::Complete => {}
     }
-    text.push_str(&render_load(&doc.benchmarks[0], a.timeline));
-    export::print_report(&targets, &text);
-    if let Some(dir) = &a.hgrm_dir {
-        write_hgrm(dir, &report)?;
+    for b in &doc.benchmarks {
+        text.push_str(&render_load(b, timeline));
+        text.push('\n');
     }
-    Ok(exit_code(&doc.benchmarks[0].diagnostics, &report, &session))
+    if let Some(c) = comparison {
+        text.push_str(&render_load_comparison(c));
+    }
+    text
+}
+
+/// What writes one run's histograms or pins one run to the wall clock has no meaning for
+/// several runs.
+fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
+    if a.repeat == 1 && a.urls.len() == 1 {
+        return Ok(());
+    }
+    if a.urls.len() == 2 && a.urls[0] == a.urls[1] {
+        return Err(CliError(format!(
+            "the two targets are the same URL ({}): to see how much one server varies, use --repeat N on one target",
+            a.urls[0]
+        )));
+    }
+    let why = if a.repeat > 1 {
+        "--repeat"
+    } else {
+        "two targets"
+    };
+    for (set, option) in [
+        (a.hlog.is_some(), "--hlog"),
+        (a.hgrm_dir.is_some(), "--hgrm-dir"),
+        (a.start_at.is_some(), "--start-at"),
+    ] {
+        if set {
+            return Err(CliError(format!(
+                "{option} describes one run; with {why} there are several (the result keeps each run's histogram)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The runs of each target, in turn: A B B A A B … so that a drift of the machine falls
+/// on both alike. A run that cannot start (the target went away) ends the series: the
+/// runs before it are kept (a target without any is left out), and the message says why
+/// it stopped.
+fn run_in_turn(
+    targets: &[(LoadConfig, LoadSettings)],
+    repeat: u32,
+    session: &crate::session::Session,
+) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
+    let order: Vec<usize> = (0..repeat as usize)
+        .flat_map(|i| {
+            let pair: Vec<usize> = (0..targets.len()).collect();
+            if i % 2 == 1 {
+                pair.into_iter().rev().collect::<Vec<_>>()
+            } else {
+                pair
+            }
+        })
+        .collect();
+    let mut reports: Vec<Vec<LoadReport>> = targets.iter().map(|_| Vec::new()).collect();
+    let announce = order.len() > 1 && std::io::stderr().is_terminal();
+    for (k, &t) in order.iter().enumerate() {
+        let cfg = &targets[t].0;
+        if announce {
+            eprintln!("plumb: run {} of {}: {}", k + 1, order.len(), cfg.url);
+        }
+        let mut live = Live::start(cfg.threads, cfg.warmup, cfg.drain.min(cfg.timeout));
+        let report = run_load(cfg, session.stop.clone(), live.feed());
+        live.finish();
+        match report {
+            Ok(r) => {
+                let stop = r.interrupted;
+                reports[t].push(r);
+                if stop {
+                    break;
+                }
+            }
+            Err(e) if reports.iter().any(|r| !r.is_empty()) => {
+                let message = format!("run {} of {} ({}) failed: {e}", k + 1, order.len(), cfg.url);
+                eprintln!("plumb: {message}");
+                return Ok((reports, Some(message)));
+            }
+            Err(e) => return Err(CliError(e)),
+        }
+    }
+    Ok((reports, None))
+}
+
+/// A second target compared with the first, percentile by percentile.
+fn compare_targets(doc: &ResultDocument, a: &LoadArgs) -> Result<Option<LoadComparison>, CliError> {
+    let [base, new] = doc.benchmarks.as_slice() else {
+        return Ok(None);
+    };
+    let (Some(bl), Some(nl)) = (&base.load, &new.load) else {
+        return Ok(None);
+    };
+    let benchmark = format!("{} → {}", base.name, new.name);
+    Ok(Some(match compare_load(bl, nl, a.confidence, a.sesoi) {
+        Ok(percentiles) => LoadComparison::Compared {
+            benchmark,
+            percentiles,
+        },
+        Err(why) => LoadComparison::NotCompared { benchmark, why },
+    }))
 }
 
 /// A rate above what the threads can send is said before the test starts, with the
@@ -97,23 +245,25 @@ fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
     ))
 }
 
-/// Interrupted: the signal's code. Nothing succeeded: trouble (2), like a failing
-/// benchmark. A failed gate (errors, a late generator): 1.
+/// Interrupted: the signal's code. Nothing succeeded, or a run could not start: trouble
+/// (2), like a failing benchmark. A failed gate (errors, a late generator) or a second
+/// target slower than the first: 1.
 fn exit_code(
-    diagnostics: &[Diagnostic],
-    report: &LoadReport,
+    doc: &ResultDocument,
+    interrupted: bool,
+    broke: bool,
+    slower: bool,
     session: &crate::session::Session,
 ) -> i32 {
+    let diagnostics = || doc.benchmarks.iter().flat_map(|b| &b.diagnostics);
     let failed = |code: DiagnosticCode| {
-        diagnostics
-            .iter()
-            .any(|d| d.code == code && d.severity == Severity::Error)
+        diagnostics().any(|d| d.code == code && d.severity == Severity::Error)
     };
-    if report.interrupted {
+    if interrupted {
         session.exit_code()
-    } else if failed(DiagnosticCode::NothingSucceeded) {
+    } else if broke || failed(DiagnosticCode::NothingSucceeded) {
         exit::ERROR
-    } else if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+    } else if slower || diagnostics().any(|d| d.severity == Severity::Error) {
         exit::REGRESSION
     } else {
         exit::OK
@@ -121,14 +271,14 @@ fn exit_code(
 }
 
 /// The generator's configuration and the settings the result records, from the options.
-fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
+fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError> {
     if a.duration.is_zero() {
         return Err(CliError("--duration must be above 0".into()));
     }
     if a.timeout.is_zero() {
         return Err(CliError("--timeout must be above 0".into()));
     }
-    plumb_load::load::Target::parse(&a.url).map_err(|e| CliError(e.to_string()))?;
+    plumb_load::load::Target::parse(url).map_err(|e| CliError(e.to_string()))?;
     let mut headers = Vec::new();
     for h in &a.headers {
         let (k, v) = h
@@ -146,7 +296,7 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
         _ => unreachable!("clap requires exactly one of --rate and --closed"),
     };
     let cfg = LoadConfig {
-        url: a.url.clone(),
+        url: url.to_string(),
         method: a.method.clone(),
         headers,
         body: a.body.clone().into_bytes(),
@@ -165,7 +315,7 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
         max_body: a.max_body.0,
     };
     let settings = LoadSettings {
-        url: a.url.clone(),
+        url: url.to_string(),
         method: a.method.clone(),
         mode,
         duration: a.duration,
@@ -180,6 +330,8 @@ fn plan(a: &LoadArgs) -> Result<(LoadConfig, LoadSettings), CliError> {
         max_body: Some(a.max_body.0),
         max_error_rate: Some(a.max_error_rate),
         allow_late: a.allow_late,
+        repeat: a.repeat,
+        second_url: a.urls.get(1).cloned(),
     };
     Ok((cfg, settings))
 }

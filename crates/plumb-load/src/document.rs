@@ -2,12 +2,11 @@
 //! producer assembles them so the CLI only parses, calls and renders.
 
 use crate::load::LoadReport;
-use crate::{merge_load, model};
+use crate::{join_runs, merge_load, model};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, BenchmarkKind, Diagnostic, DiagnosticCode, Environment, Invocation, LoadInfo,
-    LoadMode, LoadSettings, MergedSettings, ProducerSettings, ResultDocument, RunStatus, Settings,
-    Severity,
+    LoadMode, LoadSettings, MergedSettings, ProducerSettings, ResultDocument, Settings, Severity,
 };
 
 /// How a load result is judged and where it ran.
@@ -18,12 +17,12 @@ pub struct LoadContext {
     pub invocation: Invocation,
 }
 
-/// The document of one load test.
-pub fn load_document(
-    report: &LoadReport,
-    settings: LoadSettings,
-    context: LoadContext,
-) -> ResultDocument {
+/// One target's benchmark from its runs, in the order they ran: the run itself, or the
+/// runs joined (`--repeat`) with each one kept.
+pub fn load_benchmark(
+    settings: &LoadSettings,
+    reports: &[LoadReport],
+) -> Result<Benchmark, String> {
     let (mode, target_rate, concurrency) = match settings.mode {
         LoadMode::Open {
             rate,
@@ -39,7 +38,24 @@ pub fn load_document(
     if let Some(agent) = &settings.agent {
         b.parameters.insert("agent".into(), agent.clone());
     }
-    b.load = Some(model::load_info(report, mode, target_rate, concurrency));
+    let infos: Vec<LoadInfo> = reports
+        .iter()
+        .map(|r| model::load_info(r, mode, target_rate, concurrency))
+        .collect();
+    b.load = Some(match infos.as_slice() {
+        [one] => one.clone(),
+        _ => join_runs(&infos)?,
+    });
+    Ok(b)
+}
+
+/// The document of one load test: a benchmark per target (two when a second target was
+/// loaded in turn with the first).
+pub fn load_document(
+    benchmarks: Vec<Benchmark>,
+    settings: LoadSettings,
+    context: LoadContext,
+) -> ResultDocument {
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         context.invocation,
@@ -50,10 +66,7 @@ pub fn load_document(
             producer: ProducerSettings::Load(settings),
         },
     );
-    doc.benchmarks.push(b);
-    if report.interrupted {
-        doc.status = RunStatus::Interrupted { signal: None };
-    }
+    doc.benchmarks = benchmarks;
     doc
 }
 

@@ -10,9 +10,11 @@ mod histogram;
 pub mod load;
 mod merge;
 pub mod model;
+mod runs;
 mod simulate;
 
-pub use document::{load_document, merged_document, LoadContext};
+pub use document::{load_benchmark, load_document, merged_document, LoadContext};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;
+pub use runs::join_runs;
 pub use simulate::{simulate, simulation, Arrivals, ClientReport, SimConfig, SimReport, Stall};

@@ -46,6 +46,12 @@ pub fn merge_load(
             first.mode, p.mode
         ));
     }
+    if let Some(i) = parts.iter().position(|p| !p.runs.is_empty()) {
+        return Err(format!(
+            "{} is a repeated test (--repeat): its runs were one after the other, not agents of one test",
+            label(names, i)
+        ));
+    }
     refuse_duplicates(parts, names)?;
     let mut notes = Vec::new();
     let windows: Option<Vec<MeasuredWindow>> = parts.iter().map(|p| p.window).collect();
@@ -185,7 +191,7 @@ fn union_length(w: &[MeasuredWindow]) -> f64 {
     total + cur.1 - cur.0
 }
 
-fn combine(
+pub(crate) fn combine(
     parts: &[&LoadInfo],
     windows: Option<&[MeasuredWindow]>,
     span: f64,
@@ -255,6 +261,7 @@ fn combine(
             .iter()
             .filter_map(|p| p.generator_busy)
             .reduce(f64::max),
+        runs: Vec::new(),
     })
 }
 

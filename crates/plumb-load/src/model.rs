@@ -69,6 +69,7 @@ pub fn load_info(
                 end_unix_s: start + r.measured_s,
             }
         }),
+        runs: Vec::new(),
     }
 }
 

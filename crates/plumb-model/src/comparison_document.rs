@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// The value of the `format` field that marks a comparison.
 pub const COMPARISON_FORMAT: &str = "plumb-comparison";
 /// Bumped on any change a reader of the previous version would misread.
-pub const COMPARISON_FORMAT_VERSION: u32 = 1;
+pub const COMPARISON_FORMAT_VERSION: u32 = 2;
 
 /// One of the two compared results: where it came from and when it was measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -28,11 +28,18 @@ pub struct PercentileComparison {
     pub percentile: String,
     pub base_us: f64,
     pub new_us: f64,
-    /// new / base.
+    /// new / base. With runs on either side, `base_us`, `new_us` and the ratio are
+    /// geometric means of the runs' own percentiles.
     pub ratio: f64,
-    /// Absent when fewer than ten requests lie beyond the percentile in either result.
+    /// With two or more runs on one side: the ratio's interval from the spread of the
+    /// runs' percentiles (the verdict's). With one run per side: the interval within
+    /// those runs, as if requests were independent: shown, not judged by. Absent when
+    /// fewer than ten requests lie beyond the percentile in a run.
     pub ratio_ci: Option<Interval>,
     pub verdict: Verdict,
+    /// The runs of each side (`plumb load --repeat`).
+    pub base_runs: usize,
+    pub new_runs: usize,
 }
 
 /// A load benchmark of both results: compared percentile by percentile, or why not.
@@ -179,7 +186,7 @@ mod tests {
         });
         let json = d.to_json();
         assert!(json.contains("\"format\": \"plumb-comparison\""), "{json}");
-        assert!(json.contains("\"format_version\": 1"), "{json}");
+        assert!(json.contains("\"format_version\": 2"), "{json}");
         assert!(json.contains("\"outcome\": \"not-compared\""), "{json}");
         assert_eq!(ComparisonDocument::from_json(&json).unwrap(), d);
         // A result document is not a comparison, and says so.

@@ -40,7 +40,9 @@ pub use error::ModelError;
 pub use function_info::{FunctionInfo, PrecisionStop};
 pub use insitu::{InSituRegion, InSituSettings};
 pub use latency::{decode_histogram, encode_histogram, value_at_percentile, LATENCY_PERCENTILES};
-pub use load_info::{LatencyDistribution, LoadInfo, MeasuredWindow, SlotWaits, TimelineRow};
+pub use load_info::{
+    LatencyDistribution, LoadInfo, LoadRun, MeasuredWindow, SlotWaits, TimelineRow,
+};
 pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};
 pub use plumb_stats::{Interval, Summary};
 pub use profile::{

@@ -59,6 +59,17 @@ pub struct MeasuredWindow {
     pub end_unix_s: f64,
 }
 
+/// One run of a repeated load test (`plumb load --repeat N`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadRun {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<MeasuredWindow>,
+    pub achieved_rate: f64,
+    pub ok: u64,
+    pub errors: u64,
+    pub latency: LatencyDistribution,
+}
+
 /// What a load test measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadInfo {
@@ -111,6 +122,12 @@ pub struct LoadInfo {
     /// busiest thread): near 1, the generator itself was the limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generator_busy: Option<f64>,
+    /// A repeated test's runs, in the order they ran; the fields above are then all runs
+    /// together (histograms added, rates over the runs' summed durations). Empty for a
+    /// single run. Percentiles compared between results are judged by the spread of the
+    /// runs' own percentiles: run-to-run variation, which one run cannot show.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<LoadRun>,
 }
 
 fn one() -> usize {
@@ -150,6 +167,7 @@ impl LoadInfo {
             threads: 1,
             window: None,
             generator_busy: None,
+            runs: Vec::new(),
         }
     }
 }

@@ -164,6 +164,14 @@ pub struct LoadSettings {
     pub max_error_rate: Option<f64>,
     #[serde(default)]
     pub allow_late: bool,
+    /// Runs of the test (`--repeat`): their spread is the run-to-run variation a
+    /// comparison judges by.
+    #[serde(default = "one")]
+    pub repeat: u32,
+    /// A second target loaded in turn with `url`, run by run (A B B A …), so that both
+    /// see the same drift of the machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_url: Option<String>,
 }
 
 fn one() -> u32 {
@@ -207,6 +215,8 @@ mod tests {
                 max_body: None,
                 max_error_rate: None,
                 allow_late: false,
+                repeat: 3,
+                second_url: None,
             }),
         };
         let v = serde_json::to_value(&s).unwrap();

@@ -25,7 +25,7 @@ pub fn render_document_comparison(
         out.push_str(&comparison(base, new, c));
     }
     for l in &cmp.load {
-        out.push_str(&load(l));
+        out.push_str(&render_load_comparison(l));
     }
     for name in &cmp.only_in_base {
         let _ = writeln!(out, "  {name}: only in the base result, not compared");
@@ -87,7 +87,7 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
 }
 
 /// A load benchmark of both results, percentile by percentile.
-fn load(l: &LoadComparison) -> String {
+pub fn render_load_comparison(l: &LoadComparison) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "  {} (load)", style(l.benchmark()).bold());
     match l {
@@ -106,11 +106,15 @@ fn load(l: &LoadComparison) -> String {
                     style(percentile_reason_text(r)).dim()
                 );
             }
-            let _ = writeln!(
-                out,
-                "    {}",
-                style("(percentile intervals assume independent requests; stalls make them optimistic)").dim()
-            );
+            let judged = percentiles
+                .iter()
+                .any(|r| r.base_runs > 1 || r.new_runs > 1);
+            let basis = if judged {
+                "(judged by the runs' own percentiles: their spread is the run-to-run variation; with several runs, values are geometric means)"
+            } else {
+                "(one run per side: verdicts need repeated runs, plumb load --repeat N)"
+            };
+            let _ = writeln!(out, "    {}", style(basis).dim());
         }
     }
     out

@@ -21,7 +21,7 @@ mod sweep_rows;
 mod terminal;
 mod units;
 
-pub use compare_view::render_document_comparison;
+pub use compare_view::{render_document_comparison, render_load_comparison};
 pub use csv_export::render_csv;
 pub use env_view::{counting_notices, hardware_counters, render_environment, simulation_summary};
 pub use export::{Exporter, Format};

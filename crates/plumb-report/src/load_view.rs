@@ -23,6 +23,9 @@ pub fn render_load(b: &Benchmark, timeline: bool) -> String {
     if l.ok > 0 {
         out.push_str(&percentiles(l));
     }
+    if !l.runs.is_empty() {
+        out.push_str(&runs(l));
+    }
     out.push_str(&counts(l));
     if let Some(late) = &l.send_lateness {
         out.push_str(&lateness(l, late));
@@ -56,6 +59,31 @@ fn percentiles(l: &LoadInfo) -> String {
         format_us(l.latency.max_us),
         format_us(l.service.max_us)
     );
+    out
+}
+
+/// A repeated test's runs side by side: how much a percentile moves from run to run.
+fn runs(l: &LoadInfo) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n  {} runs, in the order they ran:", l.runs.len());
+    for label in ["p50", "p99"] {
+        let values: Vec<f64> = l
+            .runs
+            .iter()
+            .map(|r| r.latency.percentile_us(label))
+            .collect();
+        let cells: Vec<String> = values.iter().map(|v| format_us(*v)).collect();
+        let (lo, hi) = values.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(*v), hi.max(*v))
+        });
+        let _ = writeln!(
+            out,
+            "  {:<10} {}  {}",
+            label,
+            cells.join("  "),
+            style(format!("(highest / lowest ×{:.2})", hi / lo)).dim()
+        );
+    }
     out
 }
 

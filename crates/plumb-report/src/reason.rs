@@ -106,10 +106,16 @@ pub fn percentile_reason_text(p: &PercentileComparison) -> String {
     let change = format!("{:+.1}%", 100.0 * (p.ratio - 1.0));
     let Some(ci) = p.ratio_ci else {
         return format!(
-            "fewer than 10 requests beyond {} in one of the results: run longer",
+            "fewer than 10 requests beyond {} in a run: run longer",
             p.percentile
         );
     };
+    if p.base_runs <= 1 && p.new_runs <= 1 {
+        return format!(
+            "{change}; one run per side cannot tell a change from run-to-run variation (within the runs, as if requests were independent: [{:.3}, {:.3}]); repeat them (plumb load --repeat N)",
+            ci.lo, ci.hi
+        );
+    }
     let where_ = match p.verdict {
         Verdict::Slower => "lies above 1 + SESOI",
         Verdict::Faster => "lies below 1 − SESOI",
@@ -117,8 +123,8 @@ pub fn percentile_reason_text(p: &PercentileComparison) -> String {
         Verdict::Inconclusive => "straddles the SESOI",
     };
     format!(
-        "{change}; the ratio's interval [{:.3}, {:.3}] {where_}",
-        ci.lo, ci.hi
+        "{change}; the ratio's interval [{:.3}, {:.3}] over {} and {} runs {where_}",
+        ci.lo, ci.hi, p.base_runs, p.new_runs
     )
 }
 
@@ -236,11 +242,22 @@ mod tests {
             ratio: 1.2,
             ratio_ci: Some(Interval { lo: 1.1, hi: 1.3 }),
             verdict: Verdict::Slower,
+            base_runs: 5,
+            new_runs: 4,
         };
         assert_eq!(
             percentile_reason_text(&p),
-            "+20.0%; the ratio's interval [1.100, 1.300] lies above 1 + SESOI"
+            "+20.0%; the ratio's interval [1.100, 1.300] over 5 and 4 runs lies above 1 + SESOI"
         );
+        let single = PercentileComparison {
+            verdict: Verdict::Inconclusive,
+            base_runs: 1,
+            new_runs: 1,
+            ..p.clone()
+        };
+        assert!(percentile_reason_text(&single).starts_with(
+            "+20.0%; one run per side cannot tell a change from run-to-run variation (within the runs, as if requests were independent: [1.100, 1.300])"
+        ));
         let p = PercentileComparison {
             ratio_ci: None,
             verdict: Verdict::Inconclusive,
