@@ -40,6 +40,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     let gates = LoadGates {
         max_error_rate: a.max_error_rate,
         allow_late: a.allow_late,
+        max_lateness_us: a.max_lateness.to_std().as_secs_f64() * 1e6,
     };
     let mut benchmarks = Vec::new();
     for ((_, settings), runs) in targets.iter().zip(&reports) {
@@ -330,6 +331,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         max_body: Some(a.max_body.0),
         max_error_rate: Some(a.max_error_rate),
         allow_late: a.allow_late,
+        max_lateness: Some(a.max_lateness),
         repeat: a.repeat,
         second_url: a.urls.get(1).cloned(),
     };

@@ -164,6 +164,9 @@ pub struct LoadSettings {
     pub max_error_rate: Option<f64>,
     #[serde(default)]
     pub allow_late: bool,
+    /// The generator's lateness p99 above which it was behind (absent before 0.13: 5 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lateness: Option<Duration>,
     /// Runs of the test (`--repeat`): their spread is the run-to-run variation a
     /// comparison judges by.
     #[serde(default = "one")]
@@ -215,6 +218,7 @@ mod tests {
                 max_body: None,
                 max_error_rate: None,
                 allow_late: false,
+                max_lateness: Some(Duration::from_millis(5)),
                 repeat: 3,
                 second_url: None,
             }),

@@ -62,20 +62,41 @@ fn percentiles(l: &LoadInfo) -> String {
     out
 }
 
+/// Runs beyond this many are summarised (lowest, median, highest) rather than listed.
+const RUNS_LISTED: usize = 8;
+
 /// A repeated test's runs side by side: how much a percentile moves from run to run.
 fn runs(l: &LoadInfo) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "\n  {} runs, in the order they ran:", l.runs.len());
+    let listed = l.runs.len() <= RUNS_LISTED;
+    let _ = writeln!(
+        out,
+        "\n  {} runs, {}:",
+        l.runs.len(),
+        if listed {
+            "in the order they ran"
+        } else {
+            "lowest, median and highest of each"
+        }
+    );
     for label in ["p50", "p99"] {
-        let values: Vec<f64> = l
+        let mut values: Vec<f64> = l
             .runs
             .iter()
             .map(|r| r.latency.percentile_us(label))
             .collect();
-        let cells: Vec<String> = values.iter().map(|v| format_us(*v)).collect();
         let (lo, hi) = values.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
             (lo.min(*v), hi.max(*v))
         });
+        if !listed {
+            values.sort_by(f64::total_cmp);
+            values = vec![
+                values[0],
+                values[values.len() / 2],
+                values[values.len() - 1],
+            ];
+        }
+        let cells: Vec<String> = values.iter().map(|v| format_us(*v)).collect();
         let _ = writeln!(
             out,
             "  {:<10} {}  {}",
@@ -193,4 +214,58 @@ fn timeline_rows(l: &LoadInfo) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{Benchmark, BenchmarkKind, LoadRun};
+
+    fn dist(p50: f64, p99: f64) -> LatencyDistribution {
+        LatencyDistribution {
+            count: 1000,
+            percentiles_us: [("p50".to_string(), p50), ("p99".to_string(), p99)]
+                .into_iter()
+                .collect(),
+            max_us: p99,
+            mean_us: p50,
+            hdr_base64: String::new(),
+        }
+    }
+
+    fn repeated(n: usize) -> String {
+        let mut l = LoadInfo::answered(dist(100.0, 200.0));
+        l.runs = (0..n)
+            .map(|i| LoadRun {
+                window: None,
+                achieved_rate: 100.0,
+                ok: 1000,
+                errors: 0,
+                latency: dist(100.0 + i as f64, 200.0 * (1.0 + i as f64)),
+            })
+            .collect();
+        let mut b = Benchmark::new("GET /", BenchmarkKind::Load);
+        b.load = Some(l);
+        console::strip_ansi_codes(&render_load(&b, false)).into_owned()
+    }
+
+    #[test]
+    fn runs_are_listed_in_order_or_summarised_when_many() {
+        let few = repeated(3);
+        assert!(few.contains("3 runs, in the order they ran:"), "{few}");
+        assert!(
+            few.contains("p50        100.0 µs  101.0 µs  102.0 µs  (highest / lowest ×1.02)"),
+            "{few}"
+        );
+        let many = repeated(10);
+        assert!(
+            many.contains("10 runs, lowest, median and highest of each:"),
+            "{many}"
+        );
+        // p99 of the ten runs: 200 µs … 2 ms; the median is the sixth, 1.2 ms.
+        assert!(
+            many.contains("p99        200.0 µs  1.200 ms  2.000 ms  (highest / lowest ×10.00)"),
+            "{many}"
+        );
+    }
 }
