@@ -63,7 +63,10 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
     let text = std::fs::read_to_string(&exported).unwrap();
     let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(raw["format"], "plumb-comparison");
-    assert_eq!(raw["format_version"], 1);
+    assert_eq!(
+        raw["format_version"],
+        plumb_model::COMPARISON_FORMAT_VERSION
+    );
     let back = plumb_model::ComparisonDocument::from_json(&text).unwrap();
     assert_eq!(back.base.path, json.to_str().unwrap());
     assert_eq!(back.comparisons.len(), doc.benchmarks.len());
