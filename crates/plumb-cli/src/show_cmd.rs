@@ -29,7 +29,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
 }
 
 fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
-    let when = chrono_free_date(doc.started_unix_s);
+    let when = plumb_report::format_date_utc(doc.started_unix_s);
     let host = doc
         .environment
         .hostname
@@ -71,42 +71,4 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
     }
     out.push('\n');
     out
-}
-
-/// "2026-11-23 19:25 UTC" from Unix seconds (the civil-from-days algorithm; a date crate
-/// for one line is not worth its weight).
-fn chrono_free_date(unix_s: f64) -> String {
-    if !unix_s.is_finite() || unix_s <= 0.0 {
-        return "at an unknown time".into();
-    }
-    let secs = unix_s as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// References: `date -u -d @SECONDS '+%F %H:%M'`.
-    #[test]
-    fn dates() {
-        assert_eq!(chrono_free_date(0.5), "1970-01-01 00:00 UTC");
-        assert_eq!(chrono_free_date(1795461909.65), "2026-11-23 19:25 UTC");
-        assert_eq!(chrono_free_date(951782400.0), "2000-02-29 00:00 UTC");
-        assert_eq!(chrono_free_date(f64::NAN), "at an unknown time");
-    }
 }

@@ -35,7 +35,7 @@ pub use profile_view::{
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};
-pub use units::{format_duration_ns, format_us, format_value, TimeUnit};
+pub use units::{format_date_utc, format_duration_ns, format_us, format_value, TimeUnit};
 
 /// Colour on or off for everything plumb-report renders, overriding the detection (a
 /// terminal, and NO_COLOR unset).

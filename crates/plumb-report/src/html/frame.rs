@@ -1,0 +1,80 @@
+//! The frame every chart shares: plot area, gridlines, ticks and axis labels.
+
+use super::scale::Scale;
+use super::svg::Svg;
+
+pub const WIDTH: f64 = 640.0;
+pub const HEIGHT: f64 = 280.0;
+
+/// The plot area inside the chart, pixels.
+#[derive(Debug, Clone, Copy)]
+pub struct Area {
+    pub left: f64,
+    pub right: f64,
+    pub top: f64,
+    pub bottom: f64,
+}
+
+impl Area {
+    /// The standard area: room for tick labels on the left and an axis label below.
+    pub fn standard() -> Area {
+        Area {
+            left: 72.0,
+            right: WIDTH - 20.0,
+            top: 14.0,
+            bottom: HEIGHT - 42.0,
+        }
+    }
+}
+
+/// How an axis is labelled: its title, the scale, and how a tick value reads.
+pub struct Axis<'a> {
+    pub label: &'a str,
+    pub scale: Scale,
+    pub format: &'a dyn Fn(f64) -> String,
+}
+
+/// Gridlines and labels for both axes, then the axis lines.
+pub fn draw(svg: &mut Svg, area: Area, x: &Axis, y: &Axis) {
+    for t in y.scale.ticks(5) {
+        let py = y.scale.at(t);
+        if py < area.top - 0.5 || py > area.bottom + 0.5 {
+            continue;
+        }
+        svg.line(area.left, py, area.right, py, "grid");
+        svg.text(area.left - 6.0, py + 4.0, "end", "tick", &(y.format)(t));
+    }
+    for t in x.scale.ticks(6) {
+        let px = x.scale.at(t);
+        if px < area.left - 0.5 || px > area.right + 0.5 {
+            continue;
+        }
+        svg.line(px, area.bottom, px, area.bottom + 4.0, "axis");
+        svg.text(px, area.bottom + 16.0, "middle", "tick", &(x.format)(t));
+    }
+    svg.line(area.left, area.top, area.left, area.bottom, "axis");
+    svg.line(area.left, area.bottom, area.right, area.bottom, "axis");
+    svg.text(
+        (area.left + area.right) / 2.0,
+        area.bottom + 34.0,
+        "middle",
+        "label",
+        x.label,
+    );
+    svg.text_up(16.0, (area.top + area.bottom) / 2.0, y.label);
+}
+
+/// A value axis over `lo..hi` (the values' own range, padded 3 %), logarithmic when
+/// the values span more than two decades so that both ends stay readable.
+pub fn value_scale(lo: f64, hi: f64, from: f64, to: f64) -> Scale {
+    if lo > 0.0 && hi / lo > 100.0 {
+        return Scale::Log { lo: lo / 1.1, hi: hi * 1.1, from, to };
+    }
+    let pad = ((hi - lo) * 0.03).max(hi.abs() * 1e-6).max(1e-12);
+    Scale::Linear {
+        lo: (lo - pad).max(if lo >= 0.0 { 0.0 } else { f64::NEG_INFINITY }),
+        hi: hi + pad,
+        from,
+        to,
+    }
+}
