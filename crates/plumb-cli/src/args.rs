@@ -60,6 +60,10 @@ pub enum Command {
         after_help = "Examples:\n  plumb show results.json\n  plumb show results.json --export-markdown results.md"
     )]
     Show(ShowArgs),
+    /// Write one self-contained HTML page of results: tables, verdicts, findings, and
+    /// charts (CDF, run order, load percentile spectrum) as inline SVG; no fetches.
+    #[command(after_help = "Example:\n  plumb report results.json -o report.html")]
+    Report(ReportArgs),
     /// Print shell completions: plumb completions bash > /etc/bash_completion.d/plumb
     Completions(CompletionsArgs),
     /// Print the man page (roff): plumb man > plumb.1
@@ -340,6 +344,16 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Result files (plumb's JSON, or another tool's export plumb reads).
+    #[arg(required = true, value_name = "RESULT")]
+    pub results: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
 }
 
 #[derive(Debug, Args)]

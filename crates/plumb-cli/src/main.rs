@@ -15,6 +15,7 @@ mod profile_cmd;
 mod profile_diff_cmd;
 mod profile_out;
 mod progress;
+mod report_cmd;
 mod run_cmd;
 mod session;
 mod show_cmd;
@@ -35,6 +36,7 @@ fn main() {
         args::Command::Compare(a) => compare_cmd::run(a),
         args::Command::Env(a) => env_cmd::run(a),
         args::Command::Show(a) => show_cmd::run(a),
+        args::Command::Report(a) => report_cmd::run(a),
         args::Command::Completions(a) => completions_cmd::completions(a),
         args::Command::Man => completions_cmd::man(),
         args::Command::Simulate(a) => simulate_cmd::run(a),

@@ -136,7 +136,6 @@ pub fn format_date_utc(unix_s: f64) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

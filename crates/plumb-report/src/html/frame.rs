@@ -68,7 +68,12 @@ pub fn draw(svg: &mut Svg, area: Area, x: &Axis, y: &Axis) {
 /// the values span more than two decades so that both ends stay readable.
 pub fn value_scale(lo: f64, hi: f64, from: f64, to: f64) -> Scale {
     if lo > 0.0 && hi / lo > 100.0 {
-        return Scale::Log { lo: lo / 1.1, hi: hi * 1.1, from, to };
+        return Scale::Log {
+            lo: lo / 1.1,
+            hi: hi * 1.1,
+            from,
+            to,
+        };
     }
     let pad = ((hi - lo) * 0.03).max(hi.abs() * 1e-6).max(1e-12);
     Scale::Linear {

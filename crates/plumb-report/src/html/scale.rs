@@ -7,9 +7,19 @@
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scale {
     /// `lo..hi` onto `from..to` linearly.
-    Linear { lo: f64, hi: f64, from: f64, to: f64 },
+    Linear {
+        lo: f64,
+        hi: f64,
+        from: f64,
+        to: f64,
+    },
     /// `lo..hi` (both > 0) onto `from..to` by their logarithms.
-    Log { lo: f64, hi: f64, from: f64, to: f64 },
+    Log {
+        lo: f64,
+        hi: f64,
+        from: f64,
+        to: f64,
+    },
     /// Percentiles 0 ≤ p < 100 by log10(1 / (1 − p/100)): p50 one decade from p90,
     /// p90 from p99, … up to `nines` (p99.99: 4).
     Nines { nines: f64, from: f64, to: f64 },
@@ -28,9 +38,7 @@ impl Scale {
                 let span = if h > l { h - l } else { 1.0 };
                 from + (v.max(f64::MIN_POSITIVE).log10() - l) / span * (to - from)
             }
-            Scale::Nines { nines, from, to } => {
-                from + nines_of(v) / nines.max(1e-9) * (to - from)
-            }
+            Scale::Nines { nines, from, to } => from + nines_of(v) / nines.max(1e-9) * (to - from),
         }
     }
 
@@ -43,7 +51,7 @@ impl Scale {
             Scale::Log { lo, hi, .. } => log_ticks(lo, hi),
             Scale::Nines { nines, .. } => {
                 let mut t = vec![0.0, 50.0];
-                let mut p = 90.0;
+                let mut p: f64 = 90.0;
                 for _ in 0..nines.floor() as usize {
                     t.push(p);
                     // Rounded, so the fourth nine is 99.99, not 99.99000000000001.
@@ -62,7 +70,11 @@ pub fn nines_of(percentile: f64) -> f64 {
 }
 
 fn linear_ticks(lo: f64, hi: f64, about: usize) -> Vec<f64> {
-    if !(hi > lo) || !lo.is_finite() || !hi.is_finite() {
+    // NaN bounds fail every comparison, so they land here too.
+    if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater)
+        || !lo.is_finite()
+        || !hi.is_finite()
+    {
         return vec![lo];
     }
     let raw = (hi - lo) / about.max(1) as f64;
@@ -72,10 +84,13 @@ fn linear_ticks(lo: f64, hi: f64, about: usize) -> Vec<f64> {
         .map(|m| m * magnitude)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * magnitude);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
+    // A hair of slack: 0.3 / 0.1 is 2.9999999999999996.
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
     // Integer multiples of the step, so 0.1 · 3 prints as 0.3, not 0.30000000000000004.
-    (first..=last).map(|k| round_to(k as f64 * step, step)).collect()
+    (first..=last)
+        .map(|k| round_to(k as f64 * step, step))
+        .collect()
 }
 
 fn round_to(v: f64, step: f64) -> f64 {
@@ -85,7 +100,9 @@ fn round_to(v: f64, step: f64) -> f64 {
 }
 
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo > 0.0) || !(hi > lo) {
+    if lo.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        || hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater)
+    {
         return vec![lo];
     }
     let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
@@ -110,7 +127,12 @@ mod tests {
 
     #[test]
     fn linear_maps_ends_and_ticks_in_1_2_5_steps() {
-        let s = Scale::Linear { lo: 0.0, hi: 10.0, from: 100.0, to: 300.0 };
+        let s = Scale::Linear {
+            lo: 0.0,
+            hi: 10.0,
+            from: 100.0,
+            to: 300.0,
+        };
         assert_eq!(s.at(0.0), 100.0);
         assert_eq!(s.at(5.0), 200.0);
         // 0..10 in about 5 ticks: step 2.
@@ -119,13 +141,23 @@ mod tests {
         assert_eq!(linear_ticks(1.77, 3.5, 4), [2.0, 2.5, 3.0, 3.5]);
         assert_eq!(linear_ticks(0.0, 0.3, 3), [0.0, 0.1, 0.2, 0.3]);
         // Inverted pixel range (y grows downwards): lo at the bottom.
-        let y = Scale::Linear { lo: 0.0, hi: 1.0, from: 200.0, to: 0.0 };
+        let y = Scale::Linear {
+            lo: 0.0,
+            hi: 1.0,
+            from: 200.0,
+            to: 0.0,
+        };
         assert_eq!(y.at(1.0), 0.0);
     }
 
     #[test]
     fn log_maps_decades_evenly_and_ticks_their_powers() {
-        let s = Scale::Log { lo: 1.0, hi: 1000.0, from: 0.0, to: 300.0 };
+        let s = Scale::Log {
+            lo: 1.0,
+            hi: 1000.0,
+            from: 0.0,
+            to: 300.0,
+        };
         assert!((s.at(10.0) - 100.0).abs() < 1e-9);
         assert!((s.at(100.0) - 200.0).abs() < 1e-9);
         assert_eq!(s.ticks(5), [1.0, 10.0, 100.0, 1000.0]);
@@ -142,7 +174,11 @@ mod tests {
         assert!((nines_of(99.0) - 2.0).abs() < 1e-12);
         assert!((nines_of(99.9) - 3.0).abs() < 1e-9);
         assert_eq!(nines_of(0.0), 0.0);
-        let s = Scale::Nines { nines: 4.0, from: 0.0, to: 400.0 };
+        let s = Scale::Nines {
+            nines: 4.0,
+            from: 0.0,
+            to: 400.0,
+        };
         assert!((s.at(99.0) - 200.0).abs() < 1e-9);
         assert_eq!(s.ticks(0), [0.0, 50.0, 90.0, 99.0, 99.9, 99.99]);
     }

@@ -20,10 +20,6 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// The colours and strokes of the classes the charts use, for an SVG file standing
-/// alone (`--svg-dir`); inside the page, its stylesheet provides them.
-pub const STANDALONE_STYLE: &str = "text{font:11px sans-serif;fill:#222}.axis{stroke:#888;fill:none}.grid{stroke:#ddd}.s0{stroke:#0072b2;fill:none;stroke-width:1.5}.s1{stroke:#e69f00;fill:none;stroke-width:1.5}.s2{stroke:#009e73;fill:none;stroke-width:1.5}.p0{fill:#0072b2;fill-opacity:.45}.p1{fill:#e69f00;fill-opacity:.45}.warm{fill:#999;fill-opacity:.6}.mark{stroke:#cc79a7;stroke-dasharray:3 3}.band{fill:#0072b2;fill-opacity:.1}.bad{fill:#d55e00}";
-
 pub struct Svg {
     out: String,
 }
@@ -89,23 +85,6 @@ impl Svg {
         }
     }
 
-    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, class: &str, tip: Option<&str>) {
-        let _ = write!(
-            self.out,
-            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"",
-            px(x),
-            px(y),
-            px(w.max(0.0)),
-            px(h.max(0.0))
-        );
-        match tip {
-            Some(t) => {
-                let _ = write!(self.out, "><title>{}</title></rect>", escape(t));
-            }
-            None => self.out.push_str("/>"),
-        }
-    }
-
     /// Text at (x, y); `anchor` is `start`, `middle` or `end`.
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, class: &str, s: &str) {
         let _ = write!(
@@ -133,12 +112,6 @@ impl Svg {
         self.out.push_str("</svg>");
         self.out
     }
-
-    /// The chart as a file of its own, carrying its styles.
-    pub fn standalone(chart: &str) -> String {
-        let body = chart.replacen('>', &format!("><style>{STANDALONE_STYLE}</style>"), 1);
-        format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{body}\n")
-    }
 }
 
 #[cfg(test)]
@@ -151,13 +124,14 @@ mod tests {
         s.circle(1.0, 2.0, 3.0, "p0", Some("x < 2"));
         s.polyline(&[(0.0, 0.0), (1.25, 2.5)], "s0");
         let out = s.finish();
-        assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100.0 50.0\""));
+        assert!(
+            out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 100.0 50.0\"")
+        );
         assert!(out.contains("<title>a &lt;b&gt; &amp; c</title><desc>d</desc>"));
-        assert!(out.contains("<circle class=\"p0\" cx=\"1.0\" cy=\"2.0\" r=\"3.0\"><title>x &lt; 2</title></circle>"));
+        assert!(out.contains(
+            "<circle class=\"p0\" cx=\"1.0\" cy=\"2.0\" r=\"3.0\"><title>x &lt; 2</title></circle>"
+        ));
         assert!(out.contains("points=\"0.0,0.0 1.2,2.5\""));
         assert!(out.ends_with("</svg>"));
-        let alone = Svg::standalone(&out);
-        assert!(alone.starts_with("<?xml"));
-        assert!(alone.contains("role=\"img\"><style>text{"));
     }
 }

@@ -1,0 +1,34 @@
+use crate::args::ReportArgs;
+use crate::compare_cmd::load;
+use crate::exit::{self, CliError};
+use crate::export;
+use plumb_model::ResultDocument;
+
+/// Reads every result first (a bad one is reported before anything is written), then
+/// writes the page in one go.
+pub fn run(a: ReportArgs) -> Result<i32, CliError> {
+    if let Some(input) = a.results.iter().find(|i| export::same_path(i, &a.output)) {
+        return Err(CliError(format!(
+            "--output {} is one of the results ({}): write the report to a new file",
+            a.output.display(),
+            input.display()
+        )));
+    }
+    let docs: Vec<ResultDocument> = a
+        .results
+        .iter()
+        .map(|p| load(p))
+        .collect::<Result<_, _>>()?;
+    let paths: Vec<String> = a.results.iter().map(|p| p.display().to_string()).collect();
+    let pairs: Vec<(&str, &ResultDocument)> =
+        paths.iter().map(String::as_str).zip(docs.iter()).collect();
+    let html = plumb_report::render_html(&pairs);
+    std::fs::write(&a.output, &html)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", a.output.display())))?;
+    eprintln!(
+        "plumb: wrote {} ({:.1} KiB)",
+        a.output.display(),
+        html.len() as f64 / 1024.0
+    );
+    Ok(exit::OK)
+}

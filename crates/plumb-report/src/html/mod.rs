@@ -1,0 +1,14 @@
+//! `plumb report`: one self-contained HTML page per set of results, its charts written
+//! here as SVG (see `scale.rs` for why no plotting crate).
+
+mod benchmark_section;
+mod cdf;
+mod frame;
+mod page;
+mod run_order;
+mod sample_points;
+mod scale;
+mod spectrum;
+mod svg;
+
+pub use page::page as render_html;

@@ -1,0 +1,166 @@
+//! The report page: one self-contained HTML file (no fetches: styles inline, charts as
+//! inline SVG, hover values as SVG titles, so it reads without script), readable in
+//! light and dark schemes and in print.
+
+use super::benchmark_section::benchmark_section;
+use super::svg::escape;
+use crate::rows::summary_table;
+use plumb_model::{Diagnostic, ResultDocument, RunStatus};
+use std::fmt::Write;
+
+const STYLE: &str = include_str!("style.css");
+
+/// The page of `docs`, each read from the path beside it.
+pub fn page(docs: &[(&str, &ResultDocument)]) -> String {
+    let title = match docs {
+        [(path, _)] => format!("plumb report: {path}"),
+        _ => format!("plumb report: {} results", docs.len()),
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        escape(&title)
+    );
+    for (path, doc) in docs {
+        out.push_str(&document(path, doc));
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn document(path: &str, doc: &ResultDocument) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<header><h1>{}</h1><p class=\"meta\">{} · {} · plumb {}</p>{}</header>",
+        escape(&doc.invocation.argv.join(" ")),
+        escape(path),
+        escape(&crate::format_date_utc(doc.started_unix_s)),
+        escape(&doc.tool.version),
+        environment(doc)
+    );
+    match &doc.status {
+        RunStatus::Complete => {}
+        RunStatus::Interrupted { signal } => {
+            let _ = writeln!(
+                out,
+                "<p class=\"banner\">Interrupted by {}: what follows is what was measured before it.</p>",
+                escape(signal.as_deref().unwrap_or("a signal"))
+            );
+        }
+        RunStatus::Failed { message } => {
+            let _ = writeln!(
+                out,
+                "<p class=\"banner\">Failed: {}. What follows is what was measured before it.</p>",
+                escape(message)
+            );
+        }
+    }
+    if !doc.diagnostics.is_empty() {
+        out.push_str("<h2>The machine and the run</h2>");
+        out.push_str(&diagnostics(&doc.diagnostics));
+    }
+    out.push_str(&results_table(doc));
+    if !doc.comparisons.is_empty() {
+        out.push_str("<h2>Verdicts</h2><ul>");
+        for c in &doc.comparisons {
+            let _ = write!(
+                out,
+                "<li><b>{}</b> against {}: <span class=\"{v}\">{v}</span>, ×{:.3}. {}</li>",
+                escape(&c.candidate),
+                escape(&c.baseline),
+                c.ratio,
+                escape(&crate::reason_text(c)),
+                v = c.verdict
+            );
+        }
+        out.push_str("</ul>");
+    }
+    for b in &doc.benchmarks {
+        out.push_str(&benchmark_section(doc, b));
+    }
+    out
+}
+
+fn environment(doc: &ResultDocument) -> String {
+    let e = &doc.environment;
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(m) = &e.cpu_model {
+        parts.push(m.clone());
+    }
+    if let (Some(c), Some(t)) = (e.cores, e.threads) {
+        parts.push(format!("{c} cores, {t} threads"));
+    }
+    if let Some(k) = &e.kernel {
+        parts.push(format!("kernel {k}"));
+    }
+    if !e.governors.is_empty() {
+        parts.push(format!("governor {}", e.governors.join("/")));
+    }
+    if let Some(v) = &e.virtualization {
+        parts.push(format!("virtualised: {v}"));
+    }
+    if let Some(h) = &e.hostname {
+        parts.push(format!("host {h}"));
+    }
+    format!("<p class=\"meta\">{}</p>", escape(&parts.join(" · ")))
+}
+
+/// Each finding with its severity, message, evidence and advice.
+pub fn diagnostics(ds: &[Diagnostic]) -> String {
+    let mut out = String::from("<ul class=\"diagnostics\">");
+    for d in ds {
+        let sev = format!("{:?}", d.severity).to_lowercase();
+        let _ = write!(
+            out,
+            "<li><span class=\"{sev}\">{sev}</span> <code>{}</code> {}",
+            d.code,
+            escape(&d.message)
+        );
+        if !d.evidence.is_empty() {
+            let ev: Vec<String> = d
+                .evidence
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            let _ = write!(
+                out,
+                " <span class=\"muted\">({})</span>",
+                escape(&ev.join(", "))
+            );
+        }
+        if !d.advice.is_empty() {
+            let _ = write!(
+                out,
+                "<br><span class=\"muted\">{}</span>",
+                escape(&d.advice)
+            );
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ul>");
+    out
+}
+
+fn results_table(doc: &ResultDocument) -> String {
+    if doc.benchmarks.iter().all(|b| b.load.is_some()) {
+        return String::new();
+    }
+    let t = summary_table(doc);
+    let mut out = String::from("<h2>Results</h2><table><thead><tr>");
+    for h in &t.header {
+        let _ = write!(out, "<th>{}</th>", escape(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for row in &t.rows {
+        out.push_str("<tr>");
+        for (cell, numeric) in row.iter().zip(&t.numeric) {
+            let class = if *numeric { " class=\"n\"" } else { "" };
+            let _ = write!(out, "<td{class}>{}</td>", escape(cell));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
+}
