@@ -49,12 +49,12 @@ pub fn cdf_chart(
         &mut svg,
         a,
         &Axis {
-            label: "value (each sample's, per operation)",
+            label: "time per operation (each sample)",
             scale: x,
             format,
         },
         &Axis {
-            label: "fraction of samples ≤ value",
+            label: "fraction of samples ≤ time",
             scale: y,
             format: &percent,
         },

@@ -47,7 +47,7 @@ pub fn run_order_chart(
             format: &count,
         },
         &Axis {
-            label: "value",
+            label: "time per operation",
             scale: y,
             format,
         },
