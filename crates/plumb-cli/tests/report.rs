@@ -172,6 +172,10 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
     // Per command: its CDF and its run order (warm-up apart); the verdict of the pair.
     for name in ["sleep 0.002", "sleep 0.004"] {
         assert!(
+            html.contains(&format!("<title>Distribution of {name}</title>")),
+            "{name}"
+        );
+        assert!(
             html.contains(&format!("<title>CDF of {name}</title>")),
             "{name}"
         );
@@ -186,6 +190,7 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
         "2 warm-up runs each"
     );
     assert!(html.contains("<h2>Verdicts</h2>") && html.contains("slower"));
+    assert!(html.contains("<title>Ratios to the baseline</title>"));
     // The load result: its percentile spectrum with latency and service time.
     assert!(html.contains("<title>Percentile spectrum of GET http://"));
     assert!(html.contains("latency (from the due time)"));
@@ -197,8 +202,8 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
     let titles: Vec<&str> = seen.charts.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(
         seen.charts.len(),
-        5,
-        "two CDFs, two run orders, one spectrum: {titles:?}"
+        8,
+        "per command a distribution, a CDF and a run order; the ratios; one spectrum: {titles:?}"
     );
     assert!(
         seen.charts.iter().all(|(_, drawn)| *drawn),

@@ -1,6 +1,7 @@
 //! One benchmark's part of the page: its findings, then the pictures of its samples.
 
 use super::cdf::{cdf_chart, Marks};
+use super::distribution::distribution_chart;
 use super::page::diagnostics;
 use super::run_order::run_order_chart;
 use super::spectrum::spectrum_chart;
@@ -53,6 +54,11 @@ fn sample_charts(b: &Benchmark) -> String {
             mean: s.mean,
             p99: s.p99,
         };
+        let _ = write!(
+            out,
+            "<figure>{}<figcaption>Every sample (jittered, at most 1,500 drawn) over its box: quartiles, median, whiskers to the Tukey fences.</figcaption></figure>",
+            distribution_chart(&b.name, &finite, s, &format)
+        );
         let _ = write!(
             out,
             "<figure>{}<figcaption>Each sample's time per operation, cumulative: the minimum answers \"best case\", the median \"typical\", p99 \"bounded worst case\". Noise only makes things slower.</figcaption></figure>",

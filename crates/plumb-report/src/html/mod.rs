@@ -3,6 +3,8 @@
 
 mod benchmark_section;
 mod cdf;
+mod distribution;
+mod forest;
 mod frame;
 mod page;
 mod run_order;

@@ -3,6 +3,7 @@
 //! light and dark schemes and in print.
 
 use super::benchmark_section::benchmark_section;
+use super::forest::forest_chart;
 use super::svg::escape;
 use crate::rows::summary_table;
 use plumb_model::{Diagnostic, ResultDocument, RunStatus};
@@ -63,7 +64,13 @@ fn document(path: &str, doc: &ResultDocument) -> String {
     }
     out.push_str(&results_table(doc));
     if !doc.comparisons.is_empty() {
-        out.push_str("<h2>Verdicts</h2><ul>");
+        out.push_str("<h2>Verdicts</h2>");
+        let _ = write!(
+            out,
+            "<figure>{}<figcaption>Each ratio with its interval; the shaded band is the smallest effect of interest (±{:.1} %): an interval beyond it is faster or slower, inside it equivalent, across its edge inconclusive.</figcaption></figure><ul>",
+            forest_chart(&doc.comparisons, doc.settings.sesoi.get()),
+            100.0 * doc.settings.sesoi.get()
+        );
         for c in &doc.comparisons {
             let _ = write!(
                 out,

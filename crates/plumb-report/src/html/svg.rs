@@ -85,6 +85,23 @@ impl Svg {
         }
     }
 
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, class: &str, tip: Option<&str>) {
+        let _ = write!(
+            self.out,
+            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"",
+            px(x),
+            px(y),
+            px(w.max(0.0)),
+            px(h.max(0.0))
+        );
+        match tip {
+            Some(t) => {
+                let _ = write!(self.out, "><title>{}</title></rect>", escape(t));
+            }
+            None => self.out.push_str("/>"),
+        }
+    }
+
     /// Text at (x, y); `anchor` is `start`, `middle` or `end`.
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, class: &str, s: &str) {
         let _ = write!(
