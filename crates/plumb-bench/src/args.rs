@@ -42,6 +42,8 @@ pub struct Args {
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
     pub export_csv: Option<PathBuf>,
+    /// A self-contained HTML page with charts (as `plumb report`).
+    pub report: Option<PathBuf>,
     pub quiet: bool,
     /// Samples per warm-up window.
     pub warmup_window: usize,
@@ -87,6 +89,7 @@ impl Default for Args {
             export_json: None,
             export_markdown: None,
             export_csv: None,
+            report: None,
             quiet: false,
             warmup_window: 10,
             launches: 1,
@@ -133,6 +136,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --export-json FILE      full result (default: target/plumb/<bench>.json)
   --export-markdown FILE
   --export-csv FILE
+  --report FILE           a self-contained HTML page with charts (as plumb report)
   --quiet                 no per-benchmark progress lines
 ";
 
@@ -296,6 +300,7 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
             "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
             "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
+            "--report" => a.report = Some(value(&mut it, arg)?.into()),
             "--help" | "-h" => return Err(String::new()),
             // Flags libtest-style runners pass that mean nothing here.
             "--nocapture" | "--show-output" | "--test" => {}

@@ -218,6 +218,9 @@ pub(crate) fn export(args: &Args, doc: &ResultDocument) -> Result<(), String> {
     if let Some(p) = &args.export_csv {
         targets.push((p.clone(), Format::Csv));
     }
+    if let Some(p) = &args.report {
+        targets.push((p.clone(), Format::Html));
+    }
     for (path, format) in targets {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)

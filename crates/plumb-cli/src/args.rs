@@ -380,6 +380,9 @@ pub struct ExportArgs {
     /// Write one CSV row per benchmark.
     #[arg(long, value_name = "FILE")]
     pub export_csv: Option<PathBuf>,
+    /// Write a self-contained HTML page with charts (as plumb report).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -482,6 +485,9 @@ pub struct LoadArgs {
     /// Write the result (with whole histograms) as JSON.
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
+    /// Write a self-contained HTML page with charts (as plumb report).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Write per-second latency histograms as an HdrHistogram interval log (.hlog).
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<PathBuf>,

@@ -42,6 +42,7 @@ pub fn targets_of(a: &ExportArgs) -> Vec<Target> {
         ("--export-json", &a.export_json, Format::Json),
         ("--export-markdown", &a.export_markdown, Format::Markdown),
         ("--export-csv", &a.export_csv, Format::Csv),
+        ("--report", &a.report, Format::Html),
     ])
 }
 

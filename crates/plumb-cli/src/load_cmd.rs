@@ -20,7 +20,10 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         .map(|url| plan(&a, url))
         .collect::<Result<_, _>>()?;
     refuse_with_runs(&a)?;
-    let out = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
+    let out = export::targets(&[
+        ("--export-json", &a.export_json, Format::Json),
+        ("--report", &a.report, Format::Html),
+    ]);
     export::check(&out)?;
     if let Some(dir) = &a.hgrm_dir {
         std::fs::create_dir_all(dir)

@@ -137,8 +137,14 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
         "2",
         "--export-json",
         run_json.to_str().unwrap(),
+        "--report",
+        env.path("run.html").to_str().unwrap(),
     ])
     .assert_code(0);
+    // --report on the run writes the same kind of page as plumb report.
+    let direct = std::fs::read_to_string(env.path("run.html")).unwrap();
+    assert!(direct.starts_with("<!doctype html>"));
+    assert!(direct.contains("<title>CDF of sleep 0.004</title>"));
     let addr = scripted_server("127.0.0.1:0", |_, _, _| Reply::Send(ok_reply()));
     env.plumb(&[
         "load",
@@ -152,8 +158,12 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
         "--allow-late",
         "--export-json",
         load_json.to_str().unwrap(),
+        "--report",
+        env.path("load.html").to_str().unwrap(),
     ])
     .assert_code(0);
+    let direct = std::fs::read_to_string(env.path("load.html")).unwrap();
+    assert!(direct.contains("<title>Percentile spectrum of GET http://"));
     let dir = env.path("page");
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("report.html");
@@ -237,6 +247,21 @@ fn bad_input_is_refused_clearly_and_writes_nothing() {
     run.assert_code(2);
     assert!(run.stderr.contains("junk.json"), "{}", run.stderr);
     assert!(!out.exists());
+    // An output that cannot be written: said before anything runs.
+    let run = env.plumb(&[
+        "run",
+        "true",
+        "--runs",
+        "3",
+        "--report",
+        "/nonexistent-dir/r.html",
+    ]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("/nonexistent-dir/r.html"),
+        "{}",
+        run.stderr
+    );
     let same = env.plumb(&[
         "report",
         junk.to_str().unwrap(),

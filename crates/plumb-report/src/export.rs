@@ -1,5 +1,5 @@
 //! Outputs to files, behind one small trait: an exporter turns a document into the text
-//! of its format. One file per format (`json.rs`, `markdown.rs`, `csv_export.rs`); a new
+//! of its format. One file per format (`json.rs`, `markdown.rs`, `csv_export.rs`, `html/`); a new
 //! format is one more file and one more `Format` variant.
 
 use plumb_model::ResultDocument;
@@ -16,6 +16,8 @@ pub enum Format {
     Json,
     Markdown,
     Csv,
+    /// The self-contained page of `plumb report`.
+    Html,
 }
 
 impl Format {
@@ -24,6 +26,7 @@ impl Format {
             Format::Json => &crate::json::JsonExporter,
             Format::Markdown => &crate::markdown::MarkdownExporter,
             Format::Csv => &crate::csv_export::CsvExporter,
+            Format::Html => &crate::html::HtmlExporter,
         }
     }
 

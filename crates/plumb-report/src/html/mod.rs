@@ -14,3 +14,12 @@ mod spectrum;
 mod svg;
 
 pub use page::page as render_html;
+
+/// The page of one document, for `--report FILE` beside a run's other exports.
+pub struct HtmlExporter;
+
+impl crate::Exporter for HtmlExporter {
+    fn export(&self, doc: &plumb_model::ResultDocument) -> String {
+        page::page(&[("", doc)])
+    }
+}

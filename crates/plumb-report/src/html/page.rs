@@ -14,6 +14,7 @@ const STYLE: &str = include_str!("style.css");
 /// The page of `docs`, each read from the path beside it.
 pub fn page(docs: &[(&str, &ResultDocument)]) -> String {
     let title = match docs {
+        [("", doc)] => format!("plumb report: {}", doc.invocation.argv.join(" ")),
         [(path, _)] => format!("plumb report: {path}"),
         _ => format!("plumb report: {} results", docs.len()),
     };
@@ -34,9 +35,13 @@ fn document(path: &str, doc: &ResultDocument) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "<header><h1>{}</h1><p class=\"meta\">{} · {} · plumb {}</p>{}</header>",
+        "<header><h1>{}</h1><p class=\"meta\">{}{} · plumb {}</p>{}</header>",
         escape(&doc.invocation.argv.join(" ")),
-        escape(path),
+        if path.is_empty() {
+            String::new()
+        } else {
+            format!("{} · ", escape(path))
+        },
         escape(&crate::format_date_utc(doc.started_unix_s)),
         escape(&doc.tool.version),
         environment(doc)
