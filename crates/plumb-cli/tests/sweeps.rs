@@ -4,6 +4,7 @@
 //! (.ci/run installs one); skips, saying so, without one.
 
 mod common;
+use common::browser::open_in_chromium;
 use common::{read_doc, Env};
 use plumb_model::{DiagnosticCode, ResultDocument};
 
@@ -38,6 +39,8 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
         return;
     };
     let json = env.path("sweep.json");
+    let page = env.path("page");
+    std::fs::create_dir_all(&page).unwrap();
     let accesses = "4194304";
     let run = env.plumb(&[
         "run",
@@ -52,6 +55,8 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
         "1",
         "--export-json",
         json.to_str().unwrap(),
+        "--report",
+        page.join("report.html").to_str().unwrap(),
         &format!("{} rand {{size}} {accesses}", cache.display()),
     ]);
     run.assert_code(0);
@@ -66,6 +71,19 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
     assert_eq!(doc.benchmarks[1].working_set.map(|w| w.0), Some(64 << 10));
     assert!(run.stdout.contains("Sweep "), "{}", run.stdout);
     assert!(run.stdout.contains("── L1d "), "{}", run.stdout);
+
+    // --report draws the sweep against the caches; opened as a reader would.
+    let html = std::fs::read_to_string(page.join("report.html")).unwrap();
+    assert!(html.contains("<title>Sweep "), "no sweep chart");
+    assert!(html.contains("L1d "), "no cache drawn");
+    if let Some(seen) = open_in_chromium(&page) {
+        assert!(
+            seen.charts.iter().any(|(t, _)| t.starts_with("Sweep ")),
+            "{:?}",
+            seen.charts
+        );
+        seen.assert_clean();
+    }
 
     let found = cliffs(&doc);
     let at = |size: &str| {

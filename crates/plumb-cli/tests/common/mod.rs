@@ -1,6 +1,8 @@
 //! One harness for the end-to-end tests: run the real `plumb` binary in a temp dir.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -12,6 +12,7 @@ mod sample_points;
 mod scale;
 mod spectrum;
 mod svg;
+mod sweep;
 
 pub use page::page as render_html;
 

@@ -5,7 +5,9 @@
 use super::benchmark_section::benchmark_section;
 use super::forest::forest_chart;
 use super::svg::escape;
+use super::sweep::sweep_chart;
 use crate::rows::summary_table;
+use plumb_model::sweep::sweeps;
 use plumb_model::{Diagnostic, ResultDocument, RunStatus};
 use std::fmt::Write;
 
@@ -68,6 +70,15 @@ fn document(path: &str, doc: &ResultDocument) -> String {
         out.push_str(&diagnostics(&doc.diagnostics));
     }
     out.push_str(&results_table(doc));
+    for s in sweeps(&doc.benchmarks) {
+        if let Some(chart) = sweep_chart(doc, &s) {
+            let _ = write!(
+                out,
+                "<h2>Sweep {}</h2><figure>{chart}<figcaption>The mean time per operation at each working set (with its interval), this machine's caches where they fall, and each step the analysis judged a cliff circled.</figcaption></figure>",
+                escape(&s.series)
+            );
+        }
+    }
     if !doc.comparisons.is_empty() {
         out.push_str("<h2>Verdicts</h2>");
         let _ = write!(

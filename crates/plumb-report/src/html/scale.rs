@@ -20,6 +20,13 @@ pub enum Scale {
         from: f64,
         to: f64,
     },
+    /// Bytes: logarithmic like `Log`, ticked at powers of two (4 KiB, 64 KiB, 1 MiB …).
+    Bytes {
+        lo: f64,
+        hi: f64,
+        from: f64,
+        to: f64,
+    },
     /// Percentiles 0 ≤ p < 100 by log10(1 / (1 − p/100)): p50 one decade from p90,
     /// p90 from p99, … up to `nines` (p99.99: 4).
     Nines { nines: f64, from: f64, to: f64 },
@@ -33,7 +40,7 @@ impl Scale {
                 let span = if hi > lo { hi - lo } else { 1.0 };
                 from + (v - lo) / span * (to - from)
             }
-            Scale::Log { lo, hi, from, to } => {
+            Scale::Log { lo, hi, from, to } | Scale::Bytes { lo, hi, from, to } => {
                 let (l, h) = (lo.log10(), hi.log10());
                 let span = if h > l { h - l } else { 1.0 };
                 from + (v.max(f64::MIN_POSITIVE).log10() - l) / span * (to - from)
@@ -49,6 +56,7 @@ impl Scale {
         match *self {
             Scale::Linear { lo, hi, .. } => linear_ticks(lo, hi, about),
             Scale::Log { lo, hi, .. } => log_ticks(lo, hi),
+            Scale::Bytes { lo, hi, .. } => power_of_two_ticks(lo, hi, about),
             Scale::Nines { nines, .. } => {
                 let mut t = vec![0.0, 50.0];
                 let mut p: f64 = 90.0;
@@ -97,6 +105,16 @@ fn round_to(v: f64, step: f64) -> f64 {
     let digits = (-step.log10().floor()).max(0.0) as i32 + 1;
     let f = 10f64.powi(digits);
     (v * f).round() / f
+}
+
+/// Powers of two inside lo..hi, every k-th so that about `about` remain.
+fn power_of_two_ticks(lo: f64, hi: f64, about: usize) -> Vec<f64> {
+    if lo.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || hi < lo {
+        return vec![lo];
+    }
+    let (a, b) = (lo.log2().ceil() as i32, hi.log2().floor() as i32);
+    let stride = ((b - a + 1) as usize).div_ceil(about.max(1)).max(1);
+    (a..=b).step_by(stride).map(|k| 2f64.powi(k)).collect()
 }
 
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
@@ -165,6 +183,16 @@ mod tests {
         assert_eq!(log_ticks(3.0, 60.0), [5.0, 10.0, 20.0, 50.0]);
         // 32 KiB .. 64 MiB: eleven decades of bytes? No: 4.5 decades, powers only.
         assert_eq!(log_ticks(32768.0, 67108864.0), [1e5, 1e6, 1e7]);
+    }
+
+    #[test]
+    fn byte_axes_tick_at_powers_of_two() {
+        // 12 KiB .. 80 MiB: 2^14 … 2^26, thirteen powers, every second of them for about 7.
+        let t = power_of_two_ticks(12.0 * 1024.0, 80.0 * 1048576.0, 7);
+        assert_eq!(t[0], 16384.0);
+        assert_eq!(t[1], 65536.0);
+        assert_eq!(*t.last().unwrap(), 67108864.0);
+        assert_eq!(t.len(), 7);
     }
 
     #[test]

@@ -1,0 +1,221 @@
+//! A sweep: time per operation against the working set on log axes, this machine's
+//! caches drawn where they fall and each detected cliff named where it happens — the
+//! picture of the cache hierarchy that a table of sizes makes you imagine.
+
+use super::frame::{self, Area, Axis, HEIGHT, WIDTH};
+use super::scale::Scale;
+use super::svg::Svg;
+use crate::units::format_value;
+use plumb_model::sweep::{cache_marks, Sweep};
+use plumb_model::{DiagnosticCode, Metric, ResultDocument, Unit};
+
+/// One working set of the sweep: its bytes, mean time per operation with its interval,
+/// and the benchmark's name.
+struct Point<'a> {
+    bytes: u64,
+    mean: f64,
+    ci: Option<(f64, f64)>,
+    name: &'a str,
+}
+
+fn points<'a>(doc: &'a ResultDocument, s: &Sweep) -> Vec<Point<'a>> {
+    s.points
+        .iter()
+        .filter_map(|&i| {
+            let b = &doc.benchmarks[i];
+            let st = b.stats(&Metric::WallTime)?;
+            Some(Point {
+                bytes: b.working_set?.0,
+                mean: st.summary.mean,
+                ci: st.mean_ci.map(|c| (c.lo, c.hi)),
+                name: b.name.as_str(),
+            })
+        })
+        .filter(|p| p.bytes > 0 && p.mean.is_finite() && p.mean > 0.0)
+        .collect()
+}
+
+fn bytes(v: f64) -> String {
+    format_value(Unit::Bytes, v)
+}
+
+fn time(ns: f64) -> String {
+    crate::format_duration_ns(ns)
+}
+
+/// The sweep's chart; None when fewer than two of its points have a time.
+pub fn sweep_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
+    let points = points(doc, s);
+    if points.len() < 2 {
+        return None;
+    }
+    let a = Area::standard();
+    let (x_lo, x_hi) = (
+        points[0].bytes as f64,
+        points[points.len() - 1].bytes as f64,
+    );
+    let x = Scale::Bytes {
+        lo: x_lo / 1.3,
+        hi: x_hi * 1.3,
+        from: a.left,
+        to: a.right,
+    };
+    let (t_lo, t_hi) = points.iter().fold((f64::INFINITY, 0.0f64), |(l, h), p| {
+        (l.min(p.mean), h.max(p.mean))
+    });
+    let y = if t_hi / t_lo > 4.0 {
+        Scale::Log {
+            lo: t_lo / 1.3,
+            hi: t_hi * 1.3,
+            from: a.bottom,
+            to: a.top,
+        }
+    } else {
+        frame::value_scale(t_lo, t_hi, a.bottom, a.top)
+    };
+    let marks = cache_marks(&doc.environment);
+    let cliffs = cliffs(doc, s);
+    let caches: Vec<String> = marks
+        .iter()
+        .map(|m| format!("{} {}", m.name, bytes(m.bytes as f64)))
+        .collect();
+    let desc = format!(
+        "{} working sets from {} to {}: time per operation from {} to {}. Caches: {}. {}",
+        points.len(),
+        bytes(x_lo),
+        bytes(x_hi),
+        time(t_lo),
+        time(t_hi),
+        if caches.is_empty() {
+            "not known".to_string()
+        } else {
+            caches.join(", ")
+        },
+        cliffs
+            .iter()
+            .map(|(_, m)| m.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let mut svg = Svg::new(WIDTH, HEIGHT, &format!("Sweep {}", s.series), &desc);
+    frame::draw(
+        &mut svg,
+        a,
+        &Axis {
+            label: "working set",
+            scale: x,
+            format: &bytes,
+        },
+        &Axis {
+            label: "time per operation",
+            scale: y,
+            format: &time,
+        },
+    );
+    for (m, label) in marks.iter().zip(&caches) {
+        let px = x.at(m.bytes as f64);
+        if px > a.left && px < a.right {
+            svg.line(px, a.top, px, a.bottom, "mark");
+            svg.text(px + 3.0, a.top + 10.0, "start", "marklabel", label);
+        }
+    }
+    draw_points(&mut svg, &x, &y, &points, &cliffs);
+    Some(svg.finish())
+}
+
+/// The line through the points, each with its interval and value, and the cliffs circled.
+fn draw_points(svg: &mut Svg, x: &Scale, y: &Scale, points: &[Point], cliffs: &[(u64, String)]) {
+    let line: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (x.at(p.bytes as f64), y.at(p.mean)))
+        .collect();
+    svg.polyline(&line, "s0");
+    for p in points {
+        let px = x.at(p.bytes as f64);
+        if let Some((lo, hi)) = p.ci {
+            svg.line(px, y.at(lo), px, y.at(hi), "s0");
+        }
+        let tip = format!("{}: {} at {}", p.name, time(p.mean), bytes(p.bytes as f64));
+        svg.circle(px, y.at(p.mean), 3.5, "p0", Some(&tip));
+    }
+    for (ws, message) in cliffs {
+        if let Some(p) = points.iter().find(|p| p.bytes == *ws) {
+            let (px, py) = (x.at(p.bytes as f64), y.at(p.mean));
+            svg.circle(px, py, 7.0, "cliff", Some(message));
+            svg.text(px - 9.0, py - 9.0, "end", "marklabel", "cliff");
+        }
+    }
+}
+
+/// The cliffs the analysis found in this sweep: the working set where each lands, and
+/// its message.
+fn cliffs(doc: &ResultDocument, s: &Sweep) -> Vec<(u64, String)> {
+    s.points
+        .iter()
+        .flat_map(|&i| {
+            let b = &doc.benchmarks[i];
+            b.diagnostics
+                .iter()
+                .filter(|d| d.code == DiagnosticCode::CacheCliff)
+                .filter_map(move |d| Some((b.working_set?.0, d.message.clone())))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::quantity::ByteSize;
+    use plumb_model::sweep::sweeps;
+    use plumb_model::{Benchmark, BenchmarkKind, CacheLevel, Diagnostic, Severity};
+
+    fn point(bytes: u64, ns: f64) -> Benchmark {
+        let mut b =
+            Benchmark::of_wall_times(format!("rand {bytes}"), BenchmarkKind::Command, [ns as u64]);
+        b.series = Some("./cache rand {size}".into());
+        b.working_set = Some(ByteSize(bytes));
+        let mut s = crate::fixture::document().benchmarks[0].stats[&Metric::WallTime].clone();
+        s.summary.mean = ns;
+        s.mean_ci = None;
+        b.stats.insert(Metric::WallTime, s);
+        b
+    }
+
+    #[test]
+    fn caches_are_drawn_where_they_fall_and_cliffs_are_named() {
+        let mut doc = crate::fixture::document();
+        doc.environment.caches = [
+            (1, "Data", 32u64 << 10),
+            (2, "Unified", 1 << 20),
+            (3, "Unified", 32 << 20),
+        ]
+        .into_iter()
+        .map(|(level, kind, size)| CacheLevel::of_size(level, kind, size))
+        .collect();
+        doc.benchmarks = vec![
+            point(16 << 10, 1.0),
+            point(256 << 10, 2.0),
+            point(64 << 20, 100.0),
+        ];
+        doc.benchmarks[2].diagnostics.push(Diagnostic::new(
+            DiagnosticCode::CacheCliff,
+            Severity::Warning,
+            "time per operation ×50 from 256 KiB to 64 MiB: passes L2 and L3",
+        ));
+        let s = &sweeps(&doc.benchmarks)[0];
+        let svg = sweep_chart(&doc, s).unwrap();
+        assert!(svg.contains("<title>Sweep ./cache rand {size}</title>"));
+        // All three caches lie inside 16 KiB .. 64 MiB: each drawn and labelled.
+        for label in ["L1d 32.0 KiB", "L2 1.0 MiB", "L3 32.0 MiB"] {
+            assert!(svg.contains(label), "{label}: {svg}");
+        }
+        assert!(svg.contains(
+            "<title>time per operation ×50 from 256 KiB to 64 MiB: passes L2 and L3</title>"
+        ));
+        assert_eq!(svg.matches("class=\"cliff\"").count(), 1);
+        // Two points only with a time: still a chart; one: none.
+        doc.benchmarks.truncate(1);
+        doc.benchmarks.push(point(64 << 10, 1.5));
+        assert!(sweep_chart(&doc, &sweeps(&doc.benchmarks)[0]).is_some());
+    }
+}
