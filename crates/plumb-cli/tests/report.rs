@@ -44,7 +44,7 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
         "--rate",
         "200",
         "--duration",
-        "1s",
+        "2s",
         "--warmup",
         "0s",
         "--allow-late",
@@ -56,6 +56,7 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
     .assert_code(0);
     let direct = std::fs::read_to_string(env.path("load.html")).unwrap();
     assert!(direct.contains("<title>Percentile spectrum of GET http://"));
+    assert!(direct.contains("<title>Timeline of GET http://"));
     let dir = env.path("page");
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("report.html");
@@ -104,8 +105,8 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
     let titles: Vec<&str> = seen.charts.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(
         seen.charts.len(),
-        8,
-        "per command a distribution, a CDF and a run order; the ratios; one spectrum: {titles:?}"
+        9,
+        "per command a distribution, a CDF and a run order; the ratios; the load's spectrum and timeline: {titles:?}"
     );
     seen.assert_clean();
 }

@@ -6,6 +6,7 @@ use super::page::diagnostics;
 use super::run_order::run_order_chart;
 use super::spectrum::spectrum_chart;
 use super::svg::escape;
+use super::timeline::timeline_chart;
 use plumb_model::{Benchmark, DiagnosticCode, LoadInfo, Metric, ResultDocument};
 use std::fmt::Write;
 
@@ -17,6 +18,12 @@ pub fn benchmark_section(_doc: &ResultDocument, b: &Benchmark) -> String {
     }
     if let Some(l) = &b.load {
         out.push_str(&load_spectrum(&b.name, l));
+        if let Some(chart) = timeline_chart(&b.name, &l.timeline) {
+            let _ = write!(
+                out,
+                "<figure>{chart}<figcaption>p50 and p99 of the requests due in each second; seconds with errors marked in red at the bottom.</figcaption></figure>"
+            );
+        }
         let text = console::strip_ansi_codes(&crate::render_load(b, false)).into_owned();
         let _ = write!(out, "<pre>{}</pre>", escape(&text));
     } else {

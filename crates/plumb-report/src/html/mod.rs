@@ -13,6 +13,7 @@ mod scale;
 mod spectrum;
 mod svg;
 mod sweep;
+mod timeline;
 
 pub use page::page as render_html;
 
