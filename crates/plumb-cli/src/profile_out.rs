@@ -32,7 +32,8 @@ impl Outputs {
         self.dir.join("perf.data")
     }
 
-    /// profile.json, profile.md, stacks.folded and (with samples) flamegraph.svg.
+    /// profile.json, profile.md, stacks.folded, (with samples) flamegraph.svg, and the
+    /// page of plumb report, report.html.
     pub fn write(
         &self,
         doc: &ResultDocument,
@@ -54,6 +55,7 @@ impl Outputs {
                 .map_err(CliError)?;
             files.push(("flamegraph.svg", svg));
         }
+        files.push(("report.html", plumb_report::render_html(&[("", doc)])));
         self.write_files(&files)
     }
 

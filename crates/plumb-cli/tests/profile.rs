@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::browser::open_in_chromium;
 use common::{read_doc, Env};
 use std::time::Duration;
 
@@ -79,6 +80,22 @@ fn the_known_structure_is_found_in_order_within_ten_points() {
     );
     let md = std::fs::read_to_string(env.path("prof/profile.md")).unwrap();
     assert!(md.contains("| `heavy` | shares |"), "{md}");
+    // The page of plumb report beside them, its flame graph drawn inline.
+    let html = std::fs::read_to_string(env.path("prof/report.html")).unwrap();
+    assert!(
+        html.contains("<title>heavy ("),
+        "heavy not in the page's flame graph"
+    );
+    if let Some(seen) = open_in_chromium(&env.path("prof")) {
+        assert!(
+            seen.charts
+                .iter()
+                .any(|(t, _)| t.starts_with("Flame graph of")),
+            "{:?}",
+            seen.charts
+        );
+        seen.assert_clean();
+    }
 }
 
 #[test]

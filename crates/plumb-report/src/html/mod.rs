@@ -4,6 +4,7 @@
 mod benchmark_section;
 mod cdf;
 mod distribution;
+mod flame;
 mod forest;
 mod frame;
 mod page;

@@ -3,6 +3,7 @@
 //! light and dark schemes and in print.
 
 use super::benchmark_section::benchmark_section;
+use super::flame::flame_chart;
 use super::forest::forest_chart;
 use super::svg::escape;
 use super::sweep::sweep_chart;
@@ -103,6 +104,27 @@ fn document(path: &str, doc: &ResultDocument) -> String {
     for b in &doc.benchmarks {
         out.push_str(&benchmark_section(doc, b));
     }
+    for p in &doc.profiles {
+        out.push_str(&profile_section(doc, p));
+    }
+    out
+}
+
+/// A profile: its flame graph and its table.
+fn profile_section(doc: &ResultDocument, p: &plumb_model::Profile) -> String {
+    let settings = doc.settings.producer.profile();
+    let mut out = format!("<section><h2>Profile of {}</h2>", escape(&p.name));
+    match flame_chart(&p.name, &p.stacks) {
+        Some(svg) => {
+            let _ = write!(
+                out,
+                "<figure>{svg}<figcaption>Each box a function, as wide as its share of the samples, callers below their callees; hover for the counts.</figcaption></figure>"
+            );
+        }
+        None => out.push_str("<p class=\"muted\">No samples: no flame graph.</p>"),
+    }
+    let text = console::strip_ansi_codes(&crate::render_profile(p, settings, 20)).into_owned();
+    let _ = write!(out, "<pre>{}</pre></section>", escape(&text));
     out
 }
 
