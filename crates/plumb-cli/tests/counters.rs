@@ -38,9 +38,17 @@ fn counters_are_recorded_per_run_as_metrics() {
         "3",
         "--export-json",
         json.to_str().unwrap(),
+        "--report",
+        env.path("c.html").to_str().unwrap(),
         script,
     ]);
     run.assert_code(0);
+    // The page has the counter table too.
+    let html = std::fs::read_to_string(env.path("c.html")).unwrap();
+    assert!(
+        html.contains("<th>Task clock</th>"),
+        "no counter table in the page"
+    );
     if available.hardware.is_empty() {
         assert!(
             run.stderr.contains("hardware counters are not available")

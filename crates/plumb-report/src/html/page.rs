@@ -7,7 +7,7 @@ use super::flame::flame_chart;
 use super::forest::forest_chart;
 use super::svg::escape;
 use super::sweep::sweep_chart;
-use crate::rows::summary_table;
+use crate::rows::{summary_table, Table};
 use plumb_model::sweep::sweeps;
 use plumb_model::{Diagnostic, ResultDocument, RunStatus};
 use std::fmt::Write;
@@ -192,8 +192,21 @@ fn results_table(doc: &ResultDocument) -> String {
     if doc.benchmarks.iter().all(|b| b.load.is_some()) {
         return String::new();
     }
-    let t = summary_table(doc);
-    let mut out = String::from("<h2>Results</h2><table><thead><tr>");
+    let mut out = format!("<h2>Results</h2>{}", html_table(&summary_table(doc)));
+    for (caption, t) in crate::counter_rows::counter_tables(doc) {
+        let _ = write!(
+            out,
+            "<p>{}</p>{}",
+            escape(caption.trim_end_matches(':')),
+            html_table(&t)
+        );
+    }
+    out
+}
+
+/// A table of formatted cells, numbers right-aligned.
+fn html_table(t: &Table) -> String {
+    let mut out = String::from("<table><thead><tr>");
     for h in &t.header {
         let _ = write!(out, "<th>{}</th>", escape(h));
     }
