@@ -112,6 +112,59 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
 }
 
 #[test]
+fn a_newer_format_is_refused_and_a_result_without_samples_says_so() {
+    let env = Env::new();
+    let json = env.path("r.json");
+    env.plumb(&[
+        "run",
+        "true",
+        "--runs",
+        "3",
+        "--export-json",
+        json.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut newer = doc.clone();
+    newer["format_version"] = 99.into();
+    let newer_path = env.write("newer.json", &newer.to_string());
+    let out = env.path("n.html");
+    let run = env.plumb(&[
+        "report",
+        newer_path.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("newer.json") && run.stderr.contains("99"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists());
+    // A benchmark that measured nothing: the page says so instead of drawing empty axes.
+    let b = &mut doc["benchmarks"][0];
+    b["samples"] = serde_json::json!({"count": 0, "values": {"wall-time": []}, "exits": []});
+    b.as_object_mut().unwrap().remove("stats");
+    let empty = env.write("empty.json", &doc.to_string());
+    let out = env.path("e.html");
+    env.plumb(&[
+        "report",
+        empty.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        html.contains("No samples were measured: nothing to draw."),
+        "{html}"
+    );
+    assert!(!html.contains("<title>CDF of"));
+}
+
+#[test]
 fn bad_input_is_refused_clearly_and_writes_nothing() {
     let env = Env::new();
     let junk = env.write("junk.json", "{ not json");
