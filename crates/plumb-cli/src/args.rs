@@ -354,6 +354,9 @@ pub struct ReportArgs {
     /// The HTML file to write.
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+    /// Also write each chart as an SVG file of its own into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub svg_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

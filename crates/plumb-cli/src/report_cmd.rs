@@ -30,5 +30,20 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
         a.output.display(),
         html.len() as f64 / 1024.0
     );
+    if let Some(dir) = &a.svg_dir {
+        let charts = plumb_report::standalone_charts(&html);
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
+        for (name, svg) in &charts {
+            let path = dir.join(name);
+            std::fs::write(&path, svg)
+                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        }
+        eprintln!(
+            "plumb: wrote {} charts into {}",
+            charts.len(),
+            dir.display()
+        );
+    }
     Ok(exit::OK)
 }

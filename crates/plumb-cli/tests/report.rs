@@ -66,9 +66,19 @@ fn a_command_run_and_a_load_result_make_one_offline_page_with_their_charts() {
         load_json.to_str().unwrap(),
         "-o",
         out.to_str().unwrap(),
+        "--svg-dir",
+        env.path("svgs").to_str().unwrap(),
     ]);
     run.assert_code(0);
     assert!(run.stderr.contains("wrote"), "{}", run.stderr);
+    // Each chart also as a file of its own, carrying its styles.
+    let svgs: Vec<_> = std::fs::read_dir(env.path("svgs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(svgs.len(), 9, "{svgs:?}");
+    let cdf = std::fs::read_to_string(env.path("svgs/cdf-of-sleep-0-002.svg")).unwrap();
+    assert!(cdf.starts_with("<?xml") && cdf.contains("<style>"));
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.starts_with("<!doctype html>"));
     assert_offline(&html);

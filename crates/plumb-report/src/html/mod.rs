@@ -12,11 +12,13 @@ mod run_order;
 mod sample_points;
 mod scale;
 mod spectrum;
+mod standalone;
 mod svg;
 mod sweep;
 mod timeline;
 
 pub use page::page as render_html;
+pub use standalone::standalone_charts;
 
 /// The page of one document, for `--report FILE` beside a run's other exports.
 pub struct HtmlExporter;
