@@ -29,7 +29,7 @@ fn row(svg: &mut Svg, x: &Scale, left: f64, y: f64, c: &Comparison) {
         &format!("{} ({})", c.candidate, c.verdict),
     );
     if let Some(ci) = c.ratio_ci {
-        svg.line(x.at(ci.lo), y, x.at(ci.hi), y, k);
+        svg.line(x.at_within(ci.lo), y, x.at_within(ci.hi), y, k);
         svg.line(x.at(ci.lo), y - 5.0, x.at(ci.lo), y + 5.0, k);
         svg.line(x.at(ci.hi), y - 5.0, x.at(ci.hi), y + 5.0, k);
     }

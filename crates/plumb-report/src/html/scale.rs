@@ -49,6 +49,18 @@ impl Scale {
         }
     }
 
+    /// The pixel of `v`, held inside the axis (a wide interval's whisker stops at the
+    /// edge of the plot instead of crossing the labels).
+    pub fn at_within(&self, v: f64) -> f64 {
+        let (a, b) = match *self {
+            Scale::Linear { from, to, .. }
+            | Scale::Log { from, to, .. }
+            | Scale::Bytes { from, to, .. }
+            | Scale::Nines { from, to, .. } => (from, to),
+        };
+        self.at(v).clamp(a.min(b), a.max(b))
+    }
+
     /// Values worth a labelled tick: 1-2-5 steps on a linear axis (about `about` of them),
     /// powers of ten on a log axis (with 2 and 5 between when fewer than three decades),
     /// p0, p90, p99, … on the nines axis.

@@ -133,7 +133,7 @@ fn draw_points(svg: &mut Svg, x: &Scale, y: &Scale, points: &[Point], cliffs: &[
     for p in points {
         let px = x.at(p.bytes as f64);
         if let Some((lo, hi)) = p.ci {
-            svg.line(px, y.at(lo), px, y.at(hi), "s0");
+            svg.line(px, y.at_within(lo), px, y.at_within(hi), "s0");
         }
         let tip = format!("{}: {} at {}", p.name, time(p.mean), bytes(p.bytes as f64));
         svg.circle(px, y.at(p.mean), 3.5, "p0", Some(&tip));
