@@ -216,3 +216,44 @@ fn bad_input_is_refused_clearly_and_writes_nothing() {
         same.stderr
     );
 }
+
+/// An in-process (plumb-bench) sweep with `--report`: its page has the sweep drawn
+/// against the caches, and opens clean in the browser.
+#[test]
+fn an_in_process_sweep_reports_its_sweep() {
+    use plumb_bench::{black_box, Args, Harness};
+    let env = Env::new();
+    let dir = env.path("inproc");
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = Args {
+        bench: true,
+        measure_time: plumb_model::quantity::Duration::from_millis(30),
+        sample_count: 10,
+        warmup_cap: plumb_model::quantity::Duration::from_millis(100),
+        quiet: true,
+        export_json: Some(dir.join("r.json")),
+        report: Some(dir.join("report.html")),
+        ..Args::default()
+    };
+    let mut h = Harness::with_args(args);
+    h.group("sum").bench_params(
+        "sum",
+        "size",
+        [4u64 << 10, 64 << 10, 1 << 20],
+        false,
+        |b, &bytes| {
+            let v = vec![1u64; bytes as usize / 8];
+            b.working_set_bytes(bytes);
+            b.iter(|| black_box(&v).iter().sum::<u64>())
+        },
+    );
+    h.run_to_document().unwrap().unwrap();
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("<title>Sweep "), "no sweep chart");
+    assert!(html.contains("<title>CDF of sum/sum/size=4096</title>"));
+    let Some(seen) = open_in_chromium(&dir) else {
+        return;
+    };
+    assert!(seen.charts.iter().any(|(t, _)| t.starts_with("Sweep ")));
+    seen.assert_clean();
+}
