@@ -257,3 +257,31 @@ fn an_in_process_sweep_reports_its_sweep() {
     assert!(seen.charts.iter().any(|(t, _)| t.starts_with("Sweep ")));
     seen.assert_clean();
 }
+
+/// Ctrl-C during a run: the page is written with what was measured, and says so.
+#[test]
+fn an_interrupted_run_is_reported_as_such() {
+    let env = Env::new();
+    let page = env.path("int.html");
+    let run = env.plumb_signalled(
+        &[
+            "run",
+            "sleep 0.05",
+            "--runs",
+            "200",
+            "--warmup",
+            "0",
+            "--report",
+            page.to_str().unwrap(),
+        ],
+        "-INT",
+        std::time::Duration::from_millis(1500),
+    );
+    run.assert_code(130);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<p class=\"banner\">Interrupted by Ctrl-C: what follows is what was measured before it.</p>"),
+        "{html}"
+    );
+    assert!(html.contains("<title>CDF of sleep 0.05</title>"));
+}
