@@ -6,7 +6,7 @@ use super::benchmark_section::benchmark_section;
 use super::flame::flame_chart;
 use super::forest::forest_chart;
 use super::svg::escape;
-use super::sweep::sweep_chart;
+use super::sweep::{sweep_chart, sweep_misses_chart};
 use crate::rows::{summary_table, Table};
 use plumb_model::sweep::sweeps;
 use plumb_model::{Diagnostic, ResultDocument, RunStatus};
@@ -71,15 +71,7 @@ fn document(path: &str, doc: &ResultDocument) -> String {
         out.push_str(&diagnostics(&doc.diagnostics));
     }
     out.push_str(&results_table(doc));
-    for s in sweeps(&doc.benchmarks) {
-        if let Some(chart) = sweep_chart(doc, &s) {
-            let _ = write!(
-                out,
-                "<h2>Sweep {}</h2><figure>{chart}<figcaption>The mean time per operation at each working set (with its interval), this machine's caches where they fall, and each step the analysis judged a cliff circled.</figcaption></figure>",
-                escape(&s.series)
-            );
-        }
-    }
+    out.push_str(&sweep_sections(doc));
     if !doc.comparisons.is_empty() {
         out.push_str("<h2>Verdicts</h2>");
         let _ = write!(
@@ -125,6 +117,27 @@ fn profile_section(doc: &ResultDocument, p: &plumb_model::Profile) -> String {
     }
     let text = console::strip_ansi_codes(&crate::render_profile(p, settings, 20)).into_owned();
     let _ = write!(out, "<pre>{}</pre></section>", escape(&text));
+    out
+}
+
+/// Each sweep's charts: time per operation, and misses per operation where counted.
+fn sweep_sections(doc: &ResultDocument) -> String {
+    let mut out = String::new();
+    for s in sweeps(&doc.benchmarks) {
+        if let Some(chart) = sweep_chart(doc, &s) {
+            let _ = write!(
+                out,
+                "<h2>Sweep {}</h2><figure>{chart}<figcaption>The mean time per operation at each working set (with its interval), this machine's caches where they fall, and each step the analysis judged a cliff circled.</figcaption></figure>",
+                escape(&s.series)
+            );
+        }
+        if let Some(chart) = sweep_misses_chart(doc, &s) {
+            let _ = write!(
+                out,
+                "<figure>{chart}<figcaption>Cache misses per operation at each working set, counted or simulated: where the time steps up, the misses should too.</figcaption></figure>"
+            );
+        }
+    }
     out
 }
 

@@ -147,6 +147,98 @@ fn draw_points(svg: &mut Svg, x: &Scale, y: &Scale, points: &[Point], cliffs: &[
     }
 }
 
+/// Misses per operation drawn when any point of the sweep has them (counted or
+/// simulated), as in the sweep table.
+const MISSES: [(&str, Metric); 4] = [
+    ("D1 misses/op", Metric::D1Misses),
+    ("LL misses/op", Metric::LlMisses),
+    ("L1d load misses/op", Metric::L1dLoadMisses),
+    ("LLC load misses/op", Metric::LlcLoadMisses),
+];
+
+/// The sweep's misses per operation against the working set, one line per kind; None
+/// when nothing was counted or simulated.
+pub fn sweep_misses_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
+    let series: Vec<(&str, Vec<(f64, f64)>)> = MISSES
+        .iter()
+        .map(|(label, m)| {
+            let points = s
+                .points
+                .iter()
+                .filter_map(|&i| {
+                    let b = &doc.benchmarks[i];
+                    let (v, _) = b.counted_mean(m)?;
+                    Some((b.working_set?.0 as f64, v))
+                })
+                .filter(|(ws, v)| *ws > 0.0 && v.is_finite() && *v > 0.0)
+                .collect::<Vec<_>>();
+            (*label, points)
+        })
+        .filter(|(_, p)| p.len() >= 2)
+        .collect();
+    if series.is_empty() {
+        return None;
+    }
+    let a = Area::standard();
+    let all = series.iter().flat_map(|(_, p)| p.iter());
+    let (x_lo, x_hi, v_lo, v_hi) = all.fold(
+        (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64),
+        |(xl, xh, vl, vh), (x, v)| (xl.min(*x), xh.max(*x), vl.min(*v), vh.max(*v)),
+    );
+    let x = Scale::Bytes {
+        lo: x_lo / 1.3,
+        hi: x_hi * 1.3,
+        from: a.left,
+        to: a.right,
+    };
+    let y = Scale::Log {
+        lo: v_lo / 1.5,
+        hi: v_hi * 1.5,
+        from: a.bottom,
+        to: a.top,
+    };
+    let names: Vec<&str> = series.iter().map(|(l, _)| *l).collect();
+    let desc = format!(
+        "{} against the working set, {} points.",
+        names.join(", "),
+        series[0].1.len()
+    );
+    let mut svg = Svg::new(
+        WIDTH,
+        HEIGHT,
+        &format!("Misses in sweep {}", s.series),
+        &desc,
+    );
+    let count = |v: f64| format_value(Unit::Count, v);
+    frame::draw(
+        &mut svg,
+        a,
+        &Axis {
+            label: "working set",
+            scale: x,
+            format: &bytes,
+        },
+        &Axis {
+            label: "misses per operation",
+            scale: y,
+            format: &count,
+        },
+    );
+    for (k, (label, points)) in series.iter().enumerate() {
+        let class = format!("s{}", k % 3);
+        let line: Vec<(f64, f64)> = points.iter().map(|(ws, v)| (x.at(*ws), y.at(*v))).collect();
+        svg.polyline(&line, &class);
+        for (ws, v) in points {
+            let tip = format!("{label}: {} at {}", count(*v), bytes(*ws));
+            svg.circle(x.at(*ws), y.at(*v), 3.0, &format!("p{}", k % 2), Some(&tip));
+        }
+        let ly = a.top + 8.0 + 14.0 * k as f64;
+        svg.line(a.left + 10.0, ly - 4.0, a.left + 30.0, ly - 4.0, &class);
+        svg.text(a.left + 34.0, ly, "start", "legend", label);
+    }
+    Some(svg.finish())
+}
+
 /// The cliffs the analysis found in this sweep: the working set where each lands, and
 /// its message.
 fn cliffs(doc: &ResultDocument, s: &Sweep) -> Vec<(u64, String)> {
@@ -213,6 +305,25 @@ mod tests {
             "<title>time per operation ×50 from 256 KiB to 64 MiB: passes L2 and L3</title>"
         ));
         assert_eq!(svg.matches("class=\"cliff\"").count(), 1);
+        assert!(sweep_misses_chart(&doc, s).is_none(), "nothing counted");
+        // Simulated LL misses on two points: a misses chart with their values.
+        let mut with = doc.clone();
+        for (i, misses) in [(1, 0.5), (2, 3.0)] {
+            let mut sim = plumb_model::SimulatedCounts::new("cachegrind", None);
+            sim.metrics.insert(
+                Metric::LlMisses,
+                plumb_model::MetricInfo::known(&Metric::LlMisses, plumb_model::Source::Simulated),
+            );
+            let mut st = with.benchmarks[i].stats[&Metric::WallTime].clone();
+            st.summary.mean = misses;
+            sim.stats.insert(Metric::LlMisses, st);
+            with.benchmarks[i].simulated = Some(sim);
+        }
+        let misses = sweep_misses_chart(&with, &sweeps(&with.benchmarks)[0]).unwrap();
+        assert!(
+            misses.contains("<title>LL misses/op: 3 at 64.0 MiB</title>"),
+            "{misses}"
+        );
         // Two points only with a time: still a chart; one: none.
         doc.benchmarks.truncate(1);
         doc.benchmarks.push(point(64 << 10, 1.5));
