@@ -321,7 +321,7 @@ mod tests {
         }
         let misses = sweep_misses_chart(&with, &sweeps(&with.benchmarks)[0]).unwrap();
         assert!(
-            misses.contains("<title>LL misses/op: 3 at 64.0 MiB</title>"),
+            misses.contains("<title>LL misses/op: 3.00 at 64.0 MiB</title>"),
             "{misses}"
         );
         // Two points only with a time: still a chart; one: none.
