@@ -34,13 +34,20 @@ pub fn cdf_chart(
         from: a.bottom,
         to: a.top,
     };
+    let known = |v: f64| {
+        if v.is_finite() {
+            format(v)
+        } else {
+            "unknown".to_string()
+        }
+    };
     let desc = format!(
         "Cumulative distribution of {} values: min {}, median {}, mean {}, p99 {}, max {}.",
         sorted.len(),
-        format(marks.min),
-        format(marks.median),
-        format(marks.mean),
-        format(marks.p99),
+        known(marks.min),
+        known(marks.median),
+        known(marks.mean),
+        known(marks.p99),
         format(hi)
     );
     let mut svg = Svg::new(WIDTH, HEIGHT, &format!("CDF of {name}"), &desc);
@@ -69,13 +76,26 @@ pub fn cdf_chart(
         last_f = f;
     }
     svg.polyline(&steps, "s0");
+    draw_marks(&mut svg, &x, a, marks, format);
+    svg.finish()
+}
+
+/// Min, median, mean and p99 as dashed lines with their values, staggered so close
+/// ones do not print over each other.
+fn draw_marks(svg: &mut Svg, x: &Scale, a: Area, marks: &Marks, format: &dyn Fn(f64) -> String) {
     let labels = [
         ("min", marks.min),
         ("median", marks.median),
         ("mean", marks.mean),
         ("p99", marks.p99),
     ];
-    for (i, (label, v)) in labels.iter().enumerate() {
+    // A figure that is not a number (a result's statistics could not be computed) is
+    // left unmarked rather than drawn at a NaN pixel.
+    for (i, (label, v)) in labels
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, v))| v.is_finite())
+    {
         let px = x.at(*v);
         svg.line(px, a.top, px, a.bottom, "mark");
         // Staggered, so close marks do not print over each other.
@@ -88,7 +108,6 @@ pub fn cdf_chart(
             &format!("{label} {}", format(*v)),
         );
     }
-    svg.finish()
 }
 
 #[cfg(test)]
@@ -109,6 +128,15 @@ mod tests {
         assert!(svg.contains("min 1.0 ns") && svg.contains("p99 99.0 ns"));
         assert!(svg.contains("median 50.5 ns") && svg.contains("mean 50.5 ns"));
         assert!(svg.contains("max 100.0 ns"));
+        let unknown = Marks {
+            mean: f64::NAN,
+            ..marks
+        };
+        let svg2 = cdf_chart("x", &sorted, &unknown, &|v| format!("{v:.1} ns"));
+        assert!(
+            !svg2.contains("NaN") && !svg2.contains(">mean "),
+            "a NaN mark is left out"
+        );
         // The step line ends at the top of the plot area (F = 1).
         let a = Area::standard();
         let points = svg
