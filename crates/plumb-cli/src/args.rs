@@ -110,9 +110,12 @@ pub struct ProfileArgs {
     /// With --bench: how long the measured loop runs under perf.
     #[arg(long, default_value = "3s", value_name = "TIME")]
     pub bench_time: Duration,
-    /// The directory the outputs go to (made if absent).
+    /// The directory the outputs go to (made if absent); report.html among them.
     #[arg(short, long, default_value = "plumb-profile", value_name = "DIR")]
     pub out: PathBuf,
+    /// Also write the page of plumb report (flame graph and table) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// The perf event to sample: auto (cycles where the CPU counts them, cpu-clock where
     /// it does not), or any event perf knows.
     #[arg(long, default_value = "auto", value_name = "EVENT")]

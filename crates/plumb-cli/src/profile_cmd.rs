@@ -134,7 +134,12 @@ fn finish(
 ) -> Result<i32, CliError> {
     let profile = &doc.profiles[0];
     let settings = doc.settings.producer.profile();
-    let written = outputs.write(doc, profile, settings, a.top)?;
+    let mut written = outputs.write(doc, profile, settings, a.top)?;
+    if let Some(path) = &a.report {
+        std::fs::write(path, plumb_report::render_html(&[("", doc)]))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        written.push(path.clone());
+    }
     let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);
     text.push_str(&profile_out::written_lines(&written));
     exit::print_stdout(&text);

@@ -36,6 +36,8 @@ fn the_known_structure_is_found_in_order_within_ten_points() {
         "profile",
         "-o",
         "prof",
+        "--report",
+        "page.html",
         "--annotate",
         "heavy",
         "--",
@@ -82,6 +84,11 @@ fn the_known_structure_is_found_in_order_within_ten_points() {
     assert!(md.contains("| `heavy` | shares |"), "{md}");
     // The page of plumb report beside them, its flame graph drawn inline.
     let html = std::fs::read_to_string(env.path("prof/report.html")).unwrap();
+    assert_eq!(
+        html,
+        std::fs::read_to_string(env.path("page.html")).unwrap(),
+        "--report"
+    );
     assert!(
         html.contains("<title>heavy ("),
         "heavy not in the page's flame graph"
