@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Writes the screenshots of plumb report's pages the README shows, one per kind of
 # result: docs/report-run.png (two commands and a verdict), docs/report-sweep.png (a
-# cache sweep), docs/report-load.png (a load test of bench/spin-server.c) and
-# docs/report-profile.png (examples/shares.c). Needs cc, chromium and perf (.ci/run
+# cache sweep), docs/report-inprocess.png (plumb-bench's cache enemy, in-process),
+# docs/report-load.png (a load test of bench/spin-server.c) and docs/report-profile.png
+# (examples/shares.c). Needs cc, chromium and perf (.ci/run
 # installs them). Takes about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,10 @@ cc -O2 -o "$out/cache" examples/cache.c
 $P run -L size 16K,64K,512K,2M,8M,64M --operations 4194304 --runs 8 --warmup 1 \
   --report "$out/sweep.html" "$out/cache rand {size} 4194304" >/dev/null
 shot "$out/sweep.html" docs/report-sweep.png 1400
+
+cargo bench -q -p plumb-bench --bench enemies -- --regex '^e4_cache/' --report "$out/inproc.html" \
+  --export-json "$out/inproc.json" >/dev/null 2>&1
+shot "$out/inproc.html" docs/report-inprocess.png 1500
 
 cc -O2 -o "$out/spin-server" bench/spin-server.c
 "$out/spin-server" 18095 200 & server=$!
