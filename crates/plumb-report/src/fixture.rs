@@ -100,3 +100,31 @@ pub fn document() -> ResultDocument {
     });
     doc
 }
+
+/// A point of the sweep `./cache rand {size}`: working set `bytes`, mean `ns` per
+/// operation (its other statistics the fixture document's, with no interval).
+pub fn sweep_point(bytes: u64, ns: f64) -> Benchmark {
+    let mut b =
+        Benchmark::of_wall_times(format!("rand {bytes}"), BenchmarkKind::Command, [ns as u64]);
+    b.series = Some("./cache rand {size}".into());
+    b.working_set = Some(plumb_model::quantity::ByteSize(bytes));
+    let mut s = document().benchmarks[0].stats[&Metric::WallTime].clone();
+    s.summary.mean = ns;
+    s.mean_ci = None;
+    s.error = None;
+    b.stats.insert(Metric::WallTime, s);
+    b
+}
+
+/// Folded stacks from their text, "a;b;c 7" per line.
+pub fn folded(text: &str) -> Vec<plumb_model::FoldedStack> {
+    text.lines()
+        .map(|l| {
+            let (stack, n) = l.rsplit_once(' ').expect("a count after the stack");
+            plumb_model::FoldedStack {
+                stack: stack.into(),
+                samples: n.parse().expect("a count"),
+            }
+        })
+        .collect()
+}

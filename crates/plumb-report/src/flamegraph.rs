@@ -58,21 +58,14 @@ fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, String> 
 mod tests {
     use super::*;
 
-    fn stacks(text: &str) -> Vec<FoldedStack> {
-        text.lines()
-            .map(|l| {
-                let (stack, n) = l.rsplit_once(' ').unwrap();
-                FoldedStack {
-                    stack: stack.into(),
-                    samples: n.parse().unwrap(),
-                }
-            })
-            .collect()
-    }
-
     #[test]
     fn every_frame_is_drawn() {
-        let s = svg(&stacks("p;main;heavy 7\np;main;light 3\n"), "t", "sub").unwrap();
+        let s = svg(
+            &crate::fixture::folded("p;main;heavy 7\np;main;light 3\n"),
+            "t",
+            "sub",
+        )
+        .unwrap();
         assert!(s.starts_with("<?xml"));
         for frame in ["heavy", "light", "main"] {
             assert!(s.contains(&format!(">{frame}<")), "{frame} missing");
@@ -83,8 +76,8 @@ mod tests {
     #[test]
     fn the_differential_graph_draws_the_after_stacks() {
         let s = differential_svg(
-            &stacks("p;main;heavy 70\np;main;light 30\n"),
-            &stacks("p;main;heavy 35\np;main;light 30\n"),
+            &crate::fixture::folded("p;main;heavy 70\np;main;light 30\n"),
+            &crate::fixture::folded("p;main;heavy 35\np;main;light 30\n"),
             "t",
             "s",
         )

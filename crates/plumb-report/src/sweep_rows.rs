@@ -122,20 +122,7 @@ fn bytes(b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::quantity::ByteSize;
-    use plumb_model::{BenchmarkKind, CacheLevel, MetricInfo, Source};
-
-    fn point(bytes: u64, ns: f64) -> Benchmark {
-        let mut b =
-            Benchmark::of_wall_times(format!("rand {bytes}"), BenchmarkKind::Command, [ns as u64]);
-        b.series = Some("./cache rand {size}".into());
-        b.working_set = Some(ByteSize(bytes));
-        let mut s = crate::fixture::document().benchmarks[0].stats[&Metric::WallTime].clone();
-        s.summary.mean = ns;
-        s.error = None;
-        b.stats.insert(Metric::WallTime, s);
-        b
-    }
+    use plumb_model::{CacheLevel, MetricInfo, Source};
 
     #[test]
     fn caches_fall_between_the_rows_and_bars_grow_with_log_time() {
@@ -150,10 +137,10 @@ mod tests {
         .map(|(level, kind, size_bytes)| CacheLevel::of_size(level, kind, size_bytes))
         .collect();
         doc.benchmarks = vec![
-            point(64 << 10, 2.0),
-            point(16 << 10, 1.0),
-            point(1 << 20, 4.0),
-            point(64 << 20, 100.0),
+            crate::fixture::sweep_point(64 << 10, 2.0),
+            crate::fixture::sweep_point(16 << 10, 1.0),
+            crate::fixture::sweep_point(1 << 20, 4.0),
+            crate::fixture::sweep_point(64 << 20, 100.0),
         ];
         // Simulated LL misses on one point make the column appear.
         let mut sim = plumb_model::SimulatedCounts::new("cachegrind", None);

@@ -104,21 +104,13 @@ fn draw(svg: &mut Svg, node: &Node, x: f64, y: f64, scale: f64, total: u64) {
 mod tests {
     use super::*;
 
-    fn stacks(text: &str) -> Vec<FoldedStack> {
-        text.lines()
-            .map(|l| {
-                let (stack, n) = l.rsplit_once(' ').unwrap();
-                FoldedStack {
-                    stack: stack.into(),
-                    samples: n.parse().unwrap(),
-                }
-            })
-            .collect()
-    }
-
     #[test]
     fn frames_are_as_wide_as_their_samples_and_carry_their_counts() {
-        let svg = flame_chart("p", &stacks("p;main;heavy 7\np;main;light 3\n")).unwrap();
+        let svg = flame_chart(
+            "p",
+            &crate::fixture::folded("p;main;heavy 7\np;main;light 3\n"),
+        )
+        .unwrap();
         assert!(svg.contains("<title>heavy (7 samples, 70.00 %)</title>"));
         assert!(svg.contains("<title>light (3 samples, 30.00 %)</title>"));
         assert!(svg.contains("<title>main (10 samples, 100.00 %)</title>"));

@@ -257,21 +257,8 @@ fn cliffs(doc: &ResultDocument, s: &Sweep) -> Vec<(u64, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::quantity::ByteSize;
     use plumb_model::sweep::sweeps;
-    use plumb_model::{Benchmark, BenchmarkKind, CacheLevel, Diagnostic, Severity};
-
-    fn point(bytes: u64, ns: f64) -> Benchmark {
-        let mut b =
-            Benchmark::of_wall_times(format!("rand {bytes}"), BenchmarkKind::Command, [ns as u64]);
-        b.series = Some("./cache rand {size}".into());
-        b.working_set = Some(ByteSize(bytes));
-        let mut s = crate::fixture::document().benchmarks[0].stats[&Metric::WallTime].clone();
-        s.summary.mean = ns;
-        s.mean_ci = None;
-        b.stats.insert(Metric::WallTime, s);
-        b
-    }
+    use plumb_model::{CacheLevel, Diagnostic, Severity};
 
     #[test]
     fn caches_are_drawn_where_they_fall_and_cliffs_are_named() {
@@ -285,9 +272,9 @@ mod tests {
         .map(|(level, kind, size)| CacheLevel::of_size(level, kind, size))
         .collect();
         doc.benchmarks = vec![
-            point(16 << 10, 1.0),
-            point(256 << 10, 2.0),
-            point(64 << 20, 100.0),
+            crate::fixture::sweep_point(16 << 10, 1.0),
+            crate::fixture::sweep_point(256 << 10, 2.0),
+            crate::fixture::sweep_point(64 << 20, 100.0),
         ];
         doc.benchmarks[2].diagnostics.push(Diagnostic::new(
             DiagnosticCode::CacheCliff,
@@ -326,7 +313,8 @@ mod tests {
         );
         // Two points only with a time: still a chart; one: none.
         doc.benchmarks.truncate(1);
-        doc.benchmarks.push(point(64 << 10, 1.5));
+        doc.benchmarks
+            .push(crate::fixture::sweep_point(64 << 10, 1.5));
         assert!(sweep_chart(&doc, &sweeps(&doc.benchmarks)[0]).is_some());
     }
 }
