@@ -41,7 +41,13 @@ fn load(env: &Env, json: &str, urls: &[&str], extra: &[&str]) -> common::Run {
 fn two_targets_in_turn_are_compared_run_by_run() {
     let env = Env::new();
     let (fast, slow) = (server_answering_after(2), server_answering_after(6));
-    let run = load(&env, "ab.json", &[&fast, &slow], &["--repeat", "3"]);
+    let page = env.path("ab.html");
+    let run = load(
+        &env,
+        "ab.json",
+        &[&fast, &slow],
+        &["--repeat", "3", "--report", page.to_str().unwrap()],
+    );
     // The second target is three times slower: exit 1, like plumb compare.
     run.assert_code(1);
     let doc = read_doc(&env.path("ab.json"));
@@ -80,6 +86,9 @@ fn two_targets_in_turn_are_compared_run_by_run() {
         "{out}"
     );
     assert!(out.contains("judged by the runs' own percentiles"), "{out}");
+    // The page draws each target's runs.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<title>Runs of GET http://").count(), 2);
 }
 
 #[test]

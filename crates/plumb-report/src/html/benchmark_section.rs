@@ -4,6 +4,7 @@ use super::cdf::{cdf_chart, Marks};
 use super::distribution::distribution_chart;
 use super::page::diagnostics;
 use super::run_order::run_order_chart;
+use super::runs::runs_chart;
 use super::spectrum::spectrum_chart;
 use super::svg::escape;
 use super::timeline::timeline_chart;
@@ -18,6 +19,12 @@ pub fn benchmark_section(_doc: &ResultDocument, b: &Benchmark) -> String {
     }
     if let Some(l) = &b.load {
         out.push_str(&load_spectrum(&b.name, l));
+        if let Some(chart) = runs_chart(&b.name, &l.runs) {
+            let _ = write!(
+                out,
+                "<figure>{chart}<figcaption>Each run's p50 and p99 (plumb load --repeat): comparisons judge a percentile by this spread, which one run cannot show.</figcaption></figure>"
+            );
+        }
         if let Some(chart) = timeline_chart(&b.name, &l.timeline) {
             let _ = write!(
                 out,

@@ -9,6 +9,7 @@ mod forest;
 mod frame;
 mod page;
 mod run_order;
+mod runs;
 mod sample_points;
 mod scale;
 mod spectrum;
