@@ -1,5 +1,5 @@
-use crate::compare_load;
 use crate::environment::BUSY_LOAD_PER_THREAD;
+use crate::load_comparison;
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode,
@@ -51,16 +51,9 @@ pub fn compare_documents(
             format!("{} → {}", b.name, n.name)
         };
         match (&b.load, &n.load) {
-            (Some(bl), Some(nl)) => {
-                out.load
-                    .push(match compare_load(bl, nl, how.level, how.sesoi) {
-                        Ok(percentiles) => LoadComparison::Compared {
-                            benchmark,
-                            percentiles,
-                        },
-                        Err(why) => LoadComparison::NotCompared { benchmark, why },
-                    })
-            }
+            (Some(bl), Some(nl)) => out
+                .load
+                .push(load_comparison(benchmark, bl, nl, how.level, how.sesoi)),
             (None, None) => out.comparisons.push(crate::compare_explained(
                 b, n, how.metric, how.level, how.sesoi,
             )),

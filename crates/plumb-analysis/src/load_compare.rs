@@ -12,24 +12,20 @@
 use hdrhistogram::Histogram;
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    value_at_percentile, LatencyDistribution, LoadInfo, PercentileComparison, Verdict,
-    LATENCY_PERCENTILES,
+    value_at_percentile, LatencyDistribution, LoadComparison, LoadInfo, PercentileComparison,
+    Verdict, LATENCY_PERCENTILES,
 };
 use plumb_stats::Interval;
 
-/// A percentile's interval within one run, or None when too few requests lie beyond it.
+/// A percentile's interval within one run (whose tail `enough_beyond` has passed).
 /// Distribution-free, from order statistics: in n requests the q-quantile lies between
 /// the values at ranks n·q ∓ z·√(n·q·(1−q)) (the binomial normal approximation), widened
 /// to the histogram's bucket edges. It assumes independent requests.
-fn quantile_interval(h: &Histogram<u64>, q: f64, z: f64) -> Option<(f64, f64)> {
-    let n = h.len() as f64;
-    if !enough_beyond(h.len(), q) {
-        return None;
-    }
-    let half = z * (q * (1.0 - q) / n).sqrt();
+fn quantile_interval(h: &Histogram<u64>, q: f64, z: f64) -> (f64, f64) {
+    let half = z * (q * (1.0 - q) / h.len() as f64).sqrt();
     let lo = h.lowest_equivalent(h.value_at_quantile((q - half).max(0.0)));
     let hi = h.highest_equivalent(h.value_at_quantile((q + half).min(1.0)));
-    Some((lo as f64, hi as f64))
+    (lo as f64, hi as f64)
 }
 
 /// At least ten requests beyond the percentile, or its tail is a handful of values.
@@ -45,6 +41,23 @@ fn run_histograms(info: &LoadInfo) -> Result<Vec<Histogram<u64>>, String> {
         info.runs.iter().map(|r| &r.latency).collect()
     };
     runs.into_iter().map(|d| d.histogram()).collect()
+}
+
+/// `new` against `base` as a comparison keeps it: compared, or why not.
+pub fn load_comparison(
+    benchmark: String,
+    base: &LoadInfo,
+    new: &LoadInfo,
+    confidence: Confidence,
+    effect: Fraction,
+) -> LoadComparison {
+    match compare_load(base, new, confidence, effect) {
+        Ok(percentiles) => LoadComparison::Compared {
+            benchmark,
+            percentiles,
+        },
+        Err(why) => LoadComparison::NotCompared { benchmark, why },
+    }
 }
 
 pub fn compare_load(
@@ -122,17 +135,15 @@ fn percentile(
 }
 
 /// The ratio's interval within one run per side: each percentile's interval at
-/// 1 − α/2, so that their ratio's holds at 1 − α.
+/// 1 − α/2, so that their ratio's holds at 1 − α. None when the base's reaches zero.
 fn within_runs(b: &Histogram<u64>, n: &Histogram<u64>, q: f64, level: f64) -> Option<Interval> {
     let each = 1.0 - (1.0 - level) / 2.0;
     let z = plumb_stats::normal_quantile(1.0 - (1.0 - each) / 2.0);
-    match (quantile_interval(b, q, z), quantile_interval(n, q, z)) {
-        (Some((blo, bhi)), Some((nlo, nhi))) if blo > 0.0 => Some(Interval {
-            lo: nlo / bhi,
-            hi: nhi / blo,
-        }),
-        _ => None,
-    }
+    let ((blo, bhi), (nlo, nhi)) = (quantile_interval(b, q, z), quantile_interval(n, q, z));
+    (blo > 0.0).then(|| Interval {
+        lo: nlo / bhi,
+        hi: nhi / blo,
+    })
 }
 
 #[cfg(test)]

@@ -92,6 +92,24 @@ pub fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Refuses an `output` that is one of the `inputs` (which `what` names, e.g. "inputs"):
+/// writing it would overwrite what is being read. `made` names what to write instead.
+pub fn refuse_input_as_output(
+    inputs: &[std::path::PathBuf],
+    output: &Path,
+    what: &str,
+    made: &str,
+) -> Result<(), CliError> {
+    match inputs.iter().find(|i| same_path(i, output)) {
+        Some(input) => Err(CliError(format!(
+            "--output {} is one of the {what} ({}): write the {made} to a new file",
+            output.display(),
+            input.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Prints the human-readable report: to stdout, or to stderr when an export takes stdout.
 pub fn print_report(targets: &[Target], report: &str) {
     if targets.iter().any(Target::is_stdout) {

@@ -2,12 +2,12 @@ use crate::args::LoadArgs;
 use crate::exit::{self, CliError};
 use crate::export;
 use crate::load_live::Live;
-use plumb_analysis::{compare_load, load_checks, LoadGates};
+use plumb_analysis::{load_checks, load_comparison, LoadGates};
 use plumb_load::load::{probe, run as run_load, LoadConfig, LoadReport, Mode, PROBE_ABOVE};
 use plumb_load::{load_benchmark, load_document, percentile_distribution, LoadContext};
 use plumb_model::{
     Diagnostic, DiagnosticCode, Invocation, LoadComparison, LoadMode, LoadSettings, ResultDocument,
-    Severity, Verdict,
+    Severity,
 };
 use plumb_report::{render_load, render_load_comparison, Format};
 use std::io::IsTerminal;
@@ -67,17 +67,14 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         };
     }
     export::write_all(&out, &doc)?;
-    let comparison = compare_targets(&doc, &a)?;
+    let comparison = compare_targets(&doc, &a);
     let text = report_text(&doc, comparison.as_ref(), a.timeline);
     export::print_report(&out, &format!("{}\n", text.trim_end()));
     // One run of one target: refuse_with_runs refused --hgrm-dir otherwise.
     if let (Some(dir), Some(report)) = (&a.hgrm_dir, reports.first().and_then(|r| r.first())) {
         write_hgrm(dir, report)?;
     }
-    let slower = comparison.is_some_and(|c| {
-        matches!(&c, LoadComparison::Compared { percentiles, .. }
-            if percentiles.iter().any(|p| p.verdict == Verdict::Slower))
-    });
+    let slower = comparison.as_ref().is_some_and(LoadComparison::any_slower);
     Ok(exit_code(
         &doc,
         interrupted,
@@ -155,15 +152,9 @@ fn run_in_turn(
     repeat: u32,
     session: &crate::session::Session,
 ) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
+    let n = targets.len();
     let order: Vec<usize> = (0..repeat as usize)
-        .flat_map(|i| {
-            let pair: Vec<usize> = (0..targets.len()).collect();
-            if i % 2 == 1 {
-                pair.into_iter().rev().collect::<Vec<_>>()
-            } else {
-                pair
-            }
-        })
+        .flat_map(|i| (0..n).map(move |k| if i % 2 == 1 { n - 1 - k } else { k }))
         .collect();
     let mut reports: Vec<Vec<LoadReport>> = targets.iter().map(|_| Vec::new()).collect();
     let announce = order.len() > 1 && std::io::stderr().is_terminal();
@@ -195,21 +186,18 @@ fn run_in_turn(
 }
 
 /// A second target compared with the first, percentile by percentile.
-fn compare_targets(doc: &ResultDocument, a: &LoadArgs) -> Result<Option<LoadComparison>, CliError> {
+fn compare_targets(doc: &ResultDocument, a: &LoadArgs) -> Option<LoadComparison> {
     let [base, new] = doc.benchmarks.as_slice() else {
-        return Ok(None);
-    };
-    let (Some(bl), Some(nl)) = (&base.load, &new.load) else {
-        return Ok(None);
+        return None;
     };
     let benchmark = format!("{} → {}", base.name, new.name);
-    Ok(Some(match compare_load(bl, nl, a.confidence, a.sesoi) {
-        Ok(percentiles) => LoadComparison::Compared {
-            benchmark,
-            percentiles,
-        },
-        Err(why) => LoadComparison::NotCompared { benchmark, why },
-    }))
+    Some(load_comparison(
+        benchmark,
+        base.load.as_ref()?,
+        new.load.as_ref()?,
+        a.confidence,
+        a.sesoi,
+    ))
 }
 
 /// A rate above what the threads can send is said before the test starts, with the

@@ -12,14 +12,7 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
         path: a.output.clone(),
         format: Format::Json,
     }];
-    // -o may not name one of the inputs: the merge would overwrite what it reads.
-    if let Some(input) = a.inputs.iter().find(|i| export::same_path(i, &a.output)) {
-        return Err(CliError(format!(
-            "--output {} is one of the inputs ({}): write the merge to a new file",
-            a.output.display(),
-            input.display()
-        )));
-    }
+    export::refuse_input_as_output(&a.inputs, &a.output, "inputs", "merge")?;
     export::check(&targets)?;
     let docs: Vec<ResultDocument> = a.inputs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;
     let paths: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();

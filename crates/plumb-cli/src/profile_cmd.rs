@@ -135,8 +135,9 @@ fn finish(
     let profile = &doc.profiles[0];
     let settings = doc.settings.producer.profile();
     let mut written = outputs.write(doc, profile, settings, a.top)?;
+    // The page is already in the output directory: copied, not drawn again.
     if let Some(path) = &a.report {
-        std::fs::write(path, plumb_report::render_html(&[("", doc)]))
+        std::fs::copy(outputs.dir().join(profile_out::REPORT), path)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.clone());
     }

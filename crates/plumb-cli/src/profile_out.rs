@@ -55,7 +55,7 @@ impl Outputs {
                 .map_err(CliError)?;
             files.push(("flamegraph.svg", svg));
         }
-        files.push(("report.html", plumb_report::render_html(&[("", doc)])));
+        files.push((REPORT, plumb_report::render_html(&[("", doc)])));
         self.write_files(&files)
     }
 
@@ -70,6 +70,9 @@ impl Outputs {
         Ok(written)
     }
 }
+
+/// The page of plumb report among the outputs.
+pub const REPORT: &str = "report.html";
 
 pub fn written_lines(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

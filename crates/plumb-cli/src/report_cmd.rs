@@ -7,13 +7,7 @@ use plumb_model::ResultDocument;
 /// Reads every result first (a bad one is reported before anything is written), then
 /// writes the page in one go.
 pub fn run(a: ReportArgs) -> Result<i32, CliError> {
-    if let Some(input) = a.results.iter().find(|i| export::same_path(i, &a.output)) {
-        return Err(CliError(format!(
-            "--output {} is one of the results ({}): write the report to a new file",
-            a.output.display(),
-            input.display()
-        )));
-    }
+    export::refuse_input_as_output(&a.results, &a.output, "results", "report")?;
     let docs: Vec<ResultDocument> = a
         .results
         .iter()

@@ -57,6 +57,16 @@ pub enum LoadComparison {
 }
 
 impl LoadComparison {
+    /// Whether any percentile was judged slower.
+    pub fn any_slower(&self) -> bool {
+        match self {
+            LoadComparison::Compared { percentiles, .. } => {
+                percentiles.iter().any(|p| p.verdict == Verdict::Slower)
+            }
+            LoadComparison::NotCompared { .. } => false,
+        }
+    }
+
     pub fn benchmark(&self) -> &str {
         match self {
             LoadComparison::Compared { benchmark, .. }
@@ -116,12 +126,7 @@ impl ComparisonDocument {
         self.comparisons
             .iter()
             .any(|c| c.verdict == Verdict::Slower)
-            || self.load.iter().any(|l| match l {
-                LoadComparison::Compared { percentiles, .. } => {
-                    percentiles.iter().any(|p| p.verdict == Verdict::Slower)
-                }
-                LoadComparison::NotCompared { .. } => false,
-            })
+            || self.load.iter().any(LoadComparison::any_slower)
     }
 
     /// Why no pair could be compared (every pair was a load test that could not be), or

@@ -139,6 +139,15 @@ impl LoadInfo {
         self.errors.values().sum()
     }
 
+    /// Percentile `label` (`p50` … `p99.99`, µs) of each run of a repeated test, in the
+    /// order they ran; empty for a single run.
+    pub fn run_percentiles_us(&self, label: &str) -> Vec<f64> {
+        self.runs
+            .iter()
+            .map(|r| r.latency.percentile_us(label))
+            .collect()
+    }
+
     /// An open-loop result whose answers are `latency` (service time the same) and
     /// nothing else: no errors, no schedule, one thread. The start of a result built
     /// field by field (`LoadInfo { ok: 9, ..LoadInfo::answered(d) }`), so that adding a

@@ -128,3 +128,29 @@ pub fn folded(text: &str) -> Vec<plumb_model::FoldedStack> {
         })
         .collect()
 }
+
+/// A repeated load result whose runs have these (p50, p99), µs, in order; the headline
+/// figures are the first run's.
+pub fn repeated_load(runs: &[(f64, f64)]) -> plumb_model::LoadInfo {
+    let dist = |(p50, p99): (f64, f64)| plumb_model::LatencyDistribution {
+        count: 1000,
+        percentiles_us: [("p50".to_string(), p50), ("p99".to_string(), p99)]
+            .into_iter()
+            .collect(),
+        max_us: p99,
+        mean_us: p50,
+        hdr_base64: String::new(),
+    };
+    let mut l = plumb_model::LoadInfo::answered(dist(runs[0]));
+    l.runs = runs
+        .iter()
+        .map(|&r| plumb_model::LoadRun {
+            window: None,
+            achieved_rate: 100.0,
+            ok: 1000,
+            errors: 0,
+            latency: dist(r),
+        })
+        .collect();
+    l
+}

@@ -65,6 +65,14 @@ fn percentiles(l: &LoadInfo) -> String {
 /// Runs beyond this many are summarised (lowest, median, highest) rather than listed.
 const RUNS_LISTED: usize = 8;
 
+/// How far apart the highest and the lowest of `values` are, as a ratio.
+pub(crate) fn highest_over_lowest(values: &[f64]) -> f64 {
+    let (lo, hi) = values.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+        (lo.min(*v), hi.max(*v))
+    });
+    hi / lo
+}
+
 /// A repeated test's runs side by side: how much a percentile moves from run to run.
 fn runs(l: &LoadInfo) -> String {
     let mut out = String::new();
@@ -80,14 +88,8 @@ fn runs(l: &LoadInfo) -> String {
         }
     );
     for label in ["p50", "p99"] {
-        let mut values: Vec<f64> = l
-            .runs
-            .iter()
-            .map(|r| r.latency.percentile_us(label))
-            .collect();
-        let (lo, hi) = values.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
-            (lo.min(*v), hi.max(*v))
-        });
+        let mut values = l.run_percentiles_us(label);
+        let spread = highest_over_lowest(&values);
         if !listed {
             values.sort_by(f64::total_cmp);
             values = vec![
@@ -102,7 +104,7 @@ fn runs(l: &LoadInfo) -> String {
             "  {:<10} {}  {}",
             label,
             cells.join("  "),
-            style(format!("(highest / lowest ×{:.2})", hi / lo)).dim()
+            style(format!("(highest / lowest ×{spread:.2})")).dim()
         );
     }
     out
@@ -219,31 +221,13 @@ fn timeline_rows(l: &LoadInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{Benchmark, BenchmarkKind, LoadRun};
-
-    fn dist(p50: f64, p99: f64) -> LatencyDistribution {
-        LatencyDistribution {
-            count: 1000,
-            percentiles_us: [("p50".to_string(), p50), ("p99".to_string(), p99)]
-                .into_iter()
-                .collect(),
-            max_us: p99,
-            mean_us: p50,
-            hdr_base64: String::new(),
-        }
-    }
+    use plumb_model::{Benchmark, BenchmarkKind};
 
     fn repeated(n: usize) -> String {
-        let mut l = LoadInfo::answered(dist(100.0, 200.0));
-        l.runs = (0..n)
-            .map(|i| LoadRun {
-                window: None,
-                achieved_rate: 100.0,
-                ok: 1000,
-                errors: 0,
-                latency: dist(100.0 + i as f64, 200.0 * (1.0 + i as f64)),
-            })
+        let runs: Vec<(f64, f64)> = (0..n)
+            .map(|i| (100.0 + i as f64, 200.0 * (1.0 + i as f64)))
             .collect();
+        let l = crate::fixture::repeated_load(&runs);
         let mut b = Benchmark::new("GET /", BenchmarkKind::Load);
         b.load = Some(l);
         console::strip_ansi_codes(&render_load(&b, false)).into_owned()

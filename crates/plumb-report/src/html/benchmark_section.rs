@@ -8,10 +8,10 @@ use super::runs::runs_chart;
 use super::spectrum::spectrum_chart;
 use super::svg::escape;
 use super::timeline::timeline_chart;
-use plumb_model::{Benchmark, DiagnosticCode, LoadInfo, Metric, ResultDocument};
+use plumb_model::{Benchmark, DiagnosticCode, LoadInfo, Metric};
 use std::fmt::Write;
 
-pub fn benchmark_section(_doc: &ResultDocument, b: &Benchmark) -> String {
+pub fn benchmark_section(b: &Benchmark) -> String {
     let mut out = String::new();
     let _ = write!(out, "<section><h2>{}</h2>", escape(&b.name));
     if !b.diagnostics.is_empty() {
@@ -19,7 +19,7 @@ pub fn benchmark_section(_doc: &ResultDocument, b: &Benchmark) -> String {
     }
     if let Some(l) = &b.load {
         out.push_str(&load_spectrum(&b.name, l));
-        if let Some(chart) = runs_chart(&b.name, &l.runs) {
+        if let Some(chart) = runs_chart(&b.name, l) {
             let _ = write!(
                 out,
                 "<figure>{chart}<figcaption>Each run's p50 and p99 (plumb load --repeat): comparisons judge a percentile by this spread, which one run cannot show.</figcaption></figure>"

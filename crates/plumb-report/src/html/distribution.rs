@@ -2,7 +2,7 @@
 //! the Tukey fences) over its samples as jittered points, so the shape — two modes, a
 //! tail, a handful of outliers — shows that a mean and an error bar hide.
 
-use super::frame::{self, Area, WIDTH};
+use super::frame::{self, Area, Axis, WIDTH};
 use super::sample_points::strided;
 use super::svg::Svg;
 use plumb_model::Summary;
@@ -75,14 +75,15 @@ pub fn distribution_chart(
     );
     svg.line(x.at(w_lo), mid, q1, mid, "axis");
     svg.line(q3, mid, x.at(w_hi), mid, "axis");
-    for t in x.ticks(6) {
-        let px = x.at(t);
-        if px >= a.left - 0.5 && px <= a.right + 0.5 {
-            svg.line(px, a.bottom, px, a.bottom + 4.0, "axis");
-            svg.text(px, a.bottom + 16.0, "middle", "tick", &format(t));
-        }
-    }
-    svg.line(a.left, a.bottom, a.right, a.bottom, "axis");
+    frame::draw_x(
+        &mut svg,
+        a,
+        &Axis {
+            label: "",
+            scale: x,
+            format,
+        },
+    );
     svg.finish()
 }
 

@@ -2,7 +2,7 @@
 //! band of the smallest effect of interest, so "slower", "equivalent" and "inconclusive"
 //! read as where a bar lies relative to the band.
 
-use super::frame::{Area, WIDTH};
+use super::frame::{self, Area, Axis, WIDTH};
 use super::scale::Scale;
 use super::svg::Svg;
 use plumb_model::{Comparison, Verdict};
@@ -96,20 +96,15 @@ pub fn forest_chart(comparisons: &[Comparison], sesoi: f64) -> String {
         Some(&format!("±{:.1} % (SESOI)", 100.0 * sesoi)),
     );
     svg.line(x.at(1.0), a.top, x.at(1.0), a.bottom, "mark");
-    for t in x.ticks(6) {
-        let px = x.at(t);
-        if px >= a.left && px <= a.right {
-            svg.line(px, a.bottom, px, a.bottom + 4.0, "axis");
-            svg.text(px, a.bottom + 16.0, "middle", "tick", &format!("×{t}"));
-        }
-    }
-    svg.line(a.left, a.bottom, a.right, a.bottom, "axis");
-    svg.text(
-        (a.left + a.right) / 2.0,
-        a.bottom + 30.0,
-        "middle",
-        "label",
-        "ratio to the baseline (shaded: the smallest effect of interest)",
+    let times = |t: f64| format!("×{t}");
+    frame::draw_x(
+        &mut svg,
+        a,
+        &Axis {
+            label: "ratio to the baseline (shaded: the smallest effect of interest)",
+            scale: x,
+            format: &times,
+        },
     );
     for (i, c) in comparisons.iter().enumerate() {
         row(&mut svg, &x, a.left, a.top + ROW * (i as f64 + 0.6), c);

@@ -44,6 +44,14 @@ pub fn draw(svg: &mut Svg, area: Area, x: &Axis, y: &Axis) {
         svg.line(area.left, py, area.right, py, "grid");
         svg.text(area.left - 6.0, py + 4.0, "end", "tick", &(y.format)(t));
     }
+    svg.line(area.left, area.top, area.left, area.bottom, "axis");
+    svg.text_up(16.0, (area.top + area.bottom) / 2.0, y.label);
+    draw_x(svg, area, x);
+}
+
+/// The horizontal axis alone: ticks with their labels, the line, and its title (none
+/// when empty). Charts without a value axis (distribution, forest) draw only this.
+pub fn draw_x(svg: &mut Svg, area: Area, x: &Axis) {
     for t in x.scale.ticks(6) {
         let px = x.scale.at(t);
         if px < area.left - 0.5 || px > area.right + 0.5 {
@@ -52,16 +60,28 @@ pub fn draw(svg: &mut Svg, area: Area, x: &Axis, y: &Axis) {
         svg.line(px, area.bottom, px, area.bottom + 4.0, "axis");
         svg.text(px, area.bottom + 16.0, "middle", "tick", &(x.format)(t));
     }
-    svg.line(area.left, area.top, area.left, area.bottom, "axis");
     svg.line(area.left, area.bottom, area.right, area.bottom, "axis");
-    svg.text(
-        (area.left + area.right) / 2.0,
-        area.bottom + 34.0,
-        "middle",
-        "label",
-        x.label,
-    );
-    svg.text_up(16.0, (area.top + area.bottom) / 2.0, y.label);
+    if !x.label.is_empty() {
+        svg.text(
+            (area.left + area.right) / 2.0,
+            area.bottom + 34.0,
+            "middle",
+            "label",
+            x.label,
+        );
+    }
+}
+
+/// Entry `k` (0 at the top) of a legend whose left edge is `x`: a short line of the
+/// series' class (or a dot, for a series drawn as points), then its label.
+pub fn legend(svg: &mut Svg, x: f64, top: f64, k: usize, class: &str, label: &str, dot: bool) {
+    let y = top + 8.0 + 14.0 * k as f64;
+    if dot {
+        svg.circle(x + 10.0, y - 4.0, 4.0, class, None);
+    } else {
+        svg.line(x, y - 4.0, x + 20.0, y - 4.0, class);
+    }
+    svg.text(x + 24.0, y, "start", "legend", label);
 }
 
 /// A value axis over `lo..hi` (the values' own range, padded 3 %), logarithmic when

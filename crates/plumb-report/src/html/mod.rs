@@ -1,6 +1,9 @@
 //! `plumb report`: one self-contained HTML page per set of results, its charts written
 //! here as SVG (see `scale.rs` for why no plotting crate).
 
+/// The page's stylesheet, also carried by each chart written alone.
+const STYLE: &str = include_str!("style.css");
+
 mod benchmark_section;
 mod cdf;
 mod distribution;

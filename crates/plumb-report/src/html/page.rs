@@ -12,7 +12,7 @@ use plumb_model::sweep::sweeps;
 use plumb_model::{Diagnostic, ResultDocument, RunStatus};
 use std::fmt::Write;
 
-const STYLE: &str = include_str!("style.css");
+use super::STYLE;
 
 /// The page of `docs`, each read from the path beside it.
 pub fn page(docs: &[(&str, &ResultDocument)]) -> String {
@@ -94,7 +94,7 @@ fn document(path: &str, doc: &ResultDocument) -> String {
         out.push_str("</ul>");
     }
     for b in &doc.benchmarks {
-        out.push_str(&benchmark_section(doc, b));
+        out.push_str(&benchmark_section(b));
     }
     for p in &doc.profiles {
         out.push_str(&profile_section(doc, p));

@@ -74,15 +74,15 @@ pub fn spectrum_chart(name: &str, series: &[(&str, &Histogram<u64>)]) -> String 
     for (i, (curve, (label, _))) in curves.iter().zip(series).enumerate() {
         let points: Vec<(f64, f64)> = curve.iter().map(|(p, v)| (x.at(*p), y.at(*v))).collect();
         svg.polyline(&points, &format!("s{i}"));
-        let ly = a.top + 8.0 + 14.0 * i as f64;
-        svg.line(
+        frame::legend(
+            &mut svg,
             a.left + 10.0,
-            ly - 4.0,
-            a.left + 30.0,
-            ly - 4.0,
+            a.top,
+            i,
             &format!("s{i}"),
+            label,
+            false,
         );
-        svg.text(a.left + 34.0, ly, "start", "legend", label);
     }
     svg.finish()
 }

@@ -2,7 +2,7 @@
 //! drawing, carrying the page's stylesheet (its colour variables apply to the SVG root,
 //! light and dark alike), named after its title.
 
-const STYLE: &str = include_str!("style.css");
+use super::STYLE;
 
 /// Every chart of `page` (the top-level `<svg>` elements), as (file name, file text).
 /// Names are the charts' titles made safe for a file system, numbered when repeated.

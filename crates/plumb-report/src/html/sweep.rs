@@ -35,6 +35,20 @@ fn points<'a>(doc: &'a ResultDocument, s: &Sweep) -> Vec<Point<'a>> {
         .collect()
 }
 
+/// The working-set axis over `lo..hi` bytes, padded, ticked at powers of two.
+fn working_set(lo: f64, hi: f64, a: Area) -> Axis<'static> {
+    Axis {
+        label: "working set",
+        scale: Scale::Bytes {
+            lo: lo / 1.3,
+            hi: hi * 1.3,
+            from: a.left,
+            to: a.right,
+        },
+        format: &bytes,
+    }
+}
+
 fn bytes(v: f64) -> String {
     format_value(Unit::Bytes, v)
 }
@@ -54,12 +68,8 @@ pub fn sweep_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
         points[0].bytes as f64,
         points[points.len() - 1].bytes as f64,
     );
-    let x = Scale::Bytes {
-        lo: x_lo / 1.3,
-        hi: x_hi * 1.3,
-        from: a.left,
-        to: a.right,
-    };
+    let ws = working_set(x_lo, x_hi, a);
+    let x = ws.scale;
     let (t_lo, t_hi) = points.iter().fold((f64::INFINITY, 0.0f64), |(l, h), p| {
         (l.min(p.mean), h.max(p.mean))
     });
@@ -101,11 +111,7 @@ pub fn sweep_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
     frame::draw(
         &mut svg,
         a,
-        &Axis {
-            label: "working set",
-            scale: x,
-            format: &bytes,
-        },
+        &ws,
         &Axis {
             label: "time per operation",
             scale: y,
@@ -185,12 +191,8 @@ pub fn sweep_misses_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
         (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64),
         |(xl, xh, vl, vh), (x, v)| (xl.min(*x), xh.max(*x), vl.min(*v), vh.max(*v)),
     );
-    let x = Scale::Bytes {
-        lo: x_lo / 1.3,
-        hi: x_hi * 1.3,
-        from: a.left,
-        to: a.right,
-    };
+    let ws = working_set(x_lo, x_hi, a);
+    let x = ws.scale;
     let y = Scale::Log {
         lo: v_lo / 1.5,
         hi: v_hi * 1.5,
@@ -213,11 +215,7 @@ pub fn sweep_misses_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
     frame::draw(
         &mut svg,
         a,
-        &Axis {
-            label: "working set",
-            scale: x,
-            format: &bytes,
-        },
+        &ws,
         &Axis {
             label: "misses per operation",
             scale: y,
@@ -232,9 +230,7 @@ pub fn sweep_misses_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
             let tip = format!("{label}: {} at {}", count(*v), bytes(*ws));
             svg.circle(x.at(*ws), y.at(*v), 3.0, &format!("p{}", k % 2), Some(&tip));
         }
-        let ly = a.top + 8.0 + 14.0 * k as f64;
-        svg.line(a.left + 10.0, ly - 4.0, a.left + 30.0, ly - 4.0, &class);
-        svg.text(a.left + 34.0, ly, "start", "legend", label);
+        frame::legend(&mut svg, a.left + 10.0, a.top, k, &class, label, false);
     }
     Some(svg.finish())
 }

@@ -65,9 +65,15 @@ pub fn timeline_chart(name: &str, rows: &[TimelineRow]) -> Option<String> {
             })
             .collect();
         svg.polyline(&line, class);
-        let ly = a.top + 8.0 + 14.0 * k as f64;
-        svg.line(a.right - 60.0, ly - 4.0, a.right - 40.0, ly - 4.0, class);
-        svg.text(a.right - 36.0, ly, "start", "legend", &format!("p{pick}"));
+        frame::legend(
+            &mut svg,
+            a.right - 60.0,
+            a.top,
+            k,
+            class,
+            &format!("p{pick}"),
+            false,
+        );
     }
     second_marks(&mut svg, &x, a.bottom - 3.0, rows);
     Some(svg.finish())
