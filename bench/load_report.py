@@ -40,7 +40,7 @@ def oha(rate, secs, extra=()):
 
 
 def plumb_holds(l, code, rate):
-    late = l["send_lateness"]["percentiles_us"]["p99"]
+    late = l["send_lateness"]["percentiles"]["p99"] / 1e3
     errors = sum(l["errors"].values())
     return code == 0 and l["achieved_rate"] >= 0.98 * rate and late < 5000 and errors == 0, late
 
@@ -119,7 +119,7 @@ print("## Send lateness at 50,000 req/s (three runs of 5 s)\n")
 lates = []
 for i in range(3):
     l, _ = plumb(50000, 5, f"late50k-{i}")
-    lates.append(l["send_lateness"]["percentiles_us"]["p99"])
+    lates.append(l["send_lateness"]["percentiles"]["p99"] / 1e3)
 print("plumb's own send lateness p99: " + ", ".join(f"{x:.0f} µs" for x in lates) +
       f" (goal: under 1 ms; worst {max(lates) / 1e3:.3f} ms).\n")
 
@@ -129,8 +129,8 @@ print("plumb by default sleeps on a timerfd to 100 µs before each due time; `--
 print("| run | plumb p50 | plumb --spin 2ms p50 | oha p50 |\n|---:|---:|---:|---:|")
 pp, ps, op = [], [], []
 for i in range(3):
-    pp.append(plumb(1000, 10, f"p50-{i}")[0]["latency"]["percentiles_us"]["p50"])
-    ps.append(plumb(1000, 10, f"p50-spin-{i}", extra=["--spin", "2ms"])[0]["latency"]["percentiles_us"]["p50"])
+    pp.append(plumb(1000, 10, f"p50-{i}")[0]["latency"]["percentiles"]["p50"] / 1e3)
+    ps.append(plumb(1000, 10, f"p50-spin-{i}", extra=["--spin", "2ms"])[0]["latency"]["percentiles"]["p50"] / 1e3)
     op.append(oha(1000, 10)["latencyPercentiles"]["p50"] * 1e6)
     print(f"| {i + 1} | {pp[-1]:.1f} µs | {ps[-1]:.1f} µs | {op[-1]:.1f} µs |")
 med = lambda xs: sorted(xs)[len(xs) // 2]
@@ -147,8 +147,8 @@ oha(1000, 10)
 c3 = children_cpu()
 p_cpu, p0_cpu, o_cpu = (1e4 * (c1 - c0) / max(l['ok'], 1) * 1e3, 1e4 * (c2 - c1) / max(l0['ok'], 1) * 1e3,
                         (c3 - c2) * 1e3)
-print(f"plumb {p_cpu:.0f} ms (send lateness p99 {l['send_lateness']['percentiles_us']['p99']:.0f} µs); "
-      f"plumb --spin 0s {p0_cpu:.0f} ms (lateness p99 {l0['send_lateness']['percentiles_us']['p99']:.0f} µs); "
+print(f"plumb {p_cpu:.0f} ms (send lateness p99 {l['send_lateness']['percentiles']['p99'] / 1e3:.0f} µs); "
+      f"plumb --spin 0s {p0_cpu:.0f} ms (lateness p99 {l0['send_lateness']['percentiles']['p99'] / 1e3:.0f} µs); "
       f"oha {o_cpu:.0f} ms (user + system CPU of the generator process, per 10,000 requests; ratios to oha "
       f"{p_cpu / o_cpu:.2f} and {p0_cpu / o_cpu:.2f}). By default plumb polls for the last stretch before each "
       "due time (at most 100 µs, less when its timer wakes punctually): this machine's timer wakes 50–100 µs "

@@ -17,7 +17,7 @@ impl Side<'_> {
     fn record(&self) -> ComparedResult {
         ComparedResult {
             path: self.path.to_string(),
-            started_unix_s: self.doc.started_unix_s,
+            started: self.doc.started,
             tool_version: self.doc.tool.version.clone(),
         }
     }

@@ -20,7 +20,7 @@ pub use benchmark::{
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;
-pub use load_checks::{load_checks, LoadGates, LATE_P99_US};
+pub use load_checks::{load_checks, LoadGates, LATE_P99};
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use replicates::{replicates, BATCHES};

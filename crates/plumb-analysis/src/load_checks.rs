@@ -3,12 +3,14 @@
 //! generator on its own schedule. Waits for a free connection (the in-flight bound
 //! full) and retries are reported, not gated: the latencies already include them.
 
+use plumb_model::format;
+use plumb_model::quantity::Duration;
 use plumb_model::{Diagnostic, DiagnosticCode, LoadInfo, Severity};
 
 /// The generator is behind its schedule when its own lateness p99 passes this (by
 /// default; `--max-lateness` sets it): 1 % of requests left more than 5 ms after they
 /// were due, for the generator's reasons alone.
-pub const LATE_P99_US: f64 = 5_000.0;
+pub const LATE_P99: Duration = Duration::from_millis(5);
 
 /// A generator loop working at least this share of the time is saturated.
 pub const SATURATED: f64 = 0.95;
@@ -20,8 +22,8 @@ pub struct LoadGates {
     pub max_error_rate: f64,
     /// A generator behind its schedule is reported but does not fail.
     pub allow_late: bool,
-    /// The generator's own send lateness p99 above which it is behind, µs.
-    pub max_lateness_us: f64,
+    /// The generator's own send lateness p99 above which it is behind.
+    pub max_lateness: Duration,
 }
 
 impl Default for LoadGates {
@@ -29,7 +31,7 @@ impl Default for LoadGates {
         LoadGates {
             max_error_rate: 0.0,
             allow_late: false,
-            max_lateness_us: LATE_P99_US,
+            max_lateness: LATE_P99,
         }
     }
 }
@@ -86,15 +88,15 @@ pub fn load_checks(l: &LoadInfo, gates: LoadGates) -> Vec<Diagnostic> {
                 DiagnosticCode::InFlightBoundFull,
                 Severity::Warning,
                 format!(
-                    "every connection was busy: {} requests ({}) waited for one, up to {:.1} ms. The server is not keeping up at {} requests in flight; their latency includes the wait",
+                    "every connection was busy: {} requests ({}) waited for one, up to {}. The server is not keeping up at {} requests in flight; their latency includes the wait",
                     l.slot_waits.count,
                     percent(share),
-                    l.slot_waits.max_us / 1e3,
+                    format::time(l.slot_waits.max),
                     l.concurrency
                 ),
             )
             .evidence("waited", l.slot_waits.count)
-            .evidence("max_wait_us", l.slot_waits.max_us)
+            .evidence("max_wait_us", l.slot_waits.max.as_micros_f64())
             .advice("a higher --max-in-flight lets the backlog grow inside the server instead; the generator itself was on time"),
         );
     }
@@ -120,19 +122,19 @@ pub fn load_checks(l: &LoadInfo, gates: LoadGates) -> Vec<Diagnostic> {
 /// connections may have been busy with answers it had not yet read, not with the server.
 fn behind(l: &LoadInfo, gates: LoadGates) -> Option<Diagnostic> {
     let late = l.send_lateness.as_ref()?;
-    let p99 = late.percentile_us("p99");
+    let p99 = late.percentile("p99").unwrap_or_default();
     let busy = l.generator_busy.unwrap_or(0.0);
     let short = l.target_rate.is_some_and(|t| l.achieved_rate < 0.95 * t);
     let saturated = busy >= SATURATED && (l.slot_waits.count > 0 || short);
-    let bound = gates.max_lateness_us;
+    let bound = gates.max_lateness;
     if late.count == 0 || (p99 <= bound && !saturated) {
         return None;
     }
     let why = if p99 > bound {
         format!(
-            "its own send lateness p99 is {:.1} ms (the bound is {} ms)",
-            p99 / 1e3,
-            bound / 1e3
+            "its own send lateness p99 is {} (the bound is {})",
+            format::time(p99),
+            format::time(bound)
         )
     } else {
         format!(
@@ -149,9 +151,9 @@ fn behind(l: &LoadInfo, gates: LoadGates) -> Option<Diagnostic> {
                 if gates.allow_late { " (accepted with --allow-late)" } else { "" }
             ),
         )
-        .evidence("lateness_p99_us", p99)
+        .evidence("lateness_p99_us", p99.as_micros_f64())
         .evidence("generator_busy", busy)
-        .evidence("max_lateness_us", bound)
+        .evidence("max_lateness_us", bound.as_micros_f64())
         .advice("more --threads, more agents (plumb merge), or a lower rate; on a machine that starves the generator now and then, --max-lateness raises the bound, and --allow-late accepts the run as it is"),
     )
 }
@@ -181,7 +183,7 @@ mod tests {
         LoadInfo {
             target_rate: Some(100.0),
             achieved_rate: ok as f64 / 10.0,
-            duration_s: 10.0,
+            duration: Duration::from_secs(10),
             errors: errors.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
             concurrency: 100,
             send_lateness: Some(dist(&vec![lateness_us; 1000])),
@@ -237,7 +239,7 @@ mod tests {
             codes(&d),
             [(DiagnosticCode::GeneratorBehind, Severity::Error)]
         );
-        assert!(d[0].message.contains("p99 is 8.0 ms"), "{}", d[0].message);
+        assert!(d[0].message.contains("p99 is 8.003 ms"), "{}", d[0].message);
         // On time, but saturated while requests waited for connections: behind too.
         let mut l2 = info(100, &[], 10);
         l2.achieved_rate = 100.0;
@@ -265,25 +267,25 @@ mod tests {
         assert_eq!(load_checks(&l, gates)[0].severity, Severity::Warning);
         // A bound raised past the 8 ms measured: on time.
         let gates = LoadGates {
-            max_lateness_us: 10_000.0,
+            max_lateness: Duration::from_millis(10),
             ..LoadGates::default()
         };
         assert!(load_checks(&l, gates).is_empty());
         let gates = LoadGates {
-            max_lateness_us: 2_500.0,
+            max_lateness: Duration::from_micros(2_500),
             ..LoadGates::default()
         };
         assert!(load_checks(&l, gates)[0]
             .message
-            .contains("p99 is 8.0 ms (the bound is 2.5 ms)"));
+            .contains("p99 is 8.003 ms (the bound is 2.500 ms)"));
         // On time just under the bound (the histogram's bucket of 4.99 ms ends below 5).
         assert!(load_checks(&info(100, &[], 4_990), LoadGates::default()).is_empty());
 
         let mut l = info(100, &[], 10);
         l.slot_waits = plumb_model::SlotWaits {
             count: 25,
-            max_us: 40_000.0,
-            total_us: 1e5,
+            max: Duration::from_millis(40),
+            total: Duration::from_millis(100),
         };
         let d = load_checks(&l, LoadGates::default());
         assert_eq!(
@@ -292,7 +294,7 @@ mod tests {
         );
         assert!(d[0]
             .message
-            .contains("25 requests (25.0 %) waited for one, up to 40.0 ms"));
+            .contains("25 requests (25.0 %) waited for one, up to 40.00 ms"));
         assert!(d[0]
             .message
             .contains("not keeping up at 100 requests in flight"));

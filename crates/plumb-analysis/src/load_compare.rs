@@ -10,7 +10,7 @@
 //! interval within the runs (as if requests were independent) is shown for what it is.
 
 use hdrhistogram::Histogram;
-use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     value_at_percentile, LatencyDistribution, LoadComparison, LoadInfo, PercentileComparison,
     Verdict, LATENCY_PERCENTILES,
@@ -124,8 +124,8 @@ fn percentile(
     };
     PercentileComparison {
         percentile: label.to_string(),
-        base_us: b,
-        new_us: n,
+        base: Duration::from_nanos_f64(b * 1e3),
+        new: Duration::from_nanos_f64(n * 1e3),
         ratio: n / b,
         ratio_ci,
         verdict,

@@ -4,6 +4,7 @@
 //! the shared analysis already made (precision, outliers, modality, drift).
 
 use crate::registry::GroupOptions;
+use plumb_model::quantity::Duration;
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, DiagnosticCode, FunctionInfo, Metric, ProducerSettings,
     ResultDocument, Severity, Verdict,
@@ -63,7 +64,7 @@ fn benchmark_checks(doc: &ResultDocument, b: &Benchmark) -> Vec<Diagnostic> {
         _ => None,
     };
     [
-        dead_code(b, &info.empty_body_samples_ns, cycle_ns(doc), level),
+        dead_code(b, &info.empty_body_samples, cycle_ns(doc), level),
         short_samples(b, min_sample),
         imprecise(b, info, level),
         allocates(b),
@@ -251,11 +252,23 @@ fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
 /// "Nothing measured?": per-op times whose ranks are indistinguishable from an empty
 /// body's (Mann–Whitney, robust to the rare slow sample a real routine may have), or a
 /// median per-op time below one CPU cycle.
-fn dead_code(b: &Benchmark, empty: &[f64], cycle_ns: f64, level: f64) -> Option<Diagnostic> {
+/// `empty_per_call`: the empty body's samples, per call of the routine.
+fn dead_code(
+    b: &Benchmark,
+    empty_per_call: &[Duration],
+    cycle_ns: f64,
+    level: f64,
+) -> Option<Diagnostic> {
     let times = b.analysed_times_ns();
     if times.len() < 2 {
         return None;
     }
+    let ops = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1)) as f64;
+    let empty: Vec<f64> = empty_per_call
+        .iter()
+        .map(|d| d.as_nanos_f64() / ops)
+        .collect();
+    let empty = empty.as_slice();
     let median = plumb_stats::Summary::of(&times).ok()?.median;
     let empty = Some(empty).filter(|e| e.len() >= 2);
     let same_as_empty = empty
@@ -266,7 +279,6 @@ fn dead_code(b: &Benchmark, empty: &[f64], cycle_ns: f64, level: f64) -> Option<
         .map(|s| s.median);
     // A cycle is compared with the time of one call of the routine, not of one of its
     // operations: a vectorised routine can do many operations in a cycle.
-    let ops = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1)) as f64;
     let below_cycle = median * ops < cycle_ns;
     if !(below_cycle || same_as_empty == Some(true)) {
         return None;
@@ -435,7 +447,7 @@ fn cycle_ns(doc: &ResultDocument) -> f64 {
     let ghz = doc
         .clock
         .as_ref()
-        .and_then(|c| c.ticks_per_ns)
+        .and_then(|c| c.tsc_frequency.map(|f| f.per_nanosecond()))
         .or(doc.environment.cpu_mhz.map(|m| m / 1000.0))
         .filter(|g| *g > 0.1)
         .unwrap_or(ONE_CYCLE_FALLBACK_GHZ);
@@ -449,7 +461,7 @@ fn last_levels(doc: &ResultDocument) -> Vec<(String, u64)> {
         .caches
         .iter()
         .filter(|c| c.kind != "Instruction")
-        .map(|c| (format!("L{} cache", c.level), c.size_bytes))
+        .map(|c| (format!("L{} cache", c.level), c.size.0))
         .collect();
     v.sort_by_key(|(_, s)| *s);
     v
@@ -464,7 +476,7 @@ fn sig3(x: f64) -> String {
 }
 
 fn bytes_text(b: u64) -> String {
-    plumb_report::format_value(plumb_model::Unit::Bytes, b as f64)
+    plumb_model::format::value(plumb_model::Unit::Bytes, b as f64)
 }
 
 #[cfg(test)]
@@ -498,7 +510,7 @@ mod tests {
         );
         b.function = Some(FunctionInfo {
             ops_per_iter: 1,
-            empty_body_samples_ns: vec![empty_ns; 12],
+            empty_body_samples: vec![Duration::from_nanos_f64(empty_ns); 12],
             warmup: true,
             steady_state: true,
             ..Default::default()

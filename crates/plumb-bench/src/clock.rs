@@ -3,6 +3,7 @@
 //! sampling loop is monomorphised per clock: choosing the clock costs no branch in the
 //! timed region.
 
+use plumb_model::quantity::Frequency;
 use plumb_model::ClockInfo;
 use std::time::{Duration, Instant};
 
@@ -151,22 +152,22 @@ impl Clock {
         const READS: usize = 20_000;
         match self {
             Clock::Monotonic(m) => {
-                let (resolution_ns, read_cost_ns) = characterise(m, READS);
+                let (resolution, read_cost) = characterise(m, READS);
                 ClockInfo {
                     name: "monotonic".into(),
-                    resolution_ns,
-                    read_cost_ns,
-                    ticks_per_ns: None,
+                    resolution: plumb_model::quantity::Duration::from_nanos_f64(resolution),
+                    read_cost: plumb_model::quantity::Duration::from_nanos_f64(read_cost),
+                    tsc_frequency: None,
                 }
             }
             #[cfg(target_arch = "x86_64")]
             Clock::Tsc(t) => {
-                let (resolution_ns, read_cost_ns) = characterise(t, READS);
+                let (resolution, read_cost) = characterise(t, READS);
                 ClockInfo {
                     name: "tsc".into(),
-                    resolution_ns,
-                    read_cost_ns,
-                    ticks_per_ns: Some(t.ticks_per_ns()),
+                    resolution: plumb_model::quantity::Duration::from_nanos_f64(resolution),
+                    read_cost: plumb_model::quantity::Duration::from_nanos_f64(read_cost),
+                    tsc_frequency: Some(Frequency::from_hertz(t.ticks_per_ns() * 1e9)),
                 }
             }
         }

@@ -135,18 +135,21 @@ fn measured(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, m: Measured
         info.batch_means_error = Some(p.relative_error).filter(|e| e.is_finite());
         info.precision_stop = Some(p.stop);
     }
-    calibration(args, b, info, s, m.ops_per_iter);
+    calibration(args, b, info, s);
 }
 
 /// The empty body's per-op cost (reported, and subtracted with --subtract-overhead) and
 /// delta timing's fixed cost per sample.
-fn calibration(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, s: &Sampled, opi: u64) {
-    let opi = opi as f64;
-    info.empty_body_samples_ns = s.empty_per_iter_ns.iter().map(|ns| ns / opi).collect();
+fn calibration(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, s: &Sampled) {
+    info.empty_body_samples = s
+        .empty_per_iter_ns
+        .iter()
+        .map(|&ns| Duration::from_nanos_f64(ns))
+        .collect();
     if !s.empty_per_iter_ns.is_empty() {
         let n = s.empty_per_iter_ns.len() as f64;
         let mean = s.empty_per_iter_ns.iter().sum::<f64>() / n;
-        info.empty_body_ns = Some(mean / opi);
+        info.empty_body = Some(Duration::from_nanos_f64(mean));
         if args.subtract_overhead {
             // Per sample: the empty body's per-iteration cost times the batch.
             let per_sample: Vec<f64> = s

@@ -266,7 +266,11 @@ impl<'a> Harness<'a> {
             .unwrap_or_default();
         // Samples last at least 1000 clock reads and 1000 resolution steps, so neither
         // shifts a per-op figure by more than 0.1 %.
-        let min_sample_ns = 1000.0 * clock_info.resolution_ns.max(clock_info.read_cost_ns);
+        let min_sample_ns = 1000.0
+            * clock_info
+                .resolution
+                .max(clock_info.read_cost)
+                .as_nanos_f64();
         let ctx = Context {
             clock,
             sampling: sampling(&self.args, min_sample_ns),
@@ -380,8 +384,8 @@ fn announce(clock: &plumb_model::ClockInfo, ctx: &Context, chosen: &[usize], nam
     eprintln!(
         "clock: {} (resolution {:.1} ns, read {:.1} ns) → samples of ≥ {:.1} µs; allocations {}",
         clock.name,
-        clock.resolution_ns,
-        clock.read_cost_ns,
+        clock.resolution.as_nanos_f64(),
+        clock.read_cost.as_nanos_f64(),
         ctx.sampling.min_sample_ns / 1e3,
         if ctx.count_allocations {
             "counted"

@@ -21,12 +21,13 @@
 //! timed leaks out), converted to nanoseconds at the dump by a calibration against the
 //! monotonic clock; elsewhere the monotonic clock (`Instant`). A region costs two clock
 //! reads and two relaxed atomic additions; what that is on the machine at hand is measured
-//! at every dump (`timer_cost_ns` in the document) and by `bench/insitu-cost.sh`, against a
+//! at every dump (`timer_cost` in the document) and by `bench/insitu-cost.sh`, against a
 //! pair of `Instant::now()` calls: on this project's KVM guest (AMD EPYC), 44.9 ns a
 //! region against 53.7 ns for the pair, ×0.836 [0.819, 0.853] (fenced reads are not free
 //! under a hypervisor). A region's time includes that cost once per call.
 //! Regions may be used from any thread; their totals are shared.
 
+use plumb_model::quantity::Duration;
 use plumb_model::{InSituRegion, InSituSettings, ProducerSettings, ResultDocument, Settings};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
@@ -119,7 +120,7 @@ pub fn snapshot() -> Vec<InSituRegion> {
         regions.push(InSituRegion {
             name: r.name.to_string(),
             calls: r.calls.load(Ordering::Relaxed),
-            total_ns: r.ticks.load(Ordering::Relaxed) as f64 / per_ns,
+            total: Duration::from_nanos_f64(r.ticks.load(Ordering::Relaxed) as f64 / per_ns),
         });
         at = r.next.load(Ordering::Acquire);
     }
@@ -148,7 +149,7 @@ pub fn document() -> ResultDocument {
         plumb_env::collect(),
         Settings::default_levels(ProducerSettings::InSitu(InSituSettings {
             clock: clock::name().to_string(),
-            timer_cost_ns: timer_cost_ns(),
+            timer_cost: timer_cost(),
         })),
     );
     doc.regions = snapshot();
@@ -162,7 +163,7 @@ pub fn dump(path: impl AsRef<std::path::Path>) -> std::io::Result<()> {
 
 /// The cost of one timed, empty region: the median of 25 rounds of 2,000, timed by the
 /// monotonic clock around each round (on a private region, not listed).
-pub fn timer_cost_ns() -> f64 {
+pub fn timer_cost() -> Duration {
     static PROBE: Region = Region {
         name: "plumb-insitu-probe",
         ticks: AtomicU64::new(0),
@@ -180,7 +181,7 @@ pub fn timer_cost_ns() -> f64 {
         })
         .collect();
     rounds.sort_by(f64::total_cmp);
-    rounds[rounds.len() / 2]
+    Duration::from_nanos_f64(rounds[rounds.len() / 2])
 }
 
 /// The clock chosen once per process: the fenced TSC where it is invariant, the
@@ -284,12 +285,13 @@ mod tests {
         let regions = snapshot();
         let r = regions.iter().find(|r| r.name == "sleepy").unwrap();
         assert_eq!(r.calls, 3);
-        assert!(r.total_ns >= 15e6 && r.total_ns < 1.015e9, "{r:?}");
+        let total = r.total.as_nanos_f64();
+        assert!((15e6..1.015e9).contains(&total), "{r:?}");
         assert!(
             regions.iter().all(|r| r.name != NEVER.name()),
             "unused regions are not listed"
         );
-        let cost = timer_cost_ns();
+        let cost = timer_cost().as_nanos_f64();
         assert!(cost > 0.0 && cost < 10_000.0, "{cost}");
         let doc = document();
         assert!(doc.regions.iter().any(|r| r.name == "sleepy"));

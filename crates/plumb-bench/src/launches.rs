@@ -5,6 +5,8 @@
 
 use crate::args::Args;
 use crate::registry::Entry;
+#[cfg(test)]
+use plumb_model::quantity::Duration;
 use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric, ResultDocument};
 use std::process::{Command, Stdio};
 
@@ -66,7 +68,7 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
         .and_then(|l| l.function.clone())
         .unwrap_or_default();
     info.launch_sample_counts = launches.iter().map(|l| l.samples.len()).collect();
-    info.empty_body_samples_ns = Vec::new();
+    info.empty_body_samples = Vec::new();
     // Each launch sampled to its own precision; across launches the launch means are the
     // replicates, and the first launch's figures would speak for none of the others.
     info.target_error = None;
@@ -82,8 +84,8 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
             info.failure = Some(format!("launches do not join: {e}"));
         }
         if let Some(f) = &l.function {
-            info.empty_body_samples_ns
-                .extend(f.empty_body_samples_ns.iter().copied());
+            info.empty_body_samples
+                .extend(f.empty_body_samples.iter().copied());
             info.steady_state &= f.steady_state;
             info.warmup_time = info.warmup_time.max(f.warmup_time);
         }
@@ -126,7 +128,7 @@ mod tests {
         }
         b.function = Some(FunctionInfo {
             steady_state: true,
-            empty_body_samples_ns: vec![0.3, 0.3],
+            empty_body_samples: vec![Duration::from_picos(300); 2],
             ..FunctionInfo::default()
         });
         b
@@ -156,7 +158,7 @@ mod tests {
         );
         let f = b.function.as_ref().unwrap();
         assert_eq!(f.launch_sample_counts, [2, 3]);
-        assert_eq!(f.empty_body_samples_ns.len(), 4);
+        assert_eq!(f.empty_body_samples.len(), 4);
         assert_eq!(f.failure.as_deref(), Some("launch 3: panicked: boom"));
         assert_eq!(b.launch_means(&Metric::WallTime).unwrap(), [10.5, 21.0]);
         assert!(b.baseline && b.group.as_deref() == Some("g"));

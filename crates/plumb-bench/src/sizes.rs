@@ -8,7 +8,7 @@ pub fn sizes_across_caches() -> Vec<u64> {
         env.caches
             .iter()
             .find(|c| c.level == level && c.kind != "Instruction")
-            .map(|c| c.size_bytes)
+            .map(|c| c.size.0)
     };
     let l1 = size(1).unwrap_or(32 << 10);
     let l2 = size(2).unwrap_or(1 << 20);

@@ -497,9 +497,10 @@ pub struct LoadArgs {
     /// Write per-second latency histograms as an HdrHistogram interval log (.hlog).
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<PathBuf>,
-    /// Start the schedule at this wall-clock time (Unix seconds), so agents start together.
+    /// Start the schedule at this wall-clock time (Unix seconds, or RFC 3339 in UTC), so
+    /// agents start together.
     #[arg(long, value_name = "UNIX_SECONDS", value_parser = values::unix_time)]
-    pub start_at: Option<f64>,
+    pub start_at: Option<plumb_model::quantity::Timestamp>,
     /// This agent's name, recorded in the result (for plumb merge).
     #[arg(long)]
     pub agent: Option<String>,

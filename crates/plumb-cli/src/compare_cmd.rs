@@ -32,9 +32,14 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
     };
     if let Some(v) = doc.migrated_from {
         eprintln!(
-            "plumb: note: {} is a version-{v} result; read as version {} (samples as metric columns; see docs/result-format.md)",
+            "plumb: note: {} is a version-{v} result; read as version {} ({}; see docs/result-format.md)",
             path.display(),
-            plumb_model::FORMAT_VERSION
+            plumb_model::FORMAT_VERSION,
+            if v < 2 {
+                "samples as metric columns, measured values typed"
+            } else {
+                "measured values typed: times in ns, moments in RFC 3339"
+            }
         );
     }
     complete_statistics(&mut doc);

@@ -43,7 +43,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     let gates = LoadGates {
         max_error_rate: a.max_error_rate,
         allow_late: a.allow_late,
-        max_lateness_us: a.max_lateness.to_std().as_secs_f64() * 1e6,
+        max_lateness: a.max_lateness,
     };
     let mut benchmarks = Vec::new();
     for ((_, settings), runs) in targets.iter().zip(&reports) {
@@ -296,9 +296,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         warmup: a.warmup.to_std(),
         timeout: a.timeout.to_std(),
         mode: Mode::from(&mode),
-        start_at: a
-            .start_at
-            .map(|t| std::time::UNIX_EPOCH + std::time::Duration::from_secs_f64(t)),
+        start_at: a.start_at.map(|t| t.to_system_time()),
         hlog: a.hlog.clone(),
         spin: a.spin.to_std(),
         drain: a.drain.to_std(),
@@ -319,7 +317,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         threads: a.threads,
         pipeline: a.pipeline,
         drain: Some(a.drain),
-        max_body: Some(a.max_body.0),
+        max_body: Some(a.max_body),
         max_error_rate: Some(a.max_error_rate),
         allow_late: a.allow_late,
         max_lateness: Some(a.max_lateness),

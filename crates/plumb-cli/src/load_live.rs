@@ -4,6 +4,7 @@
 //! once it lasts long enough to notice, with its bound.
 
 use plumb_load::load::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
+use plumb_model::format;
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -148,9 +149,9 @@ impl View {
             if self.total.latency.is_empty() {
                 "-".to_string()
             } else {
-                plumb_report::format_us(
-                    plumb_model::value_at_percentile(&self.total.latency, p) as f64
-                )
+                format::time(plumb_model::quantity::Duration::from_micros(
+                    plumb_model::value_at_percentile(&self.total.latency, p),
+                ))
             }
         };
         eprint!(

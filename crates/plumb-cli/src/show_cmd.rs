@@ -29,7 +29,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
 }
 
 fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
-    let when = plumb_report::format_date_utc(doc.started_unix_s);
+    let when = plumb_model::format::date(doc.started);
     let host = doc
         .environment
         .hostname

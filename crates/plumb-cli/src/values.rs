@@ -1,16 +1,21 @@
 //! Parsers for option values that are not quantities (those parse through
 //! `plumb_model::quantity`, one grammar for every subcommand and the harness).
 
-use plumb_model::quantity::{parse_count, QuantityError};
+use plumb_model::quantity::{parse_count, QuantityError, Timestamp};
 
 /// A wall-clock time in Unix seconds (fractions allowed).
-pub fn unix_time(s: &str) -> Result<f64, String> {
+/// A moment as Unix seconds (`$(date +%s)`, fractions allowed) or RFC 3339 in UTC
+/// (`2026-11-25T09:48:41Z`).
+pub fn unix_time(s: &str) -> Result<Timestamp, String> {
+    if s.contains('T') {
+        return s.parse::<Timestamp>().map_err(|e| e.to_string());
+    }
     let v: f64 = s
         .trim()
         .parse()
         .map_err(|_| format!("{s:?} is not a number of seconds since 1970"))?;
     if v.is_finite() && v > 0.0 && v < 1e11 {
-        Ok(v)
+        Ok(Timestamp::from_unix_secs_f64(v))
     } else {
         Err(format!(
             "{s:?} is not a Unix time (seconds since 1970, e.g. $(date +%s))"

@@ -116,7 +116,10 @@ fn compare_refuses_malformed_foreign_and_other_version_files() {
     let text = std::fs::read_to_string(&good).unwrap();
     let future = env.write(
         "future.json",
-        &text.replace("\"format_version\": 2", "\"format_version\": 99"),
+        &text.replace(
+            &format!("\"format_version\": {}", plumb_model::FORMAT_VERSION),
+            "\"format_version\": 99",
+        ),
     );
     fails_with(
         &env,
@@ -307,7 +310,7 @@ fn compare_reads_version_1_results() {
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
     assert!(
         run.stderr
-            .contains("is a version-1 result; read as version 2"),
+            .contains("is a version-1 result; read as version 3"),
         "{}",
         run.stderr
     );

@@ -36,7 +36,7 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
         run.stdout
     );
     let l = read_doc(&json).benchmarks[0].load.clone().unwrap();
-    let p99 = l.latency.percentiles_us["p99"] / 1e3;
+    let p99 = l.latency.percentiles["p99"].as_micros_f64() / 1e3;
     assert!(
         (80.0..130.0).contains(&p99),
         "open p99 {p99} ms\n{}",
@@ -44,7 +44,7 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
     );
     // Sent on schedule: lateness far below the 100 ms stall. (The bound leaves room for a
     // noisy 2-core CI machine running other tests beside this one; 5 ms flaked there.)
-    let lateness_p99 = l.send_lateness.unwrap().percentiles_us["p99"];
+    let lateness_p99 = l.send_lateness.unwrap().percentiles["p99"].as_micros_f64();
     assert!(
         lateness_p99 < 20_000.0,
         "send lateness p99 {lateness_p99} µs"
@@ -69,7 +69,7 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
     run.assert_code(0);
     assert!(run.stdout.contains("NOT what users wait"), "{}", run.stdout);
     let l = read_doc(&json).benchmarks[0].load.clone().unwrap();
-    let p99 = l.latency.percentiles_us["p99"] / 1e3;
+    let p99 = l.latency.percentiles["p99"].as_micros_f64() / 1e3;
     assert!(p99 < 20.0, "closed p99 {p99} ms hides the stalls");
 
     // compare: a load result against itself is never slower. (Open against closed loop is
@@ -213,8 +213,8 @@ fn agents_started_together_merge_losslessly() {
     }
     for (label, q) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99)] {
         assert_eq!(
-            m.latency.percentiles_us[label],
-            all.value_at_quantile(q) as f64,
+            m.latency.percentiles[label],
+            plumb_model::quantity::Duration::from_micros(all.value_at_quantile(q)),
             "{label}"
         );
     }
@@ -328,5 +328,6 @@ fn runs_one_after_the_other_do_not_merge_silently() {
         "{}",
         m.achieved_rate
     );
-    assert!((1.95..=2.2).contains(&m.duration_s), "{}", m.duration_s);
+    let seconds = m.duration.as_secs_f64();
+    assert!((1.95..=2.2).contains(&seconds), "{seconds}");
 }

@@ -297,7 +297,7 @@ fn a_response_larger_than_the_bound_fails_and_chunked_and_gzip_pass() {
     assert_eq!(l.errors["response larger than --max-body"], l.due);
     let (run, l) = load(&env, &url(big), "20", "0.5s", &[]);
     run.assert_code(0);
-    assert_eq!(l.body_bytes, 100_000 * l.ok);
+    assert_eq!(l.body.0, 100_000 * l.ok);
 
     let chunked = scripted_server("127.0.0.1:0", |n, _, _| {
         if n % 2 == 0 {
@@ -322,9 +322,9 @@ fn a_response_larger_than_the_bound_fails_and_chunked_and_gzip_pass() {
     assert_eq!((l.ok, l.error_count()), (l.due, 0), "{:?}", l.errors);
     // Chunked bodies count their 7 data bytes, gzip ones their 22 bytes.
     assert!(
-        l.body_bytes >= 7 * l.ok && l.body_bytes <= 22 * l.ok,
+        l.body.0 >= 7 * l.ok && l.body.0 <= 22 * l.ok,
         "{}",
-        l.body_bytes
+        l.body.0
     );
 }
 

@@ -67,7 +67,9 @@ fn two_targets_in_turn_are_compared_run_by_run() {
     let p50 = |i: usize| {
         doc.benchmarks[i].load.as_ref().unwrap().runs[0]
             .latency
-            .percentile_us("p50")
+            .percentile("p50")
+            .unwrap()
+            .as_micros_f64()
     };
     assert!(
         p50(0) >= 2000.0 && p50(1) >= 6000.0,

@@ -23,7 +23,7 @@ fn shows_saved_results_and_converts_one() {
     // The migrated result keeps its CPU times; show gives them statistics.
     assert!(run.stdout.contains("User"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("open loop at 100 req/s"),
+        run.stdout.contains("open loop at 100.0 req/s"),
         "{}",
         run.stdout
     );

@@ -166,7 +166,7 @@ fn shell_correction(shell: Option<&str>, outcome: &Outcome) -> Option<Correction
     let xs: Vec<f64> = outcome
         .shell_samples
         .iter()
-        .map(|s| s.wall_ns as f64)
+        .map(|s| s.wall.as_nanos_f64())
         .collect();
     Correction::estimated(
         Metric::WallTime,

@@ -13,7 +13,7 @@
 
 use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};
 use crate::OutputPolicy;
-use plumb_model::quantity::Duration;
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::Exit;
 use std::cell::RefCell;
 use std::io;
@@ -54,10 +54,10 @@ impl Spawner for FakeSpawner {
         Ok(Box::new(FakeLaunch {
             line: argv.join(" "),
             record: RunRecord {
-                wall_ns: wall.as_nanos(),
-                user_ns: wall.as_nanos() / 2,
-                sys_ns: wall.as_nanos() / 10,
-                peak_rss_bytes: 1 << 20,
+                wall,
+                user: wall.div_u64(2),
+                sys: wall.div_u64(10),
+                peak_rss: ByteSize(1 << 20),
                 exit: Exit::Code(code),
             },
             log: self.log.clone(),
@@ -122,12 +122,15 @@ mod tests {
 
     #[test]
     fn commands_take_the_time_their_text_says() {
-        assert_eq!(run(&["sleep", "0.25"]).wall_ns, 250_000_000);
-        assert_eq!(run(&["fast", "5ms"]).wall_ns, 5_000_000);
+        assert_eq!(run(&["sleep", "0.25"]).wall, Duration::from_millis(250));
+        assert_eq!(run(&["fast", "5ms"]).wall, Duration::from_millis(5));
         assert_eq!(run(&["fail", "2ms", "exit", "3"]).exit, Exit::Code(3));
         assert_eq!(run(&["sh", "-c", "echo x; exit 4"]).exit, Exit::Code(4));
-        assert_eq!(run(&["true"]).wall_ns, 1_000_000);
+        assert_eq!(run(&["true"]).wall, Duration::from_millis(1));
         let r = run(&["x", "10ms"]);
-        assert_eq!((r.user_ns, r.sys_ns), (5_000_000, 1_000_000));
+        assert_eq!(
+            (r.user, r.sys),
+            (Duration::from_millis(5), Duration::from_millis(1))
+        );
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::spawner::{Launch, RunRecord, SpawnError};
 use crate::OutputPolicy;
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::Exit;
 use plumb_probe::{Probe, WallClock};
 use std::fs::{File, OpenOptions};
@@ -89,10 +90,10 @@ impl Launch for Executable {
             }
         };
         Ok(RunRecord {
-            wall_ns: wall_ns[0],
-            user_ns: timeval_ns(usage.ru_utime),
-            sys_ns: timeval_ns(usage.ru_stime),
-            peak_rss_bytes: max_rss_bytes(usage.ru_maxrss),
+            wall: Duration::from_nanos(wall_ns[0]),
+            user: Duration::from_nanos(timeval_ns(usage.ru_utime)),
+            sys: Duration::from_nanos(timeval_ns(usage.ru_stime)),
+            peak_rss: ByteSize(max_rss_bytes(usage.ru_maxrss)),
             exit: decode_status(status),
         })
     }
@@ -212,15 +213,15 @@ mod tests {
             Executable::new(&argv(&["sh", "-c", "exit 3"]), &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
         assert_eq!(s.exit, Exit::Code(3));
-        assert!(s.wall_ns > 0);
-        assert!(s.peak_rss_bytes > 0);
+        assert!(s.wall > Duration::ZERO);
+        assert!(s.peak_rss.0 > 0);
     }
 
     #[test]
     fn sleep_takes_at_least_its_time() {
         let mut e = Executable::new(&argv(&["sleep", "0.02"]), &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
-        assert!(s.wall_ns >= 20_000_000, "{}", s.wall_ns);
+        assert!(s.wall >= Duration::from_millis(20), "{}", s.wall);
         assert_eq!(s.exit, Exit::Code(0));
     }
 

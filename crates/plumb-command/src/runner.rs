@@ -205,7 +205,7 @@ fn measure(
                     Err(stop) => return Some(stop),
                 };
             if slots[i].spec.is_some() {
-                measured += Duration::from_nanos(sample.wall_ns);
+                measured += sample.wall.to_std();
             }
             slots[i].samples.push(sample);
             slots[i].counted.extend(counted);

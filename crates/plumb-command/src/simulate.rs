@@ -69,8 +69,12 @@ fn simulate_one(
     if m.samples.is_empty() {
         return Err("not simulated: no timed run to estimate the simulation from".into());
     }
-    let timed = m.samples.iter().map(|s| s.wall_ns as f64).sum::<f64>() / m.samples.len() as f64;
-    let timed = Duration::from_nanos(timed as u64);
+    let timed = m
+        .samples
+        .iter()
+        .map(|s| s.wall)
+        .sum::<plumb_model::quantity::Duration>();
+    let timed = timed.div_u64(m.samples.len() as u64).to_std();
     let estimate = VALGRIND_STARTUP + timed.mul_f64(*slowdown);
     if estimate > sim.budget {
         return Err(format!(
@@ -104,10 +108,10 @@ mod tests {
     use plumb_model::Exit;
 
     fn plan_for(budget: Duration) -> (RunPlan, SimulationPlan) {
-        let cache = |size_bytes, ways| SimCache {
-            size_bytes,
+        let cache = |size, ways| SimCache {
+            size: plumb_model::quantity::ByteSize(size),
             ways,
-            line_bytes: 64,
+            line_size: plumb_model::quantity::ByteSize(64),
         };
         let sim = SimulationPlan {
             geometry: Geometry {
@@ -122,13 +126,14 @@ mod tests {
     }
 
     fn measured(command: &str, operations: Option<&str>, wall_ns: u64) -> Measured {
+        use plumb_model::quantity::{ByteSize, Duration};
         let mut spec = CommandSpec::new(command);
         spec.operations = operations.map(String::from);
         let run = RunRecord {
-            wall_ns,
-            user_ns: 0,
-            sys_ns: 0,
-            peak_rss_bytes: 0,
+            wall: Duration::from_nanos(wall_ns),
+            user: Duration::ZERO,
+            sys: Duration::ZERO,
+            peak_rss: ByteSize(0),
             exit: Exit::Code(0),
         };
         Measured {

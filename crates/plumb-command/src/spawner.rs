@@ -4,6 +4,7 @@
 //! counts, order and output are tested without timing anything.
 
 use crate::OutputPolicy;
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{Exit, Metric};
 use std::fmt;
 use std::io;
@@ -11,12 +12,12 @@ use std::io;
 /// What one run of a command measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunRecord {
-    pub wall_ns: u64,
+    pub wall: Duration,
     /// The child's CPU time in user mode and in the kernel (`wait4`'s rusage).
-    pub user_ns: u64,
-    pub sys_ns: u64,
+    pub user: Duration,
+    pub sys: Duration,
     /// The child's own peak resident set.
-    pub peak_rss_bytes: u64,
+    pub peak_rss: ByteSize,
     pub exit: Exit,
 }
 
@@ -31,10 +32,10 @@ impl RunRecord {
 
     pub fn values(&self) -> [(Metric, u64); 4] {
         [
-            (Metric::WallTime, self.wall_ns),
-            (Metric::UserTime, self.user_ns),
-            (Metric::SystemTime, self.sys_ns),
-            (Metric::PeakRss, self.peak_rss_bytes),
+            (Metric::WallTime, self.wall.as_nanos()),
+            (Metric::UserTime, self.user.as_nanos()),
+            (Metric::SystemTime, self.sys.as_nanos()),
+            (Metric::PeakRss, self.peak_rss.0),
         ]
     }
 

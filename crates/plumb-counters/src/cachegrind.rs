@@ -3,30 +3,20 @@
 //! KVM guest it reads a 256 MiB direct-mapped last level), so the geometry is always
 //! given, from the machine record: L1 instruction, L1 data, and the last level.
 
-use plumb_model::{
-    CacheLevel, Metric, MetricInfo, SimulatedCache, SimulatedCaches, SimulatedCounts, Source,
-};
+use plumb_model::{CacheLevel, Metric, MetricInfo, SimulatedCaches, SimulatedCounts, Source};
 use std::fmt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// One simulated cache: size, associativity and line size, as cachegrind takes them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SimCache {
-    pub size_bytes: u64,
-    pub ways: u32,
-    pub line_bytes: u32,
-}
+/// One simulated cache: size, associativity and line size, as cachegrind takes them
+/// (the model's record of it).
+pub use plumb_model::SimulatedCache as SimCache;
 
-impl SimCache {
-    fn arg(&self, name: &str) -> String {
-        format!(
-            "--{name}={},{},{}",
-            self.size_bytes, self.ways, self.line_bytes
-        )
-    }
+/// `--NAME=size,ways,line` for valgrind.
+fn cache_arg(c: &SimCache, name: &str) -> String {
+    format!("--{name}={},{},{}", c.size.0, c.ways, c.line_size.0)
 }
 
 /// The three caches cachegrind simulates.
@@ -48,11 +38,11 @@ impl Geometry {
         };
         let sim = |c: Option<&CacheLevel>, what: &str| -> Result<SimCache, String> {
             let c = c.ok_or_else(|| format!("the machine record has no {what} cache"))?;
-            match (c.ways, c.line_bytes) {
-                (Some(ways), Some(line_bytes)) if ways > 0 && line_bytes > 0 => Ok(SimCache {
-                    size_bytes: c.size_bytes,
+            match (c.ways, c.line_size) {
+                (Some(ways), Some(line_size)) if ways > 0 && line_size.0 > 0 => Ok(SimCache {
+                    size: c.size,
                     ways,
-                    line_bytes,
+                    line_size,
                 }),
                 _ => Err(format!(
                     "the machine record lacks the {what} cache's associativity or line size"
@@ -83,9 +73,9 @@ impl Geometry {
         vec![
             "--cache-sim=yes".into(),
             "--branch-sim=yes".into(),
-            self.i1.arg("I1"),
-            self.d1.arg("D1"),
-            self.ll.arg("LL"),
+            cache_arg(&self.i1, "I1"),
+            cache_arg(&self.d1, "D1"),
+            cache_arg(&self.ll, "LL"),
         ]
     }
 }
@@ -207,15 +197,10 @@ impl Totals {
 
 impl From<&Geometry> for SimulatedCaches {
     fn from(g: &Geometry) -> Self {
-        let c = |s: SimCache| SimulatedCache {
-            size_bytes: s.size_bytes,
-            ways: s.ways,
-            line_bytes: s.line_bytes,
-        };
         SimulatedCaches {
-            i1: c(g.i1),
-            d1: c(g.d1),
-            ll: c(g.ll),
+            i1: g.i1,
+            d1: g.d1,
+            ll: g.ll,
         }
     }
 }
@@ -445,15 +430,16 @@ fn failure_message(argv: &[String], status: ExitStatus, log: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plumb_model::quantity::ByteSize;
 
-    fn level(level: u8, kind: &str, size_bytes: u64, ways: u32) -> CacheLevel {
+    fn level(level: u8, kind: &str, size: u64, ways: u32) -> CacheLevel {
         CacheLevel {
             level,
             kind: kind.into(),
-            size_bytes,
+            size: ByteSize(size),
             shared_by: None,
             ways: Some(ways),
-            line_bytes: Some(64),
+            line_size: Some(ByteSize(64)),
         }
     }
 

@@ -4,6 +4,7 @@
 //! valgrind (.ci/run installs valgrind); says so and skips where either is missing.
 
 use plumb_counters::cachegrind::{simulate, Geometry, SimCache};
+use plumb_model::quantity::ByteSize;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -31,10 +32,10 @@ fn sorted_input_is_predicted_and_shuffled_input_is_not() {
         eprintln!("skipped: no C compiler (cc)");
         return;
     };
-    let cache = |size_bytes, ways| SimCache {
-        size_bytes,
+    let cache = |size, ways| SimCache {
+        size: ByteSize(size),
         ways,
-        line_bytes: 64,
+        line_size: ByteSize(64),
     };
     let g = Geometry {
         i1: cache(32 << 10, 8),

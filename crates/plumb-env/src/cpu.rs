@@ -1,5 +1,6 @@
 use crate::parse;
 use crate::system::read_trimmed;
+use plumb_model::quantity::ByteSize;
 use plumb_model::CacheLevel;
 use std::fs;
 
@@ -34,10 +35,12 @@ pub fn caches() -> Vec<CacheLevel> {
         caches.push(CacheLevel {
             level,
             kind,
-            size_bytes: size,
+            size: ByteSize(size),
             shared_by: get("shared_cpu_list").map(|l| parse::cpu_list(&l).len()),
             ways: get("ways_of_associativity").and_then(|w| w.parse().ok()),
-            line_bytes: get("coherency_line_size").and_then(|l| l.parse().ok()),
+            line_size: get("coherency_line_size")
+                .and_then(|l| l.parse().ok())
+                .map(ByteSize),
         });
     }
     caches.sort_by(|a, b| (a.level, &a.kind).cmp(&(b.level, &b.kind)));

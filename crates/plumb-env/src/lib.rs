@@ -6,6 +6,7 @@ mod parse;
 mod system;
 mod virt;
 
+use plumb_model::quantity::ByteSize;
 use plumb_model::Environment;
 
 /// Reads the environment record of this machine and process now.
@@ -21,7 +22,7 @@ pub fn collect() -> Environment {
         cores: cpu.cores,
         threads: cpu.threads,
         caches: cpu::caches(),
-        memory_bytes: system::memory_bytes(),
+        memory: system::memory().map(ByteSize),
         numa_nodes: system::numa_nodes(),
         governors: cpu::governors(),
         turbo: cpu::turbo(),
@@ -57,7 +58,7 @@ mod tests {
     fn reads_this_linux_machine() {
         let env = super::collect();
         assert!(env.threads.unwrap_or(0) >= 1, "{env:?}");
-        assert!(env.memory_bytes.unwrap_or(0) > 0);
+        assert!(env.memory.unwrap_or_default().0 > 0);
         assert!(!env.affinity.is_empty());
         assert!(env.kernel.is_some());
     }

@@ -17,7 +17,8 @@ pub fn os_name() -> Option<String> {
         .or_else(|| Some(std::env::consts::OS.to_string()))
 }
 
-pub fn memory_bytes() -> Option<u64> {
+/// Physical memory, bytes (`MemTotal`).
+pub fn memory() -> Option<u64> {
     let text = fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

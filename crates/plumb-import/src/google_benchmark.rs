@@ -3,6 +3,7 @@
 //! `iterations`; aggregates (mean, median, stddev) are skipped, as plumb computes its own.
 //! `real_time` and `cpu_time` are per iteration in `time_unit`.
 
+use plumb_model::quantity::ByteSize;
 use plumb_model::{
     Aggregate, Benchmark, BenchmarkKind, CacheLevel, Environment, Metric, MetricInfo,
     ResultDocument, Source, Unit,
@@ -99,10 +100,10 @@ fn environment(c: &Value) -> Environment {
                         Some(CacheLevel {
                             level: k["level"].as_u64()? as u8,
                             kind: k["type"].as_str()?.to_string(),
-                            size_bytes: k["size"].as_u64()?,
+                            size: ByteSize(k["size"].as_u64()?),
                             shared_by: k["num_sharing"].as_u64().map(|n| n as usize),
                             ways: None,
-                            line_bytes: None,
+                            line_size: None,
                         })
                     })
                     .collect()
@@ -146,7 +147,7 @@ mod tests {
         );
         assert_eq!(b.times_ns(), [12_500.0, 13_500.0]);
         assert_eq!(doc.environment.threads, Some(2));
-        assert_eq!(doc.environment.caches[0].size_bytes, 32768);
+        assert_eq!(doc.environment.caches[0].size, ByteSize(32768));
         assert_eq!(doc.environment.kernel, None, "unknown, not guessed");
     }
 }

@@ -58,6 +58,6 @@ fn document(tool: Tool, environment: Environment) -> ResultDocument {
         },
     );
     // Unknown: 0 reads as "at an unknown time" (JSON has no NaN).
-    doc.started_unix_s = 0.0;
+    doc.started = plumb_model::quantity::Timestamp::EPOCH;
     doc
 }

@@ -8,6 +8,7 @@
 //! windows are allowed, when the merged rate is over the union of the windows).
 
 use hdrhistogram::Histogram;
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{
     Diagnostic, DiagnosticCode, LatencyDistribution, LoadInfo, MeasuredWindow, Severity,
     TimelineRow,
@@ -66,7 +67,7 @@ pub fn merge_load(
                 Severity::Warning,
                 "a result has no measured window (made before plumb 0.13): whether the runs overlapped was not checked",
             ));
-            parts.iter().map(|p| p.duration_s).fold(0.0, f64::max)
+            parts.iter().map(|p| p.duration).max().unwrap_or_default()
         }
     };
     let rates: Vec<String> = parts
@@ -116,19 +117,17 @@ fn check_overlap(
     allow_disjoint: bool,
     notes: &mut Vec<Diagnostic>,
 ) -> Result<(), String> {
-    let common = w.iter().map(|x| x.end_unix_s).fold(f64::INFINITY, f64::min)
-        - w.iter()
-            .map(|x| x.start_unix_s)
-            .fold(f64::NEG_INFINITY, f64::max);
+    let (Some(first_end), Some(last_start)) = (
+        w.iter().map(|x| x.end).min(),
+        w.iter().map(|x| x.start).max(),
+    ) else {
+        return Ok(());
+    };
+    let common = first_end.since(last_start).as_secs_f64();
     let worst = w
         .iter()
         .enumerate()
-        .map(|(i, x)| {
-            (
-                i,
-                common.max(0.0) / (x.end_unix_s - x.start_unix_s).max(1e-9),
-            )
-        })
+        .map(|(i, x)| (i, common / x.length().as_secs_f64().max(1e-9)))
         .min_by(|a, b| a.1.total_cmp(&b.1));
     let Some((i, share)) = worst else {
         return Ok(());
@@ -139,7 +138,7 @@ fn check_overlap(
     let (earliest, _) = w
         .iter()
         .enumerate()
-        .min_by(|a, b| a.1.start_unix_s.total_cmp(&b.1.start_unix_s))
+        .min_by_key(|(_, x)| x.start)
         .expect("non-empty");
     let offsets: Vec<String> = w
         .iter()
@@ -148,8 +147,8 @@ fn check_overlap(
             format!(
                 "{} from +{:.1} s to +{:.1} s",
                 label(names, k),
-                x.start_unix_s - w[earliest].start_unix_s,
-                x.end_unix_s - w[earliest].start_unix_s
+                x.start.since(w[earliest].start).as_secs_f64(),
+                x.end.since(w[earliest].start).as_secs_f64()
             )
         })
         .collect();
@@ -176,28 +175,28 @@ fn check_overlap(
     Ok(())
 }
 
-/// The length of the union of the windows, seconds.
-fn union_length(w: &[MeasuredWindow]) -> f64 {
-    let mut spans: Vec<(f64, f64)> = w.iter().map(|x| (x.start_unix_s, x.end_unix_s)).collect();
-    spans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let (mut total, mut cur) = (0.0, spans[0]);
-    for &(s, e) in &spans[1..] {
-        if s > cur.1 {
-            total += cur.1 - cur.0;
-            cur = (s, e);
+/// The length of the union of the windows.
+fn union_length(w: &[MeasuredWindow]) -> Duration {
+    let mut spans: Vec<MeasuredWindow> = w.to_vec();
+    spans.sort_by_key(|x| x.start);
+    let (mut total, mut cur) = (Duration::ZERO, spans[0]);
+    for x in &spans[1..] {
+        if x.start > cur.end {
+            total += cur.length();
+            cur = *x;
         } else {
-            cur.1 = cur.1.max(e);
+            cur.end = cur.end.max(x.end);
         }
     }
-    total + cur.1 - cur.0
+    total + cur.length()
 }
 
-/// `parts` as one result: counts and histograms added, rates over `span` seconds; the
+/// `parts` as one result: counts and histograms added, rates over `span`; the
 /// per-second timeline is left to the caller.
 pub(crate) fn combine(
     parts: &[&LoadInfo],
     windows: Option<&[MeasuredWindow]>,
-    span: f64,
+    span: Duration,
 ) -> Result<LoadInfo, String> {
     let lat: Vec<&LatencyDistribution> = parts.iter().map(|p| &p.latency).collect();
     let svc: Vec<&LatencyDistribution> = parts.iter().map(|p| &p.service).collect();
@@ -215,36 +214,29 @@ pub(crate) fn combine(
     }
     let sum_u = |f: fn(&LoadInfo) -> u64| parts.iter().map(|p| f(p)).sum::<u64>();
     let ok = sum_u(|p| p.ok);
-    let start = windows.map(|w| {
-        w.iter()
-            .map(|x| x.start_unix_s)
-            .fold(f64::INFINITY, f64::min)
-    });
-    let end = windows.map(|w| {
-        w.iter()
-            .map(|x| x.end_unix_s)
-            .fold(f64::NEG_INFINITY, f64::max)
-    });
+    let start = windows.and_then(|w| w.iter().map(|x| x.start).min());
+    let end = windows.and_then(|w| w.iter().map(|x| x.end).max());
     let offered: Option<f64> = parts
         .iter()
-        .map(|p| p.target_rate.map(|r| r * p.duration_s))
+        .map(|p| p.target_rate.map(|r| r * p.duration.as_secs_f64()))
         .sum();
     let latency = add(&lat)?;
-    let achieved_rate = ok as f64 / span.max(1e-9);
+    let span_s = span.as_secs_f64().max(1e-9);
+    let achieved_rate = ok as f64 / span_s;
     let mut waits = plumb_model::SlotWaits::default();
     for p in parts {
         waits.add(&p.slot_waits);
     }
     Ok(LoadInfo {
         mode: parts[0].mode.clone(),
-        target_rate: offered.map(|o| o / span.max(1e-9)),
+        target_rate: offered.map(|o| o / span_s),
         achieved_rate,
-        duration_s: span,
+        duration: span,
         ok,
         errors,
         concurrency: parts.iter().map(|p| p.concurrency).sum(),
         connections_opened: parts.iter().map(|p| p.connections_opened).sum(),
-        mean_in_flight: achieved_rate * latency.mean_us / 1e6,
+        mean_in_flight: achieved_rate * latency.mean.as_secs_f64(),
         latency,
         service: add(&svc)?,
         send_lateness: late.map(|l| add(&l)).transpose()?,
@@ -255,12 +247,11 @@ pub(crate) fn combine(
         slot_waits: waits,
         retried: sum_u(|p| p.retried),
         abandoned: sum_u(|p| p.abandoned),
-        body_bytes: sum_u(|p| p.body_bytes),
+        body: ByteSize(sum_u(|p| p.body.0)),
         threads: parts.iter().map(|p| p.threads).sum(),
-        window: start.zip(end).map(|(s, e)| MeasuredWindow {
-            start_unix_s: s,
-            end_unix_s: e,
-        }),
+        window: start
+            .zip(end)
+            .map(|(start, end)| MeasuredWindow { start, end }),
         generator_busy: parts
             .iter()
             .filter_map(|p| p.generator_busy)
@@ -275,14 +266,13 @@ fn seconds(
     parts: &[&LoadInfo],
     windows: Option<&[MeasuredWindow]>,
 ) -> Result<Vec<TimelineRow>, String> {
-    let earliest = windows.map_or(0.0, |w| {
-        w.iter()
-            .map(|x| x.start_unix_s)
-            .fold(f64::INFINITY, f64::min)
-    });
+    let earliest = windows.and_then(|w| w.iter().map(|x| x.start).min());
     let mut by: BTreeMap<u64, (TimelineRow, Option<Histogram<u64>>)> = BTreeMap::new();
     for (k, p) in parts.iter().enumerate() {
-        let shift = windows.map_or(0, |w| (w[k].start_unix_s - earliest).round() as u64);
+        let shift = match (windows, earliest) {
+            (Some(w), Some(e)) => w[k].start.since(e).as_secs_f64().round() as u64,
+            _ => 0,
+        };
         for r in &p.timeline {
             let h = r
                 .hdr_base64
@@ -299,7 +289,7 @@ fn seconds(
                 Some((row, acc)) => {
                     row.ok += r.ok;
                     row.errors += r.errors;
-                    row.max_us = row.max_us.max(r.max_us);
+                    row.max = row.max.max(r.max);
                     *acc = match (acc.take(), h) {
                         (Some(mut a), Some(b)) => {
                             a.add(&b)
@@ -317,15 +307,16 @@ fn seconds(
         .map(|(mut row, h)| {
             match h {
                 Some(h) if !h.is_empty() => {
-                    row.p50_us = plumb_model::value_at_percentile(&h, 50.0) as f64;
-                    row.p99_us = plumb_model::value_at_percentile(&h, 99.0) as f64;
+                    let at = |p| Duration::from_micros(plumb_model::value_at_percentile(&h, p));
+                    row.p50 = Some(at(50.0));
+                    row.p99 = Some(at(99.0));
                     row.hdr_base64 = Some(plumb_model::encode_histogram(&h));
                 }
                 Some(_) => {}
                 None => {
                     // Per-second percentiles do not combine from their summaries.
-                    row.p50_us = f64::NAN;
-                    row.p99_us = f64::NAN;
+                    row.p50 = None;
+                    row.p99 = None;
                     row.hdr_base64 = None;
                 }
             }
@@ -338,6 +329,7 @@ fn seconds(
 mod tests {
     use super::*;
     use crate::LatencyHistogram;
+    use plumb_model::quantity::Timestamp;
 
     fn part(values: &[f64], rate: f64, start: f64) -> (LoadInfo, Vec<f64>) {
         let mut h = LatencyHistogram::new();
@@ -349,7 +341,7 @@ mod tests {
             LoadInfo {
                 target_rate: Some(rate),
                 achieved_rate: rate,
-                duration_s: 10.0,
+                duration: Duration::from_secs(10),
                 errors: BTreeMap::from([("timeout".to_string(), 2)]),
                 concurrency: 10,
                 connections_opened: 3,
@@ -359,18 +351,18 @@ mod tests {
                     second: 0,
                     ok: values.len() as u64,
                     errors: 2,
-                    p50_us: 1.0,
-                    p99_us: 2.0,
-                    max_us: 9.0,
+                    p50: Some(Duration::from_micros(1)),
+                    p99: Some(Duration::from_micros(2)),
+                    max: Duration::from_micros(9),
                     hdr_base64: Some(d.hdr_base64.clone()),
                 }],
                 due: values.len() as u64 + 2,
                 error_examples: BTreeMap::from([("timeout".to_string(), "late".to_string())]),
                 retried: 1,
-                body_bytes: 2 * values.len() as u64,
+                body: ByteSize(2 * values.len() as u64),
                 window: Some(MeasuredWindow {
-                    start_unix_s: start,
-                    end_unix_s: start + 10.0,
+                    start: Timestamp::from_unix_secs_f64(start),
+                    end: Timestamp::from_unix_secs_f64(start + 10.0),
                 }),
                 ..LoadInfo::answered(d)
             },
@@ -413,7 +405,7 @@ mod tests {
         assert_eq!((m.concurrency, m.connections_opened), (20, 6));
         // Windows 1000–1010 and 1000.4–1010.4: the union is 10.4 s, the offered rate
         // (100·10 + 200·10) / 10.4 and the achieved 8000 / 10.4.
-        assert!((m.duration_s - 10.4).abs() < 1e-9);
+        assert_eq!(m.duration, Duration::from_millis(10_400));
         assert!((m.target_rate.unwrap() - 3000.0 / 10.4).abs() < 1e-9);
         assert!((m.achieved_rate - 8000.0 / 10.4).abs() < 1e-9);
         let mut all = LatencyHistogram::new();
@@ -422,11 +414,12 @@ mod tests {
         }
         let one = LatencyDistribution::from_histogram(all.inner());
         assert_eq!(m.latency.count, one.count);
-        assert_eq!(m.latency.percentiles_us, one.percentiles_us);
-        assert_eq!(m.latency.max_us, one.max_us);
+        assert_eq!(m.latency.percentiles, one.percentiles);
+        assert_eq!(m.latency.max, one.max);
         assert_eq!(m.timeline[0].ok, 8000);
         assert_eq!(
-            m.timeline[0].p99_us, one.percentiles_us["p99"],
+            m.timeline[0].p99,
+            one.percentile("p99"),
             "seconds with histograms merge into true percentiles"
         );
     }

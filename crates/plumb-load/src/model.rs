@@ -6,6 +6,7 @@ use crate::LatencyHistogram;
 #[cfg(test)]
 use crate::PERCENTILES;
 use base64::Engine;
+use plumb_model::quantity::Timestamp;
 use plumb_model::{LatencyDistribution, LoadInfo, MeasuredWindow, TimelineRow};
 
 pub fn distribution(h: &LatencyHistogram) -> LatencyDistribution {
@@ -30,7 +31,7 @@ pub fn load_info(
         mode: mode.to_string(),
         target_rate,
         achieved_rate: r.achieved_rate(),
-        duration_s: r.measured_s,
+        duration: r.measured,
         ok: r.ok,
         errors: r.errors.clone(),
         concurrency,
@@ -46,9 +47,9 @@ pub fn load_info(
                 second: s.second,
                 ok: s.ok,
                 errors: s.errors,
-                p50_us: s.p50_us,
-                p99_us: s.p99_us,
-                max_us: s.max_us,
+                p50: Some(s.p50),
+                p99: Some(s.p99),
+                max: s.max,
                 hdr_base64: Some(base64::engine::general_purpose::STANDARD.encode(&s.hdr)),
             })
             .collect(),
@@ -57,16 +58,14 @@ pub fn load_info(
         slot_waits: r.slot_waits,
         retried: r.retried,
         abandoned: r.abandoned,
-        body_bytes: r.body_bytes,
+        body: r.body,
         threads: r.threads,
         generator_busy: Some(r.busy),
         window: r.measured_from.map(|t| {
-            let start = t
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64());
+            let start = Timestamp::from(t);
             MeasuredWindow {
-                start_unix_s: start,
-                end_unix_s: start + r.measured_s,
+                start,
+                end: start.plus(r.measured),
             }
         }),
         runs: Vec::new(),

@@ -17,8 +17,8 @@ pub fn join_runs(runs: &[LoadInfo]) -> Result<LoadInfo, String> {
         ));
     }
     let parts: Vec<&LoadInfo> = runs.iter().collect();
-    let total_s: f64 = runs.iter().map(|r| r.duration_s).sum();
-    let mut info = combine(&parts, None, total_s)?;
+    let total = runs.iter().map(|r| r.duration).sum();
+    let mut info = combine(&parts, None, total)?;
     // One test's bound and threads, not their sum over runs.
     info.concurrency = first.concurrency;
     info.threads = first.threads;
@@ -39,8 +39,8 @@ pub fn join_runs(runs: &[LoadInfo]) -> Result<LoadInfo, String> {
         .first()
         .zip(windows.last())
         .map(|(a, b)| MeasuredWindow {
-            start_unix_s: a.start_unix_s,
-            end_unix_s: b.end_unix_s,
+            start: a.start,
+            end: b.end,
         });
     info.runs = runs
         .iter()
@@ -59,6 +59,7 @@ pub fn join_runs(runs: &[LoadInfo]) -> Result<LoadInfo, String> {
 mod tests {
     use super::*;
     use hdrhistogram::Histogram;
+    use plumb_model::quantity::{Duration, Timestamp};
     use plumb_model::{LatencyDistribution, TimelineRow};
 
     fn run(start: f64, values: &[u64]) -> LoadInfo {
@@ -71,21 +72,21 @@ mod tests {
             second,
             ok: 1,
             errors: 0,
-            p50_us: 1.0,
-            p99_us: 1.0,
-            max_us: 1.0,
+            p50: Some(Duration::from_micros(1)),
+            p99: Some(Duration::from_micros(1)),
+            max: Duration::from_micros(1),
             hdr_base64: None,
         };
         LoadInfo {
             target_rate: Some(2.0),
             achieved_rate: values.len() as f64 / 2.0,
-            duration_s: 2.0,
+            duration: Duration::from_secs(2),
             concurrency: 8,
             connections_opened: 8,
             timeline: vec![row(0), row(1)],
             window: Some(MeasuredWindow {
-                start_unix_s: start,
-                end_unix_s: start + 2.0,
+                start: Timestamp::from_unix_secs_f64(start),
+                end: Timestamp::from_unix_secs_f64(start + 2.0),
             }),
             ..LoadInfo::answered(d)
         }
@@ -99,17 +100,20 @@ mod tests {
         assert_eq!(j.ok, 6);
         assert_eq!(j.latency.count, 6);
         // Six answers over 4 s of measured windows (not the 7 s from first start to last end).
-        assert_eq!(j.duration_s, 4.0);
+        assert_eq!(j.duration, Duration::from_secs(4));
         assert_eq!(j.achieved_rate, 1.5);
         assert_eq!(j.target_rate, Some(2.0));
         assert_eq!((j.concurrency, j.connections_opened), (8, 16));
         let seconds: Vec<u64> = j.timeline.iter().map(|r| r.second).collect();
         assert_eq!(seconds, [0, 1, 2, 3]);
-        assert_eq!(j.window.unwrap().start_unix_s, 100.0);
-        assert_eq!(j.window.unwrap().end_unix_s, 107.0);
+        assert_eq!(j.window.unwrap().start.as_unix_secs_f64(), 100.0);
+        assert_eq!(j.window.unwrap().end.as_unix_secs_f64(), 107.0);
         assert_eq!(j.runs.len(), 2);
         assert_eq!(j.runs[0].latency, a.latency);
-        assert_eq!(j.runs[1].latency.percentile_us("p50"), 100.0);
+        assert_eq!(
+            j.runs[1].latency.percentile("p50"),
+            Some(Duration::from_micros(100))
+        );
         assert_eq!(j.runs[1].ok, 2);
     }
 

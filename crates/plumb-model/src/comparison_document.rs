@@ -2,7 +2,7 @@
 //! its own, with its own format marker and version, so a tool reading it knows what it is.
 
 use crate::document::read_header;
-use crate::quantity::{Confidence, Fraction};
+use crate::quantity::{Confidence, Duration, Fraction, Timestamp};
 use crate::{Comparison, Diagnostic, ModelError, Tool, Verdict};
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
@@ -10,14 +10,14 @@ use serde::{Deserialize, Serialize};
 /// The value of the `format` field that marks a comparison.
 pub const COMPARISON_FORMAT: &str = "plumb-comparison";
 /// Bumped on any change a reader of the previous version would misread.
-pub const COMPARISON_FORMAT_VERSION: u32 = 2;
+pub const COMPARISON_FORMAT_VERSION: u32 = 3;
 
 /// One of the two compared results: where it came from and when it was measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComparedResult {
     /// The file it was read from, as given.
     pub path: String,
-    pub started_unix_s: f64,
+    pub started: Timestamp,
     pub tool_version: String,
 }
 
@@ -26,9 +26,9 @@ pub struct ComparedResult {
 pub struct PercentileComparison {
     /// `p50`, `p99`, …
     pub percentile: String,
-    pub base_us: f64,
-    pub new_us: f64,
-    /// new / base. With runs on either side, `base_us`, `new_us` and the ratio are
+    pub base: Duration,
+    pub new: Duration,
+    /// new / base. With runs on either side, `base`, `new` and the ratio are
     /// geometric means of the runs' own percentiles.
     pub ratio: f64,
     /// With two or more runs on one side: the ratio's interval from the spread of the
@@ -156,11 +156,8 @@ impl ComparisonDocument {
     }
 
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
-        let (value, _) = read_header(
-            text,
-            COMPARISON_FORMAT,
-            COMPARISON_FORMAT_VERSION..=COMPARISON_FORMAT_VERSION,
-        )?;
+        let (value, version) = read_header(text, COMPARISON_FORMAT, 2..=COMPARISON_FORMAT_VERSION)?;
+        let value = crate::migrate::comparison_to_current(value, version)?;
         serde_json::from_value(value).map_err(ModelError::Malformed)
     }
 }
@@ -172,7 +169,7 @@ mod tests {
     fn side(path: &str) -> ComparedResult {
         ComparedResult {
             path: path.into(),
-            started_unix_s: 1.5,
+            started: Timestamp::from_unix_secs_f64(1.5),
             tool_version: "0.1.0".into(),
         }
     }
@@ -191,11 +188,31 @@ mod tests {
         });
         let json = d.to_json();
         assert!(json.contains("\"format\": \"plumb-comparison\""), "{json}");
-        assert!(json.contains("\"format_version\": 2"), "{json}");
+        assert!(json.contains("\"format_version\": 3"), "{json}");
         assert!(json.contains("\"outcome\": \"not-compared\""), "{json}");
         assert_eq!(ComparisonDocument::from_json(&json).unwrap(), d);
         // A result document is not a comparison, and says so.
         let e = ComparisonDocument::from_json(r#"{"format":"plumb-result"}"#).unwrap_err();
         assert!(e.to_string().starts_with("not a plumb comparison"), "{e}");
+    }
+
+    /// Version 2 kept each side's start in Unix seconds and load percentiles in µs.
+    #[test]
+    fn version_2_reads_with_its_figures_in_their_new_units() {
+        let v2 = r#"{"format":"plumb-comparison","format_version":2,
+            "tool":{"name":"plumb","version":"0.1.0"},
+            "base":{"path":"a.json","started_unix_s":1795461909.5,"tool_version":"0.1.0"},
+            "new":{"path":"b.json","started_unix_s":1795461919.25,"tool_version":"0.1.0"},
+            "confidence":0.999,"sesoi":0.02,"comparisons":[],
+            "load":[{"outcome":"compared","benchmark":"GET /","percentiles":[
+                {"percentile":"p50","base_us":120.5,"new_us":130.0,"ratio":1.0788,
+                 "ratio_ci":null,"verdict":"inconclusive","base_runs":1,"new_runs":1}]}]}"#;
+        let d = ComparisonDocument::from_json(v2).unwrap();
+        assert_eq!(d.base.started.to_string(), "2026-11-23T19:25:09.500000000Z");
+        let LoadComparison::Compared { percentiles, .. } = &d.load[0] else {
+            panic!("{:?}", d.load[0]);
+        };
+        assert_eq!(percentiles[0].base, Duration::from_nanos(120_500));
+        assert_eq!(percentiles[0].new, Duration::from_micros(130));
     }
 }

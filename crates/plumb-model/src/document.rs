@@ -1,10 +1,11 @@
+use crate::quantity::{Duration, Frequency, Timestamp};
 use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError, Settings};
 use serde::{Deserialize, Serialize};
 
 /// The value of the `format` field that marks a plumb result.
 pub const FORMAT: &str = "plumb-result";
 /// Bumped on any change a reader of the previous version would misread.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest version this plumb reads (migrating it on load).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 
@@ -50,13 +51,13 @@ impl Invocation {
 pub struct ClockInfo {
     /// `monotonic` (the OS clock) or `tsc` (fenced rdtsc/rdtscp).
     pub name: String,
-    /// Smallest non-zero difference between two successive reads, ns.
-    pub resolution_ns: f64,
-    /// Mean cost of one read, ns.
-    pub read_cost_ns: f64,
-    /// For `tsc`: ticks per nanosecond, calibrated against the monotonic clock.
+    /// Smallest non-zero difference between two successive reads.
+    pub resolution: Duration,
+    /// Mean cost of one read.
+    pub read_cost: Duration,
+    /// For `tsc`: its rate, calibrated against the monotonic clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ticks_per_ns: Option<f64>,
+    pub tsc_frequency: Option<Frequency>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,8 +81,8 @@ pub struct ResultDocument {
     pub format: String,
     pub format_version: u32,
     pub tool: Tool,
-    /// Start of the run, seconds since the Unix epoch.
-    pub started_unix_s: f64,
+    /// Start of the run on the wall clock.
+    pub started: Timestamp,
     pub invocation: Invocation,
     pub environment: Environment,
     pub settings: Settings,
@@ -121,9 +122,7 @@ impl ResultDocument {
                 name: "plumb".to_string(),
                 version: tool_version.to_string(),
             },
-            started_unix_s: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64()),
+            started: Timestamp::now(),
             invocation,
             environment,
             settings,
@@ -148,10 +147,8 @@ impl ResultDocument {
     /// `migrated_from`.
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
         let (value, version) = read_header(text, FORMAT, OLDEST_FORMAT_VERSION..=FORMAT_VERSION)?;
-        let (value, migrated_from) = match version {
-            FORMAT_VERSION => (value, None),
-            _ => (crate::migrate::v1_to_v2(value)?, Some(version)),
-        };
+        let migrated_from = (version != FORMAT_VERSION).then_some(version);
+        let value = crate::migrate::to_current(value, version)?;
         let mut doc: ResultDocument =
             serde_json::from_value(value).map_err(ModelError::Malformed)?;
         for b in &mut doc.benchmarks {
@@ -280,9 +277,18 @@ mod tests {
         let mut x: u64 = 0x9E3779B97F4A7C15;
         for _ in 0..2000 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            d.started_unix_s = f64::from_bits(x >> 2) % 1e10;
+            let value = f64::from_bits(x >> 2) % 1e10;
+            d.benchmarks[0].corrections = vec![crate::Correction {
+                metric: Metric::WallTime,
+                value,
+                std_err: 0.0,
+                reason: String::new(),
+            }];
             let back = ResultDocument::from_json(&d.to_json()).unwrap();
-            assert_eq!(back.started_unix_s.to_bits(), d.started_unix_s.to_bits());
+            assert_eq!(
+                back.benchmarks[0].corrections[0].value.to_bits(),
+                value.to_bits()
+            );
         }
     }
 
@@ -299,7 +305,7 @@ mod tests {
     fn other_version_is_refused_by_number() {
         let text = doc()
             .to_json()
-            .replace("\"format_version\": 2", "\"format_version\": 99");
+            .replace("\"format_version\": 3", "\"format_version\": 99");
         let e = ResultDocument::from_json(&text).unwrap_err();
         assert!(
             matches!(e, ModelError::WrongVersion { found: 99, .. }),
@@ -326,7 +332,7 @@ mod tests {
             ResultDocument::from_json("{oops").unwrap_err(),
             ModelError::NotJson(_)
         ));
-        let e = ResultDocument::from_json(r#"{"format":"plumb-result","format_version":2}"#)
+        let e = ResultDocument::from_json(r#"{"format":"plumb-result","format_version":3}"#)
             .unwrap_err();
         assert!(matches!(e, ModelError::Malformed(_)), "{e}");
     }

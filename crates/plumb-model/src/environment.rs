@@ -1,3 +1,4 @@
+use crate::quantity::ByteSize;
 use serde::{Deserialize, Serialize};
 
 /// A record of the machine a result was measured on. Every field is optional: what could
@@ -17,7 +18,8 @@ pub struct Environment {
     pub threads: Option<usize>,
     #[serde(default)]
     pub caches: Vec<CacheLevel>,
-    pub memory_bytes: Option<u64>,
+    /// Physical memory.
+    pub memory: Option<ByteSize>,
     pub numa_nodes: Option<usize>,
     /// The scaling governor of each online CPU, deduplicated (`performance`, `powersave`…).
     #[serde(default)]
@@ -93,26 +95,26 @@ pub struct CacheLevel {
     pub level: u8,
     /// `Data`, `Instruction` or `Unified`.
     pub kind: String,
-    pub size_bytes: u64,
+    pub size: ByteSize,
     /// How many logical CPUs share one instance of it.
     pub shared_by: Option<usize>,
     /// Associativity and line size, for a cache simulator's geometry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ways: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line_bytes: Option<u32>,
+    pub line_size: Option<ByteSize>,
 }
 
 impl CacheLevel {
     /// A cache of this level, kind and size, its geometry unknown.
-    pub fn of_size(level: u8, kind: &str, size_bytes: u64) -> Self {
+    pub fn of_size(level: u8, kind: &str, size: ByteSize) -> Self {
         CacheLevel {
             level,
             kind: kind.into(),
-            size_bytes,
+            size,
             shared_by: None,
             ways: None,
-            line_bytes: None,
+            line_size: None,
         }
     }
 }

@@ -25,14 +25,15 @@ pub struct FunctionInfo {
     pub warmup: bool,
     pub steady_state: bool,
     pub warmup_time: Duration,
-    /// Wall time per operation of an empty body at the same batch size, ns: the loop and
-    /// clock overhead. Subtracted from the samples only when `overhead_subtracted`.
+    /// Wall time per call (one iteration of the timed loop, `ops_per_iter` operations)
+    /// of an empty body at the same batch size: the loop and clock overhead. Per call,
+    /// not per operation, because a picosecond is too coarse for the latter when a call
+    /// does many operations. Subtracted from the samples only when `overhead_subtracted`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub empty_body_ns: Option<f64>,
-    /// The empty-body samples behind `empty_body_ns`, ns per operation, for the dead-code
-    /// check.
+    pub empty_body: Option<Duration>,
+    /// The empty-body samples behind `empty_body`, per call, for the dead-code check.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub empty_body_samples_ns: Vec<f64>,
+    pub empty_body_samples: Vec<Duration>,
     #[serde(default)]
     pub overhead_subtracted: bool,
     /// The precision sampling went on for: a relative half-width of the mean's interval
@@ -69,8 +70,8 @@ impl Default for FunctionInfo {
             warmup: true,
             steady_state: false,
             warmup_time: Duration::ZERO,
-            empty_body_ns: None,
-            empty_body_samples_ns: Vec::new(),
+            empty_body: None,
+            empty_body_samples: Vec::new(),
             overhead_subtracted: false,
             target_error: None,
             batch_means_error: None,

@@ -1,6 +1,7 @@
 //! In-situ timing: named regions of a running program, timed in place (plumb-bench's
 //! `insitu::Region`, the talk's `ScopedTimer`) and dumped on demand.
 
+use crate::quantity::Duration;
 use serde::{Deserialize, Serialize};
 
 /// How a program's regions were timed.
@@ -10,7 +11,7 @@ pub struct InSituSettings {
     pub clock: String,
     /// What one timed region costs on this machine (both reads and the two additions),
     /// measured when the dump was made: a region's time includes about this much.
-    pub timer_cost_ns: f64,
+    pub timer_cost: Duration,
 }
 
 /// One region's totals since the program started (or since the last reset).
@@ -18,15 +19,12 @@ pub struct InSituSettings {
 pub struct InSituRegion {
     pub name: String,
     pub calls: u64,
-    pub total_ns: f64,
+    pub total: Duration,
 }
 
 impl InSituRegion {
-    pub fn mean_ns(&self) -> f64 {
-        if self.calls == 0 {
-            f64::NAN
-        } else {
-            self.total_ns / self.calls as f64
-        }
+    /// Time per call; `None` for a region never entered.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.calls > 0).then(|| self.total.div_u64(self.calls))
     }
 }

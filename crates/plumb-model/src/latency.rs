@@ -2,12 +2,13 @@
 //! serialisation in base64, readable by every HdrHistogram implementation. Defined here,
 //! with the model, because it is part of the format.
 
+use crate::quantity::Duration;
 use crate::LatencyDistribution;
 use base64::Engine;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
 
-/// Labels and percentiles of `LatencyDistribution::percentiles_us`.
+/// Labels and percentiles of `LatencyDistribution::percentiles`.
 pub const LATENCY_PERCENTILES: [(&str, f64); 5] = [
     ("p50", 50.0),
     ("p90", 90.0),
@@ -48,26 +49,22 @@ impl LatencyDistribution {
         let empty = h.is_empty();
         LatencyDistribution {
             count: h.len(),
-            percentiles_us: LATENCY_PERCENTILES
+            percentiles: LATENCY_PERCENTILES
                 .iter()
                 .map(|(label, p)| {
-                    let v = if empty {
-                        0.0
-                    } else {
-                        value_at_percentile(h, *p) as f64
-                    };
-                    (label.to_string(), v)
+                    let v = if empty { 0 } else { value_at_percentile(h, *p) };
+                    (label.to_string(), Duration::from_micros(v))
                 })
                 .collect(),
-            max_us: if empty { 0.0 } else { h.max() as f64 },
-            mean_us: if empty { 0.0 } else { h.mean() },
+            max: Duration::from_micros(if empty { 0 } else { h.max() }),
+            mean: Duration::from_nanos_f64(if empty { 0.0 } else { h.mean() * 1e3 }),
             hdr_base64: encode_histogram(h),
         }
     }
 
-    /// The headline percentile `label` (`p50` … `p99.99`), µs; NaN if it was not kept.
-    pub fn percentile_us(&self, label: &str) -> f64 {
-        self.percentiles_us.get(label).copied().unwrap_or(f64::NAN)
+    /// The headline percentile `label` (`p50` … `p99.99`), if it was kept.
+    pub fn percentile(&self, label: &str) -> Option<Duration> {
+        self.percentiles.get(label).copied()
     }
 
     /// The histogram inside.

@@ -9,6 +9,7 @@ mod diagnostic;
 mod document;
 mod environment;
 mod error;
+pub mod format;
 mod function_info;
 mod insitu;
 mod latency;

@@ -1,5 +1,6 @@
 //! What a load test measured: whole latency histograms and their headline figures.
 
+use crate::quantity::{ByteSize, Duration, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -8,10 +9,11 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LatencyDistribution {
     pub count: u64,
-    /// `p50`, `p90`, `p99`, `p99.9`, `p99.99` → µs.
-    pub percentiles_us: BTreeMap<String, f64>,
-    pub max_us: f64,
-    pub mean_us: f64,
+    /// `p50`, `p90`, `p99`, `p99.9`, `p99.99` → the latency at that percentile.
+    pub percentiles: BTreeMap<String, Duration>,
+    pub max: Duration,
+    pub mean: Duration,
+    /// The histogram's values are microseconds.
     pub hdr_base64: String,
 }
 
@@ -23,11 +25,9 @@ pub struct TimelineRow {
     pub errors: u64,
     /// Null after a merge: per-second percentiles of several agents cannot be combined
     /// from their summaries (the `.hlog` interval logs can).
-    #[serde(with = "crate::nan_as_null")]
-    pub p50_us: f64,
-    #[serde(with = "crate::nan_as_null")]
-    pub p99_us: f64,
-    pub max_us: f64,
+    pub p50: Option<Duration>,
+    pub p99: Option<Duration>,
+    pub max: Duration,
     /// The second's whole latency histogram (V2 deflate, base64), so blocks of seconds
     /// can be compared and seconds of several agents combined.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -39,24 +39,30 @@ pub struct TimelineRow {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct SlotWaits {
     pub count: u64,
-    pub max_us: f64,
-    pub total_us: f64,
+    pub max: Duration,
+    pub total: Duration,
 }
 
 impl SlotWaits {
     /// Another thread's or agent's waits, as if counted by one.
     pub fn add(&mut self, other: &SlotWaits) {
         self.count += other.count;
-        self.total_us += other.total_us;
-        self.max_us = self.max_us.max(other.max_us);
+        self.total += other.total;
+        self.max = self.max.max(other.max);
     }
 }
 
-/// The measured window on the wall clock, Unix seconds: where agents' runs overlap.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// The measured window on the wall clock: where agents' runs overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeasuredWindow {
-    pub start_unix_s: f64,
-    pub end_unix_s: f64,
+    pub start: Timestamp,
+    pub end: Timestamp,
+}
+
+impl MeasuredWindow {
+    pub fn length(&self) -> Duration {
+        self.end.since(self.start)
+    }
 }
 
 /// One run of a repeated load test (`plumb load --repeat N`).
@@ -78,7 +84,8 @@ pub struct LoadInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_rate: Option<f64>,
     pub achieved_rate: f64,
-    pub duration_s: f64,
+    /// The measured window's length (the runs' lengths added, for a repeated test).
+    pub duration: Duration,
     pub ok: u64,
     #[serde(default)]
     pub errors: BTreeMap<String, u64>,
@@ -112,8 +119,9 @@ pub struct LoadInfo {
     /// In flight when the test was interrupted: neither answered nor failed.
     #[serde(default)]
     pub abandoned: u64,
+    /// Response body bytes received.
     #[serde(default)]
-    pub body_bytes: u64,
+    pub body: ByteSize,
     #[serde(default = "one")]
     pub threads: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -139,12 +147,12 @@ impl LoadInfo {
         self.errors.values().sum()
     }
 
-    /// Percentile `label` (`p50` … `p99.99`, µs) of each run of a repeated test, in the
-    /// order they ran; empty for a single run.
-    pub fn run_percentiles_us(&self, label: &str) -> Vec<f64> {
+    /// Percentile `label` (`p50` … `p99.99`) of each run of a repeated test, in the
+    /// order they ran (`None` where a run did not keep it); empty for a single run.
+    pub fn run_percentiles(&self, label: &str) -> Vec<Option<Duration>> {
         self.runs
             .iter()
-            .map(|r| r.latency.percentile_us(label))
+            .map(|r| r.latency.percentile(label))
             .collect()
     }
 
@@ -157,7 +165,7 @@ impl LoadInfo {
             mode: "open".into(),
             target_rate: None,
             achieved_rate: 0.0,
-            duration_s: 0.0,
+            duration: Duration::ZERO,
             ok: latency.count,
             errors: BTreeMap::new(),
             concurrency: 1,
@@ -172,7 +180,7 @@ impl LoadInfo {
             slot_waits: SlotWaits::default(),
             retried: 0,
             abandoned: 0,
-            body_bytes: 0,
+            body: ByteSize(0),
             threads: 1,
             window: None,
             generator_busy: None,

@@ -1,7 +1,7 @@
 //! How a result was produced: the levels every statistic uses, and each producer's own
 //! settings as a typed record (not a free-form blob read back by key).
 
-use crate::quantity::{Confidence, Duration, Fraction, Rate};
+use crate::quantity::{ByteSize, Confidence, Duration, Fraction, Rate, Timestamp};
 use serde::{Deserialize, Serialize};
 
 /// Settings that decide how the statistics read, and how the samples were taken.
@@ -142,8 +142,8 @@ pub struct LoadSettings {
     pub duration: Duration,
     pub warmup: Duration,
     pub timeout: Duration,
-    /// Wall-clock start of the schedule, Unix seconds (agents started together).
-    pub start_at: Option<f64>,
+    /// Wall-clock start of the schedule (agents started together).
+    pub start_at: Option<Timestamp>,
     pub agent: Option<String>,
     pub spin: Duration,
     /// Generator threads (absent in results before 0.13: one).
@@ -157,7 +157,7 @@ pub struct LoadSettings {
     pub drain: Option<Duration>,
     /// Answers with a larger body failed.
     #[serde(default)]
-    pub max_body: Option<u64>,
+    pub max_body: Option<ByteSize>,
     /// The gates the exit code applied: the largest error fraction accepted, and
     /// whether a generator behind its schedule was accepted.
     #[serde(default)]

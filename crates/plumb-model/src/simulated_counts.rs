@@ -3,6 +3,7 @@
 //! deterministic, so it is taken separately, once or a few times, after the timed runs:
 //! its samples are not the timed samples' and cannot share their columns.
 
+use crate::quantity::ByteSize;
 use crate::{Metric, MetricInfo, MetricStats, Samples};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -10,9 +11,9 @@ use std::collections::BTreeMap;
 /// One simulated cache as the simulator was given it (from the machine record).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimulatedCache {
-    pub size_bytes: u64,
+    pub size: ByteSize,
     pub ways: u32,
-    pub line_bytes: u32,
+    pub line_size: ByteSize,
 }
 
 /// The caches a simulation modelled: level-1 instruction and data, and the last level.

@@ -1,6 +1,7 @@
 //! Sweeps: the benchmarks of one series (differing only in the swept parameter) placed
 //! by their working sets, against the machine's data caches.
 
+use crate::quantity::ByteSize;
 use crate::{Benchmark, Environment};
 use std::collections::BTreeMap;
 
@@ -44,7 +45,7 @@ pub fn sweeps(benchmarks: &[Benchmark]) -> Vec<Sweep> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheMark {
     pub name: String,
-    pub bytes: u64,
+    pub size: ByteSize,
 }
 
 /// The machine's data (and unified) caches, smallest first, as the record has them.
@@ -58,10 +59,10 @@ pub fn cache_marks(env: &Environment) -> Vec<CacheMark> {
                 (1, "Data") => "L1d".to_string(),
                 (level, _) => format!("L{level}"),
             },
-            bytes: c.size_bytes,
+            size: c.size,
         })
         .collect();
-    marks.sort_by_key(|m| m.bytes);
+    marks.sort_by_key(|m| m.size);
     marks.dedup_by(|a, b| a.name == b.name);
     marks
 }
@@ -112,16 +113,16 @@ mod tests {
         let level = CacheLevel::of_size;
         let env = Environment {
             caches: vec![
-                level(1, "Data", 32 << 10),
-                level(1, "Instruction", 32 << 10),
-                level(2, "Unified", 1 << 20),
-                level(3, "Unified", 32 << 20),
+                level(1, "Data", ByteSize(32 << 10)),
+                level(1, "Instruction", ByteSize(32 << 10)),
+                level(2, "Unified", ByteSize(1 << 20)),
+                level(3, "Unified", ByteSize(32 << 20)),
             ],
             ..Environment::default()
         };
         let marks: Vec<(String, u64)> = cache_marks(&env)
             .into_iter()
-            .map(|m| (m.name, m.bytes))
+            .map(|m| (m.name, m.size.0))
             .collect();
         assert_eq!(
             marks,

@@ -1,5 +1,5 @@
 //! Version-1 documents written by plumb 0.1 (kept in `fixtures/`) are read, migrated to
-//! version 2, and say so.
+//! the current version, and say so.
 
 use plumb_model::{
     Aggregate, DiagnosticCode, Exit, Metric, ProducerSettings, ResultDocument, VerdictReason,
@@ -15,7 +15,7 @@ fn read(name: &str) -> ResultDocument {
 fn a_command_run_keeps_every_sample_and_its_correction() {
     let doc = read("run-v1.json");
     assert_eq!(doc.migrated_from, Some(1));
-    assert_eq!(doc.format_version, 2);
+    assert_eq!(doc.format_version, plumb_model::FORMAT_VERSION);
     assert!(matches!(
         doc.settings.producer,
         ProducerSettings::Version1 { .. }
@@ -95,10 +95,11 @@ fn a_load_run_is_read() {
 }
 
 #[test]
-fn a_migrated_document_is_written_as_version_2_and_reads_back_unchanged() {
+fn a_migrated_document_is_written_as_the_current_version_and_reads_back_unchanged() {
     let doc = read("run-v1.json");
     let text = doc.to_json();
-    assert!(text.contains("\"format_version\": 2"));
+    let current = format!("\"format_version\": {}", plumb_model::FORMAT_VERSION);
+    assert!(text.contains(&current));
     let back = ResultDocument::from_json(&text).unwrap();
     assert_eq!(back.migrated_from, None);
     assert_eq!(back.benchmarks, doc.benchmarks);

@@ -1,7 +1,7 @@
 use crate::reason::{percentile_reason_text, reason_text};
 use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
-use crate::units::{format_duration_ns, format_value, unit_of};
 use console::style;
+use plumb_model::format;
 use plumb_model::{Comparison, ComparisonDocument, LoadComparison, Metric, ResultDocument, Unit};
 use std::fmt::Write;
 
@@ -47,7 +47,7 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
     let mean = |d: &ResultDocument, name: &str| {
         d.benchmark(name).map_or("-".to_string(), |b| {
             b.stats(&c.metric).map_or("-".to_string(), |t| {
-                format_value(unit_of(b, &c.metric), t.summary.mean)
+                format::value(format::unit_of(b, &c.metric), t.summary.mean)
             })
         })
     };
@@ -69,14 +69,14 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
     if c.hodges_lehmann.is_finite() {
         let unit = base
             .benchmark(&c.baseline)
-            .map_or(Unit::Nanoseconds, |b| unit_of(b, &c.metric));
+            .map_or(Unit::Nanoseconds, |b| format::unit_of(b, &c.metric));
         let _ = writeln!(
             out,
             "    {}",
             style(format!(
                 "Hodges-Lehmann shift {}{}, Cohen's d {:.2} (d grows as noise shrinks: judge size by the ratio)",
                 if c.hodges_lehmann >= 0.0 { "+" } else { "-" },
-                format_value(unit, c.hodges_lehmann.abs()),
+                format::value(unit, c.hodges_lehmann.abs()),
                 c.cohens_d
             ))
             .dim()
@@ -100,8 +100,8 @@ pub fn render_load_comparison(l: &LoadComparison) -> String {
                     out,
                     "    {:<7} {:>12} → {:<12} {}  {}",
                     r.percentile,
-                    format_duration_ns(r.base_us * 1e3),
-                    format_duration_ns(r.new_us * 1e3),
+                    format::time(r.base),
+                    format::time(r.new),
                     verdict_style(r.verdict).apply_to(format!("{:<12}", r.verdict.to_string())),
                     style(percentile_reason_text(r)).dim()
                 );

@@ -3,7 +3,7 @@
 //! rates), and, apart, what a simulation counted, labelled as simulated.
 
 use crate::rows::Table;
-use crate::units::format_value;
+use plumb_model::format;
 use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument, Source, Unit};
 
 fn is_counted(source: Source) -> bool {
@@ -127,9 +127,9 @@ pub(crate) fn cell(unit: Option<Unit>, stats: Option<&MetricStats>) -> String {
     let (Some(unit), Some(stats)) = (unit, stats) else {
         return "-".into();
     };
-    let mean = format_value(unit, stats.summary.mean);
+    let mean = format::value(unit, stats.summary.mean);
     match stats.error {
-        Some(e) if e.is_finite() => format!("{mean} ± {}", format_value(unit, e)),
+        Some(e) if e.is_finite() => format!("{mean} ± {}", format::value(unit, e)),
         _ => mean,
     }
 }

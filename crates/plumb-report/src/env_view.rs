@@ -1,9 +1,9 @@
 //! `plumb env`: the machine record as aligned rows, then what on it makes numbers noisy.
 
 use crate::terminal::render_diagnostics;
-use crate::units::format_value;
+use plumb_model::format;
 use plumb_model::{
-    Diagnostic, Environment, MissingCounter, MissingWhy, SimulatedCache, SimulatedCaches, Unit,
+    Diagnostic, Environment, MissingCounter, MissingWhy, SimulatedCache, SimulatedCaches,
 };
 
 /// The record, and the diagnostics about it (or that none were found).
@@ -46,10 +46,10 @@ fn caches(env: &Environment) -> String {
                 .shared_by
                 .map_or(String::new(), |s| format!(" (shared by {s})"));
             format!(
-                "L{} {} {} KiB{shared}",
+                "L{} {} {}{shared}",
                 c.level,
                 c.kind.to_lowercase(),
-                c.size_bytes / 1024
+                format::bytes(c.size)
             )
         })
         .collect();
@@ -78,12 +78,7 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
             format!("{} / {}", count(env.cores), count(env.threads)),
         ),
         ("caches", caches(env)),
-        (
-            "memory",
-            known(env.memory_bytes, |m| {
-                format!("{:.1} GiB", m as f64 / (1u64 << 30) as f64)
-            }),
-        ),
+        ("memory", known(env.memory, format::bytes)),
         ("numa nodes", known(env.numa_nodes, |n| n.to_string())),
         ("governor", governors),
         ("turbo", known(env.turbo, on_off)),
@@ -171,13 +166,8 @@ pub fn counting_notices(
 /// and `how` it runs ("cachegrind (valgrind-3.19.0) with this machine's caches (I1 32 KiB
 /// 8-way, …), once per command after the timed runs").
 pub fn simulation_summary(tool: &str, caches: &SimulatedCaches, how: &str) -> String {
-    let one = |name: &str, c: &SimulatedCache| {
-        format!(
-            "{name} {} {}-way",
-            format_value(Unit::Bytes, c.size_bytes as f64),
-            c.ways
-        )
-    };
+    let one =
+        |name: &str, c: &SimulatedCache| format!("{name} {} {}-way", format::bytes(c.size), c.ways);
     format!(
         "{tool} with this machine's caches ({}, {}, {}), {how}",
         one("I1", &caches.i1),
@@ -263,10 +253,10 @@ mod tests {
             counter_notice(&env, None).unwrap(),
             "hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); counting the kernel's software events in every run (task-clock, page-faults) only"
         );
-        let cache = |size_bytes, ways| SimulatedCache {
-            size_bytes,
+        let cache = |size, ways| SimulatedCache {
+            size: plumb_model::quantity::ByteSize(size),
             ways,
-            line_bytes: 64,
+            line_size: plumb_model::quantity::ByteSize(64),
         };
         let caches = SimulatedCaches {
             i1: cache(32 << 10, 8),

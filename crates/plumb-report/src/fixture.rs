@@ -2,7 +2,7 @@
 //! with plumb-stats (the renderers do not depend on the analysis crate), the way the
 //! analysis would: Student-t interval of the mean over the runs, Fieller ratio.
 
-use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     Benchmark, BenchmarkKind, Comparison, Environment, Exit, Invocation, Metric, MetricInfo,
     MetricStats, ProducerSettings, ResultDocument, Settings, Verdict, VerdictReason,
@@ -134,11 +134,12 @@ pub fn folded(text: &str) -> Vec<plumb_model::FoldedStack> {
 pub fn repeated_load(runs: &[(f64, f64)]) -> plumb_model::LoadInfo {
     let dist = |(p50, p99): (f64, f64)| plumb_model::LatencyDistribution {
         count: 1000,
-        percentiles_us: [("p50".to_string(), p50), ("p99".to_string(), p99)]
+        percentiles: [("p50", p50), ("p99", p99)]
             .into_iter()
+            .map(|(k, us)| (k.to_string(), Duration::from_nanos_f64(us * 1e3)))
             .collect(),
-        max_us: p99,
-        mean_us: p50,
+        max: Duration::from_nanos_f64(p99 * 1e3),
+        mean: Duration::from_nanos_f64(p50 * 1e3),
         hdr_base64: String::new(),
     };
     let mut l = plumb_model::LoadInfo::answered(dist(runs[0]));

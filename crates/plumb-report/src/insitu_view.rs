@@ -1,6 +1,6 @@
 //! In-situ regions: one program's totals, and two builds' side by side.
 
-use crate::units::format_duration_ns;
+use plumb_model::format;
 use plumb_model::{InSituRegion, ProducerSettings, ResultDocument};
 use std::fmt::Write;
 
@@ -9,7 +9,7 @@ fn timer_line(doc: &ResultDocument) -> String {
         ProducerSettings::InSitu(s) => format!(
             "timed by the {} clock; one timed region costs about {} here, included in each call's time",
             s.clock,
-            format_duration_ns(s.timer_cost_ns)
+            format::time(s.timer_cost)
         ),
         _ => String::new(),
     }
@@ -29,7 +29,7 @@ pub fn render_regions(doc: &ResultDocument) -> String {
             "  {:<32} {:>12} {:>12} {:>12}",
             r.name,
             r.calls,
-            format_duration_ns(r.total_ns),
+            format::time(r.total),
             per_call(r)
         );
     }
@@ -40,7 +40,7 @@ fn per_call(r: &InSituRegion) -> String {
     if r.calls == 0 {
         "-".into()
     } else {
-        format_duration_ns(r.mean_ns())
+        format::time_or_dash(r.mean())
     }
 }
 
@@ -58,7 +58,8 @@ pub fn render_region_comparison(base: &ResultDocument, new: &ResultDocument) -> 
             let _ = writeln!(out, "  {:<32} only in base", b.name);
             continue;
         };
-        let ratio = n.mean_ns() / b.mean_ns();
+        let mean_ns = |r: &InSituRegion| r.mean().map_or(f64::NAN, |d| d.as_nanos_f64());
+        let ratio = mean_ns(n) / mean_ns(b);
         let _ = writeln!(
             out,
             "  {:<32} {:>12} {:>12} {:>9} {:>20}",
@@ -95,7 +96,7 @@ mod tests {
             .map(|(name, calls, total_ns)| InSituRegion {
                 name: name.to_string(),
                 calls: *calls,
-                total_ns: *total_ns,
+                total: plumb_model::quantity::Duration::from_nanos_f64(*total_ns),
             })
             .collect();
         d

@@ -20,7 +20,6 @@ mod rows;
 mod simulate_view;
 mod sweep_rows;
 mod terminal;
-mod units;
 
 pub use compare_view::{render_document_comparison, render_load_comparison};
 pub use csv_export::render_csv;
@@ -37,7 +36,6 @@ pub use profile_view::{
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal};
-pub use units::{format_date_utc, format_duration_ns, format_us, format_value, TimeUnit};
 
 /// Colour on or off for everything plumb-report renders, overriding the detection (a
 /// terminal, and NO_COLOR unset).

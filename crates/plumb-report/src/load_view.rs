@@ -1,5 +1,5 @@
-use crate::units::format_us;
 use console::style;
+use plumb_model::format;
 use plumb_model::{Benchmark, LatencyDistribution, LoadInfo};
 use std::fmt::Write;
 
@@ -13,7 +13,10 @@ pub fn render_load(b: &Benchmark, timeline: bool) -> String {
     };
     let mut out = String::new();
     let head = match (l.mode.as_str(), l.target_rate) {
-        ("open", Some(rate)) => format!("open loop at {rate} req/s: latency is measured from each request's due time"),
+        ("open", Some(rate)) => format!(
+            "open loop at {} req/s: latency is measured from each request's due time",
+            format::number(rate)
+        ),
         _ => format!(
             "closed loop, {} client(s): throughput and saturation. Its latency is service time, NOT what users wait (coordinated omission)",
             l.concurrency
@@ -48,16 +51,16 @@ fn percentiles(l: &LoadInfo) -> String {
             out,
             "  {:<10} {:>16} {:>16}",
             label,
-            format_us(l.latency.percentile_us(label)),
-            format_us(l.service.percentile_us(label))
+            format::time_or_dash(l.latency.percentile(label)),
+            format::time_or_dash(l.service.percentile(label))
         );
     }
     let _ = writeln!(
         out,
         "  {:<10} {:>16} {:>16}",
         "max",
-        format_us(l.latency.max_us),
-        format_us(l.service.max_us)
+        format::time(l.latency.max),
+        format::time(l.service.max)
     );
     out
 }
@@ -88,7 +91,11 @@ fn runs(l: &LoadInfo) -> String {
         }
     );
     for label in ["p50", "p99"] {
-        let mut values = l.run_percentiles_us(label);
+        let mut values: Vec<f64> = l
+            .run_percentiles(label)
+            .iter()
+            .map(|p| p.map_or(f64::NAN, |d| d.as_nanos_f64()))
+            .collect();
         let spread = highest_over_lowest(&values);
         if !listed {
             values.sort_by(f64::total_cmp);
@@ -98,7 +105,7 @@ fn runs(l: &LoadInfo) -> String {
                 values[values.len() - 1],
             ];
         }
-        let cells: Vec<String> = values.iter().map(|v| format_us(*v)).collect();
+        let cells: Vec<String> = values.iter().map(|v| format::time_ns(*v)).collect();
         let _ = writeln!(
             out,
             "  {:<10} {}  {}",
@@ -116,10 +123,10 @@ fn counts(l: &LoadInfo) -> String {
     let lead = if l.ok == 0 { "" } else { "\n" };
     let _ = writeln!(
         out,
-        "{lead}  requests   {} ok, {} errors over {:.1} s{}",
+        "{lead}  requests   {} ok, {} errors over {}{}",
         l.ok,
         errors,
-        l.duration_s,
+        format::time(l.duration),
         if l.abandoned > 0 {
             format!(", {} in flight when stopped", l.abandoned)
         } else {
@@ -140,22 +147,23 @@ fn counts(l: &LoadInfo) -> String {
         Some(t) => {
             let _ = writeln!(
                 out,
-                "  rate       {:.1}/s achieved of {t}/s target ({:.1}%)",
-                l.achieved_rate,
-                100.0 * l.achieved_rate / t
+                "  rate       {} achieved of {} target ({})",
+                format::rate(l.achieved_rate),
+                format::rate(t),
+                format::percent(l.achieved_rate / t)
             );
         }
         None => {
-            let _ = writeln!(out, "  rate       {:.1}/s", l.achieved_rate);
+            let _ = writeln!(out, "  rate       {}", format::rate(l.achieved_rate));
         }
     }
     if l.ok > 0 {
         let _ = writeln!(
             out,
-            "  in flight  {:.2} on average (Little's law: {:.1}/s × {})",
-            l.mean_in_flight,
-            l.achieved_rate,
-            format_us(l.latency.mean_us)
+            "  in flight  {} on average (Little's law: {} × {})",
+            format::number(l.mean_in_flight),
+            format::rate(l.achieved_rate),
+            format::time(l.latency.mean)
         );
     }
     let _ = writeln!(
@@ -177,9 +185,9 @@ fn lateness(l: &LoadInfo, late: &LatencyDistribution) -> String {
     let _ = writeln!(
         out,
         "  send lateness (generator): p50 {}, p99 {}, max {}{}",
-        format_us(late.percentile_us("p50")),
-        format_us(late.percentile_us("p99")),
-        format_us(late.max_us),
+        format::time_or_dash(late.percentile("p50")),
+        format::time_or_dash(late.percentile("p99")),
+        format::time(late.max),
         l.generator_busy.map_or(String::new(), |b| format!(
             "; busy {:.0} % of the time",
             100.0 * b
@@ -190,7 +198,7 @@ fn lateness(l: &LoadInfo, late: &LatencyDistribution) -> String {
             out,
             "  waited for a connection (in-flight bound full): {} requests, up to {}",
             l.slot_waits.count,
-            format_us(l.slot_waits.max_us)
+            format::time(l.slot_waits.max)
         );
     }
     out
@@ -210,9 +218,9 @@ fn timeline_rows(l: &LoadInfo) -> String {
             r.second,
             r.ok,
             r.errors,
-            format_us(r.p50_us),
-            format_us(r.p99_us),
-            format_us(r.max_us)
+            format::time_or_dash(r.p50),
+            format::time_or_dash(r.p99),
+            format::time(r.max)
         );
     }
     out

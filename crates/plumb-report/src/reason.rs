@@ -237,8 +237,8 @@ mod tests {
     fn percentile_reasons() {
         let p = PercentileComparison {
             percentile: "p99".into(),
-            base_us: 100.0,
-            new_us: 120.0,
+            base: plumb_model::quantity::Duration::from_micros(100),
+            new: plumb_model::quantity::Duration::from_micros(120),
             ratio: 1.2,
             ratio_ci: Some(Interval { lo: 1.1, hi: 1.3 }),
             verdict: Verdict::Slower,

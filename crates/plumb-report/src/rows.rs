@@ -1,6 +1,6 @@
 //! The summary table as formatted cells, shared by the terminal and Markdown renderers.
 
-use crate::units::{format_value, TimeUnit};
+use plumb_model::format::{self, TimeUnit};
 use plumb_model::{Benchmark, Metric, ResultDocument, Unit};
 
 pub struct Table {
@@ -130,7 +130,7 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
             .values(&Metric::PeakRss)
             .and_then(|v| v.iter().max())
             .map(|&v| v as f64);
-        cells.push(peak.map_or_else(dash, |v| format_value(Unit::Bytes, v)));
+        cells.push(peak.map_or_else(dash, |v| format::value(Unit::Bytes, v)));
     }
     if l.allocs {
         cells.push(mean(&Metric::Allocations).map_or_else(dash, |a| format!("{a:.2}")));

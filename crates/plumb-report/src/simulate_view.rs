@@ -1,7 +1,8 @@
 //! `plumb simulate`'s report: the two clients' percentiles side by side, and what the
 //! closed loop hid.
 
-use crate::units::format_us;
+use plumb_model::format;
+use plumb_model::quantity::Duration;
 use plumb_model::{
     LatencyDistribution, SimulatedClient, SimulatedStall, Simulation, LATENCY_PERCENTILES,
 };
@@ -11,9 +12,9 @@ fn row(label: &str, closed: String, open: String, ratio: String) -> String {
     format!("  {label:<22} {closed:>14} {open:>14} {ratio:>12}\n")
 }
 
-fn ratio(closed: f64, open: f64) -> String {
-    if closed > 0.0 {
-        format!("{:.1}×", open / closed)
+fn ratio(closed: Duration, open: Duration) -> String {
+    if !closed.is_zero() {
+        format!("{:.1}×", open.as_nanos_f64() / closed.as_nanos_f64())
     } else {
         "-".into()
     }
@@ -30,17 +31,17 @@ pub fn render_simulation(sim: &Simulation) -> String {
     let (closed, open) = (&sim.closed, &sim.open);
     for (label, _) in LATENCY_PERCENTILES {
         let (c, o) = (
-            closed.latency.percentile_us(label),
-            open.latency.percentile_us(label),
+            closed.latency.percentile(label).unwrap_or_default(),
+            open.latency.percentile(label).unwrap_or_default(),
         );
-        out.push_str(&row(label, format_us(c), format_us(o), ratio(c, o)));
+        out.push_str(&row(label, format::time(c), format::time(o), ratio(c, o)));
     }
-    let (c, o) = (closed.latency.max_us, open.latency.max_us);
-    out.push_str(&row("max", format_us(c), format_us(o), ratio(c, o)));
+    let (c, o) = (closed.latency.max, open.latency.max);
+    out.push_str(&row("max", format::time(c), format::time(o), ratio(c, o)));
     out.push_str(&row(
         "achieved rate",
-        format!("{:.1}/s", closed.achieved_rate),
-        format!("{:.1}/s", open.achieved_rate),
+        format::rate(closed.achieved_rate),
+        format::rate(open.achieved_rate),
         String::new(),
     ));
     out.push_str(&row(
@@ -53,7 +54,7 @@ pub fn render_simulation(sim: &Simulation) -> String {
         out.push_str(&row(
             "open: send lateness p99",
             String::new(),
-            format_us(late.percentile_us("p99")),
+            format::time_or_dash(late.percentile("p99")),
             String::new(),
         ));
     }
@@ -73,53 +74,52 @@ fn header(sim: &Simulation) -> String {
     let stall = match s.stall {
         None => "no stalls".to_string(),
         Some(SimulatedStall::Requests { requests, length }) => {
-            format!(
-                "a {} stall every {requests} requests",
-                format_us(length.as_micros_f64())
-            )
+            format!("a {} stall every {requests} requests", format::time(length))
         }
         Some(SimulatedStall::Period { period, length }) => format!(
             "a {} pause every {}",
-            format_us(length.as_micros_f64()),
-            format_us(period.as_micros_f64())
+            format::time(length),
+            format::time(period)
         ),
     };
     let closed = if s.closed_paced {
         format!(
-            "paced to {} req/s (it waits when ahead), achieved {:.1}/s",
-            s.rate.per_second(),
-            sim.closed.achieved_rate
+            "paced to {} req/s (it waits when ahead), achieved {}",
+            format::number(s.rate.per_second()),
+            format::rate(sim.closed.achieved_rate)
         )
     } else {
         format!(
-            "back to back, as fast as the server answers: {:.1}/s",
-            sim.closed.achieved_rate
+            "back to back, as fast as the server answers: {}",
+            format::rate(sim.closed.achieved_rate)
         )
     };
     format!(
-        "Simulated service: {} per request, {stall}.\n{} requests per client. Open loop: {} req/s for {} s, {} arrivals, offered load {:.1}% of capacity. Closed loop: {closed}.\n\n",
-        format_us(s.service.as_micros_f64()),
+        "Simulated service: {} per request, {stall}.\n{} requests per client. Open loop: {} req/s for {}, {} arrivals, offered load {:.1}% of capacity. Closed loop: {closed}.\n\n",
+        format::time(s.service),
         sim.open.requests,
-        s.rate.per_second(),
-        s.duration.as_secs_f64(),
+        format::number(s.rate.per_second()),
+        format::time(s.duration),
         if s.poisson_seed.is_some() { "Poisson" } else { "constant" },
         100.0 * sim.utilisation
     )
 }
 
 fn explain(closed: &SimulatedClient, open: &SimulatedClient) -> String {
-    let closed_p99 = closed.latency.percentile_us("p99");
+    let closed_p99 = closed.latency.percentile("p99").unwrap_or_default();
     let hidden = open.requests as f64 * (100.0 - rank_of(&open.latency, closed_p99)) / 100.0;
     format!(
         "The closed loop waits for each answer before sending the next, so a stall delays one of its requests and silences the rest: it reports a p99 of {}. Measured from the intended send time, {:.0} requests ({:.1}%) waited longer than that.",
-        format_us(closed_p99),
+        format::time(closed_p99),
         hidden,
         100.0 * hidden / open.requests as f64
     )
 }
 
-/// The percentile rank of `value_us` among the latencies of `d`.
-fn rank_of(d: &LatencyDistribution, value_us: f64) -> f64 {
+/// The percentile rank of `value` among the latencies of `d`.
+fn rank_of(d: &LatencyDistribution, value: Duration) -> f64 {
+    // The histogram's values are microseconds.
+    let value_us = value.as_micros_f64();
     let Ok(h) = d.histogram() else {
         return f64::NAN;
     };

@@ -5,7 +5,7 @@
 
 use crate::counter_rows::{cell, table};
 use crate::rows::Table;
-use crate::units::format_value;
+use plumb_model::format;
 use plumb_model::sweep::{cache_marks, sweeps, CacheMark};
 use plumb_model::{Benchmark, Metric, ResultDocument, Unit};
 
@@ -28,7 +28,7 @@ pub fn sweep_tables(doc: &ResultDocument) -> Vec<(String, Table)> {
             let points: Vec<&Benchmark> = s.points.iter().map(|&i| &doc.benchmarks[i]).collect();
             let caches = marks
                 .iter()
-                .map(|m| format!("{} {}", m.name, bytes(m.bytes)))
+                .map(|m| format!("{} {}", m.name, bytes(m.size.0)))
                 .collect::<Vec<_>>()
                 .join(", ");
             let caption = format!(
@@ -62,8 +62,8 @@ fn sweep_table(points: &[&Benchmark], marks: &[CacheMark]) -> Table {
     let mut marks = marks.iter().peekable();
     for (i, b) in points.iter().enumerate() {
         let ws = b.working_set.map_or(0, |w| w.0);
-        while let Some(m) = marks.next_if(|m| m.bytes < ws) {
-            let mut row = vec![format!("── {} {} ──", m.name, bytes(m.bytes))];
+        while let Some(m) = marks.next_if(|m| m.size.0 < ws) {
+            let mut row = vec![format!("── {} {} ──", m.name, bytes(m.size.0))];
             row.resize(header.len(), String::new());
             rows.push(row);
         }
@@ -79,7 +79,7 @@ fn sweep_table(points: &[&Benchmark], marks: &[CacheMark]) -> Table {
         for (_, m) in &misses {
             row.push(
                 b.counted_mean(m)
-                    .map_or("-".into(), |(v, _)| format_value(Unit::Count, v)),
+                    .map_or("-".into(), |(v, _)| format::value(Unit::Count, v)),
             );
         }
         row.push(bars[i].clone());
@@ -116,7 +116,7 @@ fn bars(times: &[Option<f64>]) -> Vec<String> {
 }
 
 fn bytes(b: u64) -> String {
-    format_value(Unit::Bytes, b as f64)
+    format::value(Unit::Bytes, b as f64)
 }
 
 #[cfg(test)]
@@ -134,7 +134,9 @@ mod tests {
             (3, "Unified", 32 << 20),
         ]
         .into_iter()
-        .map(|(level, kind, size_bytes)| CacheLevel::of_size(level, kind, size_bytes))
+        .map(|(level, kind, size)| {
+            CacheLevel::of_size(level, kind, plumb_model::quantity::ByteSize(size))
+        })
         .collect();
         doc.benchmarks = vec![
             crate::fixture::sweep_point(64 << 10, 2.0),

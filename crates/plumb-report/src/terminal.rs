@@ -1,8 +1,8 @@
 use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
 use crate::sweep_rows::sweep_tables;
-use crate::units::{format_value, unit_of};
 use console::{style, Style};
+use plumb_model::format;
 use plumb_model::{Comparison, Diagnostic, ResultDocument, RunStatus, Severity, Verdict};
 use std::fmt::Write;
 
@@ -30,8 +30,8 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
                 style(format!(
                     "  {}: {} ± {} ({}) subtracted from each run",
                     b.name,
-                    format_value(unit_of(b, &c.metric), c.value),
-                    format_value(unit_of(b, &c.metric), c.std_err),
+                    format::value(format::unit_of(b, &c.metric), c.value),
+                    format::value(format::unit_of(b, &c.metric), c.std_err),
                     c.reason
                 ))
                 .dim()

@@ -3,6 +3,8 @@
 //! which of this machine's caches lies between them.
 
 use super::sig4;
+use plumb_model::format;
+use plumb_model::quantity::ByteSize;
 use plumb_model::sweep::{cache_marks, sweeps, CacheMark};
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, DiagnosticCode, Metric, ResultDocument, Severity, Unit,
@@ -56,13 +58,13 @@ fn cliff(
     let metric = &judged.metric;
     let (ta, tb) = (a.stats(metric)?.summary.mean, b.stats(metric)?.summary.mean);
     let ratio = judged.ratio;
-    let (wa, wb) = (a.working_set?.0, b.working_set?.0);
+    let (wa, wb) = (a.working_set?, b.working_set?);
     let passed: Vec<&CacheMark> = marks
         .iter()
-        .filter(|m| wa <= m.bytes && m.bytes <= wb)
+        .filter(|m| wa <= m.size && m.size <= wb)
         .collect();
     let unit = a.metrics.get(metric).map_or(Unit::Count, |i| i.unit);
-    let value = |v: f64| with_unit(unit, v);
+    let value = |v: f64| format::value(unit, v);
     let place = place(&passed, marks, wb, ratio);
     let mut d = Diagnostic::new(
         DiagnosticCode::CacheCliff,
@@ -76,8 +78,8 @@ fn cliff(
             value(tb)
         ),
     )
-    .evidence("from_bytes", wa)
-    .evidence("to_bytes", wb)
+    .evidence("from_bytes", wa.0)
+    .evidence("to_bytes", wb.0)
     .evidence("ratio", sig4(ratio))
     .evidence(
         "ratio_ci",
@@ -94,7 +96,7 @@ fn cliff(
         Some(m) => format!(
             "to stay under the {} keep the working set below {} (block or tile the loop, smaller elements); otherwise benchmark at the sizes the real workload has",
             m.name,
-            bytes(m.bytes)
+            bytes(m.size)
         ),
         None => "compare with a sweep in finer steps around these sizes, and with huge pages (TLB reach)".to_string(),
     });
@@ -111,19 +113,19 @@ fn cliff(
 /// Where a cliff between working sets `..wb` falls: the caches it passes (`passed`), or
 /// that none of `marks` lies between; and when the last level should still hold `wb`
 /// and the step is one into memory, that too.
-fn place(passed: &[&CacheMark], marks: &[CacheMark], wb: u64, ratio: f64) -> String {
+fn place(passed: &[&CacheMark], marks: &[CacheMark], wb: ByteSize, ratio: f64) -> String {
     let named = passed
         .iter()
         .map(|m| {
-            let how = if m.bytes == wb { "fills" } else { "outgrows" };
-            format!("{how} {} ({})", m.name, bytes(m.bytes))
+            let how = if m.size == wb { "fills" } else { "outgrows" };
+            format!("{how} {} ({})", m.name, bytes(m.size))
         })
         .collect::<Vec<_>>()
         .join(" and ");
     let place = if passed.is_empty() {
         let all = marks
             .iter()
-            .map(|m| format!("{} {}", m.name, bytes(m.bytes)))
+            .map(|m| format!("{} {}", m.name, bytes(m.size)))
             .collect::<Vec<_>>()
             .join(", ");
         format!("no cache of this machine lies between ({all}): the TLB's reach, or the share of a shared cache this machine gets, is the likely edge")
@@ -132,30 +134,21 @@ fn place(passed: &[&CacheMark], marks: &[CacheMark], wb: u64, ratio: f64) -> Str
     };
     // Into DRAM-like times while the record says the last level still holds it.
     match marks.last() {
-        Some(last) if wb < last.bytes && ratio >= 4.0 => format!(
+        Some(last) if wb < last.size && ratio >= 4.0 => format!(
             "{place}; {} is within the {} ({}) yet costs ×{ratio:.1}: the part of the {} this machine gets is smaller (other cores or guests share it), or the TLB's reach is passed",
             bytes(wb),
             last.name,
-            bytes(last.bytes),
+            bytes(last.size),
             last.name
         ),
         _ => place,
     }
 }
 
-fn bytes(b: u64) -> String {
-    plumb_model::quantity::ByteSize(b).to_string()
-}
-
-/// A value with its unit for a message; analysis has no report crate, so times are
-/// written in the unit that keeps three significant digits.
-fn with_unit(unit: Unit, v: f64) -> String {
-    match unit {
-        Unit::Nanoseconds if v >= 1e6 => format!("{:.3} ms", v / 1e6),
-        Unit::Nanoseconds if v >= 1e3 => format!("{:.3} µs", v / 1e3),
-        Unit::Nanoseconds => format!("{v:.3} ns"),
-        _ => format!("{}", sig4(v)),
-    }
+/// A working set or a cache as the option grammar writes it (`64KiB`), so a user can
+/// pass it back to `-L size`.
+fn bytes(b: ByteSize) -> String {
+    b.to_string()
 }
 
 #[cfg(test)]
@@ -169,9 +162,9 @@ mod tests {
         let level = CacheLevel::of_size;
         let environment = Environment {
             caches: vec![
-                level(1, "Data", 32 << 10),
-                level(2, "Unified", 1 << 20),
-                level(3, "Unified", 32 << 20),
+                level(1, "Data", ByteSize(32 << 10)),
+                level(2, "Unified", ByteSize(1 << 20)),
+                level(3, "Unified", ByteSize(32 << 20)),
             ],
             ..Environment::default()
         };

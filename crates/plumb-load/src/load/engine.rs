@@ -153,12 +153,12 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
     }
     let interrupted = e.main_loop(stop);
     let stopped_at = Instant::now().min(e.plan.end);
-    let measured_s = stopped_at
-        .saturating_duration_since(e.plan.measure_from)
-        .as_secs_f64();
+    let measured = stopped_at.saturating_duration_since(e.plan.measure_from);
     let open_loop = matches!(e.plan.work, Work::Open(_));
-    let busy = 1.0 - e.idle.as_secs_f64() / measured_s.max(1e-9);
-    let mut report = e.rec.finish(measured_s, interrupted, e.opened, open_loop);
+    let busy = 1.0 - e.idle.as_secs_f64() / measured.as_secs_f64().max(1e-9);
+    let mut report = e
+        .rec
+        .finish(measured.into(), interrupted, e.opened, open_loop);
     report.busy = busy.clamp(0.0, 1.0);
     Ok(report)
 }
@@ -448,7 +448,7 @@ impl Engine {
             } else {
                 Outcome::Ok
             };
-            self.rec.body(r.due, resp.body_bytes);
+            self.rec.body(r.due, resp.body.0);
             self.rec.done(r.due, r.sent, at, outcome);
             if resp.close {
                 close = Some(Ending::Closed);

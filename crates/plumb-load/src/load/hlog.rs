@@ -43,6 +43,7 @@ mod tests {
     use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
     use hdrhistogram::serialization::Deserializer;
     use hdrhistogram::Histogram;
+    use plumb_model::quantity;
     use std::time::{Duration, Instant, SystemTime};
 
     #[test]
@@ -57,7 +58,7 @@ mod tests {
                 r.done(due, due, due + Duration::from_millis(3), Outcome::Ok);
             }
         }
-        let rep = r.finish(3.0, false, 1, true);
+        let rep = r.finish(quantity::Duration::from_secs(3), false, 1, true);
         super::write(&path, &rep.timeline, SystemTime::now()).unwrap();
         let text = std::fs::read(&path).unwrap();
         let mut counts = Vec::new();

@@ -1,6 +1,7 @@
 use crate::LatencyHistogram;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
+use plumb_model::quantity::{self, ByteSize};
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -30,9 +31,9 @@ pub struct SecondRow {
     pub second: u64,
     pub ok: u64,
     pub errors: u64,
-    pub p50_us: f64,
-    pub p99_us: f64,
-    pub max_us: f64,
+    pub p50: quantity::Duration,
+    pub p99: quantity::Duration,
+    pub max: quantity::Duration,
     pub hdr: Vec<u8>,
 }
 
@@ -66,8 +67,10 @@ pub struct LoadReport {
     pub retried: u64,
     /// In flight when the test was stopped (Ctrl-C): neither answered nor failed.
     pub abandoned: u64,
-    pub body_bytes: u64,
-    pub measured_s: f64,
+    /// Response body bytes received.
+    pub body: ByteSize,
+    /// The measured window's length (warm-up excluded).
+    pub measured: quantity::Duration,
     pub timeline: Vec<SecondRow>,
     pub interrupted: bool,
     pub connections: usize,
@@ -81,7 +84,7 @@ pub struct LoadReport {
 
 impl LoadReport {
     pub fn achieved_rate(&self) -> f64 {
-        self.ok as f64 / self.measured_s.max(1e-9)
+        self.ok as f64 / self.measured.as_secs_f64().max(1e-9)
     }
 
     pub fn error_count(&self) -> u64 {
@@ -114,8 +117,8 @@ impl LoadReport {
             out.slot_waits.add(&p.slot_waits);
             out.retried += p.retried;
             out.abandoned += p.abandoned;
-            out.body_bytes += p.body_bytes;
-            out.measured_s = out.measured_s.max(p.measured_s);
+            out.body.0 += p.body.0;
+            out.measured = out.measured.max(p.measured);
             out.interrupted |= p.interrupted;
             out.connections += p.connections;
             out.threads += p.threads;
@@ -195,7 +198,7 @@ pub(crate) struct Recorder {
     slot_waits: SlotWaits,
     retried: u64,
     abandoned: u64,
-    body_bytes: u64,
+    body: ByteSize,
     /// Seconds still receiving completions; older ones are folded into `timeline`, so
     /// memory stays flat however long the test runs.
     open_seconds: VecDeque<Second>,
@@ -224,7 +227,7 @@ impl Recorder {
             slot_waits: SlotWaits::default(),
             retried: 0,
             abandoned: 0,
-            body_bytes: 0,
+            body: ByteSize(0),
             open_seconds: VecDeque::new(),
             keep_open: timeout.as_secs() + 2,
             timeline: Vec::new(),
@@ -261,10 +264,10 @@ impl Recorder {
     /// The request waited `waited` for a free connection (the in-flight bound was full).
     pub fn waited_for_slot(&mut self, due: Instant, waited: Duration) {
         if self.measured(due) {
-            let us = waited.as_secs_f64() * 1e6;
+            let waited = quantity::Duration::from(waited);
             self.slot_waits.count += 1;
-            self.slot_waits.total_us += us;
-            self.slot_waits.max_us = self.slot_waits.max_us.max(us);
+            self.slot_waits.total += waited;
+            self.slot_waits.max = self.slot_waits.max.max(waited);
         }
     }
 
@@ -303,7 +306,7 @@ impl Recorder {
 
     pub fn body(&mut self, due: Instant, bytes: u64) {
         if self.measured(due) {
-            self.body_bytes += bytes;
+            self.body.0 += bytes;
         }
     }
 
@@ -382,7 +385,7 @@ impl Recorder {
 
     pub fn finish(
         mut self,
-        measured_s: f64,
+        measured: quantity::Duration,
         interrupted: bool,
         connections: usize,
         open_loop: bool,
@@ -407,8 +410,8 @@ impl Recorder {
             slot_waits: self.slot_waits,
             retried: self.retried,
             abandoned: self.abandoned,
-            body_bytes: self.body_bytes,
-            measured_s,
+            body: self.body,
+            measured,
             timeline: self.timeline,
             interrupted,
             connections,
@@ -421,11 +424,11 @@ impl Recorder {
 
 fn row(second: u64, ok: u64, errors: u64, h: &Histogram<u64>) -> SecondRow {
     let q = |p: f64| {
-        if h.is_empty() {
-            0.0
+        quantity::Duration::from_micros(if h.is_empty() {
+            0
         } else {
-            plumb_model::value_at_percentile(h, p) as f64
-        }
+            plumb_model::value_at_percentile(h, p)
+        })
     };
     let mut hdr = Vec::new();
     V2DeflateSerializer::new()
@@ -435,9 +438,9 @@ fn row(second: u64, ok: u64, errors: u64, h: &Histogram<u64>) -> SecondRow {
         second,
         ok,
         errors,
-        p50_us: q(50.0),
-        p99_us: q(99.0),
-        max_us: if h.is_empty() { 0.0 } else { h.max() as f64 },
+        p50: q(50.0),
+        p99: q(99.0),
+        max: quantity::Duration::from_micros(if h.is_empty() { 0 } else { h.max() }),
         hdr,
     }
 }
@@ -468,7 +471,7 @@ mod tests {
             );
             assert!(r.open_seconds.len() <= 4, "seconds fold as they close");
         }
-        let rep = r.finish(10.0, false, 1, true);
+        let rep = r.finish(quantity::Duration::from_secs(10), false, 1, true);
         assert_eq!((rep.ok, rep.due, rep.error_count()), (10, 20, 10));
         assert_eq!(rep.errors["status 503"], 10);
         assert_eq!(

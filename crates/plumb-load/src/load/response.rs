@@ -7,6 +7,8 @@
 //! Written here rather than taken from hyper's client because the generator's event loop
 //! owns its sockets (see `engine`): hyper's client needs a task and a channel per request.
 
+use plumb_model::quantity::ByteSize;
+
 /// Responses whose head exceeds this are refused (nginx's largest default is 32 KiB).
 pub const MAX_HEAD: usize = 64 * 1024;
 const MAX_HEADERS: usize = 100;
@@ -16,7 +18,8 @@ pub struct Response {
     pub status: u16,
     /// The server will close the connection after it (`Connection: close`, HTTP/1.0).
     pub close: bool,
-    pub body_bytes: u64,
+    /// The body's length.
+    pub body: ByteSize,
 }
 
 pub use super::recorder::Failure;
@@ -151,7 +154,7 @@ impl ResponseReader {
         Some(Response {
             status: self.status,
             close: self.close,
-            body_bytes: std::mem::take(&mut self.body),
+            body: ByteSize(std::mem::take(&mut self.body)),
         })
     }
 
@@ -321,32 +324,32 @@ mod tests {
             Response {
                 status: 200,
                 close: false,
-                body_bytes: 2,
+                body: ByteSize(2),
             },
             Response {
                 status: 200,
                 close: false,
-                body_bytes: 21,
+                body: ByteSize(21),
             },
             Response {
                 status: 404,
                 close: false,
-                body_bytes: 0,
+                body: ByteSize(0),
             },
             Response {
                 status: 204,
                 close: false,
-                body_bytes: 0,
+                body: ByteSize(0),
             },
             Response {
                 status: 200,
                 close: true,
-                body_bytes: 4,
+                body: ByteSize(4),
             },
             Response {
                 status: 200,
                 close: true,
-                body_bytes: 15,
+                body: ByteSize(15),
             },
         ];
         for piece in [1, 2, 3, 7, 64, wire.len()] {
@@ -402,7 +405,7 @@ mod tests {
         let wire = b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n";
         let step = r.advance(wire).unwrap();
         assert_eq!(step.consumed, wire.len());
-        assert_eq!(step.done.unwrap().body_bytes, 0);
+        assert_eq!(step.done.unwrap().body, ByteSize(0));
         assert!(r.idle());
     }
 }

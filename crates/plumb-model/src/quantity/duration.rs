@@ -91,12 +91,49 @@ impl Duration {
     pub fn as_secs_f64(self) -> f64 {
         self.picos as f64 / 1e12
     }
+    /// This duration divided by `n` (a mean), to the picosecond; zero for `n` = 0.
+    pub fn div_u64(self, n: u64) -> Duration {
+        Duration {
+            picos: self.picos.checked_div(u128::from(n)).unwrap_or(0),
+        }
+    }
     pub fn is_zero(self) -> bool {
         self.picos == 0
     }
     /// The nearest `std::time::Duration` (whole nanoseconds).
     pub fn to_std(self) -> std::time::Duration {
         std::time::Duration::from_nanos(self.as_nanos())
+    }
+}
+
+impl std::ops::Add for Duration {
+    type Output = Duration;
+    fn add(self, other: Duration) -> Duration {
+        Duration {
+            picos: self.picos.saturating_add(other.picos),
+        }
+    }
+}
+
+impl std::ops::AddAssign for Duration {
+    fn add_assign(&mut self, other: Duration) {
+        *self = *self + other;
+    }
+}
+
+/// Saturating: a duration is never negative.
+impl std::ops::Sub for Duration {
+    type Output = Duration;
+    fn sub(self, other: Duration) -> Duration {
+        Duration {
+            picos: self.picos.saturating_sub(other.picos),
+        }
+    }
+}
+
+impl std::iter::Sum for Duration {
+    fn sum<I: Iterator<Item = Duration>>(iter: I) -> Duration {
+        iter.fold(Duration::ZERO, |a, b| a + b)
     }
 }
 

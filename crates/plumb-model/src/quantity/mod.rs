@@ -9,14 +9,18 @@ mod bytes;
 pub(crate) mod decimal;
 mod duration;
 mod error;
+mod frequency;
 mod level;
 mod rate;
+mod timestamp;
 
 pub use bytes::ByteSize;
 pub use duration::Duration;
 pub use error::QuantityError;
+pub use frequency::Frequency;
 pub use level::{Confidence, Fraction};
 pub use rate::Rate;
+pub use timestamp::Timestamp;
 
 /// A whole number of at least `min`, for counts (runs, samples, launches).
 pub fn parse_count(s: &str, min: u64) -> Result<u64, QuantityError> {

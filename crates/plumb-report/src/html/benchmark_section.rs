@@ -43,7 +43,7 @@ pub fn benchmark_section(b: &Benchmark) -> String {
 /// The CDF and the run-order plot of wall time per operation. Values that are not
 /// finite are left out of the pictures and counted.
 fn sample_charts(b: &Benchmark) -> String {
-    let format = |ns: f64| crate::format_duration_ns(ns);
+    let format = |ns: f64| plumb_model::format::time_ns(ns);
     let measured: Vec<f64> = b.per_op(&Metric::WallTime);
     let finite: Vec<f64> = measured.iter().copied().filter(|v| v.is_finite()).collect();
     if finite.is_empty() {

@@ -45,7 +45,7 @@ fn document(path: &str, doc: &ResultDocument) -> String {
         } else {
             format!("{} · ", escape(path))
         },
-        escape(&crate::format_date_utc(doc.started_unix_s)),
+        escape(&plumb_model::format::date(doc.started)),
         escape(&doc.tool.version),
         environment(doc)
     );

@@ -5,6 +5,8 @@ use super::frame::{self, Area, Axis, HEIGHT, WIDTH};
 use super::scale::Scale;
 use super::svg::Svg;
 use crate::load_view::highest_over_lowest;
+use plumb_model::format;
+use plumb_model::quantity::Duration;
 use plumb_model::LoadInfo;
 
 /// None for fewer than two runs.
@@ -13,7 +15,14 @@ pub fn runs_chart(name: &str, l: &LoadInfo) -> Option<String> {
         return None;
     }
     let a = Area::standard();
-    let (p50s, p99s) = (l.run_percentiles_us("p50"), l.run_percentiles_us("p99"));
+    // In microseconds, the histograms' unit; a percentile a run did not keep is NaN.
+    let micros = |label| -> Vec<f64> {
+        l.run_percentiles(label)
+            .iter()
+            .map(|p| p.map_or(f64::NAN, Duration::as_micros_f64))
+            .collect()
+    };
+    let (p50s, p99s) = (micros("p50"), micros("p99"));
     let finite = p50s
         .iter()
         .chain(&p99s)
@@ -37,7 +46,7 @@ pub fn runs_chart(name: &str, l: &LoadInfo) -> Option<String> {
     );
     let mut svg = Svg::new(WIDTH, HEIGHT, &format!("Runs of {name}"), &desc);
     let run = |v: f64| format!("{v:.0}");
-    let us = |v: f64| crate::format_us(v);
+    let us = |v: f64| format::time_ns(v * 1e3);
     frame::draw(
         &mut svg,
         a,

@@ -5,7 +5,7 @@
 use super::frame::{self, Area, Axis, HEIGHT, WIDTH};
 use super::scale::Scale;
 use super::svg::Svg;
-use crate::units::format_value;
+use plumb_model::format;
 use plumb_model::sweep::{cache_marks, Sweep};
 use plumb_model::{DiagnosticCode, Metric, ResultDocument, Unit};
 
@@ -50,11 +50,11 @@ fn working_set(lo: f64, hi: f64, a: Area) -> Axis<'static> {
 }
 
 fn bytes(v: f64) -> String {
-    format_value(Unit::Bytes, v)
+    format::value(Unit::Bytes, v)
 }
 
 fn time(ns: f64) -> String {
-    crate::format_duration_ns(ns)
+    plumb_model::format::time_ns(ns)
 }
 
 /// The sweep's chart; None when fewer than two of its points have a time.
@@ -87,7 +87,7 @@ pub fn sweep_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
     let cliffs = cliffs(doc, s);
     let caches: Vec<String> = marks
         .iter()
-        .map(|m| format!("{} {}", m.name, bytes(m.bytes as f64)))
+        .map(|m| format!("{} {}", m.name, bytes(m.size.0 as f64)))
         .collect();
     let desc = format!(
         "{} working sets from {} to {}: time per operation from {} to {}. Caches: {}. {}",
@@ -119,7 +119,7 @@ pub fn sweep_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
         },
     );
     for (m, label) in marks.iter().zip(&caches) {
-        let px = x.at(m.bytes as f64);
+        let px = x.at(m.size.0 as f64);
         if px > a.left && px < a.right {
             svg.line(px, a.top, px, a.bottom, "mark");
             svg.text(px + 3.0, a.top + 10.0, "start", "marklabel", label);
@@ -211,7 +211,7 @@ pub fn sweep_misses_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
         &format!("Misses in sweep {}", s.series),
         &desc,
     );
-    let count = |v: f64| format_value(Unit::Count, v);
+    let count = |v: f64| format::value(Unit::Count, v);
     frame::draw(
         &mut svg,
         a,
@@ -265,7 +265,9 @@ mod tests {
             (3, "Unified", 32 << 20),
         ]
         .into_iter()
-        .map(|(level, kind, size)| CacheLevel::of_size(level, kind, size))
+        .map(|(level, kind, size)| {
+            CacheLevel::of_size(level, kind, plumb_model::quantity::ByteSize(size))
+        })
         .collect();
         doc.benchmarks = vec![
             crate::fixture::sweep_point(16 << 10, 1.0),

@@ -5,14 +5,25 @@
 use super::frame::{self, Area, Axis, HEIGHT, WIDTH};
 use super::scale::Scale;
 use super::svg::Svg;
+use plumb_model::format;
+use plumb_model::quantity::Duration;
 use plumb_model::TimelineRow;
+
+/// The chart works in microseconds (the histograms' unit); a missing percentile is NaN.
+fn us(d: Option<Duration>) -> f64 {
+    d.map_or(f64::NAN, Duration::as_micros_f64)
+}
+
+fn us_text(v: f64) -> String {
+    format::time_ns(v * 1e3)
+}
 
 /// None when fewer than two seconds have percentiles (a merge without per-second
 /// histograms has none).
 pub fn timeline_chart(name: &str, rows: &[TimelineRow]) -> Option<String> {
     let known: Vec<&TimelineRow> = rows
         .iter()
-        .filter(|r| r.p50_us.is_finite() && r.p99_us.is_finite() && r.ok > 0)
+        .filter(|r| r.p50.is_some() && r.p99.is_some() && r.ok > 0)
         .collect();
     if known.len() < 2 {
         return None;
@@ -26,22 +37,21 @@ pub fn timeline_chart(name: &str, rows: &[TimelineRow]) -> Option<String> {
         to: a.right,
     };
     let (lo, hi) = known.iter().fold((f64::INFINITY, 0.0f64), |(l, h), r| {
-        (l.min(r.p50_us), h.max(r.p99_us))
+        (l.min(us(r.p50)), h.max(us(r.p99)))
     });
     let y = frame::value_scale(lo.max(1.0), hi.max(1.0), a.bottom, a.top);
     let errors: u64 = rows.iter().map(|r| r.errors).sum();
     let desc = format!(
         "{} seconds: p50 from {} to {}, p99 up to {}; {} errors in {} seconds.",
         rows.len(),
-        crate::format_us(lo),
-        crate::format_us(known.iter().map(|r| r.p50_us).fold(0.0, f64::max)),
-        crate::format_us(hi),
+        us_text(lo),
+        us_text(known.iter().map(|r| us(r.p50)).fold(0.0, f64::max)),
+        us_text(hi),
         errors,
         rows.iter().filter(|r| r.errors > 0).count()
     );
     let mut svg = Svg::new(WIDTH, HEIGHT, &format!("Timeline of {name}"), &desc);
     let second = |v: f64| format!("{v:.0} s");
-    let us = |v: f64| crate::format_us(v);
     frame::draw(
         &mut svg,
         a,
@@ -53,14 +63,14 @@ pub fn timeline_chart(name: &str, rows: &[TimelineRow]) -> Option<String> {
         &Axis {
             label: "latency",
             scale: y,
-            format: &us,
+            format: &us_text,
         },
     );
     for (k, (class, pick)) in [("s0", 50), ("s1", 99)].into_iter().enumerate() {
         let line: Vec<(f64, f64)> = known
             .iter()
             .map(|r| {
-                let v = if pick == 50 { r.p50_us } else { r.p99_us };
+                let v = us(if pick == 50 { r.p50 } else { r.p99 });
                 (x.at(r.second as f64), y.at(v.max(1.0)))
             })
             .collect();
@@ -81,16 +91,15 @@ pub fn timeline_chart(name: &str, rows: &[TimelineRow]) -> Option<String> {
 
 /// A mark per second at height `y`, red where it had errors, its counts on hover.
 fn second_marks(svg: &mut Svg, x: &Scale, y: f64, rows: &[TimelineRow]) {
-    let us = |v: f64| crate::format_us(v);
     for r in rows {
         let tip = format!(
             "second {}: {} ok, {} errors, p50 {}, p99 {}, max {}",
             r.second,
             r.ok,
             r.errors,
-            us(r.p50_us),
-            us(r.p99_us),
-            us(r.max_us)
+            format::time_or_dash(r.p50),
+            format::time_or_dash(r.p99),
+            format::time(r.max)
         );
         let class = if r.errors > 0 { "bad" } else { "p1" };
         svg.circle(
@@ -112,9 +121,9 @@ mod tests {
             second,
             ok: 100,
             errors,
-            p50_us: p50,
-            p99_us: p99,
-            max_us: p99 * 2.0,
+            p50: Some(Duration::from_nanos_f64(p50 * 1e3)).filter(|_| p50.is_finite()),
+            p99: Some(Duration::from_nanos_f64(p99 * 1e3)).filter(|_| p99.is_finite()),
+            max: Duration::from_nanos_f64(p99 * 2e3),
             hdr_base64: None,
         }
     }

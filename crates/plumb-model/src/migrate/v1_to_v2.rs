@@ -12,10 +12,11 @@
 //! the whole run (`allocs_per_op`, `bytes_per_op`), not per sample, so they are dropped
 //! (the `allocates` diagnostic, with its figures, stays).
 
+use super::{obj, rename};
 use crate::ModelError;
 use serde_json::{json, Map, Value};
 
-pub fn v1_to_v2(mut doc: Value) -> Result<Value, ModelError> {
+pub(super) fn v1_to_v2(mut doc: Value) -> Result<Value, ModelError> {
     check_levels(&doc)?;
     let o = obj(&mut doc, "the document")?;
     o.insert("format_version".into(), json!(2));
@@ -37,11 +38,6 @@ pub fn v1_to_v2(mut doc: Value) -> Result<Value, ModelError> {
         }
     }
     Ok(doc)
-}
-
-fn obj<'a>(v: &'a mut Value, what: &str) -> Result<&'a mut Map<String, Value>, ModelError> {
-    v.as_object_mut()
-        .ok_or_else(|| ModelError::Migration(format!("{what} is not an object")))
 }
 
 fn benchmark(b: &mut Value) -> Result<(), ModelError> {
@@ -90,12 +86,6 @@ fn benchmark(b: &mut Value) -> Result<(), ModelError> {
         f.entry("warmup_time").or_insert(json!(0));
     }
     Ok(())
-}
-
-fn rename(o: &mut Map<String, Value>, from: &str, to: &str) {
-    if let Some(v) = o.remove(from) {
-        o.insert(to.into(), v);
-    }
 }
 
 /// Version-1 sample records as version-2 columns, and the metrics every record had.

@@ -1,0 +1,239 @@
+//! The one place where measured values become text: the unit each value is shown in and
+//! its significant figures are chosen here, for every table, finding, page and message,
+//! so a figure reads the same wherever it appears.
+//!
+//! Rules: four significant figures (`10.62 ms`, `999.0 ns`, `1.500 µs`); a time in the
+//! largest unit in which it is at least 1; sizes in binary units; counts with an SI
+//! prefix from a thousand; whatever is not a number (NaN, ±∞) is `-`.
+
+use crate::quantity::{ByteSize, Duration, Timestamp};
+use crate::{Benchmark, Metric, Unit};
+
+/// A time unit for display; a table column uses one unit for all its cells so that
+/// numbers line up and compare at a glance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TimeUnit {
+    Ns,
+    Us,
+    Ms,
+    S,
+}
+
+impl TimeUnit {
+    /// The largest unit in which `ns` is at least 1.
+    pub fn for_value(ns: f64) -> TimeUnit {
+        let ns = ns.abs();
+        if ns >= 1e9 {
+            TimeUnit::S
+        } else if ns >= 1e6 {
+            TimeUnit::Ms
+        } else if ns >= 1e3 {
+            TimeUnit::Us
+        } else {
+            TimeUnit::Ns
+        }
+    }
+
+    pub fn ns_per_unit(self) -> f64 {
+        match self {
+            TimeUnit::Ns => 1.0,
+            TimeUnit::Us => 1e3,
+            TimeUnit::Ms => 1e6,
+            TimeUnit::S => 1e9,
+        }
+    }
+
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TimeUnit::Ns => "ns",
+            TimeUnit::Us => "µs",
+            TimeUnit::Ms => "ms",
+            TimeUnit::S => "s",
+        }
+    }
+
+    /// `ns` in this unit with enough decimals for 4 significant digits (at most 4;
+    /// below a thousandth of the unit, in scientific notation).
+    pub fn format(self, ns: f64) -> String {
+        if !ns.is_finite() {
+            return "-".to_string();
+        }
+        let v = ns / self.ns_per_unit();
+        if v != 0.0 && v.abs() < 1e-3 {
+            return format!("{v:.2e} {}", self.suffix());
+        }
+        format!("{} {}", sig_figs(v, 4), self.suffix())
+    }
+}
+
+/// `v` with four significant figures and at most four decimals (`10.62`, `999.0`,
+/// `0.0410`, `12345`).
+fn sig_figs(v: f64, figures: i32) -> String {
+    // Rounded to its significant figures first, so 99.99999 counts as 100 (three
+    // integer digits), not 99 (two).
+    let v: f64 = format!("{:.*e}", (figures - 1) as usize, v)
+        .parse()
+        .unwrap_or(v);
+    let mag = if v == 0.0 {
+        0
+    } else {
+        v.abs().log10().floor() as i32
+    };
+    let decimals = (figures - 1 - mag).clamp(0, 4) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// A duration in its own best unit, e.g. `10.62 ms`.
+pub fn time(d: Duration) -> String {
+    time_ns(d.as_nanos_f64())
+}
+
+/// A duration that may be missing (a percentile not kept, a second after a merge): `-`.
+pub fn time_or_dash(d: Option<Duration>) -> String {
+    d.map_or_else(|| "-".to_string(), time)
+}
+
+/// Events per second with four significant figures: `100.0/s`, `130000/s`.
+pub fn rate(per_second: f64) -> String {
+    format!("{}/s", number(per_second))
+}
+
+/// A time in nanoseconds (a statistic: a mean, a difference, a per-operation figure
+/// below a picosecond) in its own best unit.
+pub fn time_ns(ns: f64) -> String {
+    TimeUnit::for_value(ns).format(ns)
+}
+
+/// A size in binary units with one decimal (`1.5 MiB`), or whole bytes below a KiB.
+pub fn bytes(b: ByteSize) -> String {
+    bytes_f64(b.0 as f64)
+}
+
+fn bytes_f64(v: f64) -> String {
+    let (div, suffix) = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        .into_iter()
+        .find(|&(d, _)| v.abs() >= d as f64)
+        .unwrap_or((1, "B"));
+    if div == 1 {
+        format!("{v:.0} B")
+    } else {
+        format!("{:.1} {suffix}", v / div as f64)
+    }
+}
+
+/// A count: three significant digits below one (`0.517` mispredictions), two decimals
+/// to a thousand, then an SI prefix (`1.235k`, `2.000G`).
+pub fn count(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".to_string();
+    }
+    let (div, suffix) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(d, _)| v.abs() >= d)
+        .unwrap_or((1.0, ""));
+    if v != 0.0 && v.abs() < 1.0 {
+        let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 9) as usize;
+        format!("{v:.decimals$}")
+    } else if div == 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{:.3}{suffix}", v / div)
+    }
+}
+
+/// A value of a metric in its unit: a time, a size or a count.
+pub fn value(unit: Unit, v: f64) -> String {
+    if !v.is_finite() {
+        return "-".to_string();
+    }
+    match unit {
+        Unit::Nanoseconds => time_ns(v),
+        Unit::Bytes => bytes_f64(v),
+        Unit::Count => count(v),
+    }
+}
+
+/// A fraction as a percentage with one decimal: `0.0152` → `1.5%`.
+pub fn percent(fraction: f64) -> String {
+    if !fraction.is_finite() {
+        return "-".to_string();
+    }
+    format!("{:.1}%", 100.0 * fraction)
+}
+
+/// A relative change with its sign: `0.0152` → `+1.5%`, `-0.2` → `-20.0%`.
+pub fn signed_percent(change: f64) -> String {
+    if change >= 0.0 {
+        format!("+{}", percent(change))
+    } else {
+        percent(change)
+    }
+}
+
+/// A plain number with four significant figures (a ratio, a statistic): `1.882`,
+/// `0.0410`, `12345`.
+pub fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".to_string();
+    }
+    sig_figs(v, 4)
+}
+
+/// The unit of `metric` in `b` (nanoseconds when undeclared).
+pub fn unit_of(b: &Benchmark, metric: &Metric) -> Unit {
+    b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit)
+}
+
+/// `2026-11-23 19:25 UTC`; "at an unknown time" for a time not recorded.
+pub fn date(t: Timestamp) -> String {
+    if t.is_unknown() {
+        return "at an unknown time".into();
+    }
+    let (y, m, d, h, min, _) = t.civil_utc();
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02} UTC")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// References: `date -u -d @SECONDS '+%F %H:%M'`.
+    #[test]
+    fn dates() {
+        let at = |s: f64| date(Timestamp::from_unix_secs_f64(s));
+        assert_eq!(at(0.5), "1970-01-01 00:00 UTC");
+        assert_eq!(at(1795461909.65), "2026-11-23 19:25 UTC");
+        assert_eq!(at(951782400.0), "2000-02-29 00:00 UTC");
+        assert_eq!(date(Timestamp::EPOCH), "at an unknown time");
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(time_ns(10_620_000.0), "10.62 ms");
+        assert_eq!(time_ns(999.0), "999.0 ns");
+        assert_eq!(time_ns(1_500.0), "1.500 µs");
+        assert_eq!(time_ns(2.5e9), "2.500 s");
+        assert_eq!(time_ns(0.25), "0.2500 ns");
+        assert_eq!(time_ns(0.0003), "3.00e-4 ns");
+        assert_eq!(time(Duration::from_micros(1003)), "1.003 ms");
+        assert_eq!(TimeUnit::Ms.format(41_000.0), "0.0410 ms");
+        assert_eq!(TimeUnit::Ms.format(f64::NAN), "-");
+    }
+
+    #[test]
+    fn sizes_counts_and_fractions() {
+        assert_eq!(bytes(ByteSize(1_572_864)), "1.5 MiB");
+        assert_eq!(bytes(ByteSize(1000)), "1000 B");
+        assert_eq!(count(0.517), "0.517");
+        assert_eq!(count(1234.5), "1.234k");
+        assert_eq!(count(12.0), "12.00");
+        assert_eq!(percent(0.0152), "1.5%");
+        assert_eq!(signed_percent(0.0152), "+1.5%");
+        assert_eq!(signed_percent(-0.2), "-20.0%");
+        assert_eq!(number(1.8819), "1.882");
+        assert_eq!(rate(99.99998807907247), "100.0/s");
+        assert_eq!(rate(130000.0), "130000/s");
+        assert_eq!(time_or_dash(None), "-");
+        assert_eq!(value(Unit::Bytes, f64::NAN), "-");
+    }
+}
