@@ -3,6 +3,7 @@ use crate::clock::{Clock, Timer};
 use crate::measure::{time_calls, time_inputs, untimed_region_calls, untimed_region_inputs};
 use crate::sampler::{sample, Reading, Sampled, SamplingConfig, EXTRA};
 use plumb_counters::CounterProbe;
+use plumb_model::quantity::ByteSize;
 use plumb_probe::{Nested, Nothing, Probe, ProbeMetric};
 use std::fmt::Debug;
 
@@ -127,11 +128,11 @@ fn read_around<T: Timer, P: Probe>(t: &T, p: &P, region: impl FnOnce() -> u64) -
 pub struct Bencher<'c> {
     ctx: &'c Context,
     ops_per_iter: u64,
-    pub(crate) working_set_bytes: Option<u64>,
+    pub(crate) working_set: Option<ByteSize>,
     pub(crate) result: Option<String>,
     pub(crate) measured: Option<Measured>,
-    /// Under a simulator or a profiler: how long the untimed region took, in ns.
-    pub(crate) region_ns: Option<u64>,
+    /// Under a simulator or a profiler: how long the untimed region took.
+    pub(crate) region_time: Option<std::time::Duration>,
     warmup: bool,
 }
 
@@ -140,10 +141,10 @@ impl<'c> Bencher<'c> {
         Bencher {
             ctx,
             ops_per_iter: 1,
-            working_set_bytes: None,
+            working_set: None,
             result: None,
             measured: None,
-            region_ns: None,
+            region_time: None,
             warmup: true,
         }
     }
@@ -172,7 +173,7 @@ impl<'c> Bencher<'c> {
     /// Declares how many bytes the routine touches, so the report can say which cache
     /// level (or DRAM) the working set lands in.
     pub fn working_set_bytes(&mut self, bytes: u64) -> &mut Self {
-        self.working_set_bytes = Some(bytes);
+        self.working_set = Some(ByteSize(bytes));
         self
     }
 
@@ -184,7 +185,9 @@ impl<'c> Bencher<'c> {
         }
         if let Some(untimed) = self.ctx.untimed {
             let round = |n| elapsed_ns(|| untimed_region_calls(&mut f, n));
-            self.region_ns = Some(untimed.run(u64::MAX / 2, round));
+            self.region_time = Some(std::time::Duration::from_nanos(
+                untimed.run(u64::MAX / 2, round),
+            ));
             return;
         }
         let cfg = &self.sampling();
@@ -216,7 +219,9 @@ impl<'c> Bencher<'c> {
                 let mut outputs: Vec<O> = Vec::with_capacity(inputs.len());
                 elapsed_ns(|| untimed_region_inputs(&mut routine, &mut inputs, &mut outputs))
             };
-            self.region_ns = Some(untimed.run(MAX_BATCHED_INPUTS, round));
+            self.region_time = Some(std::time::Duration::from_nanos(
+                untimed.run(MAX_BATCHED_INPUTS, round),
+            ));
             return;
         }
         // Inputs for a whole sample are held in memory, and making them takes time that
@@ -227,7 +232,7 @@ impl<'c> Bencher<'c> {
             drop(std::hint::black_box(setup()));
         }
         let setup_ns = probe.elapsed().as_nanos() as f64 / SETUP_PROBES as f64;
-        let setup_budget = base.measure_ns / base.sample_count as f64;
+        let setup_budget = base.measure.as_nanos() as f64 / base.sample_count as f64;
         let by_setup = (setup_budget / setup_ns.max(1.0)).max(1.0) as u64;
         let cfg = &SamplingConfig {
             max_batch: base.max_batch.min(MAX_BATCHED_INPUTS).min(by_setup),

@@ -64,7 +64,7 @@ fn benchmark_checks(doc: &ResultDocument, b: &Benchmark) -> Vec<Diagnostic> {
         _ => None,
     };
     [
-        dead_code(b, &info.empty_body_samples, cycle_ns(doc), level),
+        dead_code(b, &info.empty_body_samples, one_cycle(doc), level),
         short_samples(b, min_sample),
         imprecise(b, info, level),
         allocates(b),
@@ -256,7 +256,7 @@ fn identical_apart(c: &plumb_model::Comparison) -> Option<Diagnostic> {
 fn dead_code(
     b: &Benchmark,
     empty_per_call: &[Duration],
-    cycle_ns: f64,
+    cycle: Duration,
     level: f64,
 ) -> Option<Diagnostic> {
     let times = b.analysed_times_ns();
@@ -279,6 +279,7 @@ fn dead_code(
         .map(|s| s.median);
     // A cycle is compared with the time of one call of the routine, not of one of its
     // operations: a vectorised routine can do many operations in a cycle.
+    let cycle_ns = cycle.as_nanos_f64();
     let below_cycle = median * ops < cycle_ns;
     if !(below_cycle || same_as_empty == Some(true)) {
         return None;
@@ -443,7 +444,9 @@ fn short(s: &str) -> String {
     }
 }
 
-fn cycle_ns(doc: &ResultDocument) -> f64 {
+/// One cycle of this machine's CPU: the TSC's calibrated rate, else the clock
+/// `/proc/cpuinfo` reports, else a fallback.
+fn one_cycle(doc: &ResultDocument) -> Duration {
     let ghz = doc
         .clock
         .as_ref()
@@ -451,7 +454,7 @@ fn cycle_ns(doc: &ResultDocument) -> f64 {
         .or(doc.environment.cpu_mhz.map(|m| m / 1000.0))
         .filter(|g| *g > 0.1)
         .unwrap_or(ONE_CYCLE_FALLBACK_GHZ);
-    1.0 / ghz
+    Duration::from_nanos_f64(1.0 / ghz)
 }
 
 /// Data and unified caches by level, smallest first: (name, bytes).

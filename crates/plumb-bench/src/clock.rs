@@ -54,7 +54,9 @@ impl Timer for Monotonic {
 /// instructions retired, nothing later starts early).
 #[cfg(target_arch = "x86_64")]
 pub struct Tsc {
-    ticks_per_ns: f64,
+    /// Ticks per nanosecond: the counter's calibrated frequency, kept in the form the
+    /// conversion of each reading divides by.
+    ticks_per_nanosecond: f64,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -65,26 +67,31 @@ impl Tsc {
         if !invariant_tsc() {
             return None;
         }
-        let raw = Tsc { ticks_per_ns: 1.0 };
+        let raw = FENCED;
         let (t0, c0) = (Instant::now(), raw.start());
         while t0.elapsed() < calibration {
             std::hint::spin_loop();
         }
         let (c1, t1) = (raw.end(), Instant::now());
         let ns = (t1 - t0).as_nanos() as f64;
-        let ticks_per_ns = (c1 - c0) as f64 / ns;
-        (ticks_per_ns > 0.0).then_some(Tsc { ticks_per_ns })
+        let ticks_per_nanosecond = (c1 - c0) as f64 / ns;
+        (ticks_per_nanosecond > 0.0).then_some(Tsc {
+            ticks_per_nanosecond,
+        })
     }
 
-    pub fn ticks_per_ns(&self) -> f64 {
-        self.ticks_per_ns
+    /// The calibrated frequency.
+    pub fn frequency(&self) -> Frequency {
+        Frequency::from_hertz(self.ticks_per_nanosecond * 1e9)
     }
 }
 
 /// The fenced reads without a calibration, for code that converts ticks itself (the
 /// in-situ regions).
 #[cfg(target_arch = "x86_64")]
-pub(crate) const FENCED: Tsc = Tsc { ticks_per_ns: 1.0 };
+pub(crate) const FENCED: Tsc = Tsc {
+    ticks_per_nanosecond: 1.0,
+};
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn invariant_tsc() -> bool {
@@ -116,7 +123,7 @@ impl Timer for Tsc {
         }
     }
     fn ticks_to_ns(&self, ticks: u64) -> f64 {
-        ticks as f64 / self.ticks_per_ns
+        ticks as f64 / self.ticks_per_nanosecond
     }
 }
 
@@ -167,7 +174,7 @@ impl Clock {
                     name: "tsc".into(),
                     resolution: plumb_model::quantity::Duration::from_nanos_f64(resolution),
                     read_cost: plumb_model::quantity::Duration::from_nanos_f64(read_cost),
-                    tsc_frequency: Some(Frequency::from_hertz(t.ticks_per_ns() * 1e9)),
+                    tsc_frequency: Some(t.frequency()),
                 }
             }
         }

@@ -6,7 +6,7 @@ use crate::harness::{Outcome, Ran};
 use crate::registry::{Entry, GroupOptions};
 use crate::sampler::Sampled;
 use plumb_analysis::{analyse_document, AnalysisConfig};
-use plumb_model::quantity::{ByteSize, Duration};
+use plumb_model::quantity::Duration;
 use plumb_model::{
     Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, InProcessSettings, Invocation,
     Metric, MetricInfo, ProducerSettings, ResultDocument, Samples, Settings,
@@ -26,7 +26,7 @@ pub(crate) fn settings(args: &Args, clock: &ClockInfo, ctx: &Context) -> InProce
         measure_time: args.measure_time,
         target_error: args.target_error,
         max_measure_time: args.max_measure_time,
-        min_sample: Duration::from_nanos_f64(ctx.sampling.min_sample_ns),
+        min_sample: ctx.sampling.min_sample.into(),
         subtract_overhead: args.subtract_overhead,
         delta: args.delta,
         pin: args.pin,
@@ -62,7 +62,7 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
     b.group = e.compare_set.clone();
     b.baseline = e.baseline;
     b.parameters = e.parameters.clone();
-    b.working_set = r.working_set_bytes.map(ByteSize);
+    b.working_set = r.working_set;
     b.series = series(e);
     let mut info = FunctionInfo {
         result: r.result,
@@ -114,16 +114,16 @@ fn measured(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, m: Measured
     }
     names.extend(m.counters.iter().map(|c| c.metric.clone()));
     let mut values = Vec::with_capacity(1 + names.len());
-    for (ns, extra) in s.samples_ns.iter().zip(&s.extra) {
+    for (time, extra) in s.samples.iter().zip(&s.extra) {
         values.clear();
-        values.push((Metric::WallTime, whole_ns(*ns)));
+        values.push((Metric::WallTime, whole_ns(*time)));
         values.extend(names.iter().cloned().zip(extra.iter().copied()));
         b.samples.push(ops, &values);
     }
     // Warm-up keeps wall time only: its probe values were not kept.
     let mut warmup = Samples::default();
-    for &(n, ns) in &s.warmup_ns {
-        warmup.push(n * m.ops_per_iter, &[(Metric::WallTime, whole_ns(ns))]);
+    for &(n, time) in &s.warmup {
+        warmup.push(n * m.ops_per_iter, &[(Metric::WallTime, whole_ns(time))]);
     }
     b.warmup = warmup;
     info.ops_per_iter = m.ops_per_iter;
@@ -141,21 +141,22 @@ fn measured(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, m: Measured
 /// The empty body's per-op cost (reported, and subtracted with --subtract-overhead) and
 /// delta timing's fixed cost per sample.
 fn calibration(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, s: &Sampled) {
-    info.empty_body_samples = s
-        .empty_per_iter_ns
-        .iter()
-        .map(|&ns| Duration::from_nanos_f64(ns))
-        .collect();
-    if !s.empty_per_iter_ns.is_empty() {
-        let n = s.empty_per_iter_ns.len() as f64;
-        let mean = s.empty_per_iter_ns.iter().sum::<f64>() / n;
-        info.empty_body = Some(Duration::from_nanos_f64(mean));
-        if args.subtract_overhead {
-            // Per sample: the empty body's per-iteration cost times the batch.
-            let per_sample: Vec<f64> = s
-                .empty_per_iter_ns
+    info.empty_body_samples = s.empty_per_iter.clone();
+    if !s.empty_per_iter.is_empty() {
+        let n = s.empty_per_iter.len() as u64;
+        info.empty_body = Some(
+            s.empty_per_iter
                 .iter()
-                .map(|x| x * s.batch as f64)
+                .copied()
+                .sum::<Duration>()
+                .div_u64(n),
+        );
+        if args.subtract_overhead {
+            // Per sample: the empty body's per-iteration cost times the batch, ns.
+            let per_sample: Vec<f64> = s
+                .empty_per_iter
+                .iter()
+                .map(|x| x.as_nanos_f64() * s.batch as f64)
                 .collect();
             b.corrections.extend(Correction::estimated(
                 Metric::WallTime,
@@ -167,7 +168,7 @@ fn calibration(args: &Args, b: &mut Benchmark, info: &mut FunctionInfo, s: &Samp
     }
     if let Some(c) = Correction::estimated(
         Metric::WallTime,
-        &s.fixed_ns,
+        &s.fixed_costs_ns(),
         "fixed cost per sample by delta timing, 2·t(N) − t(2N)",
     ) {
         b.corrections = vec![c];
@@ -184,8 +185,9 @@ pub(crate) fn finish(
     crate::checks::apply(doc, options);
 }
 
-fn whole_ns(ns: f64) -> u64 {
-    ns.round().max(0.0) as u64
+/// A time as a sample column holds it: whole nanoseconds (the metric's unit).
+fn whole_ns(time: Duration) -> u64 {
+    ((time.as_picos() + 500) / 1000) as u64
 }
 
 /// Where the JSON result goes when no `--export-json` is given: `target/plumb/<bench>.json`

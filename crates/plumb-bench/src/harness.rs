@@ -5,6 +5,7 @@ use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
 use plumb_counters::plan::{decide, Counting, Mode};
+use plumb_model::quantity::ByteSize;
 use plumb_model::Benchmark;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -27,7 +28,7 @@ pub(crate) enum Outcome {
 pub(crate) struct Ran {
     pub outcome: Outcome,
     pub result: Option<String>,
-    pub working_set_bytes: Option<u64>,
+    pub working_set: Option<ByteSize>,
 }
 
 impl<'a> Harness<'a> {
@@ -210,23 +211,24 @@ impl<'a> Harness<'a> {
     fn run_untimed(&mut self, chosen: &[usize], untimed: Untimed) -> Result<(), String> {
         let ctx = Context {
             clock: Clock::Monotonic(Monotonic::new()),
-            sampling: sampling(&self.args, 0.0),
+            sampling: sampling(&self.args, Duration::ZERO),
             count_allocations: false,
             counters: None,
             test_mode: false,
             untimed: Some(untimed),
         };
-        let mut region_ns = 0;
+        let mut region = Duration::ZERO;
         for &i in chosen {
             let entry = &mut self.entries[i];
             let mut b = Bencher::new(&ctx);
             catch_unwind(AssertUnwindSafe(|| (entry.routine)(&mut b))).map_err(|panic| {
                 format!("{}: panicked: {}", entry.full_name, panic_message(&*panic))
             })?;
-            region_ns += b.region_ns.unwrap_or(0);
+            region += b.region_time.unwrap_or_default();
         }
         match &self.args.region_time {
-            Some(path) => std::fs::write(path, region_ns.to_string())
+            // Whole nanoseconds: what the parent reads back (`simulate.rs`).
+            Some(path) => std::fs::write(path, region.as_nanos().to_string())
                 .map_err(|e| format!("cannot write {}: {e}", path.display())),
             None => Ok(()),
         }
@@ -266,14 +268,11 @@ impl<'a> Harness<'a> {
             .unwrap_or_default();
         // Samples last at least 1000 clock reads and 1000 resolution steps, so neither
         // shifts a per-op figure by more than 0.1 %.
-        let min_sample_ns = 1000.0
-            * clock_info
-                .resolution
-                .max(clock_info.read_cost)
-                .as_nanos_f64();
+        let slowest = clock_info.resolution.max(clock_info.read_cost);
+        let min_sample = Duration::from_secs_f64(1000.0 * slowest.as_secs_f64());
         let ctx = Context {
             clock,
-            sampling: sampling(&self.args, min_sample_ns),
+            sampling: sampling(&self.args, min_sample),
             count_allocations: alloc::installed(),
             counters: (self.args.counters.is_some() && !test_mode)
                 .then(plumb_counters::CounterProbe::open)
@@ -350,15 +349,15 @@ impl<'a> Harness<'a> {
 }
 
 /// How long and how to sample, from the options and the clock's shortest sample.
-fn sampling(args: &Args, min_sample_ns: f64) -> SamplingConfig {
+fn sampling(args: &Args, min_sample: Duration) -> SamplingConfig {
     SamplingConfig {
         sample_count: args.sample_count,
         // Enough for the median's interval at the run's confidence (11 at 99.9 %).
         min_samples: plumb_stats::samples_needed(args.confidence.get())
             .max(10)
             .min(args.sample_count),
-        min_sample_ns,
-        measure_ns: args.measure_time.as_nanos_f64(),
+        min_sample,
+        measure: args.measure_time.to_std(),
         warmup: if args.warmup {
             Warmup::Steady {
                 tolerance: 0.02,
@@ -374,7 +373,7 @@ fn sampling(args: &Args, min_sample_ns: f64) -> SamplingConfig {
         precision: args.target_error.map(|target| Precision {
             target: target.get(),
             level: args.confidence.get(),
-            max_measure_ns: args.max_measure_time.max(args.measure_time).as_nanos_f64(),
+            max_measure: args.max_measure_time.max(args.measure_time).to_std(),
         }),
     }
 }
@@ -382,11 +381,11 @@ fn sampling(args: &Args, min_sample_ns: f64) -> SamplingConfig {
 /// The clock, the sample length it allows, the allocator, and what will run.
 fn announce(clock: &plumb_model::ClockInfo, ctx: &Context, chosen: &[usize], names: &[String]) {
     eprintln!(
-        "clock: {} (resolution {:.1} ns, read {:.1} ns) → samples of ≥ {:.1} µs; allocations {}",
+        "clock: {} (resolution {}, read {}) → samples of ≥ {}; allocations {}",
         clock.name,
-        clock.resolution.as_nanos_f64(),
-        clock.read_cost.as_nanos_f64(),
-        ctx.sampling.min_sample_ns / 1e3,
+        plumb_model::format::time(clock.resolution),
+        plumb_model::format::time(clock.read_cost),
+        plumb_model::format::time(ctx.sampling.min_sample.into()),
         if ctx.count_allocations {
             "counted"
         } else {
@@ -409,13 +408,13 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
             None if ctx.test_mode => Outcome::Measured(Box::new(Measured {
                 sampled: crate::sampler::Sampled {
                     batch: 1,
-                    samples_ns: vec![],
-                    warmup_ns: vec![],
+                    samples: vec![],
+                    warmup: vec![],
                     steady: false,
                     warmup_elapsed: Duration::ZERO,
                     window_means: vec![],
-                    empty_per_iter_ns: vec![],
-                    fixed_ns: vec![],
+                    empty_per_iter: vec![],
+                    delta_halves: vec![],
                     extra: vec![],
                     precision: None,
                 },
@@ -432,7 +431,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
     Ran {
         outcome,
         result: b.result.take(),
-        working_set_bytes: b.working_set_bytes,
+        working_set: b.working_set,
     }
 }
 

@@ -257,7 +257,7 @@ mod clock {
             #[cfg(target_arch = "x86_64")]
             if tsc() {
                 if let Some(t) = crate::clock::Tsc::new(std::time::Duration::from_millis(20)) {
-                    return t.ticks_per_ns();
+                    return t.frequency().per_nanosecond();
                 }
             }
             1.0

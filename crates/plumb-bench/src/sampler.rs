@@ -1,8 +1,12 @@
 //! How a routine is sampled: size the batch, warm up until steady, measure, and measure
 //! an empty body at the same batch size. Driven through `run(iters) -> ns` closures that
 //! wrap the timed regions of `measure.rs`, so this logic is tested without a clock.
+//!
+//! Times taken are kept as `quantity::Duration` (exact to the picosecond); the decisions
+//! between samples (batch sizes, the precision test) work on their nanoseconds as f64.
 
 use crate::warmup::SteadyState;
+use plumb_model::quantity;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -20,9 +24,9 @@ pub struct SamplingConfig {
     pub min_samples: usize,
     /// Each sample lasts at least this long: far above the clock's resolution and read
     /// cost, so neither shows in the per-op figure.
-    pub min_sample_ns: f64,
+    pub min_sample: Duration,
     /// Time budget for the measured samples of one benchmark.
-    pub measure_ns: f64,
+    pub measure: Duration,
     pub warmup: Warmup,
     /// Samples per warm-up window.
     pub window: usize,
@@ -31,7 +35,7 @@ pub struct SamplingConfig {
     /// Delta timing: each sample times N and then 2N iterations, so the fixed cost per
     /// sample (clock reads, loop entry) can be estimated as 2·t(N) − t(2N) and removed.
     pub delta: bool,
-    /// Keep sampling past `measure_ns` until the mean is known this well, or a cap.
+    /// Keep sampling past `measure` until the mean is known this well, or a cap.
     pub precision: Option<Precision>,
 }
 
@@ -43,8 +47,8 @@ pub struct Precision {
     pub target: f64,
     /// Confidence level of that interval.
     pub level: f64,
-    /// Most time to spend on measured samples, ns, before giving up.
-    pub max_measure_ns: f64,
+    /// Most time to spend on measured samples before giving up.
+    pub max_measure: Duration,
 }
 
 /// Batches for the batch-means interval: the analysis's, so that the Error reported is the
@@ -71,18 +75,19 @@ pub use plumb_model::PrecisionStop as Stop;
 pub struct Sampled {
     /// Iterations per sample.
     pub batch: u64,
-    /// Sample durations, ns, in order; each covers `batch` iterations.
-    pub samples_ns: Vec<f64>,
-    /// Warm-up sample durations, ns, with their batch sizes.
-    pub warmup_ns: Vec<(u64, f64)>,
+    /// Sample durations, in order; each covers `batch` iterations.
+    pub samples: Vec<quantity::Duration>,
+    /// Warm-up sample durations with their batch sizes.
+    pub warmup: Vec<(u64, quantity::Duration)>,
     pub steady: bool,
     pub warmup_elapsed: Duration,
     pub window_means: Vec<f64>,
-    /// Empty-body cost per iteration, ns, one value per empty sample.
-    pub empty_per_iter_ns: Vec<f64>,
-    /// Delta timing only: the fixed cost of each sample, 2·t(N) − t(2N), ns.
-    pub fixed_ns: Vec<f64>,
-    /// The probe's values for each sample (allocations and bytes), beside `samples_ns`.
+    /// Empty-body cost per iteration, one value per empty sample.
+    pub empty_per_iter: Vec<quantity::Duration>,
+    /// Delta timing only: beside each sample of 2N iterations, the N-iteration sample
+    /// taken just before it (see `fixed_costs_ns`).
+    pub delta_halves: Vec<quantity::Duration>,
+    /// The probe's values for each sample (allocations and bytes), beside `samples`.
     pub extra: Vec<Extra>,
     /// With a precision target: how close the samples came to it.
     pub precision: Option<PrecisionReached>,
@@ -94,8 +99,38 @@ const EMPTY_SAMPLES: usize = 12;
 
 impl SamplingConfig {
     fn target_sample_ns(&self) -> f64 {
-        self.min_sample_ns
-            .max(self.measure_ns / self.sample_count as f64)
+        nanos(self.min_sample).max(nanos(self.measure) / self.sample_count as f64)
+    }
+}
+
+fn nanos(d: Duration) -> f64 {
+    d.as_nanos() as f64
+}
+
+fn kept(ns: f64) -> quantity::Duration {
+    quantity::Duration::from_nanos_f64(ns)
+}
+
+/// Durations as nanoseconds, for statistics.
+fn nanos_of(times: &[quantity::Duration]) -> Vec<f64> {
+    times.iter().map(|d| d.as_nanos_f64()).collect()
+}
+
+impl Sampled {
+    /// The samples' durations in nanoseconds, for statistics.
+    #[cfg(test)]
+    fn sample_nanos(&self) -> Vec<f64> {
+        nanos_of(&self.samples)
+    }
+
+    /// Delta timing: the fixed cost of each sample, 2·t(N) − t(2N), ns. An estimate, so
+    /// it may come out negative.
+    pub fn fixed_costs_ns(&self) -> Vec<f64> {
+        self.delta_halves
+            .iter()
+            .zip(&self.samples)
+            .map(|(once, twice)| 2.0 * once.as_nanos_f64() - twice.as_nanos_f64())
+            .collect()
     }
 }
 
@@ -121,13 +156,13 @@ pub fn sample(
     empty: &mut dyn FnMut(u64) -> f64,
 ) -> Sampled {
     let started = Instant::now();
-    let mut warmup_ns = Vec::new();
-    let iters = size_batch(cfg, run, &mut warmup_ns);
-    let warm = warm_up(cfg, run, iters, &mut warmup_ns, started);
+    let mut warmup = Vec::new();
+    let iters = size_batch(cfg, run, &mut warmup);
+    let warm = warm_up(cfg, run, iters, &mut warmup, started);
     let warmup_elapsed = started.elapsed();
     let expected_sample = warm.per_iter * warm.batch as f64;
     let count = if expected_sample > 0.0 {
-        ((cfg.measure_ns / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
+        ((nanos(cfg.measure) / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
     } else {
         cfg.sample_count
     };
@@ -136,9 +171,9 @@ pub fn sample(
         run,
         delta: cfg.delta,
         batch: warm.batch,
-        samples_ns: Vec::new(),
+        samples: Vec::new(),
         extra: Vec::new(),
-        fixed_ns: Vec::new(),
+        halves: Vec::new(),
     };
     let measuring = Instant::now();
     taken.more(count);
@@ -148,7 +183,7 @@ pub fn sample(
     let precision = cfg
         .precision
         .as_ref()
-        .filter(|_| cfg.warmup != Warmup::None && expected_sample >= cfg.min_sample_ns)
+        .filter(|_| cfg.warmup != Warmup::None && expected_sample >= nanos(cfg.min_sample))
         .map(|p| sample_for_precision(p, cfg.min_samples, measuring, &mut taken));
     // In delta mode the recorded samples are the 2N ones.
     let batch = if cfg.delta {
@@ -158,34 +193,35 @@ pub fn sample(
     };
     Sampled {
         precision,
-        fixed_ns: taken.fixed_ns,
+        delta_halves: taken.halves,
         extra: taken.extra,
         batch,
-        samples_ns: taken.samples_ns,
-        warmup_ns,
+        samples: taken.samples,
+        warmup: warmup.into_iter().map(|(n, ns)| (n, kept(ns))).collect(),
         steady: warm.reached,
         warmup_elapsed,
         window_means: warm.window_means,
-        empty_per_iter_ns: empty_body(cfg, empty, batch),
+        empty_per_iter: empty_body(cfg, empty, batch),
     }
 }
 
-/// The smallest batch whose sample lasts `min_sample_ns`, doubling to tenfold at a time;
-/// each sizing run is kept as warm-up.
+/// The smallest batch whose sample lasts `min_sample`, doubling to tenfold at a time;
+/// each sizing run is kept as warm-up (iterations, ns).
 fn size_batch(
     cfg: &SamplingConfig,
     run: &mut dyn FnMut(u64) -> Reading,
-    warmup_ns: &mut Vec<(u64, f64)>,
+    warmup: &mut Vec<(u64, f64)>,
 ) -> u64 {
+    let min_sample = nanos(cfg.min_sample);
     let mut iters = 1u64;
     loop {
         let ns = run(iters).ns;
-        warmup_ns.push((iters, ns));
-        if ns >= cfg.min_sample_ns || iters >= cfg.max_batch {
+        warmup.push((iters, ns));
+        if ns >= min_sample || iters >= cfg.max_batch {
             return iters;
         }
         let scale = if ns > 0.0 {
-            (cfg.min_sample_ns / ns * 1.2).clamp(2.0, 10.0)
+            (min_sample / ns * 1.2).clamp(2.0, 10.0)
         } else {
             10.0
         };
@@ -209,11 +245,11 @@ fn warm_up(
     cfg: &SamplingConfig,
     run: &mut dyn FnMut(u64) -> Reading,
     iters: u64,
-    warmup_ns: &mut Vec<(u64, f64)>,
+    warmup: &mut Vec<(u64, f64)>,
     started: Instant,
 ) -> Warm {
     let target = cfg.target_sample_ns();
-    let per_iter_sized = warmup_ns.last().map_or(0.0, |(n, ns)| ns / *n as f64);
+    let per_iter_sized = warmup.last().map_or(0.0, |(n, ns)| ns / *n as f64);
     let mut batch = batch_for(target, per_iter_sized, iters, cfg.max_batch);
     let (tolerance, cap) = match cfg.warmup {
         Warmup::Steady { tolerance, cap } => (tolerance, Some(cap)),
@@ -227,7 +263,7 @@ fn warm_up(
             window.clear();
             for _ in 0..cfg.window {
                 let ns = run(batch).ns;
-                warmup_ns.push((batch, ns));
+                warmup.push((batch, ns));
                 window.push(ns / batch as f64);
                 if started.elapsed() >= cap {
                     break;
@@ -263,7 +299,11 @@ fn warm_up(
 /// The empty body at the measured batch size, unless it is slower per iteration than the
 /// routine (a routine the compiler deleted): then a batch sized for the routine would take
 /// forever, so the empty batch is cut to the sample target.
-fn empty_body(cfg: &SamplingConfig, empty: &mut dyn FnMut(u64) -> f64, batch: u64) -> Vec<f64> {
+fn empty_body(
+    cfg: &SamplingConfig,
+    empty: &mut dyn FnMut(u64) -> f64,
+    batch: u64,
+) -> Vec<quantity::Duration> {
     let target = cfg.target_sample_ns();
     let probe_iters = batch.min(1000);
     let probe = empty(probe_iters) / probe_iters as f64;
@@ -273,7 +313,7 @@ fn empty_body(cfg: &SamplingConfig, empty: &mut dyn FnMut(u64) -> f64, batch: u6
         batch
     };
     (0..EMPTY_SAMPLES)
-        .map(|_| empty(empty_batch) / empty_batch as f64)
+        .map(|_| kept(empty(empty_batch) / empty_batch as f64))
         .collect()
 }
 
@@ -282,10 +322,11 @@ struct Taken<'a> {
     run: &'a mut dyn FnMut(u64) -> Reading,
     delta: bool,
     batch: u64,
-    samples_ns: Vec<f64>,
+    samples: Vec<quantity::Duration>,
     /// The probe's values of each sample.
     extra: Vec<Extra>,
-    fixed_ns: Vec<f64>,
+    /// Delta timing: the N-iteration sample before each 2N one.
+    halves: Vec<quantity::Duration>,
 }
 
 impl Taken<'_> {
@@ -293,21 +334,21 @@ impl Taken<'_> {
     /// after an N one, whose difference estimates the fixed cost per sample. The buffers
     /// grow before the samples, never between them.
     fn more(&mut self, count: usize) {
-        self.samples_ns.reserve(count);
+        self.samples.reserve(count);
         self.extra.reserve(count);
         if self.delta {
-            self.fixed_ns.reserve(count);
+            self.halves.reserve(count);
             for _ in 0..count {
                 let once = (self.run)(self.batch).ns;
                 let twice = (self.run)(2 * self.batch);
-                self.samples_ns.push(twice.ns);
+                self.samples.push(kept(twice.ns));
                 self.extra.push(twice.extra);
-                self.fixed_ns.push(2.0 * once - twice.ns);
+                self.halves.push(kept(once));
             }
         } else {
             for _ in 0..count {
                 let r = (self.run)(self.batch);
-                self.samples_ns.push(r.ns);
+                self.samples.push(kept(r.ns));
                 self.extra.push(r.extra);
             }
         }
@@ -324,10 +365,11 @@ fn sample_for_precision(
 ) -> PrecisionReached {
     let mut met_before = false;
     loop {
-        let samples = &taken.samples_ns[..];
-        let relative_error = relative_error(samples, p.level);
+        let samples = nanos_of(&taken.samples);
+        let relative_error = relative_error(&samples, p.level);
         let spent: f64 = samples.iter().sum();
         let wall_ns = measuring.elapsed().as_secs_f64() * 1e9;
+        let max_measure = nanos(p.max_measure);
         // With 9 degrees of freedom the interval's width is itself uncertain (±~25 %):
         // stopping the first time it dips under the target would favour the samples that
         // happen to look tight. So the target must hold at two checks in a row, unless it
@@ -335,7 +377,7 @@ fn sample_for_precision(
         let met = relative_error <= p.target;
         let stop = if met && (met_before || relative_error <= p.target / 2.0) {
             Some(Stop::TargetMet)
-        } else if spent >= p.max_measure_ns || wall_ns >= p.max_measure_ns {
+        } else if spent >= max_measure || wall_ns >= max_measure {
             Some(Stop::TimeCap)
         } else if samples.len() >= MAX_SAMPLES {
             Some(Stop::SampleCap)
@@ -354,9 +396,9 @@ fn sample_for_precision(
         let recent = &samples[samples.len().saturating_sub(min_samples)..];
         let per_sample = recent.iter().sum::<f64>() / recent.len() as f64;
         let per_wall = wall_ns / samples.len() as f64;
-        let by_time = (p.max_measure_ns - spent) / per_sample;
+        let by_time = (max_measure - spent) / per_sample;
         let by_wall = if per_wall > 0.0 {
-            (p.max_measure_ns - wall_ns) / per_wall
+            (max_measure - wall_ns) / per_wall
         } else {
             f64::INFINITY
         };
@@ -372,8 +414,9 @@ fn sample_for_precision(
 
 /// Relative half-width of the mean's batch-means interval; infinite when it cannot be
 /// computed (too few samples, a mean of zero).
-fn relative_error(samples_ns: &[f64], level: f64) -> f64 {
-    match plumb_stats::batch_means_ci(samples_ns, PRECISION_BATCHES, level) {
+/// `samples`: the sample times in ns.
+fn relative_error(samples: &[f64], level: f64) -> f64 {
+    match plumb_stats::batch_means_ci(samples, PRECISION_BATCHES, level) {
         Ok(ci) if ci.mean > 0.0 => ci.error / ci.mean,
         _ => f64::INFINITY,
     }
@@ -409,8 +452,8 @@ mod tests {
         SamplingConfig {
             sample_count: 50,
             min_samples: 10,
-            min_sample_ns: 10_000.0,
-            measure_ns: 5_000_000.0,
+            min_sample: Duration::from_micros(10),
+            measure: Duration::from_millis(5),
             warmup,
             window: 5,
             max_batch: 1 << 30,
@@ -425,7 +468,7 @@ mod tests {
             precision: Some(Precision {
                 target: 0.01,
                 level: 0.999,
-                max_measure_ns: 100e6,
+                max_measure: Duration::from_millis(100),
             }),
             ..cfg(STEADY)
         }
@@ -444,7 +487,7 @@ mod tests {
         let s = sample(&precise(), &mut timed(|n| n as f64 * 10.0), &mut |n| {
             n as f64
         });
-        assert_eq!(s.samples_ns.len(), 50);
+        assert_eq!(s.samples.len(), 50);
         let p = s.precision.unwrap();
         assert_eq!(p.relative_error, 0.0);
         assert_eq!(p.stop, Stop::TargetMet);
@@ -458,14 +501,14 @@ mod tests {
         let mut run = timed(|n: u64| n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state)));
         let s = sample(&precise(), &mut run, &mut |n| n as f64);
         // Every measured sample keeps its probe values (here: its iterations).
-        assert_eq!(s.extra.len(), s.samples_ns.len());
+        assert_eq!(s.extra.len(), s.samples.len());
         assert!(s.extra.iter().all(|e| e[0] == s.batch));
         let p = s.precision.unwrap();
         assert!(p.relative_error <= 0.01, "{p:?}");
-        let n = s.samples_ns.len();
+        let n = s.samples.len();
         assert!((100..1000).contains(&n), "{n} samples");
         // The figure reported is what the samples say.
-        let ci = plumb_stats::batch_means_ci(&s.samples_ns, PRECISION_BATCHES, 0.999).unwrap();
+        let ci = plumb_stats::batch_means_ci(&s.sample_nanos(), PRECISION_BATCHES, 0.999).unwrap();
         assert_eq!(p.relative_error, ci.error / ci.mean);
     }
 
@@ -480,7 +523,7 @@ mod tests {
         let s = sample(&cold, &mut run, &mut |n| n as f64);
         assert_eq!(s.precision, None);
         // The first budget only (50 samples, give or take the noisy sizing).
-        assert!(s.samples_ns.len() <= 50, "{} samples", s.samples_ns.len());
+        assert!(s.samples.len() <= 50, "{} samples", s.samples.len());
     }
 
     #[test]
@@ -496,9 +539,9 @@ mod tests {
             let p = s.precision.unwrap();
             assert_eq!(p.stop, Stop::TargetMet, "seed {seed}: {p:?}");
             assert!(
-                s.samples_ns.len() >= 150,
+                s.samples.len() >= 150,
                 "seed {seed}: {} samples",
-                s.samples_ns.len()
+                s.samples.len()
             );
         }
     }
@@ -516,8 +559,8 @@ mod tests {
         let p = s.precision.unwrap();
         assert!(p.relative_error > 0.01, "{p:?}");
         assert_eq!(p.stop, Stop::TimeCap);
-        assert!(s.samples_ns.len() > 50, "sampled on past the first budget");
-        let spent: f64 = s.samples_ns.iter().sum();
+        assert!(s.samples.len() > 50, "sampled on past the first budget");
+        let spent: f64 = s.sample_nanos().iter().sum();
         assert!((100e6..105e6).contains(&spent), "{spent} ns of samples");
     }
 
@@ -530,7 +573,7 @@ mod tests {
             &mut |n| n as f64,
         );
         assert_eq!(s.precision, None);
-        assert_eq!(s.samples_ns.len(), 50);
+        assert_eq!(s.samples.len(), 50);
     }
 
     const STEADY: Warmup = Warmup::Steady {
@@ -551,13 +594,13 @@ mod tests {
         drop(run);
         // target = max(10 µs, 5 ms / 50) = 100 µs -> 10 000 iterations per sample.
         assert_eq!(s.batch, 10_000);
-        assert_eq!(s.samples_ns.len(), 50);
-        assert!(s.samples_ns.iter().all(|&ns| ns == 100_000.0));
+        assert_eq!(s.samples.len(), 50);
+        assert!(s.sample_nanos().iter().all(|&ns| ns == 100_000.0));
         assert!(s.steady);
         assert_eq!(s.window_means, [10.0, 10.0]);
-        assert_eq!(s.empty_per_iter_ns.len(), EMPTY_SAMPLES);
-        assert!(s.empty_per_iter_ns.iter().all(|&x| x == 0.5));
-        assert_eq!(calls, s.warmup_ns.len() + 50);
+        assert_eq!(s.empty_per_iter.len(), EMPTY_SAMPLES);
+        assert!(s.empty_per_iter.iter().all(|&x| x.as_nanos_f64() == 0.5));
+        assert_eq!(calls, s.warmup.len() + 50);
     }
 
     #[test]
@@ -575,8 +618,11 @@ mod tests {
         });
         let s = sample(&cfg(STEADY), &mut run, &mut |n| n as f64);
         assert!(s.steady);
-        assert!(s.warmup_ns.len() >= 40, "warmed up through the slow phase");
-        assert!(s.samples_ns.iter().all(|&ns| ns == s.batch as f64 * 10.0));
+        assert!(s.warmup.len() >= 40, "warmed up through the slow phase");
+        assert!(s
+            .sample_nanos()
+            .iter()
+            .all(|&ns| ns == s.batch as f64 * 10.0));
     }
 
     #[test]
@@ -593,9 +639,10 @@ mod tests {
         );
         // The probe values kept are the 2N run's.
         assert!(s.extra.iter().all(|e| e[0] == s.batch));
-        assert_eq!(s.fixed_ns.len(), s.samples_ns.len());
-        assert!(s.fixed_ns.iter().all(|&f| (f - 700.0).abs() < 1e-6));
-        let per_op = (s.samples_ns[0] - 700.0) / s.batch as f64;
+        let fixed = s.fixed_costs_ns();
+        assert_eq!(fixed.len(), s.samples.len());
+        assert!(fixed.iter().all(|&f| (f - 700.0).abs() < 1e-6));
+        let per_op = (s.sample_nanos()[0] - 700.0) / s.batch as f64;
         assert!((per_op - 10.0).abs() < 1e-9);
     }
 
@@ -610,7 +657,7 @@ mod tests {
         });
         assert_eq!(s.batch, 1 << 30);
         assert!(empty_iters < 10_000_000, "{empty_iters} empty iterations");
-        assert!(s.empty_per_iter_ns.iter().all(|&x| x == 1.0));
+        assert!(s.empty_per_iter.iter().all(|&x| x.as_nanos_f64() == 1.0));
     }
 
     #[test]
@@ -622,7 +669,7 @@ mod tests {
         });
         let s = sample(&cfg(Warmup::None), &mut run, &mut |n| n as f64);
         assert!(!s.steady);
-        assert!(s.samples_ns.contains(&(s.batch as f64 * 100.0)));
+        assert!(s.sample_nanos().contains(&(s.batch as f64 * 100.0)));
     }
 
     #[test]
@@ -632,6 +679,6 @@ mod tests {
             n as f64
         });
         assert_eq!(s.batch, 1);
-        assert_eq!(s.samples_ns.len(), 10);
+        assert_eq!(s.samples.len(), 10);
     }
 }

@@ -5,6 +5,7 @@
 //! between the two columns is the client model and nothing else.
 
 use crate::histogram::LatencyHistogram;
+use plumb_model::quantity::Duration;
 use plumb_model::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
@@ -12,12 +13,12 @@ use rand_pcg::Pcg64;
 /// When the service stalls.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Stall {
-    /// Every `every`-th request takes `length_us` in all (instead of the base time), like
+    /// Every `every`-th request takes `length` in all (instead of the base time), like
     /// the blog's 200 ms pause every 500th request.
-    EveryRequests { every: u64, length_us: f64 },
-    /// The server stops for `length_us` at every multiple of `period_us` of (virtual)
-    /// time; work in progress resumes after the pause.
-    EveryPeriod { period_us: f64, length_us: f64 },
+    EveryRequests { every: u64, length: Duration },
+    /// The server stops for `length` at every multiple of `period` of (virtual) time;
+    /// work in progress resumes after the pause.
+    EveryPeriod { period: Duration, length: Duration },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,17 +33,14 @@ impl From<&SimulateSettings> for SimConfig {
     fn from(s: &SimulateSettings) -> Self {
         SimConfig {
             rate: s.rate.per_second(),
-            duration_s: s.duration.as_secs_f64(),
-            service_us: s.service.as_micros_f64(),
+            duration: s.duration,
+            service: s.service,
             stall: s.stall.map(|st| match st {
                 SimulatedStall::Requests { requests, length } => Stall::EveryRequests {
                     every: requests,
-                    length_us: length.as_micros_f64(),
+                    length,
                 },
-                SimulatedStall::Period { period, length } => Stall::EveryPeriod {
-                    period_us: period.as_micros_f64(),
-                    length_us: length.as_micros_f64(),
-                },
+                SimulatedStall::Period { period, length } => Stall::EveryPeriod { period, length },
             }),
             arrivals: match s.poisson_seed {
                 Some(seed) => Arrivals::Poisson { seed },
@@ -75,9 +73,9 @@ pub fn simulation(settings: &SimulateSettings) -> Simulation {
 pub struct SimConfig {
     /// Target rate, requests per second.
     pub rate: f64,
-    pub duration_s: f64,
-    /// Service time of a request that does not stall, µs.
-    pub service_us: f64,
+    pub duration: Duration,
+    /// Service time of a request that does not stall.
+    pub service: Duration,
     pub stall: Option<Stall>,
     pub arrivals: Arrivals,
     /// The closed-loop client never sends before its next slot of the schedule (it waits
@@ -96,13 +94,13 @@ pub struct ClientReport {
     pub service: LatencyHistogram,
     /// Open loop only: how late each request was sent against its schedule.
     pub send_lateness: Option<LatencyHistogram>,
-    /// Virtual time from the first send to the last response, µs.
-    pub elapsed_us: f64,
+    /// Virtual time from the first send to the last response.
+    pub elapsed: Duration,
 }
 
 impl ClientReport {
     pub fn achieved_rate(&self) -> f64 {
-        self.requests as f64 / (self.elapsed_us / 1e6)
+        self.requests as f64 / self.elapsed.as_secs_f64()
     }
 
     /// Little's law, L = λ·W: mean requests in the system from the achieved rate and the
@@ -121,8 +119,9 @@ pub struct SimReport {
 }
 
 /// The single server: when a request that starts being served at `start` finishes.
+/// Virtual time is microseconds (the histograms' unit) as f64 throughout.
 struct Server {
-    service_us: f64,
+    service: Duration,
     stall: Option<Stall>,
     served: u64,
 }
@@ -130,22 +129,21 @@ struct Server {
 impl Server {
     fn finish(&mut self, start: f64) -> f64 {
         self.served += 1;
+        let service_us = self.service.as_micros_f64();
         match self.stall {
-            None => start + self.service_us,
-            Some(Stall::EveryRequests { every, length_us }) => {
+            None => start + service_us,
+            Some(Stall::EveryRequests { every, length }) => {
                 if self.served.is_multiple_of(every) {
-                    start + length_us
+                    start + length.as_micros_f64()
                 } else {
-                    start + self.service_us
+                    start + service_us
                 }
             }
-            Some(Stall::EveryPeriod {
-                period_us,
-                length_us,
-            }) => {
+            Some(Stall::EveryPeriod { period, length }) => {
+                let (period_us, length_us) = (period.as_micros_f64(), length.as_micros_f64());
                 // Serve in pieces around the pauses [k·period, k·period + length), k ≥ 1.
                 let mut t = start;
-                let mut remaining = self.service_us;
+                let mut remaining = service_us;
                 loop {
                     let k = (t / period_us).floor();
                     let pause_start = k * period_us;
@@ -163,25 +161,27 @@ impl Server {
         }
     }
 
-    fn mean_service_us(&self) -> f64 {
+    /// Mean service time per request, stalls included, in virtual µs.
+    fn mean_service(&self) -> f64 {
+        let service_us = self.service.as_micros_f64();
         match self.stall {
-            None => self.service_us,
-            Some(Stall::EveryRequests { every, length_us }) => {
-                (self.service_us * (every - 1) as f64 + length_us) / every as f64
+            None => service_us,
+            Some(Stall::EveryRequests { every, length }) => {
+                (service_us * (every - 1) as f64 + length.as_micros_f64()) / every as f64
             }
-            Some(Stall::EveryPeriod {
-                period_us,
-                length_us,
-            }) => self.service_us * period_us / (period_us - length_us).max(f64::MIN_POSITIVE),
+            Some(Stall::EveryPeriod { period, length }) => {
+                let (p, l) = (period.as_micros_f64(), length.as_micros_f64());
+                service_us * p / (p - l).max(f64::MIN_POSITIVE)
+            }
         }
     }
 }
 
 pub fn simulate(cfg: &SimConfig) -> SimReport {
-    let n = (cfg.rate * cfg.duration_s).round().max(1.0) as u64;
+    let n = (cfg.rate * cfg.duration.as_secs_f64()).round().max(1.0) as u64;
     let interval = 1e6 / cfg.rate;
     let new_server = || Server {
-        service_us: cfg.service_us,
+        service: cfg.service,
         stall: cfg.stall,
         served: 0,
     };
@@ -206,7 +206,7 @@ pub fn simulate(cfg: &SimConfig) -> SimReport {
         latency,
         service,
         send_lateness: None,
-        elapsed_us: last_done,
+        elapsed: Duration::from_nanos_f64(last_done * 1e3),
     };
 
     // Open loop: request i is due at its scheduled time whatever happened before; the
@@ -242,10 +242,10 @@ pub fn simulate(cfg: &SimConfig) -> SimReport {
         latency,
         service,
         send_lateness: Some(lateness),
-        elapsed_us: last_done,
+        elapsed: Duration::from_nanos_f64(last_done * 1e3),
     };
     SimReport {
-        utilisation: cfg.rate * new_server().mean_service_us() / 1e6,
+        utilisation: cfg.rate * new_server().mean_service() / 1e6,
         closed,
         open,
     }
@@ -258,11 +258,11 @@ mod tests {
     fn blog() -> SimConfig {
         SimConfig {
             rate: 450.0,
-            duration_s: 30.0,
-            service_us: 1000.0,
+            duration: Duration::from_secs_f64(30.0),
+            service: Duration::from_nanos_f64(1000.0 * 1e3),
             stall: Some(Stall::EveryRequests {
                 every: 500,
-                length_us: 200_000.0,
+                length: Duration::from_nanos_f64(200_000.0 * 1e3),
             }),
             arrivals: Arrivals::Constant,
             closed_paced: false,
@@ -298,17 +298,17 @@ mod tests {
         ] {
             let cfg = SimConfig {
                 rate,
-                duration_s: 20.0,
-                service_us: s,
+                duration: Duration::from_secs_f64(20.0),
+                service: Duration::from_nanos_f64(s * 1e3),
                 stall: Some(Stall::EveryRequests {
                     every,
-                    length_us: l,
+                    length: Duration::from_nanos_f64(l * 1e3),
                 }),
                 arrivals: Arrivals::Constant,
                 closed_paced: false,
             };
             let a = 1e6 / rate;
-            let n = (rate * cfg.duration_s) as u64;
+            let n = (rate * cfg.duration.as_secs_f64()) as u64;
             let mut expected: Vec<f64> = Vec::new();
             let mut i = 0u64;
             let mut backlog_left = 0u64;
@@ -376,8 +376,8 @@ mod tests {
         // request, so after 6000 requests the last waits ~2 s.
         let r = simulate(&SimConfig {
             rate: 600.0,
-            duration_s: 10.0,
-            service_us: 2000.0,
+            duration: Duration::from_secs_f64(10.0),
+            service: Duration::from_nanos_f64(2000.0 * 1e3),
             stall: None,
             arrivals: Arrivals::Constant,
             closed_paced: false,
@@ -401,11 +401,11 @@ mod tests {
         // A 100 ms pause every second, 1 ms service, 100 req/s (one every 10 ms).
         let r = simulate(&SimConfig {
             rate: 100.0,
-            duration_s: 10.0,
-            service_us: 1000.0,
+            duration: Duration::from_secs_f64(10.0),
+            service: Duration::from_nanos_f64(1000.0 * 1e3),
             stall: Some(Stall::EveryPeriod {
-                period_us: 1e6,
-                length_us: 100_000.0,
+                period: Duration::from_nanos_f64(1e6 * 1e3),
+                length: Duration::from_nanos_f64(100_000.0 * 1e3),
             }),
             arrivals: Arrivals::Constant,
             closed_paced: false,

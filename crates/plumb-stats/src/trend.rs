@@ -10,8 +10,8 @@ use statrs::distribution::{ContinuousCDF, Normal};
 pub struct MannKendall {
     /// S = Σ sign(x_j - x_i) over i < j; positive means values rise with run order.
     pub s: f64,
-    /// Var(S) with the correction for tied groups.
-    pub var_s: f64,
+    /// Var(S), with the correction for tied groups.
+    pub s_variance: f64,
     /// Normal score with continuity correction.
     pub z: f64,
     /// Two-sided p-value.
@@ -55,16 +55,16 @@ pub fn mann_kendall(xs: &[f64]) -> Result<MannKendall, StatsError> {
         i = j + 1;
     }
     let nf = n as f64;
-    let var_s = (nf * (nf - 1.0) * (2.0 * nf + 5.0) - tie_term) / 18.0;
-    let z = if var_s <= 0.0 || s == 0.0 {
+    let s_variance = (nf * (nf - 1.0) * (2.0 * nf + 5.0) - tie_term) / 18.0;
+    let z = if s_variance <= 0.0 || s == 0.0 {
         0.0
     } else {
-        (s - s.signum()) / var_s.sqrt()
+        (s - s.signum()) / s_variance.sqrt()
     };
     let normal = Normal::new(0.0, 1.0).expect("standard normal");
     Ok(MannKendall {
         s,
-        var_s,
+        s_variance,
         z,
         p: (2.0 * normal.cdf(-z.abs())).min(1.0),
         tau: s / (nf * (nf - 1.0) / 2.0),
@@ -78,15 +78,15 @@ mod tests {
 
     // Reference: pymannkendall 1.4.3 original_test
     //   y = [5.1,4.9,5.3,5.6,5.2,5.8,6.0,5.7,6.2,6.1,6.4,6.3]
-    //     -> s 52, var_s 212.666..., z 3.4971999547510824, p 0.0004701692793138701, tau 0.7878...
+    //     -> s 52, s_variance 212.666..., z 3.4971999547510824, p 0.0004701692793138701, tau 0.7878...
     //   z = [3,1,4,1,5,9,2,6,5,3,5] (ties)
-    //     -> s 16, var_s 159.333..., z 1.188332399294654, p 0.23470247795516075
+    //     -> s 16, s_variance 159.333..., z 1.188332399294654, p 0.23470247795516075
     #[test]
     fn matches_pymannkendall() {
         let y = [5.1, 4.9, 5.3, 5.6, 5.2, 5.8, 6.0, 5.7, 6.2, 6.1, 6.4, 6.3];
         let r = mann_kendall(&y).unwrap();
         assert_eq!(r.s, 52.0);
-        assert_close(r.var_s, 212.66666666666666, 1e-12);
+        assert_close(r.s_variance, 212.66666666666666, 1e-12);
         assert_close(r.z, 3.4971999547510824, 1e-12);
         assert_close(r.p, 0.0004701692793138701, 1e-8);
         assert_close(r.tau, 0.7878787878787878, 1e-12);
@@ -97,7 +97,7 @@ mod tests {
         let z = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0];
         let r = mann_kendall(&z).unwrap();
         assert_eq!(r.s, 16.0);
-        assert_close(r.var_s, 159.33333333333334, 1e-12);
+        assert_close(r.s_variance, 159.33333333333334, 1e-12);
         assert_close(r.z, 1.188332399294654, 1e-12);
         assert_close(r.p, 0.23470247795516075, 1e-8);
     }

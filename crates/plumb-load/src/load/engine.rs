@@ -105,8 +105,8 @@ struct Engine {
     /// How long before a due time the loop stops sleeping: the configured `spin` at
     /// most, less when the timer has been waking punctually (see `learn_wake`).
     spin: Duration,
-    /// A decaying maximum of the timer's recent wake-up lateness, nanoseconds.
-    wake_late_ns: f64,
+    /// A decaying maximum of the timer's recent wake-up lateness.
+    wake_late: Duration,
     /// Time in the measured window spent waiting with nothing to do.
     idle: Duration,
     /// Connections with room for another request (checked when taken: may be stale).
@@ -137,7 +137,7 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
         opened: 0,
         connecting: 0,
         spin: Duration::ZERO,
-        wake_late_ns: 0.0,
+        wake_late: Duration::ZERO,
         idle: Duration::ZERO,
         ready: Vec::new(),
         waiting: VecDeque::new(),
@@ -147,7 +147,7 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
         plan,
     };
     e.spin = e.plan.spin;
-    e.wake_late_ns = e.plan.spin.as_nanos() as f64 / 2.0;
+    e.wake_late = e.plan.spin / 2;
     if let Some(first) = e.plan.first.take() {
         e.adopt(first)?;
     }
@@ -219,7 +219,7 @@ impl Engine {
             let Work::Open(s) = &mut self.plan.work else {
                 return (end, took);
             };
-            let due = start + Duration::from_secs_f64(s.peek());
+            let due = start + s.peek();
             if due > now || due >= end {
                 return (due, took);
             }
@@ -577,8 +577,8 @@ impl Engine {
     fn learn_wake(&mut self, late: Duration) {
         const DECAY: f64 = 0.999;
         const MARGIN: Duration = Duration::from_micros(10);
-        self.wake_late_ns = (late.as_nanos() as f64).max(self.wake_late_ns * DECAY);
-        let want = Duration::from_nanos((2.0 * self.wake_late_ns) as u64) + MARGIN;
+        self.wake_late = late.max(self.wake_late.mul_f64(DECAY));
+        let want = 2 * self.wake_late + MARGIN;
         self.spin = want.min(self.plan.spin);
     }
 
