@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fails on a field whose name carries a unit (`_ns`, `_us`, `_ms`, `_s`, `_ps`, `_secs`,
+# Two checks of "one type and one formatter per measured value".
+# 1. Fails on a field whose name carries a unit (`_ns`, `_us`, `_ms`, `_s`, `_ps`, `_secs`,
 # `_bytes`) and whose type is a raw number (or an Option, Vec, array, tuple or map of
 # them) in crates/*/src outside test modules: a measured value crosses code as a typed
 # quantity (plumb_model::quantity: Duration, Timestamp, ByteSize, Frequency, Rate) or
@@ -25,10 +26,30 @@ found=$(find crates -path '*/src/*.rs' -print0 | sort -z | xargs -0 awk -v raw="
     }
   }')
 
+# 2. Fails on a unit written after a placeholder (`{:.1} ms`, `{} KiB`) outside the one
+# formatter (plumb_model::format) and the option grammar (plumb_model::quantity), in code
+# outside test modules: such text picks its own unit and figures.
+written=$(find crates -path '*/src/*.rs' ! -path '*/plumb-model/src/format.rs' \
+    ! -path '*/plumb-model/src/quantity/*' -print0 | sort -z | xargs -0 awk '
+  FNR == 1 { in_test = 0; pending = 0 }
+  in_test { next }
+  pending && /^[ ]*(pub )?mod / { in_test = 1; next }
+  { pending = 0 }
+  /^[ ]*#\[cfg\(test\)\]/ { pending = 1 }
+  /^[ ]*\/\// { next }
+  /\{[^}"]*\} ?(ns|µs|us|ms|s|KiB|MiB|GiB|bytes|B)[^A-Za-z0-9_]/ { printf "%s:%d: %s\n", FILENAME, FNR, $0 }')
+
+status=0
 if [ -n "$found" ]; then
   echo "fields whose unit is in their name and whose type is a raw number (use a typed quantity):"
   echo "$found"
   echo "$(echo "$found" | wc -l) field(s)"
-  exit 1
+  status=1
 fi
-echo "unit names: no raw-number field carries its unit in its name"
+if [ -n "$written" ]; then
+  echo "times or sizes written outside plumb_model::format (use it):"
+  echo "$written"
+  status=1
+fi
+[ "$status" = 0 ] && echo "unit names: no raw-number field carries its unit in its name; every time and size is written by plumb_model::format"
+exit "$status"

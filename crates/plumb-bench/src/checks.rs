@@ -4,6 +4,7 @@
 //! the shared analysis already made (precision, outliers, modality, drift).
 
 use crate::registry::GroupOptions;
+use plumb_model::format;
 use plumb_model::quantity::Duration;
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, DiagnosticCode, FunctionInfo, Metric, ProducerSettings,
@@ -85,9 +86,9 @@ fn allocates(b: &Benchmark) -> Option<Diagnostic> {
             DiagnosticCode::Allocates,
             Severity::Warning,
             format!(
-                "allocates {} times ({} bytes) per operation inside the timed loop: the allocator is part of what is measured",
-                sig3(a),
-                sig3(bytes)
+                "allocates {} times ({}) per operation inside the timed loop: the allocator is part of what is measured",
+                format::count(a),
+                format::value(plumb_model::Unit::Bytes, bytes)
             ),
         )
         .evidence("allocs_per_op", a)
@@ -103,8 +104,8 @@ fn warmup(info: &FunctionInfo) -> Option<Diagnostic> {
                 DiagnosticCode::NoSteadyState,
                 Severity::Warning,
                 format!(
-                    "warm-up did not reach a steady state in {:.2} s: successive windows still differed by more than 2 %",
-                    info.warmup_time.as_secs_f64()
+                    "warm-up did not reach a steady state in {}: successive windows still differed by more than 2 %",
+                    format::time(info.warmup_time)
                 ),
             )
             .evidence("warmup_ns", info.warmup_time.as_nanos())
@@ -287,14 +288,14 @@ fn dead_code(
     let why = if same_as_empty == Some(true) {
         format!(
             "{} per op is indistinguishable from an empty body ({})",
-            ns_text(median),
-            ns_text(empty_median.unwrap_or(f64::NAN))
+            format::time_ns(median),
+            format::time_ns(empty_median.unwrap_or(f64::NAN))
         )
     } else {
         format!(
             "{} per op is less than one CPU cycle ({})",
-            ns_text(median),
-            ns_text(cycle_ns)
+            format::time_ns(median),
+            format::time_ns(cycle_ns)
         )
     };
     Some(
@@ -332,8 +333,8 @@ fn short_samples(b: &Benchmark, min_sample_ns: Option<f64>) -> Option<Diagnostic
             Severity::Warning,
             format!(
                 "samples last {} (median), under the {} the clock needs: its resolution and read cost are part of each figure",
-                ns_text(median),
-                ns_text(min)
+                format::time_ns(median),
+                format::time_ns(min)
             ),
         )
         .evidence("median_sample_ns", median)
@@ -356,15 +357,17 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
         "time cap"
     };
     let walls = b.samples.values(&Metric::WallTime).unwrap_or_default();
-    let spent_s = walls.iter().map(|&ns| ns as f64).sum::<f64>() / 1e9;
+    let spent = Duration::from_nanos(walls.iter().sum::<u64>());
+    let spent_s = spent.as_secs_f64();
     Some(
         Diagnostic::new(
             DiagnosticCode::Imprecise,
             Severity::Warning,
             format!(
-                "sampling stopped at the {cap} after {spent_s:.2} s of samples with the mean known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the times vary too much for it (a noisy routine, or a machine that changed speed during the run)",
+                "sampling stopped at the {cap} after {} of samples with the mean known to ±{:.1}% (batch means, {}), short of the ±{:.1}% target: the times vary too much for it (a noisy routine, or a machine that changed speed during the run)",
+                format::time(spent),
                 100.0 * error,
-                pct_text(level),
+                format::percent(level),
                 100.0 * target
             ),
         )
@@ -373,20 +376,6 @@ fn imprecise(b: &Benchmark, info: &FunctionInfo, level: f64) -> Option<Diagnosti
         .evidence("samples_s", spent_s)
         .advice("raise --max-measure-time, quieten the machine (plumb env), or repeat in fresh processes (--launches)"),
     )
-}
-
-/// A fraction as a percentage to one decimal, without a trailing ".0": 99.9%, 2%.
-fn pct_text(x: f64) -> String {
-    format!("{}%", (1000.0 * x).round() / 10.0)
-}
-
-/// Nanoseconds with sensible precision down to the femtoseconds a deleted loop reports.
-fn ns_text(ns: f64) -> String {
-    if ns.abs() >= 0.01 || ns == 0.0 {
-        format!("{ns:.3} ns")
-    } else {
-        format!("{ns:.2e} ns")
-    }
 }
 
 fn result_checks(members: &[&Benchmark]) -> Vec<(String, Diagnostic)> {
@@ -470,16 +459,8 @@ fn last_levels(doc: &ResultDocument) -> Vec<(String, u64)> {
     v
 }
 
-fn sig3(x: f64) -> String {
-    if x == 0.0 || (0.01..1e6).contains(&x.abs()) {
-        format!("{x:.2}")
-    } else {
-        format!("{x:.2e}")
-    }
-}
-
 fn bytes_text(b: u64) -> String {
-    plumb_model::format::value(plumb_model::Unit::Bytes, b as f64)
+    format::bytes(plumb_model::quantity::ByteSize(b))
 }
 
 #[cfg(test)]

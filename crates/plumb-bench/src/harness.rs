@@ -385,7 +385,7 @@ fn announce(clock: &plumb_model::ClockInfo, ctx: &Context, chosen: &[usize], nam
         clock.name,
         plumb_model::format::time(clock.resolution),
         plumb_model::format::time(clock.read_cost),
-        plumb_model::format::time(ctx.sampling.min_sample.into()),
+        plumb_model::format::time(ctx.sampling.min_sample),
         if ctx.count_allocations {
             "counted"
         } else {

@@ -148,19 +148,19 @@ impl Job<'_> {
         let estimate = VALGRIND_STARTUP * 2 + native.mul_f64(*slowdown);
         if estimate > sim.budget {
             return Err(format!(
-                "not simulated: {calls} and {} calls would take about {:.0} s under callgrind ({slowdown:.0}× their native {:.3} s, plus valgrind's start-up), over the budget of {:.0} s (--sim-budget)",
+                "not simulated: {calls} and {} calls would take about {} under callgrind ({slowdown:.0}× their native {}, plus valgrind's start-up), over the budget of {} (--sim-budget)",
                 2 * calls,
-                estimate.as_secs_f64(),
-                native.as_secs_f64(),
-                sim.budget.as_secs_f64()
+                plumb_model::format::time(estimate),
+                plumb_model::format::time(native),
+                plumb_model::quantity::Duration::from(sim.budget)
             ));
         }
         if progress {
             eprintln!(
-                "  {}: simulating {calls} and {} calls (about {:.0} s; Ctrl-C keeps the timed results)",
+                "  {}: simulating {calls} and {} calls (about {}; Ctrl-C keeps the timed results)",
                 self.name,
                 2 * calls,
-                estimate.as_secs_f64().max(1.0)
+                plumb_model::format::time(estimate.max(std::time::Duration::from_secs(1)))
             );
         }
         let ((first, first_region), (second, second_region)) =

@@ -218,10 +218,10 @@ fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
     }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let message = format!(
-        "--rate {rate} is more than {} generator thread{} can send on schedule here: a probe measured {:.1} µs of CPU per request (at most {:.0} req/s per thread, planned at 80 %); it would take --threads {need}{}",
+        "--rate {rate} is more than {} generator thread{} can send on schedule here: a probe measured {} of CPU per request (at most {:.0} req/s per thread, planned at 80 %); it would take --threads {need}{}",
         cfg.threads,
         if cfg.threads == 1 { "" } else { "s" },
-        c.cpu_per_request.as_secs_f64() * 1e6,
+        plumb_model::format::time(c.cpu_per_request),
         c.per_thread(),
         if need > cpus {
             format!(" and this machine lets it use {cpus} CPU{}: add agents (plumb merge)", if cpus == 1 { "" } else { "s" })

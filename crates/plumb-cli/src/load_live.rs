@@ -129,8 +129,9 @@ impl View {
         let n: usize = self.draining.iter().sum();
         let clear = if self.draw { "\r\x1b[2K" } else { "" };
         eprintln!(
-            "{clear}plumb: the measured window is over; waiting up to {:.1} s (--drain) for {n} answer{} still in flight",
-            self.drain.as_secs_f64(),
+            "{clear}plumb: the measured window is over; waiting up to {} (--drain) for {n} answer{} still in flight",
+            // A setting: as the user writes it (`2s`).
+            plumb_model::quantity::Duration::from(self.drain),
             if n == 1 { "" } else { "s" }
         );
     }
@@ -155,8 +156,8 @@ impl View {
             }
         };
         eprint!(
-            "\r\x1b[2K  {phase}{:6.1} s  {:>9.0} req/s  {} errors  p50 {}  p99 {}",
-            elapsed.as_secs_f64(),
+            "\r\x1b[2K  {phase}{:>9}  {:>9.0} req/s  {} errors  p50 {}  p99 {}",
+            format::time(elapsed),
             rate,
             self.total.errors,
             q(50.0),

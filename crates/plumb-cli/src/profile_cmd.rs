@@ -223,7 +223,9 @@ fn bench_argv(path: &Path, a: &ProfileArgs, bench: &str) -> Result<Vec<OsString>
         [
             "--bench",
             "--profile-child",
-            &format!("{}ms", a.bench_time.to_std().as_millis().max(1)),
+            &a.bench_time
+                .max(plumb_model::quantity::Duration::from_millis(1))
+                .to_string(),
             "--exact",
             bench,
         ]

@@ -59,8 +59,8 @@ impl Progress for Bar {
     /// Said on the terminal for every simulation, elsewhere only for long ones.
     fn simulating(&mut self, name: &str, estimate: std::time::Duration) {
         let line = format!(
-            "plumb: simulating {name:?} under cachegrind (about {:.0} s; Ctrl-C keeps the timed results)",
-            estimate.as_secs_f64().max(1.0)
+            "plumb: simulating {name:?} under cachegrind (about {}; Ctrl-C keeps the timed results)",
+            plumb_model::format::time(estimate.max(std::time::Duration::from_secs(1)))
         );
         if self.bar.is_hidden() {
             if estimate.as_secs() >= LONG_SIMULATION_SECS {

@@ -20,9 +20,9 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
     std::fs::write(&a.output, &html)
         .map_err(|e| CliError(format!("cannot write {}: {e}", a.output.display())))?;
     eprintln!(
-        "plumb: wrote {} ({:.1} KiB)",
+        "plumb: wrote {} ({})",
         a.output.display(),
-        html.len() as f64 / 1024.0
+        plumb_model::format::bytes(plumb_model::quantity::ByteSize(html.len() as u64))
     );
     if let Some(dir) = &a.svg_dir {
         let charts = plumb_report::standalone_charts(&html);

@@ -18,8 +18,10 @@ pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
     }
     if requests > LONG_REQUESTS {
         eprintln!(
-            "plumb: simulating {requests:.2e} requests for each client: about {:.0} s",
-            2.0 * requests / REQUESTS_PER_SECOND
+            "plumb: simulating {requests:.2e} requests for each client: about {}",
+            plumb_model::format::time(std::time::Duration::from_secs_f64(
+                2.0 * requests / REQUESTS_PER_SECOND
+            ))
         );
     }
     let sim = simulation(&settings);

@@ -111,10 +111,10 @@ fn a_stalling_server_times_out_and_the_drain_is_bounded_and_announced() {
     assert_total_failure(
         &run,
         "unfinished when the drain ended",
-        "no answer within the drain (1.0 s after the end)",
+        "no answer within the drain (1s after the end)",
     );
     assert!(
-        run.stderr.contains("waiting up to 1.0 s (--drain) for"),
+        run.stderr.contains("waiting up to 1s (--drain) for"),
         "the drain is announced:\n{}",
         run.stderr
     );
@@ -123,7 +123,7 @@ fn a_stalling_server_times_out_and_the_drain_is_bounded_and_announced() {
 
     // A timeout shorter than the test: requests time out one by one.
     let (run, l) = load(&env, &url(addr), "20", "1s", &["--timeout", "200ms"]);
-    assert_total_failure(&run, "timeout", "no complete answer 0.2");
+    assert_total_failure(&run, "timeout", "ms after it was sent");
     assert!(l.errors["timeout"] >= 10, "{:?}", l.errors);
 }
 
@@ -292,7 +292,7 @@ fn a_response_larger_than_the_bound_fails_and_chunked_and_gzip_pass() {
     assert_total_failure(
         &run,
         "response larger than --max-body",
-        "Content-Length 100000 > 10240 bytes",
+        "Content-Length 100000 > 10KiB (--max-body)",
     );
     assert_eq!(l.errors["response larger than --max-body"], l.due);
     let (run, l) = load(&env, &url(big), "20", "0.5s", &[]);

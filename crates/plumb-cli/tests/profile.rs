@@ -255,7 +255,12 @@ fn ctrl_c_keeps_what_was_sampled() {
         doc.status,
         plumb_model::RunStatus::Interrupted { .. }
     ));
-    assert!(doc.profiles[0].samples > 100, "{}", doc.profiles[0].samples);
+    // Kept, whatever perf managed before the signal: on a loaded machine perf's start
+    // (DWARF unwinding set up) takes most of the 1.5 s, so the count is not the point;
+    // that the samples taken are in the profile, and its stacks add up to them, is.
+    let p = &doc.profiles[0];
+    assert!(p.samples > 0, "nothing kept");
+    assert_eq!(p.stacks.iter().map(|s| s.samples).sum::<u64>(), p.samples);
 }
 
 #[test]

@@ -78,10 +78,11 @@ fn simulate_one(
     let estimate = VALGRIND_STARTUP + timed.mul_f64(*slowdown);
     if estimate > sim.budget {
         return Err(format!(
-            "not simulated: it would take about {:.0} s ({slowdown:.0}× its timed run of {:.3} s, plus valgrind's start-up), over the budget of {:.0} s (--sim-budget)",
-            estimate.as_secs_f64(),
-            timed.as_secs_f64(),
-            sim.budget.as_secs_f64()
+            "not simulated: it would take about {} ({slowdown:.0}× its timed run of {}, plus valgrind's start-up), over the budget of {} (--sim-budget)",
+            plumb_model::format::time(estimate),
+            plumb_model::format::time(timed),
+            // A setting: as the user writes it (`30s`).
+            plumb_model::quantity::Duration::from(sim.budget)
         ));
     }
     progress.simulating(&m.spec.name, estimate);
@@ -171,7 +172,7 @@ mod tests {
         assert_eq!(per_op * 1000.0, whole, "the same run, per operation");
         // `sleep 1` takes a second; at 50× it is estimated far over 30 s.
         let why = counts[1].not_simulated.as_deref().unwrap();
-        assert!(why.contains("over the budget of 30 s"), "{why}");
+        assert!(why.contains("over the budget of 30s"), "{why}");
         assert!(counts[1].samples.is_empty());
 
         stop.store(true, Ordering::Relaxed);

@@ -246,8 +246,8 @@ impl fmt::Display for SimError {
             SimError::Failed(m) => f.write_str(m),
             SimError::OverBudget(b) => write!(
                 f,
-                "the simulation was stopped at its budget of {:.1} s (raise --sim-budget)",
-                b.as_secs_f64()
+                "the simulation was stopped at its budget of {} (raise --sim-budget)",
+                plumb_model::quantity::Duration::from(*b)
             ),
             SimError::Stopped => write!(f, "the simulation was interrupted"),
         }

@@ -145,10 +145,10 @@ fn check_overlap(
         .enumerate()
         .map(|(k, x)| {
             format!(
-                "{} from +{:.1} s to +{:.1} s",
+                "{} from +{} to +{}",
                 label(names, k),
-                x.start.since(w[earliest].start).as_secs_f64(),
-                x.end.since(w[earliest].start).as_secs_f64()
+                plumb_model::format::time(x.start.since(w[earliest].start)),
+                plumb_model::format::time(x.end.since(w[earliest].start))
             )
         })
         .collect();
@@ -440,7 +440,7 @@ mod tests {
         let e = merge_load(&[&a, &b], &names(2), false).err().unwrap();
         assert!(
             e.contains("overlap on 0 % of a0.json")
-                && e.contains("a1.json from +12.0 s to +22.0 s"),
+                && e.contains("a1.json from +12.00 s to +22.00 s"),
             "{e}"
         );
         assert!(e.contains("--allow-disjoint"), "{e}");

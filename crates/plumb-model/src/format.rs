@@ -69,6 +69,9 @@ impl TimeUnit {
 /// `v` with four significant figures and at most four decimals (`10.62`, `999.0`,
 /// `0.0410`, `12345`).
 fn sig_figs(v: f64, figures: i32) -> String {
+    if v == 0.0 {
+        return "0".to_string();
+    }
     // Rounded to its significant figures first, so 99.99999 counts as 100 (three
     // integer digits), not 99 (two).
     let v: f64 = format!("{:.*e}", (figures - 1) as usize, v)
@@ -83,9 +86,14 @@ fn sig_figs(v: f64, figures: i32) -> String {
     format!("{v:.decimals$}")
 }
 
-/// A duration in its own best unit, e.g. `10.62 ms`.
-pub fn time(d: Duration) -> String {
-    time_ns(d.as_nanos_f64())
+/// A duration (plumb's, or the standard library's) in its own best unit, e.g. `10.62 ms`.
+pub fn time(d: impl Into<Duration>) -> String {
+    time_ns(d.into().as_nanos_f64())
+}
+
+/// A tick of an axis in whole seconds (`3 s`): the seconds of a measured window.
+pub fn whole_seconds(s: f64) -> String {
+    format!("{s:.0} s")
 }
 
 /// A duration that may be missing (a percentile not kept, a second after a merge): `-`.
@@ -99,8 +107,11 @@ pub fn rate(per_second: f64) -> String {
 }
 
 /// A time in nanoseconds (a statistic: a mean, a difference, a per-operation figure
-/// below a picosecond) in its own best unit.
+/// below a picosecond) in its own best unit; zero is `0 s` (no unit is its own).
 pub fn time_ns(ns: f64) -> String {
+    if ns == 0.0 {
+        return "0 s".to_string();
+    }
     TimeUnit::for_value(ns).format(ns)
 }
 
@@ -215,6 +226,7 @@ mod tests {
         assert_eq!(time_ns(2.5e9), "2.500 s");
         assert_eq!(time_ns(0.25), "0.2500 ns");
         assert_eq!(time_ns(0.0003), "3.00e-4 ns");
+        assert_eq!(time(Duration::ZERO), "0 s");
         assert_eq!(time(Duration::from_micros(1003)), "1.003 ms");
         assert_eq!(TimeUnit::Ms.format(41_000.0), "0.0410 ms");
         assert_eq!(TimeUnit::Ms.format(f64::NAN), "-");
@@ -233,6 +245,7 @@ mod tests {
         assert_eq!(number(1.8819), "1.882");
         assert_eq!(rate(99.99998807907247), "100.0/s");
         assert_eq!(rate(130000.0), "130000/s");
+        assert_eq!(rate(0.0), "0/s");
         assert_eq!(time_or_dash(None), "-");
         assert_eq!(value(Unit::Bytes, f64::NAN), "-");
     }

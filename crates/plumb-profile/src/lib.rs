@@ -96,24 +96,28 @@ pub fn take(perf: &PerfTool, request: &Request, stop: &AtomicBool) -> Result<Tak
 
 /// Why a profile has no samples, in a sentence with what to do.
 pub fn why_no_samples(taken: &Taken, sampler: &Sampler) -> String {
-    let period_ms = 1000.0 / f64::from(sampler.frequency_hz.max(1));
+    let period = std::time::Duration::from_secs_f64(1.0 / f64::from(sampler.frequency_hz.max(1)));
     if taken.profile.outside_samples > 0 {
         return format!(
             "all {} samples fell outside the measured loop: the benchmark's routine ran too briefly, or its stacks could not be unwound up to the loop",
             taken.profile.outside_samples
         );
     }
-    let ran_ms = taken.lifetime.map(|d| d.as_secs_f64() * 1e3);
-    if let Some(ran_ms) = ran_ms.filter(|&ms| ms < 20.0 * period_ms) {
+    let time = |d: std::time::Duration| plumb_model::format::time(d);
+    if let Some(ran) = taken.lifetime.filter(|&d| d < 20 * period) {
         return format!(
-            "the command ran for {ran_ms:.1} ms, and {} takes a sample every {period_ms:.1} ms of its time: run it longer (a larger input, a loop) or raise --frequency",
-            sampler.event
+            "the command ran for {}, and {} takes a sample every {} of its time: run it longer (a larger input, a loop) or raise --frequency",
+            time(ran),
+            sampler.event,
+            time(period)
         );
     }
     if matches!(taken.profile.exit, Some(e) if !e.success()) {
         return "the command failed before doing work worth a sample".to_string();
     }
-    let ran = ran_ms.map_or(String::new(), |ms| format!(" in {ms:.0} ms"));
+    let ran = taken
+        .lifetime
+        .map_or(String::new(), |d| format!(" in {}", time(d)));
     let fix = if sampler.event == "cpu-clock" {
         "the command may have waited (sleep, I/O) rather than run: cpu-clock counts CPU time only"
     } else {

@@ -191,9 +191,9 @@ pub fn render_allocations(a: &AllocationProfile, top: usize) -> String {
         None => "allocations of the whole run (valgrind DHAT)".to_string(),
     };
     let mut out = format!(
-        "{what}: {} blocks, {} bytes\n\n  {:>12} {:>14}  site (innermost first)\n",
+        "{what}: {} blocks, {}\n\n  {:>12} {:>14}  site (innermost first)\n",
         count(a.blocks),
-        count(a.bytes),
+        plumb_model::format::value(plumb_model::Unit::Bytes, a.bytes),
         "blocks",
         "bytes"
     );

@@ -134,7 +134,9 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
     }
     if l.allocs {
         cells.push(mean(&Metric::Allocations).map_or_else(dash, |a| format!("{a:.2}")));
-        cells.push(mean(&Metric::AllocatedBytes).map_or_else(dash, |a| format!("{a:.0} B")));
+        cells.push(
+            mean(&Metric::AllocatedBytes).map_or_else(dash, |a| format::value(Unit::Bytes, a)),
+        );
     }
     cells.push(b.analysed_times_ns().len().to_string());
     cells

@@ -85,7 +85,7 @@ fn header(sim: &Simulation) -> String {
     let closed = if s.closed_paced {
         format!(
             "paced to {} req/s (it waits when ahead), achieved {}",
-            format::number(s.rate.per_second()),
+            s.rate.per_second(),
             format::rate(sim.closed.achieved_rate)
         )
     } else {
@@ -98,8 +98,8 @@ fn header(sim: &Simulation) -> String {
         "Simulated service: {} per request, {stall}.\n{} requests per client. Open loop: {} req/s for {}, {} arrivals, offered load {:.1}% of capacity. Closed loop: {closed}.\n\n",
         format::time(s.service),
         sim.open.requests,
-        format::number(s.rate.per_second()),
-        format::time(s.duration),
+        s.rate.per_second(),
+        s.duration,
         if s.poisson_seed.is_some() { "Poisson" } else { "constant" },
         100.0 * sim.utilisation
     )

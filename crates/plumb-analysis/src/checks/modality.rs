@@ -76,12 +76,10 @@ fn shape(m: &Multimodality, unit: Option<Unit>) -> String {
     )
 }
 
+/// A mode's location in its metric's unit, as every table writes it (a mode near 1003 ns
+/// reads `1.003 µs`, as the table's column does).
 fn value(x: f64, unit: Option<Unit>) -> String {
-    match unit {
-        Some(Unit::Nanoseconds) => format!("{} ns", sig4(x)),
-        Some(Unit::Bytes) => format!("{} bytes", sig4(x)),
-        Some(Unit::Count) | None => format!("{}", sig4(x)),
-    }
+    plumb_model::format::value(unit.unwrap_or(Unit::Count), x)
 }
 
 /// The dip test's p-value, and the mValue with BenchmarkDotNet's word for it where it
@@ -143,7 +141,7 @@ mod tests {
             .collect();
         let d = check(&b, &Metric::WallTime, &values).expect("a diagnostic");
         assert!(
-            d.message.starts_with("bimodal: 71% of runs near 0 ns, 29% near 1003 ns: the mean describes no run (dip test p < 0.001"),
+            d.message.starts_with("bimodal: 71% of runs near 0 s, 29% near 1.003 µs: the mean describes no run (dip test p < 0.001"),
             "{}",
             d.message
         );

@@ -647,8 +647,9 @@ impl Engine {
             self.handle(events);
         }
         let detail = format!(
-            "no answer within the drain ({:.1} s after the end)",
-            self.plan.drain.as_secs_f64()
+            "no answer within the drain ({} after the end)",
+            // A setting: as the user writes it (`2s`).
+            plumb_model::quantity::Duration::from(self.plan.drain)
         );
         for c in self.conns.iter_mut().flatten() {
             for r in c.inflight.drain(..) {

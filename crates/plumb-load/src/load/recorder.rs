@@ -337,8 +337,8 @@ impl Recorder {
                 Outcome::Status(s) => *self.statuses.entry(s).or_insert(0) += 1,
                 Outcome::Timeout => self.count_error("timeout", || {
                     format!(
-                        "no complete answer {:.3} s after it was sent",
-                        done.saturating_duration_since(sent).as_secs_f64()
+                        "no complete answer {} after it was sent",
+                        plumb_model::format::time(done.saturating_duration_since(sent))
                     )
                 }),
                 Outcome::Failed(f) => self.count_error(f.kind, || f.detail),

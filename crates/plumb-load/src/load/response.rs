@@ -176,7 +176,10 @@ impl ResponseReader {
             Ok(httparse::Status::Partial) if buf.len() >= MAX_HEAD => {
                 return Err(error(
                     "response head too large",
-                    format!("no end of headers in {MAX_HEAD} bytes"),
+                    format!(
+                        "no end of headers in {}",
+                        plumb_model::format::bytes(ByteSize(MAX_HEAD as u64))
+                    ),
                 ))
             }
             Ok(httparse::Status::Partial) => return Ok(0),
@@ -223,7 +226,10 @@ impl ResponseReader {
             if n > self.max_body {
                 return Err(error(
                     "response larger than --max-body",
-                    format!("Content-Length {n} > {} bytes", self.max_body),
+                    format!(
+                        "Content-Length {n} > {} (--max-body)",
+                        ByteSize(self.max_body)
+                    ),
                 ));
             }
             State::Body { left: n }

@@ -51,7 +51,7 @@ pub fn timeline_chart(name: &str, rows: &[TimelineRow]) -> Option<String> {
         rows.iter().filter(|r| r.errors > 0).count()
     );
     let mut svg = Svg::new(WIDTH, HEIGHT, &format!("Timeline of {name}"), &desc);
-    let second = |v: f64| format!("{v:.0} s");
+    let second = |v: f64| format::whole_seconds(v);
     frame::draw(
         &mut svg,
         a,
