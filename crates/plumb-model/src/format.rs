@@ -66,6 +66,48 @@ impl TimeUnit {
     }
 }
 
+/// How a table column of times is written: one unit for every cell, so figures line up
+/// and compare at a glance, or each cell in its own unit when the column spans more than
+/// three orders of magnitude (one unit would then give some cells five or more integer
+/// digits, or drop others to 0.0000…).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnUnit {
+    Shared(TimeUnit),
+    PerCell,
+}
+
+impl ColumnUnit {
+    /// The unit of a column of `values` (ns): the smallest unit in which the largest cell
+    /// needs at most four integer digits, shared by every cell, unless the non-zero cells
+    /// span more than ×1000 (then each cell its own). A column of zeros takes `if_zeros`.
+    pub fn of(values: &[f64], if_zeros: TimeUnit) -> ColumnUnit {
+        let nonzero = values
+            .iter()
+            .map(|v| v.abs())
+            .filter(|v| *v > 0.0 && v.is_finite());
+        let (lo, hi) = nonzero.fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
+        if !lo.is_finite() {
+            return ColumnUnit::Shared(if_zeros);
+        }
+        if hi / lo > 1000.0 {
+            return ColumnUnit::PerCell;
+        }
+        let unit = [TimeUnit::Ns, TimeUnit::Us, TimeUnit::Ms, TimeUnit::S]
+            .into_iter()
+            .find(|u| hi / u.ns_per_unit() < 9999.5)
+            .unwrap_or(TimeUnit::S);
+        ColumnUnit::Shared(unit)
+    }
+
+    /// One cell of the column.
+    pub fn format(self, ns: f64) -> String {
+        match self {
+            ColumnUnit::Shared(unit) => unit.format(ns),
+            ColumnUnit::PerCell => time_ns(ns),
+        }
+    }
+}
+
 /// `v` with four significant figures and at most four decimals (`10.62`, `999.0`,
 /// `0.0410`, `12345`).
 fn sig_figs(v: f64, figures: i32) -> String {
@@ -230,6 +272,37 @@ mod tests {
         assert_eq!(time(Duration::from_micros(1003)), "1.003 ms");
         assert_eq!(TimeUnit::Ms.format(41_000.0), "0.0410 ms");
         assert_eq!(TimeUnit::Ms.format(f64::NAN), "-");
+    }
+
+    #[test]
+    fn a_column_shares_the_unit_in_which_no_cell_needs_five_integer_digits() {
+        // 1 ms to 200 ms: milliseconds (201278 µs would need six digits).
+        let c = ColumnUnit::of(&[1.2e6, 201.278e6], TimeUnit::Ns);
+        assert_eq!(c, ColumnUnit::Shared(TimeUnit::Ms));
+        assert_eq!(c.format(201.278e6), "201.3 ms");
+        assert_eq!(c.format(1.2e6), "1.200 ms");
+        // 900 µs to 9.9 ms: µs, 9900 µs still has four integer digits.
+        assert_eq!(
+            ColumnUnit::of(&[9.0e5, 9.9e6], TimeUnit::Ns),
+            ColumnUnit::Shared(TimeUnit::Us)
+        );
+        assert_eq!(
+            ColumnUnit::of(&[9.0e5, 10.0e6], TimeUnit::Ns),
+            ColumnUnit::Shared(TimeUnit::Ms)
+        );
+        assert_eq!(
+            ColumnUnit::of(&[900.0, 9_000.0], TimeUnit::Ns),
+            ColumnUnit::Shared(TimeUnit::Ns)
+        );
+        // More than three orders of magnitude: each cell its own unit.
+        let c = ColumnUnit::of(&[2.0, 5.0e6], TimeUnit::Ns);
+        assert_eq!(c, ColumnUnit::PerCell);
+        assert_eq!(c.format(2.0), "2.000 ns");
+        assert_eq!(c.format(5.0e6), "5.000 ms");
+        assert_eq!(
+            ColumnUnit::of(&[0.0, 0.0], TimeUnit::Us),
+            ColumnUnit::Shared(TimeUnit::Us)
+        );
     }
 
     #[test]

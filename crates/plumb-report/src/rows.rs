@@ -1,6 +1,6 @@
 //! The summary table as formatted cells, shared by the terminal and Markdown renderers.
 
-use plumb_model::format::{self, TimeUnit};
+use plumb_model::format::{self, ColumnUnit, TimeUnit};
 use plumb_model::{Benchmark, Metric, ResultDocument, Unit};
 
 pub struct Table {
@@ -10,27 +10,31 @@ pub struct Table {
     pub numeric: Vec<bool>,
 }
 
-/// Which columns a table has, and the unit of each time column: one unit per column,
-/// chosen from its smallest non-zero value, so numbers line up and compare at a glance.
+/// Which columns a table has, and how each time column is written: each column its own
+/// unit, the smallest in which its largest cell needs at most four integer digits, or each
+/// cell its own when the column spans more than three orders of magnitude
+/// (`format::ColumnUnit`).
 struct Layout {
-    time: TimeUnit,
+    /// Mean, Error, StdDev, Median, Min, Max.
+    time: [ColumnUnit; 6],
     ratio: bool,
-    rusage: Option<(TimeUnit, TimeUnit)>,
+    /// User and Sys.
+    rusage: Option<(ColumnUnit, ColumnUnit)>,
     allocs: bool,
 }
 
-/// A column of zeros (system time of a command that makes no system calls worth a tick)
-/// takes `if_all_zero`, the table's time unit, rather than nanoseconds.
-fn column_unit<'a>(values: impl Iterator<Item = &'a f64>, if_all_zero: TimeUnit) -> TimeUnit {
-    let smallest = values
-        .map(|v| v.abs())
-        .filter(|v| *v > 0.0 && v.is_finite())
-        .fold(f64::INFINITY, f64::min);
-    if smallest.is_finite() {
-        TimeUnit::for_value(smallest)
-    } else {
-        if_all_zero
-    }
+/// The wall-time figures of a row, in the order of the table's time columns.
+fn time_cells(b: &Benchmark) -> Option<[f64; 6]> {
+    let t = b.time()?;
+    let s = &t.summary;
+    Some([
+        s.mean,
+        t.error.unwrap_or(f64::NAN),
+        s.std_dev,
+        s.median,
+        s.min,
+        s.max,
+    ])
 }
 
 fn layout(doc: &ResultDocument) -> Layout {
@@ -40,16 +44,24 @@ fn layout(doc: &ResultDocument) -> Layout {
             .filter_map(|b| b.stats(m).map(|s| s.summary.mean))
             .collect()
     };
+    let rows: Vec<[f64; 6]> = doc.benchmarks.iter().filter_map(time_cells).collect();
+    let column = |i: usize| rows.iter().map(|r| r[i]).collect::<Vec<f64>>();
+    // A column of zeros (system time of a command that makes no system calls worth a
+    // tick) is written in the means' unit.
+    let mean_unit = match ColumnUnit::of(&column(0), TimeUnit::Ns) {
+        ColumnUnit::Shared(u) => u,
+        ColumnUnit::PerCell => TimeUnit::Ns,
+    };
+    let time = std::array::from_fn(|i| ColumnUnit::of(&column(i), mean_unit));
     let (user, sys) = (means(&Metric::UserTime), means(&Metric::SystemTime));
-    let time = column_unit(means(&Metric::WallTime).iter(), TimeUnit::Ns);
     Layout {
         time,
         // A ratio needs something to compare with.
         ratio: doc.benchmarks.len() > 1 || !doc.comparisons.is_empty(),
         rusage: (!user.is_empty()).then(|| {
             (
-                column_unit(user.iter(), time),
-                column_unit(sys.iter(), time),
+                ColumnUnit::of(&user, mean_unit),
+                ColumnUnit::of(&sys, mean_unit),
             )
         }),
         allocs: !means(&Metric::Allocations).is_empty(),
@@ -88,7 +100,6 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
 }
 
 fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
-    let unit = l.time;
     let dash = || "-".to_string();
     let name = if b.baseline && doc.benchmarks.len() > 1 {
         format!("{} (baseline)", b.name)
@@ -96,16 +107,8 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
         b.name.clone()
     };
     let mut cells = vec![name];
-    match b.time() {
-        Some(t) => {
-            let s = &t.summary;
-            cells.push(unit.format(s.mean));
-            cells.push(t.error.map_or_else(dash, |e| unit.format(e)));
-            cells.push(unit.format(s.std_dev));
-            cells.push(unit.format(s.median));
-            cells.push(unit.format(s.min));
-            cells.push(unit.format(s.max));
-        }
+    match time_cells(b) {
+        Some(figures) => cells.extend(figures.iter().zip(l.time).map(|(&v, unit)| unit.format(v))),
         None => cells.extend((0..6).map(|_| dash())),
     }
     if l.ratio {
@@ -145,13 +148,58 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plumb_model::BenchmarkKind;
 
+    fn doc(times_ns: &[&[u64]]) -> ResultDocument {
+        let mut d = crate::fixture::document();
+        d.benchmarks = times_ns
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut b =
+                    Benchmark::of_wall_times(format!("b{i}"), BenchmarkKind::Command, t.to_vec());
+                b.baseline = i == 0;
+                let summary = plumb_model::Summary::of(&b.times_ns()).unwrap();
+                let stats = plumb_model::MetricStats {
+                    error: Some(summary.std_dev / 2.0),
+                    summary,
+                    mean_ci: None,
+                    median_ci: None,
+                };
+                b.stats.insert(Metric::WallTime, stats);
+                b
+            })
+            .collect();
+        d
+    }
+
+    /// 1 ms and 200 ms benchmarks: milliseconds in every time column, never "201278 µs".
     #[test]
-    fn a_column_of_zeros_takes_the_tables_unit() {
-        assert_eq!(column_unit([0.0, 0.0].iter(), TimeUnit::Us), TimeUnit::Us);
-        assert_eq!(
-            column_unit([0.0, 2500.0].iter(), TimeUnit::Ms),
-            TimeUnit::Us
-        );
+    fn a_column_is_written_in_the_unit_no_cell_needs_five_digits_in() {
+        let t = summary_table(&doc(&[
+            &[1_000_000, 1_010_000, 990_000, 1_005_000],
+            &[200_000_000, 201_278_000, 199_000_000, 200_500_000],
+        ]));
+        let mean = &t.rows[1][1];
+        assert_eq!(mean, "200.2 ms", "{:?}", t.rows);
+        assert_eq!(t.rows[1][6], "201.3 ms");
+        assert_eq!(t.rows[0][5], "0.9900 ms");
+        for row in &t.rows {
+            for cell in &row[1..7] {
+                let digits = cell.split('.').next().unwrap().trim_start_matches('-');
+                assert!(digits.len() <= 4 || !cell.ends_with(" ms"), "{cell}");
+            }
+        }
+    }
+
+    /// 2 ns and 5 ms in one column span more than ×1000: each cell its own unit.
+    #[test]
+    fn a_column_spanning_more_than_three_orders_is_written_per_cell() {
+        let t = summary_table(&doc(&[
+            &[2, 2, 2, 3],
+            &[5_000_000, 5_000_100, 4_999_900, 5_000_000],
+        ]));
+        assert_eq!(t.rows[0][1], "2.250 ns", "{:?}", t.rows);
+        assert_eq!(t.rows[1][1], "5.000 ms", "{:?}", t.rows);
     }
 }
