@@ -13,6 +13,7 @@ mod plan;
 mod process;
 mod runner;
 mod schedule;
+mod signals;
 mod simulate;
 mod spawner;
 

@@ -96,6 +96,7 @@ pub struct ProcessSpawner;
 
 impl Spawner for ProcessSpawner {
     fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>> {
+        crate::signals::let_children_take_stop_signals();
         Ok(Box::new(crate::process::Executable::new(argv, output)?))
     }
 
