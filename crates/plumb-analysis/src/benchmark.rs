@@ -1,3 +1,4 @@
+//! Analysis of a benchmark and of a document: statistics of every metric, enemy checks, verdicts.
 use crate::replicates::replicates;
 use crate::{checks, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};

@@ -1,3 +1,4 @@
+//! Two result documents compared benchmark by benchmark, and how their machines differed.
 use crate::environment::BUSY_LOAD_PER_THREAD;
 use crate::load_comparison;
 use plumb_model::quantity::{Confidence, Fraction};

@@ -1,3 +1,4 @@
+//! The `Bencher` each benchmark closure gets: its `iter` methods, and probes read around samples.
 use crate::alloc::AllocationProbe;
 use crate::clock::{Clock, Timer};
 use crate::measure::{time_calls, time_inputs, untimed_region_calls, untimed_region_inputs};

@@ -1,3 +1,4 @@
+//! The `Harness` of one bench binary: registration, running each benchmark (panics caught), report.
 use crate::args::{self, Args, ClockChoice};
 use crate::bencher::{Bencher, Context, Measured, Untimed};
 use crate::clock::{Clock, Monotonic};

@@ -1,3 +1,4 @@
+//! Working-set sizes for sweeps that straddle this machine's cache levels, from L1d out to DRAM.
 /// Working-set sizes in bytes that straddle this machine's cache levels: half of L1d
 /// (fits L1), twice L1d (in L2 when L2 is larger), half of the last-level cache (in it,
 /// beyond L2 when L3 exists), and four times the last level (DRAM). From the environment

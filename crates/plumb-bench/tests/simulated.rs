@@ -26,7 +26,7 @@ fn main() {
         return;
     }
     if Command::new("valgrind").arg("--version").output().is_err() {
-        println!("simulated: skipped: valgrind is not installed");
+        plumb_testkit::skip("simulated: valgrind is not installed");
         return;
     }
     sorted_and_shuffled_differ_in_mispredictions_only();

@@ -1,3 +1,4 @@
+//! The command line of `plumb`: every subcommand and its options, as clap definitions.
 use crate::values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use plumb_model::quantity::{Confidence, Duration, Fraction, Rate};

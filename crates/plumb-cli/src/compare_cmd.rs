@@ -1,3 +1,4 @@
+//! The `plumb compare` subcommand, and reading a result file (plumb's own, or an imported export).
 use crate::args::CompareArgs;
 use crate::exit::{self, CliError};
 use crate::export;

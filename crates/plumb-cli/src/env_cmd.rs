@@ -1,3 +1,4 @@
+//! The `plumb env` subcommand: the machine record, as text with its noise warnings or as JSON.
 use crate::args::EnvArgs;
 use crate::exit::{self, CliError};
 use plumb_analysis::environment_diagnostics;

@@ -1,3 +1,4 @@
+//! The `plumb load` subcommand: options to a load plan, each target run in turn, report, exit code.
 use crate::args::LoadArgs;
 use crate::exit::{self, CliError};
 use crate::export;

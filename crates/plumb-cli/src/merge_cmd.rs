@@ -1,3 +1,4 @@
+//! The `plumb merge` subcommand: load results of agents that ran together merged into one file.
 use crate::args::MergeArgs;
 use crate::compare_cmd::load;
 use crate::exit::{self, CliError};

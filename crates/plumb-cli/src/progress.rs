@@ -1,3 +1,4 @@
+//! The progress bar of `plumb run` on stderr: warm-up, measured rounds, and long simulations.
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plumb_command::Progress;
 

@@ -1,3 +1,4 @@
+//! The `plumb report` subcommand: saved results as one self-contained HTML page, and SVG charts.
 use crate::args::ReportArgs;
 use crate::compare_cmd::load;
 use crate::exit::{self, CliError};

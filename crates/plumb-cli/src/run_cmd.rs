@@ -1,3 +1,4 @@
+//! The `plumb run` subcommand: options to a plan, the runner, the report and the exit code.
 use crate::args::{OrderArg, RunArgs};
 use crate::counting;
 use crate::exit::{self, CliError};

@@ -1,3 +1,4 @@
+//! The `plumb show` subcommand: saved results rendered again, or one converted to other formats.
 use crate::args::ShowArgs;
 use crate::compare_cmd::load;
 use crate::exit::{self, CliError};

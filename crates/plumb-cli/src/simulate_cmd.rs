@@ -1,3 +1,4 @@
+//! The `plumb simulate` subcommand: options to a queue simulation, its report and `.hgrm` files.
 use crate::args::SimulateArgs;
 use crate::exit::{self, CliError};
 use plumb_load::{model::decode, percentile_distribution, simulation};

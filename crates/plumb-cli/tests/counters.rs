@@ -13,7 +13,7 @@ fn valgrind_here() -> bool {
     if plumb_counters::cachegrind::valgrind_version().is_ok() {
         return true;
     }
-    eprintln!("skipped: valgrind is not installed");
+    plumb_testkit::skip("valgrind is not installed");
     false
 }
 
@@ -25,7 +25,7 @@ fn valgrind_here() -> bool {
 fn counters_are_recorded_per_run_as_metrics() {
     let available = plumb_counters::availability();
     if !available.software.iter().any(|e| e == "task-clock") {
-        eprintln!("skipped: software events do not open here ({available:?})");
+        plumb_testkit::skip(&format!("software events do not open here ({available:?})"));
         return;
     }
     let env = Env::new();

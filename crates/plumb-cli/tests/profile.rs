@@ -11,7 +11,7 @@ use std::time::Duration;
 
 fn perf_here() -> bool {
     if std::env::var_os("PLUMB_SKIP_PERF_TESTS").is_some() {
-        eprintln!("skipped: PLUMB_SKIP_PERF_TESTS is set");
+        plumb_testkit::skip("PLUMB_SKIP_PERF_TESTS is set");
         return false;
     }
     true

@@ -45,7 +45,7 @@ fn main() {
         h.run();
     }
     if std::env::var_os("PLUMB_SKIP_PERF_TESTS").is_some() {
-        println!("profile_bench: skipped: PLUMB_SKIP_PERF_TESTS is set");
+        plumb_testkit::skip("profile_bench: PLUMB_SKIP_PERF_TESTS is set");
         return;
     }
     only_the_chosen_loop_is_profiled();

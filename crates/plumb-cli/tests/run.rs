@@ -1,3 +1,4 @@
+//! `plumb run` end to end: ratios, parameters, shell start-up, exports, failures, signals; `env`.
 mod common;
 
 use common::{read_doc, Env};

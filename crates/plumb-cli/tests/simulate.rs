@@ -1,3 +1,4 @@
+//! `plumb simulate` end to end: the blog's example, other parameters' arithmetic, bad ones refused.
 mod common;
 
 use common::Env;

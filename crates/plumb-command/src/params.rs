@@ -1,3 +1,4 @@
+//! Command parameters (`-P` scans, `-L` lists), expanded over their product into commands to run.
 use crate::plan::parse_working_set;
 use crate::CommandSpec;
 use std::collections::BTreeMap;

@@ -1,3 +1,4 @@
+//! The run plan: the commands to benchmark, how many runs, in what order, and its validation.
 pub use plumb_counters::plan::SimulationPlan;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,3 +1,4 @@
+//! The runner: warm-up and measured rounds of every command until the count, a stop or a failure.
 use crate::plan::PlanError;
 use crate::schedule::{another_round, planned_rounds, RoundOrder};
 use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};

@@ -1,3 +1,4 @@
+//! Rounds of runs: the order of commands in each round, and whether another round is due.
 use crate::{Order, RunCount};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn each_command_is_simulated_once_per_operation_or_says_why_not() {
         if cachegrind::valgrind_version().is_err() {
-            eprintln!("skipped: valgrind is not installed");
+            plumb_testkit::skip("valgrind is not installed");
             return;
         }
         let (plan, sim) = plan_for(Duration::from_secs(30));

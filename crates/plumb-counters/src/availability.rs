@@ -1,3 +1,4 @@
+//! Which counter events open on this machine, and why the others do not (errno to a reason).
 use crate::{CounterEvent, EventKind};
 use plumb_model::{CounterAvailability, MissingCounter, MissingWhy};
 use std::io;

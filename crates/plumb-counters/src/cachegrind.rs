@@ -516,7 +516,7 @@ mod tests {
     #[test]
     fn simulated_counts_are_deterministic() {
         if valgrind_version().is_err() {
-            eprintln!("skipped: valgrind is not installed");
+            plumb_testkit::skip("valgrind is not installed");
             return;
         }
         let caches = [

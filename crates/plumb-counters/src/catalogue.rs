@@ -1,3 +1,4 @@
+//! The counter events plumb counts: each one's kind (hardware or software), name and result metric.
 use perf_event::events::{Cache, CacheId, CacheOp, CacheResult, Hardware, Software};
 use perf_event::Builder;
 use plumb_model::{Metric, Source};

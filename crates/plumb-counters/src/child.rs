@@ -1,3 +1,4 @@
+//! Counters of the child processes this thread starts, from their creation to their exit.
 use crate::{Counted, CounterEvent, Reading};
 use perf_event::Counter;
 use std::io;
@@ -82,7 +83,7 @@ mod tests {
     fn each_childs_work_is_counted_and_the_parents_is_not() {
         let mut c = ChildCounters::open(&CounterEvent::ALL);
         if !c.events().contains(&CounterEvent::PageFaults) {
-            eprintln!("skipped: software events do not open here");
+            plumb_testkit::skip("software events do not open here");
             return;
         }
         let faults = |r: &Reading| r.get(CounterEvent::PageFaults).unwrap().raw;

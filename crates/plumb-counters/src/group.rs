@@ -1,3 +1,4 @@
+//! Counters of this process, opened as one group per kind (hardware, software), read whole.
 use crate::{Counted, CounterEvent, EventKind, Reading};
 use perf_event::{Counter, Group};
 use std::io;
@@ -108,10 +109,10 @@ mod tests {
             Ok(g) if g.events().contains(&CounterEvent::PageFaults) => g,
             other => {
                 // No perf_event_open here (a locked-down container): say so, skip.
-                eprintln!(
-                    "skipped: software events do not open here ({:?})",
+                plumb_testkit::skip(&format!(
+                    "software events do not open here ({:?})",
                     other.err()
-                );
+                ));
                 return;
             }
         };

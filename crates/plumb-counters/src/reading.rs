@@ -1,3 +1,4 @@
+//! Counter readings: a value with its enabled and running times, scaled for multiplexing.
 use crate::CounterEvent;
 use std::time::Duration;
 

@@ -25,11 +25,11 @@ fn compiled() -> Option<PathBuf> {
 #[test]
 fn sorted_input_is_predicted_and_shuffled_input_is_not() {
     if plumb_counters::cachegrind::valgrind_version().is_err() {
-        eprintln!("skipped: valgrind is not installed");
+        plumb_testkit::skip("valgrind is not installed");
         return;
     }
     let Some(exe) = compiled() else {
-        eprintln!("skipped: no C compiler (cc)");
+        plumb_testkit::skip("no C compiler (cc)");
         return;
     };
     let cache = |size, ways| SimCache {

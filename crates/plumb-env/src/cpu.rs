@@ -1,3 +1,4 @@
+//! The CPU part of the environment record: `/proc/cpuinfo`, caches, frequency governors, turbo.
 use crate::parse;
 use crate::system::read_trimmed;
 use plumb_model::quantity::ByteSize;

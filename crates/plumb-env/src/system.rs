@@ -1,3 +1,4 @@
+//! The system part of the environment record: OS, memory, NUMA nodes, load average, CPU affinity.
 use crate::parse;
 use std::fs;
 use std::path::Path;

@@ -1,3 +1,4 @@
+//! A benchmark in the result model: its kind, samples, corrections, statistics and diagnostics.
 use crate::quantity::ByteSize;
 use crate::{
     Aggregate, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples, SimulatedCounts,

@@ -1,3 +1,4 @@
+//! A comparison in the result model: one benchmark against its baseline, its verdict and why.
 use crate::quantity::{Confidence, Fraction};
 use crate::{Diagnostic, Metric, Source};
 use plumb_stats::Interval;

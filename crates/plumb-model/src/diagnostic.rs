@@ -1,3 +1,4 @@
+//! Diagnostics in the result model: the finding of an enemy check, its code, severity and evidence.
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;

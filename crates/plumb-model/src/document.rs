@@ -1,3 +1,4 @@
+//! The result document: its format and version, tool, invocation, run status, and JSON in and out.
 use crate::quantity::{Duration, Frequency, Timestamp};
 use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError, Settings};
 use serde::{Deserialize, Serialize};

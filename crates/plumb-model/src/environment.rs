@@ -1,3 +1,4 @@
+//! The environment record in the result model: the machine a result was measured on.
 use crate::quantity::ByteSize;
 use serde::{Deserialize, Serialize};
 

@@ -1,3 +1,4 @@
+//! Why a document could not be read: not JSON, another tool's, an unsupported version, malformed.
 use std::fmt;
 
 /// Why a document could not be read.

@@ -1,3 +1,4 @@
+//! The wall-clock probe: the monotonic clock read around a measured region, in nanoseconds.
 use crate::{Probe, ProbeMetric};
 use plumb_model::{Metric, MetricInfo};
 use std::time::Instant;

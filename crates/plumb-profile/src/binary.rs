@@ -168,7 +168,7 @@ mod tests {
     fn chooses_by_what_the_binary_has() {
         let dir = tempfile::tempdir().unwrap();
         let Some(fp) = compile(dir.path(), "fp", &["-O2", "-fno-omit-frame-pointer"]) else {
-            eprintln!("skipped: no C compiler");
+            plumb_testkit::skip("no C compiler");
             return;
         };
         let facts = inspect(&fp);

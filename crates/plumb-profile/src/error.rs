@@ -1,3 +1,4 @@
+//! Why a profile could not be taken or read, each message with what to do.
 use std::fmt;
 
 /// Why a profile could not be taken or read; each message says what to do.

@@ -1,3 +1,4 @@
+//! `plumb compare`'s report: each paired benchmark's verdict, load percentiles, the unpaired ones.
 use crate::reason::{percentile_reason_text, reason_text};
 use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
 use console::style;

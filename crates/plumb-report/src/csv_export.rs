@@ -1,3 +1,4 @@
+//! The CSV export: one row per benchmark, its summary, ratio, counters and simulated counts.
 use crate::counter_rows::SIMULATED;
 use plumb_model::{Benchmark, Metric, ResultDocument};
 

@@ -1,3 +1,4 @@
+//! The JSON export: the result document itself, every raw sample included.
 use crate::export::Exporter;
 use plumb_model::ResultDocument;
 

@@ -1,3 +1,4 @@
+//! A load test's terminal report: latency and service time, rates, errors, timeline, checks.
 use console::style;
 use plumb_model::format;
 use plumb_model::{Benchmark, LatencyDistribution, LoadInfo};

@@ -1,3 +1,4 @@
+//! The Markdown export: a GitHub-flavoured report of the table, verdicts and diagnostics.
 use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
 use crate::sweep_rows::sweep_tables;

@@ -1,3 +1,4 @@
+//! The run's report for a terminal: the table, verdicts and diagnostics, coloured when it may be.
 use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
 use crate::sweep_rows::sweep_tables;

@@ -1,3 +1,4 @@
+//! One-way analysis of variance: do groups share one mean? Checked against scipy.
 use crate::{check_finite, mean, StatsError};
 use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 

@@ -1,3 +1,4 @@
+//! The method of batch means: an interval of the mean honest under drift, checked against scipy.
 use crate::{check_finite, mean_ci, MeanCi, StatsError};
 
 /// Means of `batches` consecutive batches that together hold every value, their sizes

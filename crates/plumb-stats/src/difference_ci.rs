@@ -1,3 +1,4 @@
+//! The confidence interval of a difference of means (Welch's, or pooled), checked against scipy.
 use crate::error::check_level;
 use crate::welch::welch_parts;
 use crate::{check_finite, mean, t_quantile, variance, Interval, StatsError};

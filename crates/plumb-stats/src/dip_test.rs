@@ -1,3 +1,4 @@
+//! Hartigan's dip test of unimodality, its p-value checked against the `diptest` package.
 use crate::dip::{dip_of_sorted, Dip};
 use crate::dip_null::{PROBS, ROWS};
 use crate::ties::spread_ties;

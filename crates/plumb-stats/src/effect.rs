@@ -1,3 +1,4 @@
+//! Effect sizes of new against base: Cohen's d and the Hodges–Lehmann shift, checked against numpy.
 use crate::{check_finite, mean, sorted, variance, StatsError};
 
 /// Cohen's d of new vs base: (mean(new) - mean(base)) / pooled standard deviation.

@@ -1,3 +1,4 @@
+//! Why a statistic could not be computed: too few samples, a value not finite, a bad level.
 use std::fmt;
 
 /// Why a statistic could not be computed.

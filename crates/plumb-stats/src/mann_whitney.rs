@@ -1,3 +1,4 @@
+//! The Mann–Whitney U test of two samples (exact or normal approximation), checked against scipy.
 use crate::{check_finite, StatsError};
 use statrs::distribution::{ContinuousCDF, Normal};
 use statrs::function::factorial::binomial;

@@ -1,3 +1,4 @@
+//! Gregg's mValue of a histogram, as BenchmarkDotNet computes it: a score of how many modes.
 use crate::adaptive_histogram::adaptive_histogram;
 use crate::{check_finite, outliers::tukey_outliers, sorted, variance, StatsError};
 use serde::{Deserialize, Serialize};

@@ -1,3 +1,4 @@
+//! Whether a sample has more than one mode: dip test and density peaks, with mValue beside them.
 use crate::dip_test::dip_test_of_spread;
 use crate::modes::modes_of_sorted;
 use crate::ties::sorted_and_spread;

@@ -1,3 +1,4 @@
+//! Outliers by Tukey's fences, reported and never dropped here.
 use crate::{check_finite, sorted, summary::percentile_of_sorted, StatsError};
 use serde::{Deserialize, Serialize};
 

@@ -1,3 +1,4 @@
+//! The ratio of two means with its Fieller interval and spread (RatioSD), checked against scipy.
 use crate::error::check_level;
 use crate::student_t::t_quantile;
 use crate::{check_finite, mean, variance, Interval, StatsError};

@@ -1,3 +1,4 @@
+//! The Student-t confidence interval of the mean (BenchmarkDotNet's Error), checked against scipy.
 use crate::error::check_level;
 use crate::{check_finite, mean, variance, Interval, StatsError};
 use statrs::distribution::{ContinuousCDF, StudentsT};

@@ -1,3 +1,4 @@
+//! Descriptive statistics of one sample: mean, median, spread, percentiles; checked against numpy.
 use crate::{check_finite, mean, sorted, variance, StatsError};
 use serde::{Deserialize, Serialize};
 

@@ -1,3 +1,4 @@
+//! Equivalence within a margin by two one-sided Welch tests (TOST), checked against statsmodels.
 use crate::student_t::t_sf;
 use crate::welch::welch_parts;
 use crate::{check_finite, StatsError};

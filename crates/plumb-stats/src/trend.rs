@@ -1,3 +1,4 @@
+//! The Mann–Kendall test for a monotonic trend across run order, checked against pymannkendall.
 use crate::{check_finite, StatsError};
 use statrs::distribution::{ContinuousCDF, Normal};
 

@@ -1,3 +1,4 @@
+//! Welch's t-test: two means with unequal variances, checked against scipy.
 use crate::student_t::t_sf;
 use crate::{check_finite, mean, variance, StatsError};
 

@@ -1,3 +1,4 @@
+//! Drift checks: times that trend with run order (Mann–Kendall), and a cold first run.
 use super::{key, pct, sig4};
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::{mann_kendall, tukey_outliers, Summary};

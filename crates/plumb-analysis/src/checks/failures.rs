@@ -1,3 +1,4 @@
+//! The failed-runs check: runs that exited non-zero but were kept (`--ignore-failure`).
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Severity};
 
 /// Runs that exited non-zero but were kept (`--ignore-failure`).

@@ -1,3 +1,4 @@
+//! The launches check: do fresh processes of one benchmark differ more than its samples (ANOVA)?
 use super::{key, pct, sig4};
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::one_way_anova;

@@ -1,3 +1,4 @@
+//! The multimodality check: several modes in a benchmark's values, so the mean describes no run.
 use super::{key, sig4};
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity, Unit};
 use plumb_stats::{multimodality, Modality, Mode, Multimodality, DIP_P_FLOOR};

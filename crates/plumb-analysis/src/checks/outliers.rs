@@ -1,3 +1,4 @@
+//! The outliers check: samples beyond Tukey's fences, and whether they were kept or dropped.
 use super::{key, pct, sig4};
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 use plumb_stats::tukey_outliers;

@@ -1,3 +1,4 @@
+//! Precision checks: too few samples, too wide an interval, too high a coefficient of variation.
 use super::{key, pct, sig4};
 use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
 

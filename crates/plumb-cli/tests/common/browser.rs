@@ -38,7 +38,7 @@ pub fn open_in_chromium(dir: &std::path::Path) -> Option<Seen> {
                 .is_ok_and(|o| o.status.success())
         });
     let Some(chromium) = chromium else {
-        eprintln!("skipped: no chromium on PATH (.ci/run installs it)");
+        plumb_testkit::skip("no chromium on PATH (.ci/run installs it)");
         return None;
     };
     std::fs::write(dir.join("harness.html"), HARNESS).unwrap();

@@ -59,7 +59,7 @@ impl Env {
         if built.is_ok_and(|s| s.success()) {
             Some(exe)
         } else {
-            eprintln!("skipped: no C compiler (cc)");
+            plumb_testkit::skip("no C compiler (cc)");
             None
         }
     }

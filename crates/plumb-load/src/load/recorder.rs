@@ -1,3 +1,4 @@
+//! What a load test records: each request's outcome into latency histograms, seconds, the report.
 use crate::LatencyHistogram;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;

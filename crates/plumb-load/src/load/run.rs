@@ -1,3 +1,4 @@
+//! A load test's configuration and its run: the target reached, generator threads run and joined.
 use super::engine::{self, LiveFeed, Plan, Work};
 use super::recorder::LoadReport;
 use super::schedule::Schedule;

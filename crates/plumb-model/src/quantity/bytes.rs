@@ -1,3 +1,4 @@
+//! A number of bytes (`ByteSize`): parsed with binary or decimal units, displayed in binary ones.
 use super::{decimal::parse_shifted, QuantityError};
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,3 +1,4 @@
+//! A span of time exact to the picosecond (`Duration`): parsed and displayed with its unit.
 use super::decimal::{parse_exact, parse_shifted};
 use super::QuantityError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -1,3 +1,4 @@
+//! A quantity that could not be read: the value given, what is wrong with it, and a valid example.
 use std::fmt;
 
 /// A quantity that could not be read: the value as given, what is wrong with it, and a

@@ -1,3 +1,4 @@
+//! Proportions: a confidence level (`Confidence`) and a fraction such as the SESOI (`Fraction`).
 use super::{decimal::parse_shifted, QuantityError};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;

@@ -1,3 +1,4 @@
+//! Events per second (`Rate`): `450`, `450/s`, `2k/s`, `1.5M`, above 0 and at most 10⁹.
 use super::{decimal::parse_shifted, QuantityError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
