@@ -4,6 +4,7 @@ use crate::bencher::{Bencher, Context, Measured, Untimed};
 use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
+use crate::stop::{StopFlag, StopOnSignals};
 use crate::{alloc, document};
 use plumb_counters::plan::{decide, Counting, Mode};
 use plumb_model::quantity::ByteSize;
@@ -134,7 +135,10 @@ impl<'a> Harness<'a> {
             );
         }
         let test_mode = !self.args.bench;
-        let (ctx, clock_info, environment) = self.prepare(test_mode)?;
+        // Caught from here to the end: a stop ends sampling, and what was measured is
+        // analysed, printed and written like a whole run, marked interrupted.
+        let signals = StopOnSignals::install()?;
+        let (ctx, clock_info, environment) = self.prepare(test_mode, signals.flag.clone())?;
         let counting = self.counting(&environment, test_mode)?;
         if !test_mode {
             announce(&clock_info, &ctx, &chosen, &names);
@@ -143,22 +147,28 @@ impl<'a> Harness<'a> {
             }
         }
         let mut benchmarks = if self.args.launches > 1 && !self.args.launch_child && !test_mode {
-            self.measure_in_launches(&chosen)?
+            self.measure_in_launches(&chosen, &signals.flag)?
         } else {
             match self.measure_here(&ctx, &chosen, test_mode)? {
                 Some(b) => b,
                 None => return Ok(None),
             }
         };
+        let stopped = signals.flag.requested();
         let interrupted = match &counting.simulation {
+            Some(_) if stopped => false,
             Some(sim) => crate::simulate::simulate_benchmarks(&self.args, sim, &mut benchmarks)?,
             None => false,
         };
         let mut doc = document::new_document(&self.args, clock_info, &ctx, environment);
-        if interrupted {
+        if stopped || interrupted {
             doc.status = plumb_model::RunStatus::Interrupted {
-                signal: Some("Ctrl-C".into()),
+                signal: signals.signal_name().or(Some("Ctrl-C".into())),
             };
+            eprintln!(
+                "plumb-bench: stopped by {}: what was measured until then is reported and written",
+                signals.signal_name().unwrap_or("Ctrl-C".into())
+            );
         }
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
@@ -212,7 +222,7 @@ impl<'a> Harness<'a> {
     fn run_untimed(&mut self, chosen: &[usize], untimed: Untimed) -> Result<(), String> {
         let ctx = Context {
             clock: Clock::Monotonic(Monotonic::new()),
-            sampling: sampling(&self.args, Duration::ZERO),
+            sampling: sampling(&self.args, Duration::ZERO, StopFlag::default()),
             count_allocations: false,
             counters: None,
             test_mode: false,
@@ -252,6 +262,7 @@ impl<'a> Harness<'a> {
     fn prepare(
         &self,
         test_mode: bool,
+        stop: StopFlag,
     ) -> Result<(Context, plumb_model::ClockInfo, plumb_model::Environment), String> {
         // The machine record (a few dozen small files from /proc and /sys) is read on
         // another thread while the clock is characterised; it is needed only at the end.
@@ -273,7 +284,7 @@ impl<'a> Harness<'a> {
         let min_sample = Duration::from_secs_f64(1000.0 * slowest.as_secs_f64());
         let ctx = Context {
             clock,
-            sampling: sampling(&self.args, min_sample),
+            sampling: sampling(&self.args, min_sample, stop),
             count_allocations: alloc::installed(),
             counters: (self.args.counters.is_some() && !test_mode)
                 .then(plumb_counters::CounterProbe::open)
@@ -285,15 +296,22 @@ impl<'a> Harness<'a> {
     }
 
     /// Each chosen benchmark in `--launches` fresh processes.
-    fn measure_in_launches(&self, chosen: &[usize]) -> Result<Vec<Benchmark>, String> {
+    fn measure_in_launches(
+        &self,
+        chosen: &[usize],
+        stop: &StopFlag,
+    ) -> Result<Vec<Benchmark>, String> {
         let quiet = self.args.quiet;
         let mut out = Vec::new();
         for &i in chosen {
+            if stop.requested() {
+                break;
+            }
             let e = &self.entries[i];
             if !quiet {
                 eprint!("  {} × {} launches … ", e.full_name, self.args.launches);
             }
-            let b = crate::launches::measure(&self.args, e)?;
+            let b = crate::launches::measure(&self.args, e, stop)?;
             if !quiet {
                 let failure = b.function.as_ref().and_then(|f| f.failure.clone());
                 eprintln!("{}", failure.unwrap_or_else(|| "done".into()));
@@ -313,6 +331,9 @@ impl<'a> Harness<'a> {
         let quiet = self.args.quiet || test_mode;
         let mut ran = Vec::new();
         for &i in chosen {
+            if ctx.sampling.stop.requested() {
+                break;
+            }
             let entry = &mut self.entries[i];
             if !quiet {
                 eprint!("  {} … ", entry.full_name);
@@ -350,7 +371,7 @@ impl<'a> Harness<'a> {
 }
 
 /// How long and how to sample, from the options and the clock's shortest sample.
-fn sampling(args: &Args, min_sample: Duration) -> SamplingConfig {
+fn sampling(args: &Args, min_sample: Duration, stop: StopFlag) -> SamplingConfig {
     SamplingConfig {
         sample_count: args.sample_count,
         // Enough for the median's interval at the run's confidence (11 at 99.9 %).
@@ -376,6 +397,7 @@ fn sampling(args: &Args, min_sample: Duration) -> SamplingConfig {
             level: args.confidence.get(),
             max_measure: args.max_measure_time.max(args.measure_time).to_std(),
         }),
+        stop,
     }
 }
 

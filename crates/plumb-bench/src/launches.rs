@@ -11,7 +11,11 @@ use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric, ResultDocument};
 use std::process::{Command, Stdio};
 
 /// Measures `e` in `args.launches` child processes and merges them into one benchmark.
-pub(crate) fn measure(args: &Args, e: &Entry<'_>) -> Result<Benchmark, String> {
+pub(crate) fn measure(
+    args: &Args,
+    e: &Entry<'_>,
+    stop: &crate::stop::StopFlag,
+) -> Result<Benchmark, String> {
     let exe =
         std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
     let dir =
@@ -19,6 +23,11 @@ pub(crate) fn measure(args: &Args, e: &Entry<'_>) -> Result<Benchmark, String> {
     let mut launches = Vec::new();
     let mut failures = Vec::new();
     for l in 0..args.launches {
+        // Ctrl-C reaches the launch too (one process group): it writes what it measured,
+        // which is kept, and no further launch starts.
+        if l > 0 && stop.requested() {
+            break;
+        }
         let out = dir.path().join(format!("launch-{l}.json"));
         let run = Command::new(&exe)
             .args(args.child_args(&e.full_name, &out))
@@ -31,7 +40,7 @@ pub(crate) fn measure(args: &Args, e: &Entry<'_>) -> Result<Benchmark, String> {
             .ok()
             .and_then(|t| ResultDocument::from_json(&t).ok());
         match doc.and_then(|d| d.benchmark(&e.full_name).cloned()) {
-            Some(b) if run.status.success() => launches.push(b),
+            Some(b) if run.status.success() || stop.requested() => launches.push(b),
             Some(b) => {
                 let why = b
                     .function

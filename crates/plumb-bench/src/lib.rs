@@ -36,6 +36,7 @@ mod registry;
 mod sampler;
 mod simulate;
 mod sizes;
+mod stop;
 mod warmup;
 
 pub use alloc::CountingAllocator;

@@ -5,6 +5,7 @@
 //! Times taken are kept as `quantity::Duration` (exact to the picosecond); the decisions
 //! between samples (batch sizes, the precision test) work on their nanoseconds as f64.
 
+use crate::stop::StopFlag;
 use crate::warmup::SteadyState;
 use plumb_model::quantity;
 use std::time::{Duration, Instant};
@@ -37,6 +38,8 @@ pub struct SamplingConfig {
     pub delta: bool,
     /// Keep sampling past `measure` until the mean is known this well, or a cap.
     pub precision: Option<Precision>,
+    /// Read between samples: when raised (Ctrl-C), sampling ends with what it has.
+    pub stop: StopFlag,
 }
 
 /// A precision to reach before sampling stops (BenchmarkDotNet's MaxRelativeError, with
@@ -174,6 +177,7 @@ pub fn sample(
         samples: Vec::new(),
         extra: Vec::new(),
         halves: Vec::new(),
+        stop: &cfg.stop,
     };
     let measuring = Instant::now();
     taken.more(count);
@@ -217,7 +221,7 @@ fn size_batch(
     loop {
         let ns = run(iters).ns;
         warmup.push((iters, ns));
-        if ns >= min_sample || iters >= cfg.max_batch {
+        if ns >= min_sample || iters >= cfg.max_batch || cfg.stop.requested() {
             return iters;
         }
         let scale = if ns > 0.0 {
@@ -259,13 +263,13 @@ fn warm_up(
     let mut reached = false;
     if let Some(cap) = cap {
         let mut window = Vec::with_capacity(cfg.window);
-        while !reached && started.elapsed() < cap {
+        while !reached && started.elapsed() < cap && !cfg.stop.requested() {
             window.clear();
             for _ in 0..cfg.window {
                 let ns = run(batch).ns;
                 warmup.push((batch, ns));
                 window.push(ns / batch as f64);
-                if started.elapsed() >= cap {
+                if started.elapsed() >= cap || cfg.stop.requested() {
                     break;
                 }
             }
@@ -304,6 +308,9 @@ fn empty_body(
     empty: &mut dyn FnMut(u64) -> f64,
     batch: u64,
 ) -> Vec<quantity::Duration> {
+    if cfg.stop.requested() {
+        return Vec::new();
+    }
     let target = cfg.target_sample_ns();
     let probe_iters = batch.min(1000);
     let probe = empty(probe_iters) / probe_iters as f64;
@@ -327,6 +334,7 @@ struct Taken<'a> {
     extra: Vec<Extra>,
     /// Delta timing: the N-iteration sample before each 2N one.
     halves: Vec<quantity::Duration>,
+    stop: &'a StopFlag,
 }
 
 impl Taken<'_> {
@@ -339,6 +347,9 @@ impl Taken<'_> {
         if self.delta {
             self.halves.reserve(count);
             for _ in 0..count {
+                if self.stop.requested() {
+                    break;
+                }
                 let once = (self.run)(self.batch).ns;
                 let twice = (self.run)(2 * self.batch);
                 self.samples.push(kept(twice.ns));
@@ -347,6 +358,10 @@ impl Taken<'_> {
             }
         } else {
             for _ in 0..count {
+                // Between samples: one relaxed load, outside every probe's reads.
+                if self.stop.requested() {
+                    break;
+                }
                 let r = (self.run)(self.batch);
                 self.samples.push(kept(r.ns));
                 self.extra.push(r.extra);
@@ -381,6 +396,8 @@ fn sample_for_precision(
             Some(Stop::TimeCap)
         } else if samples.len() >= MAX_SAMPLES {
             Some(Stop::SampleCap)
+        } else if taken.stop.requested() {
+            Some(Stop::Interrupted)
         } else {
             None
         };
@@ -459,6 +476,7 @@ mod tests {
             max_batch: 1 << 30,
             delta: false,
             precision: None,
+            stop: StopFlag::default(),
         }
     }
 
@@ -670,6 +688,33 @@ mod tests {
         let s = sample(&cfg(Warmup::None), &mut run, &mut |n| n as f64);
         assert!(!s.steady);
         assert!(s.sample_nanos().contains(&(s.batch as f64 * 100.0)));
+    }
+
+    /// Raised mid-sampling (the harness's Ctrl-C), the samples taken so far are kept and
+    /// no more are taken; the precision test says why it stopped.
+    #[test]
+    fn a_stop_keeps_the_samples_taken_and_takes_no_more() {
+        let c = precise();
+        let stop = c.stop.clone();
+        let mut calls = 0u32;
+        let mut state = 9u64;
+        let mut run = timed(|n: u64| {
+            calls += 1;
+            if calls == 30 {
+                stop.request();
+            }
+            n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state))
+        });
+        let s = sample(&c, &mut run, &mut |n| n as f64);
+        drop(run);
+        assert!(
+            !s.samples.is_empty() && s.samples.len() < 50,
+            "{}",
+            s.samples.len()
+        );
+        assert_eq!(calls as usize, s.warmup.len() + s.samples.len());
+        assert_eq!(s.precision.map(|p| p.stop), Some(Stop::Interrupted));
+        assert!(s.empty_per_iter.is_empty(), "no empty body after a stop");
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub enum PrecisionStop {
     TimeCap,
     /// The most samples the buffer holds came first.
     SampleCap,
+    /// A stop signal (Ctrl-C) came first: the samples are those taken until then.
+    Interrupted,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

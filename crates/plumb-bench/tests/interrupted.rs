@@ -1,0 +1,68 @@
+//! Ctrl-C mid-sampling keeps what was measured, end to end: this test is its own bench
+//! binary (`harness = false`). Run by `cargo test`, it starts itself as a harness whose
+//! first benchmark would sample for 30 s, sends SIGINT after 1.5 s, and reads what the
+//! stopped harness wrote.
+
+use plumb_bench::{black_box, Harness};
+use plumb_model::{ResultDocument, RunStatus};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHILD: &str = "PLUMB_INTERRUPTED_CHILD";
+
+fn main() {
+    if std::env::var_os(CHILD).is_some() {
+        let mut h = Harness::from_env();
+        h.bench("long", |b| b.iter(|| black_box(3u64).wrapping_mul(7)));
+        h.bench("never_started", |b| b.iter(|| black_box(1u64)));
+        h.run();
+    }
+    ctrl_c_writes_the_samples_taken();
+    println!("interrupted: 1 test passed");
+}
+
+fn ctrl_c_writes_the_samples_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let started = Instant::now();
+    let child = Command::new(std::env::current_exe().unwrap())
+        .env(CHILD, "1")
+        .args(["--bench", "--measure-time", "30s", "--target-error", "off"])
+        .args(["--warmup-cap", "0.2s", "--export-json"])
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        took < Duration::from_secs(20),
+        "stopped at once, not after 30 s: {took:?}"
+    );
+    assert!(stderr.contains("stopped by Ctrl-C"), "{stderr}");
+    let doc = ResultDocument::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(
+        matches!(&doc.status, RunStatus::Interrupted { signal: Some(s) } if s == "Ctrl-C"),
+        "{:?}",
+        doc.status
+    );
+    let long = doc
+        .benchmark("long")
+        .expect("the benchmark in progress is kept");
+    assert!(!long.samples.is_empty(), "its samples are written");
+    assert!(doc.benchmark("never_started").is_none());
+    let stop = long.function.as_ref().and_then(|f| f.precision_stop);
+    assert_eq!(
+        stop, None,
+        "no precision target was pursued (--target-error off)"
+    );
+}
