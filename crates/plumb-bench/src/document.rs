@@ -11,6 +11,7 @@ use plumb_model::{
     Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, InProcessSettings, Invocation,
     Metric, MetricInfo, ProducerSettings, ResultDocument, Samples, Settings,
 };
+use plumb_report::targets::Target;
 use plumb_report::Format;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -207,33 +208,34 @@ fn default_json_path() -> Option<PathBuf> {
     Some(target.join("plumb").join(format!("{stem}.json")))
 }
 
-pub(crate) fn export(args: &Args, doc: &ResultDocument) -> Result<(), String> {
-    let mut targets: Vec<(PathBuf, Format)> = Vec::new();
+/// Where this run's outputs go, as the CLI's are: `--export-*` and `--report` as given
+/// (`-` for standard output), and without `--export-json` the default JSON file in
+/// `target/plumb/` (its directory made when written).
+pub(crate) fn targets(args: &Args) -> Vec<Target> {
+    let mut targets = Vec::new();
     match &args.export_json {
-        Some(p) => targets.push((p.clone(), Format::Json)),
-        None => {
-            if let Some(p) = default_json_path() {
-                targets.push((p, Format::Json));
-            }
-        }
+        Some(p) => targets.push(Target::new("--export-json", p.clone(), Format::Json)),
+        None => targets.extend(default_json_path().map(|p| Target {
+            create_dirs: true,
+            ..Target::new("the default result file", p, Format::Json)
+        })),
     }
-    if let Some(p) = &args.export_markdown {
-        targets.push((p.clone(), Format::Markdown));
+    let given = [
+        ("--export-markdown", &args.export_markdown, Format::Markdown),
+        ("--export-csv", &args.export_csv, Format::Csv),
+        ("--report", &args.report, Format::Html),
+    ];
+    for (option, path, format) in given {
+        targets.extend(path.clone().map(|p| Target::new(option, p, format)));
     }
-    if let Some(p) = &args.export_csv {
-        targets.push((p.clone(), Format::Csv));
-    }
-    if let Some(p) = &args.report {
-        targets.push((p.clone(), Format::Html));
-    }
-    for (path, format) in targets {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        std::fs::write(&path, format.render(doc))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("wrote {}", path.display());
+    targets
+}
+
+/// Writes every target (a failing one rescues the whole result), saying where each went.
+pub(crate) fn export(targets: &[Target], doc: &ResultDocument) -> Result<(), String> {
+    plumb_report::targets::write_all(targets, doc).map_err(|e| e.to_string())?;
+    for t in targets.iter().filter(|t| !t.is_stdout()) {
+        eprintln!("wrote {}", t.path.display());
     }
     Ok(())
 }

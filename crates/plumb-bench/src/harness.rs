@@ -6,7 +6,7 @@ use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::stop::{StopFlag, StopOnSignals};
 use crate::{alloc, document};
-use plumb_counters::plan::{decide, Counting, Mode};
+use plumb_counters::plan::Counting;
 use plumb_model::quantity::ByteSize;
 use plumb_model::Benchmark;
 use std::collections::BTreeMap;
@@ -112,9 +112,9 @@ impl<'a> Harness<'a> {
         let names: Vec<String> = self.entries.iter().map(|e| e.full_name.clone()).collect();
         let chosen = self.choose(&names)?;
         if self.args.list {
-            for &i in &chosen {
-                println!("{}", names[i]);
-            }
+            let list: String = chosen.iter().map(|&i| format!("{}\n", names[i])).collect();
+            // A closed stdout (`--list | head -1`) ends the listing, never in a panic.
+            plumb_report::targets::print_stdout(&list);
             return Ok(None);
         }
         if let Some(calls) = self.args.simulate_child {
@@ -135,6 +135,10 @@ impl<'a> Harness<'a> {
             );
         }
         let test_mode = !self.args.bench;
+        let targets = document::targets(&self.args);
+        if !test_mode {
+            plumb_report::targets::check(&targets).map_err(|e| e.to_string())?;
+        }
         // Caught from here to the end: a stop ends sampling, and what was measured is
         // analysed, printed and written like a whole run, marked interrupted.
         let signals = StopOnSignals::install()?;
@@ -172,8 +176,8 @@ impl<'a> Harness<'a> {
         }
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
-        print!("{}", plumb_report::render_terminal(&doc));
-        document::export(&self.args, &doc)?;
+        plumb_report::targets::print_report(&targets, &plumb_report::render_terminal(&doc));
+        document::export(&targets, &doc)?;
         Ok(Some(doc))
     }
 
@@ -196,24 +200,7 @@ impl<'a> Harness<'a> {
             });
         };
         let budget = self.args.sim_budget.to_std();
-        let decision = decide(mode, env, budget, &plumb_report::hardware_counters(env))?;
-        let described = decision.simulation.as_ref().map(|s| {
-            plumb_report::simulation_summary(
-                &s.region_tool(),
-                &(&s.geometry).into(),
-                "counting only each routine's calls (N against 2N), once per benchmark after the timed samples",
-            )
-        });
-        let notices = plumb_report::counting_notices(
-            env,
-            mode == Mode::Simulated,
-            described.as_deref(),
-            decision.cannot_simulate.as_deref(),
-        );
-        Ok(Counting {
-            simulation: decision.simulation,
-            notices,
-        })
+        plumb_report::counting_plan(mode, env, budget, plumb_report::Counted::Routines)
     }
 
     /// `--simulate-child N` (under valgrind) or `--profile-child TIME` (under perf): each

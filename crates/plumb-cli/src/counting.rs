@@ -1,11 +1,11 @@
-//! `--counters[=auto|hardware|simulated]` decided against this machine (by
-//! `plumb_counters::plan`, as the in-process harness does), and the lines that tell the
-//! user so, once per run.
+//! `--counters[=auto|hardware|simulated]` of `plumb run`: plumb-report's one counters
+//! plan (the harness uses the same), its refusal an error of the run.
 
 use crate::args::CountersArg;
 use crate::exit::CliError;
-use plumb_counters::plan::{decide, Counting, Mode};
+use plumb_counters::plan::{Counting, Mode};
 use plumb_model::Environment;
+use plumb_report::{counting_plan, Counted};
 use std::time::Duration;
 
 pub fn plan(mode: CountersArg, env: &Environment, budget: Duration) -> Result<Counting, CliError> {
@@ -14,23 +14,5 @@ pub fn plan(mode: CountersArg, env: &Environment, budget: Duration) -> Result<Co
         CountersArg::Hardware => Mode::Hardware,
         CountersArg::Simulated => Mode::Simulated,
     };
-    let decision =
-        decide(mode, env, budget, &plumb_report::hardware_counters(env)).map_err(CliError)?;
-    let described = decision.simulation.as_ref().map(|s| {
-        plumb_report::simulation_summary(
-            &s.tool(),
-            &(&s.geometry).into(),
-            "once per command after the timed runs",
-        )
-    });
-    let notices = plumb_report::counting_notices(
-        env,
-        mode == Mode::Simulated,
-        described.as_deref(),
-        decision.cannot_simulate.as_deref(),
-    );
-    Ok(Counting {
-        simulation: decision.simulation,
-        notices,
-    })
+    counting_plan(mode, env, budget, Counted::Commands).map_err(CliError)
 }

@@ -27,10 +27,4 @@ pub fn report(result: Result<i32, CliError>) -> i32 {
     }
 }
 
-/// Prints to stdout without panicking when it is closed (`plumb run … | head`): a lost
-/// report must not take the saved results with it.
-pub fn print_stdout(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-}
+pub use plumb_report::targets::print_stdout;

@@ -48,10 +48,10 @@ fn the_table_of_two_exactly_known_commands() {
 /// Every run takes exactly its time, so the spread is zero and the verdict says that the
 /// clock's resolution, not the code, may set a difference between constant samples. User
 /// and system time are the fake's half and tenth of the wall time.
-const EXPECTED: &str = " Benchmark            │     Mean │    Error │   StdDev │   Median │      Min │      Max │ Ratio │ RatioSD │     User │      Sys │  MaxRSS │  N
-──────────────────────┼──────────┼──────────┼──────────┼──────────┼──────────┼──────────┼───────┼─────────┼──────────┼──────────┼─────────┼────
- fast 10ms (baseline) │ 10.00 ms │ 0.000 ms │ 0.000 ms │ 10.00 ms │ 10.00 ms │ 10.00 ms │  1.00 │    0.00 │ 5.000 ms │ 1.000 ms │ 1.0 MiB │ 12
- slow 25ms            │ 25.00 ms │ 0.000 ms │ 0.000 ms │ 25.00 ms │ 25.00 ms │ 25.00 ms │  2.50 │    0.00 │ 12.50 ms │ 2.500 ms │ 1.0 MiB │ 12
+const EXPECTED: &str = " Benchmark            │     Mean │ Error │ StdDev │   Median │      Min │      Max │ Ratio │ RatioSD │     User │      Sys │  MaxRSS │  N
+──────────────────────┼──────────┼───────┼────────┼──────────┼──────────┼──────────┼───────┼─────────┼──────────┼──────────┼─────────┼────
+ fast 10ms (baseline) │ 10.00 ms │  0 ms │   0 ms │ 10.00 ms │ 10.00 ms │ 10.00 ms │  1.00 │    0.00 │ 5.000 ms │ 1.000 ms │ 1.0 MiB │ 12
+ slow 25ms            │ 25.00 ms │  0 ms │   0 ms │ 25.00 ms │ 25.00 ms │ 25.00 ms │  2.50 │    0.00 │ 12.50 ms │ 2.500 ms │ 1.0 MiB │ 12
 
 Verdicts (SESOI ±2%, 99.9% confidence):
   slow 25ms  slower        ×2.500 [2.500, 2.500]
@@ -66,6 +66,6 @@ fn a_single_command_has_no_ratio_columns() {
     let header = text.lines().next().unwrap();
     assert!(!header.contains("Ratio"), "{text}");
     let row = text.lines().nth(2).unwrap();
-    assert!(row.contains("│ 250.0 µs │ 0.000 µs │"), "{row}");
+    assert!(row.contains("│ 250.0 µs │  0 µs │"), "{row}");
     assert!(row.contains("│ 125.0 µs │ 25.00 µs │"), "{row}");
 }

@@ -70,22 +70,21 @@ pub struct Counting {
     pub notices: Vec<String>,
 }
 
-/// Decides `mode` against this machine. Refuses (with the reason and the alternative)
-/// hardware counters where the PMU is absent and simulation where valgrind is;
-/// `hardware_described` says why hardware counters are missing, as `plumb env` does.
-pub fn decide(
-    mode: Mode,
-    env: &Environment,
-    budget: Duration,
-    hardware_described: &str,
-) -> Result<Decision, String> {
+/// Why a mode was refused here; plumb-report words it (`counting_plan`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// `hardware` asked for, and the CPU or the hypervisor exposes no counters.
+    NoHardwareCounters,
+    /// `simulated` asked for, and valgrind is missing or the caches are unknown: why.
+    CannotSimulate(String),
+}
+
+/// Decides `mode` against this machine. Refuses hardware counters where the PMU is
+/// absent and simulation where valgrind (or the cache geometry) is.
+pub fn decide(mode: Mode, env: &Environment, budget: Duration) -> Result<Decision, Refusal> {
     let hardware_here = env.hardware_counters_open();
     let simulate = match mode {
-        Mode::Hardware if !hardware_here => {
-            return Err(format!(
-                "--counters=hardware: hardware counters are {hardware_described}; --counters=simulated (or auto) simulates them with valgrind"
-            ));
-        }
+        Mode::Hardware if !hardware_here => return Err(Refusal::NoHardwareCounters),
         Mode::Hardware => false,
         Mode::Simulated => true,
         Mode::Auto => !hardware_here,
@@ -97,9 +96,7 @@ pub fn decide(
     if simulate {
         match simulation_plan(env, budget) {
             Ok(sim) => decision.simulation = Some(sim),
-            Err(why) if mode == Mode::Simulated => {
-                return Err(format!("--counters=simulated: {why}"))
-            }
+            Err(why) if mode == Mode::Simulated => return Err(Refusal::CannotSimulate(why)),
             Err(why) => decision.cannot_simulate = Some(why),
         }
     }
@@ -137,22 +134,19 @@ mod tests {
     fn modes_against_the_machine() {
         let budget = Duration::from_secs(1);
         let none = env(&[]);
-        let refused = decide(Mode::Hardware, &none, budget, "not available: no PMU").unwrap_err();
-        assert_eq!(
-            refused,
-            "--counters=hardware: hardware counters are not available: no PMU; --counters=simulated (or auto) simulates them with valgrind"
-        );
+        let refused = decide(Mode::Hardware, &none, budget).unwrap_err();
+        assert_eq!(refused, Refusal::NoHardwareCounters);
         let with_pmu = env(&["cycles"]);
-        let d = decide(Mode::Hardware, &with_pmu, budget, "").unwrap();
+        let d = decide(Mode::Hardware, &with_pmu, budget).unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
-        let d = decide(Mode::Auto, &with_pmu, budget, "").unwrap();
+        let d = decide(Mode::Auto, &with_pmu, budget).unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
         // No caches in the record: auto says why it cannot simulate (or that valgrind is
         // missing), simulated refuses.
-        let d = decide(Mode::Auto, &none, budget, "").unwrap();
+        let d = decide(Mode::Auto, &none, budget).unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_some());
-        let e = decide(Mode::Simulated, &none, budget, "").unwrap_err();
-        assert!(e.starts_with("--counters=simulated: "), "{e}");
+        let e = decide(Mode::Simulated, &none, budget).unwrap_err();
+        assert!(matches!(e, Refusal::CannotSimulate(_)), "{e:?}");
         assert_eq!("simulated".parse::<Mode>(), Ok(Mode::Simulated));
         assert!("sometimes".parse::<Mode>().unwrap_err().contains("auto"));
     }

@@ -77,9 +77,10 @@ pub enum ColumnUnit {
 }
 
 impl ColumnUnit {
-    /// The unit of a column of `values` (ns): the smallest unit in which the largest cell
-    /// needs at most four integer digits, shared by every cell, unless the non-zero cells
-    /// span more than ×1000 (then each cell its own). A column of zeros takes `if_zeros`.
+    /// The unit of a column of `values` (ns), shared by every cell: the smallest cell's
+    /// own unit, or a larger one where the largest cell would need more than four integer
+    /// digits in it; unless the non-zero cells span more than ×1000 (then each cell its
+    /// own). A column of zeros takes `if_zeros`.
     pub fn of(values: &[f64], if_zeros: TimeUnit) -> ColumnUnit {
         let nonzero = values
             .iter()
@@ -94,6 +95,7 @@ impl ColumnUnit {
         }
         let unit = [TimeUnit::Ns, TimeUnit::Us, TimeUnit::Ms, TimeUnit::S]
             .into_iter()
+            .filter(|&u| u >= TimeUnit::for_value(lo))
             .find(|u| hi / u.ns_per_unit() < 9999.5)
             .unwrap_or(TimeUnit::S);
         ColumnUnit::Shared(unit)
@@ -281,6 +283,11 @@ mod tests {
         assert_eq!(c, ColumnUnit::Shared(TimeUnit::Ms));
         assert_eq!(c.format(201.278e6), "201.3 ms");
         assert_eq!(c.format(1.2e6), "1.200 ms");
+        // 1 ms to 2.5 ms: the smallest cell's unit.
+        assert_eq!(
+            ColumnUnit::of(&[1e6, 2.5e6], TimeUnit::Ns),
+            ColumnUnit::Shared(TimeUnit::Ms)
+        );
         // 900 µs to 9.9 ms: µs, 9900 µs still has four integer digits.
         assert_eq!(
             ColumnUnit::of(&[9.0e5, 9.9e6], TimeUnit::Ns),

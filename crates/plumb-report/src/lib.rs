@@ -3,6 +3,7 @@
 
 mod compare_view;
 mod counter_rows;
+mod counting_plan;
 mod csv_export;
 mod env_view;
 mod export;
@@ -19,9 +20,11 @@ mod reason;
 mod rows;
 mod simulate_view;
 mod sweep_rows;
+pub mod targets;
 mod terminal;
 
 pub use compare_view::{render_document_comparison, render_load_comparison};
+pub use counting_plan::{counting_plan, refusal_text, Counted};
 pub use csv_export::render_csv;
 pub use env_view::{counting_notices, hardware_counters, render_environment, simulation_summary};
 pub use export::{Exporter, Format};

@@ -1,0 +1,102 @@
+//! One counters plan for `plumb run` and the in-process harness: `--counters` decided
+//! against this machine (plumb-counters' `decide`), and the words that tell the user
+//! what is counted here and why, or why the mode was refused.
+
+use crate::env_view::{counting_notices, hardware_counters, simulation_summary};
+use plumb_counters::plan::{decide, Counting, Mode, Refusal};
+use plumb_model::Environment;
+use std::time::Duration;
+
+/// What a simulation runs, which names its tool and how it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// `plumb run`: each command once under cachegrind after the timed runs.
+    Commands,
+    /// The harness: each routine's calls under callgrind, N against 2N.
+    Routines,
+}
+
+/// `mode` decided here, with the lines to print before the run; a refusal in words.
+pub fn counting_plan(
+    mode: Mode,
+    env: &Environment,
+    budget: Duration,
+    counted: Counted,
+) -> Result<Counting, String> {
+    let decision = decide(mode, env, budget).map_err(|r| refusal_text(&r, env))?;
+    let described = decision.simulation.as_ref().map(|s| match counted {
+        Counted::Commands => simulation_summary(
+            &s.tool(),
+            &(&s.geometry).into(),
+            "once per command after the timed runs",
+        ),
+        Counted::Routines => simulation_summary(
+            &s.region_tool(),
+            &(&s.geometry).into(),
+            "counting only each routine's calls (N against 2N), once per benchmark after the timed samples",
+        ),
+    });
+    let notices = counting_notices(
+        env,
+        mode == Mode::Simulated,
+        described.as_deref(),
+        decision.cannot_simulate.as_deref(),
+    );
+    Ok(Counting {
+        simulation: decision.simulation,
+        notices,
+    })
+}
+
+/// A refused mode: why, and the mode that works here.
+pub fn refusal_text(r: &Refusal, env: &Environment) -> String {
+    match r {
+        Refusal::NoHardwareCounters => format!(
+            "--counters=hardware: hardware counters are {}; --counters=simulated (or auto) simulates them with valgrind",
+            hardware_counters(env)
+        ),
+        Refusal::CannotSimulate(why) => format!("--counters=simulated: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{CounterAvailability, MissingCounter, MissingWhy};
+
+    #[test]
+    fn a_refusal_says_why_and_what_works_here() {
+        let env = Environment {
+            counters: Some(CounterAvailability {
+                hardware: vec![],
+                software: vec!["task-clock".into()],
+                missing: vec![MissingCounter {
+                    event: "cycles".into(),
+                    hardware: true,
+                    why: MissingWhy::NotSupported,
+                    detail: "No such file or directory (os error 2)".into(),
+                }],
+            }),
+            ..Environment::default()
+        };
+        let e = counting_plan(
+            Mode::Hardware,
+            &env,
+            Duration::from_secs(1),
+            Counted::Commands,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "--counters=hardware: hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); --counters=simulated (or auto) simulates them with valgrind"
+        );
+        let e = counting_plan(
+            Mode::Simulated,
+            &env,
+            Duration::from_secs(1),
+            Counted::Routines,
+        )
+        .unwrap_err();
+        assert!(e.starts_with("--counters=simulated: "), "{e}");
+    }
+}

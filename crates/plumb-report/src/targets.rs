@@ -1,0 +1,266 @@
+//! The one path every output takes, for the CLI and the in-process harness alike: targets
+//! checked before anything runs (an unwritable path, or two outputs to one file, should
+//! cost no measurement), never truncated by the check, `-` for standard output, and
+//! written after the run — whether it completed, failed or was interrupted — with the
+//! whole result rescued to a temporary file when a target cannot be written.
+
+use crate::Format;
+use plumb_model::ResultDocument;
+use std::fmt;
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+
+/// Where one output goes.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The option that named it, for messages (`--export-json`).
+    pub option: &'static str,
+    pub path: PathBuf,
+    pub format: Format,
+    /// Create missing parent directories when writing (the harness's default place,
+    /// `target/plumb/`); a path the user gave must exist, and is checked before the run.
+    pub create_dirs: bool,
+}
+
+impl Target {
+    pub fn new(option: &'static str, path: PathBuf, format: Format) -> Target {
+        Target {
+            option,
+            path,
+            format,
+            create_dirs: false,
+        }
+    }
+
+    pub fn is_stdout(&self) -> bool {
+        self.path.as_os_str() == "-"
+    }
+}
+
+/// Why outputs could not be written: each says what was wrong and what to do.
+#[derive(Debug)]
+pub enum ExportError {
+    /// Two options write one file (or both standard output).
+    SameFile {
+        first: &'static str,
+        second: &'static str,
+        path: PathBuf,
+    },
+    /// A path that cannot be opened for writing, found before the run.
+    CannotWrite {
+        option: &'static str,
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// Writing failed after the run: each failure, and where the whole result went.
+    NotWritten {
+        failures: Vec<String>,
+        rescue: PathBuf,
+        rescue_failed: Option<std::io::Error>,
+    },
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::SameFile {
+                first,
+                second,
+                path,
+            } => write!(
+                f,
+                "{first} and {second} both write {}: give each its own file",
+                path.display()
+            ),
+            ExportError::CannotWrite {
+                option,
+                path,
+                error,
+            } => write!(f, "{option}: cannot write {}: {error}", path.display()),
+            ExportError::NotWritten {
+                failures,
+                rescue,
+                rescue_failed,
+            } => {
+                f.write_str(&failures.join("; "))?;
+                match rescue_failed {
+                    None => write!(f, "; the full result was saved to {}", rescue.display()),
+                    Some(e) => write!(f, "; saving it to {} failed too: {e}", rescue.display()),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// Refuses two outputs to one file (or to stdout), then opens each path for writing
+/// without truncating it, to fail early on a bad path. A file this check creates is
+/// removed again, so an aborted run leaves no empty files.
+pub fn check(targets: &[Target]) -> Result<(), ExportError> {
+    for (i, t) in targets.iter().enumerate() {
+        if let Some(other) = targets[..i].iter().find(|o| same_path(&o.path, &t.path)) {
+            return Err(ExportError::SameFile {
+                first: other.option,
+                second: t.option,
+                path: t.path.clone(),
+            });
+        }
+        if t.is_stdout() || t.create_dirs {
+            continue;
+        }
+        let existed = t.path.exists();
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&t.path)
+            .map_err(|error| ExportError::CannotWrite {
+                option: t.option,
+                path: t.path.clone(),
+                error,
+            })?;
+        if !existed {
+            let _ = std::fs::remove_file(&t.path);
+        }
+    }
+    Ok(())
+}
+
+/// The same path, or two paths to one existing file.
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Prints to stdout without panicking when it is closed (`… | head`): a lost report
+/// must not take the saved results with it.
+pub fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+/// Prints the human-readable report: to stdout, or to stderr when an export takes stdout.
+pub fn print_report(targets: &[Target], report: &str) {
+    if targets.iter().any(Target::is_stdout) {
+        eprint!("{report}");
+    } else {
+        print_stdout(report);
+    }
+}
+
+/// Saves the file targets (not stdout): the raw samples reach disk before the analysis
+/// and the report, which a closed stdout or a bug could still stop.
+pub fn save_early(targets: &[Target], doc: &ResultDocument) -> Result<(), ExportError> {
+    let files: Vec<&Target> = targets.iter().filter(|t| !t.is_stdout()).collect();
+    write(&files, doc)
+}
+
+/// Writes every target. If one fails, the JSON result is saved to a rescue file in the
+/// temporary directory so the samples are not lost, and the error names it.
+pub fn write_all(targets: &[Target], doc: &ResultDocument) -> Result<(), ExportError> {
+    write(&targets.iter().collect::<Vec<_>>(), doc)
+}
+
+fn write(targets: &[&Target], doc: &ResultDocument) -> Result<(), ExportError> {
+    let mut failures = Vec::new();
+    for t in targets {
+        let text = t.format.render(doc);
+        if t.is_stdout() {
+            print_stdout(&text);
+            continue;
+        }
+        let parent = t.path.parent().filter(|d| !d.as_os_str().is_empty());
+        let made = match parent {
+            Some(dir) if t.create_dirs => std::fs::create_dir_all(dir),
+            _ => Ok(()),
+        };
+        if let Err(e) = made.and_then(|()| std::fs::write(&t.path, text)) {
+            failures.push(format!("cannot write {}: {e}", t.path.display()));
+        }
+    }
+    if failures.is_empty() {
+        return Ok(());
+    }
+    let rescue = std::env::temp_dir().join(format!("plumb-rescue-{}.json", std::process::id()));
+    let rescue_failed = std::fs::write(&rescue, doc.to_json()).err();
+    Err(ExportError::NotWritten {
+        failures,
+        rescue,
+        rescue_failed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_outputs_to_one_file_and_an_unwritable_path_are_refused_before_anything_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.json");
+        let both = [
+            Target::new("--export-json", p.clone(), Format::Json),
+            Target::new("--export-markdown", p.clone(), Format::Markdown),
+        ];
+        let e = check(&both).unwrap_err().to_string();
+        assert!(
+            e.starts_with("--export-json and --export-markdown both write"),
+            "{e}"
+        );
+        let nowhere = [Target::new(
+            "--report",
+            "/proc/nope/r.html".into(),
+            Format::Html,
+        )];
+        let e = check(&nowhere).unwrap_err().to_string();
+        assert!(
+            e.starts_with("--report: cannot write /proc/nope/r.html"),
+            "{e}"
+        );
+        // The check creates nothing and truncates nothing.
+        std::fs::write(&p, "kept").unwrap();
+        check(&[Target::new("--export-json", p.clone(), Format::Json)]).unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "kept");
+        let fresh = dir.path().join("fresh.json");
+        check(&[Target::new("--export-json", fresh.clone(), Format::Json)]).unwrap();
+        assert!(!fresh.exists());
+    }
+
+    #[test]
+    fn a_target_that_fails_after_the_run_rescues_the_whole_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let doc = crate::fixture::document();
+        let made = Target {
+            create_dirs: true,
+            ..Target::new("--export-json", dir.path().join("a/b/r.json"), Format::Json)
+        };
+        let gone = Target::new(
+            "--export-csv",
+            dir.path().join("missing/r.csv"),
+            Format::Csv,
+        );
+        let e = write_all(&[made, gone], &doc).unwrap_err();
+        assert!(
+            dir.path().join("a/b/r.json").exists(),
+            "directories made where asked"
+        );
+        let ExportError::NotWritten {
+            rescue,
+            rescue_failed: None,
+            ..
+        } = &e
+        else {
+            panic!("{e}");
+        };
+        assert!(e.to_string().contains("cannot write"), "{e}");
+        let saved = ResultDocument::from_json(&std::fs::read_to_string(rescue).unwrap());
+        assert_eq!(saved.unwrap().benchmarks, doc.benchmarks);
+        std::fs::remove_file(rescue).unwrap();
+    }
+}
