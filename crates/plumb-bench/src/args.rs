@@ -2,6 +2,7 @@
 //! `cargo test --benches`) each benchmark runs once, as a smoke test.
 
 use plumb_counters::plan::Mode;
+use plumb_model::bench_child::{PROFILE_CHILD, REGION_TIME, SIMULATE_CHILD};
 use plumb_model::quantity::{parse_count, Confidence, Duration, Fraction};
 use std::path::PathBuf;
 
@@ -233,9 +234,10 @@ fn counting_option<'a>(
             a.counters = Some(mode.map_err(|e: String| format!("--counters: {e}"))?)
         }
         "--sim-budget" => a.sim_budget = time_limit(value(it, arg)?, arg)?,
-        "--region-time" => a.region_time = Some(value(it, arg)?.into()),
-        "--simulate-child" => a.simulate_child = Some(count(value(it, arg)?, arg, 1)? as u64),
-        "--profile-child" => a.profile_child = Some(time_limit(value(it, arg)?, arg)?),
+        // plumb's own children (plumb_model::bench_child): the protocol's words.
+        REGION_TIME => a.region_time = Some(value(it, arg)?.into()),
+        SIMULATE_CHILD => a.simulate_child = Some(count(value(it, arg)?, arg, 1)? as u64),
+        PROFILE_CHILD => a.profile_child = Some(time_limit(value(it, arg)?, arg)?),
         _ => return Ok(false),
     }
     Ok(true)

@@ -226,8 +226,11 @@ impl<'a> Harness<'a> {
         }
         match &self.args.region_time {
             // Whole nanoseconds: what the parent reads back (`simulate.rs`).
-            Some(path) => std::fs::write(path, region.as_nanos().to_string())
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            Some(path) => std::fs::write(
+                path,
+                plumb_model::bench_child::write_region_time(region.into()),
+            )
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
             None => Ok(()),
         }
     }

@@ -22,7 +22,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The functions callgrind counts in (see `measure.rs`).
-const REGION: &str = "*untimed_region_*";
+use plumb_model::bench_child::{
+    read_region_time, BenchChild, ChildRun, UNTIMED_REGION_PATTERN as REGION,
+};
 /// How much slower a routine runs under callgrind with cache and branch simulation,
 /// until one has been measured in this run (`bench/simulated-counters.sh` measures it).
 const FIRST_SLOWDOWN: f64 = 100.0;
@@ -117,16 +119,13 @@ struct Job<'a> {
 
 impl Job<'_> {
     fn argv(&self, calls: u64, region_time: Option<&Path>) -> Vec<String> {
-        let mut argv = vec![
-            self.exe.display().to_string(),
-            "--simulate-child".into(),
-            calls.to_string(),
-            "--exact".into(),
-            self.name.to_string(),
-        ];
-        if let Some(path) = region_time {
-            argv.extend(["--region-time".into(), path.display().to_string()]);
-        }
+        let child = BenchChild {
+            bench: self.name.to_string(),
+            run: ChildRun::Calls(calls),
+            region_time: region_time.map(Path::to_path_buf),
+        };
+        let mut argv = vec![self.exe.display().to_string()];
+        argv.extend(child.args());
         argv
     }
 
@@ -200,11 +199,11 @@ impl Job<'_> {
                 .map_err(|e| e.not_simulated())?;
             // How long the region took, simulated, as the child timed it around (not
             // inside) the region.
-            let ns = std::fs::read_to_string(&region_time)
+            let took = std::fs::read_to_string(&region_time)
                 .ok()
-                .and_then(|t| t.trim().parse::<u64>().ok())
-                .unwrap_or(0);
-            Ok::<_, String>((run, Duration::from_nanos(ns)))
+                .and_then(|t| read_region_time(&t).ok())
+                .unwrap_or_default();
+            Ok::<_, String>((run, took.to_std()))
         };
         Ok((run(calls)?, run(2 * calls)?))
     }

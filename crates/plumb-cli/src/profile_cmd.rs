@@ -219,17 +219,14 @@ fn bench_argv(path: &Path, a: &ProfileArgs, bench: &str) -> Result<Vec<OsString>
         )));
     }
     let mut argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
-    argv.extend(
-        [
-            "--bench",
-            "--profile-child",
-            &a.bench_time
-                .max(plumb_model::quantity::Duration::from_millis(1))
-                .to_string(),
-            "--exact",
-            bench,
-        ]
-        .map(OsString::from),
-    );
+    let child = plumb_model::bench_child::BenchChild {
+        bench: bench.to_string(),
+        run: plumb_model::bench_child::ChildRun::For(
+            a.bench_time
+                .max(plumb_model::quantity::Duration::from_millis(1)),
+        ),
+        region_time: None,
+    };
+    argv.extend(child.args().into_iter().map(OsString::from));
     Ok(argv)
 }

@@ -2,6 +2,7 @@
 //! runner, in-process harness, load generator) writes and every consumer (compare,
 //! reports, history) reads. The format is described in `docs/result-format.md`.
 
+pub mod bench_child;
 mod benchmark;
 mod comparison;
 mod comparison_document;

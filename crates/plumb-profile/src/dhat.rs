@@ -5,6 +5,7 @@
 //! start-up, setup and the harness cancel.
 
 use crate::ProfileError;
+use plumb_model::bench_child::{read_region_time, BenchChild, ChildRun};
 use plumb_model::{AllocationProfile, AllocationSite};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -38,15 +39,19 @@ pub fn bench_sites(
     bench: &str,
     dir: &Path,
 ) -> Result<AllocationProfile, ProfileError> {
-    let mut argv = target.to_vec();
-    argv.extend(["--bench", "--exact", bench].map(OsString::from));
-    let calls = calls_for(&argv, dir)?;
+    let child = |run, region_time| {
+        let mut a = target.to_vec();
+        let c = BenchChild {
+            bench: bench.to_string(),
+            run,
+            region_time,
+        };
+        a.extend(c.args().into_iter().map(OsString::from));
+        a
+    };
+    let calls = calls_for(&child, dir)?;
     let with = |n: u64| {
-        let mut a = argv.clone();
-        a.extend([
-            OsString::from("--simulate-child"),
-            OsString::from(n.to_string()),
-        ]);
+        let a = child(ChildRun::Calls(n), None);
         run_dhat(
             &a,
             &dir.join(format!("dhat-{n}.json")),
@@ -67,13 +72,15 @@ pub fn bench_sites(
 
 /// N for about 20 ms of the routine natively, from a run of 100 calls timed by the
 /// child itself around its untimed loop (`--region-time`); between 10 and 100,000.
-fn calls_for(argv: &[OsString], dir: &Path) -> Result<u64, ProfileError> {
+fn calls_for(
+    child: &dyn Fn(ChildRun, Option<std::path::PathBuf>) -> Vec<OsString>,
+    dir: &Path,
+) -> Result<u64, ProfileError> {
     const PROBE: u64 = 100;
     let timing = dir.join(".region-time");
+    let argv = child(ChildRun::Calls(PROBE), Some(timing.clone()));
     let ran = Command::new(&argv[0])
         .args(&argv[1..])
-        .args(["--simulate-child", &PROBE.to_string(), "--region-time"])
-        .arg(&timing)
         .stdout(Stdio::null())
         .status()
         .map_err(|e| {
@@ -81,7 +88,8 @@ fn calls_for(argv: &[OsString], dir: &Path) -> Result<u64, ProfileError> {
         })?;
     let ns: f64 = std::fs::read_to_string(&timing)
         .ok()
-        .and_then(|t| t.trim().parse().ok())
+        .and_then(|t| read_region_time(&t).ok())
+        .map(|d| d.as_nanos_f64())
         .filter(|_| ran.success())
         .ok_or_else(|| {
             ProfileError::NoCommand(format!("the benchmark's routine did not run ({ran})"))

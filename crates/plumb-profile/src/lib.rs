@@ -22,10 +22,7 @@ pub use record::{Sampler, DEFAULT_FREQUENCY_HZ};
 /// The frames of plumb-bench's untimed twins of its measured loops
 /// (`measure::untimed_region_*`), where `plumb profile --bench` cuts each stack: what
 /// they called is the benchmark's, what called them is the harness's.
-pub const BENCH_REGIONS: [&str; 2] = [
-    "plumb_bench::measure::untimed_region_calls",
-    "plumb_bench::measure::untimed_region_inputs",
-];
+pub use plumb_model::bench_child::UNTIMED_REGIONS as BENCH_REGIONS;
 
 use plumb_model::Profile;
 use std::ffi::OsString;
