@@ -3,7 +3,7 @@
 //! what that says: time moved but the work did not (the machine, the code's layout or
 //! its memory behaviour changed), or the work moved but time did not.
 
-use crate::verdict::compare;
+use crate::verdict::judge;
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, Comparison, CounterChange, Diagnostic, DiagnosticCode, Metric, Severity, Source,
@@ -35,7 +35,7 @@ pub fn compare_explained(
     level: Confidence,
     sesoi: Fraction,
 ) -> Comparison {
-    let mut c = compare(base, cand, metric, level, sesoi);
+    let mut c = judge(base, cand, metric, level, sesoi);
     explain(&mut c, base, cand);
     c
 }
@@ -70,7 +70,7 @@ fn change(
     if source == Source::Simulated {
         return Some(by_ratio(m.as_str(), source, b, n, sesoi, false));
     }
-    let k = compare(base, cand, m, level, sesoi);
+    let k = judge(base, cand, m, level, sesoi);
     Some(CounterChange {
         counter: m.as_str().to_string(),
         source,

@@ -24,4 +24,4 @@ pub use load_checks::{load_checks, LoadGates, LATE_P99};
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use replicates::{replicates, BATCHES};
-pub use verdict::compare;
+pub use verdict::judge;

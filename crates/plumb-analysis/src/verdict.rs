@@ -24,7 +24,7 @@ use plumb_stats::{
 };
 
 /// `cand` against `base` on `metric` per operation.
-pub fn compare(
+pub fn judge(
     base: &Benchmark,
     cand: &Benchmark,
     metric: &Metric,
@@ -180,7 +180,7 @@ mod tests {
         confidence: Confidence,
         effect: Fraction,
     ) -> Comparison {
-        super::compare(base, cand, &Metric::WallTime, confidence, effect)
+        super::judge(base, cand, &Metric::WallTime, confidence, effect)
     }
 
     /// A fixed, symmetric jitter pattern in ‰ (sums to 0, sd ≈ 0.6 %): the same shape for
@@ -419,7 +419,7 @@ mod tests {
             b
         };
         let (a, b) = (with_instructions("a", 1e6), with_instructions("b", 1.1e6));
-        let on_instr = super::compare(
+        let on_instr = super::judge(
             &a,
             &b,
             &Metric::Instructions,
@@ -454,7 +454,7 @@ mod tests {
         let none = allocating("a", &[0; 20]);
         let one = allocating("b", &[1; 20]);
         fn cmp(a: &Benchmark, b: &Benchmark) -> Comparison {
-            super::compare(
+            super::judge(
                 a,
                 b,
                 &Metric::Allocations,

@@ -1,7 +1,7 @@
 //! The bench binary's command line. `cargo bench` passes `--bench`; without it (as under
 //! `cargo test --benches`) each benchmark runs once, as a smoke test.
 
-use plumb_counters::plan::Mode;
+use plumb_counters::plan::CounterMode;
 use plumb_model::bench_child::{PROFILE_CHILD, REGION_TIME, SIMULATE_CHILD};
 use plumb_model::quantity::{parse_count, Confidence, Duration, Fraction};
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ pub struct Args {
     pub subtract_overhead: bool,
     /// Read event counters around each measured sample, and simulate them where the CPU
     /// has none (`--counters[=auto|hardware|simulated]`).
-    pub counters: Option<Mode>,
+    pub counters: Option<CounterMode>,
     /// The most one benchmark's simulation may take.
     pub sim_budget: Duration,
     /// Set in the processes simulation starts under valgrind: run the benchmark's routine
@@ -228,7 +228,7 @@ fn counting_option<'a>(
     it: &mut impl Iterator<Item = &'a String>,
 ) -> Result<bool, String> {
     match arg {
-        "--counters" => a.counters = Some(Mode::Auto),
+        "--counters" => a.counters = Some(CounterMode::Auto),
         _ if arg.starts_with("--counters=") => {
             let mode = arg["--counters=".len()..].parse();
             a.counters = Some(mode.map_err(|e: String| format!("--counters: {e}"))?)
@@ -404,9 +404,12 @@ mod tests {
 
     #[test]
     fn counters_take_a_mode_with_an_equals_sign() {
-        assert_eq!(p(&["--counters"]).unwrap().counters, Some(Mode::Auto));
+        assert_eq!(
+            p(&["--counters"]).unwrap().counters,
+            Some(CounterMode::Auto)
+        );
         let a = p(&["--counters=simulated", "--sim-budget", "5s", "x"]).unwrap();
-        assert_eq!(a.counters, Some(Mode::Simulated));
+        assert_eq!(a.counters, Some(CounterMode::Simulated));
         assert_eq!(a.sim_budget, Duration::from_secs(5));
         assert_eq!(a.filters, ["x"], "a bare --counters takes no value");
         let child = p(&["--simulate-child", "3", "--region-time", "/tmp/r"]).unwrap();

@@ -2,7 +2,7 @@
 use crate::alloc::AllocationProbe;
 use crate::clock::{Clock, Timer};
 use crate::measure::{time_calls, time_inputs, untimed_region_calls, untimed_region_inputs};
-use crate::sampler::{sample, Reading, Sampled, SamplingConfig, EXTRA};
+use crate::sampler::{sample, Sampled, SamplingConfig, TimedRun, EXTRA};
 use plumb_counters::CounterProbe;
 use plumb_model::quantity::ByteSize;
 use plumb_probe::{Nested, Nothing, Probe, ProbeMetric};
@@ -114,12 +114,12 @@ macro_rules! with_probe {
 /// `region` (which returns clock ticks) between the probe's reads; the probe's values go
 /// into the reading's `extra`, in order.
 #[inline(always)]
-fn read_around<T: Timer, P: Probe>(t: &T, p: &P, region: impl FnOnce() -> u64) -> Reading {
+fn read_around<T: Timer, P: Probe>(t: &T, p: &P, region: impl FnOnce() -> u64) -> TimedRun {
     let mark = p.start();
     let ticks = region();
     let mut extra = [0; EXTRA];
     p.stop(mark, &mut extra[..P::LEN]);
-    Reading {
+    TimedRun {
         ns: t.ticks_to_ns(ticks),
         extra,
     }

@@ -2,7 +2,7 @@
 
 use crate::args::Args;
 use crate::bencher::{Context, Measured};
-use crate::harness::{Outcome, Ran};
+use crate::harness::{BenchOutcome, Ran};
 use crate::registry::{Entry, GroupOptions};
 use crate::sampler::Sampled;
 use plumb_analysis::{analyse_document, AnalysisConfig};
@@ -11,7 +11,7 @@ use plumb_model::{
     Benchmark, BenchmarkKind, ClockInfo, Correction, FunctionInfo, InProcessSettings, Invocation,
     Metric, MetricInfo, ProducerSettings, ResultDocument, Samples, Settings,
 };
-use plumb_report::targets::Target;
+use plumb_report::targets::ExportTarget;
 use plumb_report::Format;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -70,8 +70,8 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
         ..FunctionInfo::default()
     };
     match r.outcome {
-        Outcome::Measured(m) => measured(args, &mut b, &mut info, *m),
-        Outcome::Failed(msg) => info.failure = Some(msg),
+        BenchOutcome::Measured(m) => measured(args, &mut b, &mut info, *m),
+        BenchOutcome::Failed(msg) => info.failure = Some(msg),
     }
     b.function = Some(info);
     b
@@ -211,13 +211,13 @@ fn default_json_path() -> Option<PathBuf> {
 /// Where this run's outputs go, as the CLI's are: `--export-*` and `--report` as given
 /// (`-` for standard output), and without `--export-json` the default JSON file in
 /// `target/plumb/` (its directory made when written).
-pub(crate) fn targets(args: &Args) -> Vec<Target> {
+pub(crate) fn targets(args: &Args) -> Vec<ExportTarget> {
     let mut targets = Vec::new();
     match &args.export_json {
-        Some(p) => targets.push(Target::new("--export-json", p.clone(), Format::Json)),
-        None => targets.extend(default_json_path().map(|p| Target {
+        Some(p) => targets.push(ExportTarget::new("--export-json", p.clone(), Format::Json)),
+        None => targets.extend(default_json_path().map(|p| ExportTarget {
             create_dirs: true,
-            ..Target::new("the default result file", p, Format::Json)
+            ..ExportTarget::new("the default result file", p, Format::Json)
         })),
     }
     let given = [
@@ -226,13 +226,13 @@ pub(crate) fn targets(args: &Args) -> Vec<Target> {
         ("--report", &args.report, Format::Html),
     ];
     for (option, path, format) in given {
-        targets.extend(path.clone().map(|p| Target::new(option, p, format)));
+        targets.extend(path.clone().map(|p| ExportTarget::new(option, p, format)));
     }
     targets
 }
 
 /// Writes every target (a failing one rescues the whole result), saying where each went.
-pub(crate) fn export(targets: &[Target], doc: &ResultDocument) -> Result<(), String> {
+pub(crate) fn export(targets: &[ExportTarget], doc: &ResultDocument) -> Result<(), String> {
     plumb_report::targets::write_all(targets, doc).map_err(|e| e.to_string())?;
     for t in targets.iter().filter(|t| !t.is_stdout()) {
         eprintln!("wrote {}", t.path.display());

@@ -22,13 +22,13 @@ pub struct Harness<'a> {
 }
 
 /// What became of one benchmark.
-pub(crate) enum Outcome {
+pub(crate) enum BenchOutcome {
     Measured(Box<Measured>),
     Failed(String),
 }
 
 pub(crate) struct Ran {
-    pub outcome: Outcome,
+    pub outcome: BenchOutcome,
     pub result: Option<String>,
     pub working_set: Option<ByteSize>,
 }
@@ -330,9 +330,9 @@ impl<'a> Harness<'a> {
             }
             let r = run_one(ctx, entry);
             let said = match &r.outcome {
-                Outcome::Measured(_) if test_mode => "ok".to_string(),
-                Outcome::Measured(_) => "done".to_string(),
-                Outcome::Failed(e) => format!("FAILED: {e}"),
+                BenchOutcome::Measured(_) if test_mode => "ok".to_string(),
+                BenchOutcome::Measured(_) => "done".to_string(),
+                BenchOutcome::Failed(e) => format!("FAILED: {e}"),
             };
             if test_mode {
                 println!("{} ... {said}", entry.full_name);
@@ -344,7 +344,7 @@ impl<'a> Harness<'a> {
         if test_mode {
             let failed = ran
                 .iter()
-                .filter(|(_, r)| matches!(r.outcome, Outcome::Failed(_)))
+                .filter(|(_, r)| matches!(r.outcome, BenchOutcome::Failed(_)))
                 .count();
             return if failed == 0 {
                 Ok(None)
@@ -415,10 +415,10 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
     let mut b = Bencher::new(ctx);
     let result = catch_unwind(AssertUnwindSafe(|| (entry.routine)(&mut b)));
     let outcome = match result {
-        Err(panic) => Outcome::Failed(format!("panicked: {}", panic_message(&*panic))),
+        Err(panic) => BenchOutcome::Failed(format!("panicked: {}", panic_message(&*panic))),
         Ok(()) => match b.measured.take() {
-            Some(m) => Outcome::Measured(Box::new(m)),
-            None if ctx.test_mode => Outcome::Measured(Box::new(Measured {
+            Some(m) => BenchOutcome::Measured(Box::new(m)),
+            None if ctx.test_mode => BenchOutcome::Measured(Box::new(Measured {
                 sampled: crate::sampler::Sampled {
                     batch: 1,
                     samples: vec![],
@@ -436,7 +436,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
                 counters: Vec::new(),
                 warmup: false,
             })),
-            None => Outcome::Failed(
+            None => BenchOutcome::Failed(
                 "the benchmark never called iter, iter_checked or iter_batched".into(),
             ),
         },

@@ -140,7 +140,7 @@ impl Sampled {
 /// What one timed run of `n` iterations gave: its time, and the values the probe read
 /// around it (allocation counts), in the probe's order.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Reading {
+pub struct TimedRun {
     pub ns: f64,
     pub extra: Extra,
 }
@@ -155,7 +155,7 @@ pub type Extra = [u64; EXTRA];
 /// `empty(n)` times an empty body. Only measured samples keep their probe values.
 pub fn sample(
     cfg: &SamplingConfig,
-    run: &mut dyn FnMut(u64) -> Reading,
+    run: &mut dyn FnMut(u64) -> TimedRun,
     empty: &mut dyn FnMut(u64) -> f64,
 ) -> Sampled {
     let started = Instant::now();
@@ -213,7 +213,7 @@ pub fn sample(
 /// each sizing run is kept as warm-up (iterations, ns).
 fn size_batch(
     cfg: &SamplingConfig,
-    run: &mut dyn FnMut(u64) -> Reading,
+    run: &mut dyn FnMut(u64) -> TimedRun,
     warmup: &mut Vec<(u64, f64)>,
 ) -> u64 {
     let min_sample = nanos(cfg.min_sample);
@@ -247,7 +247,7 @@ struct Warm {
 /// shows up as a window that differs.
 fn warm_up(
     cfg: &SamplingConfig,
-    run: &mut dyn FnMut(u64) -> Reading,
+    run: &mut dyn FnMut(u64) -> TimedRun,
     iters: u64,
     warmup: &mut Vec<(u64, f64)>,
     started: Instant,
@@ -326,7 +326,7 @@ fn empty_body(
 
 /// The measured samples so far and how to take more.
 struct Taken<'a> {
-    run: &'a mut dyn FnMut(u64) -> Reading,
+    run: &'a mut dyn FnMut(u64) -> TimedRun,
     delta: bool,
     batch: u64,
     samples: Vec<quantity::Duration>,
@@ -454,8 +454,8 @@ mod tests {
     use super::*;
 
     /// A routine's timing as a reading with no probe values.
-    fn timed(mut f: impl FnMut(u64) -> f64) -> impl FnMut(u64) -> Reading {
-        move |n| Reading {
+    fn timed(mut f: impl FnMut(u64) -> f64) -> impl FnMut(u64) -> TimedRun {
+        move |n| TimedRun {
             ns: f(n),
             extra: {
                 let mut e = [0; EXTRA];

@@ -229,7 +229,7 @@ fn counters_are_read_around_measured_samples_only() {
     }
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::with_args(Args {
-        counters: Some(plumb_counters::plan::Mode::Auto),
+        counters: Some(plumb_counters::plan::CounterMode::Auto),
         ..quick(dir.path(), &[])
     });
     h.bench("fresh-pages", |b| {

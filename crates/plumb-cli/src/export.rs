@@ -3,25 +3,25 @@
 
 use crate::args::ExportArgs;
 use crate::exit::CliError;
-use plumb_report::targets::Target;
+use plumb_report::targets::ExportTarget;
 use plumb_report::Format;
 use std::path::{Path, PathBuf};
 
 pub use plumb_report::targets::print_report;
 
 /// The targets given, in order.
-pub fn targets(given: &[(&'static str, &Option<PathBuf>, Format)]) -> Vec<Target> {
+pub fn targets(given: &[(&'static str, &Option<PathBuf>, Format)]) -> Vec<ExportTarget> {
     given
         .iter()
         .filter_map(|(option, p, format)| {
             p.as_ref()
-                .map(|path| Target::new(option, path.clone(), *format))
+                .map(|path| ExportTarget::new(option, path.clone(), *format))
         })
         .collect()
 }
 
 /// The targets of the `--export-*` options.
-pub fn targets_of(a: &ExportArgs) -> Vec<Target> {
+pub fn targets_of(a: &ExportArgs) -> Vec<ExportTarget> {
     targets(&[
         ("--export-json", &a.export_json, Format::Json),
         ("--export-markdown", &a.export_markdown, Format::Markdown),
@@ -30,15 +30,21 @@ pub fn targets_of(a: &ExportArgs) -> Vec<Target> {
     ])
 }
 
-pub fn check(targets: &[Target]) -> Result<(), CliError> {
+pub fn check(targets: &[ExportTarget]) -> Result<(), CliError> {
     Ok(plumb_report::targets::check(targets)?)
 }
 
-pub fn save_early(targets: &[Target], doc: &plumb_model::ResultDocument) -> Result<(), CliError> {
+pub fn save_early(
+    targets: &[ExportTarget],
+    doc: &plumb_model::ResultDocument,
+) -> Result<(), CliError> {
     Ok(plumb_report::targets::save_early(targets, doc)?)
 }
 
-pub fn write_all(targets: &[Target], doc: &plumb_model::ResultDocument) -> Result<(), CliError> {
+pub fn write_all(
+    targets: &[ExportTarget],
+    doc: &plumb_model::ResultDocument,
+) -> Result<(), CliError> {
     Ok(plumb_report::targets::write_all(targets, doc)?)
 }
 

@@ -4,7 +4,7 @@ use crate::exit::{self, CliError};
 use crate::export;
 use crate::load_live::Live;
 use plumb_analysis::{load_checks, load_comparison, LoadGates};
-use plumb_load::load::{probe, run as run_load, LoadConfig, LoadReport, Mode, PROBE_ABOVE};
+use plumb_load::http::{probe, run as run_load, LoadConfig, LoadReport, Pacing, PROBE_ABOVE};
 use plumb_load::{load_benchmark, load_document, percentile_distribution, LoadContext};
 use plumb_model::{
     Diagnostic, DiagnosticCode, Invocation, LoadComparison, LoadMode, LoadSettings, ResultDocument,
@@ -204,7 +204,7 @@ fn compare_targets(doc: &ResultDocument, a: &LoadArgs) -> Option<LoadComparison>
 /// A rate above what the threads can send is said before the test starts, with the
 /// threads it would take; the test then runs as asked (its lateness will show).
 fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
-    let Mode::Open { rate, .. } = cfg.mode else {
+    let Pacing::Open { rate, .. } = cfg.mode else {
         return Ok(None);
     };
     if rate / (cfg.threads as f64) < PROBE_ABOVE {
@@ -271,7 +271,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
     if a.timeout.is_zero() {
         return Err(CliError("--timeout must be above 0".into()));
     }
-    plumb_load::load::Target::parse(url).map_err(|e| CliError(e.to_string()))?;
+    plumb_load::http::Target::parse(url).map_err(|e| CliError(e.to_string()))?;
     let mut headers = Vec::new();
     for h in &a.headers {
         let (k, v) = h
@@ -296,7 +296,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         duration: a.duration.to_std(),
         warmup: a.warmup.to_std(),
         timeout: a.timeout.to_std(),
-        mode: Mode::from(&mode),
+        mode: Pacing::from(&mode),
         start_at: a.start_at.map(|t| t.to_system_time()),
         hlog: a.hlog.clone(),
         spin: a.spin.to_std(),

@@ -3,7 +3,7 @@
 //! stderr is a terminal. The drain after the measured window is announced either way
 //! once it lasts long enough to notice, with its bound.
 
-use plumb_load::load::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
+use plumb_load::http::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
 use plumb_model::format;
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};

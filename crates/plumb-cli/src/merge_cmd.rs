@@ -5,11 +5,15 @@ use crate::exit::{self, CliError};
 use crate::export;
 use plumb_load::merged_document;
 use plumb_model::{Invocation, ResultDocument};
-use plumb_report::targets::Target;
+use plumb_report::targets::ExportTarget;
 use plumb_report::{render_load, Format};
 
 pub fn run(a: MergeArgs) -> Result<i32, CliError> {
-    let targets = [Target::new("--output", a.output.clone(), Format::Json)];
+    let targets = [ExportTarget::new(
+        "--output",
+        a.output.clone(),
+        Format::Json,
+    )];
     export::refuse_input_as_output(&a.inputs, &a.output, "inputs", "merge")?;
     export::check(&targets)?;
     let docs: Vec<ResultDocument> = a.inputs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;

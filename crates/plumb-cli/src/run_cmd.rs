@@ -7,7 +7,7 @@ use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{
     command_settings, expand, produce, CommandSpec, Order, OutputPolicy, Parameter,
-    ParameterValues, ProcessSpawner, Produced, RunCount, RunPlan,
+    ParameterValues, ProcessSpawner, RunContext, RunCount, RunPlan,
 };
 use plumb_model::{ProducerSettings, RunStatus, Settings};
 use plumb_report::render_terminal;
@@ -25,7 +25,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     export::check(&targets)?;
 
     let session = crate::session::stop_on_signals()?;
-    let how = Produced {
+    let how = RunContext {
         settings: Settings {
             confidence: a.confidence,
             sesoi: a.sesoi,

@@ -1,7 +1,7 @@
 //! The command producer's result: it runs the plan and assembles the document itself, so
 //! the CLI only parses, calls, analyses and renders.
 
-use crate::runner::{run, Counts, Outcome, Progress, RunError, Status};
+use crate::runner::{run, Counts, Measurements, Progress, RunError, Status};
 use crate::simulate::simulate_commands;
 use crate::spawner::{RunRecord, Spawner};
 use crate::{Order, OutputPolicy, RunCount, RunPlan};
@@ -14,7 +14,7 @@ use plumb_model::{
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What `produce` needs besides the plan: how the result will be judged, where it ran.
-pub struct Produced {
+pub struct RunContext {
     pub settings: Settings,
     pub environment: Environment,
     pub invocation: Invocation,
@@ -68,7 +68,7 @@ pub fn command_settings(plan: &RunPlan, drop_outliers: bool) -> CommandSettings 
 /// before a stop is kept).
 pub fn produce(
     plan: &RunPlan,
-    how: Produced,
+    how: RunContext,
     spawner: &mut dyn Spawner,
     progress: &mut dyn Progress,
     stop: &AtomicBool,
@@ -161,7 +161,7 @@ fn counted_in_every_run(runs: &[RunRecord], counted: &[Counts]) -> Vec<Counts> {
 
 /// Mean start-up of the empty shell and its standard error; with fewer than two samples
 /// (an interrupted run) there is nothing honest to subtract.
-fn shell_correction(shell: Option<&str>, outcome: &Outcome) -> Option<Correction> {
+fn shell_correction(shell: Option<&str>, outcome: &Measurements) -> Option<Correction> {
     let shell = shell?;
     let xs: Vec<f64> = outcome
         .shell_samples

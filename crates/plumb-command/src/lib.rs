@@ -17,10 +17,10 @@ mod signals;
 mod simulate;
 mod spawner;
 
-pub use document::{command_settings, produce, Produced};
+pub use document::{command_settings, produce, RunContext};
 pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::reset_sigchld;
-pub use runner::{run, Measured, Outcome, Progress, RunError, Status};
+pub use runner::{run, Measured, Measurements, Progress, RunError, Status};
 pub use spawner::{Launch, ProcessSpawner, RunRecord, SpawnError, Spawner};

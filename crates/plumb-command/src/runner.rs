@@ -1,6 +1,6 @@
 //! The runner: warm-up and measured rounds of every command until the count, a stop or a failure.
 use crate::plan::PlanError;
-use crate::schedule::{another_round, planned_rounds, RoundOrder};
+use crate::schedule::{another_round, planned_rounds, RoundSequence};
 use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};
 use crate::{CommandSpec, OutputPolicy, RunPlan};
 use plumb_counters::{ChildCounters, CounterEvent, Reading};
@@ -42,7 +42,7 @@ pub enum Status {
 }
 
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Measurements {
     pub measured: Vec<Measured>,
     /// Runs of `SHELL -c ''`, measured in the same rounds, when a shell is used.
     pub shell_samples: Vec<RunRecord>,
@@ -100,7 +100,7 @@ pub fn run(
     spawner: &mut dyn Spawner,
     progress: &mut dyn Progress,
     stop: &AtomicBool,
-) -> Result<Outcome, RunError> {
+) -> Result<Measurements, RunError> {
     plan.validate().map_err(RunError::Plan)?;
     crate::process::reset_sigchld();
     let mut slots = prepare_slots(plan, spawner)?;
@@ -129,7 +129,7 @@ pub fn run(
             None => shell_samples = slot.samples,
         }
     }
-    Ok(Outcome {
+    Ok(Measurements {
         measured,
         shell_samples,
         status,
@@ -183,7 +183,7 @@ fn measure(
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Option<Stop> {
-    let mut order = RoundOrder::new(plan.order, slots.len());
+    let mut order = RoundSequence::new(plan.order, slots.len());
     progress.warmup_started(plan.warmup);
     for r in 0..plan.warmup {
         for i in order.round(r) {

@@ -6,19 +6,19 @@ use rand_pcg::Pcg64;
 use std::time::Duration;
 
 /// The order of the `k` runs of one round.
-pub struct RoundOrder {
+pub struct RoundSequence {
     order: Order,
     rng: Pcg64,
     k: usize,
 }
 
-impl RoundOrder {
+impl RoundSequence {
     pub fn new(order: Order, k: usize) -> Self {
         let seed = match order {
             Order::Shuffle { seed } => seed,
             Order::RoundRobin => 0,
         };
-        RoundOrder {
+        RoundSequence {
             order,
             rng: Pcg64::seed_from_u64(seed),
             k,
@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn round_robin_rotates_the_start() {
-        let mut o = RoundOrder::new(Order::RoundRobin, 3);
+        let mut o = RoundSequence::new(Order::RoundRobin, 3);
         assert_eq!(o.round(0), [0, 1, 2]);
         assert_eq!(o.round(1), [1, 2, 0]);
         assert_eq!(o.round(2), [2, 0, 1]);
@@ -98,8 +98,8 @@ mod tests {
 
     #[test]
     fn shuffle_is_a_permutation_and_seeded() {
-        let mut a = RoundOrder::new(Order::Shuffle { seed: 9 }, 5);
-        let mut b = RoundOrder::new(Order::Shuffle { seed: 9 }, 5);
+        let mut a = RoundSequence::new(Order::Shuffle { seed: 9 }, 5);
+        let mut b = RoundSequence::new(Order::Shuffle { seed: 9 }, 5);
         let mut seen_other_than_identity = false;
         for r in 0..20 {
             let x = a.round(r);

@@ -2,13 +2,13 @@
 //! spawner): table, correction line and verdict, with nothing timed.
 
 use plumb_analysis::{analyse_document, AnalysisConfig};
-use plumb_command::{produce, FakeSpawner, Produced, RunCount, RunPlan};
+use plumb_command::{produce, FakeSpawner, RunContext, RunCount, RunPlan};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Invocation, ProducerSettings, Settings};
 use std::sync::atomic::AtomicBool;
 
 fn report(plan: &RunPlan) -> String {
-    let how = Produced {
+    let how = RunContext {
         settings: Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,

@@ -1,7 +1,7 @@
 //! The runner through the fake spawner: exact run counts, orders, prepare and cleanup,
 //! failures and Ctrl-C, and the exact text of the table, without timing anything.
 
-use plumb_command::{produce, run, FakeSpawner, Order, Produced, RunCount, RunPlan, Status};
+use plumb_command::{produce, run, FakeSpawner, Order, RunContext, RunCount, RunPlan, Status};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Exit, ProducerSettings, Settings};
 use std::sync::atomic::AtomicBool;
@@ -180,7 +180,7 @@ fn the_shell_is_measured_in_the_same_rounds_and_subtracted() {
     let mut fake = FakeSpawner::new();
     let doc = produce(
         &p,
-        Produced {
+        RunContext {
             settings: Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// Which counters were asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum CounterMode {
     /// Hardware counters where the CPU has them; simulated where it does not.
     Auto,
     /// The CPU's counters only; refused where the CPU or the hypervisor exposes none.
@@ -17,13 +17,13 @@ pub enum Mode {
     Simulated,
 }
 
-impl std::str::FromStr for Mode {
+impl std::str::FromStr for CounterMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
-            "auto" => Ok(Mode::Auto),
-            "hardware" => Ok(Mode::Hardware),
-            "simulated" => Ok(Mode::Simulated),
+            "auto" => Ok(CounterMode::Auto),
+            "hardware" => Ok(CounterMode::Hardware),
+            "simulated" => Ok(CounterMode::Simulated),
             other => Err(format!(
                 "unknown counters {other:?} (auto, hardware or simulated)"
             )),
@@ -81,13 +81,13 @@ pub enum Refusal {
 
 /// Decides `mode` against this machine. Refuses hardware counters where the PMU is
 /// absent and simulation where valgrind (or the cache geometry) is.
-pub fn decide(mode: Mode, env: &Environment, budget: Duration) -> Result<Decision, Refusal> {
+pub fn decide(mode: CounterMode, env: &Environment, budget: Duration) -> Result<Decision, Refusal> {
     let hardware_here = env.hardware_counters_open();
     let simulate = match mode {
-        Mode::Hardware if !hardware_here => return Err(Refusal::NoHardwareCounters),
-        Mode::Hardware => false,
-        Mode::Simulated => true,
-        Mode::Auto => !hardware_here,
+        CounterMode::Hardware if !hardware_here => return Err(Refusal::NoHardwareCounters),
+        CounterMode::Hardware => false,
+        CounterMode::Simulated => true,
+        CounterMode::Auto => !hardware_here,
     };
     let mut decision = Decision {
         simulation: None,
@@ -96,7 +96,7 @@ pub fn decide(mode: Mode, env: &Environment, budget: Duration) -> Result<Decisio
     if simulate {
         match simulation_plan(env, budget) {
             Ok(sim) => decision.simulation = Some(sim),
-            Err(why) if mode == Mode::Simulated => return Err(Refusal::CannotSimulate(why)),
+            Err(why) if mode == CounterMode::Simulated => return Err(Refusal::CannotSimulate(why)),
             Err(why) => decision.cannot_simulate = Some(why),
         }
     }
@@ -134,20 +134,26 @@ mod tests {
     fn modes_against_the_machine() {
         let budget = Duration::from_secs(1);
         let none = env(&[]);
-        let refused = decide(Mode::Hardware, &none, budget).unwrap_err();
+        let refused = decide(CounterMode::Hardware, &none, budget).unwrap_err();
         assert_eq!(refused, Refusal::NoHardwareCounters);
         let with_pmu = env(&["cycles"]);
-        let d = decide(Mode::Hardware, &with_pmu, budget).unwrap();
+        let d = decide(CounterMode::Hardware, &with_pmu, budget).unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
-        let d = decide(Mode::Auto, &with_pmu, budget).unwrap();
+        let d = decide(CounterMode::Auto, &with_pmu, budget).unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_none());
         // No caches in the record: auto says why it cannot simulate (or that valgrind is
         // missing), simulated refuses.
-        let d = decide(Mode::Auto, &none, budget).unwrap();
+        let d = decide(CounterMode::Auto, &none, budget).unwrap();
         assert!(d.simulation.is_none() && d.cannot_simulate.is_some());
-        let e = decide(Mode::Simulated, &none, budget).unwrap_err();
+        let e = decide(CounterMode::Simulated, &none, budget).unwrap_err();
         assert!(matches!(e, Refusal::CannotSimulate(_)), "{e:?}");
-        assert_eq!("simulated".parse::<Mode>(), Ok(Mode::Simulated));
-        assert!("sometimes".parse::<Mode>().unwrap_err().contains("auto"));
+        assert_eq!(
+            "simulated".parse::<CounterMode>(),
+            Ok(CounterMode::Simulated)
+        );
+        assert!("sometimes"
+            .parse::<CounterMode>()
+            .unwrap_err()
+            .contains("auto"));
     }
 }

@@ -33,7 +33,10 @@ fn cpu_time() -> Metric {
 }
 
 pub fn read(v: &Value) -> Result<ResultDocument, String> {
-    let mut doc = super::document(super::Tool::GoogleBenchmark, environment(&v["context"]));
+    let mut doc = super::document(
+        super::ForeignTool::GoogleBenchmark,
+        environment(&v["context"]),
+    );
     let entries = v["benchmarks"].as_array().ok_or("no \"benchmarks\"")?;
     for (i, e) in entries.iter().enumerate() {
         if e["run_type"].as_str() == Some("aggregate") {

@@ -13,7 +13,7 @@ pub fn recognises(v: &Value) -> bool {
 }
 
 pub fn read(v: &Value) -> Result<ResultDocument, String> {
-    let mut doc = super::document(super::Tool::Hyperfine, Default::default());
+    let mut doc = super::document(super::ForeignTool::Hyperfine, Default::default());
     let results = v["results"].as_array().ok_or("no \"results\"")?;
     for (i, r) in results.iter().enumerate() {
         let command = r["command"]

@@ -11,37 +11,37 @@ use serde_json::Value;
 
 /// Which tool wrote a file plumb imported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
+pub enum ForeignTool {
     Hyperfine,
     GoogleBenchmark,
 }
 
-impl Tool {
+impl ForeignTool {
     pub fn name(self) -> &'static str {
         match self {
-            Tool::Hyperfine => "hyperfine",
-            Tool::GoogleBenchmark => "Google Benchmark",
+            ForeignTool::Hyperfine => "hyperfine",
+            ForeignTool::GoogleBenchmark => "Google Benchmark",
         }
     }
 }
 
 /// Reads another tool's export: `Ok(None)` when it is no format plumb imports, an error
 /// when it is one but malformed.
-pub fn import(text: &str) -> Result<Option<(Tool, ResultDocument)>, String> {
+pub fn import(text: &str) -> Result<Option<(ForeignTool, ResultDocument)>, String> {
     let Ok(v) = serde_json::from_str::<Value>(text) else {
         return Ok(None);
     };
     if hyperfine::recognises(&v) {
-        return hyperfine::read(&v).map(|d| Some((Tool::Hyperfine, d)));
+        return hyperfine::read(&v).map(|d| Some((ForeignTool::Hyperfine, d)));
     }
     if google_benchmark::recognises(&v) {
-        return google_benchmark::read(&v).map(|d| Some((Tool::GoogleBenchmark, d)));
+        return google_benchmark::read(&v).map(|d| Some((ForeignTool::GoogleBenchmark, d)));
     }
     Ok(None)
 }
 
 /// An empty document for an import: default levels, the tool named, nothing else known.
-fn document(tool: Tool, environment: Environment) -> ResultDocument {
+fn document(tool: ForeignTool, environment: Environment) -> ResultDocument {
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         Invocation {

@@ -1,7 +1,7 @@
 //! The load producer's documents: one load test, and several agents' tests merged. The
 //! producer assembles them so the CLI only parses, calls and renders.
 
-use crate::load::LoadReport;
+use crate::http::LoadReport;
 use crate::{join_runs, merge_load, model};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{

@@ -7,7 +7,7 @@
 
 mod document;
 mod histogram;
-pub mod load;
+pub mod http;
 mod merge;
 pub mod model;
 mod runs;

@@ -1,7 +1,7 @@
 //! Load results in the shared result model. Histograms travel whole (HdrHistogram V2
 //! deflate, base64), so results from many agents can later be merged without loss.
 
-use crate::load::LoadReport;
+use crate::http::LoadReport;
 use crate::LatencyHistogram;
 #[cfg(test)]
 use crate::PERCENTILES;

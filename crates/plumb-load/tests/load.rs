@@ -2,7 +2,7 @@
 //! every `every`-th request freezes the whole server for `stall` (like a GC pause).
 //! Expectations are derived from the stall parameters, not copied from a run.
 
-use plumb_load::load::{run, LoadConfig, Mode};
+use plumb_load::http::{run, LoadConfig, Pacing};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -83,7 +83,7 @@ fn server(every: u64, stall: Duration, behaviour: Behaviour) -> SocketAddr {
     addr
 }
 
-fn cfg(addr: SocketAddr, mode: Mode, secs: f64) -> LoadConfig {
+fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
     LoadConfig {
         url: format!("http://{addr}/"),
         method: "GET".into(),
@@ -99,11 +99,11 @@ fn cfg(addr: SocketAddr, mode: Mode, secs: f64) -> LoadConfig {
         mode,
         start_at: None,
         hlog: None,
-        spin: plumb_load::load::DEFAULT_SPIN,
+        spin: plumb_load::http::DEFAULT_SPIN,
     }
 }
 
-fn go(c: &LoadConfig) -> plumb_load::load::LoadReport {
+fn go(c: &LoadConfig) -> plumb_load::http::LoadReport {
     run(c, Arc::new(AtomicBool::new(false)), None).unwrap()
 }
 
@@ -116,7 +116,7 @@ fn open_loop_shows_the_stall_and_closed_loop_hides_it() {
     let addr = server(every, stall, Behaviour::Ok);
     let open = go(&cfg(
         addr,
-        Mode::Open {
+        Pacing::Open {
             rate,
             poisson_seed: None,
             max_in_flight: 1000,
@@ -137,7 +137,7 @@ fn open_loop_shows_the_stall_and_closed_loop_hides_it() {
     // One closed-loop connection: each stall delays one request of every 200 (0.5 %), so
     // the p99 is the normal service time, far under the stall.
     let addr = server(every, stall, Behaviour::Ok);
-    let closed = go(&cfg(addr, Mode::Closed { connections: 1 }, 3.0));
+    let closed = go(&cfg(addr, Pacing::Closed { connections: 1 }, 3.0));
     let p99 = closed.latency.percentile_us(99.0) / 1e3;
     assert!(p99 < 20.0, "closed p99 {p99} ms hides the 100 ms stalls");
     assert!(
@@ -151,7 +151,7 @@ fn errors_are_counted_apart_from_latency() {
     let addr = server(0, Duration::ZERO, Behaviour::FailEvery(10));
     let r = go(&cfg(
         addr,
-        Mode::Open {
+        Pacing::Open {
             rate: 200.0,
             poisson_seed: Some(1),
             max_in_flight: 100,
@@ -173,7 +173,7 @@ fn a_silent_server_times_out_and_garbage_is_a_protocol_error() {
     let addr = server(0, Duration::ZERO, Behaviour::Silent);
     let mut c = cfg(
         addr,
-        Mode::Open {
+        Pacing::Open {
             rate: 20.0,
             poisson_seed: None,
             max_in_flight: 100,
@@ -192,7 +192,7 @@ fn a_silent_server_times_out_and_garbage_is_a_protocol_error() {
     let addr = server(0, Duration::ZERO, Behaviour::Garbage);
     let r = go(&cfg(
         addr,
-        Mode::Open {
+        Pacing::Open {
             rate: 20.0,
             poisson_seed: None,
             max_in_flight: 100,
@@ -213,7 +213,7 @@ fn connections_reset_mid_test_are_counted_and_the_test_goes_on() {
     let addr = server(0, Duration::ZERO, Behaviour::ResetEvery(7));
     let r = go(&cfg(
         addr,
-        Mode::Open {
+        Pacing::Open {
             rate: 200.0,
             poisson_seed: None,
             max_in_flight: 100,
@@ -248,7 +248,7 @@ fn unreachable_targets_fail_with_a_clear_message() {
         .port();
     let mut c = cfg(
         format!("127.0.0.1:{port}").parse().unwrap(),
-        Mode::Closed { connections: 1 },
+        Pacing::Closed { connections: 1 },
         0.1,
     );
     let e = run(&c, Arc::new(AtomicBool::new(false)), None)
@@ -278,7 +278,7 @@ fn a_raised_stop_flag_ends_the_test_and_keeps_what_was_measured() {
     });
     let c = cfg(
         addr,
-        Mode::Open {
+        Pacing::Open {
             rate: 100.0,
             poisson_seed: None,
             max_in_flight: 100,

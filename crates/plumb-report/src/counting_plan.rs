@@ -3,7 +3,7 @@
 //! what is counted here and why, or why the mode was refused.
 
 use crate::env_view::{counting_notices, hardware_counters, simulation_summary};
-use plumb_counters::plan::{decide, Counting, Mode, Refusal};
+use plumb_counters::plan::{decide, CounterMode, Counting, Refusal};
 use plumb_model::Environment;
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ pub enum Counted {
 
 /// `mode` decided here, with the lines to print before the run; a refusal in words.
 pub fn counting_plan(
-    mode: Mode,
+    mode: CounterMode,
     env: &Environment,
     budget: Duration,
     counted: Counted,
@@ -38,7 +38,7 @@ pub fn counting_plan(
     });
     let notices = counting_notices(
         env,
-        mode == Mode::Simulated,
+        mode == CounterMode::Simulated,
         described.as_deref(),
         decision.cannot_simulate.as_deref(),
     );
@@ -80,7 +80,7 @@ mod tests {
             ..Environment::default()
         };
         let e = counting_plan(
-            Mode::Hardware,
+            CounterMode::Hardware,
             &env,
             Duration::from_secs(1),
             Counted::Commands,
@@ -91,7 +91,7 @@ mod tests {
             "--counters=hardware: hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); --counters=simulated (or auto) simulates them with valgrind"
         );
         let e = counting_plan(
-            Mode::Simulated,
+            CounterMode::Simulated,
             &env,
             Duration::from_secs(1),
             Counted::Routines,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Where one output goes.
 #[derive(Debug, Clone)]
-pub struct Target {
+pub struct ExportTarget {
     /// The option that named it, for messages (`--export-json`).
     pub option: &'static str,
     pub path: PathBuf,
@@ -22,9 +22,9 @@ pub struct Target {
     pub create_dirs: bool,
 }
 
-impl Target {
-    pub fn new(option: &'static str, path: PathBuf, format: Format) -> Target {
-        Target {
+impl ExportTarget {
+    pub fn new(option: &'static str, path: PathBuf, format: Format) -> ExportTarget {
+        ExportTarget {
             option,
             path,
             format,
@@ -97,7 +97,7 @@ impl std::error::Error for ExportError {}
 /// Refuses two outputs to one file (or to stdout), then opens each path for writing
 /// without truncating it, to fail early on a bad path. A file this check creates is
 /// removed again, so an aborted run leaves no empty files.
-pub fn check(targets: &[Target]) -> Result<(), ExportError> {
+pub fn check(targets: &[ExportTarget]) -> Result<(), ExportError> {
     for (i, t) in targets.iter().enumerate() {
         if let Some(other) = targets[..i].iter().find(|o| same_path(&o.path, &t.path)) {
             return Err(ExportError::SameFile {
@@ -146,8 +146,8 @@ pub fn print_stdout(text: &str) {
 }
 
 /// Prints the human-readable report: to stdout, or to stderr when an export takes stdout.
-pub fn print_report(targets: &[Target], report: &str) {
-    if targets.iter().any(Target::is_stdout) {
+pub fn print_report(targets: &[ExportTarget], report: &str) {
+    if targets.iter().any(ExportTarget::is_stdout) {
         eprint!("{report}");
     } else {
         print_stdout(report);
@@ -156,18 +156,18 @@ pub fn print_report(targets: &[Target], report: &str) {
 
 /// Saves the file targets (not stdout): the raw samples reach disk before the analysis
 /// and the report, which a closed stdout or a bug could still stop.
-pub fn save_early(targets: &[Target], doc: &ResultDocument) -> Result<(), ExportError> {
-    let files: Vec<&Target> = targets.iter().filter(|t| !t.is_stdout()).collect();
+pub fn save_early(targets: &[ExportTarget], doc: &ResultDocument) -> Result<(), ExportError> {
+    let files: Vec<&ExportTarget> = targets.iter().filter(|t| !t.is_stdout()).collect();
     write(&files, doc)
 }
 
 /// Writes every target. If one fails, the JSON result is saved to a rescue file in the
 /// temporary directory so the samples are not lost, and the error names it.
-pub fn write_all(targets: &[Target], doc: &ResultDocument) -> Result<(), ExportError> {
+pub fn write_all(targets: &[ExportTarget], doc: &ResultDocument) -> Result<(), ExportError> {
     write(&targets.iter().collect::<Vec<_>>(), doc)
 }
 
-fn write(targets: &[&Target], doc: &ResultDocument) -> Result<(), ExportError> {
+fn write(targets: &[&ExportTarget], doc: &ResultDocument) -> Result<(), ExportError> {
     let mut failures = Vec::new();
     for t in targets {
         let text = t.format.render(doc);
@@ -205,15 +205,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("r.json");
         let both = [
-            Target::new("--export-json", p.clone(), Format::Json),
-            Target::new("--export-markdown", p.clone(), Format::Markdown),
+            ExportTarget::new("--export-json", p.clone(), Format::Json),
+            ExportTarget::new("--export-markdown", p.clone(), Format::Markdown),
         ];
         let e = check(&both).unwrap_err().to_string();
         assert!(
             e.starts_with("--export-json and --export-markdown both write"),
             "{e}"
         );
-        let nowhere = [Target::new(
+        let nowhere = [ExportTarget::new(
             "--report",
             "/proc/nope/r.html".into(),
             Format::Html,
@@ -225,10 +225,15 @@ mod tests {
         );
         // The check creates nothing and truncates nothing.
         std::fs::write(&p, "kept").unwrap();
-        check(&[Target::new("--export-json", p.clone(), Format::Json)]).unwrap();
+        check(&[ExportTarget::new("--export-json", p.clone(), Format::Json)]).unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "kept");
         let fresh = dir.path().join("fresh.json");
-        check(&[Target::new("--export-json", fresh.clone(), Format::Json)]).unwrap();
+        check(&[ExportTarget::new(
+            "--export-json",
+            fresh.clone(),
+            Format::Json,
+        )])
+        .unwrap();
         assert!(!fresh.exists());
     }
 
@@ -236,11 +241,11 @@ mod tests {
     fn a_target_that_fails_after_the_run_rescues_the_whole_result() {
         let dir = tempfile::tempdir().unwrap();
         let doc = crate::fixture::document();
-        let made = Target {
+        let made = ExportTarget {
             create_dirs: true,
-            ..Target::new("--export-json", dir.path().join("a/b/r.json"), Format::Json)
+            ..ExportTarget::new("--export-json", dir.path().join("a/b/r.json"), Format::Json)
         };
-        let gone = Target::new(
+        let gone = ExportTarget::new(
             "--export-csv",
             dir.path().join("missing/r.csv"),
             Format::Csv,

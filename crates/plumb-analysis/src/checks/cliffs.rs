@@ -34,7 +34,7 @@ pub fn check(doc: &mut ResultDocument, metric: &Metric) {
     for sweep in sweeps(&doc.benchmarks) {
         for pair in sweep.points.windows(2) {
             let (a, b) = (&doc.benchmarks[pair[0]], &doc.benchmarks[pair[1]]);
-            let judged = crate::compare(a, b, metric, level, sesoi);
+            let judged = crate::judge(a, b, metric, level, sesoi);
             if judged.verdict != Verdict::Slower || judged.ratio < JUMP {
                 continue;
             }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 /// How one request ended.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub enum Answer {
     Ok,
     /// An HTTP status of 400 or more: counted as an error, never as a latency.
     Status(u16),
@@ -311,14 +311,14 @@ impl Recorder {
         }
     }
 
-    pub fn done(&mut self, due: Instant, sent: Instant, done: Instant, outcome: Outcome) {
+    pub fn done(&mut self, due: Instant, sent: Instant, done: Instant, outcome: Answer) {
         if !self.measured(due) {
             return;
         }
         let second = due.duration_since(self.measure_from).as_secs();
         let latency_us = done.saturating_duration_since(due).as_secs_f64() * 1e6;
         let slot = self.second(second);
-        if outcome == Outcome::Ok {
+        if outcome == Answer::Ok {
             slot.ok += 1;
             let _ = slot.h.record(latency_us.round().max(1.0) as u64);
             self.ok += 1;
@@ -335,15 +335,15 @@ impl Recorder {
                 l.errors += 1;
             }
             match outcome {
-                Outcome::Status(s) => *self.statuses.entry(s).or_insert(0) += 1,
-                Outcome::Timeout => self.count_error("timeout", || {
+                Answer::Status(s) => *self.statuses.entry(s).or_insert(0) += 1,
+                Answer::Timeout => self.count_error("timeout", || {
                     format!(
                         "no complete answer {} after it was sent",
                         plumb_model::format::time(done.saturating_duration_since(sent))
                     )
                 }),
-                Outcome::Failed(f) => self.count_error(f.kind, || f.detail),
-                Outcome::Ok => unreachable!(),
+                Answer::Failed(f) => self.count_error(f.kind, || f.detail),
+                Answer::Ok => unreachable!(),
             }
         }
         self.fold_old(second);
@@ -457,18 +457,18 @@ mod tests {
         let mut r = Recorder::new(from, Duration::from_secs(1));
         // A warm-up request: not counted anywhere.
         r.dispatched(t0, t0);
-        r.done(t0, t0, t0 + Duration::from_millis(5), Outcome::Ok);
+        r.done(t0, t0, t0 + Duration::from_millis(5), Answer::Ok);
         // Ten seconds of one good and one failed request each.
         for s in 0..10u64 {
             let due = from + Duration::from_secs(s);
             r.dispatched(due, due + Duration::from_micros(100));
-            r.done(due, due, due + Duration::from_millis(2), Outcome::Ok);
+            r.done(due, due, due + Duration::from_millis(2), Answer::Ok);
             r.dispatched(due, due);
             r.done(
                 due,
                 due,
                 due + Duration::from_millis(9),
-                Outcome::Status(503),
+                Answer::Status(503),
             );
             assert!(r.open_seconds.len() <= 4, "seconds fold as they close");
         }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Mode {
+pub enum Pacing {
     /// Requests due at `rate` per second (constant interval, or Poisson from a seed), at
     /// most `max_in_flight` outstanding: beyond that, requests wait for a connection and
     /// the wait shows in their latency and in the report's slot waits.
@@ -24,19 +24,19 @@ pub enum Mode {
 }
 
 /// The generator's mode from the one the result records.
-impl From<&LoadMode> for Mode {
+impl From<&LoadMode> for Pacing {
     fn from(m: &LoadMode) -> Self {
         match *m {
             LoadMode::Open {
                 rate,
                 max_in_flight,
                 poisson_seed,
-            } => Mode::Open {
+            } => Pacing::Open {
                 rate: rate.per_second(),
                 poisson_seed,
                 max_in_flight: max_in_flight as usize,
             },
-            LoadMode::Closed { connections } => Mode::Closed {
+            LoadMode::Closed { connections } => Pacing::Closed {
                 connections: connections as usize,
             },
         }
@@ -55,7 +55,7 @@ pub struct LoadConfig {
     /// After the measured window, answers still in flight are awaited this long at most
     /// (never longer than `timeout`).
     pub drain: Duration,
-    pub mode: Mode,
+    pub mode: Pacing,
     /// Generator threads, each with its own connections, schedule share and recorder.
     pub threads: usize,
     /// Requests outstanding on one connection at once (1: no pipelining).
@@ -192,12 +192,12 @@ fn describe(e: &std::io::Error) -> String {
     }
 }
 
-fn work(mode: &Mode, threads: usize, i: usize) -> Work {
+fn work(mode: &Pacing, threads: usize, i: usize) -> Work {
     match *mode {
-        Mode::Open {
+        Pacing::Open {
             rate, poisson_seed, ..
         } => Work::Open(Schedule::new(rate, threads, i, poisson_seed)),
-        Mode::Closed { connections } => Work::Closed(share(connections, threads, i)),
+        Pacing::Closed { connections } => Work::Closed(share(connections, threads, i)),
     }
 }
 
@@ -206,12 +206,12 @@ fn share(n: usize, threads: usize, i: usize) -> usize {
     n / threads + usize::from(i < n % threads)
 }
 
-fn max_connections(mode: &Mode, threads: usize, i: usize, pipeline: usize) -> usize {
+fn max_connections(mode: &Pacing, threads: usize, i: usize, pipeline: usize) -> usize {
     match *mode {
-        Mode::Open { max_in_flight, .. } => {
+        Pacing::Open { max_in_flight, .. } => {
             share(max_in_flight.div_ceil(pipeline.max(1)), threads, i).max(1)
         }
-        Mode::Closed { connections } => share(connections, threads, i),
+        Pacing::Closed { connections } => share(connections, threads, i),
     }
 }
 

@@ -25,6 +25,6 @@ mod timer;
 
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
 pub use engine::{LiveFeed, LiveTick, LIVE_EVERY};
-pub use recorder::{LiveCounts, LoadReport, Outcome, SecondRow, SlotWaits};
-pub use run::{run, LoadConfig, Mode, DEFAULT_SPIN};
+pub use recorder::{Answer, LiveCounts, LoadReport, SecondRow, SlotWaits};
+pub use run::{run, LoadConfig, Pacing, DEFAULT_SPIN};
 pub use target::{Target, TargetError};

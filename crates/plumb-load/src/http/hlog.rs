@@ -39,7 +39,7 @@ pub fn write(
 
 #[cfg(test)]
 mod tests {
-    use super::super::recorder::{Outcome, Recorder};
+    use super::super::recorder::{Answer, Recorder};
     use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
     use hdrhistogram::serialization::Deserializer;
     use hdrhistogram::Histogram;
@@ -55,7 +55,7 @@ mod tests {
         for s in 0..3u64 {
             for k in 0..=s {
                 let due = t0 + Duration::from_secs(s) + Duration::from_millis(k);
-                r.done(due, due, due + Duration::from_millis(3), Outcome::Ok);
+                r.done(due, due, due + Duration::from_millis(3), Answer::Ok);
             }
         }
         let rep = r.finish(quantity::Duration::from_secs(3), false, 1, true);

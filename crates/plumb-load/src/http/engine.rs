@@ -10,9 +10,9 @@
 //! this concurrency), and the exchange itself (sent → answered).
 
 use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
-use super::recorder::{Failure, LiveCounts, LoadReport, Outcome, Recorder};
+use super::recorder::{Answer, Failure, LiveCounts, LoadReport, Recorder};
 use super::schedule::Schedule;
-use super::timer::Timer;
+use super::timer::Alarm;
 use mio::{Events, Interest, Poll, Token};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -95,7 +95,7 @@ struct Waiting {
 struct Engine {
     plan: Plan,
     poll: Poll,
-    timer: Timer,
+    timer: Alarm,
     armed: Option<Instant>,
     conns: Vec<Option<Conn>>,
     free: Vec<usize>,
@@ -121,7 +121,7 @@ struct Engine {
 /// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
 pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
     let poll = Poll::new().map_err(|e| format!("cannot create a poll: {e}"))?;
-    let timer = Timer::new(poll.registry(), TIMER)
+    let timer = Alarm::new(poll.registry(), TIMER)
         .map_err(|e| format!("cannot set up the schedule's timer: {e}"))?;
     let mut rec = Recorder::new(plan.measure_from, plan.timeout);
     if plan.live.as_ref().is_some_and(|f| f.counts) {
@@ -239,7 +239,7 @@ impl Engine {
                 Ok(i) => self.send(i, due, false),
                 Err(f) => {
                     let now = Instant::now();
-                    self.rec.done(due, now, now, Outcome::Failed(f));
+                    self.rec.done(due, now, now, Answer::Failed(f));
                 }
             }
         } else {
@@ -444,9 +444,9 @@ impl Engine {
         for (r, resp, at) in done.drain(..) {
             self.in_flight -= 1;
             let outcome = if resp.status >= 400 {
-                Outcome::Status(resp.status)
+                Answer::Status(resp.status)
             } else {
-                Outcome::Ok
+                Answer::Ok
             };
             self.rec.body(r.due, resp.body.0);
             self.rec.done(r.due, r.sent, at, outcome);
@@ -531,7 +531,7 @@ impl Engine {
                 },
             };
             first = false;
-            self.rec.done(r.due, r.sent, now, Outcome::Failed(f));
+            self.rec.done(r.due, r.sent, now, Answer::Failed(f));
         }
         self.grow(now);
     }
@@ -553,7 +553,7 @@ impl Engine {
                 Err(f) => {
                     // Fail one request, not the test: the next close or due time tries again.
                     if let Some(w) = w {
-                        self.rec.done(w.due, now, now, Outcome::Failed(f));
+                        self.rec.done(w.due, now, now, Answer::Failed(f));
                     }
                     return;
                 }
@@ -595,7 +595,7 @@ impl Engine {
                 let c = self.conns[i].as_mut().expect("checked");
                 let r = c.inflight.pop_front().expect("checked");
                 self.in_flight -= 1;
-                self.rec.done(r.due, r.sent, now, Outcome::Timeout);
+                self.rec.done(r.due, r.sent, now, Answer::Timeout);
                 self.close(
                     i,
                     Ending::Failed(Failure {

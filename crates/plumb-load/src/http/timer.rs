@@ -9,15 +9,15 @@ use mio::{Interest, Registry, Token};
 use std::time::{Duration, Instant};
 
 #[cfg(target_os = "linux")]
-pub struct Timer {
+pub struct Alarm {
     fd: std::os::fd::OwnedFd,
     /// The same moment on both clocks, to turn an `Instant` into CLOCK_MONOTONIC time.
     base: (Instant, libc::timespec),
 }
 
 #[cfg(target_os = "linux")]
-impl Timer {
-    pub fn new(registry: &Registry, token: Token) -> std::io::Result<Timer> {
+impl Alarm {
+    pub fn new(registry: &Registry, token: Token) -> std::io::Result<Alarm> {
         use std::os::fd::{AsRawFd, FromRawFd};
         // SAFETY: plain syscalls; the fd is checked and then owned.
         let timer = unsafe {
@@ -32,7 +32,7 @@ impl Timer {
             let mut ts: libc::timespec = std::mem::zeroed();
             let now = Instant::now();
             libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts);
-            Timer {
+            Alarm {
                 fd: std::os::fd::OwnedFd::from_raw_fd(fd),
                 base: (now, ts),
             }
@@ -103,12 +103,12 @@ impl Timer {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub struct Timer;
+pub struct Alarm;
 
 #[cfg(not(target_os = "linux"))]
-impl Timer {
-    pub fn new(_: &Registry, _: Token) -> std::io::Result<Timer> {
-        Ok(Timer)
+impl Alarm {
+    pub fn new(_: &Registry, _: Token) -> std::io::Result<Alarm> {
+        Ok(Alarm)
     }
     pub fn arm(&self, _: Instant) -> std::io::Result<()> {
         Ok(())
@@ -130,7 +130,7 @@ mod tests {
     fn wakes_the_poll_close_to_the_due_time() {
         let mut poll = mio::Poll::new().unwrap();
         let mut events = mio::Events::with_capacity(8);
-        let t = Timer::new(poll.registry(), Token(7)).unwrap();
+        let t = Alarm::new(poll.registry(), Token(7)).unwrap();
         let mut late = Vec::new();
         for _ in 0..50 {
             let due = Instant::now() + Duration::from_micros(700);
