@@ -188,6 +188,12 @@ pub struct RunArgs {
     #[arg(required = true, value_name = "COMMAND")]
     pub commands: Vec<String>,
 
+    /// For plumb's own tests (hyperfine's --debug-mode): run nothing; each command "takes"
+    /// the time its text says (`fast 5ms`, `sleep 0.25`, `… exit 3`), on an empty machine
+    /// record, so the whole output is exact.
+    #[arg(long, hide = true)]
+    pub debug_fake_runs: bool,
+
     /// Warm-up runs of each command before measuring.
     #[arg(short, long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
     pub warmup: u64,

@@ -6,7 +6,7 @@ use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{
-    command_settings, expand, produce, CommandSpec, Order, OutputPolicy, Parameter,
+    command_settings, expand, produce, CommandSpec, FakeSpawner, Order, OutputPolicy, Parameter,
     ParameterValues, ProcessSpawner, RunContext, RunCount, RunPlan,
 };
 use plumb_model::{ProducerSettings, RunStatus, Settings};
@@ -31,7 +31,12 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
             sesoi: a.sesoi,
             producer: ProducerSettings::Commands(command_settings(&plan, a.drop_outliers)),
         },
-        environment: plumb_env::collect(),
+        // A fake run's machine is empty: nothing about this one may vary its output.
+        environment: if a.debug_fake_runs {
+            plumb_model::Environment::default()
+        } else {
+            plumb_env::collect()
+        },
         invocation: plumb_model::Invocation::current(),
         baseline,
     };
@@ -45,7 +50,13 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     }
     let show_bar = !a.no_progress && std::io::stderr().is_terminal();
     let mut bar = Bar::new(plan.commands.len(), show_bar);
-    let produced = produce(&plan, how, &mut ProcessSpawner, &mut bar, &session.stop);
+    let mut fake = FakeSpawner::new();
+    let spawner: &mut dyn plumb_command::Spawner = if a.debug_fake_runs {
+        &mut fake
+    } else {
+        &mut ProcessSpawner
+    };
+    let produced = produce(&plan, how, spawner, &mut bar, &session.stop);
     bar.finish();
     let mut doc = produced?;
     if let RunStatus::Interrupted { signal } = &mut doc.status {

@@ -351,3 +351,45 @@ fn env_prints_the_record_and_json() {
     let rec: plumb_model::Environment = serde_json::from_str(&run.stdout).unwrap();
     assert!(rec.threads.unwrap_or(0) >= 1);
 }
+
+/// The hidden `--debug-fake-runs` (hyperfine's --debug-mode): the real binary with a
+/// spawner that runs nothing, so its whole output and its run counts are exact.
+#[test]
+fn a_fake_run_prints_exactly_the_table_and_verdict_of_its_known_times() {
+    let env = Env::new();
+    let run = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "12",
+        "--warmup",
+        "1",
+        "--color",
+        "never",
+        "fast 10ms",
+        "slow 25ms",
+    ]);
+    run.assert_code(0);
+    let expected = " Benchmark            │     Mean │ Error │ StdDev │   Median │      Min │      Max │ Ratio │ RatioSD │     User │      Sys │  MaxRSS │  N
+──────────────────────┼──────────┼───────┼────────┼──────────┼──────────┼──────────┼───────┼─────────┼──────────┼──────────┼─────────┼────
+ fast 10ms (baseline) │ 10.00 ms │  0 ms │   0 ms │ 10.00 ms │ 10.00 ms │ 10.00 ms │  1.00 │    0.00 │ 5.000 ms │ 1.000 ms │ 1.0 MiB │ 12
+ slow 25ms            │ 25.00 ms │  0 ms │   0 ms │ 25.00 ms │ 25.00 ms │ 25.00 ms │  2.50 │    0.00 │ 12.50 ms │ 2.500 ms │ 1.0 MiB │ 12
+
+Verdicts (SESOI ±2%, 99.9% confidence):
+  slow 25ms  slower        ×2.500 [2.500, 2.500]
+      +150.0%: the whole ratio CI [2.500, 2.500] lies beyond the SESOI of ±2%; Welch p<1e-15, Mann-Whitney p=1.91e-6; both samples are constant: the clock's resolution, not the code, may set this difference
+";
+    assert_eq!(run.stdout, expected, "\n{}", run.stdout);
+    // The default run counts, exactly: 3 s of 10 ms runs after 3 warm-up runs.
+    let json = env.path("f.json");
+    env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--export-json",
+        json.to_str().unwrap(),
+        "fast 10ms",
+    ])
+    .assert_code(0);
+    let b = &read_doc(&json).benchmarks[0];
+    assert_eq!((b.warmup.len(), b.samples.len()), (3, 300));
+}
