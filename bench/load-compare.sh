@@ -29,7 +29,7 @@ serve 18091 "$WORK_US"
 # Calibrate B: A's p50 over one run, and B's work raised by 20 % of it.
 taskset -c 0 "$PLUMB" load --rate "$RATE" --duration 5s --warmup 1s --allow-late "$A" \
   --export-json "$out/calibrate.json" >/dev/null
-p50=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['benchmarks'][0]['load']['latency']['percentiles_us']['p50'])" "$out/calibrate.json")
+p50=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['benchmarks'][0]['load']['latency']['percentiles']['p50'] / 1e3)" "$out/calibrate.json")
 WORK_B=$(python3 -c "print(round($WORK_US + 0.2 * $p50))")
 serve 18092 "$WORK_B"
 echo "A: ${WORK_US} µs of work, p50 ${p50} µs; B: ${WORK_B} µs of work" | tee "$out/setup.txt"

@@ -31,7 +31,7 @@ for order in sorted shuffled; do
   geometry=$(python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["benchmarks"][0]["simulated"]["caches"]
-print(" ".join("--%s=%d,%d,%d" % (n.upper(), c[n]["size_bytes"], c[n]["ways"], c[n]["line_bytes"]) for n in ("i1", "d1", "ll")))
+print(" ".join("--%s=%d,%d,%d" % (n.upper(), c[n]["size"], c[n]["ways"], c[n]["line_size"]) for n in ("i1", "d1", "ll")))
 ' "$out/plumb-$order.json")
   start=$(date +%s%N)
   # shellcheck disable=SC2086
