@@ -73,7 +73,7 @@ print(f"`bash bench/before-after.sh` on {cpu}, {PAIRS} pairs of each, alternatin
       "this / previous of each pair (median, lowest … highest). Below 1 is faster.\n")
 print("## In-process harness (bench/inprocess, plumb-bench's default settings)\n")
 print("| figure | previous | this | ratio (median) | ratio (range) |\n|---|---|---|---|---|")
-ns = lambda v: f"{v:.3f} ns" if v < 1000 else f"{v / 1e3:.3f} µs"
+ns = lambda v: (f"{v:.2e} ns" if v < 0.01 else f"{v:.3f} ns") if v < 1000 else f"{v / 1e3:.3f} µs"
 for b in BODIES:
     print(row(f"{b}: mean per iteration", h, b, ns))
 print(row("one invocation, wall time", h, "wall", lambda v: f"{v:.2f} s"))
