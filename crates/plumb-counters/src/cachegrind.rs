@@ -4,11 +4,8 @@
 //! given, from the machine record: L1 instruction, L1 data, and the last level.
 
 use plumb_model::{CacheLevel, Metric, MetricInfo, SimulatedCaches, SimulatedCounts, Source};
-use std::fmt;
-use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// One simulated cache: size, associativity and line size, as cachegrind takes them
 /// (the model's record of it).
@@ -223,60 +220,7 @@ pub fn empty_counts(tool: String, geometry: &Geometry) -> SimulatedCounts {
 /// long a simulation will take.
 pub const VALGRIND_STARTUP: Duration = Duration::from_millis(400);
 
-/// Why a simulated run gave no counts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SimError {
-    /// valgrind is not installed.
-    NoValgrind,
-    /// valgrind could not be started, or the command failed under it.
-    Failed(String),
-    /// Stopped at the budget.
-    OverBudget(Duration),
-    /// The stop flag was raised (Ctrl-C).
-    Stopped,
-}
-
-impl fmt::Display for SimError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SimError::NoValgrind => write!(
-                f,
-                "valgrind is not installed, so nothing can be simulated (install it: apt-get install valgrind)"
-            ),
-            SimError::Failed(m) => f.write_str(m),
-            SimError::OverBudget(b) => write!(
-                f,
-                "the simulation was stopped at its budget of {} (raise --sim-budget)",
-                plumb_model::quantity::Duration::from(*b)
-            ),
-            SimError::Stopped => write!(f, "the simulation was interrupted"),
-        }
-    }
-}
-
-impl SimError {
-    /// Why a benchmark has no simulated counts, as its result says it.
-    pub fn not_simulated(&self) -> String {
-        match self {
-            SimError::Stopped => "its simulation was interrupted".into(),
-            SimError::Failed(why) => format!("not simulated: {why}"),
-            other => other.to_string(),
-        }
-    }
-}
-
-/// valgrind's version ("valgrind-3.19.0"), which also says that it can be run.
-pub fn valgrind_version() -> Result<String, SimError> {
-    match Command::new("valgrind").arg("--version").output() {
-        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
-        Ok(o) => Err(SimError::Failed(format!(
-            "`valgrind --version` failed ({})",
-            o.status
-        ))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(SimError::NoValgrind),
-        Err(e) => Err(SimError::Failed(format!("cannot start valgrind: {e}"))),
-    }
-}
+pub use crate::valgrind::{valgrind_version, SimError};
 
 /// One simulated run: the totals, and how long the simulation took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,6 +273,8 @@ pub fn simulate_region(
     Ok(run)
 }
 
+/// `argv` under valgrind with `tool_args`, the tool's output file named by `out_option`,
+/// and that output's simulated totals.
 fn simulate_with(
     argv: &[String],
     tool_args: &[String],
@@ -336,95 +282,13 @@ fn simulate_with(
     budget: Duration,
     stop: &AtomicBool,
 ) -> Result<SimRun, SimError> {
-    static RUNS: AtomicU64 = AtomicU64::new(0);
-    let base = std::env::temp_dir().join(format!(
-        "plumb-valgrind-{}-{}",
-        std::process::id(),
-        RUNS.fetch_add(1, Ordering::Relaxed)
-    ));
-    let (out, log) = (base.with_extension("out"), base.with_extension("log"));
-    let mut args = tool_args.to_vec();
-    args.push(format!("{out_option}={}", out.display()));
-    let result = run_valgrind(argv, &args, &log, budget, stop);
-    let text = std::fs::read_to_string(&out);
-    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
-    let _ = std::fs::remove_file(&out);
-    let _ = std::fs::remove_file(&log);
-    let (status, wall) = result?;
-    if !status.success() {
-        return Err(SimError::Failed(failure_message(argv, status, &log_text)));
-    }
-    let text = text.map_err(|e| SimError::Failed(format!("valgrind wrote no output file: {e}")))?;
+    let run = crate::valgrind::run(argv, tool_args, out_option, budget, stop)?;
+    let wall = run.wall;
+    let output = run.output_of_success(argv)?;
     Ok(SimRun {
-        totals: parse_totals(&text).map_err(SimError::Failed)?,
+        totals: parse_totals(&output).map_err(SimError::Failed)?,
         wall,
     })
-}
-
-fn run_valgrind(
-    argv: &[String],
-    valgrind_args: &[String],
-    log: &Path,
-    budget: Duration,
-    stop: &AtomicBool,
-) -> Result<(ExitStatus, Duration), SimError> {
-    let log_file = std::fs::File::create(log)
-        .map_err(|e| SimError::Failed(format!("cannot create {}: {e}", log.display())))?;
-    let started = Instant::now();
-    let mut child = Command::new("valgrind")
-        .args(valgrind_args)
-        .args(argv)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log_file)
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => SimError::NoValgrind,
-            _ => SimError::Failed(format!("cannot start valgrind: {e}")),
-        })?;
-    loop {
-        let waited = child
-            .try_wait()
-            .map_err(|e| SimError::Failed(format!("waiting for valgrind: {e}")))?;
-        if let Some(status) = waited {
-            if stop.load(Ordering::Relaxed) {
-                return Err(SimError::Stopped);
-            }
-            return Ok((status, started.elapsed()));
-        }
-        let over = started.elapsed() > budget;
-        if over || stop.load(Ordering::Relaxed) {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(if over {
-                SimError::OverBudget(budget)
-            } else {
-                SimError::Stopped
-            });
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// What went wrong under valgrind, from its exit and the end of its log (which holds the
-/// command's stderr too).
-fn failure_message(argv: &[String], status: ExitStatus, log: &str) -> String {
-    let command = argv.join(" ");
-    if log.contains("unhandled instruction") {
-        return format!(
-            "valgrind cannot run {command}: it uses an instruction valgrind does not know (built for a newer CPU than valgrind supports?); no simulated counters"
-        );
-    }
-    let tail: Vec<&str> = log
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .rev()
-        .take(3)
-        .collect();
-    format!(
-        "{command} under valgrind {status}: {}",
-        tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-    )
 }
 
 #[cfg(test)]

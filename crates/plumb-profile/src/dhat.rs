@@ -5,6 +5,7 @@
 //! start-up, setup and the harness cancel.
 
 use crate::ProfileError;
+use plumb_counters::valgrind;
 use plumb_model::bench_child::{read_region_time, BenchChild, ChildRun};
 use plumb_model::{AllocationProfile, AllocationSite};
 use serde_json::Value;
@@ -98,18 +99,31 @@ fn calls_for(
     Ok((20e6 / (ns / PROBE as f64).max(1.0)).clamp(10.0, 100_000.0) as u64)
 }
 
+/// `argv` under DHAT (through plumb-counters' one valgrind runner), its profile also kept
+/// at `out`; a program that fails still gives the allocations it made.
 fn run_dhat(argv: &[OsString], out: &Path, within: Option<&[&str]>) -> Result<Sites, ProfileError> {
-    let status = Command::new("valgrind")
-        .args(["--tool=dhat", "--quiet"])
-        .arg(format!("--num-callers={CALLERS}"))
-        .arg(format!("--dhat-out-file={}", out.display()))
-        .args(argv)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|_| ProfileError::NoValgrind)?;
-    let text = std::fs::read_to_string(out)
-        .map_err(|e| ProfileError::Script(format!("DHAT wrote no profile ({status}): {e}")))?;
+    let tool = vec![
+        "--tool=dhat".to_string(),
+        "--quiet".to_string(),
+        format!("--num-callers={CALLERS}"),
+    ];
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let run = valgrind::run(
+        argv,
+        &tool,
+        "--dhat-out-file",
+        std::time::Duration::MAX,
+        &never,
+    )
+    .map_err(|e| match e {
+        valgrind::SimError::NoValgrind => ProfileError::NoValgrind,
+        other => ProfileError::Script(other.to_string()),
+    })?;
+    let text = run
+        .output
+        .ok_or_else(|| ProfileError::Script(format!("DHAT wrote no profile ({})", run.status)))?;
+    // Kept beside the other files of the profile, as before.
+    let _ = std::fs::write(out, &text);
     parse(&text, within).map_err(ProfileError::Script)
 }
 
