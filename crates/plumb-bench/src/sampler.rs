@@ -10,6 +10,28 @@ use crate::warmup::SteadyState;
 use plumb_model::quantity;
 use std::time::{Duration, Instant};
 
+/// The wall clock the sampler's caps read (the warm-up cap, the precision time cap): time
+/// since some origin. The monotonic clock in a run; in tests, one that advances by what
+/// the fake routine "took", so the caps are tested without waiting.
+pub trait Stopwatch {
+    fn now(&self) -> Duration;
+}
+
+/// The monotonic clock, from when it was made.
+pub struct Monotonic(Instant);
+
+impl Monotonic {
+    pub fn start() -> Monotonic {
+        Monotonic(Instant::now())
+    }
+}
+
+impl Stopwatch for Monotonic {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Warmup {
     /// Until two successive windows agree within `tolerance`, or `cap` has passed.
@@ -158,11 +180,21 @@ pub fn sample(
     run: &mut dyn FnMut(u64) -> TimedRun,
     empty: &mut dyn FnMut(u64) -> f64,
 ) -> Sampled {
-    let started = Instant::now();
+    sample_by(cfg, &Monotonic::start(), run, empty)
+}
+
+/// `sample` with the caps read from `clock`.
+pub fn sample_by(
+    cfg: &SamplingConfig,
+    clock: &dyn Stopwatch,
+    run: &mut dyn FnMut(u64) -> TimedRun,
+    empty: &mut dyn FnMut(u64) -> f64,
+) -> Sampled {
+    let started = clock.now();
     let mut warmup = Vec::new();
     let iters = size_batch(cfg, run, &mut warmup);
-    let warm = warm_up(cfg, run, iters, &mut warmup, started);
-    let warmup_elapsed = started.elapsed();
+    let warm = warm_up(cfg, run, iters, &mut warmup, (clock, started));
+    let warmup_elapsed = clock.now() - started;
     let expected_sample = warm.per_iter * warm.batch as f64;
     let count = if expected_sample > 0.0 {
         ((nanos(cfg.measure) / expected_sample) as usize).clamp(cfg.min_samples, cfg.sample_count)
@@ -179,7 +211,7 @@ pub fn sample(
         halves: Vec::new(),
         stop: &cfg.stop,
     };
-    let measuring = Instant::now();
+    let measuring = clock.now();
     taken.more(count);
     // No target is pursued without warm-up (more samples would dilute the cold phase that
     // is there to be seen), nor for samples shorter than the clock needs (a deleted loop,
@@ -188,7 +220,7 @@ pub fn sample(
         .precision
         .as_ref()
         .filter(|_| cfg.warmup != Warmup::None && expected_sample >= nanos(cfg.min_sample))
-        .map(|p| sample_for_precision(p, cfg.min_samples, measuring, &mut taken));
+        .map(|p| sample_for_precision(p, cfg.min_samples, (clock, measuring), &mut taken));
     // In delta mode the recorded samples are the 2N ones.
     let batch = if cfg.delta {
         2 * warm.batch
@@ -250,8 +282,9 @@ fn warm_up(
     run: &mut dyn FnMut(u64) -> TimedRun,
     iters: u64,
     warmup: &mut Vec<(u64, f64)>,
-    started: Instant,
+    (clock, started): (&dyn Stopwatch, Duration),
 ) -> Warm {
+    let elapsed = || clock.now() - started;
     let target = cfg.target_sample_ns();
     let per_iter_sized = warmup.last().map_or(0.0, |(n, ns)| ns / *n as f64);
     let mut batch = batch_for(target, per_iter_sized, iters, cfg.max_batch);
@@ -263,13 +296,13 @@ fn warm_up(
     let mut reached = false;
     if let Some(cap) = cap {
         let mut window = Vec::with_capacity(cfg.window);
-        while !reached && started.elapsed() < cap && !cfg.stop.requested() {
+        while !reached && elapsed() < cap && !cfg.stop.requested() {
             window.clear();
             for _ in 0..cfg.window {
                 let ns = run(batch).ns;
                 warmup.push((batch, ns));
                 window.push(ns / batch as f64);
-                if started.elapsed() >= cap || cfg.stop.requested() {
+                if elapsed() >= cap || cfg.stop.requested() {
                     break;
                 }
             }
@@ -371,11 +404,11 @@ impl Taken<'_> {
 }
 
 /// Rounds of half as many samples again until the mean's batch-means interval meets the
-/// target, or a cap. `measuring` is when the first measured sample was taken.
+/// target, or a cap. `measuring` is when the first measured sample was taken, on `clock`.
 fn sample_for_precision(
     p: &Precision,
     min_samples: usize,
-    measuring: Instant,
+    (clock, measuring): (&dyn Stopwatch, Duration),
     taken: &mut Taken<'_>,
 ) -> PrecisionReached {
     let mut met_before = false;
@@ -383,7 +416,7 @@ fn sample_for_precision(
         let samples = nanos_of(&taken.samples);
         let relative_error = relative_error(&samples, p.level);
         let spent: f64 = samples.iter().sum();
-        let wall_ns = measuring.elapsed().as_secs_f64() * 1e9;
+        let wall_ns = (clock.now() - measuring).as_secs_f64() * 1e9;
         let max_measure = nanos(p.max_measure);
         // With 9 degrees of freedom the interval's width is itself uncertain (±~25 %):
         // stopping the first time it dips under the target would favour the samples that
@@ -715,6 +748,66 @@ mod tests {
         assert_eq!(calls as usize, s.warmup.len() + s.samples.len());
         assert_eq!(s.precision.map(|p| p.stop), Some(Stop::Interrupted));
         assert!(s.empty_per_iter.is_empty(), "no empty body after a stop");
+    }
+
+    /// A clock that advances by what the fake routine "took", times `wall_per_timed`
+    /// (work the clock sees between samples: setup, the harness).
+    struct Fake {
+        at: std::cell::Cell<f64>,
+    }
+
+    impl Stopwatch for Fake {
+        fn now(&self) -> Duration {
+            Duration::from_secs_f64(self.at.get() / 1e9)
+        }
+    }
+
+    /// A routine that never settles (each window 5 % off the last) warms up until the
+    /// cap on the clock the sampler is given, not on the real one: 5 s in no time.
+    #[test]
+    fn warm_up_stops_at_its_cap_on_the_given_clock() {
+        let clock = Fake { at: 0.0.into() };
+        let mut k = 0u64;
+        let mut run = timed(|n: u64| {
+            k += 1;
+            let ns = n as f64 * 10.0 * if (k / 5) % 2 == 0 { 1.0 } else { 1.05 };
+            clock.at.set(clock.at.get() + ns);
+            ns
+        });
+        let real = Instant::now();
+        let s = sample_by(&cfg(STEADY), &clock, &mut run, &mut |n| n as f64);
+        assert!(!s.steady);
+        assert!(
+            (5.0..5.1).contains(&s.warmup_elapsed.as_secs_f64()),
+            "{:?}",
+            s.warmup_elapsed
+        );
+        assert!(
+            real.elapsed() < Duration::from_secs(2),
+            "the real clock was not waited on"
+        );
+    }
+
+    /// Samples whose wall time is three times their timed time (a costly setup between
+    /// them) stop at the cap on wall time, with a third of it in samples.
+    #[test]
+    fn the_precision_cap_counts_wall_time_too() {
+        let clock = Fake { at: 0.0.into() };
+        let mut calls = 0u64;
+        let mut run = timed(|n: u64| {
+            calls += 1;
+            let ns = n as f64 * 10.0 * (1.0 + 0.001 * calls as f64);
+            clock.at.set(clock.at.get() + 3.0 * ns);
+            ns
+        });
+        let s = sample_by(&precise(), &clock, &mut run, &mut |n| n as f64);
+        let p = s.precision.unwrap();
+        assert_eq!(p.stop, Stop::TimeCap);
+        let spent: f64 = s.sample_nanos().iter().sum();
+        assert!(
+            (30e6..40e6).contains(&spent),
+            "{spent} ns in samples for 100 ms of wall time"
+        );
     }
 
     #[test]
