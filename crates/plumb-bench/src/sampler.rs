@@ -770,7 +770,7 @@ mod tests {
         let mut k = 0u64;
         let mut run = timed(|n: u64| {
             k += 1;
-            let ns = n as f64 * 10.0 * if (k / 5) % 2 == 0 { 1.0 } else { 1.05 };
+            let ns = n as f64 * 10.0 * if (k / 5).is_multiple_of(2) { 1.0 } else { 1.05 };
             clock.at.set(clock.at.get() + ns);
             ns
         });
