@@ -42,25 +42,48 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
     let page = env.path("page");
     std::fs::create_dir_all(&page).unwrap();
     let accesses = "4194304";
-    let run = env.plumb(&[
-        "run",
-        "-L",
-        "size",
-        "16K,64K,512K,2M,64M",
-        "--operations",
-        accesses,
-        "--runs",
-        "8",
-        "--warmup",
-        "1",
-        "--export-json",
-        json.to_str().unwrap(),
-        "--report",
-        page.join("report.html").to_str().unwrap(),
-        &format!("{} rand {{size}} {accesses}", cache.display()),
-    ]);
+    let sweep = || {
+        env.plumb(&[
+            "run",
+            "-L",
+            "size",
+            "16K,64K,512K,2M,64M",
+            "--operations",
+            accesses,
+            "--runs",
+            "8",
+            "--warmup",
+            "1",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--report",
+            page.join("report.html").to_str().unwrap(),
+            &format!("{} rand {{size}} {accesses}", cache.display()),
+        ])
+    };
+    let mut run = sweep();
     run.assert_code(0);
-    let doc = read_doc(&json);
+    let mut doc = read_doc(&json);
+    // The cliffs are the machine's: a neighbour's burst during one size can hide the step
+    // into 64 KiB. Measured once more, saying so, before it counts as missing.
+    let expected = |doc: &ResultDocument| {
+        let found = cliffs(doc);
+        let into = |size: &str| {
+            found
+                .iter()
+                .any(|(name, _, _)| name.ends_with(&format!("rand {size} {accesses}")))
+        };
+        into("64K") && into("64M")
+    };
+    if !expected(&doc) {
+        eprintln!(
+            "retrying: a cliff into 64 KiB or 64 MiB was not seen: {:?}",
+            cliffs(&doc)
+        );
+        run = sweep();
+        run.assert_code(0);
+        doc = read_doc(&json);
+    }
     let marks = plumb_model::sweep::cache_marks(&doc.environment);
     if marks.len() < 2 {
         plumb_testkit::skip(&format!("the machine record has no caches ({marks:?})"));
