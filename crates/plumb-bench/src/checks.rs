@@ -5,7 +5,7 @@
 
 use crate::registry::GroupOptions;
 use plumb_model::format;
-use plumb_model::quantity::Duration;
+use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, DiagnosticCode, FunctionInfo, Metric, ProducerSettings,
     ResultDocument, Severity, Verdict,
@@ -131,8 +131,8 @@ fn working_set(b: &Benchmark, caches: &[(String, u64)]) -> Option<Diagnostic> {
             Severity::Warning,
             format!(
                 "the working set ({}) exceeds the {name} ({}): this measures memory, not cache",
-                bytes_text(bytes),
-                bytes_text(*size)
+                format::bytes(ByteSize(bytes)),
+                format::bytes(ByteSize(*size))
             ),
         )
         .evidence("working_set_bytes", bytes)
@@ -457,10 +457,6 @@ fn last_levels(doc: &ResultDocument) -> Vec<(String, u64)> {
         .collect();
     v.sort_by_key(|(_, s)| *s);
     v
-}
-
-fn bytes_text(b: u64) -> String {
-    format::bytes(plumb_model::quantity::ByteSize(b))
 }
 
 #[cfg(test)]

@@ -4,13 +4,15 @@ use crate::bencher::{Bencher, Context, Measured, Untimed};
 use crate::clock::{Clock, Monotonic};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
-use crate::stop::{StopFlag, StopOnSignals};
 use crate::{alloc, document};
 use plumb_counters::plan::Counting;
 use plumb_model::quantity::ByteSize;
 use plumb_model::Benchmark;
+use plumb_probe::stop::{signal_name, SecondSignal, StopOnSignals};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The benchmarks of one bench binary. Register with [`Harness::bench`] and
@@ -141,8 +143,8 @@ impl<'a> Harness<'a> {
         }
         // Caught from here to the end: a stop ends sampling, and what was measured is
         // analysed, printed and written like a whole run, marked interrupted.
-        let signals = StopOnSignals::install()?;
-        let (ctx, clock_info, environment) = self.prepare(test_mode, signals.flag.clone())?;
+        let signals = StopOnSignals::install(SecondSignal::Exits)?;
+        let (ctx, clock_info, environment) = self.prepare(test_mode, Arc::clone(&signals.stop))?;
         let counting = self.counting(&environment, test_mode)?;
         if !test_mode {
             announce(&clock_info, &ctx, &chosen, &names);
@@ -151,28 +153,27 @@ impl<'a> Harness<'a> {
             }
         }
         let mut benchmarks = if self.args.launches > 1 && !self.args.launch_child && !test_mode {
-            self.measure_in_launches(&chosen, &signals.flag)?
+            self.measure_in_launches(&chosen, &signals.stop)?
         } else {
             match self.measure_here(&ctx, &chosen, test_mode)? {
                 Some(b) => b,
                 None => return Ok(None),
             }
         };
-        let stopped = signals.flag.requested();
-        let interrupted = match &counting.simulation {
-            Some(_) if stopped => false,
-            Some(sim) => crate::simulate::simulate_benchmarks(&self.args, sim, &mut benchmarks)?,
-            None => false,
-        };
+        // A stop during sampling skips the simulation; one during it ends it.
+        if let Some(sim) = counting.simulation.as_ref() {
+            if !signals.stop.load(Ordering::Relaxed) {
+                let stop = &signals.stop;
+                crate::simulate::simulate_benchmarks(&self.args, sim, &mut benchmarks, stop)?;
+            }
+        }
         let mut doc = document::new_document(&self.args, clock_info, &ctx, environment);
-        if stopped || interrupted {
-            doc.status = plumb_model::RunStatus::Interrupted {
-                signal: signals.signal_name().or(Some("Ctrl-C".into())),
-            };
+        if signals.stop.load(Ordering::Relaxed) {
+            let name = signal_name(signals.signal().unwrap_or(signal_hook::consts::SIGINT));
             eprintln!(
-                "plumb-bench: stopped by {}: what was measured until then is reported and written",
-                signals.signal_name().unwrap_or("Ctrl-C".into())
+                "plumb-bench: stopped by {name}: what was measured until then is reported and written"
             );
+            doc.status = plumb_model::RunStatus::Interrupted { signal: Some(name) };
         }
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
@@ -209,7 +210,7 @@ impl<'a> Harness<'a> {
     fn run_untimed(&mut self, chosen: &[usize], untimed: Untimed) -> Result<(), String> {
         let ctx = Context {
             clock: Clock::Monotonic(Monotonic::new()),
-            sampling: sampling(&self.args, Duration::ZERO, StopFlag::default()),
+            sampling: sampling(&self.args, Duration::ZERO, Arc::default()),
             count_allocations: false,
             counters: None,
             test_mode: false,
@@ -252,7 +253,7 @@ impl<'a> Harness<'a> {
     fn prepare(
         &self,
         test_mode: bool,
-        stop: StopFlag,
+        stop: Arc<AtomicBool>,
     ) -> Result<(Context, plumb_model::ClockInfo, plumb_model::Environment), String> {
         // The machine record (a few dozen small files from /proc and /sys) is read on
         // another thread while the clock is characterised; it is needed only at the end.
@@ -289,12 +290,12 @@ impl<'a> Harness<'a> {
     fn measure_in_launches(
         &self,
         chosen: &[usize],
-        stop: &StopFlag,
+        stop: &AtomicBool,
     ) -> Result<Vec<Benchmark>, String> {
         let quiet = self.args.quiet;
         let mut out = Vec::new();
         for &i in chosen {
-            if stop.requested() {
+            if stop.load(Ordering::Relaxed) {
                 break;
             }
             let e = &self.entries[i];
@@ -321,7 +322,7 @@ impl<'a> Harness<'a> {
         let quiet = self.args.quiet || test_mode;
         let mut ran = Vec::new();
         for &i in chosen {
-            if ctx.sampling.stop.requested() {
+            if ctx.sampling.stop.load(Ordering::Relaxed) {
                 break;
             }
             let entry = &mut self.entries[i];
@@ -361,7 +362,7 @@ impl<'a> Harness<'a> {
 }
 
 /// How long and how to sample, from the options and the clock's shortest sample.
-fn sampling(args: &Args, min_sample: Duration, stop: StopFlag) -> SamplingConfig {
+fn sampling(args: &Args, min_sample: Duration, stop: Arc<AtomicBool>) -> SamplingConfig {
     SamplingConfig {
         sample_count: args.sample_count,
         // Enough for the median's interval at the run's confidence (11 at 99.9 %).

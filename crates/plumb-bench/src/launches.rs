@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 pub(crate) fn measure(
     args: &Args,
     e: &Entry<'_>,
-    stop: &crate::stop::StopFlag,
+    stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Benchmark, String> {
     let exe =
         std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
@@ -25,7 +25,7 @@ pub(crate) fn measure(
     for l in 0..args.launches {
         // Ctrl-C reaches the launch too (one process group): it writes what it measured,
         // which is kept, and no further launch starts.
-        if l > 0 && stop.requested() {
+        if l > 0 && stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
         let out = dir.path().join(format!("launch-{l}.json"));
@@ -40,7 +40,9 @@ pub(crate) fn measure(
             .ok()
             .and_then(|t| ResultDocument::from_json(&t).ok());
         match doc.and_then(|d| d.benchmark(&e.full_name).cloned()) {
-            Some(b) if run.status.success() || stop.requested() => launches.push(b),
+            Some(b) if run.status.success() || stop.load(std::sync::atomic::Ordering::Relaxed) => {
+                launches.push(b)
+            }
             Some(b) => {
                 let why = b
                     .function

@@ -36,7 +36,6 @@ mod registry;
 mod sampler;
 mod simulate;
 mod sizes;
-mod stop;
 mod warmup;
 
 pub use alloc::CountingAllocator;

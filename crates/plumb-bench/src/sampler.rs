@@ -5,9 +5,10 @@
 //! Times taken are kept as `quantity::Duration` (exact to the picosecond); the decisions
 //! between samples (batch sizes, the precision test) work on their nanoseconds as f64.
 
-use crate::stop::StopFlag;
 use crate::warmup::SteadyState;
 use plumb_model::quantity;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The wall clock the sampler's caps read (the warm-up cap, the precision time cap): time
@@ -17,16 +18,17 @@ pub trait Stopwatch {
     fn now(&self) -> Duration;
 }
 
-/// The monotonic clock, from when it was made.
-pub struct Monotonic(Instant);
+/// The monotonic clock, from when it was made (not `clock::Monotonic`, the timer of the
+/// samples themselves).
+pub struct MonotonicStopwatch(Instant);
 
-impl Monotonic {
-    pub fn start() -> Monotonic {
-        Monotonic(Instant::now())
+impl MonotonicStopwatch {
+    pub fn start() -> MonotonicStopwatch {
+        MonotonicStopwatch(Instant::now())
     }
 }
 
-impl Stopwatch for Monotonic {
+impl Stopwatch for MonotonicStopwatch {
     fn now(&self) -> Duration {
         self.0.elapsed()
     }
@@ -40,7 +42,7 @@ pub enum Warmup {
     None,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct SamplingConfig {
     /// Samples to take (fewer when one iteration alone exceeds the time budget).
     pub sample_count: usize,
@@ -61,7 +63,7 @@ pub struct SamplingConfig {
     /// Keep sampling past `measure` until the mean is known this well, or a cap.
     pub precision: Option<Precision>,
     /// Read between samples: when raised (Ctrl-C), sampling ends with what it has.
-    pub stop: StopFlag,
+    pub stop: Arc<AtomicBool>,
 }
 
 /// A precision to reach before sampling stops (BenchmarkDotNet's MaxRelativeError, with
@@ -128,6 +130,11 @@ impl SamplingConfig {
     }
 }
 
+/// Whether a stop was asked for: one relaxed load, between samples.
+fn requested(stop: &AtomicBool) -> bool {
+    stop.load(Ordering::Relaxed)
+}
+
 fn nanos(d: Duration) -> f64 {
     d.as_nanos() as f64
 }
@@ -180,7 +187,7 @@ pub fn sample(
     run: &mut dyn FnMut(u64) -> TimedRun,
     empty: &mut dyn FnMut(u64) -> f64,
 ) -> Sampled {
-    sample_by(cfg, &Monotonic::start(), run, empty)
+    sample_by(cfg, &MonotonicStopwatch::start(), run, empty)
 }
 
 /// `sample` with the caps read from `clock`.
@@ -253,7 +260,7 @@ fn size_batch(
     loop {
         let ns = run(iters).ns;
         warmup.push((iters, ns));
-        if ns >= min_sample || iters >= cfg.max_batch || cfg.stop.requested() {
+        if ns >= min_sample || iters >= cfg.max_batch || requested(&cfg.stop) {
             return iters;
         }
         let scale = if ns > 0.0 {
@@ -296,13 +303,13 @@ fn warm_up(
     let mut reached = false;
     if let Some(cap) = cap {
         let mut window = Vec::with_capacity(cfg.window);
-        while !reached && elapsed() < cap && !cfg.stop.requested() {
+        while !reached && elapsed() < cap && !requested(&cfg.stop) {
             window.clear();
             for _ in 0..cfg.window {
                 let ns = run(batch).ns;
                 warmup.push((batch, ns));
                 window.push(ns / batch as f64);
-                if elapsed() >= cap || cfg.stop.requested() {
+                if elapsed() >= cap || requested(&cfg.stop) {
                     break;
                 }
             }
@@ -341,7 +348,7 @@ fn empty_body(
     empty: &mut dyn FnMut(u64) -> f64,
     batch: u64,
 ) -> Vec<quantity::Duration> {
-    if cfg.stop.requested() {
+    if requested(&cfg.stop) {
         return Vec::new();
     }
     let target = cfg.target_sample_ns();
@@ -367,7 +374,7 @@ struct Taken<'a> {
     extra: Vec<Extra>,
     /// Delta timing: the N-iteration sample before each 2N one.
     halves: Vec<quantity::Duration>,
-    stop: &'a StopFlag,
+    stop: &'a AtomicBool,
 }
 
 impl Taken<'_> {
@@ -380,7 +387,7 @@ impl Taken<'_> {
         if self.delta {
             self.halves.reserve(count);
             for _ in 0..count {
-                if self.stop.requested() {
+                if requested(self.stop) {
                     break;
                 }
                 let once = (self.run)(self.batch).ns;
@@ -392,7 +399,7 @@ impl Taken<'_> {
         } else {
             for _ in 0..count {
                 // Between samples: one relaxed load, outside every probe's reads.
-                if self.stop.requested() {
+                if requested(self.stop) {
                     break;
                 }
                 let r = (self.run)(self.batch);
@@ -429,7 +436,7 @@ fn sample_for_precision(
             Some(Stop::TimeCap)
         } else if samples.len() >= MAX_SAMPLES {
             Some(Stop::SampleCap)
-        } else if taken.stop.requested() {
+        } else if requested(taken.stop) {
             Some(Stop::Interrupted)
         } else {
             None
@@ -509,7 +516,7 @@ mod tests {
             max_batch: 1 << 30,
             delta: false,
             precision: None,
-            stop: StopFlag::default(),
+            stop: Arc::default(),
         }
     }
 
@@ -734,7 +741,7 @@ mod tests {
         let mut run = timed(|n: u64| {
             calls += 1;
             if calls == 30 {
-                stop.request();
+                stop.store(true, Ordering::Relaxed);
             }
             n as f64 * 10.0 * (1.0 + 0.05 * noise(&mut state))
         });

@@ -18,7 +18,6 @@ use plumb_model::{Benchmark, Metric, SimulatedCounts};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The functions callgrind counts in (see `measure.rs`).
@@ -36,18 +35,16 @@ const MAX_CALLS: u64 = 50_000;
 const LEARN_FROM: Duration = Duration::from_millis(50);
 
 /// Simulates each measured benchmark of `benchmarks`; one that is not simulated says why
-/// in its `not_simulated`. Returns whether Ctrl-C stopped it (what was simulated is kept).
+/// in its `not_simulated`. The harness's `stop` (Ctrl-C) stops the simulation in progress
+/// and skips the rest; what was simulated is kept, and the timed results are written.
 pub(crate) fn simulate_benchmarks(
     args: &Args,
     sim: &SimulationPlan,
     benchmarks: &mut [Benchmark],
-) -> Result<bool, String> {
+    stop: &AtomicBool,
+) -> Result<(), String> {
     let exe =
         std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    // Ctrl-C stops the simulation in progress and skips the rest; the timed results are
-    // written as usual.
-    let handler = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
     let mut slowdown = FIRST_SLOWDOWN;
     for b in benchmarks.iter_mut() {
         let failed = b.function.as_ref().is_some_and(|f| f.failure.is_some());
@@ -63,16 +60,13 @@ pub(crate) fn simulate_benchmarks(
             calls: calls_for(per_call, largest_batch),
             ops_per_call,
         };
-        match job.simulate(sim, &mut slowdown, &stop, !args.quiet) {
+        match job.simulate(sim, &mut slowdown, stop, !args.quiet) {
             Ok(diff) => push(&mut counts, job.ops_per_call * job.calls, &diff),
             Err(why) => counts.not_simulated = Some(why),
         }
         b.simulated = Some(counts);
     }
-    if let Ok(id) = handler {
-        signal_hook::low_level::unregister(id);
-    }
-    Ok(stop.load(Ordering::Relaxed))
+    Ok(())
 }
 
 /// The timed samples' mean time of one call of the routine, and the most calls one

@@ -7,7 +7,8 @@ use plumb_report::targets::ExportTarget;
 use plumb_report::Format;
 use std::path::{Path, PathBuf};
 
-pub use plumb_report::targets::print_report;
+// Their ExportError becomes the run's error by `?` (CliError takes any Display).
+pub use plumb_report::targets::{check, print_report, save_early, write_all};
 
 /// The targets given, in order.
 pub fn targets(given: &[(&'static str, &Option<PathBuf>, Format)]) -> Vec<ExportTarget> {
@@ -28,24 +29,6 @@ pub fn targets_of(a: &ExportArgs) -> Vec<ExportTarget> {
         ("--export-csv", &a.export_csv, Format::Csv),
         ("--report", &a.report, Format::Html),
     ])
-}
-
-pub fn check(targets: &[ExportTarget]) -> Result<(), CliError> {
-    Ok(plumb_report::targets::check(targets)?)
-}
-
-pub fn save_early(
-    targets: &[ExportTarget],
-    doc: &plumb_model::ResultDocument,
-) -> Result<(), CliError> {
-    Ok(plumb_report::targets::save_early(targets, doc)?)
-}
-
-pub fn write_all(
-    targets: &[ExportTarget],
-    doc: &plumb_model::ResultDocument,
-) -> Result<(), CliError> {
-    Ok(plumb_report::targets::write_all(targets, doc)?)
 }
 
 /// Refuses an `output` that is one of the `inputs` (which `what` names, e.g. "inputs"):

@@ -24,23 +24,21 @@ pub fn let_children_take_stop_signals() {
 }
 
 fn replace_ignored(signals: &[libc::c_int]) {
-    {
-        for &sig in signals {
-            // SAFETY: sigaction with a null new action only reads the current one; the
-            // handler installed is async-signal-safe (it does nothing).
-            unsafe {
-                let mut current: libc::sigaction = std::mem::zeroed();
-                if libc::sigaction(sig, std::ptr::null(), &mut current) != 0
-                    || current.sa_sigaction != libc::SIG_IGN
-                {
-                    continue;
-                }
-                let mut caught: libc::sigaction = std::mem::zeroed();
-                caught.sa_sigaction = ignore as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                caught.sa_flags = libc::SA_RESTART;
-                libc::sigemptyset(&mut caught.sa_mask);
-                libc::sigaction(sig, &caught, std::ptr::null_mut());
+    for &sig in signals {
+        // SAFETY: sigaction with a null new action only reads the current one; the
+        // handler installed is async-signal-safe (it does nothing).
+        unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, std::ptr::null(), &mut current) != 0
+                || current.sa_sigaction != libc::SIG_IGN
+            {
+                continue;
             }
+            let mut caught: libc::sigaction = std::mem::zeroed();
+            caught.sa_sigaction = ignore as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            caught.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut caught.sa_mask);
+            libc::sigaction(sig, &caught, std::ptr::null_mut());
         }
     }
 }

@@ -6,7 +6,6 @@ mod parse;
 mod system;
 mod virt;
 
-use plumb_model::quantity::ByteSize;
 use plumb_model::Environment;
 
 /// Reads the environment record of this machine and process now.
@@ -22,7 +21,7 @@ pub fn collect() -> Environment {
         cores: cpu.cores,
         threads: cpu.threads,
         caches: cpu::caches(),
-        memory: system::memory().map(ByteSize),
+        memory: system::memory(),
         numa_nodes: system::numa_nodes(),
         governors: cpu::governors(),
         turbo: cpu::turbo(),

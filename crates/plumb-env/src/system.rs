@@ -1,5 +1,6 @@
 //! The system part of the environment record: OS, memory, NUMA nodes, load average, CPU affinity.
 use crate::parse;
+use plumb_model::quantity::ByteSize;
 use std::fs;
 use std::path::Path;
 
@@ -18,12 +19,12 @@ pub fn os_name() -> Option<String> {
         .or_else(|| Some(std::env::consts::OS.to_string()))
 }
 
-/// Physical memory, bytes (`MemTotal`).
-pub fn memory() -> Option<u64> {
+/// Physical memory (`MemTotal`).
+pub fn memory() -> Option<ByteSize> {
     let text = fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    Some(ByteSize(kib * 1024))
 }
 
 pub fn numa_nodes() -> Option<usize> {

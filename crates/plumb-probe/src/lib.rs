@@ -9,6 +9,7 @@
 
 use plumb_model::{Metric, MetricInfo};
 
+pub mod stop;
 mod wall;
 pub use wall::WallClock;
 

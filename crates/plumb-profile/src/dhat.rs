@@ -40,19 +40,9 @@ pub fn bench_sites(
     bench: &str,
     dir: &Path,
 ) -> Result<AllocationProfile, ProfileError> {
-    let child = |run, region_time| {
-        let mut a = target.to_vec();
-        let c = BenchChild {
-            bench: bench.to_string(),
-            run,
-            region_time,
-        };
-        a.extend(c.args().into_iter().map(OsString::from));
-        a
-    };
-    let calls = calls_for(&child, dir)?;
+    let calls = calls_for(target, bench, dir)?;
     let with = |n: u64| {
-        let a = child(ChildRun::Calls(n), None);
+        let a = child_argv(target, bench, ChildRun::Calls(n), None);
         run_dhat(
             &a,
             &dir.join(format!("dhat-{n}.json")),
@@ -73,13 +63,10 @@ pub fn bench_sites(
 
 /// N for about 20 ms of the routine natively, from a run of 100 calls timed by the
 /// child itself around its untimed loop (`--region-time`); between 10 and 100,000.
-fn calls_for(
-    child: &dyn Fn(ChildRun, Option<std::path::PathBuf>) -> Vec<OsString>,
-    dir: &Path,
-) -> Result<u64, ProfileError> {
+fn calls_for(target: &[OsString], bench: &str, dir: &Path) -> Result<u64, ProfileError> {
     const PROBE: u64 = 100;
     let timing = dir.join(".region-time");
-    let argv = child(ChildRun::Calls(PROBE), Some(timing.clone()));
+    let argv = child_argv(target, bench, ChildRun::Calls(PROBE), Some(timing.clone()));
     let ran = Command::new(&argv[0])
         .args(&argv[1..])
         .stdout(Stdio::null())
@@ -97,6 +84,23 @@ fn calls_for(
         })?;
     let _ = std::fs::remove_file(&timing);
     Ok((20e6 / (ns / PROBE as f64).max(1.0)).clamp(10.0, 100_000.0) as u64)
+}
+
+/// The bench binary `target` asked to run `bench` as a child (`plumb_model::bench_child`).
+fn child_argv(
+    target: &[OsString],
+    bench: &str,
+    run: ChildRun,
+    region_time: Option<std::path::PathBuf>,
+) -> Vec<OsString> {
+    let child = BenchChild {
+        bench: bench.to_string(),
+        run,
+        region_time,
+    };
+    let mut argv = target.to_vec();
+    argv.extend(child.args().into_iter().map(OsString::from));
+    argv
 }
 
 /// `argv` under DHAT (through plumb-counters' one valgrind runner), its profile also kept

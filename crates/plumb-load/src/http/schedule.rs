@@ -1,6 +1,6 @@
 //! When requests are due: a fixed interval or Poisson arrivals, as offsets in whole
-//! nanoseconds from the test's start. With several threads each takes every n-th request of one schedule's
-//! rate (its own phase, or its own Poisson stream at rate/n: the superposition of
+//! nanoseconds from the test's start. With several threads each takes every n-th request
+//! of one schedule's rate (its own phase, or its own Poisson stream at rate/n: the superposition of
 //! independent Poisson streams is Poisson), so together they offer exactly the rate asked.
 
 use rand::{Rng, SeedableRng};
@@ -17,8 +17,11 @@ pub struct Schedule {
     /// from its number, never by adding steps, so it does not drift and any thread's
     /// (or agent's) arrival n is at exactly round(n · 10⁹ / rate) ns.
     arrival: u64,
-    /// Poisson: the stream and the next due time.
-    poisson: Option<(Pcg64, Duration)>,
+    /// Poisson: this thread's stream.
+    poisson: Option<Pcg64>,
+    /// The next due time, computed once when the schedule moves past the previous one:
+    /// the generator peeks at it on every pass of its loop.
+    next: Duration,
 }
 
 impl Schedule {
@@ -28,42 +31,49 @@ impl Schedule {
             rate,
             threads: threads as u64,
             arrival: index as u64,
-            poisson: None,
+            poisson: poisson_seed.map(|seed| Pcg64::seed_from_u64(seed.wrapping_add(index as u64))),
+            next: Duration::ZERO,
         };
-        if let Some(seed) = poisson_seed {
-            let mut r = Pcg64::seed_from_u64(seed.wrapping_add(index as u64));
-            let first = s.exponential_gap(&mut r);
-            s.poisson = Some((r, first));
-        }
+        let mean = s.mean_gap_ns();
+        s.next = match &mut s.poisson {
+            Some(r) => exponential_gap(mean, r),
+            None => s.due(),
+        };
         s
     }
 
-    /// An exponential gap of this thread's stream (its rate: `rate / threads`), to the
-    /// nanosecond.
-    fn exponential_gap(&self, r: &mut Pcg64) -> Duration {
-        let mean_ns = self.threads as f64 * 1e9 / self.rate;
-        Duration::from_nanos((-mean_ns * (1.0 - r.gen::<f64>()).ln()).round() as u64)
+    /// Constant schedule: the due time of arrival number `arrival`.
+    fn due(&self) -> Duration {
+        Duration::from_nanos((self.arrival as f64 * 1e9 / self.rate).round() as u64)
+    }
+
+    /// The mean gap of this thread's arrivals (its rate: `rate / threads`), ns.
+    fn mean_gap_ns(&self) -> f64 {
+        self.threads as f64 * 1e9 / self.rate
     }
 
     /// The next due offset from the start, then moves past it.
     pub fn take(&mut self) -> Duration {
-        let t = self.peek();
-        match self.poisson.take() {
-            Some((mut r, next)) => {
-                let gap = self.exponential_gap(&mut r);
-                self.poisson = Some((r, next + gap));
+        let t = self.next;
+        let mean = self.mean_gap_ns();
+        self.next = match &mut self.poisson {
+            Some(r) => t + exponential_gap(mean, r),
+            None => {
+                self.arrival += self.threads;
+                self.due()
             }
-            None => self.arrival += self.threads,
-        }
+        };
         t
     }
 
     pub fn peek(&self) -> Duration {
-        match &self.poisson {
-            Some((_, next)) => *next,
-            None => Duration::from_nanos((self.arrival as f64 * 1e9 / self.rate).round() as u64),
-        }
+        self.next
     }
+}
+
+/// An exponential gap of mean `mean_ns`, to the nanosecond.
+fn exponential_gap(mean_ns: f64, r: &mut Pcg64) -> Duration {
+    Duration::from_nanos((-mean_ns * (1.0 - r.gen::<f64>()).ln()).round() as u64)
 }
 
 #[cfg(test)]

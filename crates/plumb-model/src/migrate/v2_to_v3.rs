@@ -102,12 +102,7 @@ fn producer(p: &mut Value) {
     for agent in array(p, "agents") {
         producer(agent);
     }
-    if let Some(t) = p.get("start_at").and_then(Value::as_f64) {
-        p.insert(
-            "start_at".into(),
-            json!(Timestamp::from_unix_secs_f64(t).to_string()),
-        );
-    }
+    moment(p, "start_at", "start_at");
     rename(p, "timer_cost_ns", "timer_cost");
 }
 

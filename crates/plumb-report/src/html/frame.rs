@@ -3,6 +3,17 @@
 use super::scale::Scale;
 use super::svg::Svg;
 
+/// Latency charts work in microseconds, the histograms' unit: a latency as a value on
+/// their axes (a missing one, a percentile not kept, is NaN and drawn nowhere).
+pub fn micros(d: Option<plumb_model::quantity::Duration>) -> f64 {
+    d.map_or(f64::NAN, plumb_model::quantity::Duration::as_micros_f64)
+}
+
+/// A latency axis value (µs) as text, by the one formatter.
+pub fn micros_text(us: f64) -> String {
+    plumb_model::format::time_ns(us * 1e3)
+}
+
 pub const WIDTH: f64 = 640.0;
 pub const HEIGHT: f64 = 280.0;
 

@@ -5,8 +5,6 @@ use super::frame::{self, Area, Axis, HEIGHT, WIDTH};
 use super::scale::Scale;
 use super::svg::Svg;
 use crate::load_view::highest_over_lowest;
-use plumb_model::format;
-use plumb_model::quantity::Duration;
 use plumb_model::LoadInfo;
 
 /// None for fewer than two runs.
@@ -15,11 +13,10 @@ pub fn runs_chart(name: &str, l: &LoadInfo) -> Option<String> {
         return None;
     }
     let a = Area::standard();
-    // In microseconds, the histograms' unit; a percentile a run did not keep is NaN.
     let micros = |label| -> Vec<f64> {
         l.run_percentiles(label)
             .iter()
-            .map(|p| p.map_or(f64::NAN, Duration::as_micros_f64))
+            .map(|&p| frame::micros(p))
             .collect()
     };
     let (p50s, p99s) = (micros("p50"), micros("p99"));
@@ -46,7 +43,7 @@ pub fn runs_chart(name: &str, l: &LoadInfo) -> Option<String> {
     );
     let mut svg = Svg::new(WIDTH, HEIGHT, &format!("Runs of {name}"), &desc);
     let run = |v: f64| format!("{v:.0}");
-    let us = |v: f64| format::time_ns(v * 1e3);
+    let us = frame::micros_text;
     frame::draw(
         &mut svg,
         a,

@@ -39,7 +39,7 @@ pub fn spectrum_chart(name: &str, series: &[(&str, &Histogram<u64>)]) -> String 
             format!("p{p}")
         }
     };
-    let fmt_v = |us: f64| plumb_model::format::time_ns(us * 1e3);
+    let fmt_v = frame::micros_text;
     let desc: Vec<String> = series
         .iter()
         .map(|(label, h)| {

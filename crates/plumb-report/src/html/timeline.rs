@@ -2,21 +2,11 @@
 //! the seconds with errors marked — a stall, a warm-up that was too short, a server
 //! that degrades over the run, each has its shape here.
 
-use super::frame::{self, Area, Axis, HEIGHT, WIDTH};
+use super::frame::{self, micros as us, micros_text as us_text, Area, Axis, HEIGHT, WIDTH};
 use super::scale::Scale;
 use super::svg::Svg;
 use plumb_model::format;
-use plumb_model::quantity::Duration;
 use plumb_model::TimelineRow;
-
-/// The chart works in microseconds (the histograms' unit); a missing percentile is NaN.
-fn us(d: Option<Duration>) -> f64 {
-    d.map_or(f64::NAN, Duration::as_micros_f64)
-}
-
-fn us_text(v: f64) -> String {
-    format::time_ns(v * 1e3)
-}
 
 /// None when fewer than two seconds have percentiles (a merge without per-second
 /// histograms has none).
@@ -115,6 +105,7 @@ fn second_marks(svg: &mut Svg, x: &Scale, y: f64, rows: &[TimelineRow]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plumb_model::quantity::Duration;
 
     fn row(second: u64, p50: f64, p99: f64, errors: u64) -> TimelineRow {
         TimelineRow {
