@@ -39,7 +39,10 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 b = doc["benchmarks"][0]
 found = [d for d in b["diagnostics"] if d["code"] == "multimodal"]
-print(f"try {sys.argv[2]}: " + (found[0]["message"] if found else "NO multimodal diagnostic"))
+def modes(d):
+    ms = ", ".join(f"{100 * m['share']:.0f}% near {m['location']['value'] / 1e6:.2f} ms" for m in d["modes"])
+    return f"{len(d['modes'])} modes ({ms}); dip test p {d['dip_p']:.2g}, mValue {d['mvalue']:.2f}"
+print(f"try {sys.argv[2]}: " + (modes(found[0]) if found else "NO multimodal diagnostic"))
 PY
   done
   echo '```'

@@ -225,7 +225,7 @@ mod tests {
         assert!(b
             .diagnostics
             .iter()
-            .any(|d| d.code == DiagnosticCode::Outliers));
+            .any(|d| d.code() == DiagnosticCode::Outliers));
         let mut b = bench("x", &times);
         analyse_benchmark(
             &mut b,
@@ -239,9 +239,12 @@ mod tests {
         let d = b
             .diagnostics
             .iter()
-            .find(|d| d.code == DiagnosticCode::Outliers)
+            .find_map(|d| match &d.finding {
+                plumb_model::Finding::Outliers(o) => Some(o),
+                _ => None,
+            })
             .unwrap();
-        assert!(d.message.contains("dropped"), "{}", d.message);
+        assert_eq!(d.dropped, Some(1), "{d:?}");
     }
 
     #[test]
@@ -316,9 +319,9 @@ mod tests {
         let d = b
             .diagnostics
             .iter()
-            .find(|d| d.code == DiagnosticCode::Launches)
+            .find(|d| d.code() == DiagnosticCode::Launches)
             .unwrap();
-        assert_eq!(d.severity, plumb_model::Severity::Warning, "{}", d.message);
+        assert_eq!(d.severity, plumb_model::Severity::Warning, "{d:?}");
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! Two result documents compared benchmark by benchmark, and how their machines differed.
 use crate::environment::BUSY_LOAD_PER_THREAD;
 use crate::load_comparison;
+use plumb_model::finding::{
+    BestCaseAgrees, DifferentFrequencyPolicy, DifferentLoad, DifferentMachine, MachineField,
+    PairedByElimination,
+};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, DiagnosticCode,
-    Environment, LoadComparison, Metric, ResultDocument, Severity, Verdict,
+    Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, Environment,
+    LoadComparison, Metric, ResultDocument, Severity, Verdict,
 };
 use std::collections::HashSet;
 
@@ -114,17 +118,11 @@ fn pair<'d>(
     }
     if pairs.is_empty() && b_doc.benchmarks.len() == 1 && n_doc.benchmarks.len() == 1 {
         let (b, n) = (&b_doc.benchmarks[0], &n_doc.benchmarks[0]);
-        out.notes.push(
-            Diagnostic::new(
-                DiagnosticCode::PairedByElimination,
-                Severity::Info,
-                format!(
-                    "compared {:?} with {:?}: the only benchmark of each result, under different names",
-                    b.name, n.name
-                ),
-            )
-            .advice("name the pairs with --pair OLD=NEW when the results hold more than one"),
-        );
+        let finding = PairedByElimination {
+            base: b.name.clone(),
+            new: n.name.clone(),
+        };
+        out.notes.push(Diagnostic::new(Severity::Info, finding));
         pairs.push((b, n));
     }
     out.only_in_base = unpaired(b_doc, pairs.iter().map(|(b, _)| *b));
@@ -165,17 +163,12 @@ fn best_case_agreements(
             let min_ratio =
                 fastest(new, &c.candidate, &c.metric)? / fastest(base, &c.baseline, &c.metric)?;
             ((min_ratio - 1.0).abs() <= c.sesoi.get()).then(|| {
-                Diagnostic::new(
-                    DiagnosticCode::BestCaseAgrees,
-                    Severity::Warning,
-                    format!(
-                        "{}: the means differ (×{:.3}) but the fastest samples agree (×{:.3}): the runs differ in how often they were slow, which may be the machine's state in each run rather than the code",
-                        c.candidate, c.ratio, min_ratio
-                    ),
-                )
-                .evidence("mean_ratio", c.ratio)
-                .evidence("min_ratio", min_ratio)
-                .advice("measure both versions in one run (variants of one group share the machine's state far more closely than separate runs), or measure longer; a slow path the new code takes more often looks the same, so look at the tail")
+                let finding = BestCaseAgrees {
+                    benchmark: c.candidate.clone(),
+                    mean_ratio: c.ratio,
+                    min_ratio,
+                };
+                Diagnostic::new(Severity::Warning, finding)
             })
         })
         .collect()
@@ -184,53 +177,43 @@ fn best_case_agreements(
 /// What differs between the machines two results were measured on.
 pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let fields: [(&str, &Option<String>, &Option<String>); 4] = [
-        ("host", &base.hostname, &new.hostname),
-        ("CPU", &base.cpu_model, &new.cpu_model),
-        ("kernel", &base.kernel, &new.kernel),
-        ("virtualisation", &base.virtualization, &new.virtualization),
+    let fields: [(MachineField, &Option<String>, &Option<String>); 4] = [
+        (MachineField::Host, &base.hostname, &new.hostname),
+        (MachineField::Cpu, &base.cpu_model, &new.cpu_model),
+        (MachineField::Kernel, &base.kernel, &new.kernel),
+        (
+            MachineField::Virtualization,
+            &base.virtualization,
+            &new.virtualization,
+        ),
     ];
-    for (what, a, b) in fields {
+    for (field, a, b) in fields {
         if a != b {
-            let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
-            out.push(
-                Diagnostic::new(
-                    DiagnosticCode::DifferentMachine,
-                    Severity::Warning,
-                    format!("the {what} differs: {} vs {}", show(a), show(b)),
-                )
-                .advice("a verdict across machines says as much about the machines as the code"),
-            );
+            let finding = DifferentMachine {
+                field,
+                base: a.clone(),
+                new: b.clone(),
+            };
+            out.push(Diagnostic::new(Severity::Warning, finding));
         }
     }
     if base.governors != new.governors || base.turbo != new.turbo {
-        out.push(
-            Diagnostic::new(
-                DiagnosticCode::DifferentFrequencyPolicy,
-                Severity::Warning,
-                format!(
-                    "CPU frequency settings differ (governor {:?} vs {:?}, turbo {:?} vs {:?})",
-                    base.governors, new.governors, base.turbo, new.turbo
-                ),
-            )
-            .advice("fix the governor and turbo before both runs (plumb env)"),
-        );
+        let finding = DifferentFrequencyPolicy {
+            base_governors: base.governors.clone(),
+            new_governors: new.governors.clone(),
+            base_turbo: base.turbo,
+            new_turbo: new.turbo,
+        };
+        out.push(Diagnostic::new(Severity::Warning, finding));
     }
     if let (Some(a), Some(b), Some(threads)) = (base.load_average, new.load_average, new.threads) {
         if (a[0] - b[0]).abs() > BUSY_LOAD_PER_THREAD * threads as f64 {
-            out.push(
-                Diagnostic::new(
-                    DiagnosticCode::DifferentLoad,
-                    Severity::Warning,
-                    format!(
-                        "the machine was busier in one run: load average {:.2} vs {:.2} on {threads} threads",
-                        a[0], b[0]
-                    ),
-                )
-                .evidence("load_base", a[0])
-                .evidence("load_new", b[0])
-                .advice("separate runs see separate conditions; `plumb run A B` interleaves them and cancels this out"),
-            );
+            let finding = DifferentLoad {
+                base: a[0],
+                new: b[0],
+                threads,
+            };
+            out.push(Diagnostic::new(Severity::Warning, finding));
         }
     }
     out
@@ -239,6 +222,7 @@ pub fn environment_differences(base: &Environment, new: &Environment) -> Vec<Dia
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plumb_model::DiagnosticCode;
 
     fn side(doc: &ResultDocument) -> Side<'_> {
         Side {
@@ -289,7 +273,7 @@ mod tests {
         };
         let codes: Vec<_> = environment_differences(&a, &b)
             .into_iter()
-            .map(|d| d.code)
+            .map(|d| d.code())
             .collect();
         assert_eq!(
             codes,
@@ -349,9 +333,12 @@ mod tests {
         let note = dc
             .notes
             .iter()
-            .find(|d| d.code == DiagnosticCode::BestCaseAgrees)
+            .find_map(|d| match &d.finding {
+                plumb_model::Finding::BestCaseAgrees(b) => Some(b),
+                _ => None,
+            })
             .expect("a best-case note");
-        assert!(note.message.contains("×1.000"), "{}", note.message);
+        assert!((note.min_ratio - 1.0).abs() < 5e-4, "{note:?}");
     }
 
     #[test]
@@ -368,6 +355,6 @@ mod tests {
         assert!(dc
             .notes
             .iter()
-            .all(|d| d.code != DiagnosticCode::BestCaseAgrees));
+            .all(|d| d.code() != DiagnosticCode::BestCaseAgrees));
     }
 }

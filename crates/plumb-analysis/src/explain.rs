@@ -4,10 +4,10 @@
 //! its memory behaviour changed), or the work moved but time did not.
 
 use crate::verdict::judge;
+use plumb_model::finding::{CounterMoved, TimeNotWork, WorkNotTime};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, Comparison, CounterChange, Diagnostic, DiagnosticCode, Metric, Severity, Source,
-    Verdict,
+    Benchmark, Comparison, CounterChange, Diagnostic, Metric, Severity, Source, Verdict,
 };
 
 /// The counters a comparison is explained by, in the order they are shown. Hardware and
@@ -127,66 +127,35 @@ fn ipc_change(base: &Benchmark, cand: &Benchmark, sesoi: Fraction) -> Option<Cou
 /// "Time moved but instructions did not", and the reverse, with what else moved.
 fn work_and_time(c: &Comparison) -> Option<Diagnostic> {
     let instructions = c.counters.iter().find(|k| k.counter == "instructions")?;
-    let time_moved = matches!(c.verdict, Verdict::Faster | Verdict::Slower);
-    let work_moved = matches!(instructions.verdict, Verdict::Faster | Verdict::Slower);
-    let others: Vec<String> = c
-        .counters
-        .iter()
-        .filter(|k| k.counter != "instructions" && k.counter != "cycles" && k.counter != "ipc")
-        .filter(|k| matches!(k.verdict, Verdict::Faster | Verdict::Slower))
-        .map(|k| format!("{} ×{}", k.counter, ratio(k.ratio)))
-        .collect();
-    let d = if time_moved && instructions.verdict == Verdict::Equivalent {
-        let why = if others.is_empty() {
-            "nothing counted moved either: the machine (frequency, neighbours), the code's layout or alignment changed, not the amount of work".to_string()
-        } else {
-            format!(
-                "{} moved: the same work waits differently on memory or branches",
-                others.join(", ")
-            )
+    let moved = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
+    let (time_moved, work_moved) = (moved(c.verdict), moved(instructions.verdict));
+    if time_moved && instructions.verdict == Verdict::Equivalent {
+        let others = c
+            .counters
+            .iter()
+            .filter(|k| !matches!(k.counter.as_str(), "instructions" | "cycles" | "ipc"))
+            .filter(|k| moved(k.verdict))
+            .map(|k| CounterMoved {
+                counter: k.counter.clone(),
+                ratio: k.ratio,
+            })
+            .collect();
+        let finding = TimeNotWork {
+            time_ratio: c.ratio,
+            instructions_ratio: instructions.ratio,
+            instructions_source: instructions.source,
+            moved: others,
         };
-        Diagnostic::new(
-            DiagnosticCode::TimeNotWork,
-            Severity::Warning,
-            format!(
-                "time ×{} but instructions ×{} (the same work): {why}",
-                ratio(c.ratio),
-                ratio(instructions.ratio)
-            ),
-        )
-        .advice("before crediting (or blaming) the code, re-run both interleaved on one machine; if it holds, look at what moved")
+        Some(Diagnostic::new(Severity::Warning, finding))
     } else if work_moved && c.verdict == Verdict::Equivalent {
-        Diagnostic::new(
-            DiagnosticCode::WorkNotTime,
-            Severity::Warning,
-            format!(
-                "instructions ×{} but time equivalent (×{}): the work changed and something else bounds the time (memory, a dependency chain), or the instructions that changed were cheap",
-                ratio(instructions.ratio),
-                ratio(c.ratio)
-            ),
-        )
-        .advice("look at IPC and the misses: fewer instructions at lower IPC is the same time")
+        let finding = WorkNotTime {
+            time_ratio: c.ratio,
+            instructions_ratio: instructions.ratio,
+            instructions_source: instructions.source,
+        };
+        Some(Diagnostic::new(Severity::Warning, finding))
     } else {
-        return None;
-    };
-    Some(
-        d.evidence("time_ratio", crate::checks::sig4(c.ratio))
-            .evidence(
-                "instructions_ratio",
-                crate::checks::sig4(instructions.ratio),
-            )
-            .evidence(
-                "instructions_source",
-                serde_json::json!(instructions.source),
-            ),
-    )
-}
-
-fn ratio(r: f64) -> String {
-    if r.is_finite() {
-        format!("{r:.3}")
-    } else {
-        "∞".into()
+        None
     }
 }
 
@@ -262,12 +231,12 @@ mod tests {
         assert!((c.counters[0].ratio - 2.0 / 3.0).abs() < 1e-3);
         assert_eq!(c.counters[0].verdict, Verdict::Slower);
         assert_eq!(c.notes.len(), 1);
-        assert_eq!(c.notes[0].code, DiagnosticCode::TimeNotWork);
-        assert!(
-            c.notes[0].message.contains("llc-load-misses ×30.0"),
-            "{}",
-            c.notes[0].message
-        );
+        let plumb_model::Finding::TimeNotWork(f) = &c.notes[0].finding else {
+            panic!("{:?}", c.notes)
+        };
+        assert_eq!(f.moved.len(), 1, "{f:?}");
+        assert_eq!(f.moved[0].counter, "llc-load-misses");
+        assert!((f.moved[0].ratio - 30.0).abs() < 0.05, "{f:?}");
     }
 
     #[test]
@@ -276,10 +245,10 @@ mod tests {
         let fewer = bench("b", 1e6, 1.2e6, 1000.0);
         let c = explained(&base, &fewer);
         assert_eq!(c.verdict, Verdict::Equivalent);
-        assert_eq!(c.notes[0].code, DiagnosticCode::WorkNotTime);
-        assert!(c.notes[0]
-            .message
-            .starts_with("instructions ×0.600 but time equivalent"));
+        let plumb_model::Finding::WorkNotTime(f) = &c.notes[0].finding else {
+            panic!("{:?}", c.notes)
+        };
+        assert!((f.instructions_ratio - 0.6).abs() < 1e-9, "{f:?}");
         // Both moved together: nothing to flag.
         let c = explained(&base, &bench("c", 1.5e6, 3e6, 1000.0));
         assert_eq!(c.verdict, Verdict::Slower);

@@ -183,7 +183,7 @@ pub(crate) fn finish(
     options: &BTreeMap<String, GroupOptions>,
 ) {
     analyse_document(doc, &AnalysisConfig::new(args.confidence, args.sesoi));
-    crate::checks::apply(doc, options);
+    plumb_analysis::harness_checks(doc, options);
 }
 
 /// A time as a sample column holds it: whole nanoseconds (the metric's unit).

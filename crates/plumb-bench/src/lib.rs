@@ -24,7 +24,6 @@
 mod alloc;
 mod args;
 mod bencher;
-mod checks;
 mod clock;
 mod document;
 pub mod enemies;

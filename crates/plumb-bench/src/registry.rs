@@ -18,13 +18,8 @@ pub(crate) struct Entry<'a> {
     pub routine: Routine<'a>,
 }
 
-#[derive(Debug, Clone, Default)]
-pub(crate) struct GroupOptions {
-    /// Variants must return equal results (compared by their `Debug` form).
-    pub same_result: bool,
-    /// Variants run identical code: any verdict but "equivalent" is noise.
-    pub identical: bool,
-}
+/// What a group declares about its variants, for the analysis's harness checks.
+pub(crate) type GroupOptions = plumb_analysis::GroupChecks;
 
 /// Benchmarks that share a baseline. Made by [`crate::Harness::group`].
 pub struct Group<'h, 'a> {

@@ -13,8 +13,8 @@ fn codes(doc: &ResultDocument, name: &str) -> Vec<DiagnosticCode> {
         .unwrap_or_else(|| panic!("no benchmark {name}"))
         .diagnostics
         .iter()
-        .filter(|d| d.severity >= Severity::Warning || d.code == DiagnosticCode::NoWarmup)
-        .map(|d| d.code.clone())
+        .filter(|d| d.severity >= Severity::Warning || d.code() == DiagnosticCode::NoWarmup)
+        .map(|d| d.code().clone())
         .collect()
 }
 

@@ -32,7 +32,7 @@ fn a_panicking_benchmark_fails_alone_and_the_rest_are_saved() {
     assert!(boom
         .diagnostics
         .iter()
-        .any(|d| d.code == DiagnosticCode::Failed && d.severity == Severity::Error));
+        .any(|d| d.code() == DiagnosticCode::Failed && d.severity == Severity::Error));
     for name in ["before", "after"] {
         assert!(
             doc.benchmark(name).unwrap().samples.len() >= 10,
@@ -73,18 +73,21 @@ fn same_result_catches_a_variant_that_computes_something_else() {
     let wrong = &doc.benchmark("sum/off_by_one").unwrap().diagnostics;
     let d = wrong
         .iter()
-        .find(|d| d.code == DiagnosticCode::WrongResult)
+        .find_map(|d| match &d.finding {
+            plumb_model::Finding::WrongResult(w) => Some(w),
+            _ => None,
+        })
         .expect("flagged");
     // 0 + 1 + … + 999 = 499500; the off-by-one variant adds 1 to each of 1..999.
-    assert!(
-        d.message.contains("500499") && d.message.contains("499500"),
-        "{}",
-        d.message
+    assert_eq!(
+        (d.result.as_str(), d.expected.as_str()),
+        ("500499", "499500")
     );
+    assert_eq!(d.reference, "sum/right");
     let unchecked = &doc.benchmark("sum/unchecked").unwrap().diagnostics;
     assert!(unchecked
         .iter()
-        .any(|d| d.code == DiagnosticCode::ResultUnchecked));
+        .any(|d| d.code() == DiagnosticCode::ResultUnchecked));
     assert!(!doc
         .benchmark("sum/right")
         .unwrap()

@@ -36,10 +36,10 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
             "plumb: note: {} is a version-{v} result; read as version {} ({}; see docs/result-format.md)",
             path.display(),
             plumb_model::FORMAT_VERSION,
-            if v < 2 {
-                "samples as metric columns, measured values typed"
-            } else {
-                "measured values typed: times in ns, moments in RFC 3339"
+            match v {
+                1 => "samples as metric columns, measured values typed; findings keep their recorded words",
+                2 => "measured values typed: times in ns, moments in RFC 3339; findings keep their recorded words",
+                _ => "findings keep their recorded words (newer ones carry typed evidence)",
             }
         );
     }

@@ -213,29 +213,16 @@ fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
     let Some(c) = probe(cfg).map_err(CliError)? else {
         return Ok(None);
     };
-    let need = c.threads_for(rate);
-    if need <= cfg.threads {
-        return Ok(None);
-    }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let message = format!(
-        "--rate {rate} is more than {} generator thread{} can send on schedule here: a probe measured {} of CPU per request (at most {:.0} req/s per thread, planned at 80 %); it would take --threads {need}{}",
-        cfg.threads,
-        if cfg.threads == 1 { "" } else { "s" },
-        plumb_model::format::time(c.cpu_per_request),
-        c.per_thread(),
-        if need > cpus {
-            format!(" and this machine lets it use {cpus} CPU{}: add agents (plumb merge)", if cpus == 1 { "" } else { "s" })
-        } else {
-            String::new()
-        }
-    );
-    eprintln!("plumb: {message}. Running as asked; the send lateness will show it.");
-    Ok(Some(
-        Diagnostic::new(DiagnosticCode::GeneratorBehind, Severity::Info, message)
-            .evidence("cpu_per_request_us", c.cpu_per_request.as_secs_f64() * 1e6)
-            .evidence("threads_needed", need),
-    ))
+    let cpu_per_request = plumb_model::quantity::Duration::from(c.cpu_per_request);
+    let note = plumb_analysis::capacity(rate, cfg.threads, cpu_per_request, cpus);
+    if let Some(d) = &note {
+        eprintln!(
+            "plumb: {}. Running as asked; the send lateness will show it.",
+            plumb_report::finding::message(&d.finding)
+        );
+    }
+    Ok(note)
 }
 
 /// Interrupted: the signal's code. Nothing succeeded, or a run could not start: trouble
@@ -250,7 +237,7 @@ fn exit_code(
 ) -> i32 {
     let diagnostics = || doc.benchmarks.iter().flat_map(|b| &b.diagnostics);
     let failed = |code: DiagnosticCode| {
-        diagnostics().any(|d| d.code == code && d.severity == Severity::Error)
+        diagnostics().any(|d| d.code() == code && d.severity == Severity::Error)
     };
     if interrupted {
         session.exit_code()

@@ -309,8 +309,10 @@ fn compare_reads_version_1_results() {
     let run = env.plumb(&["compare", &v1, new.to_str().unwrap()]);
     assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
     assert!(
-        run.stderr
-            .contains("is a version-1 result; read as version 3"),
+        run.stderr.contains(&format!(
+            "is a version-1 result; read as version {}",
+            plumb_model::FORMAT_VERSION
+        )),
         "{}",
         run.stderr
     );

@@ -152,7 +152,7 @@ fn sorted_and_shuffled_input_are_told_apart_by_simulated_counters() {
         doc.benchmarks[i]
             .diagnostics
             .iter()
-            .any(|d| d.code == DiagnosticCode::BranchBound)
+            .any(|d| d.code() == DiagnosticCode::BranchBound)
     };
     assert!(!branch_bound(0) && branch_bound(1));
     // The verdict says what moved besides time: the shuffled run mispredicts ≈ 25× more

@@ -166,7 +166,7 @@ fn errors_fail_the_run_unless_within_max_error_rate() {
     let share = failed as f64 / (l.ok + failed) as f64;
     assert!((0.2..0.32).contains(&share), "{share}");
     assert!(
-        run.stdout.contains("load-errors") && run.stdout.contains("above the accepted 0 %"),
+        run.stdout.contains("load-errors") && run.stdout.contains("above the accepted 0%"),
         "{}",
         run.stdout
     );
@@ -177,7 +177,7 @@ fn errors_fail_the_run_unless_within_max_error_rate() {
     let (run, _) = load(&env, &url(addr), "200", "1s", &["--max-error-rate", "40%"]);
     run.assert_code(0);
     assert!(
-        run.stdout.contains("within the accepted 40.0 %"),
+        run.stdout.contains("within the accepted 40.0%"),
         "{}",
         run.stdout
     );

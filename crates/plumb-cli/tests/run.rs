@@ -277,7 +277,7 @@ fn failing_command_stops_with_its_status_and_keeps_what_was_measured() {
     assert!(doc.benchmarks[0]
         .diagnostics
         .iter()
-        .any(|d| d.code == DiagnosticCode::FailedRuns));
+        .any(|d| d.code() == DiagnosticCode::FailedRuns));
 }
 
 /// Runs `sleep 0.02` many times, sends `signal` after 1.5 s, and returns the exit code,

@@ -6,25 +6,21 @@
 mod common;
 use common::browser::open_in_chromium;
 use common::{read_doc, Env};
-use plumb_model::{DiagnosticCode, ResultDocument};
+use plumb_model::{Finding, ResultDocument};
 
 /// The cache-cliff diagnostics, by the benchmark they sit on: (name, caches passed).
 fn cliffs(doc: &ResultDocument) -> Vec<(String, Vec<String>, String)> {
     doc.benchmarks
         .iter()
         .flat_map(|b| {
-            b.diagnostics
-                .iter()
-                .filter(|d| d.code == DiagnosticCode::CacheCliff)
-                .map(|d| {
-                    let passed = d.evidence["caches_passed"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|v| v.as_str().unwrap().to_string())
-                        .collect();
-                    (b.name.clone(), passed, d.message.clone())
-                })
+            b.diagnostics.iter().filter_map(|d| match &d.finding {
+                Finding::CacheCliff(c) => {
+                    let passed = c.passed().map(|m| m.name.clone()).collect();
+                    let words = plumb_report::finding::message(&d.finding);
+                    Some((b.name.clone(), passed, words))
+                }
+                _ => None,
+            })
         })
         .collect()
 }

@@ -5,8 +5,8 @@ use crate::http::LoadReport;
 use crate::{join_runs, merge_load, model};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, BenchmarkKind, Diagnostic, DiagnosticCode, Environment, Invocation, LoadInfo,
-    LoadMode, LoadSettings, MergedSettings, ProducerSettings, ResultDocument, Settings, Severity,
+    Benchmark, BenchmarkKind, Environment, Invocation, LoadInfo, LoadMode, LoadSettings,
+    MergedSettings, ProducerSettings, ResultDocument, Settings,
 };
 
 /// How a load result is judged and where it ran.
@@ -99,7 +99,6 @@ pub fn merged_document(
         inputs: paths.to_vec(),
         agents: docs.iter().map(|d| d.settings.producer.clone()).collect(),
     });
-    let several = names.len() > 1;
     for name in &names {
         let (parts, files): (Vec<&LoadInfo>, Vec<String>) = docs
             .iter()
@@ -112,17 +111,8 @@ pub fn merged_document(
             .insert("agents".into(), parts.len().to_string());
         b.load = Some(m.info);
         b.diagnostics = m.notes;
-        if several {
-            b.diagnostics.push(Diagnostic::new(
-                DiagnosticCode::DifferentSchedules,
-                Severity::Warning,
-                format!(
-                    "the inputs loaded {} different targets ({}): each is merged on its own",
-                    names.len(),
-                    names.join(", ")
-                ),
-            ));
-        }
+        b.diagnostics
+            .extend(plumb_analysis::load_checks::merged::targets(&names));
         merged.benchmarks.push(b);
     }
     Ok(merged)

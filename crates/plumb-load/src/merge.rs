@@ -8,15 +8,13 @@
 //! windows are allowed, when the merged rate is over the union of the windows).
 
 use hdrhistogram::Histogram;
+use plumb_analysis::load_checks::merged::{self, label};
+use plumb_model::finding::DisjointWindows;
 use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{
-    Diagnostic, DiagnosticCode, LatencyDistribution, LoadInfo, MeasuredWindow, Severity,
-    TimelineRow,
+    Diagnostic, Finding, LatencyDistribution, LoadInfo, MeasuredWindow, TimelineRow,
 };
 use std::collections::BTreeMap;
-
-/// Each window must share this fraction of itself with every other.
-pub const MIN_OVERLAP: f64 = 0.9;
 
 fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, String> {
     let mut total = parts[0].histogram()?;
@@ -54,36 +52,31 @@ pub fn merge_load(
         ));
     }
     refuse_duplicates(parts, names)?;
-    let mut notes = Vec::new();
     let windows: Option<Vec<MeasuredWindow>> = parts.iter().map(|p| p.window).collect();
-    let span = match &windows {
-        Some(w) => {
-            check_overlap(w, names, allow_disjoint, &mut notes)?;
-            union_length(w)
-        }
-        None => {
-            notes.push(Diagnostic::new(
-                DiagnosticCode::DisjointWindows,
-                Severity::Warning,
-                "a result has no measured window (made before plumb 0.13): whether the runs overlapped was not checked",
-            ));
-            parts.iter().map(|p| p.duration).max().unwrap_or_default()
-        }
-    };
-    let rates: Vec<String> = parts
-        .iter()
-        .map(|p| p.target_rate.map_or("closed".into(), |r| format!("{r}/s")))
+    let mut notes: Vec<Diagnostic> = merged::windows(windows.as_deref(), names, allow_disjoint)
+        .into_iter()
         .collect();
-    if rates.iter().any(|r| *r != rates[0]) {
-        notes.push(Diagnostic::new(
-            DiagnosticCode::DifferentSchedules,
-            Severity::Info,
-            format!("the agents ran different schedules: {}", rates.join(", ")),
-        ));
+    if let Some(d) = notes.iter().find(|d| refused(&d.finding)) {
+        let w = plumb_report::finding::words(&d.finding);
+        return Err(format!("{}. {}", w.message, w.advice.unwrap_or_default()));
     }
+    let span = match &windows {
+        Some(w) => union_length(w),
+        None => parts.iter().map(|p| p.duration).max().unwrap_or_default(),
+    };
+    let rates: Vec<Option<f64>> = parts.iter().map(|p| p.target_rate).collect();
+    notes.extend(merged::rates(&rates));
     let mut info = combine(parts, windows.as_deref(), span)?;
     info.timeline = seconds(parts, windows.as_deref())?;
     Ok(Merged { info, notes })
+}
+
+/// Windows too far apart, not merged on request: the merge refuses.
+fn refused(f: &Finding) -> bool {
+    matches!(
+        f,
+        Finding::DisjointWindows(DisjointWindows::Overlap { merged: false, .. })
+    )
 }
 
 /// The same result given twice (under two names, or copied) would double its counts.
@@ -101,77 +94,6 @@ fn refuse_duplicates(parts: &[&LoadInfo], names: &[String]) -> Result<(), String
             }
         }
     }
-    Ok(())
-}
-
-fn label(names: &[String], i: usize) -> String {
-    names
-        .get(i)
-        .cloned()
-        .unwrap_or_else(|| format!("input {}", i + 1))
-}
-
-fn check_overlap(
-    w: &[MeasuredWindow],
-    names: &[String],
-    allow_disjoint: bool,
-    notes: &mut Vec<Diagnostic>,
-) -> Result<(), String> {
-    let (Some(first_end), Some(last_start)) = (
-        w.iter().map(|x| x.end).min(),
-        w.iter().map(|x| x.start).max(),
-    ) else {
-        return Ok(());
-    };
-    let common = first_end.since(last_start).as_secs_f64();
-    let worst = w
-        .iter()
-        .enumerate()
-        .map(|(i, x)| (i, common / x.length().as_secs_f64().max(1e-9)))
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    let Some((i, share)) = worst else {
-        return Ok(());
-    };
-    if share >= MIN_OVERLAP {
-        return Ok(());
-    }
-    let (earliest, _) = w
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, x)| x.start)
-        .expect("non-empty");
-    let offsets: Vec<String> = w
-        .iter()
-        .enumerate()
-        .map(|(k, x)| {
-            format!(
-                "{} from +{} to +{}",
-                label(names, k),
-                plumb_model::format::time(x.start.since(w[earliest].start)),
-                plumb_model::format::time(x.end.since(w[earliest].start))
-            )
-        })
-        .collect();
-    let what = format!(
-        "the measured windows overlap on {:.0} % of {} (at least {:.0} % is required): {}",
-        100.0 * share,
-        label(names, i),
-        100.0 * MIN_OVERLAP,
-        offsets.join("; ")
-    );
-    if !allow_disjoint {
-        return Err(format!(
-            "{what}. Runs that did not overlap never offered their summed rate; start agents together with --start-at, or pass --allow-disjoint to merge them over the union of their windows"
-        ));
-    }
-    notes.push(
-        Diagnostic::new(
-            DiagnosticCode::DisjointWindows,
-            Severity::Warning,
-            format!("{what}; merged over the union of the windows (--allow-disjoint)"),
-        )
-        .evidence("overlap", share),
-    );
     Ok(())
 }
 
@@ -394,7 +316,7 @@ mod tests {
         assert!(
             m.notes
                 .iter()
-                .any(|n| n.message.contains("different schedules")),
+                .any(|n| plumb_report::finding::message(&n.finding).contains("different schedules")),
             "{:?}",
             m.notes
         );
@@ -446,7 +368,9 @@ mod tests {
         assert!(e.contains("--allow-disjoint"), "{e}");
         let m = merge_load(&[&a, &b], &names(2), true).unwrap();
         assert!(
-            m.notes.iter().any(|n| n.message.contains("union")),
+            m.notes
+                .iter()
+                .any(|n| plumb_report::finding::message(&n.finding).contains("union")),
             "{:?}",
             m.notes
         );

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// The value of the `format` field that marks a comparison.
 pub const COMPARISON_FORMAT: &str = "plumb-comparison";
 /// Bumped on any change a reader of the previous version would misread.
-pub const COMPARISON_FORMAT_VERSION: u32 = 3;
+pub const COMPARISON_FORMAT_VERSION: u32 = 4;
 
 /// One of the two compared results: where it came from and when it was measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -188,7 +188,10 @@ mod tests {
         });
         let json = d.to_json();
         assert!(json.contains("\"format\": \"plumb-comparison\""), "{json}");
-        assert!(json.contains("\"format_version\": 3"), "{json}");
+        assert!(
+            json.contains(&format!("\"format_version\": {COMPARISON_FORMAT_VERSION}")),
+            "{json}"
+        );
         assert!(json.contains("\"outcome\": \"not-compared\""), "{json}");
         assert_eq!(ComparisonDocument::from_json(&json).unwrap(), d);
         // A result document is not a comparison, and says so.

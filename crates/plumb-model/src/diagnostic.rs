@@ -1,6 +1,10 @@
-//! Diagnostics in the result model: the finding of an enemy check, its code, severity and evidence.
+//! Diagnostics in the result model: a finding of an enemy check with its severity, and
+//! the codes findings are known by.
+use crate::finding::{Finding, RecordedFinding};
+use serde::de::Error as _;
+use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::collections::BTreeMap;
+use serde_json::{Map, Value};
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -54,6 +58,8 @@ codes! {
     Multimodal = "multimodal",
     Drift = "drift",
     ColdStart = "cold-start",
+    /// Warm-up runs slower than measured ones: a cold state the warm-up absorbed.
+    ColdWarmup = "cold-warmup",
     FailedRuns = "failed-runs",
     /// Fresh processes (launches) differ more than samples within one.
     Launches = "launches",
@@ -100,6 +106,8 @@ codes! {
     LoadErrors = "load-errors",
     /// The load generator fell behind its own schedule.
     GeneratorBehind = "generator-behind",
+    /// Before a load test: the rate asked is above what the generator's threads can send.
+    RateAboveCapacity = "rate-above-capacity",
     /// Every connection was busy (the in-flight bound): the server did not keep up at
     /// this concurrency, and requests waited for a connection.
     InFlightBoundFull = "in-flight-bound-full",
@@ -136,38 +144,99 @@ impl<'de> Deserialize<'de> for DiagnosticCode {
     }
 }
 
-/// One finding of an enemy check: what was seen, the numbers that show it, and what to do.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One finding of an enemy check and how much it matters. In JSON, the finding's fields
+/// beside its code and the severity: `{"code": "wide-ci", "severity": "warning",
+/// "level": 0.999, "relative_error": 0.06, "error": {"value": 12.0, "unit": "ns"}}`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
-    pub code: DiagnosticCode,
     pub severity: Severity,
-    pub message: String,
-    /// The figures behind the finding, by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub evidence: BTreeMap<String, serde_json::Value>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub advice: String,
+    pub finding: Finding,
 }
 
 impl Diagnostic {
-    pub fn new(code: DiagnosticCode, severity: Severity, message: impl Into<String>) -> Self {
+    pub fn new(severity: Severity, finding: impl Into<Finding>) -> Self {
         Diagnostic {
-            code,
             severity,
-            message: message.into(),
-            evidence: BTreeMap::new(),
-            advice: String::new(),
+            finding: finding.into(),
         }
     }
 
-    pub fn evidence(mut self, name: &str, value: impl Into<serde_json::Value>) -> Self {
-        self.evidence.insert(name.to_string(), value.into());
-        self
+    /// A finding known only by its words (as older documents recorded it, or a tool
+    /// plumb imports from writes it).
+    pub fn recorded(code: DiagnosticCode, severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            finding: Finding::Recorded(RecordedFinding {
+                code,
+                message: message.into(),
+                evidence: Default::default(),
+                advice: String::new(),
+            }),
+        }
     }
 
-    pub fn advice(mut self, advice: impl Into<String>) -> Self {
-        self.advice = advice.into();
-        self
+    pub fn code(&self) -> DiagnosticCode {
+        self.finding.code()
+    }
+
+    pub fn is(&self, code: &DiagnosticCode) -> bool {
+        self.code() == *code
+    }
+}
+
+impl Serialize for Diagnostic {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut fields = match &self.finding {
+            Finding::Recorded(r) => object(serde_json::to_value(r).map_err(S::Error::custom)?),
+            Finding::Unknown { code, fields } => {
+                let mut m = Map::new();
+                m.insert("code".into(), Value::String(code.clone()));
+                m.extend(fields.clone());
+                m
+            }
+            known => object(serde_json::to_value(known).map_err(S::Error::custom)?),
+        };
+        fields.insert(
+            "severity".into(),
+            serde_json::to_value(self.severity).map_err(S::Error::custom)?,
+        );
+        fields.serialize(s)
+    }
+}
+
+fn object(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => unreachable!("a finding serialises as an object"),
+    }
+}
+
+/// A diagnostic with a `message` is one recorded before findings were typed (its words
+/// kept); one whose code this plumb does not know keeps its fields; any other is read
+/// as the typed finding of its code, and refused when its fields do not fit.
+impl<'de> Deserialize<'de> for Diagnostic {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut fields = Map::<String, Value>::deserialize(d)?;
+        let severity = fields
+            .remove("severity")
+            .ok_or_else(|| D::Error::missing_field("severity"))?;
+        let severity = Severity::deserialize(severity).map_err(D::Error::custom)?;
+        let code = match fields.get("code") {
+            Some(Value::String(c)) => DiagnosticCode::parse(c),
+            _ => return Err(D::Error::custom("a diagnostic needs a \"code\" string")),
+        };
+        let finding = if fields.contains_key("message") {
+            Finding::Recorded(
+                RecordedFinding::deserialize(Value::Object(fields)).map_err(D::Error::custom)?,
+            )
+        } else if let DiagnosticCode::Unknown(code) = code {
+            fields.remove("code");
+            Finding::Unknown { code, fields }
+        } else {
+            Finding::deserialize(Value::Object(fields))
+                .map_err(|e| D::Error::custom(format!("diagnostic {code}: {e}")))?
+        };
+        Ok(Diagnostic { severity, finding })
     }
 }
 
@@ -193,6 +262,63 @@ mod tests {
             texts.len(),
             DiagnosticCode::ALL.len(),
             "two variants share a text"
+        );
+    }
+
+    #[test]
+    fn every_finding_reads_back_and_is_tagged_with_its_code() {
+        let all = crate::finding::examples::all();
+        for d in &all {
+            let json = serde_json::to_value(d).unwrap();
+            assert_eq!(json["code"], d.code().as_str(), "{json}");
+            assert_eq!(json["severity"], serde_json::to_value(d.severity).unwrap());
+            let back: Diagnostic = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(&back, d, "{json}");
+        }
+        let mut have: Vec<DiagnosticCode> = all.iter().map(Diagnostic::code).collect();
+        have.sort();
+        have.dedup();
+        let mut every = DiagnosticCode::ALL.to_vec();
+        every.sort();
+        assert_eq!(have, every, "an example of every code");
+    }
+
+    #[test]
+    fn a_diagnostic_recorded_with_words_keeps_them() {
+        let old = r#"{"code":"high-cv","severity":"warning","message":"noisy: the standard deviation is 12.0% of the mean","evidence":{"cv":0.12,"std_dev_ns":120.0},"advice":"pin"}"#;
+        let d: Diagnostic = serde_json::from_str(old).unwrap();
+        assert_eq!(d.code(), DiagnosticCode::HighCv);
+        let Finding::Recorded(r) = &d.finding else {
+            panic!("{d:?}")
+        };
+        assert_eq!(
+            r.message,
+            "noisy: the standard deviation is 12.0% of the mean"
+        );
+        assert_eq!(r.evidence["std_dev_ns"], 120.0);
+        assert_eq!(r.advice, "pin");
+        let again: Value = serde_json::to_value(&d).unwrap();
+        assert_eq!(again, serde_json::from_str::<Value>(old).unwrap());
+    }
+
+    #[test]
+    fn a_known_code_whose_fields_do_not_fit_is_refused_by_name() {
+        let bad = r#"{"code":"high-cv","severity":"warning","cv":"high"}"#;
+        let e = serde_json::from_str::<Diagnostic>(bad).unwrap_err();
+        assert!(e.to_string().starts_with("diagnostic high-cv: "), "{e}");
+    }
+
+    #[test]
+    fn a_finding_from_a_newer_plumb_is_kept_with_its_fields() {
+        let new = r#"{"code":"thermal-throttling","severity":"warning","celsius":97}"#;
+        let d: Diagnostic = serde_json::from_str(new).unwrap();
+        assert_eq!(
+            d.code(),
+            DiagnosticCode::Unknown("thermal-throttling".into())
+        );
+        assert_eq!(
+            serde_json::to_value(&d).unwrap(),
+            serde_json::from_str::<Value>(new).unwrap()
         );
     }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// The value of the `format` field that marks a plumb result.
 pub const FORMAT: &str = "plumb-result";
 /// Bumped on any change a reader of the previous version would misread.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// The oldest version this plumb reads (migrating it on load).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 
@@ -304,9 +304,10 @@ mod tests {
 
     #[test]
     fn other_version_is_refused_by_number() {
-        let text = doc()
-            .to_json()
-            .replace("\"format_version\": 3", "\"format_version\": 99");
+        let text = doc().to_json().replace(
+            &format!("\"format_version\": {FORMAT_VERSION}"),
+            "\"format_version\": 99",
+        );
         let e = ResultDocument::from_json(&text).unwrap_err();
         assert!(
             matches!(e, ModelError::WrongVersion { found: 99, .. }),

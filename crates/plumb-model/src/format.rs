@@ -216,6 +216,16 @@ pub fn percent(fraction: f64) -> String {
     format!("{:.1}%", 100.0 * fraction)
 }
 
+/// A share that may be tiny (an error rate, requests that waited): three decimals below
+/// 0.1 %, so one failure in 100,000 is not `0.0%`: `0%`, `0.001%`, `1.5%`.
+pub fn share(fraction: f64) -> String {
+    match fraction {
+        0.0 => "0%".into(),
+        f if f.abs() < 0.001 => format!("{:.3}%", 100.0 * f),
+        f => percent(f),
+    }
+}
+
 /// A relative change with its sign: `0.0152` → `+1.5%`, `-0.2` → `-20.0%`.
 pub fn signed_percent(change: f64) -> String {
     if change >= 0.0 {
@@ -253,6 +263,13 @@ mod tests {
     use super::*;
 
     /// References: `date -u -d @SECONDS '+%F %H:%M'`.
+    #[test]
+    fn shares_keep_a_tiny_rate_visible() {
+        assert_eq!(share(0.0), "0%");
+        assert_eq!(share(1e-5), "0.001%");
+        assert_eq!(share(0.015), "1.5%");
+    }
+
     #[test]
     fn dates() {
         let at = |s: f64| date(Timestamp::from_unix_secs_f64(s));

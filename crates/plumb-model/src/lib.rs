@@ -2,6 +2,7 @@
 //! runner, in-process harness, load generator) writes and every consumer (compare,
 //! reports, history) reads. The format is described in `docs/result-format.md`.
 
+mod amount;
 pub mod bench_child;
 mod benchmark;
 mod comparison;
@@ -10,6 +11,7 @@ mod diagnostic;
 mod document;
 mod environment;
 mod error;
+pub mod finding;
 pub mod format;
 mod function_info;
 mod insitu;
@@ -26,6 +28,7 @@ mod simulated_counts;
 mod simulation;
 pub mod sweep;
 
+pub use amount::Amount;
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
 pub use comparison::{Comparison, CounterChange, Verdict, VerdictReason};
 pub use comparison_document::{
@@ -39,6 +42,7 @@ pub use document::{
 };
 pub use environment::{CacheLevel, CounterAvailability, Environment, MissingCounter, MissingWhy};
 pub use error::ModelError;
+pub use finding::Finding;
 pub use function_info::{FunctionInfo, PrecisionStop};
 pub use insitu::{InSituRegion, InSituSettings};
 pub use latency::{decode_histogram, encode_histogram, value_at_percentile, LATENCY_PERCENTILES};

@@ -42,7 +42,7 @@ pub fn sweeps(benchmarks: &[Benchmark]) -> Vec<Sweep> {
 }
 
 /// A data cache a sweep is drawn against: "L1d", "L2", "L3", with its size.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CacheMark {
     pub name: String,
     pub size: ByteSize,

@@ -76,12 +76,12 @@ fn an_in_process_run_keeps_iterations_and_function_info() {
     assert!(b
         .diagnostics
         .iter()
-        .any(|d| d.code == DiagnosticCode::NothingMeasured));
+        .any(|d| d.code() == DiagnosticCode::NothingMeasured));
     let heavy = doc.benchmark("e2_allocation/insert_alloc_heavy").unwrap();
     assert!(heavy
         .diagnostics
         .iter()
-        .any(|d| d.code == DiagnosticCode::Allocates));
+        .any(|d| d.code() == DiagnosticCode::Allocates));
     assert!(heavy.function.as_ref().unwrap().warmup_time.as_nanos() > 0);
     assert!(doc.clock.is_some());
 }

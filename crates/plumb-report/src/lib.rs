@@ -7,6 +7,7 @@ mod counting_plan;
 mod csv_export;
 mod env_view;
 mod export;
+pub mod finding;
 #[cfg(test)]
 mod fixture;
 pub mod flamegraph;

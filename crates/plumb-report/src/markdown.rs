@@ -54,10 +54,27 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
         }
         out.push_str(&explained(doc));
     }
+    let diag = diagnostics(doc);
+    if !diag.is_empty() {
+        let _ = write!(out, "\n**Diagnostics**\n\n{diag}");
+    }
+    out
+}
+
+/// Each benchmark's findings, then the machine's warnings and a count of its notes (as on
+/// the terminal), one list item each.
+fn diagnostics(doc: &ResultDocument) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
     let mut diag = String::new();
     for b in &doc.benchmarks {
         for d in &b.diagnostics {
-            let _ = writeln!(diag, "- `{}` **{}**: {}", cell(&b.name), d.code, d.message);
+            let _ = writeln!(
+                diag,
+                "- `{}` **{}**: {}",
+                cell(&b.name),
+                d.code(),
+                crate::finding::message(&d.finding)
+            );
         }
     }
     // As on the terminal: the machine's warnings, and a count of its notes.
@@ -66,7 +83,12 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
         .iter()
         .partition(|d| d.severity >= plumb_model::Severity::Warning);
     for d in warnings {
-        let _ = writeln!(diag, "- machine **{}**: {}", d.code, d.message);
+        let _ = writeln!(
+            diag,
+            "- machine **{}**: {}",
+            d.code(),
+            crate::finding::message(&d.finding)
+        );
     }
     if !notes.is_empty() {
         let _ = writeln!(
@@ -75,10 +97,7 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
             notes.len()
         );
     }
-    if !diag.is_empty() {
-        let _ = write!(out, "\n**Diagnostics**\n\n{diag}");
-    }
-    out
+    diag
 }
 
 /// The table, verdicts and diagnostics as Markdown.
@@ -113,7 +132,7 @@ fn explained(doc: &ResultDocument) -> String {
         let notes: String = c
             .notes
             .iter()
-            .map(|d| format!(" **{}**: {}", d.code, d.message))
+            .map(|d| format!(" **{}**: {}", d.code(), crate::finding::message(&d.finding)))
             .collect();
         let _ = writeln!(
             out,

@@ -140,27 +140,25 @@ pub(crate) fn explained(c: &Comparison, indent: usize) -> String {
     out
 }
 
-/// Diagnostics as indented lines: a mark, the code, the message, the evidence, the advice.
+/// Diagnostics as indented lines: a mark, the code, the message; the figures that did not
+/// fit in it, dim; the advice.
 pub fn render_diagnostics(diagnostics: &[Diagnostic], indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut out = String::new();
     for d in diagnostics {
+        let mark = crate::finding::mark(d.severity);
         let mark = match d.severity {
-            Severity::Error => style("✗").red().bold(),
-            Severity::Warning => style("!").yellow().bold(),
-            Severity::Info => style("·").dim(),
+            Severity::Error => style(mark).red().bold(),
+            Severity::Warning => style(mark).yellow().bold(),
+            Severity::Info => style(mark).dim(),
         };
-        let _ = writeln!(out, "{pad}{mark} {}: {}", style(&d.code).bold(), d.message);
-        if !d.evidence.is_empty() {
-            let ev: Vec<String> = d.evidence.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let _ = writeln!(
-                out,
-                "{pad}    {}",
-                style(format!("evidence: {}", ev.join(", "))).dim()
-            );
+        let w = crate::finding::words(&d.finding);
+        let _ = writeln!(out, "{pad}{mark} {}: {}", style(d.code()).bold(), w.message);
+        if let Some(details) = &w.details {
+            let _ = writeln!(out, "{pad}    {}", style(details).dim());
         }
-        if !d.advice.is_empty() {
-            let _ = writeln!(out, "{pad}    → {}", d.advice);
+        if let Some(advice) = &w.advice {
+            let _ = writeln!(out, "{pad}    → {advice}");
         }
     }
     out

@@ -2,14 +2,10 @@
 //! time per operation jumps between two neighbouring working sets, by how much, and
 //! which of this machine's caches lies between them.
 
-use super::sig4;
-use plumb_model::format;
-use plumb_model::quantity::ByteSize;
+use super::amount;
+use plumb_model::finding::{CacheCliff, MissesAlong};
 use plumb_model::sweep::{cache_marks, sweeps, CacheMark};
-use plumb_model::{
-    Benchmark, Comparison, Diagnostic, DiagnosticCode, Metric, ResultDocument, Severity, Unit,
-    Verdict,
-};
+use plumb_model::{Benchmark, Comparison, Diagnostic, Metric, ResultDocument, Severity, Verdict};
 
 /// A step of at least this ratio between neighbouring working sets is a cliff, when the
 /// larger is judged slower than the smaller (the whole interval of their ratio beyond
@@ -18,12 +14,12 @@ use plumb_model::{
 /// partial step (a working set that half fits) and leaves noise alone.
 const JUMP: f64 = 1.3;
 
-/// Miss counters shown beside a cliff when both points have them: (name, metric).
-const MISSES: [(&str, Metric); 4] = [
-    ("d1_misses", Metric::D1Misses),
-    ("ll_misses", Metric::LlMisses),
-    ("l1d_load_misses", Metric::L1dLoadMisses),
-    ("llc_load_misses", Metric::LlcLoadMisses),
+/// Miss counters shown beside a cliff when both points have them.
+const MISSES: [Metric; 4] = [
+    Metric::D1Misses,
+    Metric::LlMisses,
+    Metric::L1dLoadMisses,
+    Metric::LlcLoadMisses,
 ];
 
 /// Adds a `cache-cliff` diagnostic to the upper point of every cliff in `doc`'s sweeps.
@@ -57,98 +53,31 @@ fn cliff(
 ) -> Option<Diagnostic> {
     let metric = &judged.metric;
     let (ta, tb) = (a.stats(metric)?.summary.mean, b.stats(metric)?.summary.mean);
-    let ratio = judged.ratio;
-    let (wa, wb) = (a.working_set?, b.working_set?);
-    let passed: Vec<&CacheMark> = marks
+    let misses = MISSES
         .iter()
-        .filter(|m| wa <= m.size && m.size <= wb)
-        .collect();
-    let unit = a.metrics.get(metric).map_or(Unit::Count, |i| i.unit);
-    let value = |v: f64| format::value(unit, v);
-    let place = place(&passed, marks, wb, ratio);
-    let mut d = Diagnostic::new(
-        DiagnosticCode::CacheCliff,
-        Severity::Warning,
-        format!(
-            "{} per operation ×{ratio:.2} from {} to {} ({} → {}): {place}",
-            metric.label(),
-            bytes(wa),
-            bytes(wb),
-            value(ta),
-            value(tb)
-        ),
-    )
-    .evidence("from_bytes", wa.0)
-    .evidence("to_bytes", wb.0)
-    .evidence("ratio", sig4(ratio))
-    .evidence(
-        "ratio_ci",
-        judged
-            .ratio_ci
-            .map_or_else(Vec::new, |c| vec![sig4(c.lo), sig4(c.hi)]),
-    )
-    .evidence("from_benchmark", a.name.clone())
-    .evidence(
-        "caches_passed",
-        passed.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
-    )
-    .advice(match passed.last() {
-        Some(m) => format!(
-            "to stay under the {} keep the working set below {} (block or tile the loop, smaller elements); otherwise benchmark at the sizes the real workload has",
-            m.name,
-            bytes(m.size)
-        ),
-        None => "compare with a sweep in finer steps around these sizes, and with huge pages (TLB reach)".to_string(),
-    });
-    for (name, m) in &MISSES {
-        if let (Some((x, _)), Some((y, _))) = (a.counted_mean(m), b.counted_mean(m)) {
-            d = d
-                .evidence(&format!("{name}_per_op_from"), sig4(x))
-                .evidence(&format!("{name}_per_op_to"), sig4(y));
-        }
-    }
-    Some(d)
-}
-
-/// Where a cliff between working sets `..wb` falls: the caches it passes (`passed`), or
-/// that none of `marks` lies between; and when the last level should still hold `wb`
-/// and the step is one into memory, that too.
-fn place(passed: &[&CacheMark], marks: &[CacheMark], wb: ByteSize, ratio: f64) -> String {
-    let named = passed
-        .iter()
-        .map(|m| {
-            let how = if m.size == wb { "fills" } else { "outgrows" };
-            format!("{how} {} ({})", m.name, bytes(m.size))
+        .filter_map(|m| {
+            let (from, _) = a.counted_mean(m)?;
+            let (to, _) = b.counted_mean(m)?;
+            Some(MissesAlong {
+                counter: m.clone(),
+                from,
+                to,
+            })
         })
-        .collect::<Vec<_>>()
-        .join(" and ");
-    let place = if passed.is_empty() {
-        let all = marks
-            .iter()
-            .map(|m| format!("{} {}", m.name, bytes(m.size)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!("no cache of this machine lies between ({all}): the TLB's reach, or the share of a shared cache this machine gets, is the likely edge")
-    } else {
-        format!("the working set {named}")
+        .collect();
+    let finding = CacheCliff {
+        metric: metric.clone(),
+        from_benchmark: a.name.clone(),
+        from: a.working_set?,
+        to: b.working_set?,
+        from_mean: amount(a, metric, ta),
+        to_mean: amount(b, metric, tb),
+        ratio: judged.ratio,
+        ratio_ci: judged.ratio_ci,
+        caches: marks.to_vec(),
+        misses,
     };
-    // Into DRAM-like times while the record says the last level still holds it.
-    match marks.last() {
-        Some(last) if wb < last.size && ratio >= 4.0 => format!(
-            "{place}; {} is within the {} ({}) yet costs ×{ratio:.1}: the part of the {} this machine gets is smaller (other cores or guests share it), or the TLB's reach is passed",
-            bytes(wb),
-            last.name,
-            bytes(last.size),
-            last.name
-        ),
-        _ => place,
-    }
-}
-
-/// A working set or a cache as the option grammar writes it (`64KiB`), so a user can
-/// pass it back to `-L size`.
-fn bytes(b: ByteSize) -> String {
-    b.to_string()
+    Some(Diagnostic::new(Severity::Warning, finding))
 }
 
 #[cfg(test)]
@@ -189,7 +118,7 @@ mod tests {
         d
     }
 
-    fn cliffs(d: &mut ResultDocument) -> Vec<(String, String)> {
+    fn cliffs(d: &mut ResultDocument) -> Vec<(String, CacheCliff)> {
         let cfg = AnalysisConfig {
             level: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
@@ -200,10 +129,10 @@ mod tests {
         d.benchmarks
             .iter()
             .flat_map(|b| {
-                b.diagnostics
-                    .iter()
-                    .filter(|x| x.code == DiagnosticCode::CacheCliff)
-                    .map(|x| (b.name.clone(), x.message.clone()))
+                b.diagnostics.iter().filter_map(|x| match &x.finding {
+                    plumb_model::Finding::CacheCliff(c) => Some((b.name.clone(), c.clone())),
+                    _ => None,
+                })
             })
             .collect()
     }
@@ -221,31 +150,33 @@ mod tests {
             (64 << 20, 185.0),
         ]);
         let found = cliffs(&mut d);
-        let at = |name: &str| {
+        let at = |bytes: u64| {
             found
                 .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, m)| m.as_str())
-                .unwrap_or_else(|| panic!("no cliff at {name}: {found:?}"))
+                .find(|(n, _)| *n == format!("rand {bytes}"))
+                .map(|(_, c)| c)
+                .unwrap_or_else(|| panic!("no cliff at {bytes}: {found:?}"))
         };
+        let passed = |c: &CacheCliff| c.passed().map(|m| m.name.clone()).collect::<Vec<_>>();
+        let into_l2 = at(64 << 10);
         assert_eq!(
-            at(&format!("rand {}", 64 << 10)),
-            "Time per operation ×2.00 from 16KiB to 64KiB (1.200 ns → 2.400 ns): the working set outgrows L1d (32KiB)"
+            (into_l2.from, into_l2.to),
+            (ByteSize(16 << 10), ByteSize(64 << 10))
         );
+        // The means are 1.1995 and 2.3995 ns: ten runs of ±1 %, whole ns per 1000 ops.
+        assert!((into_l2.ratio - 2.0).abs() < 1e-3, "{into_l2:?}");
+        assert!((into_l2.from_mean.value - 1.2).abs() < 1e-3);
+        assert_eq!(into_l2.from_benchmark, format!("rand {}", 16 << 10));
+        assert_eq!(passed(into_l2), ["L1d"]);
+        assert!(passed(at(256 << 10)).is_empty());
+        assert_eq!(passed(at(1 << 20)), ["L2"]);
+        let into_dram = at(8 << 20);
         assert!(
-            at(&format!("rand {}", 256 << 10)).contains("no cache of this machine lies between")
+            (into_dram.ratio - 107.0 / 7.0).abs() < 0.01,
+            "{into_dram:?}"
         );
-        assert!(at(&format!("rand {}", 1 << 20)).ends_with("fills L2 (1MiB)"));
-        let into_dram = at(&format!("rand {}", 8 << 20));
-        assert!(
-            into_dram.contains("×15.29 from 1MiB to 8MiB"),
-            "{into_dram}"
-        );
-        assert!(
-            into_dram.contains("outgrows L2 (1MiB); 8MiB is within the L3 (32MiB) yet costs ×15.3"),
-            "{into_dram}"
-        );
-        assert!(at(&format!("rand {}", 64 << 20)).ends_with("outgrows L3 (32MiB)"));
+        assert_eq!(passed(into_dram), ["L2"]);
+        assert_eq!(passed(at(64 << 20)), ["L3"]);
         assert_eq!(found.len(), 5);
     }
 

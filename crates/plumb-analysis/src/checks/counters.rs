@@ -4,8 +4,8 @@
 //! misses above ~5 % of branches, cache misses above ~10 %, IPC below ~1.0 — starting
 //! points for a look, not verdicts, and said as such.
 
-use super::{pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity, Source};
+use plumb_model::finding::{BranchBound, CountedTooMuch, MemoryBound, NothingMeasured};
+use plumb_model::{Benchmark, Diagnostic, Metric, Severity, Source};
 
 /// Mispredicted branches, as a share of branches, above which prediction is failing.
 const BRANCH_MISS_RATE: f64 = 0.05;
@@ -41,14 +41,6 @@ fn sum_of(b: &Benchmark, metrics: &[Metric]) -> Option<(f64, Source)> {
     Some((first + found.map(|(v, _)| v).sum::<f64>(), source))
 }
 
-fn source_word(s: Source) -> &'static str {
-    if s == Source::Simulated {
-        "simulated"
-    } else {
-        "counted"
-    }
-}
-
 fn branch_bound(b: &Benchmark) -> Option<Diagnostic> {
     let (misses, source) = b.counted_mean(&Metric::BranchMisses).or_else(|| {
         sum_of(
@@ -66,23 +58,14 @@ fn branch_bound(b: &Benchmark) -> Option<Diagnostic> {
     if !(rate > BRANCH_MISS_RATE && misses >= MISPREDICTIONS_PER_OP) {
         return None;
     }
-    Some(
-        Diagnostic::new(
-            DiagnosticCode::BranchBound,
-            Severity::Warning,
-            format!(
-                "{} of branches mispredicted ({} per operation, {})",
-                pct(rate),
-                sig4(misses),
-                source_word(source)
-            ),
-        )
-        .evidence("mispredictions_per_op", sig4(misses))
-        .evidence("branches_per_op", sig4(branches))
-        .evidence("miss_rate", sig4(rate))
-        .evidence("threshold", BRANCH_MISS_RATE)
-        .advice("the time depends on the order of the data: measure sorted and shuffled input both, or make the branch branchless (a conditional move, a table)"),
-    )
+    let finding = BranchBound {
+        mispredictions_per_op: misses,
+        branches_per_op: branches,
+        miss_rate: rate,
+        threshold: BRANCH_MISS_RATE,
+        source,
+    };
+    Some(Diagnostic::new(Severity::Warning, finding))
 }
 
 fn memory_bound(b: &Benchmark) -> Option<Diagnostic> {
@@ -102,25 +85,14 @@ fn memory_bound(b: &Benchmark) -> Option<Diagnostic> {
         .filter(|_| ipc.is_some_and(|i| i < LOW_IPC))
         .or_else(|| simulated_misses(b))?;
     let (level, rate, limit, per_op) = high;
-    let mut d = Diagnostic::new(
-        DiagnosticCode::MemoryBound,
-        Severity::Warning,
-        format!(
-            "{} of accesses miss the {level} cache ({} misses per operation{})",
-            pct(rate),
-            sig4(per_op),
-            ipc.map_or(", simulated".to_string(), |i| format!(", IPC {i:.2}"))
-        ),
-    )
-    .evidence("level", level)
-    .evidence("miss_rate", sig4(rate))
-    .evidence("misses_per_op", sig4(per_op))
-    .evidence("threshold", limit)
-    .advice("the working set does not fit that cache: shrink it, block the loop over it, or make the accesses sequential; a sweep over sizes (-L size …) shows where the cliff is");
-    if let Some(i) = ipc {
-        d = d.evidence("ipc", sig4(i));
-    }
-    Some(d)
+    let finding = MemoryBound {
+        cache: level.to_string(),
+        miss_rate: rate,
+        misses_per_op: per_op,
+        threshold: limit,
+        ipc,
+    };
+    Some(Diagnostic::new(Severity::Warning, finding))
 }
 
 /// The simulated level that misses too often: the last level first (the costlier).
@@ -147,35 +119,23 @@ const LIVE_SHARE: f64 = 0.5;
 fn multiplexed(b: &Benchmark) -> Option<Diagnostic> {
     let live = b.stats(&Metric::HardwareLivePpm)?.summary.mean / 1e6;
     (live < LIVE_SHARE).then(|| {
-        Diagnostic::new(
-            DiagnosticCode::CountedTooMuch,
-            Severity::Warning,
-            format!(
-                "the hardware counters were live {} of the measured time (multiplexed): their values are scaled up from that share",
-                pct(live)
-            ),
-        )
-        .evidence("live_share", sig4(live))
-        .evidence("threshold", LIVE_SHARE)
-        .advice("count fewer events at once (the PMU has few registers), or stop whatever else is using them (perf, a profiler, the NMI watchdog)")
+        let finding = CountedTooMuch {
+            live_share: live,
+            threshold: LIVE_SHARE,
+        };
+        Diagnostic::new(Severity::Warning, finding)
     })
 }
 
 fn nothing_counted(b: &Benchmark) -> Option<Diagnostic> {
     let (instructions, source) = b.counted_mean(&Metric::Instructions)?;
     (instructions < NOTHING_INSTRUCTIONS).then(|| {
-        Diagnostic::new(
-            DiagnosticCode::NothingMeasured,
-            Severity::Error,
-            format!(
-                "{} instructions per operation ({}): too few for any work beyond counting the loop",
-                sig4(instructions),
-                source_word(source)
-            ),
-        )
-        .evidence("instructions_per_op", sig4(instructions))
-        .evidence("threshold", NOTHING_INSTRUCTIONS)
-        .advice("the compiler removed the work, or the operations per run are overstated: pass the inputs through black_box and use the result")
+        let finding = NothingMeasured::FewInstructions {
+            instructions_per_op: instructions,
+            threshold: NOTHING_INSTRUCTIONS,
+            source,
+        };
+        Diagnostic::new(Severity::Error, finding)
     })
 }
 
@@ -215,8 +175,10 @@ mod tests {
         b
     }
 
+    use plumb_model::{DiagnosticCode, Finding};
+
     fn codes(b: &Benchmark) -> Vec<DiagnosticCode> {
-        check(b).into_iter().map(|d| d.code).collect()
+        check(b).into_iter().map(|d| d.code()).collect()
     }
 
     /// examples/branchy.c under cachegrind, per element: sorted 3.63 conditional
@@ -232,12 +194,11 @@ mod tests {
         };
         assert!(codes(&branchy(3.63, 0.0168)).is_empty());
         let shuffled = check(&branchy(4.63, 0.517));
-        assert_eq!(shuffled[0].code, DiagnosticCode::BranchBound);
-        assert!(
-            shuffled[0].message.contains("11.2% of branches"),
-            "{}",
-            shuffled[0].message
-        );
+        let Finding::BranchBound(f) = &shuffled[0].finding else {
+            panic!("{shuffled:?}")
+        };
+        assert!((f.miss_rate - 0.517 / 4.63).abs() < 1e-12, "{f:?}");
+        assert_eq!(f.source, Source::Simulated);
         // Hardware counters read the same way.
         let hw = counted(
             Source::HardwareCounter,
@@ -266,12 +227,12 @@ mod tests {
             )
         };
         let d = check(&at_ipc(20.0));
-        assert_eq!(d[0].code, DiagnosticCode::MemoryBound);
-        assert!(
-            d[0].message
-                .contains("30.0% of accesses miss the L1d cache"),
-            "{}",
-            d[0].message
+        let Finding::MemoryBound(f) = &d[0].finding else {
+            panic!("{d:?}")
+        };
+        assert_eq!(
+            (f.cache.as_str(), f.miss_rate, f.ipc),
+            ("L1d", 0.3, Some(0.5))
         );
         assert!(codes(&at_ipc(5.0)).is_empty());
         // Simulated: a stream (12.5 % of accesses miss L1) is not flagged; random access
@@ -287,11 +248,10 @@ mod tests {
         };
         assert!(codes(&sim(0.25, 0.01)).is_empty());
         let random = check(&sim(1.2, 0.4));
-        assert!(
-            random[0].message.contains("miss the last-level cache"),
-            "{}",
-            random[0].message
-        );
+        let Finding::MemoryBound(f) = &random[0].finding else {
+            panic!("{random:?}")
+        };
+        assert_eq!((f.cache.as_str(), f.ipc), ("last-level", None));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Drift checks: times that trend with run order (Mann–Kendall), and a cold first run.
-use super::{key, pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
+use super::amount;
+use plumb_model::finding::{ColdStart, ColdWarmup, Drift};
+use plumb_model::{Benchmark, Diagnostic, Metric, Severity};
 use plumb_stats::{mann_kendall, tukey_outliers, Summary};
 
 /// A trend is reported when Mann–Kendall rejects "no trend" at this level *and* it is
@@ -26,24 +27,12 @@ pub fn trend(times: &[f64]) -> Option<Diagnostic> {
     let half = times.len() / 2;
     let first = times[..half].iter().sum::<f64>() / half as f64;
     let second = times[half..].iter().sum::<f64>() / (times.len() - half) as f64;
-    let change = second / first - 1.0;
-    let direction = if mk.s > 0.0 { "rise" } else { "fall" };
-    Some(
-        Diagnostic::new(
-            DiagnosticCode::Drift,
-            Severity::Warning,
-            format!(
-                "times {direction} over the run (Mann-Kendall tau {:.2}, p {:.1e}); the second half averages {} vs the first",
-                mk.tau,
-                mk.p,
-                if change >= 0.0 { format!("+{}", pct(change)) } else { pct(change) }
-            ),
-        )
-        .evidence("tau", sig4(mk.tau))
-        .evidence("p", mk.p)
-        .evidence("half_change", sig4(change))
-        .advice("not in steady state: thermal throttling, a background job, or growing state (files, caches) between runs; interleaving keeps ratios fair but absolute times are suspect"),
-    )
+    let finding = Drift {
+        tau: mk.tau,
+        p: mk.p,
+        half_change: second / first - 1.0,
+    };
+    Some(Diagnostic::new(Severity::Warning, finding))
 }
 
 /// The first measured run far slower than the rest: warm-up was too short. Also notes,
@@ -73,24 +62,12 @@ pub fn cold_start(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
         // An in-process benchmark with warm-up turned off keeps only its batch-sizing runs
         // in `warmup`: they were not a warm-up.
         let warmup_off = b.function.as_ref().is_some_and(|f| !f.warmup);
-        let why = if warmup_off {
-            "warm-up was off, so the cold start is in the samples".to_string()
-        } else {
-            format!("the warm-up ({} runs) was not enough", b.warmup.len())
+        let finding = ColdStart {
+            first: amount(b, metric, times[0]),
+            median: amount(b, metric, median),
+            warmup_runs: (!warmup_off).then_some(b.warmup.len()),
         };
-        return Some(
-            Diagnostic::new(
-                DiagnosticCode::ColdStart,
-                Severity::Warning,
-                format!(
-                    "the first measured run took {:.1}× the median: {why}",
-                    times[0] / median
-                ),
-            )
-            .evidence(&key(b, metric, "first"), sig4(times[0]))
-            .evidence(&key(b, metric, "median"), sig4(median))
-            .advice("warm up longer (plumb run --warmup N; plumb-bench --warmup-cap TIME)"),
-        );
+        return Some(Diagnostic::new(Severity::Warning, finding));
     }
     if b.warmup.is_empty() {
         return None;
@@ -98,17 +75,12 @@ pub fn cold_start(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
     let warm = b.warmup_per_op(metric);
     let warm_median = Summary::of(&warm).ok()?.median;
     (warm_median > o.upper_fence).then(|| {
-        Diagnostic::new(
-            DiagnosticCode::ColdStart,
-            Severity::Info,
-            format!(
-                "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold state, absorbed by the {} warm-up runs",
-                warm_median / o.upper_fence,
-                b.warmup.len()
-            ),
-        )
-        .evidence(&key(b, metric, "warmup_median"), sig4(warm_median))
-        .evidence(&key(b, metric, "upper_fence"), sig4(o.upper_fence))
+        let finding = ColdWarmup {
+            warmup_median: amount(b, metric, warm_median),
+            upper_fence: amount(b, metric, o.upper_fence),
+            warmup_runs: b.warmup.len(),
+        };
+        Diagnostic::new(Severity::Info, finding)
     })
 }
 
@@ -124,7 +96,10 @@ mod tests {
             .map(|i| 100.0 + i as f64 + ((i * 7919) % 5) as f64)
             .collect();
         let d = trend(&ramp).unwrap();
-        assert!(d.message.contains("rise"), "{}", d.message);
+        let plumb_model::Finding::Drift(f) = &d.finding else {
+            panic!("{d:?}")
+        };
+        assert!(f.tau > 0.0 && f.half_change > 0.0, "{f:?}");
     }
 
     /// On a noisy machine, where 17 % of runs are as slow as the first, a slow first run
@@ -157,14 +132,12 @@ mod tests {
             warmup: true,
             ..Default::default()
         });
-        let d = cold_start(&b, &Metric::WallTime).unwrap();
-        assert!(
-            d.message.contains("the warm-up (3 runs) was not enough"),
-            "{}",
-            d.message
-        );
+        let warmup_runs = |b: &Benchmark| match cold_start(b, &Metric::WallTime).unwrap().finding {
+            plumb_model::Finding::ColdStart(c) => c.warmup_runs,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(warmup_runs(&b), Some(3));
         b.function.as_mut().unwrap().warmup = false;
-        let d = cold_start(&b, &Metric::WallTime).unwrap();
-        assert!(d.message.contains("warm-up was off"), "{}", d.message);
+        assert_eq!(warmup_runs(&b), None);
     }
 }

@@ -1,12 +1,14 @@
 //! The launches check: do fresh processes of one benchmark differ more than its samples (ANOVA)?
-use super::{key, pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
+use super::amount;
+use plumb_model::finding::Launches;
+use plumb_model::quantity::Confidence;
+use plumb_model::{Benchmark, Diagnostic, Metric, Severity};
 use plumb_stats::one_way_anova;
 
 /// Between-launch against within-launch variation, when a benchmark ran in several fresh
 /// processes: code layout and address-space randomisation change per process, not per
 /// sample, and can move a result more than its own noise.
-pub fn check(b: &Benchmark, metric: &Metric, level: f64) -> Option<Diagnostic> {
+pub fn check(b: &Benchmark, metric: &Metric, level: Confidence) -> Option<Diagnostic> {
     let counts = &b.function.as_ref()?.launch_sample_counts;
     if counts.len() < 2 {
         return None;
@@ -25,29 +27,19 @@ pub fn check(b: &Benchmark, metric: &Metric, level: f64) -> Option<Diagnostic> {
         .map(|g| g.iter().sum::<f64>() / g.len() as f64)
         .collect();
     let grand = means.iter().sum::<f64>() / means.len() as f64;
-    let spread = a.between_sd / grand;
-    let differ = a.p < 1.0 - level;
-    Some(
-        Diagnostic::new(
-            DiagnosticCode::Launches,
-            if differ { Severity::Warning } else { Severity::Info },
-            if differ {
-                format!(
-                    "the {} launches differ (one-way ANOVA F={:.1}, p={:.1e}): launch means spread {} while samples within a launch spread {}; the process itself (layout, ASLR) moves this result, and the Error is computed from launch means",
-                    counts.len(), a.f, a.p, pct(spread), pct(a.within_sd / grand)
-                )
-            } else {
-                format!(
-                    "{} launches agree (one-way ANOVA p={:.2}): launch means spread {}, samples within a launch {}",
-                    counts.len(), a.p, pct(spread), pct(a.within_sd / grand)
-                )
-            },
-        )
-        .evidence("launches", counts.len())
-        .evidence(&key(b, metric, "between_launch_sd"), sig4(a.between_sd))
-        .evidence(&key(b, metric, "within_launch_sd"), sig4(a.within_sd))
-        .evidence("anova_f", sig4(a.f))
-        .evidence("anova_p", a.p)
-        .advice(if differ { "compare results with --launches on both sides; more launches narrow the interval" } else { "" }),
-    )
+    let finding = Launches {
+        launches: counts.len(),
+        level,
+        f: a.f,
+        p: a.p,
+        mean: amount(b, metric, grand),
+        between_sd: amount(b, metric, a.between_sd),
+        within_sd: amount(b, metric, a.within_sd),
+    };
+    let severity = if finding.differ() {
+        Severity::Warning
+    } else {
+        Severity::Info
+    };
+    Some(Diagnostic::new(severity, finding))
 }

@@ -1,5 +1,6 @@
 //! Enemy checks on one benchmark. Each looks at the samples, and when it finds something
-//! it returns a diagnostic with the figures that show it and what to do.
+//! it returns a diagnostic: the finding with the figures that show it (its words
+//! are plumb-report's `finding`).
 
 pub mod cliffs;
 mod counters;
@@ -11,12 +12,12 @@ mod outliers;
 mod precision;
 
 use crate::AnalysisConfig;
-use plumb_model::{Benchmark, Diagnostic, Metric};
+use plumb_model::{Amount, Benchmark, Diagnostic, Metric};
 
 /// Runs every check on `cfg.metric`, whose analysed per-op values are `values`.
 pub fn run_all(b: &Benchmark, values: &[f64], cfg: &AnalysisConfig) -> Vec<Diagnostic> {
     let m = &cfg.metric;
-    let level = cfg.level.get();
+    let level = cfg.level;
     let mut out = Vec::new();
     out.extend(failures::check(b));
     out.extend(precision::sample_size(values, level));
@@ -31,22 +32,7 @@ pub fn run_all(b: &Benchmark, values: &[f64], cfg: &AnalysisConfig) -> Vec<Diagn
     out
 }
 
-/// An evidence name with the metric's unit, as the figure is in it: `first_ns`,
-/// `first_bytes`, or `first` for a count.
-pub(crate) fn key(b: &Benchmark, metric: &Metric, name: &str) -> String {
-    let suffix = b.metrics.get(metric).map_or("", |i| i.unit.name_suffix());
-    format!("{name}{suffix}")
-}
-
-/// Round to 4 significant digits for evidence, so documents stay readable.
-pub(crate) fn sig4(x: f64) -> f64 {
-    if x == 0.0 || !x.is_finite() {
-        return x;
-    }
-    let mag = 10f64.powi(3 - x.abs().log10().floor() as i32);
-    (x * mag).round() / mag
-}
-
-pub(crate) fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+/// `value` of `metric` in `b` with the metric's unit.
+pub(crate) fn amount(b: &Benchmark, metric: &Metric, value: f64) -> Amount {
+    Amount::new(value, plumb_model::format::unit_of(b, metric))
 }

@@ -1,6 +1,8 @@
 //! Precision checks: too few samples, too wide an interval, too high a coefficient of variation.
-use super::{key, pct, sig4};
-use plumb_model::{Benchmark, Diagnostic, DiagnosticCode, Metric, Severity};
+use super::amount;
+use plumb_model::finding::{HighCv, TooFewSamples, WideCi};
+use plumb_model::quantity::Confidence;
+use plumb_model::{Benchmark, Diagnostic, Metric, Severity};
 
 /// Below this many samples the t multiplier, not the noise, dominates the interval.
 pub const MIN_SAMPLES: usize = 10;
@@ -14,57 +16,40 @@ fn t_multiplier(n: usize, level: f64) -> f64 {
     plumb_stats::t_quantile(1.0 - (1.0 - level) / 2.0, n as f64 - 1.0)
 }
 
-pub fn sample_size(times: &[f64], level: f64) -> Option<Diagnostic> {
+pub fn sample_size(times: &[f64], level: Confidence) -> Option<Diagnostic> {
     let n = times.len();
     if n >= MIN_SAMPLES {
         return None;
     }
-    if n < 2 {
-        return Some(
-            Diagnostic::new(
-                DiagnosticCode::TooFewSamples,
-                Severity::Error,
-                format!("{n} sample(s): no spread, no confidence interval, no comparison"),
-            )
-            .evidence("n", n)
-            .advice("run at least --min-runs 10"),
-        );
-    }
-    let t = t_multiplier(n, level);
-    let t_inf = t_multiplier(10_000, level);
-    Some(
-        Diagnostic::new(
-            DiagnosticCode::TooFewSamples,
-            Severity::Warning,
-            format!(
-                "only {n} samples: at {} confidence the interval is {}× σ/√n, against {} with many samples",
-                pct(level),
-                sig4(t),
-                sig4(t_inf)
-            ),
-        )
-        .evidence("n", n)
-        .evidence("t_multiplier", sig4(t))
-        .advice(format!("use at least {MIN_SAMPLES} runs (--min-runs)")),
-    )
+    let spread = n >= 2;
+    let finding = TooFewSamples {
+        n,
+        wanted: MIN_SAMPLES,
+        level,
+        t_multiplier: spread.then(|| t_multiplier(n, level.get())),
+        t_multiplier_many: spread.then(|| t_multiplier(10_000, level.get())),
+    };
+    let severity = if spread {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    Some(Diagnostic::new(severity, finding))
 }
 
-pub fn wide_ci(b: &Benchmark, metric: &Metric, level: f64) -> Option<Diagnostic> {
+pub fn wide_ci(b: &Benchmark, metric: &Metric, level: Confidence) -> Option<Diagnostic> {
     let t = b.stats(metric)?;
-    let rel = t.error? / t.summary.mean.abs();
-    (rel > MAX_RELATIVE_ERROR).then(|| {
+    let error = t.error?;
+    let relative_error = error / t.summary.mean.abs();
+    (relative_error > MAX_RELATIVE_ERROR).then(|| {
         Diagnostic::new(
-            DiagnosticCode::WideCi,
             Severity::Warning,
-            format!(
-                "the {} confidence interval is ±{} of the mean: differences smaller than that cannot be seen",
-                pct(level),
-                pct(rel)
-            ),
+            WideCi {
+                level,
+                relative_error,
+                error: amount(b, metric, error),
+            },
         )
-        .evidence("relative_error", sig4(rel))
-        .evidence(&key(b, metric, "error"), sig4(t.error.unwrap_or(f64::NAN)))
-        .advice("more runs narrow it by √n; a quieter machine narrows the spread itself")
     })
 }
 
@@ -76,14 +61,13 @@ pub fn high_cv(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
     let cv = t.summary.cv();
     (cv > MAX_CV).then(|| {
         Diagnostic::new(
-            DiagnosticCode::HighCv,
             Severity::Warning,
-            format!("noisy: the standard deviation is {} of the mean", pct(cv)),
+            HighCv {
+                cv,
+                std_dev: amount(b, metric, t.summary.std_dev),
+                mad: amount(b, metric, t.summary.mad),
+            },
         )
-        .evidence("cv", sig4(cv))
-        .evidence(&key(b, metric, "std_dev"), sig4(t.summary.std_dev))
-        .evidence(&key(b, metric, "mad"), sig4(t.summary.mad))
-        .advice("see `plumb env` for noise sources; pin with taskset; close other programs")
     })
 }
 
@@ -100,11 +84,17 @@ mod tests {
 
     #[test]
     fn few_samples_warn_and_enough_do_not() {
-        assert!(sample_size(&[1.0; 5], 0.999).is_some());
+        let level = Confidence::DEFAULT;
+        let five = sample_size(&[1.0; 5], level).unwrap();
+        let plumb_model::Finding::TooFewSamples(f) = &five.finding else {
+            panic!("{five:?}")
+        };
+        assert_eq!((f.n, five.severity), (5, Severity::Warning));
+        assert!((f.t_multiplier.unwrap() - 8.610301581).abs() < 1e-6);
         assert_eq!(
-            sample_size(&[1.0], 0.999).unwrap().severity,
+            sample_size(&[1.0], level).unwrap().severity,
             Severity::Error
         );
-        assert!(sample_size(&[1.0; 10], 0.999).is_none());
+        assert!(sample_size(&[1.0; 10], level).is_none());
     }
 }

@@ -1,7 +1,8 @@
 //! Before a fast test: can one generator thread send this rate at all? A short closed-
 //! loop probe against the target (a few hundred milliseconds, before the warm-up)
 //! measures this thread's CPU time per request, the generator's own cost including the
-//! kernel's share of the socket calls, and so the most one thread could send.
+//! kernel's share of the socket calls. What that allows (threads needed for a rate) is
+//! plumb-analysis's capacity check.
 
 use super::engine::{self, Plan, Work};
 use super::run::LoadConfig;
@@ -12,25 +13,11 @@ use std::time::{Duration, Instant};
 pub const PROBE_ABOVE: f64 = 20_000.0;
 const PROBE_FOR: Duration = Duration::from_millis(300);
 const PROBE_CONNECTIONS: usize = 8;
-/// A thread is planned at most this busy: beyond it, sends queue behind answers.
-pub const USABLE_SHARE: f64 = 0.8;
-
+/// What the probe measured: this thread's CPU time per request, over `requests`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Capacity {
     pub cpu_per_request: Duration,
     pub requests: u64,
-}
-
-impl Capacity {
-    /// The most one thread could send, all its CPU spent on requests.
-    pub fn per_thread(&self) -> f64 {
-        1.0 / self.cpu_per_request.as_secs_f64().max(1e-9)
-    }
-
-    /// Threads needed to send `rate` with each at most `USABLE_SHARE` busy.
-    pub fn threads_for(&self, rate: f64) -> usize {
-        (rate / (USABLE_SHARE * self.per_thread())).ceil().max(1.0) as usize
-    }
 }
 
 /// Probes the target from this thread. `None` when it answered too little to say.
@@ -74,23 +61,5 @@ fn thread_cpu() -> Duration {
         let mut ts: libc::timespec = std::mem::zeroed();
         libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts);
         Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn threads_needed_follow_the_cost_per_request() {
-        let c = Capacity {
-            cpu_per_request: Duration::from_micros(8),
-            requests: 1000,
-        };
-        assert!((c.per_thread() - 125_000.0).abs() < 1e-6);
-        // 100 000/s at 80 % of 125 000/s per thread: exactly one thread.
-        assert_eq!(c.threads_for(100_000.0), 1);
-        assert_eq!(c.threads_for(100_001.0), 2);
-        assert_eq!(c.threads_for(300_000.0), 3);
     }
 }

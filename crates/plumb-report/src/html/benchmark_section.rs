@@ -125,11 +125,16 @@ fn load_spectrum(name: &str, l: &LoadInfo) -> String {
 }
 
 fn drift_verdict(b: &Benchmark) -> String {
-    let found: Vec<&str> = b
+    let found: Vec<String> = b
         .diagnostics
         .iter()
-        .filter(|d| matches!(d.code, DiagnosticCode::Drift | DiagnosticCode::ColdStart))
-        .map(|d| d.message.as_str())
+        .filter(|d| {
+            matches!(
+                d.code(),
+                DiagnosticCode::Drift | DiagnosticCode::ColdStart | DiagnosticCode::ColdWarmup
+            )
+        })
+        .map(|d| crate::finding::message(&d.finding))
         .collect();
     if found.is_empty() {
         "The drift and cold-start checks found nothing.".into()

@@ -165,35 +165,23 @@ fn environment(doc: &ResultDocument) -> String {
     format!("<p class=\"meta\">{}</p>", escape(&parts.join(" · ")))
 }
 
-/// Each finding with its severity, message, evidence and advice.
+/// Each finding with its severity, message, the figures beside it and advice.
 pub fn diagnostics(ds: &[Diagnostic]) -> String {
     let mut out = String::from("<ul class=\"diagnostics\">");
     for d in ds {
         let sev = format!("{:?}", d.severity).to_lowercase();
+        let w = crate::finding::words(&d.finding);
         let _ = write!(
             out,
             "<li><span class=\"{sev}\">{sev}</span> <code>{}</code> {}",
-            d.code,
-            escape(&d.message)
+            d.code(),
+            escape(&w.message)
         );
-        if !d.evidence.is_empty() {
-            let ev: Vec<String> = d
-                .evidence
-                .iter()
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect();
-            let _ = write!(
-                out,
-                " <span class=\"muted\">({})</span>",
-                escape(&ev.join(", "))
-            );
+        if let Some(details) = &w.details {
+            let _ = write!(out, " <span class=\"muted\">({})</span>", escape(details));
         }
-        if !d.advice.is_empty() {
-            let _ = write!(
-                out,
-                "<br><span class=\"muted\">{}</span>",
-                escape(&d.advice)
-            );
+        if let Some(advice) = &w.advice {
+            let _ = write!(out, "<br><span class=\"muted\">{}</span>", escape(advice));
         }
         out.push_str("</li>");
     }

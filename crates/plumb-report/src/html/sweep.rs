@@ -244,8 +244,8 @@ fn cliffs(doc: &ResultDocument, s: &Sweep) -> Vec<(u64, String)> {
             let b = &doc.benchmarks[i];
             b.diagnostics
                 .iter()
-                .filter(|d| d.code == DiagnosticCode::CacheCliff)
-                .filter_map(move |d| Some((b.working_set?.0, d.message.clone())))
+                .filter(|d| d.code() == DiagnosticCode::CacheCliff)
+                .filter_map(move |d| Some((b.working_set?.0, crate::finding::message(&d.finding))))
         })
         .collect()
 }
@@ -274,7 +274,7 @@ mod tests {
             crate::fixture::sweep_point(256 << 10, 2.0),
             crate::fixture::sweep_point(64 << 20, 100.0),
         ];
-        doc.benchmarks[2].diagnostics.push(Diagnostic::new(
+        doc.benchmarks[2].diagnostics.push(Diagnostic::recorded(
             DiagnosticCode::CacheCliff,
             Severity::Warning,
             "time per operation ×50 from 256 KiB to 64 MiB: passes L2 and L3",

@@ -1,0 +1,122 @@
+//! Findings from counters (the CPU's or a simulator's): branch- and memory-bound
+//! routines, counts scaled from too little, cache cliffs along a sweep, and time and
+//! work that moved apart between two benchmarks.
+use crate::quantity::{ByteSize, Duration};
+use crate::sweep::CacheMark;
+use crate::{Amount, Interval, Metric, Source};
+use serde::{Deserialize, Serialize};
+
+/// Mispredicted branches, per operation and as a share of branches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BranchBound {
+    pub mispredictions_per_op: f64,
+    pub branches_per_op: f64,
+    pub miss_rate: f64,
+    pub threshold: f64,
+    pub source: Source,
+}
+
+/// Accesses that miss `cache`, as a share and per operation; with the IPC where the
+/// CPU counted it (not under a simulator).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBound {
+    pub cache: String,
+    pub miss_rate: f64,
+    pub misses_per_op: f64,
+    pub threshold: f64,
+    pub ipc: Option<f64>,
+}
+
+/// Hardware counters live only `live_share` of the measured time (multiplexed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountedTooMuch {
+    pub live_share: f64,
+    pub threshold: f64,
+}
+
+/// Along a sweep, `metric` per operation ×`ratio` from working set `from` (benchmark
+/// `from_benchmark`) to `to`, against this machine's `caches`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CacheCliff {
+    pub metric: Metric,
+    pub from_benchmark: String,
+    pub from: ByteSize,
+    pub to: ByteSize,
+    pub from_mean: Amount,
+    pub to_mean: Amount,
+    pub ratio: f64,
+    pub ratio_ci: Option<Interval>,
+    /// The machine's data caches, smallest first.
+    pub caches: Vec<CacheMark>,
+    /// Miss counters both points have, per operation at each.
+    pub misses: Vec<MissesAlong>,
+}
+
+impl CacheCliff {
+    /// The caches whose size lies between the two working sets.
+    pub fn passed(&self) -> impl Iterator<Item = &CacheMark> {
+        self.caches
+            .iter()
+            .filter(|m| self.from <= m.size && m.size <= self.to)
+    }
+}
+
+/// A miss counter per operation at both ends of a cliff.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MissesAlong {
+    pub counter: Metric,
+    pub from: f64,
+    pub to: f64,
+}
+
+/// Why a benchmark measured nothing: what showed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "basis", rename_all = "kebab-case")]
+pub enum NothingMeasured {
+    /// Counted instructions per operation below what any work takes.
+    FewInstructions {
+        instructions_per_op: f64,
+        threshold: f64,
+        source: Source,
+    },
+    /// Per-operation times whose ranks an empty body's cannot be told from.
+    LikeEmptyBody {
+        median_per_op: Amount,
+        empty_body_median: Amount,
+    },
+    /// A median per call below one CPU cycle.
+    BelowOneCycle {
+        median_per_op: Amount,
+        cycle: Duration,
+    },
+}
+
+/// Time moved between two benchmarks while instructions did not; `moved`: the other
+/// counters that did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimeNotWork {
+    #[serde(with = "crate::nan_as_null")]
+    pub time_ratio: f64,
+    #[serde(with = "crate::nan_as_null")]
+    pub instructions_ratio: f64,
+    pub instructions_source: Source,
+    pub moved: Vec<CounterMoved>,
+}
+
+/// A counter that moved beyond the SESOI, by name (`ipc` is one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CounterMoved {
+    pub counter: String,
+    #[serde(with = "crate::nan_as_null")]
+    pub ratio: f64,
+}
+
+/// Instructions moved between two benchmarks while time was equivalent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkNotTime {
+    #[serde(with = "crate::nan_as_null")]
+    pub time_ratio: f64,
+    #[serde(with = "crate::nan_as_null")]
+    pub instructions_ratio: f64,
+    pub instructions_source: Source,
+}

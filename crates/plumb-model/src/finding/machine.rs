@@ -1,0 +1,93 @@
+//! Findings about the machine a result was measured on, and about two machines (or two
+//! results) compared.
+use serde::{Deserialize, Serialize};
+
+/// The frequency governors, when one is not `performance`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CpuGovernor {
+    pub governors: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turbo {}
+
+/// A 1-minute load average high for the hardware threads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BusyMachine {
+    pub load: f64,
+    pub threads: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Virtualized {
+    pub virtualization: String,
+}
+
+/// The kernel's clock source, when not `tsc`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClockSource {
+    pub clock_source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Smt {}
+
+/// No isolated CPUs, and the benchmark may run on any of `affinity`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotPinned {
+    pub affinity: Vec<usize>,
+}
+
+/// `/proc/sys/kernel/randomize_va_space`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Aslr {
+    pub randomize_va_space: u8,
+}
+
+/// What of the machine differs between two results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MachineField {
+    Host,
+    Cpu,
+    Kernel,
+    Virtualization,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DifferentMachine {
+    pub field: MachineField,
+    pub base: Option<String>,
+    pub new: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DifferentFrequencyPolicy {
+    pub base_governors: Vec<String>,
+    pub new_governors: Vec<String>,
+    pub base_turbo: Option<bool>,
+    pub new_turbo: Option<bool>,
+}
+
+/// 1-minute load averages of the two runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DifferentLoad {
+    pub base: f64,
+    pub new: f64,
+    pub threads: usize,
+}
+
+/// `benchmark`'s means differ (×`mean_ratio`) where its fastest samples agree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BestCaseAgrees {
+    pub benchmark: String,
+    pub mean_ratio: f64,
+    pub min_ratio: f64,
+}
+
+/// The only benchmark of each result, compared under different names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedByElimination {
+    pub base: String,
+    pub new: String,
+}
