@@ -1,6 +1,7 @@
 //! The bench binary's command line. `cargo bench` passes `--bench`; without it (as under
 //! `cargo test --benches`) each benchmark runs once, as a smoke test.
 
+use crate::error::ArgsError;
 use plumb_counters::plan::CounterMode;
 use plumb_model::bench_child::{PROFILE_CHILD, REGION_TIME, SIMULATE_CHILD};
 use plumb_model::quantity::{parse_count, Confidence, Duration, Fraction};
@@ -141,8 +142,20 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --quiet                 no per-benchmark progress lines
 ";
 
-fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| format!("{flag} needs a value"))
+fn value<'a>(
+    it: &mut impl Iterator<Item = &'a String>,
+    flag: &str,
+) -> Result<&'a String, ArgsError> {
+    it.next().ok_or_else(|| ArgsError::MissingValue {
+        flag: flag.to_string(),
+    })
+}
+
+fn bad(flag: &str, why: impl ToString) -> ArgsError {
+    ArgsError::BadValue {
+        flag: flag.to_string(),
+        why: why.to_string(),
+    }
 }
 
 /// One grammar with the `plumb` command line: the value parses as its quantity type, and
@@ -150,22 +163,23 @@ fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'
 fn quantity<T: std::str::FromStr<Err = plumb_model::quantity::QuantityError>>(
     s: &str,
     flag: &str,
-) -> Result<T, String> {
-    s.parse().map_err(|e| format!("{flag}: {e}"))
+) -> Result<T, ArgsError> {
+    s.parse().map_err(|e| bad(flag, e))
 }
 
-fn count(s: &str, flag: &str, min: u64) -> Result<usize, String> {
+fn count(s: &str, flag: &str, min: u64) -> Result<usize, ArgsError> {
     parse_count(s, min)
         .map(|n| n as usize)
-        .map_err(|e| format!("{flag}: {e}"))
+        .map_err(|e| bad(flag, e))
 }
 
 /// A duration above zero and at most an hour.
-fn time_limit(s: &str, flag: &str) -> Result<Duration, String> {
+fn time_limit(s: &str, flag: &str) -> Result<Duration, ArgsError> {
     let d: Duration = quantity(s, flag)?;
     if d.is_zero() || d > Duration::from_secs(3600) {
-        return Err(format!(
-            "{flag}: `{s}` must be above 0 and at most 1h (e.g. 500ms, 3s)"
+        return Err(bad(
+            flag,
+            format!("`{s}` must be above 0 and at most 1h (e.g. 500ms, 3s)"),
         ));
     }
     Ok(d)
@@ -226,12 +240,12 @@ fn counting_option<'a>(
     a: &mut Args,
     arg: &str,
     it: &mut impl Iterator<Item = &'a String>,
-) -> Result<bool, String> {
+) -> Result<bool, ArgsError> {
     match arg {
         "--counters" => a.counters = Some(CounterMode::Auto),
         _ if arg.starts_with("--counters=") => {
             let mode = arg["--counters=".len()..].parse();
-            a.counters = Some(mode.map_err(|e: String| format!("--counters: {e}"))?)
+            a.counters = Some(mode.map_err(|e: String| bad("--counters", e))?)
         }
         "--sim-budget" => a.sim_budget = time_limit(value(it, arg)?, arg)?,
         // plumb's own children (plumb_model::bench_child): the protocol's words.
@@ -244,7 +258,7 @@ fn counting_option<'a>(
 }
 
 /// Parses the arguments after the program name.
-pub fn parse(raw: &[String]) -> Result<Args, String> {
+pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
     let mut a = Args::default();
     let mut it = raw.iter();
     while let Some(arg) = it.next() {
@@ -269,19 +283,16 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
                     "monotonic" => ClockChoice::Monotonic,
                     "tsc" => ClockChoice::Tsc,
                     other => {
-                        return Err(format!(
-                            "--clock: unknown clock {other:?} (monotonic or tsc)"
-                        ))
+                        let why = format!("unknown clock {other:?} (monotonic or tsc)");
+                        return Err(bad(arg, why));
                     }
                 }
             }
             "--warmup-cap" => {
                 a.warmup_cap = quantity(value(&mut it, arg)?, arg)?;
                 if a.warmup_cap > Duration::from_secs(3600) {
-                    return Err(format!(
-                        "{arg}: `{}` is longer than 1h (e.g. 3s)",
-                        a.warmup_cap
-                    ));
+                    let why = format!("`{}` is longer than 1h (e.g. 3s)", a.warmup_cap);
+                    return Err(bad(arg, why));
                 }
             }
             "--warmup-window" => a.warmup_window = count(value(&mut it, arg)?, arg, 2)?,
@@ -303,15 +314,19 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
             "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
             "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
             "--report" => a.report = Some(value(&mut it, arg)?.into()),
-            "--help" | "-h" => return Err(String::new()),
+            "--help" | "-h" => return Err(ArgsError::Help),
             // Flags libtest-style runners pass that mean nothing here.
             "--nocapture" | "--show-output" | "--test" => {}
-            other if other.starts_with('-') => return Err(format!("unknown option {other:?}")),
+            other if other.starts_with('-') => {
+                return Err(ArgsError::UnknownOption(other.to_string()))
+            }
             filter => a.filters.push(filter.to_string()),
         }
     }
     if a.delta && a.subtract_overhead {
-        return Err("--delta and --subtract-overhead both remove a fixed cost; choose one".into());
+        return Err(ArgsError::Conflict(
+            "--delta and --subtract-overhead both remove a fixed cost; choose one",
+        ));
     }
     Ok(a)
 }
@@ -320,8 +335,13 @@ pub fn parse(raw: &[String]) -> Result<Args, String> {
 mod tests {
     use super::*;
 
-    fn p(args: &[&str]) -> Result<Args, String> {
+    fn p(args: &[&str]) -> Result<Args, ArgsError> {
         parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    /// The error as the harness prints it.
+    fn err(args: &[&str]) -> String {
+        p(args).unwrap_err().to_string()
     }
 
     #[test]
@@ -377,26 +397,20 @@ mod tests {
     #[test]
     fn refuses_bad_values() {
         assert!(p(&["--sample-count", "0"]).is_err());
-        assert!(p(&["--sample-count", "x"])
-            .unwrap_err()
-            .contains("not a whole number"));
-        assert!(p(&["--clock", "sundial"])
-            .unwrap_err()
-            .contains("unknown clock"));
-        assert!(p(&["--frobnicate"]).unwrap_err().contains("unknown option"));
-        assert!(p(&["--export-json"]).unwrap_err().contains("needs a value"));
+        assert!(err(&["--sample-count", "x"]).contains("not a whole number"));
+        assert!(err(&["--clock", "sundial"]).contains("unknown clock"));
+        assert!(err(&["--frobnicate"]).contains("unknown option"));
+        assert!(err(&["--export-json"]).contains("needs a value"));
         assert!(p(&["--warmup-cap", "-1"]).is_err());
         assert!(p(&["--warmup-cap", "NaN"]).is_err());
         assert!(p(&["--measure-time", "inf"]).is_err());
         assert_eq!(
-            p(&["--measure-time", "5"]).unwrap_err(),
+            err(&["--measure-time", "5"]),
             "--measure-time: `5` needs a unit (e.g. 5ms, 5s)"
         );
-        assert!(p(&["--confidence", "0.3"])
-            .unwrap_err()
-            .contains("between 50% and 100%"));
+        assert!(err(&["--confidence", "0.3"]).contains("between 50% and 100%"));
         assert_eq!(
-            p(&["--counters=sometimes"]).unwrap_err(),
+            err(&["--counters=sometimes"]),
             "--counters: unknown counters \"sometimes\" (auto, hardware or simulated)"
         );
         assert!(p(&["--sim-budget", "0s"]).is_err());

@@ -2,6 +2,7 @@
 
 use crate::args::Args;
 use crate::bencher::{Context, Measured};
+use crate::error::BenchError;
 use crate::harness::{BenchOutcome, Ran};
 use crate::registry::{Entry, GroupOptions};
 use crate::sampler::Sampled;
@@ -232,8 +233,8 @@ pub(crate) fn targets(args: &Args) -> Vec<ExportTarget> {
 }
 
 /// Writes every target (a failing one rescues the whole result), saying where each went.
-pub(crate) fn export(targets: &[ExportTarget], doc: &ResultDocument) -> Result<(), String> {
-    plumb_report::targets::write_all(targets, doc).map_err(|e| e.to_string())?;
+pub(crate) fn export(targets: &[ExportTarget], doc: &ResultDocument) -> Result<(), BenchError> {
+    plumb_report::targets::write_all(targets, doc)?;
     for t in targets.iter().filter(|t| !t.is_stdout()) {
         eprintln!("wrote {}", t.path.display());
     }

@@ -2,6 +2,7 @@
 use crate::args::{self, Args, ClockChoice};
 use crate::bencher::{Bencher, Context, Measured, Untimed};
 use crate::clock::{Clock, Monotonic};
+use crate::error::{ArgsError, BenchError};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
@@ -41,7 +42,7 @@ impl<'a> Harness<'a> {
         let raw: Vec<String> = std::env::args().skip(1).collect();
         match args::parse(&raw) {
             Ok(args) => Harness::with_args(args),
-            Err(e) if e.is_empty() => {
+            Err(ArgsError::Help) => {
                 print!("{}", args::USAGE);
                 std::process::exit(0)
             }
@@ -110,7 +111,7 @@ impl<'a> Harness<'a> {
     }
 
     /// Runs and reports; returns the document (None for `--list` and test mode).
-    pub fn run_to_document(mut self) -> Result<Option<plumb_model::ResultDocument>, String> {
+    pub fn run_to_document(mut self) -> Result<Option<plumb_model::ResultDocument>, BenchError> {
         let names: Vec<String> = self.entries.iter().map(|e| e.full_name.clone()).collect();
         let chosen = self.choose(&names)?;
         if self.args.list {
@@ -139,11 +140,15 @@ impl<'a> Harness<'a> {
         let test_mode = !self.args.bench;
         let targets = document::targets(&self.args);
         if !test_mode {
-            plumb_report::targets::check(&targets).map_err(|e| e.to_string())?;
+            plumb_report::targets::check(&targets)?;
         }
         // Caught from here to the end: a stop ends sampling, and what was measured is
         // analysed, printed and written like a whole run, marked interrupted.
-        let signals = StopOnSignals::install(SecondSignal::Exits)?;
+        let signals =
+            StopOnSignals::install(SecondSignal::Exits).map_err(|cause| BenchError::System {
+                what: "cannot catch Ctrl-C".into(),
+                cause,
+            })?;
         let (ctx, clock_info, environment) = self.prepare(test_mode, Arc::clone(&signals.stop))?;
         let counting = self.counting(&environment, test_mode)?;
         if !test_mode {
@@ -189,7 +194,7 @@ impl<'a> Harness<'a> {
         &self,
         env: &plumb_model::Environment,
         test_mode: bool,
-    ) -> Result<Counting, String> {
+    ) -> Result<Counting, BenchError> {
         let Some(mode) = self
             .args
             .counters
@@ -202,12 +207,13 @@ impl<'a> Harness<'a> {
         };
         let budget = self.args.sim_budget.to_std();
         plumb_report::counting_plan(mode, env, budget, plumb_report::Counted::Routines)
+            .map_err(BenchError::Counters)
     }
 
     /// `--simulate-child N` (under valgrind) or `--profile-child TIME` (under perf): each
     /// chosen routine run in the untimed region, nothing measured but how long the region
     /// took, written to `--region-time`.
-    fn run_untimed(&mut self, chosen: &[usize], untimed: Untimed) -> Result<(), String> {
+    fn run_untimed(&mut self, chosen: &[usize], untimed: Untimed) -> Result<(), BenchError> {
         let ctx = Context {
             clock: Clock::Monotonic(Monotonic::new()),
             sampling: sampling(&self.args, Duration::ZERO, Arc::default()),
@@ -221,7 +227,10 @@ impl<'a> Harness<'a> {
             let entry = &mut self.entries[i];
             let mut b = Bencher::new(&ctx);
             catch_unwind(AssertUnwindSafe(|| (entry.routine)(&mut b))).map_err(|panic| {
-                format!("{}: panicked: {}", entry.full_name, panic_message(&*panic))
+                BenchError::Panicked {
+                    benchmark: entry.full_name.clone(),
+                    message: panic_message(&*panic),
+                }
             })?;
             region += b.region_time.unwrap_or_default();
         }
@@ -231,13 +240,16 @@ impl<'a> Harness<'a> {
                 path,
                 plumb_model::bench_child::write_region_time(region.into()),
             )
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            .map_err(|e| BenchError::Write {
+                path: path.clone(),
+                cause: e.to_string(),
+            }),
             None => Ok(()),
         }
     }
 
     /// The benchmarks the filters select, after checking the names.
-    fn choose(&self, names: &[String]) -> Result<Vec<usize>, String> {
+    fn choose(&self, names: &[String]) -> Result<Vec<usize>, BenchError> {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         check_unique(&names)?;
         for group in self.options.keys() {
@@ -254,7 +266,7 @@ impl<'a> Harness<'a> {
         &self,
         test_mode: bool,
         stop: Arc<AtomicBool>,
-    ) -> Result<(Context, plumb_model::ClockInfo, plumb_model::Environment), String> {
+    ) -> Result<(Context, plumb_model::ClockInfo, plumb_model::Environment), BenchError> {
         // The machine record (a few dozen small files from /proc and /sys) is read on
         // another thread while the clock is characterised; it is needed only at the end.
         // Spawned before pinning (so it does not share the pinned CPU) and joined before
@@ -291,7 +303,7 @@ impl<'a> Harness<'a> {
         &self,
         chosen: &[usize],
         stop: &AtomicBool,
-    ) -> Result<Vec<Benchmark>, String> {
+    ) -> Result<Vec<Benchmark>, BenchError> {
         let quiet = self.args.quiet;
         let mut out = Vec::new();
         for &i in chosen {
@@ -318,7 +330,7 @@ impl<'a> Harness<'a> {
         ctx: &Context,
         chosen: &[usize],
         test_mode: bool,
-    ) -> Result<Option<Vec<Benchmark>>, String> {
+    ) -> Result<Option<Vec<Benchmark>>, BenchError> {
         let quiet = self.args.quiet || test_mode;
         let mut ran = Vec::new();
         for &i in chosen {
@@ -350,7 +362,7 @@ impl<'a> Harness<'a> {
             return if failed == 0 {
                 Ok(None)
             } else {
-                Err(format!("{failed} benchmark(s) failed"))
+                Err(BenchError::Failed(failed))
             };
         }
         Ok(Some(
@@ -457,43 +469,44 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "non-string panic".to_string())
 }
 
-fn check_unique(names: &[&str]) -> Result<(), String> {
+fn check_unique(names: &[&str]) -> Result<(), BenchError> {
     let mut seen = std::collections::BTreeSet::new();
     for n in names {
         if !seen.insert(*n) {
-            return Err(format!(
-                "two benchmarks are named {n:?}; names must be unique"
-            ));
+            return Err(BenchError::DuplicateName(n.to_string()));
         }
     }
     Ok(())
 }
 
-fn make_clock(choice: ClockChoice) -> Result<Clock, String> {
+fn make_clock(choice: ClockChoice) -> Result<Clock, BenchError> {
     match choice {
         ClockChoice::Monotonic => Ok(Clock::Monotonic(Monotonic::new())),
         #[cfg(target_arch = "x86_64")]
         ClockChoice::Tsc => crate::clock::Tsc::new(Duration::from_millis(100))
             .map(Clock::Tsc)
-            .ok_or_else(|| {
-                "--clock tsc: this CPU does not report an invariant TSC; use the monotonic clock"
-                    .into()
-            }),
+            .ok_or(BenchError::NoTsc),
         #[cfg(not(target_arch = "x86_64"))]
-        ClockChoice::Tsc => Err("--clock tsc is only available on x86_64".into()),
+        ClockChoice::Tsc => Err(BenchError::NoTsc),
     }
 }
 
-fn pin_to(cpu: usize) -> Result<(), String> {
+fn pin_to(cpu: usize) -> Result<(), BenchError> {
     // SAFETY: cpu_set_t is plain data; CPU_SET writes within it for cpu < CPU_SETSIZE.
     unsafe {
         if cpu >= libc::CPU_SETSIZE as usize {
-            return Err(format!("--pin {cpu}: no such CPU"));
+            return Err(BenchError::Pin {
+                cpu,
+                why: "no such CPU".into(),
+            });
         }
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpu, &mut set);
         if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-            return Err(format!("--pin {cpu}: {}", std::io::Error::last_os_error()));
+            return Err(BenchError::Pin {
+                cpu,
+                why: std::io::Error::last_os_error().to_string(),
+            });
         }
     }
     Ok(())

@@ -4,6 +4,7 @@
 //! variation is a noise source that within-process samples cannot show.
 
 use crate::args::Args;
+use crate::error::{system, BenchError};
 use crate::registry::Entry;
 #[cfg(test)]
 use plumb_model::quantity::Duration;
@@ -15,11 +16,9 @@ pub(crate) fn measure(
     args: &Args,
     e: &Entry<'_>,
     stop: &std::sync::atomic::AtomicBool,
-) -> Result<Benchmark, String> {
-    let exe =
-        std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
-    let dir =
-        tempfile::tempdir().map_err(|err| format!("cannot make a temporary directory: {err}"))?;
+) -> Result<Benchmark, BenchError> {
+    let exe = std::env::current_exe().map_err(system("cannot find this bench binary"))?;
+    let dir = tempfile::tempdir().map_err(system("cannot make a temporary directory"))?;
     let mut launches = Vec::new();
     let mut failures = Vec::new();
     for l in 0..args.launches {
@@ -35,7 +34,7 @@ pub(crate) fn measure(
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .output()
-            .map_err(|err| format!("cannot start launch {}: {err}", l + 1))?;
+            .map_err(system(format!("cannot start launch {}", l + 1)))?;
         let doc = std::fs::read_to_string(&out)
             .ok()
             .and_then(|t| ResultDocument::from_json(&t).ok());

@@ -1,5 +1,6 @@
 //! Registration of benchmarks and groups, and selection by filter.
 
+use crate::error::BenchError;
 use crate::Bencher;
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -112,7 +113,7 @@ pub(crate) fn select(
     names: &[&str],
     filters: &[String],
     regex: bool,
-) -> Result<Vec<usize>, String> {
+) -> Result<Vec<usize>, BenchError> {
     if filters.is_empty() {
         return Ok((0..names.len()).collect());
     }
@@ -122,7 +123,10 @@ pub(crate) fn select(
             .map(|f| {
                 regex::Regex::new(f)
                     .map(|r| Box::new(move |n: &str| r.is_match(n)) as Matcher)
-                    .map_err(|e| format!("bad --regex filter {f:?}: {e}"))
+                    .map_err(|e| BenchError::BadFilter {
+                        filter: f.clone(),
+                        why: e.to_string(),
+                    })
             })
             .collect::<Result<_, _>>()?
     } else {
@@ -138,11 +142,10 @@ pub(crate) fn select(
         .filter(|&i| matchers.iter().any(|m| m(names[i])))
         .collect();
     if chosen.is_empty() {
-        return Err(format!(
-            "no benchmark matches {} (matching is exact; use --regex for patterns). The benchmarks are:\n  {}",
-            filters.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(", "),
-            names.join("\n  ")
-        ));
+        return Err(BenchError::NoMatch {
+            filters: filters.to_vec(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+        });
     }
     Ok(chosen)
 }
@@ -169,13 +172,16 @@ mod tests {
 
     #[test]
     fn unknown_filter_lists_what_exists() {
-        let e = select(&NAMES, &["nope".into()], false).unwrap_err();
+        let e = select(&NAMES, &["nope".into()], false)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("no benchmark matches \"nope\"") && e.contains("sm/state_machine_16384"),
             "{e}"
         );
-        assert!(select(&NAMES, &["(".into()], true)
-            .unwrap_err()
-            .contains("bad --regex"));
+        assert!(matches!(
+            select(&NAMES, &["(".into()], true).unwrap_err(),
+            BenchError::BadFilter { .. }
+        ));
     }
 }

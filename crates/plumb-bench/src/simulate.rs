@@ -12,6 +12,7 @@
 //! samples measured. Inputs of `iter_batched` are made before the region in both runs.
 
 use crate::args::Args;
+use crate::error::{system, BenchError};
 use plumb_counters::cachegrind::{self, SimError, SimRun, Totals, VALGRIND_STARTUP};
 use plumb_counters::plan::SimulationPlan;
 use plumb_model::{Benchmark, Metric, SimulatedCounts};
@@ -34,6 +35,56 @@ const MAX_CALLS: u64 = 50_000;
 /// The shortest native run of the child whose simulation updates the slowdown.
 const LEARN_FROM: Duration = Duration::from_millis(50);
 
+/// Why a benchmark was not simulated: recorded in its `not_simulated`.
+#[derive(Debug)]
+enum NotSimulated {
+    Interrupted,
+    /// The two runs' estimate passes the budget.
+    OverBudget {
+        calls: u64,
+        estimate: Duration,
+        native: Duration,
+        slowdown: f64,
+        budget: Duration,
+    },
+    TempDir(String),
+    Start {
+        program: String,
+        cause: String,
+    },
+    /// The routine failed outside the simulator.
+    Failed {
+        status: String,
+        stderr: String,
+    },
+    /// valgrind's run failed, or was stopped: its own reason.
+    Simulator(String),
+}
+
+impl std::fmt::Display for NotSimulated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use plumb_model::format::time;
+        match self {
+            NotSimulated::Interrupted => f.write_str("not simulated: interrupted before its simulation"),
+            NotSimulated::OverBudget { calls, estimate, native, slowdown, budget } => write!(
+                f,
+                "not simulated: {calls} and {} calls would take about {} under callgrind ({slowdown:.0}× their native {}, plus valgrind's start-up), over the budget of {} (--sim-budget)",
+                2 * calls,
+                time(*estimate),
+                time(*native),
+                plumb_model::quantity::Duration::from(*budget)
+            ),
+            NotSimulated::TempDir(cause) => write!(f, "not simulated: cannot make a temporary directory: {cause}"),
+            NotSimulated::Start { program, cause } => write!(f, "not simulated: cannot start {program}: {cause}"),
+            NotSimulated::Failed { status, stderr } => write!(
+                f,
+                "not simulated: its routine failed outside the simulator ({status}): {stderr}"
+            ),
+            NotSimulated::Simulator(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Simulates each measured benchmark of `benchmarks`; one that is not simulated says why
 /// in its `not_simulated`. The harness's `stop` (Ctrl-C) stops the simulation in progress
 /// and skips the rest; what was simulated is kept, and the timed results are written.
@@ -42,9 +93,8 @@ pub(crate) fn simulate_benchmarks(
     sim: &SimulationPlan,
     benchmarks: &mut [Benchmark],
     stop: &AtomicBool,
-) -> Result<(), String> {
-    let exe =
-        std::env::current_exe().map_err(|err| format!("cannot find this bench binary: {err}"))?;
+) -> Result<(), BenchError> {
+    let exe = std::env::current_exe().map_err(system("cannot find this bench binary"))?;
     let mut slowdown = FIRST_SLOWDOWN;
     for b in benchmarks.iter_mut() {
         let failed = b.function.as_ref().is_some_and(|f| f.failure.is_some());
@@ -62,7 +112,7 @@ pub(crate) fn simulate_benchmarks(
         };
         match job.simulate(sim, &mut slowdown, stop, !args.quiet) {
             Ok(diff) => push(&mut counts, job.ops_per_call * job.calls, &diff),
-            Err(why) => counts.not_simulated = Some(why),
+            Err(why) => counts.not_simulated = Some(why.to_string()),
         }
         b.simulated = Some(counts);
     }
@@ -129,9 +179,9 @@ impl Job<'_> {
         slowdown: &mut f64,
         stop: &AtomicBool,
         progress: bool,
-    ) -> Result<Difference, String> {
+    ) -> Result<Difference, NotSimulated> {
         if stop.load(Ordering::Relaxed) {
-            return Err("not simulated: interrupted before its simulation".into());
+            return Err(NotSimulated::Interrupted);
         }
         let calls = self.calls;
         // Natively first: the child's start and setup are unknown from the timed samples
@@ -140,13 +190,13 @@ impl Job<'_> {
         let native = self.run_natively(calls)? * 3;
         let estimate = VALGRIND_STARTUP * 2 + native.mul_f64(*slowdown);
         if estimate > sim.budget {
-            return Err(format!(
-                "not simulated: {calls} and {} calls would take about {} under callgrind ({slowdown:.0}× their native {}, plus valgrind's start-up), over the budget of {} (--sim-budget)",
-                2 * calls,
-                plumb_model::format::time(estimate),
-                plumb_model::format::time(native),
-                plumb_model::quantity::Duration::from(sim.budget)
-            ));
+            return Err(NotSimulated::OverBudget {
+                calls,
+                estimate,
+                native,
+                slowdown: *slowdown,
+                budget: sim.budget,
+            });
         }
         if progress {
             eprintln!(
@@ -175,10 +225,9 @@ impl Job<'_> {
         sim: &SimulationPlan,
         calls: u64,
         stop: &AtomicBool,
-    ) -> Result<(Simulated, Simulated), String> {
+    ) -> Result<(Simulated, Simulated), NotSimulated> {
         let started = Instant::now();
-        let dir = tempfile::tempdir()
-            .map_err(|e| format!("not simulated: cannot make a temporary directory: {e}"))?;
+        let dir = tempfile::tempdir().map_err(|e| NotSimulated::TempDir(e.to_string()))?;
         let run = |n: u64| {
             let left = sim.budget.saturating_sub(started.elapsed());
             let region_time = dir.path().join(format!("region-{n}"));
@@ -190,21 +239,21 @@ impl Job<'_> {
                     SimError::OverBudget(_) => SimError::OverBudget(sim.budget),
                     other => other,
                 })
-                .map_err(|e| e.not_simulated())?;
+                .map_err(|e| NotSimulated::Simulator(e.not_simulated()))?;
             // How long the region took, simulated, as the child timed it around (not
             // inside) the region.
             let took = std::fs::read_to_string(&region_time)
                 .ok()
                 .and_then(|t| read_region_time(&t).ok())
                 .unwrap_or_default();
-            Ok::<_, String>((run, took.to_std()))
+            Ok::<_, NotSimulated>((run, took.to_std()))
         };
         Ok((run(calls)?, run(2 * calls)?))
     }
 
     /// The child of N calls run without valgrind: how long its start, setup and region
     /// take, and whether it runs at all.
-    fn run_natively(&self, calls: u64) -> Result<Duration, String> {
+    fn run_natively(&self, calls: u64) -> Result<Duration, NotSimulated> {
         let argv = self.argv(calls, None);
         let started = Instant::now();
         let out = Command::new(&argv[0])
@@ -213,15 +262,17 @@ impl Job<'_> {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .output()
-            .map_err(|e| format!("not simulated: cannot start {}: {e}", argv[0]))?;
+            .map_err(|e| NotSimulated::Start {
+                program: argv[0].clone(),
+                cause: e.to_string(),
+            })?;
         let took = started.elapsed();
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
-            return Err(format!(
-                "not simulated: its routine failed outside the simulator ({}): {}",
-                out.status,
-                err.trim()
-            ));
+            return Err(NotSimulated::Failed {
+                status: out.status.to_string(),
+                stderr: err.trim().to_string(),
+            });
         }
         Ok(took)
     }

@@ -118,7 +118,10 @@ fn filters_are_exact_unless_regex_and_unknown_ones_list_the_names() {
     .unwrap()
     .unwrap();
     assert_eq!(doc.benchmarks.len(), 2);
-    let err = mk(quick(dir.path(), &["state_machine"])).err().unwrap();
+    let err = mk(quick(dir.path(), &["state_machine"]))
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         err.contains("no benchmark matches") && err.contains("sm/state_machine_16384"),
         "{err}"
@@ -141,11 +144,9 @@ fn duplicate_names_and_zero_ops_are_refused_clearly() {
     let mut h = Harness::with_args(Args::default());
     h.bench("twin", |b| b.iter(|| 1));
     h.bench("twin", |b| b.iter(|| 2));
-    assert!(h
-        .run_to_document()
-        .err()
-        .unwrap()
-        .contains("two benchmarks are named \"twin\""));
+    let e = h.run_to_document().err().unwrap();
+    assert!(matches!(&e, plumb_bench::BenchError::DuplicateName(n) if n == "twin"));
+    assert!(e.to_string().contains("two benchmarks are named \"twin\""));
 
     let dir = tempfile::tempdir().unwrap();
     let mut h = Harness::with_args(quick(dir.path(), &[]));

@@ -51,7 +51,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         if runs.is_empty() {
             continue;
         }
-        let mut b = load_benchmark(settings, runs).map_err(CliError)?;
+        let mut b = load_benchmark(settings, runs)?;
         let checks = load_checks(b.load.as_ref().expect("a load result"), gates);
         b.diagnostics.extend(checks);
         benchmarks.push(b);
@@ -180,7 +180,7 @@ fn run_in_turn(
                 eprintln!("plumb: {message}");
                 return Ok((reports, Some(message)));
             }
-            Err(e) => return Err(CliError(e)),
+            Err(e) => return Err(CliError::from(e)),
         }
     }
     Ok((reports, None))
@@ -210,7 +210,7 @@ fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
     if rate / (cfg.threads as f64) < PROBE_ABOVE {
         return Ok(None);
     }
-    let Some(c) = probe(cfg).map_err(CliError)? else {
+    let Some(c) = probe(cfg)? else {
         return Ok(None);
     };
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());

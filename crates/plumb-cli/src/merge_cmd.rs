@@ -18,8 +18,7 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
     export::check(&targets)?;
     let docs: Vec<ResultDocument> = a.inputs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;
     let paths: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
-    let merged = merged_document(&docs, &paths, a.allow_disjoint, Invocation::current())
-        .map_err(CliError)?;
+    let merged = merged_document(&docs, &paths, a.allow_disjoint, Invocation::current())?;
     export::write_all(&targets, &merged)?;
     let mut text = format!(
         "Merged {} results into {}\n\n",

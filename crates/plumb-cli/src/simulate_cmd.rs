@@ -30,7 +30,7 @@ pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
     if let Some(dir) = &a.hgrm_dir {
         for (name, client) in [("closed", &sim.closed), ("open", &sim.open)] {
             let path = dir.join(format!("{name}.hgrm"));
-            let h = decode(&client.latency).map_err(CliError)?;
+            let h = decode(&client.latency)?;
             std::fs::write(&path, percentile_distribution(&h))
                 .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
         }

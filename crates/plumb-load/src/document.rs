@@ -2,7 +2,7 @@
 //! producer assembles them so the CLI only parses, calls and renders.
 
 use crate::http::LoadReport;
-use crate::{join_runs, merge_load, model};
+use crate::{join_runs, merge_load, model, CombineError, LoadError};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, BenchmarkKind, Environment, Invocation, LoadInfo, LoadMode, LoadSettings,
@@ -22,7 +22,7 @@ pub struct LoadContext {
 pub fn load_benchmark(
     settings: &LoadSettings,
     reports: &[LoadReport],
-) -> Result<Benchmark, String> {
+) -> Result<Benchmark, LoadError> {
     let (mode, target_rate, concurrency) = match settings.mode {
         LoadMode::Open {
             rate,
@@ -77,13 +77,14 @@ pub fn merged_document(
     paths: &[String],
     allow_disjoint: bool,
     invocation: Invocation,
-) -> Result<ResultDocument, String> {
+) -> Result<ResultDocument, LoadError> {
     let mut names: Vec<String> = Vec::new();
     for (doc, path) in docs.iter().zip(paths) {
         if doc.benchmarks.iter().any(|b| b.load.is_none()) {
-            return Err(format!(
-                "{path}: merge combines load results (plumb load); this file has other benchmarks"
-            ));
+            return Err(CombineError::NotLoad {
+                input: path.clone(),
+            }
+            .into());
         }
         for b in &doc.benchmarks {
             if !names.contains(&b.name) {
@@ -91,7 +92,7 @@ pub fn merged_document(
             }
         }
     }
-    let first = docs.first().ok_or("nothing to merge")?;
+    let first = docs.first().ok_or(CombineError::Nothing)?;
     let mut merged = first.clone();
     merged.benchmarks.clear();
     merged.invocation = invocation;
@@ -105,7 +106,10 @@ pub fn merged_document(
             .zip(paths)
             .filter_map(|(d, p)| Some((d.benchmark(name)?.load.as_ref()?, p.clone())))
             .unzip();
-        let m = merge_load(&parts, &files, allow_disjoint).map_err(|e| format!("{name}: {e}"))?;
+        let m = merge_load(&parts, &files, allow_disjoint).map_err(|e| LoadError::In {
+            benchmark: name.clone(),
+            error: Box::new(e),
+        })?;
         let mut b = Benchmark::new(name.clone(), BenchmarkKind::Load);
         b.parameters
             .insert("agents".into(), parts.len().to_string());

@@ -80,10 +80,11 @@ impl LatencyHistogram {
     }
 
     /// Adds every value of a decoded HdrHistogram.
-    pub fn add_hdr(&mut self, other: &Histogram<u64>) -> Result<(), String> {
-        self.h
-            .add(other)
-            .map_err(|e| format!("histogram out of range: {e:?}"))
+    pub fn add_hdr(&mut self, other: &Histogram<u64>) -> Result<(), crate::LoadError> {
+        self.h.add(other).map_err(|e| crate::LoadError::Histogram {
+            what: "histogram out of range",
+            cause: format!("{e:?}"),
+        })
     }
 
     pub fn inner(&self) -> &Histogram<u64> {

@@ -1,11 +1,12 @@
 //! Producer: latency under load, measured from each request's *intended* start so that a
 //! stalled server cannot hide the requests it delayed (no coordinated omission).
 //!
-//! This first part holds the latency histograms and `simulate`: a single-server queue in
+//! It holds the latency histograms and `simulate`: a single-server queue in
 //! virtual time, driven by a closed-loop and an open-loop client, which shows what a
 //! closed-loop test hides with exact queueing arithmetic instead of a noisy clock.
 
 mod document;
+mod error;
 mod histogram;
 pub mod http;
 mod merge;
@@ -14,6 +15,7 @@ mod runs;
 mod simulate;
 
 pub use document::{load_benchmark, load_document, merged_document, LoadContext};
+pub use error::{CombineError, LoadError};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;
 pub use runs::join_runs;

@@ -7,6 +7,7 @@
 //! twice is refused, and so are measured windows that do not overlap (unless disjoint
 //! windows are allowed, when the merged rate is over the union of the windows).
 
+use crate::{CombineError, LoadError};
 use hdrhistogram::Histogram;
 use plumb_analysis::load_checks::merged::{self, label};
 use plumb_model::finding::DisjointWindows;
@@ -16,12 +17,13 @@ use plumb_model::{
 };
 use std::collections::BTreeMap;
 
-fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, String> {
-    let mut total = parts[0].histogram()?;
+fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, LoadError> {
+    let decode = crate::error::histogram("a result's histogram does not decode");
+    let mut total = parts[0].histogram().map_err(&decode)?;
     for p in &parts[1..] {
         total
-            .add(p.histogram()?)
-            .map_err(|e| format!("histograms do not combine: {e:?}"))?;
+            .add(p.histogram().map_err(&decode)?)
+            .map_err(|e| combine_error("histograms do not combine", e))?;
     }
     Ok(LatencyDistribution::from_histogram(&total))
 }
@@ -37,19 +39,20 @@ pub fn merge_load(
     parts: &[&LoadInfo],
     names: &[String],
     allow_disjoint: bool,
-) -> Result<Merged, String> {
-    let first = parts.first().ok_or("nothing to merge")?;
+) -> Result<Merged, LoadError> {
+    let first = parts.first().ok_or(CombineError::Nothing)?;
     if let Some(p) = parts.iter().find(|p| p.mode != first.mode) {
-        return Err(format!(
-            "cannot merge {} loop with {} loop results",
-            first.mode, p.mode
-        ));
+        return Err(CombineError::MergeModes {
+            first: first.mode.to_string(),
+            other: p.mode.to_string(),
+        }
+        .into());
     }
     if let Some(i) = parts.iter().position(|p| !p.runs.is_empty()) {
-        return Err(format!(
-            "{} is a repeated test (--repeat): its runs were one after the other, not agents of one test",
-            label(names, i)
-        ));
+        return Err(CombineError::Repeated {
+            input: label(names, i),
+        }
+        .into());
     }
     refuse_duplicates(parts, names)?;
     let windows: Option<Vec<MeasuredWindow>> = parts.iter().map(|p| p.window).collect();
@@ -58,7 +61,8 @@ pub fn merge_load(
         .collect();
     if let Some(d) = notes.iter().find(|d| refused(&d.finding)) {
         let w = plumb_report::finding::words(&d.finding);
-        return Err(format!("{}. {}", w.message, w.advice.unwrap_or_default()));
+        let words = format!("{}. {}", w.message, w.advice.unwrap_or_default());
+        return Err(CombineError::Disjoint { words }.into());
     }
     let span = match &windows {
         Some(w) => union_length(w),
@@ -80,21 +84,28 @@ fn refused(f: &Finding) -> bool {
 }
 
 /// The same result given twice (under two names, or copied) would double its counts.
-fn refuse_duplicates(parts: &[&LoadInfo], names: &[String]) -> Result<(), String> {
+fn refuse_duplicates(parts: &[&LoadInfo], names: &[String]) -> Result<(), LoadError> {
     for i in 0..parts.len() {
         for j in i + 1..parts.len() {
             let (a, b) = (parts[i], parts[j]);
             if a.window == b.window && a.latency.hdr_base64 == b.latency.hdr_base64 && a.ok == b.ok
             {
-                return Err(format!(
-                    "{} and {} are the same result (same window, same histogram): merging it twice would double its counts",
-                    label(names, i),
-                    label(names, j)
-                ));
+                return Err(CombineError::Duplicate {
+                    a: label(names, i),
+                    b: label(names, j),
+                }
+                .into());
             }
         }
     }
     Ok(())
+}
+
+fn combine_error(what: &'static str, e: impl std::fmt::Debug) -> LoadError {
+    LoadError::Histogram {
+        what,
+        cause: format!("{e:?}"),
+    }
 }
 
 /// The length of the union of the windows.
@@ -119,7 +130,7 @@ pub(crate) fn combine(
     parts: &[&LoadInfo],
     windows: Option<&[MeasuredWindow]>,
     span: Duration,
-) -> Result<LoadInfo, String> {
+) -> Result<LoadInfo, LoadError> {
     let lat: Vec<&LatencyDistribution> = parts.iter().map(|p| &p.latency).collect();
     let svc: Vec<&LatencyDistribution> = parts.iter().map(|p| &p.service).collect();
     let late: Option<Vec<&LatencyDistribution>> =
@@ -187,7 +198,7 @@ pub(crate) fn combine(
 fn seconds(
     parts: &[&LoadInfo],
     windows: Option<&[MeasuredWindow]>,
-) -> Result<Vec<TimelineRow>, String> {
+) -> Result<Vec<TimelineRow>, LoadError> {
     let earliest = windows.and_then(|w| w.iter().map(|x| x.start).min());
     let mut by: BTreeMap<u64, (TimelineRow, Option<Histogram<u64>>)> = BTreeMap::new();
     for (k, p) in parts.iter().enumerate() {
@@ -200,7 +211,10 @@ fn seconds(
                 .hdr_base64
                 .as_deref()
                 .map(plumb_model::decode_histogram)
-                .transpose()?;
+                .transpose()
+                .map_err(crate::error::histogram(
+                    "a second's histogram does not decode",
+                ))?;
             let second = r.second + shift;
             match by.get_mut(&second) {
                 None => {
@@ -215,7 +229,7 @@ fn seconds(
                     *acc = match (acc.take(), h) {
                         (Some(mut a), Some(b)) => {
                             a.add(&b)
-                                .map_err(|e| format!("seconds do not combine: {e:?}"))?;
+                                .map_err(|e| combine_error("seconds do not combine", e))?;
                             Some(a)
                         }
                         _ => None,
@@ -352,14 +366,25 @@ mod tests {
         let e = merge_load(&[&a, &a.clone()], &names(2), true)
             .err()
             .unwrap();
-        assert!(e.contains("a0.json and a1.json are the same result"), "{e}");
+        assert!(matches!(
+            e,
+            LoadError::Combine(CombineError::Duplicate { .. })
+        ));
+        assert!(
+            e.to_string()
+                .contains("a0.json and a1.json are the same result"),
+            "{e}"
+        );
     }
 
     #[test]
     fn runs_one_after_the_other_are_refused_unless_allowed_then_rated_over_the_union() {
         let (a, _) = part(&[100.0; 1000], 100.0, 1000.0);
         let (b, _) = part(&[300.0; 1000], 100.0, 1012.0);
-        let e = merge_load(&[&a, &b], &names(2), false).err().unwrap();
+        let e = merge_load(&[&a, &b], &names(2), false)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             e.contains("overlap on 0 % of a0.json")
                 && e.contains("a1.json from +12.00 s to +22.00 s"),
@@ -392,9 +417,9 @@ mod tests {
         let (a, _) = part(&[1.0, 2.0], 1.0, 0.0);
         let (mut b, _) = part(&[1.0, 3.0], 1.0, 0.0);
         b.mode = "closed".into();
-        assert!(merge_load(&[&a, &b], &names(2), false)
-            .err()
-            .unwrap()
-            .contains("cannot merge"));
+        assert!(matches!(
+            merge_load(&[&a, &b], &names(2), false).err().unwrap(),
+            LoadError::Combine(CombineError::MergeModes { .. })
+        ));
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::http::LoadReport;
 use crate::LatencyHistogram;
+use crate::LoadError;
 #[cfg(test)]
 use crate::PERCENTILES;
 use base64::Engine;
@@ -14,8 +15,10 @@ pub fn distribution(h: &LatencyHistogram) -> LatencyDistribution {
 }
 
 /// The histogram inside a distribution.
-pub fn decode(d: &LatencyDistribution) -> Result<LatencyHistogram, String> {
-    let h = d.histogram()?;
+pub fn decode(d: &LatencyDistribution) -> Result<LatencyHistogram, LoadError> {
+    let h = d.histogram().map_err(crate::error::histogram(
+        "a result's histogram does not decode",
+    ))?;
     let mut out = LatencyHistogram::new();
     out.add_hdr(&h)?;
     Ok(out)

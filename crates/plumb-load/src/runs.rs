@@ -3,18 +3,20 @@
 //! variation that one run cannot show.
 
 use crate::merge::combine;
+use crate::{CombineError, LoadError};
 use plumb_model::{LoadInfo, LoadRun, MeasuredWindow};
 
 /// `runs`, in the order they ran, as one result: counts and histograms added, rates over
 /// the runs' summed durations (the pauses between them are not part of any window),
 /// per-second rows end to end, and each run kept in `runs`.
-pub fn join_runs(runs: &[LoadInfo]) -> Result<LoadInfo, String> {
-    let first = runs.first().ok_or("no runs")?;
+pub fn join_runs(runs: &[LoadInfo]) -> Result<LoadInfo, LoadError> {
+    let first = runs.first().ok_or(CombineError::Nothing)?;
     if let Some(r) = runs.iter().find(|r| r.mode != first.mode) {
-        return Err(format!(
-            "runs of {} loop and {} loop do not make one test",
-            first.mode, r.mode
-        ));
+        return Err(CombineError::RunModes {
+            first: first.mode.to_string(),
+            other: r.mode.to_string(),
+        }
+        .into());
     }
     let parts: Vec<&LoadInfo> = runs.iter().collect();
     let total = runs.iter().map(|r| r.duration).sum();
@@ -124,6 +126,6 @@ mod tests {
         let e = crate::merge_load(&[&j, &other], &["a.json".into(), "b.json".into()], true)
             .err()
             .unwrap();
-        assert!(e.contains("a.json is a repeated test"), "{e}");
+        assert!(e.to_string().contains("a.json is a repeated test"), "{e}");
     }
 }

@@ -2,7 +2,8 @@
 //! every `every`-th request freezes the whole server for `stall` (like a GC pause).
 //! Expectations are derived from the stall parameters, not copied from a run.
 
-use plumb_load::http::{run, LoadConfig, Pacing};
+use plumb_load::http::{run, LoadConfig, Pacing, TargetError};
+use plumb_load::LoadError;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -251,20 +252,32 @@ fn unreachable_targets_fail_with_a_clear_message() {
         Pacing::Closed { connections: 1 },
         0.1,
     );
-    let e = run(&c, Arc::new(AtomicBool::new(false)), None)
-        .err()
-        .unwrap();
-    assert!(e.contains("cannot reach") && e.contains("refused"), "{e}");
+    let fails = |c: &LoadConfig| {
+        let e = run(c, Arc::new(AtomicBool::new(false)), None)
+            .err()
+            .unwrap();
+        (e.to_string(), e)
+    };
+    let (text, e) = fails(&c);
+    assert!(matches!(e, LoadError::Unreachable { .. }), "{e:?}");
+    assert!(
+        text.contains("cannot reach") && text.contains("refused"),
+        "{text}"
+    );
     c.url = "http://no-such-host.invalid/".into();
-    let e = run(&c, Arc::new(AtomicBool::new(false)), None)
-        .err()
-        .unwrap();
-    assert!(e.contains("cannot resolve"), "{e}");
+    let (text, e) = fails(&c);
+    assert!(
+        matches!(e, LoadError::Target(TargetError::Dns { .. })),
+        "{e:?}"
+    );
+    assert!(text.contains("cannot resolve"), "{text}");
     c.url = "https://example.com/".into();
-    assert!(run(&c, Arc::new(AtomicBool::new(false)), None)
-        .err()
-        .unwrap()
-        .contains("not supported"));
+    let (text, e) = fails(&c);
+    assert!(
+        matches!(e, LoadError::Target(TargetError::UnsupportedScheme(_))),
+        "{e:?}"
+    );
+    assert!(text.contains("not supported"), "{text}");
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub struct Capacity {
 }
 
 /// Probes the target from this thread. `None` when it answered too little to say.
-pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, String> {
+pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, crate::LoadError> {
     let reached = super::run::reach(cfg)?;
     let start = Instant::now();
     let plan = Plan {

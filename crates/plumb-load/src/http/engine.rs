@@ -13,6 +13,7 @@ use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
 use super::recorder::{Answer, Failure, LiveCounts, LoadReport, Recorder};
 use super::schedule::Schedule;
 use super::timer::Alarm;
+use crate::LoadError;
 use mio::{Events, Interest, Poll, Token};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -119,10 +120,10 @@ struct Engine {
 }
 
 /// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
-pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, String> {
-    let poll = Poll::new().map_err(|e| format!("cannot create a poll: {e}"))?;
-    let timer = Alarm::new(poll.registry(), TIMER)
-        .map_err(|e| format!("cannot set up the schedule's timer: {e}"))?;
+pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, LoadError> {
+    let poll = Poll::new().map_err(system("cannot create a poll"))?;
+    let timer =
+        Alarm::new(poll.registry(), TIMER).map_err(system("cannot set up the schedule's timer"))?;
     let mut rec = Recorder::new(plan.measure_from, plan.timeout);
     if plan.live.as_ref().is_some_and(|f| f.counts) {
         rec = rec.with_live();
@@ -283,13 +284,16 @@ impl Engine {
         }
     }
 
-    fn adopt(&mut self, s: std::net::TcpStream) -> Result<(), String> {
+    fn adopt(&mut self, s: std::net::TcpStream) -> Result<(), LoadError> {
         s.set_nonblocking(true)
-            .map_err(|e| format!("cannot use the connection: {e}"))?;
+            .map_err(system("cannot use the connection"))?;
         let _ = s.set_nodelay(true);
         let i = self
             .insert(mio::net::TcpStream::from_std(s), Phase::Open)
-            .map_err(|f| f.detail)?;
+            .map_err(|f| LoadError::System {
+                what: "cannot use the connection",
+                cause: f.detail,
+            })?;
         self.offer(i);
         Ok(())
     }
@@ -685,5 +689,12 @@ impl Engine {
                 draining,
             });
         }
+    }
+}
+/// An error of the operating system while setting the generator up.
+fn system(what: &'static str) -> impl Fn(std::io::Error) -> LoadError {
+    move |e| LoadError::System {
+        what,
+        cause: e.to_string(),
     }
 }

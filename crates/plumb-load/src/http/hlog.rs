@@ -3,6 +3,7 @@
 //! is over, from every thread's seconds merged.
 
 use super::recorder::SecondRow;
+use crate::LoadError;
 use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
 use hdrhistogram::serialization::V2DeflateSerializer;
 use std::time::{Duration, SystemTime};
@@ -12,7 +13,7 @@ pub fn write(
     path: &std::path::Path,
     rows: &[SecondRow],
     base_time: SystemTime,
-) -> Result<(), String> {
+) -> Result<(), LoadError> {
     let mut buf = Vec::new();
     let mut ser = V2DeflateSerializer::new();
     {
@@ -20,9 +21,7 @@ pub fn write(
         b.add_comment("plumb load: latency from due time, microseconds, one interval per second");
         b.with_base_time(base_time);
         b.with_start_time(base_time);
-        let mut w = b
-            .begin_log_with(&mut buf, &mut ser)
-            .map_err(|e| format!("cannot write the interval log: {e:?}"))?;
+        let mut w = b.begin_log_with(&mut buf, &mut ser).map_err(log_error)?;
         for r in rows {
             let h = r.histogram()?;
             w.write_histogram(
@@ -31,10 +30,20 @@ pub fn write(
                 Duration::from_secs(1),
                 Tag::new("latency"),
             )
-            .map_err(|e| format!("cannot write the interval log: {e:?}"))?;
+            .map_err(log_error)?;
         }
     }
-    std::fs::write(path, buf).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, buf).map_err(|e| LoadError::Write {
+        path: path.to_path_buf(),
+        cause: e.to_string(),
+    })
+}
+
+fn log_error(e: impl std::fmt::Debug) -> LoadError {
+    LoadError::Histogram {
+        what: "cannot write the interval log",
+        cause: format!("{e:?}"),
+    }
 }
 
 #[cfg(test)]

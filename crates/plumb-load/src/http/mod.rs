@@ -26,5 +26,6 @@ mod timer;
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
 pub use engine::{LiveFeed, LiveTick, LIVE_EVERY};
 pub use recorder::{Answer, LiveCounts, LoadReport, SecondRow, SlotWaits};
+pub use request::RequestError;
 pub use run::{run, LoadConfig, Pacing, DEFAULT_SPIN};
 pub use target::{Target, TargetError};

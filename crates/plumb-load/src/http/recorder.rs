@@ -1,5 +1,6 @@
 //! What a load test records: each request's outcome into latency histograms, seconds, the report.
 use crate::LatencyHistogram;
+use crate::LoadError;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
 use plumb_model::quantity::{self, ByteSize};
@@ -39,10 +40,13 @@ pub struct SecondRow {
 }
 
 impl SecondRow {
-    pub fn histogram(&self) -> Result<Histogram<u64>, String> {
+    pub fn histogram(&self) -> Result<Histogram<u64>, LoadError> {
         Deserializer::new()
             .deserialize(&mut self.hdr.as_slice())
-            .map_err(|e| format!("a second's histogram does not read back: {e:?}"))
+            .map_err(|e| LoadError::Histogram {
+                what: "a second's histogram does not read back",
+                cause: format!("{e:?}"),
+            })
     }
 }
 
@@ -99,8 +103,8 @@ impl LoadReport {
 
     /// Several threads' reports of one test as one: counts add, histograms add
     /// losslessly, seconds add by index.
-    pub fn merge(mut parts: Vec<LoadReport>) -> Result<LoadReport, String> {
-        let mut out = parts.pop().ok_or("no report to merge")?;
+    pub fn merge(mut parts: Vec<LoadReport>) -> Result<LoadReport, LoadError> {
+        let mut out = parts.pop().ok_or(crate::CombineError::Nothing)?;
         for p in parts {
             out.latency.merge(&p.latency);
             out.service.merge(&p.service);
@@ -130,7 +134,7 @@ impl LoadReport {
     }
 }
 
-fn merge_seconds(a: Vec<SecondRow>, b: Vec<SecondRow>) -> Result<Vec<SecondRow>, String> {
+fn merge_seconds(a: Vec<SecondRow>, b: Vec<SecondRow>) -> Result<Vec<SecondRow>, LoadError> {
     let mut by: BTreeMap<u64, (u64, u64, Histogram<u64>)> = BTreeMap::new();
     for r in a.iter().chain(&b) {
         let h = r.histogram()?;
@@ -138,8 +142,10 @@ fn merge_seconds(a: Vec<SecondRow>, b: Vec<SecondRow>) -> Result<Vec<SecondRow>,
             Some(e) => {
                 e.0 += r.ok;
                 e.1 += r.errors;
-                e.2.add(&h)
-                    .map_err(|e| format!("seconds do not combine: {e:?}"))?;
+                e.2.add(&h).map_err(|e| LoadError::Histogram {
+                    what: "seconds do not combine",
+                    cause: format!("{e:?}"),
+                })?;
             }
             None => {
                 by.insert(r.second, (r.ok, r.errors, h));

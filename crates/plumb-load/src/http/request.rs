@@ -2,6 +2,29 @@
 //! generator's per-request cost holds no formatting and no allocation.
 
 use super::target::Target;
+use std::fmt;
+
+/// A request option that is not valid HTTP, with what to write instead.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestError {
+    Method(String),
+    HeaderName(String),
+    LineBreak(String),
+    HostHeader,
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::Method(m) => write!(f, "{m:?} is not an HTTP method"),
+            RequestError::HeaderName(k) => write!(f, "header name {k:?} is not a token"),
+            RequestError::LineBreak(k) => write!(f, "header {k:?} has a line break in its value"),
+            RequestError::HostHeader => {
+                f.write_str("the Host header comes from the URL; do not pass it with -H")
+            }
+        }
+    }
+}
 
 /// Checks a method, header and body and returns the HTTP/1.1 request as bytes.
 pub fn encode(
@@ -9,9 +32,9 @@ pub fn encode(
     method: &str,
     headers: &[(String, String)],
     body: &[u8],
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, RequestError> {
     if method.is_empty() || !method.bytes().all(is_token) {
-        return Err(format!("{method:?} is not an HTTP method"));
+        return Err(RequestError::Method(method.to_string()));
     }
     let mut out = format!(
         "{method} {} HTTP/1.1\r\nHost: {}\r\n",
@@ -28,13 +51,13 @@ pub fn encode(
     let framed = has("content-length") || has("transfer-encoding");
     for (k, v) in headers {
         if k.is_empty() || !k.bytes().all(is_token) {
-            return Err(format!("header name {k:?} is not a token"));
+            return Err(RequestError::HeaderName(k.clone()));
         }
         if v.bytes().any(|b| b == b'\r' || b == b'\n' || b == 0) {
-            return Err(format!("header {k:?} has a line break in its value"));
+            return Err(RequestError::LineBreak(k.clone()));
         }
         if k.eq_ignore_ascii_case("host") {
-            return Err("the Host header comes from the URL; do not pass it with -H".into());
+            return Err(RequestError::HostHeader);
         }
         out.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -81,12 +104,18 @@ mod tests {
             text.ends_with("User-Agent: x\r\nContent-Length: 3\r\n\r\nabc"),
             "{text}"
         );
-        assert!(encode(&target(), "GE T", &[], b"").is_err());
+        assert_eq!(
+            encode(&target(), "GE T", &[], b""),
+            Err(RequestError::Method("GE T".into()))
+        );
         let bad = vec![("X".to_string(), "a\r\nb".to_string())];
-        assert!(encode(&target(), "GET", &bad, b"").is_err());
+        assert_eq!(
+            encode(&target(), "GET", &bad, b""),
+            Err(RequestError::LineBreak("X".into()))
+        );
         let host = vec![("host".to_string(), "a".to_string())];
-        assert!(encode(&target(), "GET", &host, b"")
-            .unwrap_err()
-            .contains("Host"));
+        let e = encode(&target(), "GET", &host, b"").unwrap_err();
+        assert_eq!(e, RequestError::HostHeader);
+        assert!(e.to_string().contains("Host header comes from the URL"));
     }
 }

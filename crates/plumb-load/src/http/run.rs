@@ -3,6 +3,7 @@ use super::engine::{self, LiveFeed, Plan, Work};
 use super::recorder::LoadReport;
 use super::schedule::Schedule;
 use super::target::Target;
+use crate::LoadError;
 use plumb_model::LoadMode;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::AtomicBool;
@@ -82,12 +83,12 @@ pub fn run(
     cfg: &LoadConfig,
     stop: Arc<AtomicBool>,
     live: Option<LiveFeed>,
-) -> Result<LoadReport, String> {
+) -> Result<LoadReport, LoadError> {
     let reached = reach(cfg)?;
     let wait = match cfg.start_at {
         Some(at) => at
             .duration_since(SystemTime::now())
-            .map_err(|_| "--start-at is in the past".to_string())?,
+            .map_err(|_| LoadError::StartInPast)?,
         None => Duration::from_millis(20),
     };
     let start = Instant::now() + wait;
@@ -119,7 +120,7 @@ pub fn run(
         })
         .collect();
     drop(live);
-    let reports: Vec<Result<LoadReport, String>> = std::thread::scope(|s| {
+    let reports: Vec<Result<LoadReport, LoadError>> = std::thread::scope(|s| {
         let handles: Vec<_> = plans
             .into_iter()
             .map(|p| {
@@ -127,17 +128,15 @@ pub fn run(
                 std::thread::Builder::new()
                     .name(format!("plumb-load-{}", p.thread))
                     .spawn_scoped(s, move || engine::run(p, stop))
-                    .map_err(|e| format!("cannot start a generator thread: {e}"))
+                    .map_err(|e| LoadError::System {
+                        what: "cannot start a generator thread",
+                        cause: e.to_string(),
+                    })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.and_then(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err("a generator thread panicked".into()))
-                })
-            })
+            .map(|h| h.and_then(|h| h.join().unwrap_or(Err(LoadError::GeneratorPanicked))))
             .collect()
     });
     let mut report = LoadReport::merge(reports.into_iter().collect::<Result<_, _>>()?)?;
@@ -160,8 +159,8 @@ pub(super) struct Reached {
     pub first: TcpStream,
 }
 
-pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, String> {
-    let target = Target::resolve(&cfg.url).map_err(|e| e.to_string())?;
+pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
+    let target = Target::resolve(&cfg.url)?;
     let request = super::request::encode(&target, &cfg.method, &cfg.headers, &cfg.body)?;
     let mut last = String::new();
     for addr in &target.addrs {
@@ -181,7 +180,10 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, String> {
             Err(e) => last = format!("connect {addr}: {}", describe(&e)),
         }
     }
-    Err(format!("cannot reach {}: {last}", cfg.url))
+    Err(LoadError::Unreachable {
+        url: cfg.url.clone(),
+        last,
+    })
 }
 
 fn describe(e: &std::io::Error) -> String {

@@ -74,7 +74,7 @@ impl Target {
                 "credentials in the URL are not sent; pass -H 'Authorization: …' instead",
             ));
         }
-        let (host, port) = split_host_port(authority).map_err(|why| bad(&why))?;
+        let (host, port) = split_host_port(authority, &bad)?;
         let port = match port {
             None => 80,
             Some(p) => match p.parse::<u16>() {
@@ -116,31 +116,35 @@ impl Target {
 }
 
 /// `host[:port]` or `[v6][:port]`; the port as written, `None` when there is no colon.
-fn split_host_port(authority: &str) -> Result<(&str, Option<&str>), String> {
+/// `bad` makes the error of the URL this authority is from.
+fn split_host_port<'a>(
+    authority: &'a str,
+    bad: &impl Fn(&str) -> TargetError,
+) -> Result<(&'a str, Option<&'a str>), TargetError> {
     if authority.is_empty() {
-        return Err("no host".into());
+        return Err(bad("no host"));
     }
     if let Some(inner) = authority.strip_prefix('[') {
         let (host, after) = inner
             .split_once(']')
-            .ok_or("an IPv6 literal without its closing ']'")?;
+            .ok_or_else(|| bad("an IPv6 literal without its closing ']'"))?;
         if host.parse::<std::net::Ipv6Addr>().is_err() {
-            return Err(format!("[{host}] is not an IPv6 address"));
+            return Err(bad(&format!("[{host}] is not an IPv6 address")));
         }
         return match after {
             "" => Ok((host, None)),
             p => match p.strip_prefix(':') {
                 Some(port) => Ok((host, Some(port))),
-                None => Err(format!("unexpected {p:?} after the IPv6 literal")),
+                None => Err(bad(&format!("unexpected {p:?} after the IPv6 literal"))),
             },
         };
     }
     match authority.split_once(':') {
         None => Ok((authority, None)),
-        Some(("", _)) => Err("no host".into()),
-        Some((_, p)) if p.contains(':') => {
-            Err("more than one ':' (write an IPv6 address in brackets: http://[::1]:8080/)".into())
-        }
+        Some(("", _)) => Err(bad("no host")),
+        Some((_, p)) if p.contains(':') => Err(bad(
+            "more than one ':' (write an IPv6 address in brackets: http://[::1]:8080/)",
+        )),
         Some((h, p)) => Ok((h, Some(p))),
     }
 }
