@@ -124,7 +124,7 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
     let unanalysed = doc
         .benchmarks
         .iter()
-        .any(|b| b.load.is_none() && !b.samples.is_empty() && b.stats.is_empty());
+        .any(|b| b.load().is_none() && !b.samples.is_empty() && b.stats.is_empty());
     if unanalysed {
         let cfg = AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi);
         analyse_document(doc, &cfg);
@@ -303,7 +303,7 @@ mod tests {
             ]);
         }
         let mut b = bench("x", &times);
-        b.function = Some(plumb_model::FunctionInfo {
+        b.set_function(plumb_model::FunctionInfo {
             launch_sample_counts: vec![10, 10, 10],
             ..Default::default()
         });

@@ -55,7 +55,7 @@ pub fn compare_documents(
         } else {
             format!("{} → {}", b.name, n.name)
         };
-        match (&b.load, &n.load) {
+        match (b.load(), n.load()) {
             (Some(bl), Some(nl)) => out
                 .load
                 .push(load_comparison(benchmark, bl, nl, how.level, how.sesoi)),

@@ -20,7 +20,7 @@ pub fn replicates(b: &Benchmark, metric: &Metric, values: &[f64]) -> Vec<f64> {
         return means;
     }
     // Batches of at least two samples; fewer samples stay as they are.
-    if b.kind == BenchmarkKind::Function && values.len() >= 2 * BATCHES {
+    if b.kind() == BenchmarkKind::Function && values.len() >= 2 * BATCHES {
         return plumb_stats::batch_means(values, BATCHES);
     }
     values.to_vec()

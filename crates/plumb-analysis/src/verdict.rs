@@ -335,7 +335,7 @@ mod tests {
 
     fn in_process(name: &str, times: impl IntoIterator<Item = f64>) -> Benchmark {
         let mut b = bench(name, times);
-        b.kind = BenchmarkKind::Function;
+        b.workload = plumb_model::Workload::empty(BenchmarkKind::Function);
         b
     }
 

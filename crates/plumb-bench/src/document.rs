@@ -74,7 +74,7 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
         BenchOutcome::Measured(m) => measured(args, &mut b, &mut info, *m),
         BenchOutcome::Failed(msg) => info.failure = Some(msg),
     }
-    b.function = Some(info);
+    b.set_function(info);
     b
 }
 

@@ -94,7 +94,7 @@ impl<'a> Harness<'a> {
                 let failed = doc
                     .benchmarks
                     .iter()
-                    .any(|b| b.function.as_ref().is_some_and(|f| f.failure.is_some()));
+                    .any(|b| b.function().is_some_and(|f| f.failure.is_some()));
                 if failed {
                     2
                 } else {
@@ -316,7 +316,7 @@ impl<'a> Harness<'a> {
             }
             let b = crate::launches::measure(&self.args, e, stop)?;
             if !quiet {
-                let failure = b.function.as_ref().and_then(|f| f.failure.clone());
+                let failure = b.function().and_then(|f| f.failure.clone());
                 eprintln!("{}", failure.unwrap_or_else(|| "done".into()));
             }
             out.push(b);

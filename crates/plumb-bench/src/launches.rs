@@ -44,8 +44,7 @@ pub(crate) fn measure(
             }
             Some(b) => {
                 let why = b
-                    .function
-                    .as_ref()
+                    .function()
                     .and_then(|f| f.failure.clone())
                     .unwrap_or_default();
                 failures.push(format!("launch {}: {why}", l + 1));
@@ -75,7 +74,7 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
     b.series = launches.first().and_then(|l| l.series.clone());
     let mut info = launches
         .first()
-        .and_then(|l| l.function.clone())
+        .and_then(|l| l.function().cloned())
         .unwrap_or_default();
     info.launch_sample_counts = launches.iter().map(|l| l.samples.len()).collect();
     info.empty_body_samples = Vec::new();
@@ -93,7 +92,7 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
         if let Err(e) = joined {
             info.failure = Some(format!("launches do not join: {e}"));
         }
-        if let Some(f) = &l.function {
+        if let Some(f) = l.function() {
             info.empty_body_samples
                 .extend(f.empty_body_samples.iter().copied());
             info.steady_state &= f.steady_state;
@@ -118,7 +117,7 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
             reason: first.reason.clone(),
         }];
     }
-    b.function = Some(info);
+    b.set_function(info);
     b
 }
 
@@ -136,7 +135,7 @@ mod tests {
             b.samples
                 .push(1, &[(Metric::WallTime, t), (Metric::Allocations, allocs)]);
         }
-        b.function = Some(FunctionInfo {
+        b.set_function(FunctionInfo {
             steady_state: true,
             empty_body_samples: vec![Duration::from_picos(300); 2],
             ..FunctionInfo::default()
@@ -166,7 +165,7 @@ mod tests {
             b.samples.values(&Metric::Allocations).unwrap(),
             [1, 1, 3, 3, 3]
         );
-        let f = b.function.as_ref().unwrap();
+        let f = b.function().unwrap();
         assert_eq!(f.launch_sample_counts, [2, 3]);
         assert_eq!(f.empty_body_samples.len(), 4);
         assert_eq!(f.failure.as_deref(), Some("launch 3: panicked: boom"));

@@ -97,12 +97,12 @@ pub(crate) fn simulate_benchmarks(
     let exe = std::env::current_exe().map_err(system("cannot find this bench binary"))?;
     let mut slowdown = FIRST_SLOWDOWN;
     for b in benchmarks.iter_mut() {
-        let failed = b.function.as_ref().is_some_and(|f| f.failure.is_some());
+        let failed = b.function().is_some_and(|f| f.failure.is_some());
         if failed || b.samples.is_empty() {
             continue;
         }
         let mut counts = cachegrind::empty_counts(sim.region_tool(), &sim.geometry);
-        let ops_per_call = b.function.as_ref().map_or(1, |f| f.ops_per_iter.max(1));
+        let ops_per_call = b.function().map_or(1, |f| f.ops_per_iter.max(1));
         let (per_call, largest_batch) = timed_calls(b, ops_per_call);
         let job = Job {
             exe: &exe,

@@ -27,7 +27,7 @@ fn a_panicking_benchmark_fails_alone_and_the_rest_are_saved() {
     h.bench("after", |b| b.iter(|| black_box(2u64) * 3));
     let doc = h.run_to_document().unwrap().unwrap();
     let boom = doc.benchmark("boom").unwrap();
-    let failure = boom.function.as_ref().unwrap().failure.as_deref().unwrap();
+    let failure = boom.function().unwrap().failure.as_deref().unwrap();
     assert!(failure.contains("setup exploded"), "{failure}");
     assert!(boom
         .diagnostics
@@ -154,7 +154,7 @@ fn duplicate_names_and_zero_ops_are_refused_clearly() {
         b.ops_per_iter(0).iter(|| 1);
     });
     let doc = h.run_to_document().unwrap().unwrap();
-    let f = doc.benchmark("zero").unwrap().function.as_ref().unwrap();
+    let f = doc.benchmark("zero").unwrap().function().unwrap();
     assert!(f
         .failure
         .as_deref()

@@ -61,7 +61,7 @@ fn ctrl_c_writes_the_samples_taken() {
         .expect("the benchmark in progress is kept");
     assert!(!long.samples.is_empty(), "its samples are written");
     assert!(doc.benchmark("never_started").is_none());
-    let stop = long.function.as_ref().and_then(|f| f.precision_stop);
+    let stop = long.function().and_then(|f| f.precision_stop);
     assert_eq!(
         stop, None,
         "no precision target was pursued (--target-error off)"

@@ -60,7 +60,11 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     // Load results carry latency histograms, not metric columns: only the other
     // benchmarks need the metric.
     let measured = |d: &ResultDocument| {
-        let mut timed = d.benchmarks.iter().filter(|b| b.load.is_none()).peekable();
+        let mut timed = d
+            .benchmarks
+            .iter()
+            .filter(|b| b.load().is_none())
+            .peekable();
         timed.peek().is_none() || timed.any(|b| b.metrics.contains_key(&a.metric))
     };
     if !measured(&base) || !measured(&new) {

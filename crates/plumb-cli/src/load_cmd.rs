@@ -52,7 +52,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
             continue;
         }
         let mut b = load_benchmark(settings, runs)?;
-        let checks = load_checks(b.load.as_ref().expect("a load result"), gates);
+        let checks = load_checks(b.load().expect("a load result"), gates);
         b.diagnostics.extend(checks);
         benchmarks.push(b);
     }
@@ -194,8 +194,8 @@ fn compare_targets(doc: &ResultDocument, a: &LoadArgs) -> Option<LoadComparison>
     let benchmark = format!("{} → {}", base.name, new.name);
     Some(load_comparison(
         benchmark,
-        base.load.as_ref()?,
-        new.load.as_ref()?,
+        base.load()?,
+        new.load()?,
         a.confidence,
         a.sesoi,
     ))

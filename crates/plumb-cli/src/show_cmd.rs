@@ -46,7 +46,7 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
         _ => format!("plumb {} result", doc.tool.version),
     };
     let mut out = format!("{path}: {what}, {when}, on {host} ({cpu})\n\n");
-    let (load, timed): (Vec<_>, Vec<_>) = doc.benchmarks.iter().partition(|b| b.load.is_some());
+    let (load, timed): (Vec<_>, Vec<_>) = doc.benchmarks.iter().partition(|b| b.load().is_some());
     if !timed.is_empty() {
         out.push_str(&render_terminal(doc));
     }

@@ -35,7 +35,7 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
         "{}",
         run.stdout
     );
-    let l = read_doc(&json).benchmarks[0].load.clone().unwrap();
+    let l = read_doc(&json).benchmarks[0].load().cloned().unwrap();
     let p99 = l.latency.percentiles["p99"].as_micros_f64() / 1e3;
     assert!(
         (80.0..130.0).contains(&p99),
@@ -68,7 +68,7 @@ fn open_loop_p99_shows_the_stall_that_the_closed_loop_hides() {
     ]);
     run.assert_code(0);
     assert!(run.stdout.contains("NOT what users wait"), "{}", run.stdout);
-    let l = read_doc(&json).benchmarks[0].load.clone().unwrap();
+    let l = read_doc(&json).benchmarks[0].load().cloned().unwrap();
     let p99 = l.latency.percentiles["p99"].as_micros_f64() / 1e3;
     assert!(p99 < 20.0, "closed p99 {p99} ms hides the stalls");
 
@@ -202,9 +202,9 @@ fn agents_started_together_merge_losslessly() {
 
     let parts: Vec<_> = files
         .iter()
-        .map(|f| read_doc(f).benchmarks[0].load.clone().unwrap())
+        .map(|f| read_doc(f).benchmarks[0].load().cloned().unwrap())
         .collect();
-    let m = read_doc(&merged).benchmarks[0].load.clone().unwrap();
+    let m = read_doc(&merged).benchmarks[0].load().cloned().unwrap();
     assert_eq!(m.ok, parts.iter().map(|p| p.ok).sum::<u64>());
     assert_eq!(m.latency.count, m.ok);
     let mut all = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 3_600_000_000, 3).unwrap();
@@ -321,7 +321,7 @@ fn runs_one_after_the_other_do_not_merge_silently() {
         "{}",
         allowed.stdout
     );
-    let m = read_doc(&merged).benchmarks[0].load.clone().unwrap();
+    let m = read_doc(&merged).benchmarks[0].load().cloned().unwrap();
     // Two 1 s windows at 100/s: about 100/s over their union, never 200/s.
     assert!(
         (90.0..=105.0).contains(&m.achieved_rate),

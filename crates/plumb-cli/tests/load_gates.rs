@@ -48,8 +48,8 @@ fn load_gated(
     args.extend(extra);
     let run = env.plumb(&args);
     let info = read_doc(&json).benchmarks[0]
-        .load
-        .clone()
+        .load()
+        .cloned()
         .expect("a load result");
     (run, info)
 }

@@ -53,7 +53,7 @@ fn two_targets_in_turn_are_compared_run_by_run() {
     let doc = read_doc(&env.path("ab.json"));
     assert_eq!(doc.benchmarks.len(), 2);
     for b in &doc.benchmarks {
-        let l = b.load.as_ref().unwrap();
+        let l = b.load().unwrap();
         assert_eq!(l.runs.len(), 3, "{}", b.name);
         assert_eq!(l.ok, l.runs.iter().map(|r| r.ok).sum::<u64>());
         assert_eq!(l.latency.count, l.ok);
@@ -65,7 +65,7 @@ fn two_targets_in_turn_are_compared_run_by_run() {
         );
     }
     let p50 = |i: usize| {
-        doc.benchmarks[i].load.as_ref().unwrap().runs[0]
+        doc.benchmarks[i].load().unwrap().runs[0]
             .latency
             .percentile("p50")
             .unwrap()
@@ -156,7 +156,7 @@ fn a_target_that_goes_away_keeps_the_runs_measured_before() {
     );
     let doc = read_doc(&env.path("gone.json"));
     assert_eq!(doc.benchmarks.len(), 1);
-    assert!(doc.benchmarks[0].load.as_ref().unwrap().ok > 150);
+    assert!(doc.benchmarks[0].load().unwrap().ok > 150);
     assert!(matches!(doc.status, plumb_model::RunStatus::Failed { .. }));
 }
 

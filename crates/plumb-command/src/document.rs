@@ -95,7 +95,7 @@ pub fn produce(
         let mut b = Benchmark::new(m.spec.name, BenchmarkKind::Command);
         b.working_set = working_set;
         b.series = m.spec.series;
-        b.command = Some(m.spec.command);
+        b.set_command(m.spec.command);
         b.parameters = m.spec.parameters;
         b.baseline = i == how.baseline;
         for metric in RunRecord::METRICS {

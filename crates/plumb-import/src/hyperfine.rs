@@ -33,7 +33,7 @@ pub fn read(v: &Value) -> Result<ResultDocument, String> {
             .filter(|c| c.len() == times.len())
             .map(|c| c.iter().map(|x| x.as_i64().unwrap_or(0) as i32).collect());
         let mut b = Benchmark::new(command, BenchmarkKind::Command);
-        b.command = Some(command.to_string());
+        b.set_command(command.to_string());
         b.baseline = i == 0;
         if let Some(p) = r["parameters"].as_object() {
             b.parameters = p

@@ -42,7 +42,7 @@ pub fn load_benchmark(
         .iter()
         .map(|r| model::load_info(r, mode, target_rate, concurrency))
         .collect();
-    b.load = Some(match infos.as_slice() {
+    b.set_load(match infos.as_slice() {
         [one] => one.clone(),
         _ => join_runs(&infos)?,
     });
@@ -80,7 +80,7 @@ pub fn merged_document(
 ) -> Result<ResultDocument, LoadError> {
     let mut names: Vec<String> = Vec::new();
     for (doc, path) in docs.iter().zip(paths) {
-        if doc.benchmarks.iter().any(|b| b.load.is_none()) {
+        if doc.benchmarks.iter().any(|b| b.load().is_none()) {
             return Err(CombineError::NotLoad {
                 input: path.clone(),
             }
@@ -104,7 +104,7 @@ pub fn merged_document(
         let (parts, files): (Vec<&LoadInfo>, Vec<String>) = docs
             .iter()
             .zip(paths)
-            .filter_map(|(d, p)| Some((d.benchmark(name)?.load.as_ref()?, p.clone())))
+            .filter_map(|(d, p)| Some((d.benchmark(name)?.load()?, p.clone())))
             .unzip();
         let m = merge_load(&parts, &files, allow_disjoint).map_err(|e| LoadError::In {
             benchmark: name.clone(),
@@ -113,7 +113,7 @@ pub fn merged_document(
         let mut b = Benchmark::new(name.clone(), BenchmarkKind::Load);
         b.parameters
             .insert("agents".into(), parts.len().to_string());
-        b.load = Some(m.info);
+        b.set_load(m.info);
         b.diagnostics = m.notes;
         b.diagnostics
             .extend(plumb_analysis::load_checks::merged::targets(&names));

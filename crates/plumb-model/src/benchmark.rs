@@ -2,7 +2,7 @@
 use crate::quantity::ByteSize;
 use crate::{
     Aggregate, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples, SimulatedCounts,
-    Source,
+    Source, Workload,
 };
 use plumb_stats::{Interval, Summary};
 use serde::{Deserialize, Serialize};
@@ -67,17 +67,19 @@ pub struct MetricStats {
     pub median_ci: Option<Interval>,
 }
 
+/// Written and read as `benchmark_json::RawBenchmark`: the kind beside its part, as JSON
+/// has always had it; in memory the kind and its part are one `Workload`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "crate::benchmark_json::RawBenchmark")]
+#[serde(into = "crate::benchmark_json::RawBenchmark")]
 pub struct Benchmark {
     /// Unique within a document; how `compare` pairs benchmarks of two documents.
     pub name: String,
     /// Benchmarks of one group are compared with that group's baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
-    pub kind: BenchmarkKind,
-    /// The command line as given (commands only), after parameter substitution.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
+    /// What was measured — a command, a function, a load test — with that kind's part.
+    pub workload: Workload,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: BTreeMap<String, String>,
     /// Bytes the benchmark declares it touches (its working set): what a sweep's points
@@ -109,10 +111,6 @@ pub struct Benchmark {
     pub stats: BTreeMap<Metric, MetricStats>,
     #[serde(default)]
     pub diagnostics: Vec<Diagnostic>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub function: Option<FunctionInfo>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub load: Option<LoadInfo>,
     /// Counters from a simulator, taken in runs of their own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated: Option<SimulatedCounts>,
@@ -124,8 +122,7 @@ impl Benchmark {
         Benchmark {
             name: name.into(),
             group: None,
-            kind,
-            command: None,
+            workload: Workload::empty(kind),
             parameters: BTreeMap::new(),
             working_set: None,
             series: None,
@@ -137,8 +134,6 @@ impl Benchmark {
             excluded: Vec::new(),
             stats: BTreeMap::new(),
             diagnostics: Vec::new(),
-            function: None,
-            load: None,
             simulated: None,
         }
     }
@@ -165,6 +160,65 @@ impl Benchmark {
             b.samples.push(n, &[(Metric::WallTime, t)]);
         }
         b
+    }
+
+    pub fn kind(&self) -> BenchmarkKind {
+        self.workload.kind()
+    }
+
+    /// The command line of a command benchmark.
+    pub fn command(&self) -> Option<&str> {
+        match &self.workload {
+            Workload::Command { command } => command.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// What the harness recorded about a function benchmark.
+    pub fn function(&self) -> Option<&FunctionInfo> {
+        match &self.workload {
+            Workload::Function(f) => f.as_deref(),
+            _ => None,
+        }
+    }
+
+    pub fn function_mut(&mut self) -> Option<&mut FunctionInfo> {
+        match &mut self.workload {
+            Workload::Function(f) => f.as_deref_mut(),
+            _ => None,
+        }
+    }
+
+    /// The result of a load benchmark.
+    pub fn load(&self) -> Option<&LoadInfo> {
+        match &self.workload {
+            Workload::Load(l) => l.as_deref(),
+            _ => None,
+        }
+    }
+
+    pub fn load_mut(&mut self) -> Option<&mut LoadInfo> {
+        match &mut self.workload {
+            Workload::Load(l) => l.as_deref_mut(),
+            _ => None,
+        }
+    }
+
+    /// Makes this a command benchmark of `command`.
+    pub fn set_command(&mut self, command: impl Into<String>) {
+        self.workload = Workload::Command {
+            command: Some(command.into()),
+        };
+    }
+
+    /// Makes this a function benchmark with `info`.
+    pub fn set_function(&mut self, info: FunctionInfo) {
+        self.workload = Workload::Function(Some(Box::new(info)));
+    }
+
+    /// Makes this a load benchmark with `info`.
+    pub fn set_load(&mut self, info: LoadInfo) {
+        self.workload = Workload::Load(Some(Box::new(info)));
     }
 
     /// The correction subtracted from `metric`, if any.
@@ -247,7 +301,7 @@ impl Benchmark {
     /// Mean of `metric` per op in each launch (`function.launch_sample_counts`), when
     /// there were at least two; excluded samples are left out.
     pub fn launch_means(&self, metric: &Metric) -> Option<Vec<f64>> {
-        let counts = &self.function.as_ref()?.launch_sample_counts;
+        let counts = &self.function()?.launch_sample_counts;
         if counts.len() < 2 || counts.iter().sum::<usize>() != self.samples.len() {
             return None;
         }

@@ -155,9 +155,8 @@ impl ResultDocument {
         for b in &mut doc.benchmarks {
             b.check_metrics()
                 .map_err(|e| ModelError::Malformed(serde::de::Error::custom(e)))?;
-            if let Some(f) = &mut b.function {
-                b.working_set = b.working_set.or(f.former_working_set.take());
-            }
+            let former = b.function_mut().and_then(|f| f.former_working_set.take());
+            b.working_set = b.working_set.or(former);
         }
         doc.migrated_from = migrated_from;
         Ok(doc)
@@ -219,7 +218,7 @@ mod tests {
             },
         );
         let mut b = Benchmark::new("true", BenchmarkKind::Command);
-        b.command = Some("true".into());
+        b.set_command("true");
         b.baseline = true;
         b.metrics
             .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
@@ -234,7 +233,7 @@ mod tests {
     #[test]
     fn a_working_set_in_function_info_moves_to_the_benchmark() {
         let mut d = doc();
-        d.benchmarks[0].function = Some(crate::FunctionInfo::default());
+        d.benchmarks[0].set_function(crate::FunctionInfo::default());
         let mut value = serde_json::to_value(d).unwrap();
         value["benchmarks"][0]["function"]["working_set"] = serde_json::json!(65536);
         let read = ResultDocument::from_json(&value.to_string()).unwrap();

@@ -5,6 +5,7 @@
 mod amount;
 pub mod bench_child;
 mod benchmark;
+mod benchmark_json;
 mod comparison;
 mod comparison_document;
 mod diagnostic;
@@ -27,6 +28,7 @@ mod settings;
 mod simulated_counts;
 mod simulation;
 pub mod sweep;
+mod workload;
 
 pub use amount::Amount;
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
@@ -62,3 +64,4 @@ pub use settings::{
 };
 pub use simulated_counts::{SimulatedCache, SimulatedCaches, SimulatedCounts};
 pub use simulation::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};
+pub use workload::Workload;

@@ -82,14 +82,14 @@ fn an_in_process_run_keeps_iterations_and_function_info() {
         .diagnostics
         .iter()
         .any(|d| d.code() == DiagnosticCode::Allocates));
-    assert!(heavy.function.as_ref().unwrap().warmup_time.as_nanos() > 0);
+    assert!(heavy.function().unwrap().warmup_time.as_nanos() > 0);
     assert!(doc.clock.is_some());
 }
 
 #[test]
 fn a_load_run_is_read() {
     let doc = read("load-v1.json");
-    let l = doc.benchmarks[0].load.as_ref().unwrap();
+    let l = doc.benchmarks[0].load().unwrap();
     assert_eq!(l.ok, 200);
     assert!(l.latency.histogram().unwrap().len() == 200);
 }

@@ -89,7 +89,7 @@ fn an_in_process_run_keeps_its_clock_and_empty_body_per_call() {
         .iter()
         .zip(raw["benchmarks"].as_array().unwrap())
     {
-        let (f, rf) = (b.function.as_ref().unwrap(), &r["function"]);
+        let (f, rf) = (b.function().unwrap(), &r["function"]);
         let ops = rf["ops_per_iter"].as_f64().unwrap();
         // Per operation in version 2, per call (ops_per_iter operations) now.
         if let Some(per_op) = rf["empty_body_ns"].as_f64() {
@@ -108,7 +108,7 @@ fn an_in_process_run_keeps_its_clock_and_empty_body_per_call() {
 fn a_load_result_keeps_every_latency_in_nanoseconds() {
     let (doc, raw) = fixture("load-v2.json");
     let (l, rl) = (
-        doc.benchmarks[0].load.as_ref().unwrap(),
+        doc.benchmarks[0].load().unwrap(),
         &raw["benchmarks"][0]["load"],
     );
     for (label, v) in rl["latency"]["percentiles_us"].as_object().unwrap() {
@@ -142,7 +142,7 @@ fn a_load_result_keeps_every_latency_in_nanoseconds() {
 #[test]
 fn repeated_and_merged_load_results_keep_their_runs_and_seconds() {
     let (doc, raw) = fixture("load-repeat-v2.json");
-    let l = doc.benchmarks[0].load.as_ref().unwrap();
+    let l = doc.benchmarks[0].load().unwrap();
     let runs = raw["benchmarks"][0]["load"]["runs"].as_array().unwrap();
     assert_eq!(l.runs.len(), runs.len());
     for (run, r) in l.runs.iter().zip(runs) {
@@ -153,7 +153,7 @@ fn repeated_and_merged_load_results_keep_their_runs_and_seconds() {
         assert!(run.window.is_some());
     }
     let (doc, raw) = fixture("merged-v2.json");
-    let l = doc.benchmarks[0].load.as_ref().unwrap();
+    let l = doc.benchmarks[0].load().unwrap();
     let rows = raw["benchmarks"][0]["load"]["timeline"].as_array().unwrap();
     for (row, r) in l.timeline.iter().zip(rows) {
         // A merged second's percentiles are null where they could not be combined.

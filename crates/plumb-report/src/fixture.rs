@@ -12,7 +12,7 @@ fn bench(name: &str, base_ns: u64, baseline: bool) -> Benchmark {
     // A fixed jitter pattern so every figure is reproducible.
     let jitter = [0i64, 30, -20, 10, -40, 25, -5, 15, -15, 0];
     let mut b = Benchmark::new(name, BenchmarkKind::Command);
-    b.command = Some(name.into());
+    b.set_command(name);
     b.parameters = [("n".to_string(), name.len().to_string())].into();
     b.baseline = baseline;
     for m in [

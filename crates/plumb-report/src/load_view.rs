@@ -9,7 +9,7 @@ use std::fmt::Write;
 /// the checks the result passed or failed. When nothing succeeded there is no latency to
 /// show: what failed, and how, instead of a table of zeros.
 pub fn render_load(b: &Benchmark, timeline: bool) -> String {
-    let Some(l) = &b.load else {
+    let Some(l) = b.load() else {
         return String::new();
     };
     let mut out = String::new();
@@ -238,7 +238,7 @@ mod tests {
             .collect();
         let l = crate::fixture::repeated_load(&runs);
         let mut b = Benchmark::new("GET /", BenchmarkKind::Load);
-        b.load = Some(l);
+        b.set_load(l);
         console::strip_ansi_codes(&render_load(&b, false)).into_owned()
     }
 

@@ -61,7 +61,7 @@ pub fn cold_start(b: &Benchmark, metric: &Metric) -> Option<Diagnostic> {
     {
         // An in-process benchmark with warm-up turned off keeps only its batch-sizing runs
         // in `warmup`: they were not a warm-up.
-        let warmup_off = b.function.as_ref().is_some_and(|f| !f.warmup);
+        let warmup_off = b.function().is_some_and(|f| !f.warmup);
         let finding = ColdStart {
             first: amount(b, metric, times[0]),
             median: amount(b, metric, median),
@@ -128,7 +128,7 @@ mod tests {
             std::iter::once(5000).chain((0..30).map(|i| 100 + i % 3)),
         );
         b.warmup = Benchmark::of_wall_times("w", BenchmarkKind::Function, [100; 3]).samples;
-        b.function = Some(FunctionInfo {
+        b.set_function(FunctionInfo {
             warmup: true,
             ..Default::default()
         });
@@ -137,7 +137,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(warmup_runs(&b), Some(3));
-        b.function.as_mut().unwrap().warmup = false;
+        b.function_mut().unwrap().warmup = false;
         assert_eq!(warmup_runs(&b), None);
     }
 }

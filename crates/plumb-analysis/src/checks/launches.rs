@@ -9,7 +9,7 @@ use plumb_stats::one_way_anova;
 /// processes: code layout and address-space randomisation change per process, not per
 /// sample, and can move a result more than its own noise.
 pub fn check(b: &Benchmark, metric: &Metric, level: Confidence) -> Option<Diagnostic> {
-    let counts = &b.function.as_ref()?.launch_sample_counts;
+    let counts = &b.function()?.launch_sample_counts;
     if counts.len() < 2 {
         return None;
     }

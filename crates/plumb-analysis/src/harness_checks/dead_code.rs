@@ -14,7 +14,7 @@ pub fn check(b: &Benchmark, cycle: Duration, level: Confidence) -> Option<Diagno
     if times.len() < 2 {
         return None;
     }
-    let info = b.function.as_ref()?;
+    let info = b.function()?;
     let ops = info.ops_per_iter.max(1) as f64;
     // The empty body's samples are per call of the routine.
     let empty: Vec<f64> = info

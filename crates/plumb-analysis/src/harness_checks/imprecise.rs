@@ -30,7 +30,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn with_precision(mut b: Benchmark, target: f64, error: f64) -> Benchmark {
-        let info = b.function.as_mut().unwrap();
+        let info = b.function_mut().unwrap();
         info.target_error = Fraction::new(target);
         info.batch_means_error = Some(error);
         b

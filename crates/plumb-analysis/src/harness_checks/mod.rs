@@ -57,7 +57,7 @@ pub fn harness_checks(doc: &mut ResultDocument, groups: &BTreeMap<String, GroupC
 
 /// The harness's checks of one benchmark.
 fn benchmark_checks(doc: &ResultDocument, b: &Benchmark) -> Vec<Diagnostic> {
-    let Some(info) = &b.function else {
+    let Some(info) = b.function() else {
         return Vec::new();
     };
     if let Some(reason) = &info.failure {
@@ -151,7 +151,7 @@ pub(crate) mod tests {
                 .iter()
                 .map(|&t| (1_000_000, (t * 1e6).round() as u64)),
         );
-        b.function = Some(FunctionInfo {
+        b.set_function(FunctionInfo {
             ops_per_iter: 1,
             empty_body_samples: vec![Duration::from_nanos_f64(empty_ns); 12],
             warmup: true,

@@ -9,10 +9,10 @@ pub fn check(members: &[&Benchmark]) -> Vec<(String, Diagnostic)> {
         .iter()
         .find(|b| b.baseline)
         .or(members.first())
-        .and_then(|b| Some((b.name.clone(), b.function.as_ref()?.result.clone()?)));
+        .and_then(|b| Some((b.name.clone(), b.function()?.result.clone()?)));
     let mut out = Vec::new();
     for b in members {
-        let Some(info) = b.function.as_ref().filter(|i| i.failure.is_none()) else {
+        let Some(info) = b.function().filter(|i| i.failure.is_none()) else {
             continue;
         };
         let finding: plumb_model::Finding = match (&info.result, &reference) {

@@ -17,7 +17,7 @@ pub fn benchmark_section(b: &Benchmark) -> String {
     if !b.diagnostics.is_empty() {
         out.push_str(&diagnostics(&b.diagnostics));
     }
-    if let Some(l) = &b.load {
+    if let Some(l) = b.load() {
         out.push_str(&load_spectrum(&b.name, l));
         if let Some(chart) = runs_chart(&b.name, l) {
             let _ = write!(

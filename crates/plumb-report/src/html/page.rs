@@ -190,7 +190,7 @@ pub fn diagnostics(ds: &[Diagnostic]) -> String {
 }
 
 fn results_table(doc: &ResultDocument) -> String {
-    if doc.benchmarks.iter().all(|b| b.load.is_some()) {
+    if doc.benchmarks.iter().all(|b| b.load().is_some()) {
         return String::new();
     }
     let mut out = format!("<h2>Results</h2>{}", html_table(&summary_table(doc)));
