@@ -36,4 +36,6 @@ sleep 0.3
 NEW_PLUMB=$PWD/target/release/plumb OLD_PLUMB=$before/target/release/plumb \
   NEW_BENCH=$NEW_BENCH OLD_BENCH=$OLD_BENCH OUT=$out PAIRS=$PAIRS RATE=$RATE \
   DURATION=$DURATION REV=$REV URL=http://127.0.0.1:18095/ \
-  python3 bench/before_after_report.py | tee bench/results/before-after.md
+  python3 bench/before_after_run.py
+# Measuring and reporting are apart: the report reads only what the run saved in $out.
+python3 bench/before_after_report.py "$out" | tee bench/results/before-after.md

@@ -9,7 +9,7 @@
 #    the invocations of a block, per block, as the median over blocks, and pooled.
 # About 16 minutes with the defaults (criterion, and plumb-bench at its budget, take ~40 s
 # and ~20 s an invocation).
-# Writes bench/results/inprocess.md.
+# Keeps every output in target/bench/inprocess; writes bench/results/inprocess.md.
 set -euo pipefail
 cd "$(dirname "$0")/inprocess"
 INVOCATIONS=${INVOCATIONS:-5}
@@ -20,5 +20,8 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get('reason') == 'compiler-artifact' and m['target']['name'] == sys.argv[1] and m.get('executable'):
         print(m['executable'])" "$1"; }
-PLUMB=$(exe with_plumb) CRITERION=$(exe with_criterion) DIVAN=$(exe with_divan) \
-  INVOCATIONS=$INVOCATIONS BLOCKS=${BLOCKS:-3} python3 ../inprocess_report.py | tee ../results/inprocess.md
+out=$PWD/../../target/bench/inprocess; rm -rf "$out"; mkdir -p "$out"
+PLUMB=$(exe with_plumb) CRITERION=$(exe with_criterion) DIVAN=$(exe with_divan) OUT=$out \
+  INVOCATIONS=$INVOCATIONS BLOCKS=${BLOCKS:-3} python3 ../inprocess_run.py
+# Measuring and reporting are apart: the report reads only what the run kept in $out.
+python3 ../inprocess_report.py "$out" | tee ../results/inprocess.md

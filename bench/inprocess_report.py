@@ -1,52 +1,45 @@
-"""Runs the three harnesses (see bench/inprocess.sh) and prints a Markdown report.
+"""Reads what bench/inprocess_run.py kept (the directory given, or OUT) and prints a
+Markdown report: each harness's estimates of the four bodies, their spread across
+invocations per block and pooled, and the wall time each harness took.
 
-BLOCKS blocks of INVOCATIONS invocations of each harness, rotating order within a block.
-The spread of an estimate is its coefficient of variation over the INVOCATIONS of one
-block (the issue's figure: "over 5 separate invocations"); a CV from 5 values is itself
-noisy (relative standard error ~35 %), so it is reported per block, as the median over
-blocks, and pooled over all invocations with a bootstrap 90 % interval.
+The spread of an estimate is its coefficient of variation over the invocations of one
+block; a CV from 5 values is itself noisy (relative standard error ~35 %), so it is
+reported per block, as the median over blocks, and pooled over all invocations with a
+bootstrap 90 % interval.
 """
 import json
 import os
 import random
 import re
-import shutil
 import statistics
-import subprocess
-import tempfile
-import time
+import sys
 
-N = int(os.environ.get("INVOCATIONS", "5"))
-BLOCKS = int(os.environ.get("BLOCKS", "3"))
-BODIES = ["empty", "add_one", "sum128", "spin_10us"]
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.environ["OUT"]
+RUNS = json.load(open(f"{OUT}/runs.json"))
+N, BLOCKS = RUNS["invocations_per_block"], RUNS["blocks"]
+BODIES = RUNS["bodies"]
 UNITS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
 STATS = ["mean", "median", "min"]
 
 
-def run_plumb(tmp, extra=()):
-    out = os.path.join(tmp, "plumb.json")
-    subprocess.run([os.environ["PLUMB"], "--bench", "--quiet", "--export-json", out, *extra],
-                   check=True, capture_output=True)
-    doc = json.load(open(out))
+def read_plumb(path):
+    doc = json.load(open(f"{OUT}/{path}"))
     return {b["name"]: {s: b["stats"]["wall-time"]["summary"][s] for s in STATS} for b in doc["benchmarks"]}
 
 
-def run_criterion(tmp):
-    shutil.rmtree("target/criterion", ignore_errors=True)
-    subprocess.run([os.environ["CRITERION"], "--bench"], check=True, capture_output=True)
+def read_criterion(path):
     res = {}
     for b in BODIES:
-        est = json.load(open(f"target/criterion/{b}/new/estimates.json"))
+        est = json.load(open(f"{OUT}/{path}/{b}/estimates.json"))
         res[b] = {s: est[s]["point_estimate"] for s in ("mean", "median")}
-        raw = json.load(open(f"target/criterion/{b}/new/sample.json"))
+        raw = json.load(open(f"{OUT}/{path}/{b}/sample.json"))
         res[b]["min"] = min(t / n for t, n in zip(raw["times"], raw["iters"]))
     return res
 
 
-def run_divan(tmp):
-    p = subprocess.run([os.environ["DIVAN"], "--bench"], check=True, capture_output=True, text=True)
+def read_divan(path):
     res = {}
-    for line in p.stdout.splitlines():
+    for line in open(f"{OUT}/{path}").read().splitlines():
         m = re.match(r"^[├╰]─ (\w+?)_?\s+(.*)$", line)
         if not m:
             continue
@@ -60,31 +53,17 @@ def run_divan(tmp):
     return res
 
 
-# plumb-bench at criterion's budget too: the same 3 s warm-up cap and a fixed 5 s of
-# samples, to separate the estimator from the time spent.
-CRITERION_BUDGET = ["--measure-time", "5s", "--warmup-cap", "3s", "--target-error", "off"]
-RUN = {"plumb-bench": run_plumb, "plumb-bench --quick": lambda tmp: run_plumb(tmp, ["--quick"]),
-       "plumb-bench (criterion's budget)": lambda tmp: run_plumb(tmp, CRITERION_BUDGET),
-       "criterion": run_criterion, "divan": run_divan}
-tools = list(RUN)
+READ = {"plumb-bench": read_plumb, "criterion": read_criterion, "divan": read_divan}
+tools = RUNS["tools"]
 # est[tool][body][stat] = list of blocks, each a list of N estimates
-est = {t: {b: {s: [] for s in STATS} for b in BODIES} for t in tools}
+est = {t: {b: {s: [[] for _ in range(BLOCKS)] for s in STATS} for b in BODIES} for t in tools}
 wall = {t: [] for t in tools}
-with tempfile.TemporaryDirectory() as tmp:
-    for blk in range(BLOCKS):
-        for t in tools:
-            for b in BODIES:
-                for s in STATS:
-                    est[t][b][s].append([])
-        for i in range(N):
-            for k in range(len(tools)):
-                t = tools[(i + k) % len(tools)]
-                t0 = time.perf_counter()
-                r = RUN[t](tmp)
-                wall[t].append(time.perf_counter() - t0)
-                for b in BODIES:
-                    for s in STATS:
-                        est[t][b][s][-1].append(r[b][s])
+for inv in RUNS["invocations"]:
+    t, r = inv["tool"], READ[inv["reader"]](inv["path"])
+    wall[t].append(inv["wall_seconds"])
+    for b in BODIES:
+        for s in STATS:
+            est[t][b][s][inv["block"]].append(r[b][s])
 
 
 def fmt(ns):
@@ -107,7 +86,7 @@ def pooled_cv_ci(xs, reps=2000, seed=1):
     return cvs[int(0.05 * reps)], cvs[int(0.95 * reps) - 1]
 
 
-cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": \t")
+cpu = RUNS["cpu"]
 print(f"# In-process harnesses side by side\n\n{cpu}; {BLOCKS} blocks of {N} invocations of each "
       "harness, rotating order within a block. Each tool's own defaults (criterion: 3 s warm-up "
       "+ 5 s per benchmark; divan: 100 samples; plumb-bench: warm-up to steady state, 0.5 s of "

@@ -40,6 +40,7 @@ for i in $(seq "$PAIRS"); do
   load "$A" --export-json "$out/same-$i-new.json"
   load "$A" "$B" --export-json "$out/ab-$i.json"
 done
-PLUMB=$PLUMB OUT=$out PAIRS=$PAIRS REPEAT=$REPEAT RATE=$RATE DURATION=$DURATION \
-  WORK_A=$WORK_US WORK_B=$WORK_B P50_A=$p50 A=$A B=$B \
-  python3 bench/load_compare_report.py | tee bench/results/load-compare.md
+# The run's settings beside its results: the report reads only what is in $out.
+echo "PAIRS=$PAIRS REPEAT=$REPEAT RATE=$RATE DURATION=$DURATION WORK_A=$WORK_US WORK_B=$WORK_B P50_A=$p50 A=$A B=$B" \
+  > "$out/env"
+env PLUMB="$PLUMB" OUT="$out" $(cat "$out/env") python3 bench/load_compare_report.py | tee bench/results/load-compare.md

@@ -7,6 +7,8 @@
 #  - plumb's p50 at 1,000 req/s next to oha's;
 #  - the generator CPU time per 10,000 requests (plumb and oha);
 #  - plumb's memory (RSS) after 10 s and after 60 s of a 60 s run.
+# RATES, SWEEP_S, SHORT_S and MEMORY_S shorten it (bench/load_run.py). Every output is kept
+# in target/bench/load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need_apt=()
@@ -35,4 +37,6 @@ taskset -c 0 nginx -c "$PWD/$out/nginx.conf" &
 NGINX=$!
 trap 'kill $NGINX 2>/dev/null || true' EXIT
 sleep 1
-PLUMB=$PWD/target/release/plumb OUT=$out URL=http://127.0.0.1:18082/ python3 bench/load_report.py | tee bench/results/load.md
+PLUMB=$PWD/target/release/plumb OUT=$out URL=http://127.0.0.1:18082/ python3 bench/load_run.py
+# Measuring and reporting are apart: the report reads only what the run kept in $out.
+python3 bench/load_report.py "$out" | tee bench/results/load.md

@@ -23,6 +23,7 @@ out=target/bench/vs-hyperfine
 rm -rf "$out"; mkdir -p "$out" bench/results
 gcc -O2 -o "$out/spawn_cost" bench/spawn_cost.c
 PLUMB=target/release/plumb
+echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -r); $(hyperfine --version)" > "$out/machine.txt"
 
 for r in $(seq 1 "$ROUNDS"); do
   steps=(raw hyperfine plumb)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every report script under bench/ reads saved results, apart from the runs that make
+# them; here each is run on the results of a small real run kept in bench/fixtures/,
+# after every plumb document in them is converted to the current format by this plumb
+# (`plumb show --export-json`). A format change that breaks a report fails here, not in a
+# benchmark run months later. (bench/report_peer.py is the peer of report-size.sh — the
+# plotting hyperfine's scripts do — not a report of plumb's results.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build -q -p plumb-cli
+PLUMB=$PWD/target/debug/plumb
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A copy of bench/fixtures/$1 whose plumb documents are in the current format.
+current() {
+  cp -r "bench/fixtures/$1" "$tmp/$1"
+  grep -rlE --include='*.json' '"format": *"plumb-result"' "$tmp/$1" | while read -r f; do
+    if ! "$PLUMB" show "$f" --export-json "$f.current" >/dev/null 2>"$tmp/show.err"; then
+      echo "bench reports: this plumb does not read $f:" >&2
+      cat "$tmp/show.err" >&2
+      exit 1
+    fi
+    mv "$f.current" "$f"
+  done
+  echo "$tmp/$1"
+}
+
+# Runs a report (the rest of the arguments) and checks that it printed its title.
+report() {
+  local title=$1; shift
+  local out
+  out=$("$@")
+  if ! grep -qF -- "$title" <<<"$out"; then
+    echo "bench reports: $* did not print \"$title\":" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  local script
+  for script in "$@"; do :; done
+  [[ $script == *.py ]] || script=$(printf '%s\n' "$@" | grep -m1 '\.py$')
+  echo "bench reports: $(basename "$script"): $(wc -l <<<"$out") lines"
+}
+
+report "# Before and after" python3 bench/before_after_report.py "$(current before-after)"
+report "# In-process harnesses side by side" python3 bench/inprocess_report.py "$(current inprocess)"
+report "# plumb load vs wrk and oha" python3 bench/load_report.py "$(current load)"
+report "# plumb vs hyperfine" python3 bench/report_vs_hyperfine.py "$(current vs-hyperfine)" 2
+dir=$(current load-compare)
+report "# Load comparisons between runs" env PLUMB="$PLUMB" OUT="$dir" $(cat "$dir/env") \
+  python3 bench/load_compare_report.py
+# report-size.sh's generator: a result of many samples made from a saved one, which this
+# plumb must read.
+python3 bench/report_size.py "$(current vs-hyperfine)/plumb-sleep-1.json" "$tmp/big.json" 10000
+"$PLUMB" show "$tmp/big.json" >/dev/null
+echo "bench reports: report_size.py: a result of 10000 samples plumb reads"
