@@ -60,8 +60,9 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
     let mut run = sweep();
     run.assert_code(0);
     let mut doc = read_doc(&json);
-    // The cliffs are the machine's: a neighbour's burst during one size can hide the step
-    // into 64 KiB. Measured once more, saying so, before it counts as missing.
+    // The cliffs are the machine's: a neighbour's burst during one size (on this shared
+    // VM, one that thrashes the shared last level for a while) can hide a step. Measured
+    // up to twice more, saying so with the table, before it counts as missing.
     let expected = |doc: &ResultDocument| {
         let found = cliffs(doc);
         let into = |size: &str| {
@@ -71,10 +72,14 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
         };
         into("64K") && into("64M")
     };
-    if !expected(&doc) {
+    for attempt in 2..=3 {
+        if expected(&doc) {
+            break;
+        }
         eprintln!(
-            "retrying: a cliff into 64 KiB or 64 MiB was not seen: {:?}",
-            cliffs(&doc)
+            "attempt {attempt}: a cliff into 64 KiB or 64 MiB was not seen: {:?}\n{}",
+            cliffs(&doc),
+            run.stdout
         );
         run = sweep();
         run.assert_code(0);

@@ -9,6 +9,7 @@
 //! for a free connection when the in-flight bound is full (the server not keeping up at
 //! this concurrency), and the exchange itself (sent → answered).
 
+use super::clock::{Clock, Monotonic};
 use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
 use super::recorder::{Answer, Failure, LiveCounts, LoadReport, Recorder};
 use super::schedule::Schedule;
@@ -93,7 +94,9 @@ struct Waiting {
     bound_full: bool,
 }
 
-struct Engine {
+struct Engine<C: Clock = Monotonic> {
+    /// Every time the engine reads: the monotonic clock in a run.
+    clock: C,
     plan: Plan,
     poll: Poll,
     timer: Alarm,
@@ -121,50 +124,58 @@ struct Engine {
 
 /// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
 pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, LoadError> {
-    let poll = Poll::new().map_err(system("cannot create a poll"))?;
-    let timer =
-        Alarm::new(poll.registry(), TIMER).map_err(system("cannot set up the schedule's timer"))?;
-    let mut rec = Recorder::new(plan.measure_from, plan.timeout);
-    if plan.live.as_ref().is_some_and(|f| f.counts) {
-        rec = rec.with_live();
-    }
-    let mut e = Engine {
-        poll,
-        timer,
-        armed: None,
-        conns: Vec::new(),
-        free: Vec::new(),
-        open: 0,
-        opened: 0,
-        connecting: 0,
-        spin: Duration::ZERO,
-        wake_late: Duration::ZERO,
-        idle: Duration::ZERO,
-        ready: Vec::new(),
-        waiting: VecDeque::new(),
-        rec,
-        done: Vec::new(),
-        in_flight: 0,
-        plan,
-    };
-    e.spin = e.plan.spin;
-    e.wake_late = e.plan.spin / 2;
+    let mut e = Engine::new(plan, Monotonic)?;
     if let Some(first) = e.plan.first.take() {
         e.adopt(first)?;
     }
     let interrupted = e.main_loop(stop);
-    let stopped_at = Instant::now().min(e.plan.end);
-    let measured = stopped_at.saturating_duration_since(e.plan.measure_from);
-    let open_loop = matches!(e.plan.work, Work::Open(_));
-    let busy = 1.0 - e.idle.as_secs_f64() / measured.as_secs_f64().max(1e-9);
-    let mut report = e
-        .rec
-        .finish(measured.into(), interrupted, e.opened, open_loop);
-    report.busy = busy.clamp(0.0, 1.0);
-    Ok(report)
+    Ok(e.report(interrupted))
 }
 
-impl Engine {
+impl<C: Clock> Engine<C> {
+    fn new(plan: Plan, clock: C) -> Result<Self, LoadError> {
+        let poll = Poll::new().map_err(system("cannot create a poll"))?;
+        let timer = Alarm::new(poll.registry(), TIMER)
+            .map_err(system("cannot set up the schedule's timer"))?;
+        let mut rec = Recorder::new(plan.measure_from, plan.timeout);
+        if plan.live.as_ref().is_some_and(|f| f.counts) {
+            rec = rec.with_live();
+        }
+        Ok(Engine {
+            clock,
+            poll,
+            timer,
+            armed: None,
+            conns: Vec::new(),
+            free: Vec::new(),
+            open: 0,
+            opened: 0,
+            connecting: 0,
+            spin: plan.spin,
+            wake_late: plan.spin / 2,
+            idle: Duration::ZERO,
+            ready: Vec::new(),
+            waiting: VecDeque::new(),
+            rec,
+            done: Vec::new(),
+            in_flight: 0,
+            plan,
+        })
+    }
+
+    /// What was measured, once the loop has ended.
+    fn report(self, interrupted: bool) -> LoadReport {
+        let stopped_at = self.clock.now().min(self.plan.end);
+        let measured = stopped_at.saturating_duration_since(self.plan.measure_from);
+        let open_loop = matches!(self.plan.work, Work::Open(_));
+        let busy = 1.0 - self.idle.as_secs_f64() / measured.as_secs_f64().max(1e-9);
+        let mut report = self
+            .rec
+            .finish(measured.into(), interrupted, self.opened, open_loop);
+        report.busy = busy.clamp(0.0, 1.0);
+        report
+    }
+
     fn main_loop(&mut self, stop: &AtomicBool) -> bool {
         let mut events = Events::with_capacity(1024);
         let (start, end) = (self.plan.start, self.plan.end);
@@ -172,7 +183,7 @@ impl Engine {
         let mut live_at = start + LIVE_EVERY;
         self.sleep_until(start, &mut events, stop);
         if let Work::Closed(n) = self.plan.work {
-            let now = Instant::now();
+            let now = self.clock.now();
             for _ in 0..n {
                 self.take_up(now, now);
             }
@@ -183,7 +194,7 @@ impl Engine {
                 self.abandon();
                 return true;
             }
-            let now = Instant::now();
+            let now = self.clock.now();
             if let Some(since) = idle_since.take() {
                 if since >= self.plan.measure_from {
                     self.idle += now - since;
@@ -239,7 +250,7 @@ impl Engine {
             match self.connect() {
                 Ok(i) => self.send(i, due, false),
                 Err(f) => {
-                    let now = Instant::now();
+                    let now = self.clock.now();
                     self.rec.done(due, now, now, Answer::Failed(f));
                 }
             }
@@ -266,7 +277,7 @@ impl Engine {
     }
 
     fn send(&mut self, i: usize, due: Instant, retried: bool) {
-        let sent = Instant::now();
+        let sent = self.clock.now();
         let r = InFlight {
             due,
             sent,
@@ -334,7 +345,7 @@ impl Engine {
         events.clear();
         if left <= BUSY_WAIT && self.in_flight == 0 {
             // Nothing to read: a syscall would only add its own delay.
-            while Instant::now() < next {
+            while self.clock.now() < next {
                 std::hint::spin_loop();
             }
             return;
@@ -355,7 +366,7 @@ impl Engine {
         if let Err(e) = self.poll.poll(events, Some(timeout)) {
             if e.kind() != std::io::ErrorKind::Interrupted {
                 // A failing poll cannot be waited on: spin until the due time instead.
-                while Instant::now() < next {
+                while self.clock.now() < next {
                     std::hint::spin_loop();
                 }
             }
@@ -364,7 +375,7 @@ impl Engine {
 
     fn sleep_until(&mut self, t: Instant, events: &mut Events, stop: &AtomicBool) {
         loop {
-            let now = Instant::now();
+            let now = self.clock.now();
             if now >= t || stop.load(Ordering::Relaxed) {
                 return;
             }
@@ -381,7 +392,7 @@ impl Engine {
             if ev.token() == TIMER {
                 self.timer.acknowledge();
                 if let Some(at) = self.armed.take() {
-                    self.learn_wake(Instant::now().saturating_duration_since(at));
+                    self.learn_wake(self.clock.now().saturating_duration_since(at));
                 }
                 continue;
             }
@@ -424,7 +435,7 @@ impl Engine {
         c.flush(&self.plan.request)?;
         self.offer(i);
         if !self.waiting.is_empty() {
-            self.grow(Instant::now());
+            self.grow(self.clock.now());
         }
         Ok(true)
     }
@@ -469,7 +480,7 @@ impl Engine {
     /// The connection has room again: the oldest waiting request, the next closed-loop
     /// request, or onto the free list.
     fn room(&mut self, i: usize) {
-        let now = Instant::now();
+        let now = self.clock.now();
         let c = self.conns[i].as_ref().expect("a live connection");
         if c.inflight.len() >= self.plan.pipeline {
             return;
@@ -498,7 +509,7 @@ impl Engine {
         let _ = self.poll.registry().deregister(&mut c.stream);
         self.free.push(i);
         self.open -= 1;
-        let now = Instant::now();
+        let now = self.clock.now();
         let clean = c.between_answers();
         let mut first = true;
         while let Some(r) = c.inflight.pop_front() {
@@ -642,7 +653,7 @@ impl Engine {
                 self.abandon();
                 return true;
             }
-            let now = Instant::now();
+            let now = self.clock.now();
             if now >= until {
                 break;
             }
@@ -698,3 +709,6 @@ fn system(what: &'static str) -> impl Fn(std::io::Error) -> LoadError {
         cause: e.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,6 +12,7 @@
 //! with its own recorder; the threads' histograms are merged losslessly at the end.
 
 mod capacity;
+mod clock;
 mod conn;
 mod engine;
 mod hlog;
