@@ -8,22 +8,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q -p plumb-cli
-PLUMB=$PWD/target/debug/plumb
+target=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+PLUMB=$target/debug/plumb
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# A copy of bench/fixtures/$1 whose plumb documents are in the current format.
+# A copy of bench/fixtures/$1 whose plumb documents are in the current format, in $dir.
+# (Run in this shell, not in a command substitution, so that a failure stops the script.)
 current() {
-  cp -r "bench/fixtures/$1" "$tmp/$1"
-  grep -rlE --include='*.json' '"format": *"plumb-result"' "$tmp/$1" | while read -r f; do
+  dir=$tmp/$1
+  cp -r "bench/fixtures/$1" "$dir"
+  local f
+  while read -r f; do
     if ! "$PLUMB" show "$f" --export-json "$f.current" >/dev/null 2>"$tmp/show.err"; then
       echo "bench reports: this plumb does not read $f:" >&2
       cat "$tmp/show.err" >&2
       exit 1
     fi
     mv "$f.current" "$f"
-  done
-  echo "$tmp/$1"
+  done < <(grep -rlE --include='*.json' '"format": *"plumb-result"' "$dir")
 }
 
 # Runs a report (the rest of the arguments) and checks that it printed its title.
@@ -42,15 +46,20 @@ report() {
   echo "bench reports: $(basename "$script"): $(wc -l <<<"$out") lines"
 }
 
-report "# Before and after" python3 bench/before_after_report.py "$(current before-after)"
-report "# In-process harnesses side by side" python3 bench/inprocess_report.py "$(current inprocess)"
-report "# plumb load vs wrk and oha" python3 bench/load_report.py "$(current load)"
-report "# plumb vs hyperfine" python3 bench/report_vs_hyperfine.py "$(current vs-hyperfine)" 2
-dir=$(current load-compare)
-report "# Load comparisons between runs" env PLUMB="$PLUMB" OUT="$dir" $(cat "$dir/env") \
-  python3 bench/load_compare_report.py
+current before-after
+report "# Before and after" python3 bench/before_after_report.py "$dir"
+current inprocess
+report "# In-process harnesses side by side" python3 bench/inprocess_report.py "$dir"
+current load
+report "# plumb load vs wrk and oha" python3 bench/load_report.py "$dir"
+current vs-hyperfine
+report "# plumb vs hyperfine" python3 bench/report_vs_hyperfine.py "$dir" 2
 # report-size.sh's generator: a result of many samples made from a saved one, which this
 # plumb must read.
-python3 bench/report_size.py "$(current vs-hyperfine)/plumb-sleep-1.json" "$tmp/big.json" 10000
+python3 bench/report_size.py "$dir/plumb-sleep-1.json" "$tmp/big.json" 10000
 "$PLUMB" show "$tmp/big.json" >/dev/null
-echo "bench reports: report_size.py: a result of 10000 samples plumb reads"
+echo "bench reports: report_size.py: a result of 10000 samples this plumb reads"
+current load-compare
+# shellcheck disable=SC2046 # the run's settings, one word each
+report "# Load comparisons between runs" env PLUMB="$PLUMB" OUT="$dir" $(cat "$dir/env") \
+  python3 bench/load_compare_report.py

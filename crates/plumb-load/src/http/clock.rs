@@ -4,15 +4,15 @@
 //! lateness, timeouts and drain can be checked without a server and without real time.
 use std::time::Instant;
 
-pub trait Clock {
+pub trait TimeSource {
     fn now(&self) -> Instant;
 }
 
 /// The monotonic clock (`Instant::now()`).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Monotonic;
+pub struct MonotonicSource;
 
-impl Clock for Monotonic {
+impl TimeSource for MonotonicSource {
     #[inline(always)]
     fn now(&self) -> Instant {
         Instant::now()
@@ -21,15 +21,15 @@ impl Clock for Monotonic {
 
 /// A clock that starts at a real instant and advances `step` at every read.
 #[cfg(test)]
-pub struct SteppingClock {
+pub struct SteppingSource {
     now: std::cell::Cell<Instant>,
     step: std::time::Duration,
 }
 
 #[cfg(test)]
-impl SteppingClock {
+impl SteppingSource {
     pub fn new(start: Instant, step: std::time::Duration) -> Self {
-        SteppingClock {
+        SteppingSource {
             now: std::cell::Cell::new(start),
             step,
         }
@@ -42,7 +42,7 @@ impl SteppingClock {
 }
 
 #[cfg(test)]
-impl Clock for SteppingClock {
+impl TimeSource for SteppingSource {
     fn now(&self) -> Instant {
         let t = self.now.get();
         self.now.set(t + self.step);

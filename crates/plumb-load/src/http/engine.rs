@@ -9,7 +9,7 @@
 //! for a free connection when the in-flight bound is full (the server not keeping up at
 //! this concurrency), and the exchange itself (sent → answered).
 
-use super::clock::{Clock, Monotonic};
+use super::clock::{MonotonicSource, TimeSource};
 use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
 use super::recorder::{Answer, Failure, LiveCounts, LoadReport, Recorder};
 use super::schedule::Schedule;
@@ -94,7 +94,7 @@ struct Waiting {
     bound_full: bool,
 }
 
-struct Engine<C: Clock = Monotonic> {
+struct Engine<C: TimeSource = MonotonicSource> {
     /// Every time the engine reads: the monotonic clock in a run.
     clock: C,
     plan: Plan,
@@ -124,7 +124,7 @@ struct Engine<C: Clock = Monotonic> {
 
 /// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
 pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, LoadError> {
-    let mut e = Engine::new(plan, Monotonic)?;
+    let mut e = Engine::new(plan, MonotonicSource)?;
     if let Some(first) = e.plan.first.take() {
         e.adopt(first)?;
     }
@@ -132,7 +132,7 @@ pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, LoadError> {
     Ok(e.report(interrupted))
 }
 
-impl<C: Clock> Engine<C> {
+impl<C: TimeSource> Engine<C> {
     fn new(plan: Plan, clock: C) -> Result<Self, LoadError> {
         let poll = Poll::new().map_err(system("cannot create a poll"))?;
         let timer = Alarm::new(poll.registry(), TIMER)

@@ -3,7 +3,7 @@
 //! is taken up (its lateness stamped) and waits; timeouts and the drain then decide what
 //! becomes of it.
 use super::*;
-use crate::http::clock::SteppingClock;
+use crate::http::clock::SteppingSource;
 
 const MS: Duration = Duration::from_millis(1);
 
@@ -32,9 +32,9 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
     }
 }
 
-fn engine(p: Plan, step: Duration) -> Engine<SteppingClock> {
+fn engine(p: Plan, step: Duration) -> Engine<SteppingSource> {
     let start = p.start;
-    Engine::new(p, SteppingClock::new(start, step)).unwrap()
+    Engine::new(p, SteppingSource::new(start, step)).unwrap()
 }
 
 #[test]
