@@ -25,9 +25,12 @@ fn cliffs(doc: &ResultDocument) -> Vec<(String, Vec<String>, String)> {
         .collect()
 }
 
-/// Dependent random loads at 16 KiB (in L1d), 64 KiB and 512 KiB (in L2), 2 MiB and
-/// 64 MiB (beyond the last level): the step into 64 KiB passes L1d and the step into
-/// 64 MiB passes the last level, whatever their exact sizes on an x86 machine.
+/// Dependent random loads at 16 KiB (in L1d), 64 KiB and 512 KiB (in L2 on every x86
+/// machine here) and 64 MiB (beyond the last level): the step into 64 KiB passes L1d and
+/// the step into 64 MiB passes the last level, whatever their exact sizes. No point sits
+/// between L2 and the last level: on this shared VM a 2 MiB working set has alternated
+/// between 20 and 180 ns per access from run to run (neighbours in the shared last
+/// level), which leaves both of its steps rightly inconclusive.
 #[test]
 fn a_random_access_sweep_names_the_caches_it_passes() {
     let env = Env::new();
@@ -43,7 +46,7 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
             "run",
             "-L",
             "size",
-            "16K,64K,512K,2M,64M",
+            "16K,64K,512K,64M",
             "--operations",
             accesses,
             "--runs",
