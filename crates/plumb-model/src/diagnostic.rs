@@ -283,6 +283,34 @@ mod tests {
         assert_eq!(have, every, "an example of every code");
     }
 
+    /// A figure that could not be computed (an F of infinity, a ratio to zero) is written
+    /// as null and read back as NaN: the document stays readable.
+    #[test]
+    fn a_figure_that_could_not_be_computed_reads_back() {
+        use crate::finding::Launches;
+        use crate::{Amount, Unit};
+        let ns = |v| Amount::new(v, Unit::Nanoseconds);
+        let d = Diagnostic::new(
+            Severity::Warning,
+            Launches {
+                launches: 3,
+                level: crate::quantity::Confidence::DEFAULT,
+                f: f64::INFINITY,
+                p: 0.0,
+                mean: ns(f64::NAN),
+                between_sd: ns(1.0),
+                within_sd: ns(0.0),
+            },
+        );
+        let json = serde_json::to_string(&d).unwrap();
+        assert!(json.contains("\"f\":null"), "{json}");
+        let back: Diagnostic = serde_json::from_str(&json).unwrap();
+        let Finding::Launches(l) = back.finding else {
+            panic!("{back:?}")
+        };
+        assert!(l.f.is_nan() && l.mean.value.is_nan());
+    }
+
     #[test]
     fn a_diagnostic_recorded_with_words_keeps_them() {
         let old = r#"{"code":"high-cv","severity":"warning","message":"noisy: the standard deviation is 12.0% of the mean","evidence":{"cv":0.12,"std_dev_ns":120.0},"advice":"pin"}"#;

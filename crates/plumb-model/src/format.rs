@@ -228,6 +228,9 @@ pub fn share(fraction: f64) -> String {
 
 /// A relative change with its sign: `0.0152` → `+1.5%`, `-0.2` → `-20.0%`.
 pub fn signed_percent(change: f64) -> String {
+    if !change.is_finite() {
+        return "-".to_string();
+    }
     if change >= 0.0 {
         format!("+{}", percent(change))
     } else {

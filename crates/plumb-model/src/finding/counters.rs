@@ -9,9 +9,13 @@ use serde::{Deserialize, Serialize};
 /// Mispredicted branches, per operation and as a share of branches.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BranchBound {
+    #[serde(with = "crate::nan_as_null")]
     pub mispredictions_per_op: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub branches_per_op: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub miss_rate: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub threshold: f64,
     pub source: Source,
 }
@@ -21,8 +25,11 @@ pub struct BranchBound {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MemoryBound {
     pub cache: String,
+    #[serde(with = "crate::nan_as_null")]
     pub miss_rate: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub misses_per_op: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub threshold: f64,
     pub ipc: Option<f64>,
 }
@@ -30,7 +37,9 @@ pub struct MemoryBound {
 /// Hardware counters live only `live_share` of the measured time (multiplexed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CountedTooMuch {
+    #[serde(with = "crate::nan_as_null")]
     pub live_share: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub threshold: f64,
 }
 
@@ -44,6 +53,7 @@ pub struct CacheCliff {
     pub to: ByteSize,
     pub from_mean: Amount,
     pub to_mean: Amount,
+    #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
     pub ratio_ci: Option<Interval>,
     /// The machine's data caches, smallest first.
@@ -65,7 +75,9 @@ impl CacheCliff {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MissesAlong {
     pub counter: Metric,
+    #[serde(with = "crate::nan_as_null")]
     pub from: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub to: f64,
 }
 
@@ -75,7 +87,9 @@ pub struct MissesAlong {
 pub enum NothingMeasured {
     /// Counted instructions per operation below what any work takes.
     FewInstructions {
+        #[serde(with = "crate::nan_as_null")]
         instructions_per_op: f64,
+        #[serde(with = "crate::nan_as_null")]
         threshold: f64,
         source: Source,
     },

@@ -26,6 +26,7 @@ pub struct WrongResult {
 /// A variant `1/ratio` times faster than `baseline`: check that it still does the work.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckTheWork {
+    #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
     pub baseline: String,
 }
@@ -33,7 +34,9 @@ pub struct CheckTheWork {
 /// Allocation inside the timed loop, per operation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Allocates {
+    #[serde(with = "crate::nan_as_null")]
     pub allocations_per_op: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub bytes_per_op: f64,
 }
 
@@ -60,6 +63,7 @@ pub struct WorkingSet {
 pub struct Noise {
     pub baseline: String,
     pub verdict: Verdict,
+    #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
     pub ratio_ci: Option<Interval>,
     pub sesoi: Fraction,
@@ -88,6 +92,7 @@ pub struct ShortSamples {
 pub struct Imprecise {
     pub stop: PrecisionStop,
     pub spent: Duration,
+    #[serde(with = "crate::nan_as_null")]
     pub error: f64,
     pub target: Fraction,
     pub level: Confidence,

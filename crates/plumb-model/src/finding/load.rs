@@ -15,6 +15,7 @@ pub struct NothingSucceeded {
 pub struct LoadErrors {
     pub errors: u64,
     pub ended: u64,
+    #[serde(with = "crate::nan_as_null")]
     pub max_error_rate: f64,
 }
 
@@ -34,6 +35,7 @@ impl LoadErrors {
 pub struct GeneratorBehind {
     pub lateness_p99: Duration,
     pub max_lateness: Duration,
+    #[serde(with = "crate::nan_as_null")]
     pub busy: f64,
     /// Accepted with `--allow-late`.
     pub allow_late: bool,
@@ -50,10 +52,12 @@ impl GeneratorBehind {
 /// on schedule, by a probe of the CPU each request costs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RateAboveCapacity {
+    #[serde(with = "crate::nan_as_null")]
     pub rate: f64,
     pub threads: usize,
     pub cpu_per_request: Duration,
     /// Requests per second one thread can send, planned at 80 % of the probe's figure.
+    #[serde(with = "crate::nan_as_null")]
     pub per_thread: f64,
     pub threads_needed: usize,
     /// The CPUs this process may use.
@@ -84,7 +88,9 @@ pub enum DisjointWindows {
     /// The windows overlap on only `overlap` of `narrowest`'s (at least `min_overlap`
     /// is required); merged over their union (`--allow-disjoint`) when `merged`.
     Overlap {
+        #[serde(with = "crate::nan_as_null")]
         overlap: f64,
+        #[serde(with = "crate::nan_as_null")]
         min_overlap: f64,
         narrowest: String,
         windows: Vec<AgentWindow>,

@@ -14,6 +14,7 @@ pub struct Turbo {}
 /// A 1-minute load average high for the hardware threads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BusyMachine {
+    #[serde(with = "crate::nan_as_null")]
     pub load: f64,
     pub threads: usize,
 }
@@ -72,7 +73,9 @@ pub struct DifferentFrequencyPolicy {
 /// 1-minute load averages of the two runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DifferentLoad {
+    #[serde(with = "crate::nan_as_null")]
     pub base: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub new: f64,
     pub threads: usize,
 }
@@ -81,7 +84,9 @@ pub struct DifferentLoad {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BestCaseAgrees {
     pub benchmark: String,
+    #[serde(with = "crate::nan_as_null")]
     pub mean_ratio: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub min_ratio: f64,
 }
 

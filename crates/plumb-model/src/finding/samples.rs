@@ -20,6 +20,7 @@ pub struct TooFewSamples {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WideCi {
     pub level: Confidence,
+    #[serde(with = "crate::nan_as_null")]
     pub relative_error: f64,
     pub error: Amount,
 }
@@ -27,6 +28,7 @@ pub struct WideCi {
 /// The standard deviation is `cv` of the mean.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HighCv {
+    #[serde(with = "crate::nan_as_null")]
     pub cv: f64,
     pub std_dev: Amount,
     pub mad: Amount,
@@ -57,8 +59,11 @@ impl Outliers {
 /// Several modes: the dip test's and the mValue's figures, and the modes found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Multimodal {
+    #[serde(with = "crate::nan_as_null")]
     pub dip: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub dip_p: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub mvalue: f64,
     /// How many values the mValue was computed from.
     pub mvalue_values: usize,
@@ -71,6 +76,7 @@ pub struct Multimodal {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModeShare {
     pub location: Amount,
+    #[serde(with = "crate::nan_as_null")]
     pub share: f64,
 }
 
@@ -78,8 +84,11 @@ pub struct ModeShare {
 /// mean against the first's, minus 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Drift {
+    #[serde(with = "crate::nan_as_null")]
     pub tau: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub p: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub half_change: f64,
 }
 
@@ -113,7 +122,9 @@ pub struct FailedRuns {
 pub struct Launches {
     pub launches: usize,
     pub level: Confidence,
+    #[serde(with = "crate::nan_as_null")]
     pub f: f64,
+    #[serde(with = "crate::nan_as_null")]
     pub p: f64,
     /// The mean of the launches' means.
     pub mean: Amount,

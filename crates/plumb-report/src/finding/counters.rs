@@ -113,7 +113,14 @@ pub fn cache_cliff(x: &CacheCliff) -> Words {
         x.to_mean,
         place(x)
     ))
-    .details(misses.join("; "))
+    .details(
+        x.ratio_ci
+            .map(|ci| format!("ratio interval [{:.2}, {:.2}]", ci.lo, ci.hi))
+            .into_iter()
+            .chain(misses)
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
     .advice(match x.passed().last() {
         Some(m) => format!(
             "to stay under the {} keep the working set below {} (block or tile the loop, smaller elements); otherwise benchmark at the sizes the real workload has",

@@ -14,12 +14,17 @@ pub fn failed(x: &Failed) -> Words {
 }
 
 pub fn wrong_result(x: &WrongResult) -> Words {
-    Words::new(format!(
+    let words = Words::new(format!(
         "returns {} but {} returns {}: it does not compute the same thing",
         short(&x.result),
         x.reference,
         short(&x.expected)
-    ))
+    ));
+    if short(&x.result) == x.result && short(&x.expected) == x.expected {
+        words
+    } else {
+        words.details(format!("result {}; expected {}", x.result, x.expected))
+    }
 }
 
 fn short(s: &str) -> String {

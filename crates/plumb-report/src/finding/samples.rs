@@ -81,7 +81,14 @@ pub fn multimodal(x: &Multimodal) -> Words {
             figures(x)
         )
     };
-    Words::new(message).advice("look at the samples in run order: two code paths, caches hot or cold, CPU frequency steps, or two cores of different speed")
+    let modes: Vec<String> = x
+        .modes
+        .iter()
+        .map(|m| format!("{} ({:.0}%)", m.location, 100.0 * m.share))
+        .collect();
+    Words::new(message)
+        .details(format!("modes at {}", modes.join(", ")))
+        .advice("look at the samples in run order: two code paths, caches hot or cold, CPU frequency steps, or two cores of different speed")
 }
 
 /// "bimodal: 70% of runs near one value, 30% near 2.01× it": modes relative to the
@@ -165,6 +172,10 @@ pub fn cold_warmup(x: &ColdWarmup) -> Words {
         "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold state, absorbed by the {} warm-up runs",
         x.warmup_median.value / x.upper_fence.value,
         x.warmup_runs
+    ))
+    .details(format!(
+        "warm-up median {}, upper fence {}",
+        x.warmup_median, x.upper_fence
     ))
 }
 
