@@ -49,6 +49,16 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
 
 pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let out = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
+    if let Some(path) = &a.export_json {
+        let inputs = [a.base.clone(), a.new.clone()];
+        export::refuse_overwrite(
+            "--export-json",
+            &inputs,
+            path,
+            "results compared",
+            "comparison",
+        )?;
+    }
     export::check(&out)?;
     let base = load(&a.base)?;
     let new = load(&a.new)?;

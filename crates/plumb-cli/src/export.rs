@@ -39,10 +39,21 @@ pub fn refuse_input_as_output(
     what: &str,
     made: &str,
 ) -> Result<(), CliError> {
+    refuse_overwrite("--output", inputs, output, what, made)
+}
+
+/// As `refuse_input_as_output`, for the output given with `flag`.
+pub fn refuse_overwrite(
+    flag: &str,
+    inputs: &[PathBuf],
+    output: &Path,
+    what: &str,
+    made: &str,
+) -> Result<(), CliError> {
     let same = plumb_report::targets::same_path;
     match inputs.iter().find(|i| same(i, output)) {
         Some(input) => Err(CliError(format!(
-            "--output {} is one of the {what} ({}): write the {made} to a new file",
+            "{flag} {} is one of the {what} ({}): write the {made} to a new file",
             output.display(),
             input.display()
         ))),

@@ -603,3 +603,38 @@ fn help_speaks_to_users() {
         );
     }
 }
+
+/// Issue 24, defect 1: `compare a b --export-json a` overwrote the base result with the
+/// comparison and exited 0. Refused before anything is read or written.
+#[test]
+fn compare_does_not_overwrite_a_result_it_compares() {
+    let env = Env::new();
+    let fixture = format!(
+        "{}/../plumb-model/tests/fixtures/run2-v1.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let base = env.path("a.json");
+    std::fs::copy(&fixture, &base).unwrap();
+    let before = std::fs::read(&base).unwrap();
+    let a = base.to_str().unwrap();
+    for (new, out) in [(a, a), (fixture.as_str(), a)] {
+        fails_with(
+            &env,
+            &["compare", a, new, "--export-json", out],
+            "--export-json",
+        );
+        assert_eq!(
+            std::fs::read(&base).unwrap(),
+            before,
+            "the base result changed"
+        );
+    }
+    let run = env.plumb(&["compare", &fixture, a, "--export-json", a]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("is one of the results compared") && run.stderr.contains("new file"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&base).unwrap(), before);
+}

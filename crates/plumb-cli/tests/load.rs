@@ -331,3 +331,39 @@ fn runs_one_after_the_other_do_not_merge_silently() {
     let seconds = m.duration.as_secs_f64();
     assert!((1.95..=2.2).contains(&seconds), "{seconds}");
 }
+
+/// Issue 24, defect 2: an interval log that cannot be written (`--hlog` a directory) was
+/// found only at the end, after the test, and the export was never written. Now refused
+/// before the test, naming the option.
+#[test]
+fn an_unwritable_hlog_is_refused_before_the_test() {
+    let env = Env::new();
+    let port = stalling_server(1_000_000, Duration::ZERO);
+    let json = env.path("l.json");
+    let started = std::time::Instant::now();
+    let run = env.plumb(&[
+        "load",
+        &format!("http://127.0.0.1:{port}/"),
+        "--rate",
+        "10",
+        "--duration",
+        "3s",
+        "--hlog",
+        env.path("").to_str().unwrap(),
+        "--export-json",
+        json.to_str().unwrap(),
+    ]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("--hlog") && run.stderr.contains("cannot write"),
+        "{}",
+        run.stderr
+    );
+    // Refused up front: the 3 s test never ran, and no empty export was left behind.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(!json.exists());
+}
