@@ -47,19 +47,21 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
     Ok(doc)
 }
 
-pub fn run(a: CompareArgs) -> Result<i32, CliError> {
+/// Where the comparison is written, checked before anything is read: never over one of
+/// the results compared (issue 24, defect 1).
+fn outputs(a: &CompareArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, CliError> {
     let out = export::targets(&[("--export-json", &a.export_json, Format::Json)]);
     if let Some(path) = &a.export_json {
         let inputs = [a.base.clone(), a.new.clone()];
-        export::refuse_overwrite(
-            "--export-json",
-            &inputs,
-            path,
-            "results compared",
-            "comparison",
-        )?;
+        let what = "results compared";
+        export::refuse_overwrite("--export-json", &inputs, path, what, "comparison")?;
     }
     export::check(&out)?;
+    Ok(out)
+}
+
+pub fn run(a: CompareArgs) -> Result<i32, CliError> {
+    let out = outputs(&a)?;
     let base = load(&a.base)?;
     let new = load(&a.new)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
