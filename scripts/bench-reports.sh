@@ -42,10 +42,7 @@ report() {
     echo "$out" >&2
     exit 1
   fi
-  local script
-  for script in "$@"; do :; done
-  [[ $script == *.py ]] || script=$(printf '%s\n' "$@" | grep -m1 '\.py$')
-  echo "bench reports: $(basename "$script"): $(wc -l <<<"$out") lines"
+  echo "bench reports: $(basename "$(printf '%s\n' "$@" | grep -m1 '\.py$')"): $(wc -l <<<"$out") lines"
 }
 
 current before-after

@@ -31,18 +31,9 @@ pub fn targets_of(a: &ExportArgs) -> Vec<ExportTarget> {
     ])
 }
 
-/// Refuses an `output` that is one of the `inputs` (which `what` names, e.g. "inputs"):
-/// writing it would overwrite what is being read. `made` names what to write instead.
-pub fn refuse_input_as_output(
-    inputs: &[PathBuf],
-    output: &Path,
-    what: &str,
-    made: &str,
-) -> Result<(), CliError> {
-    refuse_overwrite("--output", inputs, output, what, made)
-}
-
-/// As `refuse_input_as_output`, for the output given with `flag`.
+/// Refuses an `output` (given with `flag`) that is one of the `inputs` (which `what`
+/// names, e.g. "inputs"): writing it would overwrite what is being read. `made` names
+/// what to write instead.
 pub fn refuse_overwrite(
     flag: &str,
     inputs: &[PathBuf],

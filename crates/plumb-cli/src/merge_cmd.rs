@@ -14,7 +14,7 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
         a.output.clone(),
         Format::Json,
     )];
-    export::refuse_input_as_output(&a.inputs, &a.output, "inputs", "merge")?;
+    export::refuse_overwrite("--output", &a.inputs, &a.output, "inputs", "merge")?;
     export::check(&targets)?;
     let docs: Vec<ResultDocument> = a.inputs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;
     let paths: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();

@@ -8,7 +8,7 @@ use plumb_model::ResultDocument;
 /// Reads every result first (a bad one is reported before anything is written), then
 /// writes the page in one go.
 pub fn run(a: ReportArgs) -> Result<i32, CliError> {
-    export::refuse_input_as_output(&a.results, &a.output, "results", "report")?;
+    export::refuse_overwrite("--output", &a.results, &a.output, "results", "report")?;
     let docs: Vec<ResultDocument> = a
         .results
         .iter()

@@ -60,15 +60,7 @@ pub fn merge_load(
         .into_iter()
         .collect();
     if let Some(d) = notes.iter().find(|d| refused(&d.finding)) {
-        let w = plumb_report::finding::words(&d.finding);
-        // One refusal of two sentences: what was seen, then what to do.
-        let advice = w.advice.unwrap_or_default();
-        let mut chars = advice.chars();
-        let advice: String = chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect())
-            .unwrap_or_default();
-        let words = format!("{}. {advice}", w.message);
+        let words = plumb_report::finding::words(&d.finding).refusal();
         return Err(CombineError::Disjoint { words }.into());
     }
     let span = match &windows {

@@ -64,44 +64,26 @@ mod tests {
         }
     }
 
-    fn noise(d: Option<Diagnostic>) -> Noise {
-        match d.expect("a finding").finding {
-            plumb_model::Finding::Noise(n) => n,
+    /// The noise finding on identical variants measured so, if any.
+    fn noise(verdict: Verdict, ratio: f64, lo: f64, hi: f64) -> Option<Noise> {
+        match identical_apart(&identical_pair(verdict, ratio, lo, hi))?.finding {
+            plumb_model::Finding::Noise(n) => Some(n),
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn identical_code_not_measured_equivalent_is_the_machines_noise() {
-        let apart = noise(identical_apart(&identical_pair(
-            Verdict::Slower,
-            1.048,
-            1.031,
-            1.066,
-        )));
+        let apart = noise(Verdict::Slower, 1.048, 1.031, 1.066).unwrap();
         assert!(apart.apart());
         // Real (the interval excludes 1) and estimated beyond the SESOI, size unsettled.
-        let real = noise(identical_apart(&identical_pair(
-            Verdict::Inconclusive,
-            1.032,
-            1.006,
-            1.058,
-        )));
+        let real = noise(Verdict::Inconclusive, 1.032, 1.006, 1.058).unwrap();
         assert!(real.apart());
         // So uncertain that nothing can be said: that too is the machine.
-        let wide = noise(identical_apart(&identical_pair(
-            Verdict::Inconclusive,
-            1.42,
-            0.784,
-            2.061,
-        )));
+        let wide = noise(Verdict::Inconclusive, 1.42, 0.784, 2.061).unwrap();
         assert!(!wide.apart());
         // Inside the SESOI, not shown equivalent at TOST's level: not noise.
-        assert!(
-            identical_apart(&identical_pair(Verdict::Inconclusive, 1.001, 0.985, 1.019)).is_none()
-        );
-        assert!(
-            identical_apart(&identical_pair(Verdict::Equivalent, 0.998, 0.983, 1.014)).is_none()
-        );
+        assert!(noise(Verdict::Inconclusive, 1.001, 0.985, 1.019).is_none());
+        assert!(noise(Verdict::Equivalent, 0.998, 0.983, 1.014).is_none());
     }
 }

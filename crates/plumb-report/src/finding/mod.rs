@@ -32,6 +32,17 @@ impl Words {
         self
     }
 
+    /// The finding as a refusal: its sentence, then what to do as a sentence of its own.
+    pub fn refusal(&self) -> String {
+        let advice = self.advice.as_deref().unwrap_or_default();
+        let mut chars = advice.chars();
+        let advice: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        format!("{}. {advice}", self.message)
+    }
+
     fn details(mut self, details: impl Into<String>) -> Words {
         self.details = Some(details.into()).filter(|d| !d.is_empty());
         self
@@ -97,9 +108,7 @@ pub fn words(f: &Finding) -> Words {
         F::Unknown { code, fields } => Words::new(format!(
             "a finding this plumb does not know ({code}, from a newer plumb)"
         ))
-        .details(recorded_evidence(
-            &fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        )),
+        .details(recorded_evidence(fields)),
     }
 }
 
@@ -118,8 +127,10 @@ pub fn mark(s: Severity) -> &'static str {
 }
 
 /// Evidence recorded by name (older documents, newer codes): `name=value, …`.
-fn recorded_evidence(e: &std::collections::BTreeMap<String, serde_json::Value>) -> String {
-    e.iter()
+fn recorded_evidence<'a>(
+    e: impl IntoIterator<Item = (&'a String, &'a serde_json::Value)>,
+) -> String {
+    e.into_iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(", ")
