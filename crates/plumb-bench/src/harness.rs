@@ -43,11 +43,13 @@ impl<'a> Harness<'a> {
         match args::parse(&raw) {
             Ok(args) => Harness::with_args(args),
             Err(ArgsError::Help) => {
-                print!("{}", args::USAGE);
+                plumb_report::targets::print_stdout(args::USAGE);
                 std::process::exit(0)
             }
             Err(e) => {
-                eprintln!("plumb-bench: error: {e}\n\n{}", args::USAGE);
+                // One line, not the whole usage: in `cargo bench` output the usage would
+                // bury the error.
+                eprintln!("plumb-bench: error: {e}\n(`--help` lists the options)");
                 std::process::exit(2)
             }
         }
@@ -348,7 +350,8 @@ impl<'a> Harness<'a> {
                 BenchOutcome::Failed(e) => format!("FAILED: {e}"),
             };
             if test_mode {
-                println!("{} ... {said}", entry.full_name);
+                // A closed stdout ends the listing, never in a panic.
+                plumb_report::targets::print_stdout(&format!("{} ... {said}\n", entry.full_name));
             } else if !quiet {
                 eprintln!("{said}");
             }
