@@ -78,8 +78,15 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
         export::print_report(&targets, &render_terminal(&doc));
     } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
+        // Warm-up is named only when there was one: with --warmup 0 the stop cut the
+        // first measured run short.
+        let when = if doc.benchmarks.iter().any(|b| !b.warmup.is_empty()) {
+            "before the first measured run (during warm-up)"
+        } else {
+            "before the first run ended"
+        };
         eprintln!(
-            "plumb: stopped by {} before the first measured run (during warm-up): nothing was measured",
+            "plumb: stopped by {} {when}: nothing was measured",
             session.signal_name()
         );
     } else {

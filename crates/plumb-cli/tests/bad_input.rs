@@ -543,6 +543,26 @@ fn a_scan_beyond_the_open_file_limit_says_so() {
     );
 }
 
+/// Ctrl-C with --warmup 0 during the first run does not speak of a warm-up that never was
+/// (issue 24, defect 14).
+#[test]
+fn ctrl_c_without_warm_up_does_not_say_during_warm_up() {
+    let env = Env::new();
+    let run = env.plumb_signalled(
+        &["run", "--warmup", "0", "--runs", "3", "sleep 30"],
+        "-INT",
+        std::time::Duration::from_millis(1500),
+    );
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    assert!(!run.stderr.contains("warm-up"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("stopped by Ctrl-C before the first run ended"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// Ctrl-C while a large scan is still warming up: said so, exit 130, the warm-up saved.
 #[test]
 fn ctrl_c_during_the_warm_up_of_a_scan_says_nothing_was_measured_yet() {

@@ -336,6 +336,54 @@ fn sigterm_and_sighup_exit_128_plus_the_signal_and_say_which() {
     }
 }
 
+/// SIGTERM sent to plumb alone (not to the terminal's process group) stops the command in
+/// progress at once, instead of waiting for it; the runs done before it are kept, and the
+/// run it cut short is not taken for a measurement (issue 24, defect 5).
+#[test]
+fn sigterm_stops_the_command_in_progress_and_keeps_the_runs_done() {
+    let env = Env::new();
+    let json = env.path("t.json");
+    let counter = env.path("count");
+    // Five quick runs, then one that would sleep for 30 s.
+    let command = format!(
+        "sh -c 'n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $n -lt 5 ] || sleep 30'",
+        c = counter.display()
+    );
+    let started = std::time::Instant::now();
+    let run = env.plumb_signalled(
+        &[
+            "run",
+            &command,
+            "--warmup",
+            "0",
+            "--runs",
+            "10",
+            "--export-json",
+            json.to_str().unwrap(),
+        ],
+        "-TERM",
+        std::time::Duration::from_millis(2000),
+    );
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(10),
+        "stopped at once, not after the 30 s sleep: {took:?}"
+    );
+    assert_eq!(run.code, 143, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Interrupted by SIGTERM"),
+        "{}",
+        run.stdout
+    );
+    let doc = read_doc(&json);
+    assert_eq!(doc.benchmarks[0].samples.len(), 5, "the five runs done");
+    assert!(doc.benchmarks[0]
+        .samples
+        .exits()
+        .iter()
+        .all(|e| *e == Exit::Code(0)));
+}
+
 #[test]
 fn env_prints_the_record_and_json() {
     let env = Env::new();

@@ -16,6 +16,7 @@ mod schedule;
 mod signals;
 mod simulate;
 mod spawner;
+mod stop_children;
 
 pub use document::{command_settings, produce, RunContext};
 pub use fake::FakeSpawner;

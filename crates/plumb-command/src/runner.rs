@@ -107,7 +107,9 @@ pub fn run(
     let mut counters = plan
         .counters
         .then(|| ChildCounters::open(&CounterEvent::ALL));
+    let forwarding = crate::stop_children::StopChildren::start();
     let stopped = measure(plan, &mut slots, counters.as_mut(), progress, stop);
+    drop(forwarding);
     let cleanup_failure = cleanup(plan, spawner);
     let status = match (stopped, cleanup_failure) {
         (Some(Stop::Interrupted), _) => Status::Interrupted,
