@@ -22,7 +22,7 @@ pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;
 pub use harness_checks::{harness_checks, GroupChecks};
-pub use load_checks::{capacity, load_checks, LoadGates, LATE_P99};
+pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_MACHINE, LATE_P99};
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use replicates::{replicates, BATCHES};

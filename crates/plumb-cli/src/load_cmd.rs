@@ -36,7 +36,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
             .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
     }
     let session = crate::session::stop_on_signals()?;
-    let capacity_note = capacity_check(&targets[0].0)?;
+    let capacity_note = capacity_check(&targets[0].0, a.allow_late)?;
     let environment = plumb_env::collect();
     let (reports, broke) = run_in_turn(&targets, a.repeat, &session)?;
     let interrupted = reports.iter().flatten().any(|r| r.interrupted);
@@ -207,8 +207,9 @@ fn compare_targets(doc: &ResultDocument, a: &LoadArgs) -> Option<LoadComparison>
 }
 
 /// A rate above what the threads can send is said before the test starts, with the
-/// threads it would take; the test then runs as asked (its lateness will show).
-fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
+/// threads it would take; the test then runs as asked (its lateness will show). A rate
+/// beyond what the whole machine could send is refused unless `allow_late`.
+fn capacity_check(cfg: &LoadConfig, allow_late: bool) -> Result<Option<Diagnostic>, CliError> {
     let Pacing::Open { rate, .. } = cfg.mode else {
         return Ok(None);
     };
@@ -222,10 +223,16 @@ fn capacity_check(cfg: &LoadConfig) -> Result<Option<Diagnostic>, CliError> {
     let cpu_per_request = plumb_model::quantity::Duration::from(c.cpu_per_request);
     let note = plumb_analysis::capacity(rate, cfg.threads, cpu_per_request, cpus);
     if let Some(d) = &note {
-        eprintln!(
-            "plumb: {}. Running as asked; the send lateness will show it.",
-            plumb_report::finding::message(&d.finding)
-        );
+        let message = plumb_report::finding::message(&d.finding);
+        if let plumb_model::Finding::RateAboveCapacity(f) = &d.finding {
+            if plumb_analysis::beyond_machine(f) && !allow_late {
+                return Err(CliError(format!(
+                    "{message}. That is more than {} times what this machine could send with all its CPUs: the test would measure only the generator falling behind. Lower --rate, spread the rate over agents (docs/scale-out.md), or give --allow-late to run it anyway",
+                    plumb_analysis::BEYOND_MACHINE
+                )));
+            }
+        }
+        eprintln!("plumb: {message}. Running as asked; the send lateness will show it.");
     }
     Ok(note)
 }

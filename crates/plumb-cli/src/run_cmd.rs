@@ -9,7 +9,7 @@ use plumb_command::{
     command_settings, expand, produce, CommandSpec, FakeSpawner, Order, OutputPolicy, Parameter,
     ParameterValues, ProcessSpawner, RunContext, RunCount, RunPlan,
 };
-use plumb_model::{ProducerSettings, RunStatus, Settings};
+use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
 use plumb_report::render_terminal;
 use std::io::IsTerminal;
 
@@ -78,17 +78,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
         export::print_report(&targets, &render_terminal(&doc));
     } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
-        // Warm-up is named only when there was one: with --warmup 0 the stop cut the
-        // first measured run short.
-        let when = if doc.benchmarks.iter().any(|b| !b.warmup.is_empty()) {
-            "before the first measured run (during warm-up)"
-        } else {
-            "before the first run ended"
-        };
-        eprintln!(
-            "plumb: stopped by {} {when}: nothing was measured",
-            session.signal_name()
-        );
+        eprintln!("{}", stopped_before_measuring(&doc, session));
     } else {
         eprintln!("plumb: nothing was measured");
     }
@@ -98,6 +88,20 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         RunStatus::Interrupted { .. } => session.exit_code(),
         RunStatus::Failed { .. } => exit::ERROR,
     })
+}
+
+/// What a stop before the first measured run says. Warm-up is named only when there was
+/// one: with --warmup 0 the stop cut the first measured run short.
+fn stopped_before_measuring(doc: &ResultDocument, session: &crate::session::Session) -> String {
+    let when = if doc.benchmarks.iter().any(|b| !b.warmup.is_empty()) {
+        "before the first measured run (during warm-up)"
+    } else {
+        "before the first run ended"
+    };
+    format!(
+        "plumb: stopped by {} {when}: nothing was measured",
+        session.signal_name()
+    )
 }
 
 /// Gives `values` to each of `n` commands: none, one for all, or one each.

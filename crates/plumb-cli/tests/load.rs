@@ -367,3 +367,93 @@ fn an_unwritable_hlog_is_refused_before_the_test() {
     );
     assert!(!json.exists());
 }
+
+/// A rate no process can offer is refused before the test, with what the machine could
+/// send and what to do instead (issue 24, defect 6).
+#[test]
+fn a_rate_beyond_the_machine_is_refused_up_front() {
+    let port = stalling_server(u64::MAX, Duration::ZERO);
+    let env = Env::new();
+    let started = std::time::Instant::now();
+    let run = env.plumb(&[
+        "load",
+        &format!("http://127.0.0.1:{port}/"),
+        "--rate",
+        "1000000000",
+        "--duration",
+        "1s",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("more than 10 times what this machine could send"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--allow-late"), "{}", run.stderr);
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+/// Run anyway (--allow-late) at 10⁹/s: memory stays bounded (it grew by gigabytes a
+/// second), SIGTERM stops it at once (it was ignored past 60 s), and every request due
+/// and never sent is counted in the saved result (issue 24, defect 6).
+#[test]
+// The child is waited for by wait4 (for its peak RSS), which clippy cannot see.
+#[allow(clippy::zombie_processes)]
+fn a_rate_far_beyond_the_target_stays_bounded_and_stops_on_sigterm() {
+    let port = stalling_server(u64::MAX, Duration::ZERO);
+    let env = Env::new();
+    let json = env.path("far.json");
+    let (out, err) = (env.path("out"), env.path("err"));
+    let child = env
+        .command(&[
+            "load",
+            &format!("http://127.0.0.1:{port}/"),
+            "--rate",
+            "1000000000",
+            "--duration",
+            "60s",
+            "--warmup",
+            "0s",
+            "--allow-late",
+            "--export-json",
+            json.to_str().unwrap(),
+        ])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(4));
+    let signalled = std::time::Instant::now();
+    // SAFETY: kill(2) on the child just spawned, which has not been waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let (status, usage) = wait_with_usage(child.id() as i32);
+    let stopped_in = signalled.elapsed();
+    let stderr = std::fs::read_to_string(&err).unwrap();
+    assert_eq!(libc::WEXITSTATUS(status), 143, "{stderr}");
+    assert!(
+        stopped_in < Duration::from_secs(10),
+        "{stopped_in:?}: {stderr}"
+    );
+    // ru_maxrss in KiB: bounded at a few tens of MB (the waiting bound, the histograms).
+    assert!(
+        usage.ru_maxrss < 300 * 1024,
+        "peak RSS {} KiB",
+        usage.ru_maxrss
+    );
+    let doc = read_doc(&json);
+    let load = doc.benchmarks[0].load().unwrap();
+    let never = load.errors["not sent: the generator fell behind"];
+    // About 4·10⁹ due in the 4 s before the signal; all but what was taken up never sent.
+    assert!(never > 1_000_000_000, "{never}");
+}
+
+fn wait_with_usage(pid: i32) -> (i32, libc::rusage) {
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals above.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid);
+    (status, usage)
+}

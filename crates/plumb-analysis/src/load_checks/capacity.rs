@@ -12,6 +12,17 @@ fn per_thread(cpu_per_request: Duration) -> f64 {
     1.0 / cpu_per_request.as_secs_f64().max(1e-9)
 }
 
+/// A rate more than this many times what every CPU of the machine could send is refused
+/// before the test (unless late sends are allowed): such a test measures nothing but the
+/// generator falling behind.
+pub const BEYOND_MACHINE: f64 = 10.0;
+
+/// Whether the rate of a capacity note is beyond what one process on this machine could
+/// offer by `BEYOND_MACHINE` times (all its CPUs sending, nothing else).
+pub fn beyond_machine(note: &RateAboveCapacity) -> bool {
+    note.rate > BEYOND_MACHINE * note.per_thread * note.cpus as f64
+}
+
 /// Threads needed to send `rate` with each at most `USABLE_SHARE` busy.
 fn threads_for(rate: f64, cpu_per_request: Duration) -> usize {
     (rate / (USABLE_SHARE * per_thread(cpu_per_request)))
@@ -59,5 +70,19 @@ mod tests {
             panic!("{d:?}")
         };
         assert_eq!((f.threads_needed, f.cpus), (3, 2));
+        assert!(
+            !beyond_machine(f),
+            "300 000/s is within 2 CPUs at 125 000/s each"
+        );
+        let d = capacity(2_500_001.0, 1, eight, 2).unwrap();
+        let plumb_model::Finding::RateAboveCapacity(f) = &d.finding else {
+            panic!("{d:?}")
+        };
+        assert!(beyond_machine(f), "above 10 × 250 000/s");
+        let d = capacity(2_500_000.0, 1, eight, 2).unwrap();
+        let plumb_model::Finding::RateAboveCapacity(f) = &d.finding else {
+            panic!("{d:?}")
+        };
+        assert!(!beyond_machine(f));
     }
 }

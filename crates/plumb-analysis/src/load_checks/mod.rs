@@ -11,7 +11,7 @@ pub mod merged;
 mod waits;
 
 pub use behind::{LATE_P99, SATURATED};
-pub use capacity::capacity;
+pub use capacity::{beyond_machine, capacity, BEYOND_MACHINE};
 
 use plumb_model::quantity::Duration;
 use plumb_model::{Diagnostic, LoadInfo};

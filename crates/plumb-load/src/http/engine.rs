@@ -34,6 +34,15 @@ const LONGEST_SLEEP: Duration = Duration::from_millis(10);
 /// these (or for a connection to come free) instead of opening one connection each: a
 /// storm of connects costs the server more than the burst itself.
 const MAX_CONNECTING: usize = 4;
+/// Requests waiting for a free connection, at most. Beyond it the arrivals stay in the
+/// schedule, still due: they are taken up later with their own due times (so their
+/// lateness counts), or counted as never sent at the end. Without a bound, a rate far
+/// above what the target answers filled memory (3.3 GB at 10⁸/s in one second).
+const MAX_WAITING: usize = 1 << 16;
+/// Requests taken up in one pass of the loop, at most, so the stop flag, the end of the
+/// test and the connections' events are looked at between passes however far behind
+/// the generator is.
+const MAX_TAKEN_PER_PASS: usize = 1024;
 
 pub enum Work {
     /// Requests due on a schedule.
@@ -227,12 +236,12 @@ impl<C: TimeSource> Engine<C> {
     fn take_up_due(&mut self, now: Instant) -> (Instant, bool) {
         let (start, end) = (self.plan.start, self.plan.end);
         let mut took = false;
-        loop {
+        for _ in 0..MAX_TAKEN_PER_PASS {
             let Work::Open(s) = &mut self.plan.work else {
                 return (end, took);
             };
             let due = start + s.peek();
-            if due > now || due >= end {
+            if due > now || due >= end || self.waiting.len() >= MAX_WAITING {
                 return (due, took);
             }
             s.take();
@@ -240,6 +249,29 @@ impl<C: TimeSource> Engine<C> {
             self.rec.dispatched(due, now);
             self.take_up(due, now);
         }
+        let next = match &self.plan.work {
+            Work::Open(s) => start + s.peek(),
+            Work::Closed(_) => end,
+        };
+        (next, took)
+    }
+
+    /// Counts the arrivals due before `until` that were never taken up (the generator
+    /// fell behind by more than the waiting bound or the end came first): each is a
+    /// request the schedule asked for and the target never saw.
+    fn never_taken(&mut self, until: Instant) {
+        let (start, measure_from) = (self.plan.start, self.plan.measure_from);
+        let Work::Open(s) = &mut self.plan.work else {
+            return;
+        };
+        let until = until.min(self.plan.end).saturating_duration_since(start);
+        let from = measure_from.saturating_duration_since(start);
+        let skipped = s.skip_before(until, from);
+        self.rec.failed_unsent_many(
+            skipped,
+            "not sent: the generator fell behind",
+            "due before the end, never taken up: the generator could not keep up with the schedule (its send lateness shows how far behind it was)",
+        );
     }
 
     /// One request: on a free connection, a new one, or in the queue for one.
@@ -637,6 +669,7 @@ impl<C: TimeSource> Engine<C> {
     /// The measured window is over: requests still waiting for a connection were never
     /// sent; answers in flight are awaited at most `drain`.
     fn drain(&mut self, events: &mut Events, stop: &AtomicBool) -> bool {
+        self.never_taken(self.plan.end);
         while let Some(w) = self.waiting.pop_front() {
             self.rec.failed_unsent(
                 w.due,
@@ -678,6 +711,8 @@ impl<C: TimeSource> Engine<C> {
     }
 
     fn abandon(&mut self) {
+        let now = self.clock.now();
+        self.never_taken(now);
         for c in self.conns.iter_mut().flatten() {
             for r in c.inflight.drain(..) {
                 self.rec.abandoned(r.due);

@@ -294,6 +294,16 @@ impl Recorder {
         }
     }
 
+    /// `n` requests due in the measured period that were never sent (all of one kind).
+    pub fn failed_unsent_many(&mut self, n: u64, kind: &'static str, detail: &str) {
+        if n == 0 {
+            return;
+        }
+        self.due += n;
+        self.count_error(kind, || detail.to_string());
+        *self.errors.get_mut(kind).expect("counted above") += n - 1;
+    }
+
     /// In flight when the test was stopped.
     pub fn abandoned(&mut self, due: Instant) {
         if self.measured(due) {

@@ -69,6 +69,50 @@ impl Schedule {
     pub fn peek(&self) -> Duration {
         self.next
     }
+
+    /// Moves past every arrival due before `until`; returns how many of them were due at
+    /// or after `from`. A constant schedule jumps there by its arrival numbers (a
+    /// generator 10⁹ arrivals behind is not walked through one by one); Poisson arrivals
+    /// are drawn, as they would have been.
+    pub fn skip_before(&mut self, until: Duration, from: Duration) -> u64 {
+        if self.poisson.is_some() {
+            let mut counted = 0;
+            while self.next < until {
+                if self.take() >= from {
+                    counted += 1;
+                }
+            }
+            return counted;
+        }
+        let first_counted = self.first_at_or_after(from.max(self.next));
+        let past = self.first_at_or_after(until);
+        let counted = past.saturating_sub(first_counted) / self.threads;
+        self.arrival = self.arrival.max(past);
+        self.next = self.due();
+        counted
+    }
+
+    /// Constant schedule: the number of this thread's first arrival at or after `t`, not
+    /// before its next one.
+    fn first_at_or_after(&self, t: Duration) -> u64 {
+        let step = self.threads;
+        let at = |n: u64| Duration::from_nanos((n as f64 * 1e9 / self.rate).round() as u64);
+        // An estimate from the rate, then moved onto this thread's arrivals and corrected
+        // for the rounding to whole nanoseconds.
+        let guess = (t.as_secs_f64() * self.rate).floor() as u64;
+        let mut n = if guess <= self.arrival {
+            self.arrival
+        } else {
+            self.arrival + (guess - self.arrival) / step * step
+        };
+        while n >= self.arrival + step && at(n - step) >= t {
+            n -= step;
+        }
+        while at(n) < t {
+            n += step;
+        }
+        n
+    }
 }
 
 /// An exponential gap of mean `mean_ns`, to the nanosecond.
@@ -97,6 +141,31 @@ mod tests {
         }
         // Arrival 299 999 at 3000/s: 99.999666… s, rounded to the nanosecond.
         assert_eq!(all.last(), Some(&Duration::from_nanos(99_999_666_667)));
+    }
+
+    #[test]
+    fn skipping_counts_the_arrivals_a_walk_would_take() {
+        for (rate, threads, index) in [(3000.0, 3, 1), (1e9, 1, 0), (7.0, 2, 0), (1e8, 4, 3)] {
+            for (until, from) in [(1_000_003u64, 0u64), (5_000_000, 2_000_001), (0, 0)] {
+                let (until, from) = (Duration::from_nanos(until), Duration::from_nanos(from));
+                let mut walked = Schedule::new(rate, threads, index, None);
+                walked.take();
+                let mut jumped = Schedule::new(rate, threads, index, None);
+                jumped.take();
+                let mut counted = 0;
+                while walked.peek() < until {
+                    if walked.take() >= from {
+                        counted += 1;
+                    }
+                }
+                assert_eq!(jumped.skip_before(until, from), counted, "{rate} {until:?}");
+                assert_eq!(jumped.peek(), walked.peek());
+            }
+        }
+        let mut poisson = Schedule::new(1000.0, 1, 0, Some(3));
+        let n = poisson.skip_before(Duration::from_secs(10), Duration::from_secs(5));
+        assert!((4700..5300).contains(&n), "{n}");
+        assert!(poisson.peek() >= Duration::from_secs(10));
     }
 
     #[test]

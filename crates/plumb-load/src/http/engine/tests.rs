@@ -160,3 +160,58 @@ fn the_spin_learns_how_late_the_timer_wakes() {
     e.learn_wake(Duration::from_millis(1));
     assert_eq!(e.spin, Duration::from_micros(100));
 }
+
+/// A rate no target answers (10⁹/s, nothing ever sent): one pass takes up at most
+/// `MAX_TAKEN_PER_PASS`, waiting never grows past `MAX_WAITING`, and every arrival of the
+/// window that was never taken up is counted as not sent, none lost.
+#[test]
+fn a_rate_far_beyond_the_target_is_bounded_in_memory_and_counted_in_full() {
+    let t0 = Instant::now();
+    let length = MS * 200;
+    let mut e = engine(
+        plan(t0, length, 1e9, Duration::from_secs(5)),
+        Duration::ZERO,
+    );
+    e.clock.advance(MS * 100);
+    let now = e.clock.now();
+    let (next, took) = e.take_up_due(now);
+    assert!(took && next <= now, "still behind: {next:?}");
+    assert_eq!(e.waiting.len(), MAX_TAKEN_PER_PASS);
+    for _ in 0..200 {
+        e.take_up_due(now);
+    }
+    assert_eq!(e.waiting.len(), MAX_WAITING, "bounded");
+    e.clock.advance(length);
+    let stop = AtomicBool::new(false);
+    let mut events = Events::with_capacity(8);
+    assert!(!e.drain(&mut events, &stop));
+    let r = e.report(false);
+    // 200 ms at 10⁹/s: 2·10⁸ due, every one accounted for.
+    assert_eq!(r.due, 200_000_000);
+    let never = r.errors["not sent: the generator fell behind"];
+    assert_eq!(never + MAX_WAITING as u64, r.due);
+    assert_eq!(r.error_count(), r.due);
+}
+
+/// Stopped while far behind: what was due by the stop and never taken up is counted, not
+/// what the schedule would have asked for after it.
+#[test]
+fn a_stop_while_behind_counts_what_was_due_by_then() {
+    let t0 = Instant::now();
+    let mut e = engine(
+        plan(t0, Duration::from_secs(1), 1e6, Duration::from_secs(5)),
+        Duration::ZERO,
+    );
+    e.clock.advance(MS * 10);
+    let now = e.clock.now();
+    e.take_up_due(now);
+    e.abandon();
+    let r = e.report(true);
+    // Due before the stop at 10 ms: 0, 1, …, 9 999 µs, 10 000 arrivals; 1024 taken up
+    // (abandoned), the rest never.
+    assert_eq!(r.abandoned, MAX_TAKEN_PER_PASS as u64);
+    assert_eq!(
+        r.errors["not sent: the generator fell behind"],
+        10_000 - 1024
+    );
+}
