@@ -78,7 +78,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
         export::print_report(&targets, &render_terminal(&doc));
     } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
-        eprintln!("{}", stopped_before_measuring(&doc, session));
+        eprintln!("{}", stopped_before_measuring(&doc, &session));
     } else {
         eprintln!("plumb: nothing was measured");
     }
