@@ -6,9 +6,10 @@ use crate::load_live::Live;
 use plumb_analysis::{load_checks, load_comparison, LoadGates};
 use plumb_load::http::{probe, run as run_load, LoadConfig, LoadReport, Pacing, PROBE_ABOVE};
 use plumb_load::{load_benchmark, load_document, percentile_distribution, LoadContext};
+use plumb_model::quantity::Timestamp;
 use plumb_model::{
-    Diagnostic, DiagnosticCode, Invocation, LoadComparison, LoadMode, LoadSettings, ResultDocument,
-    Severity,
+    format, Diagnostic, DiagnosticCode, Invocation, LoadComparison, LoadMode, LoadSettings,
+    ResultDocument, Severity,
 };
 use plumb_report::{render_load, render_load_comparison, Format};
 use std::io::IsTerminal;
@@ -35,6 +36,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
     }
+    announce_start(a.start_at)?;
     let session = crate::session::stop_on_signals()?;
     let capacity_note = capacity_check(&targets[0].0, a.allow_late)?;
     let environment = plumb_env::collect();
@@ -149,6 +151,33 @@ fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `--start-at` further ahead than this is refused: agents are started together minutes
+/// ahead, not days, and a start in the year 5138 is a typo that would wait for ever.
+const FURTHEST_START: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// A start more than a second away is said, with its time and how long until it (a
+/// terminal also gets a countdown on the live line); one beyond `FURTHEST_START` is
+/// refused. A start in the past is the generator's refusal (`StartInPast`).
+fn announce_start(start_at: Option<Timestamp>) -> Result<(), CliError> {
+    let Some(at) = start_at else {
+        return Ok(());
+    };
+    let wait = at.since(Timestamp::now());
+    if wait.to_std() > FURTHEST_START {
+        return Err(CliError(format!(
+            "--start-at {at} is {} from now, more than the 24 h a start may be ahead; agents are given a moment minutes away (e.g. $(( $(date +%s) + 60 )))",
+            format::time(wait)
+        )));
+    }
+    if wait.to_std() > std::time::Duration::from_secs(1) {
+        eprintln!(
+            "plumb: the test starts at {at} (--start-at), in {}; Ctrl-C stops the wait",
+            format::time(wait)
+        );
+    }
+    Ok(())
+}
+
 /// The runs of each target, in turn: A B B A A B … so that a drift of the machine falls
 /// on both alike. A run that cannot start (the target went away) ends the series: the
 /// runs before it are kept (a target without any is left out), and the message says why
@@ -169,7 +198,12 @@ fn run_in_turn(
         if announce {
             eprintln!("plumb: run {} of {}: {}", k + 1, order.len(), cfg.url);
         }
-        let mut live = Live::start(cfg.threads, cfg.warmup, cfg.drain.min(cfg.timeout));
+        let mut live = Live::start(
+            cfg.threads,
+            cfg.warmup,
+            cfg.drain.min(cfg.timeout),
+            cfg.start_at,
+        );
         let report = run_load(cfg, session.stop.clone(), live.feed());
         live.finish();
         match report {

@@ -1,6 +1,6 @@
 //! The line on stderr while a load test runs: elapsed time, the rate achieved over the
 //! last half second, errors, and p50/p99 of everything measured so far, drawn only when
-//! stderr is a terminal. The drain after the measured window is announced either way
+//! stderr is a terminal (before a `--start-at`, a countdown to it). The drain after the measured window is announced either way
 //! once it lasts long enough to notice, with its bound.
 
 use plumb_load::http::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
@@ -8,7 +8,7 @@ use plumb_model::format;
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// A drain shorter than this goes unmentioned.
 const ANNOUNCE_DRAIN_AFTER: Duration = Duration::from_millis(250);
@@ -34,9 +34,18 @@ struct View {
 }
 
 impl Live {
-    pub fn start(threads: usize, warmup: Duration, drain: Duration) -> Live {
+    /// `start_at`: when the schedule starts, if later than now (`--start-at`).
+    pub fn start(
+        threads: usize,
+        warmup: Duration,
+        drain: Duration,
+        start_at: Option<SystemTime>,
+    ) -> Live {
         let (tx, rx) = channel();
-        let now = Instant::now();
+        let until_start = start_at
+            .and_then(|at| at.duration_since(SystemTime::now()).ok())
+            .unwrap_or_default();
+        let now = Instant::now() + until_start;
         let draw = std::io::stderr().is_terminal();
         let view = View {
             draw,
@@ -137,6 +146,14 @@ impl View {
     }
 
     fn line(&mut self, now: Instant) {
+        if now < self.started {
+            eprint!(
+                "\r\x1b[2K  starts in {} (--start-at)",
+                format::time(self.started - now)
+            );
+            let _ = std::io::stderr().flush();
+            return;
+        }
         let elapsed = now - self.started;
         let rate = self.window_ok as f64 / (now - self.window_from).as_secs_f64().max(1e-3);
         self.window_ok = 0;

@@ -457,3 +457,51 @@ fn wait_with_usage(pid: i32) -> (i32, libc::rusage) {
     assert_eq!(r, pid);
     (status, usage)
 }
+
+/// A start in the year 5138 is refused at once instead of waited for; a start a few
+/// seconds away is announced with its time and the wait (issue 24, defect 7).
+#[test]
+fn a_far_start_is_refused_and_a_near_one_announced() {
+    let port = stalling_server(u64::MAX, Duration::ZERO);
+    let env = Env::new();
+    let url = format!("http://127.0.0.1:{port}/");
+    let started = std::time::Instant::now();
+    let run = env.plumb(&[
+        "load",
+        &url,
+        "--rate",
+        "10",
+        "--duration",
+        "1s",
+        "--start-at",
+        "99999999999",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("more than the 24 h"), "{}", run.stderr);
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 4;
+    let run = env.plumb(&[
+        "load",
+        &url,
+        "--rate",
+        "10",
+        "--duration",
+        "1s",
+        "--warmup",
+        "0s",
+        "--start-at",
+        &at.to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("(--start-at), in "), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("Ctrl-C stops the wait"),
+        "{}",
+        run.stderr
+    );
+}
