@@ -43,7 +43,7 @@ impl<'a> Harness<'a> {
         match args::parse(&raw) {
             Ok(args) => Harness::with_args(args),
             Err(ArgsError::Help) => {
-                plumb_report::targets::print_stdout(args::USAGE);
+                let _ = plumb_report::targets::print_stdout(args::USAGE);
                 std::process::exit(0)
             }
             Err(e) => {
@@ -119,7 +119,7 @@ impl<'a> Harness<'a> {
         if self.args.list {
             let list: String = chosen.iter().map(|&i| format!("{}\n", names[i])).collect();
             // A closed stdout (`--list | head -1`) ends the listing, never in a panic.
-            plumb_report::targets::print_stdout(&list);
+            plumb_report::targets::print_stdout(&list)?;
             return Ok(None);
         }
         if let Some(calls) = self.args.simulate_child {
@@ -184,8 +184,11 @@ impl<'a> Harness<'a> {
         }
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
-        plumb_report::targets::print_report(&targets, &plumb_report::render_terminal(&doc));
+        // A full stdout is told after the exports are written, never instead of them.
+        let printed =
+            plumb_report::targets::print_report(&targets, &plumb_report::render_terminal(&doc));
         document::export(&targets, &doc)?;
+        printed?;
         Ok(Some(doc))
     }
 
@@ -351,7 +354,7 @@ impl<'a> Harness<'a> {
             };
             if test_mode {
                 // A closed stdout ends the listing, never in a panic.
-                plumb_report::targets::print_stdout(&format!("{} ... {said}\n", entry.full_name));
+                plumb_report::targets::print_stdout(&format!("{} ... {said}\n", entry.full_name))?;
             } else if !quiet {
                 eprintln!("{said}");
             }

@@ -21,7 +21,8 @@ fn main() {
     test_mode_with_a_closed_stdout_runs_every_routine();
     a_run_with_a_closed_stdout_writes_its_export();
     an_argument_error_is_one_line_not_the_usage();
-    println!("faults: 4 tests passed");
+    a_full_stdout_is_an_error_after_the_export_is_written();
+    println!("faults: 5 tests passed");
 }
 
 /// Runs this binary as a harness whose stdout's reading end is closed before it writes.
@@ -85,4 +86,35 @@ fn an_argument_error_is_one_line_not_the_usage() {
         stderr.contains("--help"),
         "says where the usage is: {stderr}"
     );
+}
+
+/// `> /dev/full`: exit 2 naming standard output, and the export written all the same
+/// (issue 24, defect 8).
+fn a_full_stdout_is_an_error_after_the_export_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .env(CHILD, "1")
+        .args([
+            "--bench",
+            "--quick",
+            "--export-json",
+            json.to_str().unwrap(),
+            "first",
+        ])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot write to standard output"),
+        "{stderr}"
+    );
+    let doc = ResultDocument::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(!doc.benchmarks.is_empty());
 }

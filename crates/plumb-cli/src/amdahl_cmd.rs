@@ -15,7 +15,7 @@ pub fn run(a: AmdahlArgs) -> Result<i32, CliError> {
     let p =
         plumb_analysis::predict_amdahl(&a.function, &profile, micro, measured, a.confidence.get())
             .map_err(CliError)?;
-    exit::print_stdout(&plumb_report::render_amdahl(&p));
+    exit::print_stdout(&plumb_report::render_amdahl(&p))?;
     Ok(exit::OK)
 }
 

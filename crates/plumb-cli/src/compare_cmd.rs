@@ -66,7 +66,7 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let new = load(&a.new)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
     if !base.regions.is_empty() && !new.regions.is_empty() && base.benchmarks.is_empty() {
-        crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new));
+        crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new))?;
         return Ok(exit::OK);
     }
     // Load results carry latency histograms, not metric columns: only the other
@@ -114,20 +114,22 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     }
     let report = render_document_comparison(&base, &new, &cmp);
     if let Some(why) = cmp.nothing_compared() {
-        crate::exit::print_stdout(&report);
+        let _ = crate::exit::print_stdout(&report);
         return Err(CliError(format!("nothing could be compared: {why}")));
     }
     match out.first() {
         Some(t) if t.is_stdout() => {
             eprint!("{report}");
-            crate::exit::print_stdout(&cmp.to_json());
+            crate::exit::print_stdout(&cmp.to_json())?;
         }
         Some(t) => {
-            crate::exit::print_stdout(&report);
+            // The comparison reaches its file even when stdout fails.
+            let printed = crate::exit::print_stdout(&report);
             std::fs::write(&t.path, cmp.to_json())
                 .map_err(|e| CliError(format!("cannot write {}: {e}", t.path.display())))?;
+            printed?;
         }
-        None => crate::exit::print_stdout(&report),
+        None => crate::exit::print_stdout(&report)?,
     }
     Ok(if cmp.any_slower() {
         exit::REGRESSION

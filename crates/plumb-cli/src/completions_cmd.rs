@@ -8,7 +8,7 @@ use clap::CommandFactory;
 pub fn completions(a: CompletionsArgs) -> Result<i32, CliError> {
     let mut out = Vec::new();
     clap_complete::generate(a.shell, &mut Cli::command(), "plumb", &mut out);
-    exit::print_stdout(&String::from_utf8_lossy(&out));
+    exit::print_stdout(&String::from_utf8_lossy(&out))?;
     Ok(exit::OK)
 }
 
@@ -18,6 +18,6 @@ pub fn man() -> Result<i32, CliError> {
     clap_mangen::Man::new(Cli::command())
         .render(&mut out)
         .map_err(|e| CliError(format!("cannot render the man page: {e}")))?;
-    exit::print_stdout(&String::from_utf8_lossy(&out));
+    exit::print_stdout(&String::from_utf8_lossy(&out))?;
     Ok(exit::OK)
 }

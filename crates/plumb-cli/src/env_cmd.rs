@@ -8,9 +8,9 @@ pub fn run(a: EnvArgs) -> Result<i32, CliError> {
     let env = plumb_env::collect();
     if a.json {
         let json = serde_json::to_string_pretty(&env).expect("the record serialises");
-        exit::print_stdout(&format!("{json}\n"));
+        exit::print_stdout(&format!("{json}\n"))?;
     } else {
-        exit::print_stdout(&render_environment(&env, &environment_diagnostics(&env)));
+        exit::print_stdout(&render_environment(&env, &environment_diagnostics(&env)))?;
     }
     Ok(exit::OK)
 }

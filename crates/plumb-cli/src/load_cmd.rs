@@ -77,11 +77,11 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     export::write_all(&out, &doc)?;
     let comparison = compare_targets(&doc, &a);
     let text = report_text(&doc, comparison.as_ref(), a.timeline);
-    export::print_report(&out, &format!("{}\n", text.trim_end()));
     // One run of one target: refuse_with_runs refused --hgrm-dir otherwise.
     if let (Some(dir), Some(report)) = (&a.hgrm_dir, reports.first().and_then(|r| r.first())) {
         write_hgrm(dir, report)?;
     }
+    export::print_report(&out, &format!("{}\n", text.trim_end()))?;
     let slower = comparison.as_ref().is_some_and(LoadComparison::any_slower);
     Ok(exit_code(
         &doc,

@@ -28,6 +28,6 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
     for b in &merged.benchmarks {
         text.push_str(&render_load(b, false));
     }
-    exit::print_stdout(&text);
+    exit::print_stdout(&text)?;
     Ok(exit::OK)
 }

@@ -143,7 +143,7 @@ fn finish(
     }
     let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);
     text.push_str(&profile_out::written_lines(&written));
-    exit::print_stdout(&text);
+    exit::print_stdout(&text)?;
     if taken.interrupted {
         eprintln!(
             "plumb: stopped by {}: the profile of what ran until then is written",

@@ -32,7 +32,7 @@ pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<i32, C
     .map_err(CliError)?;
     let md = format!("## Profile difference\n\n```\n{table}```\n");
     let written = outputs.write_files(&[("diff.svg", svg), ("diff.md", md)])?;
-    exit::print_stdout(&format!("{table}{}", profile_out::written_lines(&written)));
+    exit::print_stdout(&format!("{table}{}", profile_out::written_lines(&written)))?;
     Ok(exit::OK)
 }
 

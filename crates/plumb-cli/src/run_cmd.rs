@@ -75,14 +75,17 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     if let RunStatus::Failed { message } = &doc.status {
         eprintln!("plumb: error: {message}");
     }
+    // The report's own failure (a full stdout) is told after the exports are written.
+    let mut printed = Ok(());
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
-        export::print_report(&targets, &render_terminal(&doc));
+        printed = export::print_report(&targets, &render_terminal(&doc));
     } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
         eprintln!("{}", stopped_before_measuring(&doc, &session));
     } else {
         eprintln!("plumb: nothing was measured");
     }
     export::write_all(&targets, &doc)?;
+    printed?;
     Ok(match doc.status {
         RunStatus::Complete => exit::OK,
         RunStatus::Interrupted { .. } => session.exit_code(),

@@ -25,7 +25,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
             export::write_all(&targets, &doc)?;
         }
     }
-    export::print_report(&targets, &text);
+    export::print_report(&targets, &text)?;
     Ok(exit::OK)
 }
 

@@ -26,7 +26,7 @@ pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
         );
     }
     let sim = simulation(&settings);
-    exit::print_stdout(&render_simulation(&sim));
+    exit::print_stdout(&render_simulation(&sim))?;
     if let Some(dir) = &a.hgrm_dir {
         for (name, client) in [("closed", &sim.closed), ("open", &sim.open)] {
             let path = dir.join(format!("{name}.hgrm"));

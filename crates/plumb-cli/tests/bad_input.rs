@@ -658,3 +658,51 @@ fn compare_does_not_overwrite_a_result_it_compares() {
     );
     assert_eq!(std::fs::read(&base).unwrap(), before);
 }
+
+/// Standard output that cannot be written (`> /dev/full`) is an error, exit 2, not a
+/// silent exit 0 with nothing written; a run's export still reaches its file
+/// (issue 24, defect 8).
+#[test]
+fn a_full_stdout_is_an_error_and_loses_no_export() {
+    let env = Env::new();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-model/tests/fixtures/run2-v1.json"
+    );
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let json = env.path("r.json");
+    let runs: [&[&str]; 6] = [
+        &["env", "--json"],
+        &["env"],
+        &["man"],
+        &["show", fixture, "--export-json", "-"],
+        &["show", fixture],
+        &[
+            "run",
+            "--debug-fake-runs",
+            "true",
+            "--export-json",
+            json.to_str().unwrap(),
+        ],
+    ];
+    for args in runs {
+        let out = env.command(args).stdout(full()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard output") && stderr.contains("No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let doc = common::read_doc(&json);
+    assert!(
+        !doc.benchmarks[0].samples.is_empty(),
+        "the run's export was written"
+    );
+}

@@ -58,6 +58,10 @@ pub enum ExportError {
         rescue: PathBuf,
         rescue_failed: Option<std::io::Error>,
     },
+    /// Standard output failed (a full disk, `> /dev/full`): what was printed is not all
+    /// there, which exit 0 would hide. A closed pipe (`| head`) is not this: the reader
+    /// chose to stop.
+    Stdout(std::io::Error),
 }
 
 impl fmt::Display for ExportError {
@@ -88,6 +92,7 @@ impl fmt::Display for ExportError {
                     Some(e) => write!(f, "; saving it to {} failed too: {e}", rescue.display()),
                 }
             }
+            ExportError::Stdout(e) => write!(f, "cannot write to standard output: {e}"),
         }
     }
 }
@@ -137,20 +142,25 @@ pub fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Prints to stdout without panicking when it is closed (`… | head`): a lost report
-/// must not take the saved results with it.
-pub fn print_stdout(text: &str) {
+/// Prints to stdout without panicking when it is closed (`… | head`: the reader chose to
+/// stop, so the rest is not wanted and that is not an error); any other failure to write
+/// (`> /dev/full`) is an error, so the exit code does not say all was printed.
+pub fn print_stdout(text: &str) -> Result<(), ExportError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(ExportError::Stdout(e)),
+        _ => Ok(()),
+    }
 }
 
 /// Prints the human-readable report: to stdout, or to stderr when an export takes stdout.
-pub fn print_report(targets: &[ExportTarget], report: &str) {
+pub fn print_report(targets: &[ExportTarget], report: &str) -> Result<(), ExportError> {
     if targets.iter().any(ExportTarget::is_stdout) {
         eprint!("{report}");
+        Ok(())
     } else {
-        print_stdout(report);
+        print_stdout(report)
     }
 }
 
@@ -172,7 +182,9 @@ fn write(targets: &[&ExportTarget], doc: &ResultDocument) -> Result<(), ExportEr
     for t in targets {
         let text = t.format.render(doc);
         if t.is_stdout() {
-            print_stdout(&text);
+            if let Err(e) = print_stdout(&text) {
+                failures.push(e.to_string());
+            }
             continue;
         }
         let parent = t.path.parent().filter(|d| !d.as_os_str().is_empty());
