@@ -3,6 +3,7 @@
 
 use crate::args::{CallGraphArg, ProfileArgs};
 use crate::exit::{self, CliError};
+use crate::export;
 use crate::profile_out::{self, Outputs};
 use crate::session;
 use plumb_model::{
@@ -23,6 +24,13 @@ pub fn run(a: ProfileArgs) -> Result<i32, CliError> {
         ));
     };
     let outputs = Outputs::prepare(&a.out)?;
+    // --report is a copy made at the end: its path is checked before perf runs, so a bad
+    // one cannot cost the profile (issue 24, defect 9).
+    export::check(&export::targets(&[(
+        "--report",
+        &a.report,
+        plumb_report::Format::Html,
+    )]))?;
     let perf = PerfTool::find()?;
     let environment = plumb_env::collect();
     let event = choose_event(&a.event, &environment);

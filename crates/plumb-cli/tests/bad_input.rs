@@ -706,3 +706,47 @@ fn a_full_stdout_is_an_error_and_loses_no_export() {
         "the run's export was written"
     );
 }
+
+/// Every output of `plumb report` and `plumb profile` is checked before any work: an
+/// --svg-dir that is a file leaves no page behind, `-o -` writes the page to stdout (not a
+/// file named `-`), and profile's --report is refused before perf runs (issue 24,
+/// defect 9).
+#[test]
+fn report_and_profile_outputs_are_checked_before_any_work() {
+    let env = Env::new();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-model/tests/fixtures/run2-v1.json"
+    );
+    let file = env.write("not-a-dir", "x");
+    let page = env.path("r.html");
+    let run = env.plumb(&[
+        "report",
+        fixture,
+        "-o",
+        page.to_str().unwrap(),
+        "--svg-dir",
+        file.to_str().unwrap(),
+    ]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--svg-dir"), "{}", run.stderr);
+    assert!(!page.exists(), "no page written before the failure");
+
+    let run = env.plumb(&["report", fixture, "-o", "-"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.trim_start().starts_with("<!doctype html>"),
+        "{}",
+        &run.stdout[..run.stdout.len().min(200)]
+    );
+    assert!(!env.path("-").exists(), "no file named '-'");
+
+    let run = env.plumb(&["profile", "--report", "/nonexistent/x.html", "--", "true"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("--report: cannot write /nonexistent/x.html"),
+        "{}",
+        run.stderr
+    );
+}
