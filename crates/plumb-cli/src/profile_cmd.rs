@@ -41,17 +41,7 @@ pub fn run(a: ProfileArgs) -> Result<i32, CliError> {
         ))
     })?;
     let facts = binary::inspect(&path);
-    let (call_graph, why) = match a.call_graph {
-        CallGraphArg::Auto => (facts.call_graph, facts.why.clone()),
-        CallGraphArg::Fp => (
-            CallGraph::FramePointers,
-            "frame pointers, as asked (--call-graph fp)".into(),
-        ),
-        CallGraphArg::Dwarf => (
-            CallGraph::Dwarf,
-            "DWARF unwinding, as asked (--call-graph dwarf)".into(),
-        ),
-    };
+    let (call_graph, why) = call_graph(a.call_graph, &facts);
     let (argv, name) = match &a.bench {
         Some(bench) => (bench_argv(&path, &a, bench)?, bench.clone()),
         None => (
@@ -129,6 +119,21 @@ fn allocations(
         None => plumb_profile::dhat::command_sites(&argv, outputs.dir())?,
         Some(bench) => plumb_profile::dhat::bench_sites(&argv, bench, outputs.dir())?,
     })
+}
+
+/// How stacks are unwound, and why: as asked, or what the binary allows.
+fn call_graph(asked: CallGraphArg, facts: &binary::BinaryFacts) -> (CallGraph, String) {
+    match asked {
+        CallGraphArg::Auto => (facts.call_graph, facts.why.clone()),
+        CallGraphArg::Fp => (
+            CallGraph::FramePointers,
+            "frame pointers, as asked (--call-graph fp)".into(),
+        ),
+        CallGraphArg::Dwarf => (
+            CallGraph::Dwarf,
+            "DWARF unwinding, as asked (--call-graph dwarf)".into(),
+        ),
+    }
 }
 
 /// Writes, prints, and says how it went in the exit code.
