@@ -84,6 +84,8 @@ fn pair<'d>(
     out: &mut ComparisonDocument,
 ) -> Result<Vec<(&'d Benchmark, &'d Benchmark)>, String> {
     let (b_doc, n_doc) = (base.doc, new.doc);
+    refuse_duplicate_names(base)?;
+    refuse_duplicate_names(new)?;
     let find = |doc: &'d ResultDocument, name: &str, side: &Side<'_>| {
         doc.benchmark(name).ok_or_else(|| {
             let names: Vec<String> = doc
@@ -128,6 +130,38 @@ fn pair<'d>(
     out.only_in_base = unpaired(b_doc, pairs.iter().map(|(b, _)| *b));
     out.only_in_new = unpaired(n_doc, pairs.iter().map(|(_, n)| *n));
     Ok(pairs)
+}
+
+/// Pairs are made by name: two benchmarks of one name in a file (hyperfine run with the
+/// same command twice) would both pair with the other file's one and get contradictory
+/// verdicts, so they are refused, with where they are.
+fn refuse_duplicate_names(side: &Side<'_>) -> Result<(), String> {
+    let names = &side.doc.benchmarks;
+    for (i, b) in names.iter().enumerate() {
+        if let Some(j) = names[i + 1..].iter().position(|o| o.name == b.name) {
+            return Err(format!(
+                "{} has two benchmarks named {:?} (the {} and the {} of its {}): a comparison pairs benchmarks by name and could not tell them apart; give each its own name (plumb run -n NAME, hyperfine --command-name NAME)",
+                side.path,
+                b.name,
+                ordinal(i + 1),
+                ordinal(i + j + 2),
+                names.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The names of `doc`'s benchmarks that are not among `paired`, in the document's order.

@@ -54,3 +54,76 @@ fn a_google_benchmark_export_is_compared_and_shown() {
     run.assert_code(0);
     assert!(run.stdout.contains("BM_sum/1024"), "{}", run.stdout);
 }
+
+/// hyperfine run with one command twice: the two benchmarks of one name are refused by
+/// compare with where they are, not both paired with the other file's one (issue 24,
+/// defect 10); a plumb document with two of one name too.
+#[test]
+fn two_benchmarks_of_one_name_are_refused_by_compare() {
+    let env = Env::new();
+    let h = format!("{FIXTURES}/hyperfine.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&h).unwrap()).unwrap();
+    let first = v["results"][0].clone();
+    v["results"].as_array_mut().unwrap()[1] = first;
+    let twice = env.write("twice.json", &v.to_string());
+    let run = env.plumb(&["compare", twice.to_str().unwrap(), &h]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("has two benchmarks named \"sleep 0.01\" (the 1st and the 2nd of its 2)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "no verdict printed: {}", run.stdout);
+
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-model/tests/fixtures/run2-v1.json"
+    );
+    let converted = env.path("doc.json");
+    env.plumb(&[
+        "show",
+        fixture,
+        "--export-json",
+        converted.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&converted).unwrap()).unwrap();
+    let name = doc["benchmarks"][0]["name"].clone();
+    doc["benchmarks"][1]["name"] = name;
+    let dup = env.write("dup.json", &doc.to_string());
+    let run = env.plumb(&["compare", fixture, dup.to_str().unwrap()]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("has two benchmarks named"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A negative time in a hyperfine export is refused with where it is and why it happens,
+/// not read as 0 (issue 24, defect 11).
+#[test]
+fn a_negative_hyperfine_time_is_refused() {
+    let env = Env::new();
+    let h = format!("{FIXTURES}/hyperfine.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&h).unwrap()).unwrap();
+    v["results"][1]["times"][3] = serde_json::json!(-0.0012);
+    let bad = env.write("negative.json", &v.to_string());
+    for args in [
+        vec!["show", bad.to_str().unwrap()],
+        vec!["compare", &h, bad.to_str().unwrap()],
+    ] {
+        let run = env.plumb(&args);
+        run.assert_code(2);
+        assert!(
+            run.stderr
+                .contains("times[3] is -0.0012 (seconds), below zero"),
+            "{}",
+            run.stderr
+        );
+    }
+}

@@ -23,9 +23,16 @@ pub fn read(v: &Value) -> Result<ResultDocument, String> {
             .as_array()
             .ok_or(format!("results[{i}]: \"times\" is not a list"))?
             .iter()
-            .map(|t| {
-                t.as_f64()
-                    .ok_or(format!("results[{i}]: a time is not a number"))
+            .enumerate()
+            .map(|(k, t)| match t.as_f64() {
+                None => Err(format!("results[{i}]: a time is not a number")),
+                // hyperfine subtracts its shell's spawn time, which can exceed a short
+                // command's own: such a time is not a run's duration, and reading it as 0
+                // would bias everything computed from it.
+                Some(t) if t < 0.0 => Err(format!(
+                    "results[{i}] ({command:?}): times[{k}] is {t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run"
+                )),
+                Some(t) => Ok(t),
             })
             .collect::<Result<_, _>>()?;
         let codes: Option<Vec<i32>> = r["exit_codes"]
@@ -52,7 +59,7 @@ pub fn read(v: &Value) -> Result<ResultDocument, String> {
 fn samples(times_s: &[f64], codes: Option<&[i32]>) -> Samples {
     let mut s = Samples::default();
     for (i, t) in times_s.iter().enumerate() {
-        let wall = [(Metric::WallTime, (t * 1e9).round().max(0.0) as u64)];
+        let wall = [(Metric::WallTime, (t * 1e9).round() as u64)];
         match codes {
             Some(c) => s.push_run(1, &wall, Exit::Code(c[i])),
             None => s.push(1, &wall),
