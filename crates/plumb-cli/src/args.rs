@@ -4,6 +4,30 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use plumb_model::quantity::{Confidence, Duration, Fraction, Rate};
 use std::path::PathBuf;
 
+/// Parses the command line. Every option that takes one value takes it even when it
+/// starts with '-': `--rate -5` or `--sesoi -2%` reaches the value's own parser, which
+/// says it is out of range, instead of clap calling `-5` an unexpected argument and
+/// suggesting `-- -5`, which would make it a command to benchmark.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let command = values_may_start_with_a_dash(Cli::command());
+    let matches = command.get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+fn values_may_start_with_a_dash(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|a| {
+            let one_value = a.get_num_args().is_none_or(|n| n.min_values() == 1);
+            if !a.is_positional() && a.get_action().takes_values() && one_value {
+                a.allow_hyphen_values(true)
+            } else {
+                a
+            }
+        })
+        .mut_subcommands(values_may_start_with_a_dash)
+}
+
 /// plumb: performance measurement that tells the truth.
 #[derive(Debug, Parser)]
 #[command(
@@ -245,7 +269,7 @@ pub struct RunArgs {
     pub order: OrderArg,
 
     /// Seed for --order shuffle (recorded in the result, so a run can be replayed).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = values::count)]
     pub seed: Option<u64>,
 
     /// Scan a numeric parameter: {NAME} in commands takes LO, LO+STEP, … HI.
@@ -430,7 +454,7 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub poisson: bool,
     /// Seed for --poisson.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = values::count)]
     pub seed: u64,
     /// Pace the closed-loop client to --rate too (it waits when ahead of the schedule)
     /// instead of sending back to back as fast as the server answers.
@@ -478,7 +502,7 @@ pub struct LoadArgs {
     /// Poisson arrivals (open loop), from --seed.
     #[arg(long)]
     pub poisson: bool,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = values::count)]
     pub seed: u64,
     /// HTTP method.
     #[arg(short = 'X', long, default_value = "GET")]

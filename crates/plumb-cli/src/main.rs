@@ -22,10 +22,8 @@ mod show_cmd;
 mod simulate_cmd;
 mod values;
 
-use clap::Parser;
-
 fn main() {
-    let cli = args::Cli::parse();
+    let cli = args::parse();
     match cli.color {
         args::ColorArg::Always => plumb_report::set_colors(true),
         args::ColorArg::Never => plumb_report::set_colors(false),

@@ -194,14 +194,25 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
 fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
     let mut params = Vec::new();
     for chunk in a.parameter_scan.chunks(3) {
+        // NaN and infinity parse as f64 but bound no scan: refused by name here, not
+        // found later as an empty scan ("no command to benchmark").
         let num = |s: &str| -> Result<f64, CliError> {
-            s.parse().map_err(|_| {
-                CliError(format!(
-                    "--parameter-scan {}: {s:?} is not a number",
-                    chunk[0]
-                ))
-            })
+            s.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    CliError(format!(
+                        "--parameter-scan {}: {s:?} is not a finite number, so it cannot bound a scan",
+                        chunk[0]
+                    ))
+                })
         };
+        if !a.parameter_step_size.is_finite() {
+            return Err(CliError(format!(
+                "--parameter-step-size {}: not a finite number",
+                a.parameter_step_size
+            )));
+        }
         params.push(Parameter {
             name: chunk[0].clone(),
             values: ParameterValues::Range {

@@ -750,3 +750,62 @@ fn report_and_profile_outputs_are_checked_before_any_work() {
         run.stderr
     );
 }
+
+/// A negative value is out of range, and said so by the option's own parser — not taken
+/// for an unknown flag with a tip to write `-- -1`, which would make it a command
+/// (issue 24, defect 13); NaN does not bound a scan (defect 12).
+#[test]
+fn negative_and_non_finite_values_are_out_of_range_not_flags() {
+    let env = Env::new();
+    let url = "http://127.0.0.1:9/";
+    let cases: [(&[&str], &str); 12] = [
+        (&["run", "--sesoi", "-2%", "true"], "'-2%' for '--sesoi"),
+        (&["load", url, "--rate", "-5"], "'-5' for '--rate"),
+        (
+            &["run", "--min-time", "-1s", "true"],
+            "'-1s' for '--min-time",
+        ),
+        (&["run", "--seed", "-1", "true"], "`-1` must be at least 0"),
+        (
+            &["load", url, "--rate", "5", "--seed", "-1"],
+            "`-1` must be at least 0",
+        ),
+        (&["run", "--runs", "-3", "true"], "`-3` must be at least 1"),
+        (
+            &["load", url, "--rate", "5", "--duration", "-1s"],
+            "`-1s` is negative",
+        ),
+        (
+            &["load", url, "--rate", "5", "--threads", "-1"],
+            "'-1' for '--threads",
+        ),
+        (
+            &["load", url, "--rate", "5", "--max-error-rate", "-0.1"],
+            "'-0.1' for '--max-error-rate",
+        ),
+        (
+            &["compare", "a", "b", "--confidence", "-5%"],
+            "'-5%' for '--confidence",
+        ),
+        (&["simulate", "--rate", "-450"], "'-450' for '--rate"),
+        (
+            &["run", "-P", "n", "0", "NaN", "echo {n}"],
+            "\"NaN\" is not a finite number",
+        ),
+    ];
+    for (args, needle) in cases {
+        let run = env.plumb(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains("unexpected argument"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(
+            !run.stderr.contains("no command to benchmark"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}

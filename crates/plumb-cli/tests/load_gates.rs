@@ -332,10 +332,12 @@ fn a_response_larger_than_the_bound_fails_and_chunked_and_gzip_pass() {
 fn a_rate_beyond_one_thread_is_said_before_the_start_and_a_late_generator_fails() {
     let env = Env::new();
     let addr = scripted_server("127.0.0.1:0", |_, _, _| Reply::Send(ok_reply()));
-    let (run, _) = load_gated(&env, &url(addr), "5000000", "0.3s", &["--timeout", "1s"]);
+    // Above one thread (a debug build spends well over 4 µs of CPU per request), below
+    // the refusal at 10 times what every CPU could send (that would take over 100 µs).
+    let (run, _) = load_gated(&env, &url(addr), "200000", "0.3s", &["--timeout", "1s"]);
     assert!(
         run.stderr
-            .contains("--rate 5000000 is more than 1 generator thread can send")
+            .contains("--rate 200000 is more than 1 generator thread can send")
             && run.stderr.contains("it would take --threads"),
         "{}",
         run.stderr
