@@ -198,13 +198,23 @@ fn agents_started_together_merge_losslessly() {
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     args.extend(names.iter().map(String::as_str));
     args.extend(["-o", merged.to_str().unwrap()]);
-    env.plumb(&args).assert_code(0);
+    let run = env.plumb(&args);
+    run.assert_code(0);
+    // Three agents, not "3 generator threads" as if one machine ran them (issue 24,
+    // defect 16).
+    assert!(
+        run.stdout
+            .contains("3 agents merged, 3 generator threads in all"),
+        "{}",
+        run.stdout
+    );
 
     let parts: Vec<_> = files
         .iter()
         .map(|f| read_doc(f).benchmarks[0].load().cloned().unwrap())
         .collect();
     let m = read_doc(&merged).benchmarks[0].load().cloned().unwrap();
+    assert_eq!(m.agents, 3);
     assert_eq!(m.ok, parts.iter().map(|p| p.ok).sum::<u64>());
     assert_eq!(m.latency.count, m.ok);
     let mut all = hdrhistogram::Histogram::<u64>::new_with_bounds(1, 3_600_000_000, 3).unwrap();

@@ -181,6 +181,7 @@ pub(crate) fn combine(
         abandoned: sum_u(|p| p.abandoned),
         body: ByteSize(sum_u(|p| p.body.0)),
         threads: parts.iter().map(|p| p.threads).sum(),
+        agents: parts.iter().map(|p| p.agents).sum(),
         window: start
             .zip(end)
             .map(|(start, end)| MeasuredWindow { start, end }),

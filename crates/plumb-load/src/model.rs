@@ -63,6 +63,7 @@ pub fn load_info(
         abandoned: r.abandoned,
         body: r.body,
         threads: r.threads,
+        agents: 1,
         generator_busy: Some(r.busy),
         window: r.measured_from.map(|t| {
             let start = Timestamp::from(t);

@@ -122,8 +122,13 @@ pub struct LoadInfo {
     /// Response body bytes received.
     #[serde(default)]
     pub body: ByteSize,
+    /// Generator threads, over every agent for a merged result.
     #[serde(default = "one")]
     pub threads: usize,
+    /// The agents (machines or processes) whose results were merged into this one; 1 for
+    /// a result one `plumb load` wrote.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub agents: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<MeasuredWindow>,
     /// The share of the measured window the generator worked rather than waited (its
@@ -140,6 +145,10 @@ pub struct LoadInfo {
 
 fn one() -> usize {
     1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 impl LoadInfo {
@@ -182,6 +191,7 @@ impl LoadInfo {
             abandoned: 0,
             body: ByteSize(0),
             threads: 1,
+            agents: 1,
             window: None,
             generator_busy: None,
             runs: Vec::new(),

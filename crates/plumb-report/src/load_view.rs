@@ -172,10 +172,10 @@ fn counts(l: &LoadInfo) -> String {
         "  connections {} opened ({} at most in flight{})",
         l.connections_opened,
         l.concurrency,
-        if l.threads > 1 {
-            format!(", {} generator threads", l.threads)
-        } else {
-            String::new()
+        match (l.agents, l.threads) {
+            (1, 1) => String::new(),
+            (1, t) => format!(", {t} generator threads"),
+            (a, t) => format!(", {a} agents merged, {t} generator threads in all"),
         }
     );
     out
