@@ -515,3 +515,59 @@ fn a_far_start_is_refused_and_a_near_one_announced() {
         run.stderr
     );
 }
+
+/// The generator starved 20 ms in every 100 ms (SIGSTOP and SIGCONT, as a busy core
+/// would), the server answering at once: the latency tail is the generator's own, within
+/// a raised lateness bound, and the result says so with the figures instead of leaving
+/// its p99 to be read as the server's (issue 24, defect 17).
+#[test]
+fn a_latency_tail_that_is_the_generator_s_is_said() {
+    let port = stalling_server(u64::MAX, Duration::ZERO);
+    let env = Env::new();
+    let json = env.path("starved.json");
+    let out = env.path("out");
+    let mut child = env
+        .command(&[
+            "load",
+            &format!("http://127.0.0.1:{port}/"),
+            "--rate",
+            "1000",
+            "--duration",
+            "3s",
+            "--warmup",
+            "0s",
+            "--max-lateness",
+            "1s",
+            "--export-json",
+            json.to_str().unwrap(),
+        ])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let signal = |s: &str| {
+        let _ = std::process::Command::new("kill").args([s, &pid]).status();
+    };
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(80));
+        signal("-STOP");
+        std::thread::sleep(Duration::from_millis(20));
+        signal("-CONT");
+    };
+    let stdout = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("latency-from-generator"), "{stdout}");
+    assert!(
+        stdout.contains("is mostly the generator's own lateness"),
+        "{stdout}"
+    );
+    let doc = read_doc(&json);
+    assert!(doc.benchmarks[0]
+        .diagnostics
+        .iter()
+        .any(|d| d.code() == plumb_model::DiagnosticCode::LatencyFromGenerator));
+}

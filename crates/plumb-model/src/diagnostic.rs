@@ -106,6 +106,8 @@ codes! {
     LoadErrors = "load-errors",
     /// The load generator fell behind its own schedule.
     GeneratorBehind = "generator-behind",
+    /// The latency tail is mostly the generator's own lateness, not the server's.
+    LatencyFromGenerator = "latency-from-generator",
     /// Before a load test: the rate asked is above what the generator's threads can send.
     RateAboveCapacity = "rate-above-capacity",
     /// Every connection was busy (the in-flight bound): the server did not keep up at

@@ -8,6 +8,7 @@ mod behind;
 mod capacity;
 mod errors;
 pub mod merged;
+mod tail_source;
 mod waits;
 
 pub use behind::{LATE_P99, SATURATED};
@@ -42,6 +43,7 @@ pub fn load_checks(l: &LoadInfo, gates: LoadGates) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = [
         errors::check(l, gates),
         behind::check(l, gates),
+        tail_source::check(l, gates),
         waits::bound_full(l),
         waits::retried(l),
     ]

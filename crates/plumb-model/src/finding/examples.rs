@@ -357,6 +357,13 @@ fn load() -> Vec<Diagnostic> {
             allow_late: false,
         }
         .into()),
+        w(LatencyFromGenerator {
+            percentile: "p99".into(),
+            latency: Duration::from_micros(1_300),
+            service: Duration::from_micros(87),
+            lateness: Duration::from_micros(1_210),
+        }
+        .into()),
         Diagnostic::new(
             Severity::Info,
             RateAboveCapacity {

@@ -48,6 +48,19 @@ impl GeneratorBehind {
     }
 }
 
+/// The latency tail is mostly the generator's own lateness, not the server's: at one
+/// percentile, latency (from the due time) well above the service time (from the send),
+/// the difference covered by the generator's send lateness — while within its bound, so
+/// no gate said so.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LatencyFromGenerator {
+    /// The percentile where it holds: `p99`, or `p99.9` when p99 is the server's.
+    pub percentile: String,
+    pub latency: Duration,
+    pub service: Duration,
+    pub lateness: Duration,
+}
+
 /// Before the test: the asked rate is above what `threads` generator threads can send
 /// on schedule, by a probe of the CPU each request costs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

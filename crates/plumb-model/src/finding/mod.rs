@@ -19,7 +19,7 @@ pub use harness::{
 };
 pub use load::{
     AgentWindow, DifferentSchedules, DisjointWindows, GeneratorBehind, InFlightBoundFull,
-    LoadErrors, NothingSucceeded, RateAboveCapacity, Retried,
+    LatencyFromGenerator, LoadErrors, NothingSucceeded, RateAboveCapacity, Retried,
 };
 pub use machine::{
     Aslr, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor, DifferentFrequencyPolicy,
@@ -114,6 +114,7 @@ findings! {
     NothingSucceeded,
     LoadErrors,
     GeneratorBehind,
+    LatencyFromGenerator,
     RateAboveCapacity,
     InFlightBoundFull,
     Retried,

@@ -2,8 +2,8 @@
 //! and capacity, waits for connections, retries, and agents merged.
 use super::Words;
 use plumb_model::finding::{
-    DifferentSchedules, DisjointWindows, GeneratorBehind, InFlightBoundFull, LoadErrors,
-    NothingSucceeded, RateAboveCapacity, Retried,
+    DifferentSchedules, DisjointWindows, GeneratorBehind, InFlightBoundFull, LatencyFromGenerator,
+    LoadErrors, NothingSucceeded, RateAboveCapacity, Retried,
 };
 use plumb_model::format::{self, share};
 
@@ -48,6 +48,18 @@ pub fn behind(x: &GeneratorBehind) -> Words {
         if x.allow_late { " (accepted with --allow-late)" } else { "" }
     ))
     .advice("more --threads, more agents (plumb merge), or a lower rate; on a machine that starves the generator now and then, --max-lateness raises the bound, and --allow-late accepts the run as it is")
+}
+
+pub fn latency_from_generator(x: &LatencyFromGenerator) -> Words {
+    let p = &x.percentile;
+    Words::new(format!(
+        "latency {p} {} is mostly the generator's own lateness (its {p} {}), not the server's: the service time {p} is {}",
+        format::time(x.latency),
+        format::time(x.lateness),
+        format::time(x.service)
+    ))
+    .details("latency runs from each request's due time, so it includes how late the generator sent it; the service time runs from the send")
+    .advice("read the server's tail in the service time; for latency without the generator's delay, give plumb a quieter core (taskset -c N plumb load …) and a longer --spin, so it wakes earlier before each due time")
 }
 
 pub fn above_capacity(x: &RateAboveCapacity) -> Words {

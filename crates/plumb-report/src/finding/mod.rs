@@ -97,6 +97,7 @@ pub fn words(f: &Finding) -> Words {
         F::NothingSucceeded(x) => load::nothing_succeeded(x),
         F::LoadErrors(x) => load::errors(x),
         F::GeneratorBehind(x) => load::behind(x),
+        F::LatencyFromGenerator(x) => load::latency_from_generator(x),
         F::RateAboveCapacity(x) => load::above_capacity(x),
         F::InFlightBoundFull(x) => load::bound_full(x),
         F::Retried(x) => load::retried(x),
