@@ -124,11 +124,31 @@ fn a_random_access_sweep_names_the_caches_it_passes() {
     let last = &marks.last().unwrap().name;
     let (_, passed, message) = at("64M");
     assert!(passed.contains(last), "{message}");
-    // Every cliff names a cache that lies between its two sizes, or says none does.
+    // A cache cliff is only where a cache lies between its two sizes (issue 24, defect
+    // 18: on a 1 MiB-L2 machine the step 64K → 512K passes none and was called one); a
+    // step between caches is a size step, which names a TLB's reach only when one lies
+    // between.
     for (_, passed, message) in &found {
         assert!(
-            !passed.is_empty() || message.contains("no cache of this machine lies between"),
-            "{message}"
+            !passed.is_empty(),
+            "a cache cliff that passes no cache: {message}"
         );
+    }
+    let reaches = plumb_model::sweep::tlb_reaches(&doc.environment);
+    for b in &doc.benchmarks {
+        for d in &b.diagnostics {
+            let Finding::SizeStep(step) = &d.finding else {
+                continue;
+            };
+            let message = plumb_report::finding::message(&d.finding);
+            assert!(
+                marks.iter().all(|m| m.size < step.from || m.size > step.to),
+                "{message}"
+            );
+            let tlb_between = reaches
+                .iter()
+                .any(|r| step.from <= r.size && r.size <= step.to);
+            assert_eq!(message.contains("likely edge"), tlb_between, "{message}");
+        }
     }
 }

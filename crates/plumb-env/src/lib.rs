@@ -4,6 +4,7 @@
 mod cpu;
 mod parse;
 mod system;
+mod tlb;
 mod virt;
 
 use plumb_model::Environment;
@@ -21,6 +22,7 @@ pub fn collect() -> Environment {
         cores: cpu.cores,
         threads: cpu.threads,
         caches: cpu::caches(),
+        tlbs: tlb::data_tlbs(),
         memory: system::memory(),
         numa_nodes: system::numa_nodes(),
         governors: cpu::governors(),

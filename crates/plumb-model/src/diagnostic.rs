@@ -68,6 +68,8 @@ codes! {
     BranchBound = "branch-bound",
     /// Along a sweep, time per operation jumps where the working set passes a cache.
     CacheCliff = "cache-cliff",
+    /// A sweep's step where no cache lies between the two working sets.
+    SizeStep = "size-step",
     /// Two benchmarks' times differ and their instructions do not: the machine, layout
     /// or memory behaviour changed, not the work.
     TimeNotWork = "time-not-work",

@@ -19,6 +19,9 @@ pub struct Environment {
     pub threads: Option<usize>,
     #[serde(default)]
     pub caches: Vec<CacheLevel>,
+    /// The data TLBs (4 KiB pages), where the CPU reports them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tlbs: Vec<TlbLevel>,
     /// Physical memory.
     pub memory: Option<ByteSize>,
     pub numa_nodes: Option<usize>,
@@ -88,6 +91,23 @@ pub enum MissingWhy {
     /// The kernel has no perf_event_open (ENOSYS), e.g. under a seccomp filter.
     NoSyscall,
     Error,
+}
+
+/// A data TLB: its entries for one page size (issue 24, defect 18: its reach is an edge a
+/// working-set sweep can step over).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TlbLevel {
+    pub level: u8,
+    /// Entries for pages of `page_size`.
+    pub entries: u32,
+    pub page_size: ByteSize,
+}
+
+impl TlbLevel {
+    /// How much memory its entries translate: entries × page size.
+    pub fn reach(&self) -> ByteSize {
+        ByteSize(self.entries as u64 * self.page_size.0)
+    }
 }
 
 /// One cache level as the kernel describes it (`/sys/devices/system/cpu/cpu0/cache`).

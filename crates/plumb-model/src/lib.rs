@@ -42,7 +42,9 @@ pub use document::{
     ClockInfo, Invocation, ResultDocument, RunStatus, Tool, FORMAT, FORMAT_VERSION,
     OLDEST_FORMAT_VERSION,
 };
-pub use environment::{CacheLevel, CounterAvailability, Environment, MissingCounter, MissingWhy};
+pub use environment::{
+    CacheLevel, CounterAvailability, Environment, MissingCounter, MissingWhy, TlbLevel,
+};
 pub use error::ModelError;
 pub use finding::Finding;
 pub use function_info::{FunctionInfo, PrecisionStop};

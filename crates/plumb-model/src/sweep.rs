@@ -67,6 +67,21 @@ pub fn cache_marks(env: &Environment) -> Vec<CacheMark> {
     marks
 }
 
+/// How far the machine's data TLBs reach (entries × page size), smallest first: an edge a
+/// sweep can cross where no cache lies.
+pub fn tlb_reaches(env: &Environment) -> Vec<CacheMark> {
+    let mut marks: Vec<CacheMark> = env
+        .tlbs
+        .iter()
+        .map(|t| CacheMark {
+            name: format!("L{} dTLB reach", t.level),
+            size: t.reach(),
+        })
+        .collect();
+    marks.sort_by_key(|m| m.size);
+    marks
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,26 @@ fn caches(env: &Environment) -> String {
     }
 }
 
+/// The data TLBs: entries for 4 KiB pages and the memory they reach.
+fn tlbs(env: &Environment) -> String {
+    if env.tlbs.is_empty() {
+        return "not reported by this CPU".into();
+    }
+    env.tlbs
+        .iter()
+        .map(|t| {
+            format!(
+                "L{} dTLB {} entries × {} = {} reach",
+                t.level,
+                t.entries,
+                format::bytes(t.page_size),
+                format::bytes(t.reach())
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
     let text = |v: &Option<String>| known(v.clone(), |s| s);
     let count = |v: Option<usize>| v.map_or("?".into(), |c| c.to_string());
@@ -78,6 +98,7 @@ fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
             format!("{} / {}", count(env.cores), count(env.threads)),
         ),
         ("caches", caches(env)),
+        ("tlbs", tlbs(env)),
         ("memory", known(env.memory, format::bytes)),
         ("numa nodes", known(env.numa_nodes, |n| n.to_string())),
         ("governor", governors),

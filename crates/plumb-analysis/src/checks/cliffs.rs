@@ -1,10 +1,12 @@
 //! Cache cliffs: along a sweep (the benchmarks of one series, by working set), where the
 //! time per operation jumps between two neighbouring working sets, by how much, and
-//! which of this machine's caches lies between them.
+//! which of this machine's caches lies between them. A jump with no cache between is a
+//! `size-step`, not a cliff: it names a data TLB's reach when one lies between, and
+//! otherwise no cause.
 
 use super::amount;
-use plumb_model::finding::{CacheCliff, MissesAlong};
-use plumb_model::sweep::{cache_marks, sweeps, CacheMark};
+use plumb_model::finding::{CacheCliff, MissesAlong, SizeStep};
+use plumb_model::sweep::{cache_marks, sweeps, tlb_reaches, CacheMark};
 use plumb_model::{Benchmark, Comparison, Diagnostic, Metric, ResultDocument, Severity, Verdict};
 
 /// A step of at least this ratio between neighbouring working sets is a cliff, when the
@@ -25,6 +27,7 @@ const MISSES: [Metric; 4] = [
 /// Adds a `cache-cliff` diagnostic to the upper point of every cliff in `doc`'s sweeps.
 pub fn check(doc: &mut ResultDocument, metric: &Metric) {
     let marks = cache_marks(&doc.environment);
+    let tlbs = tlb_reaches(&doc.environment);
     let (level, sesoi) = (doc.settings.confidence, doc.settings.sesoi);
     let mut found = Vec::new();
     for sweep in sweeps(&doc.benchmarks) {
@@ -34,7 +37,7 @@ pub fn check(doc: &mut ResultDocument, metric: &Metric) {
             if judged.verdict != Verdict::Slower || judged.ratio < JUMP {
                 continue;
             }
-            if let Some(d) = cliff(a, b, &judged, &marks) {
+            if let Some(d) = cliff(a, b, &judged, &marks, &tlbs) {
                 found.push((pair[1], d));
             }
         }
@@ -44,12 +47,14 @@ pub fn check(doc: &mut ResultDocument, metric: &Metric) {
     }
 }
 
-/// The diagnostic of a step judged a cliff (`judged`: `b` against `a`).
+/// The diagnostic of a step judged a cliff (`judged`: `b` against `a`): a cache cliff
+/// when a cache lies between the two working sets, a size step otherwise.
 fn cliff(
     a: &Benchmark,
     b: &Benchmark,
     judged: &Comparison,
     marks: &[CacheMark],
+    tlbs: &[CacheMark],
 ) -> Option<Diagnostic> {
     let metric = &judged.metric;
     let (ta, tb) = (a.stats(metric)?.summary.mean, b.stats(metric)?.summary.mean);
@@ -65,11 +70,28 @@ fn cliff(
             })
         })
         .collect();
+    let (from, to) = (a.working_set?, b.working_set?);
+    if !marks.iter().any(|m| from <= m.size && m.size <= to) {
+        let step = SizeStep {
+            metric: metric.clone(),
+            from_benchmark: a.name.clone(),
+            from,
+            to,
+            from_mean: amount(a, metric, ta),
+            to_mean: amount(b, metric, tb),
+            ratio: judged.ratio,
+            ratio_ci: judged.ratio_ci,
+            caches: marks.to_vec(),
+            tlb_reaches: tlbs.to_vec(),
+            misses,
+        };
+        return Some(Diagnostic::new(Severity::Info, step));
+    }
     let finding = CacheCliff {
         metric: metric.clone(),
         from_benchmark: a.name.clone(),
-        from: a.working_set?,
-        to: b.working_set?,
+        from,
+        to,
         from_mean: amount(a, metric, ta),
         to_mean: amount(b, metric, tb),
         ratio: judged.ratio,
@@ -157,7 +179,7 @@ mod tests {
                 .map(|(_, c)| c)
                 .unwrap_or_else(|| panic!("no cliff at {bytes}: {found:?}"))
         };
-        let passed = |c: &CacheCliff| c.passed().map(|m| m.name.clone()).collect::<Vec<_>>();
+        let passed = |c: &CacheCliff| c.passed().map(|m| m.name.clone()).collect::<Vec<String>>();
         let into_l2 = at(64 << 10);
         assert_eq!(
             (into_l2.from, into_l2.to),
@@ -168,7 +190,25 @@ mod tests {
         assert!((into_l2.from_mean.value - 1.2).abs() < 1e-3);
         assert_eq!(into_l2.from_benchmark, format!("rand {}", 16 << 10));
         assert_eq!(passed(into_l2), ["L1d"]);
-        assert!(passed(at(256 << 10)).is_empty());
+        // 64 KiB → 256 KiB passes no cache: a size step, not a cliff (issue 24, defect 18).
+        assert!(
+            found.iter().all(|(_, c)| c.passed().next().is_some()),
+            "{found:?}"
+        );
+        let step = d
+            .benchmark(&format!("rand {}", 256 << 10))
+            .unwrap()
+            .diagnostics
+            .iter()
+            .find_map(|x| match &x.finding {
+                plumb_model::Finding::SizeStep(s) => Some(s.clone()),
+                _ => None,
+            })
+            .expect("a size step at 256 KiB");
+        assert_eq!(
+            (step.from, step.to),
+            (ByteSize(64 << 10), ByteSize(256 << 10))
+        );
         assert_eq!(passed(at(1 << 20)), ["L2"]);
         let into_dram = at(8 << 20);
         assert!(
@@ -177,7 +217,7 @@ mod tests {
         );
         assert_eq!(passed(into_dram), ["L2"]);
         assert_eq!(passed(at(64 << 20)), ["L3"]);
-        assert_eq!(found.len(), 5);
+        assert_eq!(found.len(), 4);
     }
 
     #[test]

@@ -71,6 +71,37 @@ impl CacheCliff {
     }
 }
 
+/// Along a sweep, a step judged slower where no cache of the machine lies between the two
+/// working sets, so not a cache cliff. A data TLB whose reach lies between is the edge
+/// it names; with none, the cause is left open rather than guessed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SizeStep {
+    pub metric: Metric,
+    pub from_benchmark: String,
+    pub from: ByteSize,
+    pub to: ByteSize,
+    pub from_mean: Amount,
+    pub to_mean: Amount,
+    #[serde(with = "crate::nan_as_null")]
+    pub ratio: f64,
+    pub ratio_ci: Option<Interval>,
+    /// The machine's data caches, smallest first (none lies between).
+    pub caches: Vec<CacheMark>,
+    /// The data TLBs' reaches, smallest first, where the CPU reports them.
+    #[serde(default)]
+    pub tlb_reaches: Vec<CacheMark>,
+    pub misses: Vec<MissesAlong>,
+}
+
+impl SizeStep {
+    /// The TLB reaches between the two working sets.
+    pub fn tlbs_passed(&self) -> impl Iterator<Item = &CacheMark> {
+        self.tlb_reaches
+            .iter()
+            .filter(|m| self.from <= m.size && m.size <= self.to)
+    }
+}
+
 /// A miss counter per operation at both ends of a cliff.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MissesAlong {

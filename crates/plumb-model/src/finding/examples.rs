@@ -62,6 +62,7 @@ pub fn all() -> Vec<Diagnostic> {
             }],
         }
         .into()),
+        size_step(),
         w(TimeNotWork {
             time_ratio: 1.3,
             instructions_ratio: 1.0,
@@ -83,6 +84,29 @@ pub fn all() -> Vec<Diagnostic> {
     out.extend(machine());
     out.extend(load());
     out
+}
+
+/// A step between two caches, with the TLB reach that lies between.
+fn size_step() -> Diagnostic {
+    Diagnostic::new(
+        Severity::Info,
+        SizeStep {
+            metric: Metric::WallTime,
+            from_benchmark: "rand 65536".into(),
+            from: ByteSize(64 << 10),
+            to: ByteSize(256 << 10),
+            from_mean: ns(2.4),
+            to_mean: ns(3.6),
+            ratio: 1.5,
+            ratio_ci: Some(Interval { lo: 1.48, hi: 1.52 }),
+            caches: caches(),
+            tlb_reaches: vec![CacheMark {
+                name: "L1 dTLB reach".into(),
+                size: ByteSize(256 << 10),
+            }],
+            misses: Vec::new(),
+        },
+    )
 }
 
 fn samples(level: Confidence) -> Vec<Diagnostic> {

@@ -11,7 +11,7 @@ mod samples;
 
 pub use counters::{
     BranchBound, CacheCliff, CountedTooMuch, CounterMoved, MemoryBound, MissesAlong,
-    NothingMeasured, TimeNotWork, WorkNotTime,
+    NothingMeasured, SizeStep, TimeNotWork, WorkNotTime,
 };
 pub use harness::{
     Allocates, CheckTheWork, Failed, Imprecise, NoSteadyState, NoWarmup, Noise, ResultUnchecked,
@@ -87,6 +87,7 @@ findings! {
     Launches,
     BranchBound,
     CacheCliff,
+    SizeStep,
     TimeNotWork,
     WorkNotTime,
     MemoryBound,

@@ -2,7 +2,8 @@
 //! from too little, cache cliffs, nothing measured, and time and work moving apart.
 use super::Words;
 use plumb_model::finding::{
-    BranchBound, CacheCliff, CountedTooMuch, MemoryBound, NothingMeasured, TimeNotWork, WorkNotTime,
+    BranchBound, CacheCliff, CountedTooMuch, MemoryBound, NothingMeasured, SizeStep, TimeNotWork,
+    WorkNotTime,
 };
 use plumb_model::format::{self, number, percent};
 use plumb_model::quantity::ByteSize;
@@ -130,32 +131,66 @@ pub fn cache_cliff(x: &CacheCliff) -> Words {
     })
 }
 
-/// Where a cliff falls: the caches it passes, or that none lies between; and when the
-/// last level should still hold the larger working set and the step is one into memory,
-/// that too. Sizes as the option grammar writes them (`64KiB`), to pass back to `-L`.
+/// Where a cliff falls: the caches it passes; and when the last level should still hold
+/// the larger working set and the step is one into memory, that too. Sizes as the option
+/// grammar writes them (`64KiB`), to pass back to `-L`.
 fn place(x: &CacheCliff) -> String {
-    let passed: Vec<&CacheMark> = x.passed().collect();
-    let place = if passed.is_empty() {
-        let all: Vec<String> = x
-            .caches
-            .iter()
-            .map(|m| format!("{} {}", m.name, m.size))
-            .collect();
-        format!("no cache of this machine lies between ({}): the TLB's reach, or the share of a shared cache this machine gets, is the likely edge", all.join(", "))
-    } else {
-        let named: Vec<String> = passed
-            .iter()
-            .map(|m| {
-                let how = if m.size == x.to { "fills" } else { "outgrows" };
-                format!("{how} {} ({})", m.name, m.size)
-            })
-            .collect();
-        format!("the working set {}", named.join(" and "))
-    };
+    let named: Vec<String> = x
+        .passed()
+        .map(|m| {
+            let how = if m.size == x.to { "fills" } else { "outgrows" };
+            format!("{how} {} ({})", m.name, m.size)
+        })
+        .collect();
+    let place = format!("the working set {}", named.join(" and "));
     match x.caches.last() {
         Some(last) if x.to < last.size && x.ratio >= 4.0 => into_memory(place, x.to, last, x.ratio),
         _ => place,
     }
+}
+
+/// A step where no cache lies between: the TLB reach that does, or no cause at all.
+pub fn size_step(x: &SizeStep) -> Words {
+    let caches: Vec<String> = x
+        .caches
+        .iter()
+        .map(|m| format!("{} {}", m.name, m.size))
+        .collect();
+    let tlbs: Vec<String> = x
+        .tlbs_passed()
+        .map(|m| format!("the {} ({})", m.name, m.size))
+        .collect();
+    let cause = if !tlbs.is_empty() {
+        format!(
+            "{} lies between: address translation, not data, is the likely edge",
+            tlbs.join(" and ")
+        )
+    } else if x.tlb_reaches.is_empty() {
+        "this CPU reports no TLB sizes, and what else sets this edge is not known from these runs"
+            .to_string()
+    } else {
+        "nor does a TLB's reach: what sets this edge is not known from these runs".to_string()
+    };
+    Words::new(format!(
+        "{} per operation ×{:.2} from {} to {} ({} → {}), where no cache of this machine lies between ({}); {cause}",
+        x.metric.label(),
+        x.ratio,
+        x.from,
+        x.to,
+        x.from_mean,
+        x.to_mean,
+        caches.join(", ")
+    ))
+    .details(
+        x.ratio_ci
+            .map(|ci| format!("ratio interval [{:.2}, {:.2}]", ci.lo, ci.hi))
+            .unwrap_or_default(),
+    )
+    .advice(if tlbs.is_empty() {
+        "--counters (or their simulation) would show which misses grow; a finer sweep around these sizes would place the edge"
+    } else {
+        "huge pages (THP: madvise(MADV_HUGEPAGE) on the buffer) widen the TLB's reach; with them the step should move or vanish"
+    })
 }
 
 fn into_memory(place: String, to: ByteSize, last: &CacheMark, ratio: f64) -> String {
@@ -240,8 +275,6 @@ mod tests {
             words(cliff(16 << 10, 64 << 10, 1.2, 2.4)),
             "Time per operation ×2.00 from 16KiB to 64KiB (1.200 ns → 2.400 ns): the working set outgrows L1d (32KiB)"
         );
-        assert!(words(cliff(64 << 10, 256 << 10, 2.4, 3.6))
-            .contains("no cache of this machine lies between (L1d 32KiB, L2 1MiB, L3 32MiB)"));
         assert!(words(cliff(256 << 10, 1 << 20, 3.6, 7.0)).ends_with("fills L2 (1MiB)"));
         let into_dram = words(cliff(1 << 20, 8 << 20, 7.0, 107.0));
         assert!(
@@ -251,6 +284,51 @@ mod tests {
         assert!(
             into_dram.contains("outgrows L2 (1MiB); 8MiB is within the L3 (32MiB) yet costs ×15.3"),
             "{into_dram}"
+        );
+    }
+
+    #[test]
+    fn a_step_between_caches_names_a_tlb_only_when_one_lies_between() {
+        let c = cliff(64 << 10, 256 << 10, 2.4, 3.6);
+        let step = |tlbs: Vec<CacheMark>| SizeStep {
+            metric: c.metric.clone(),
+            from_benchmark: c.from_benchmark.clone(),
+            from: c.from,
+            to: c.to,
+            from_mean: c.from_mean,
+            to_mean: c.to_mean,
+            ratio: c.ratio,
+            ratio_ci: None,
+            caches: c.caches.clone(),
+            tlb_reaches: tlbs,
+            misses: Vec::new(),
+        };
+        let reach = |name: &str, size: u64| CacheMark {
+            name: name.into(),
+            size: ByteSize(size),
+        };
+        let w = size_step(&step(vec![
+            reach("L1 dTLB reach", 256 << 10),
+            reach("L2 dTLB reach", 8 << 20),
+        ]));
+        assert_eq!(
+            w.message,
+            "Time per operation ×1.50 from 64KiB to 256KiB (2.400 ns → 3.600 ns), where no cache of this machine lies between (L1d 32KiB, L2 1MiB, L3 32MiB); the L1 dTLB reach (256KiB) lies between: address translation, not data, is the likely edge"
+        );
+        let w = size_step(&step(vec![reach("L1 dTLB reach", 288 << 10)]));
+        assert!(
+            w.message.ends_with(
+                "nor does a TLB's reach: what sets this edge is not known from these runs"
+            ),
+            "{}",
+            w.message
+        );
+        assert!(!w.message.contains("likely"));
+        let w = size_step(&step(Vec::new()));
+        assert!(
+            w.message.contains("this CPU reports no TLB sizes"),
+            "{}",
+            w.message
         );
     }
 

@@ -67,6 +67,7 @@ pub fn words(f: &Finding) -> Words {
         F::MemoryBound(x) => counters::memory_bound(x),
         F::CountedTooMuch(x) => counters::counted_too_much(x),
         F::CacheCliff(x) => counters::cache_cliff(x),
+        F::SizeStep(x) => counters::size_step(x),
         F::TimeNotWork(x) => counters::time_not_work(x),
         F::WorkNotTime(x) => counters::work_not_time(x),
         F::NothingMeasured(x) => counters::nothing_measured(x),
