@@ -24,7 +24,11 @@ fn a_hyperfine_export_is_compared_and_shown() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("slower        ×1.9"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("1.9") && run.stdout.contains("× slower ["),
+        "{}",
+        run.stdout
+    );
     let run = env.plumb(&["compare", &h, &h]);
     run.assert_code(0);
     assert!(run.stdout.contains("×1.000"), "{}", run.stdout);

@@ -424,7 +424,7 @@ fn a_fake_run_prints_exactly_the_table_and_verdict_of_its_known_times() {
  slow 25ms            │ 25.00 ms │  0 ms │   0 ms │ 25.00 ms │ 25.00 ms │ 25.00 ms │  2.50 │    0.00 │ 12.50 ms │ 2.500 ms │ 1.0 MiB │ 12
 
 Verdicts (SESOI ±2%, 99.9% confidence):
-  slow 25ms  slower        ×2.500 [2.500, 2.500]
+  slow 25ms  2.50× slower [2.50, 2.50]
       +150.0%: the whole ratio CI [2.500, 2.500] lies beyond the SESOI of ±2%; Welch p<1e-15, Mann-Whitney p=1.91e-6; both samples are constant: the clock's resolution, not the code, may set this difference
 ";
     assert_eq!(run.stdout, expected, "\n{}", run.stdout);
@@ -440,4 +440,33 @@ Verdicts (SESOI ±2%, 99.9% confidence):
     .assert_code(0);
     let b = &read_doc(&json).benchmarks[0];
     assert_eq!((b.warmup.len(), b.samples.len()), (3, 300));
+}
+
+/// A speed-up is said as people say it: "2.50× faster", as hyperfine does, not "×0.400
+/// faster"; the table keeps the ratio (issue 24, defect 19).
+#[test]
+fn a_speed_up_is_said_the_way_people_say_it() {
+    let env = Env::new();
+    let run = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "12",
+        "--color",
+        "never",
+        "slow 25ms",
+        "fast 10ms",
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("fast 10ms  2.50× faster [2.50, 2.50]"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("×0.400 ["), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("│  0.40 │"),
+        "the ratio in the table: {}",
+        run.stdout
+    );
 }

@@ -1,6 +1,6 @@
 //! `plumb compare`'s report: each paired benchmark's verdict, load percentiles, the unpaired ones.
 use crate::reason::{percentile_reason_text, reason_text};
-use crate::terminal::{ratio_text, render_diagnostics, verdict_style};
+use crate::terminal::{render_diagnostics, verdict_style};
 use console::style;
 use plumb_model::format;
 use plumb_model::{Comparison, ComparisonDocument, LoadComparison, Metric, ResultDocument, Unit};
@@ -54,7 +54,7 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
     };
     let _ = writeln!(
         out,
-        "  {}\n    {} → {}   {}  {}\n    {}",
+        "  {}\n    {} → {}   {}\n    {}",
         style(if c.baseline == c.candidate {
             c.candidate.clone()
         } else {
@@ -63,8 +63,7 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
         .bold(),
         mean(base, &c.baseline),
         mean(new, &c.candidate),
-        verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
-        ratio_text(c),
+        crate::terminal::verdict_words(c),
         style(reason_text(c)).dim()
     );
     if c.hodges_lehmann.is_finite() {

@@ -20,6 +20,7 @@ mod profile_view;
 mod reason;
 mod rows;
 mod simulate_view;
+mod speed;
 mod sweep_rows;
 pub mod targets;
 mod terminal;

@@ -47,7 +47,11 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
                 out,
                 "| {} | **{}** | {} | {} |",
                 cell(&c.candidate),
-                c.verdict,
+                match c.verdict {
+                    plumb_model::Verdict::Faster | plumb_model::Verdict::Slower =>
+                        crate::speed::speed_text(c),
+                    v => v.to_string(),
+                },
                 ratio_text(c),
                 cell(&crate::reason::reason_text(c))
             );
@@ -157,6 +161,10 @@ mod tests {
             lines[2].starts_with("| fast \\| one (baseline) | 10.00 ms |"),
             "{md}"
         );
-        assert!(md.contains("| slow | **slower** | ×2.000 ["), "{md}");
+        assert!(md.contains("| slow | **2.00× slower ["), "{md}");
+        assert!(
+            md.contains("** | ×2.000 ["),
+            "the ratio kept in its column: {md}"
+        );
     }
 }

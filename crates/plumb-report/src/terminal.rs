@@ -110,6 +110,22 @@ pub(crate) fn verdict_style(v: Verdict) -> Style {
     }
 }
 
+/// The verdict as it is read: "2.82× faster [2.78, 2.86]" or "1.84× slower […]" in the
+/// verdict's colour; "equivalent ×1.003 […]" and "inconclusive ×1.05 […]" with their
+/// ratio.
+pub(crate) fn verdict_words(c: &Comparison) -> String {
+    match c.verdict {
+        Verdict::Faster | Verdict::Slower => verdict_style(c.verdict)
+            .apply_to(crate::speed::speed_text(c))
+            .to_string(),
+        _ => format!(
+            "{}  {}",
+            verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
+            ratio_text(c)
+        ),
+    }
+}
+
 pub(crate) fn ratio_text(c: &Comparison) -> String {
     match c.ratio_ci {
         Some(ci) => format!("×{:.3} [{:.3}, {:.3}]", c.ratio, ci.lo, ci.hi),
@@ -120,10 +136,9 @@ pub(crate) fn ratio_text(c: &Comparison) -> String {
 
 fn verdict_line(c: &Comparison) -> String {
     let mut out = format!(
-        "  {}  {}  {}\n      {}\n",
+        "  {}  {}\n      {}\n",
         c.candidate,
-        verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
-        ratio_text(c),
+        verdict_words(c),
         style(crate::reason::reason_text(c)).dim()
     );
     out.push_str(&explained(c, 6));
@@ -230,7 +245,7 @@ mod tests {
         );
         assert!(lines[3].contains("│ 20.00 ms │"), "{out}");
         assert!(lines[3].contains("│  2.00 │"), "{out}");
-        assert!(out.contains("slow  slower"), "{out}");
-        assert!(out.contains("×2.000 ["), "{out}");
+        assert!(out.contains("slow  2.00× slower ["), "{out}");
+        assert!(out.contains("│  2.00 │"), "the ratio in the table: {out}");
     }
 }

@@ -83,9 +83,14 @@ fn document(path: &str, doc: &ResultDocument) -> String {
         for c in &doc.comparisons {
             let _ = write!(
                 out,
-                "<li><b>{}</b> against {}: <span class=\"{v}\">{v}</span>, ×{:.3}. {}</li>",
+                "<li><b>{}</b> against {}: <span class=\"{v}\">{}</span> (ratio ×{:.3}). {}</li>",
                 escape(&c.candidate),
                 escape(&c.baseline),
+                match c.verdict {
+                    plumb_model::Verdict::Faster | plumb_model::Verdict::Slower =>
+                        escape(&crate::speed::speed_text(c)),
+                    v => v.to_string(),
+                },
                 c.ratio,
                 escape(&crate::reason_text(c)),
                 v = c.verdict
