@@ -106,11 +106,15 @@ fn percentile(
     } else if hb.len() == 1 && hn.len() == 1 {
         (within_runs(&hb[0], &hn[0], q, level), false)
     } else {
+        // Widened by what the histograms cannot tell apart: runs that all read 25 µs in
+        // whole microseconds would otherwise give [1, 1] and "equivalent" from rounding
+        // alone (issue 24, defect 20).
+        let w = resolution(hb, p) + resolution(hn, p);
         let ci = plumb_stats::difference_ci(&ln, &lb, level).ok();
         (
             ci.map(|d| Interval {
-                lo: d.lo.exp(),
-                hi: d.hi.exp(),
+                lo: (d.lo - w).exp(),
+                hi: (d.hi + w).exp(),
             }),
             true,
         )
@@ -132,6 +136,19 @@ fn percentile(
         base_runs: hb.len(),
         new_runs: hn.len(),
     }
+}
+
+/// The largest relative step, in log terms, between values the runs' histograms record
+/// apart at percentile `p`: their bucket's width (three significant digits), and at least
+/// one unit (latencies are recorded in whole microseconds).
+fn resolution(hs: &[Histogram<u64>], p: f64) -> f64 {
+    hs.iter()
+        .map(|h| {
+            let v = value_at_percentile(h, p).max(1);
+            let step = h.equivalent_range(v).max(1);
+            (1.0 + step as f64 / v as f64).ln()
+        })
+        .fold(0.0, f64::max)
 }
 
 /// The ratio's interval within one run per side: each percentile's interval at
@@ -217,13 +234,18 @@ mod tests {
     //   new 1300                     -> (1.1199790354227563, 1.509258689516771)
     #[test]
     fn runs_are_judged_by_the_spread_of_their_percentiles() {
+        // The reference intervals widened by the histograms' resolution, by hand: every
+        // value here is below 2048 µs, recorded to the microsecond, so each side adds
+        // ln(1 + 1/v) at its smallest run's value (980 µs for BASE).
+        let widen = |new_min: f64| (1.0 + 1.0 / 980.0f64).ln() + (1.0 + 1.0 / new_min).ln();
         let base = runs(&BASE);
         let slow = compare(&base, &runs(&[1300, 1330, 1270, 1310, 1290]), 0.02);
+        let w = widen(1270.0);
         for c in &slow[..4] {
             assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
             let ci = c.ratio_ci.unwrap();
-            assert_close(ci.lo, 1.2330398788286612, 1e-9);
-            assert_close(ci.hi, 1.370546071180785, 1e-9);
+            assert_close(ci.lo, 1.2330398788286612 * (-w).exp(), 1e-9);
+            assert_close(ci.hi, 1.370546071180785 * w.exp(), 1e-9);
             assert_close(c.ratio, 1.299976138834037, 1e-12);
             assert_eq!((c.base_runs, c.new_runs), (5, 5));
         }
@@ -234,7 +256,11 @@ mod tests {
         let same = runs(&[1010, 1000, 995, 1005, 990]);
         let c = &compare(&base, &same, 0.10)[0];
         assert_eq!(c.verdict, Verdict::Equivalent);
-        assert_close(c.ratio_ci.unwrap().lo, 0.9534202360463941, 1e-9);
+        assert_close(
+            c.ratio_ci.unwrap().lo,
+            0.9534202360463941 * (-widen(990.0)).exp(),
+            1e-9,
+        );
         // The same runs against a 2 % SESOI: the interval straddles it.
         assert_eq!(
             compare(&base, &same, 0.02)[0].verdict,
@@ -244,9 +270,27 @@ mod tests {
         let one = runs(&[1300]);
         let c = &compare(&base, &one, 0.02)[0];
         assert_eq!(c.verdict, Verdict::Slower);
-        assert_close(c.ratio_ci.unwrap().lo, 1.1199790354227563, 1e-9);
-        assert_close(c.ratio_ci.unwrap().hi, 1.509258689516771, 1e-9);
+        let w = widen(1300.0);
+        assert_close(
+            c.ratio_ci.unwrap().lo,
+            1.1199790354227563 * (-w).exp(),
+            1e-9,
+        );
+        assert_close(c.ratio_ci.unwrap().hi, 1.509258689516771 * w.exp(), 1e-9);
         assert_eq!((c.base_runs, c.new_runs), (5, 1));
+    }
+
+    /// Three runs a side that all read 25 µs in whole microseconds: not "equivalent
+    /// [1.000, 1.000]" from rounding, but an interval as wide as the microsecond is at
+    /// 25 µs (±4 %), which straddles a 2 % SESOI (issue 24, defect 20).
+    #[test]
+    fn rounded_percentiles_are_not_equivalent_by_rounding() {
+        let c = &compare(&runs(&[25, 25, 25]), &runs(&[25, 25, 25]), 0.02)[0];
+        let ci = c.ratio_ci.unwrap();
+        let w = 2.0 * (1.0 + 1.0 / 25.0f64).ln();
+        assert_close(ci.lo, (-w).exp(), 1e-9);
+        assert_close(ci.hi, w.exp(), 1e-9);
+        assert_eq!(c.verdict, Verdict::Inconclusive);
     }
 
     #[test]

@@ -131,3 +131,52 @@ fn a_negative_hyperfine_time_is_refused() {
         );
     }
 }
+
+/// Figures without noise (issue 24, defect 20): a recorded float as its significant
+/// figures, not 111599999.99999999; "no significant difference" with the level it was
+/// judged at.
+#[test]
+fn figures_are_printed_without_noise_and_with_their_level() {
+    let env = Env::new();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-model/tests/fixtures/inprocess-v1.json"
+    );
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let noisy = text.replacen(
+        "\"upper_fence_ns\": 14.52",
+        "\"upper_fence_ns\": 111599999.99999999",
+        1,
+    );
+    assert_ne!(noisy, text);
+    let path = env.write("noisy.json", &noisy);
+    let run = env.plumb(&["show", path.to_str().unwrap()]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("upper_fence_ns=111600000"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("99999999"), "{}", run.stdout);
+
+    // Two noisy samples of one program: no difference shown either way.
+    let times = |shift: f64| -> Vec<f64> {
+        (0..12)
+            .map(|i| 0.010 + 0.002 * ((i * 7 % 12) as f64 / 11.0) + shift)
+            .collect()
+    };
+    let doc = |shift: f64| {
+        serde_json::json!({"results": [{"command": "prog", "times": times(shift)}]}).to_string()
+    };
+    let (a, b) = (
+        env.write("a.json", &doc(0.0)),
+        env.write("b.json", &doc(0.0004)),
+    );
+    let run = env.plumb(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(
+        run.stdout
+            .contains("no difference in means significant at 99.9% confidence (α=1e-3; Welch p="),
+        "{}",
+        run.stdout
+    );
+}

@@ -308,6 +308,13 @@ fn amdahl_from_a_saved_profile() {
     // 1 / (1 − 0.7 + 0.35) = 1.538; 1.05 lies below its interval [1.506, 1.573].
     assert!(run.stdout.contains("1.538×"), "{}", run.stdout);
     assert!(run.stdout.contains("less than predicted"), "{}", run.stdout);
+    // A typed-in speedup is exact: no interval of zero width (issue 24, defect 20).
+    assert!(
+        run.stdout.contains("made 2.000× faster (as given)"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("[2.000, 2.000]"), "{}", run.stdout);
     let run = env.plumb(&["amdahl", "p.folded", "--function", "nope", "--micro", "2"]);
     run.assert_code(2);
     assert!(run.stderr.contains("heavy"));

@@ -247,6 +247,20 @@ pub fn number(v: f64) -> String {
     sig_figs(v, 4)
 }
 
+/// A ratio or factor with the digits that tell: three decimals below 10 (`1.840`), then
+/// fewer as it grows (`148.7`, `82585`), so a wide interval does not print noise
+/// (`[0.000, 82585.487]`); exact zero is `0`.
+pub fn factor(x: f64) -> String {
+    match x.abs() {
+        a if !a.is_finite() => "∞".into(),
+        0.0 => "0".into(),
+        a if a < 10.0 => format!("{x:.3}"),
+        a if a < 100.0 => format!("{x:.2}"),
+        a if a < 1000.0 => format!("{x:.1}"),
+        _ => format!("{x:.0}"),
+    }
+}
+
 /// The unit of `metric` in `b` (nanoseconds when undeclared).
 pub fn unit_of(b: &Benchmark, metric: &Metric) -> Unit {
     b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit)
@@ -266,6 +280,16 @@ mod tests {
     use super::*;
 
     /// References: `date -u -d @SECONDS '+%F %H:%M'`.
+    #[test]
+    fn factors_keep_the_digits_that_tell() {
+        assert_eq!(factor(1.84), "1.840");
+        assert_eq!(factor(0.358), "0.358");
+        assert_eq!(factor(0.0), "0");
+        assert_eq!(factor(148.687), "148.7");
+        assert_eq!(factor(82585.487), "82585");
+        assert_eq!(factor(f64::INFINITY), "∞");
+    }
+
     #[test]
     fn shares_keep_a_tiny_rate_visible() {
         assert_eq!(share(0.0), "0%");

@@ -129,6 +129,11 @@ pub(crate) fn cell(unit: Option<Unit>, stats: Option<&MetricStats>) -> String {
     };
     let mean = format::value(unit, stats.summary.mean);
     match stats.error {
+        // An error below a thousandth of the mean as a share: 0.00299 ± 0.010%, not
+        // ± 0.000000294 (issue 24, defect 20).
+        Some(e) if e.is_finite() && e < 1e-3 * stats.summary.mean.abs() => {
+            format!("{mean} ± {}", format::share(e / stats.summary.mean.abs()))
+        }
         Some(e) if e.is_finite() => format!("{mean} ± {}", format::value(unit, e)),
         _ => mean,
     }

@@ -294,15 +294,22 @@ pub fn render_share_changes(before: &str, after: &str, rows: &[ShareChange], top
 
 /// Amdahl's statement in a sentence or two.
 pub fn render_amdahl(p: &AmdahlPrediction) -> String {
+    // A speedup typed in is exact: no interval of zero width beside it (issue 24, 20).
+    let given = p.speedup_interval.lo == p.speedup && p.speedup_interval.hi == p.speedup;
+    let speedup = if given {
+        format!("{:.3}× faster (as given)", p.speedup)
+    } else {
+        format!(
+            "{:.3}× faster [{:.3}, {:.3}]",
+            p.speedup, p.speedup_interval.lo, p.speedup_interval.hi
+        )
+    };
     let mut out = format!(
-        "{} is on the stack in {:.1} % of the samples [{:.1}, {:.1}]; made {:.3}× faster [{:.3}, {:.3}], the whole can be at most 1 / (1 − f + f/S) = {:.3}× faster [{:.3}, {:.3}] (Amdahl).\n",
+        "{} is on the stack in {:.1} % of the samples [{:.1}, {:.1}]; made {speedup}, the whole can be at most 1 / (1 − f + f/S) = {:.3}× faster [{:.3}, {:.3}] (Amdahl).\n",
         p.function,
         p.share * 100.0,
         p.share_interval.lo * 100.0,
         p.share_interval.hi * 100.0,
-        p.speedup,
-        p.speedup_interval.lo,
-        p.speedup_interval.hi,
         p.predicted,
         p.predicted_interval.lo,
         p.predicted_interval.hi

@@ -1,6 +1,7 @@
 //! Verdict reasons as sentences, from the data the analysis recorded: the reason's kind,
 //! and the comparison's own ratio, interval and p-values.
 
+use plumb_model::format::factor;
 use plumb_model::{Comparison, PercentileComparison, Verdict, VerdictReason};
 
 /// `=1.2e-5`, or `<1e-15` below what the distribution functions resolve.
@@ -48,7 +49,7 @@ pub fn reason_text(c: &Comparison) -> String {
     let change = format!("{:+.1}%", 100.0 * (c.ratio - 1.0));
     let ci = c
         .ratio_ci
-        .map(|ci| format!("ratio CI [{:.3}, {:.3}]", ci.lo, ci.hi))
+        .map(|ci| format!("ratio CI [{}, {}]", factor(ci.lo), factor(ci.hi)))
         .unwrap_or_else(|| "ratio CI unbounded".into());
     match &c.reason {
         VerdictReason::Unjudged => "not judged".into(),
@@ -94,7 +95,9 @@ pub fn reason_text(c: &Comparison) -> String {
             tests_text(c)
         ),
         VerdictReason::NotShown => format!(
-            "no significant difference in means ({}) and not shown within {sesoi} (TOST p{}): too noisy or too few runs to say",
+            "no difference in means significant at {} confidence (α={:.0e}; {}) and not shown within {sesoi} (TOST p{}): too noisy or too few runs to say",
+            c.level,
+            c.level.alpha(),
             tests_text(c),
             fmt_p(c.tost_p)
         ),
@@ -112,8 +115,9 @@ pub fn percentile_reason_text(p: &PercentileComparison) -> String {
     };
     if p.base_runs <= 1 && p.new_runs <= 1 {
         return format!(
-            "{change}; one run per side cannot tell a change from run-to-run variation (within the runs, as if requests were independent: [{:.3}, {:.3}]); repeat them (plumb load --repeat N)",
-            ci.lo, ci.hi
+            "{change}; one run per side cannot tell a change from run-to-run variation (within the runs, as if requests were independent: [{}, {}]); repeat them (plumb load --repeat N)",
+            factor(ci.lo),
+            factor(ci.hi)
         );
     }
     let where_ = match p.verdict {
@@ -123,8 +127,11 @@ pub fn percentile_reason_text(p: &PercentileComparison) -> String {
         Verdict::Inconclusive => "straddles the SESOI",
     };
     format!(
-        "{change}; the ratio's interval [{:.3}, {:.3}] over {} and {} runs {where_}",
-        ci.lo, ci.hi, p.base_runs, p.new_runs
+        "{change}; the ratio's interval [{}, {}] over {} and {} runs {where_}",
+        factor(ci.lo),
+        factor(ci.hi),
+        p.base_runs,
+        p.new_runs
     )
 }
 
@@ -147,14 +154,16 @@ pub fn counter_changes_text(c: &plumb_model::Comparison) -> Option<String> {
                 plumb_model::Verdict::Faster => "fewer",
                 plumb_model::Verdict::Slower => "more",
             };
-            let ratio = if k.ratio.is_finite() {
-                format!("×{:.3}", k.ratio)
-            } else {
-                format!("0 → {:.3}", k.candidate)
+            let ratio = match (k.ratio.is_finite(), k.candidate == 0.0) {
+                (true, _) => format!("×{}", factor(k.ratio)),
+                (false, true) => "0 in both".to_string(),
+                (false, false) => {
+                    format!("0 → {}", plumb_model::format::number(k.candidate))
+                }
             };
-            let ci = k
-                .ratio_ci
-                .map_or(String::new(), |i| format!(" [{:.3}, {:.3}]", i.lo, i.hi));
+            let ci = k.ratio_ci.map_or(String::new(), |i| {
+                format!(" [{}, {}]", factor(i.lo), factor(i.hi))
+            });
             let simulated = if k.source == plumb_model::Source::Simulated {
                 " (simulated)"
             } else {
@@ -303,7 +312,7 @@ mod tests {
         (c.counters[3].baseline, c.counters[3].candidate) = (0.0, 3.0);
         assert_eq!(
             counter_changes_text(&c).unwrap(),
-            "counters: ipc ×0.500 lower · instructions ×1.000 [0.990, 1.010] same · d1-misses ×30.000 more (simulated) · page-faults 0 → 3.000 unclear"
+            "counters: ipc ×0.500 lower · instructions ×1.000 [0.990, 1.010] same · d1-misses ×30.00 more (simulated) · page-faults 0 → 3.000 unclear"
         );
     }
 }

@@ -128,8 +128,13 @@ pub(crate) fn verdict_words(c: &Comparison) -> String {
 
 pub(crate) fn ratio_text(c: &Comparison) -> String {
     match c.ratio_ci {
-        Some(ci) => format!("×{:.3} [{:.3}, {:.3}]", c.ratio, ci.lo, ci.hi),
-        None if c.ratio.is_finite() => format!("×{:.3} [unbounded]", c.ratio),
+        Some(ci) => format!(
+            "×{} [{}, {}]",
+            format::factor(c.ratio),
+            format::factor(ci.lo),
+            format::factor(ci.hi)
+        ),
+        None if c.ratio.is_finite() => format!("×{} [unbounded]", format::factor(c.ratio)),
         None => "-".to_string(),
     }
 }

@@ -133,7 +133,11 @@ fn recorded_evidence<'a>(
     e: impl IntoIterator<Item = (&'a String, &'a serde_json::Value)>,
 ) -> String {
     e.into_iter()
-        .map(|(k, v)| format!("{k}={v}"))
+        .map(|(k, v)| match v.as_f64() {
+            // A recorded float as its significant figures, not 111599999.99999999.
+            Some(x) if v.is_f64() => format!("{k}={}", plumb_model::format::number(x)),
+            _ => format!("{k}={v}"),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

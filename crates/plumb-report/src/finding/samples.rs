@@ -168,14 +168,10 @@ pub fn cold_start(x: &ColdStart) -> Words {
 }
 
 pub fn cold_warmup(x: &ColdWarmup) -> Words {
+    // No ratio: the median just past the fence would read "1.0× slower" (issue 24, 20).
     Words::new(format!(
-        "warm-up runs were slower (median {:.1}× the upper fence of measured runs): cold state, absorbed by the {} warm-up runs",
-        x.warmup_median.value / x.upper_fence.value,
-        x.warmup_runs
-    ))
-    .details(format!(
-        "warm-up median {}, upper fence {}",
-        x.warmup_median, x.upper_fence
+        "warm-up runs were slower than the measured ones (their median {} lies above the measured runs' upper fence {}): cold state, absorbed by the {} warm-up runs",
+        x.warmup_median, x.upper_fence, x.warmup_runs
     ))
 }
 
