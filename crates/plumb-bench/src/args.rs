@@ -47,6 +47,8 @@ pub struct Args {
     /// A self-contained HTML page with charts (as `plumb report`).
     pub report: Option<PathBuf>,
     pub quiet: bool,
+    /// The full report: every column, each finding's figures and advice.
+    pub verbose: bool,
     /// Samples per warm-up window.
     pub warmup_window: usize,
     /// Fresh processes per benchmark (1: measure in this process).
@@ -93,6 +95,7 @@ impl Default for Args {
             export_csv: None,
             report: None,
             quiet: false,
+            verbose: false,
             warmup_window: 10,
             launches: 1,
             launch_child: false,
@@ -140,6 +143,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --export-csv FILE
   --report FILE           a self-contained HTML page with charts (as plumb report)
   --quiet                 no per-benchmark progress lines
+  -v, --verbose           the full report: every column, each finding's figures and advice
 ";
 
 fn value<'a>(
@@ -278,6 +282,7 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
                 a.warmup_window = 5;
             }
             "--quiet" | "-q" => a.quiet = true,
+            "--verbose" | "-v" => a.verbose = true,
             "--clock" => {
                 a.clock = match value(&mut it, arg)?.as_str() {
                     "monotonic" => ClockChoice::Monotonic,

@@ -185,8 +185,9 @@ impl<'a> Harness<'a> {
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
         // A full stdout is told after the exports are written, never instead of them.
-        let printed =
-            plumb_report::targets::print_report(&targets, &plumb_report::render_terminal(&doc));
+        let detail = [plumb_report::Detail::Short, plumb_report::Detail::Full];
+        let report = plumb_report::render_terminal_at(&doc, detail[usize::from(self.args.verbose)]);
+        let printed = plumb_report::targets::print_report(&targets, &report);
         document::export(&targets, &doc)?;
         printed?;
         Ok(Some(doc))

@@ -212,6 +212,11 @@ pub struct RunArgs {
     #[arg(required = true, value_name = "COMMAND")]
     pub commands: Vec<String>,
 
+    /// Print every column (RatioSD, User, Sys, MaxRSS) and each finding with its figures
+    /// and advice; by default the report keeps to what changes a decision.
+    #[arg(short, long)]
+    pub verbose: bool,
+
     /// For plumb's own tests (hyperfine's --debug-mode): run nothing; each command "takes"
     /// the time its text says (`fast 5ms`, `sleep 0.25`, `… exit 3`), on an empty machine
     /// record, so the whole output is exact.

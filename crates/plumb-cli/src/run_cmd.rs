@@ -10,7 +10,7 @@ use plumb_command::{
     ParameterValues, ProcessSpawner, RunContext, RunCount, RunPlan,
 };
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
-use plumb_report::render_terminal;
+use plumb_report::{render_terminal_at, Detail};
 use std::io::IsTerminal;
 
 pub fn run(a: RunArgs) -> Result<i32, CliError> {
@@ -78,7 +78,8 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     // The report's own failure (a full stdout) is told after the exports are written.
     let mut printed = Ok(());
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
-        printed = export::print_report(&targets, &render_terminal(&doc));
+        let detail = [Detail::Short, Detail::Full][usize::from(a.verbose)];
+        printed = export::print_report(&targets, &render_terminal_at(&doc, detail));
     } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
         eprintln!("{}", stopped_before_measuring(&doc, &session));
     } else {

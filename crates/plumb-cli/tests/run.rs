@@ -21,8 +21,8 @@ fn two_sleeps_give_a_ratio_near_two_and_a_json_that_compare_reads() {
     ]);
     run.assert_code(0);
     assert!(
-        run.stdout.contains("Ratio") && run.stdout.contains("RatioSD"),
-        "{}",
+        run.stdout.contains("Ratio") && !run.stdout.contains("RatioSD"),
+        "the short report's columns: {}",
         run.stdout
     );
     let doc = read_doc(&json);
@@ -408,6 +408,7 @@ fn a_fake_run_prints_exactly_the_table_and_verdict_of_its_known_times() {
     let run = env.plumb(&[
         "run",
         "--debug-fake-runs",
+        "-v",
         "--runs",
         "12",
         "--warmup",
@@ -469,4 +470,63 @@ fn a_speed_up_is_said_the_way_people_say_it() {
         "the ratio in the table: {}",
         run.stdout
     );
+}
+
+/// The default report keeps to what changes a decision — the table's main columns, the
+/// verdicts, one line per finding — in a dozen lines a terminal can show; -v prints every
+/// column and each finding's figures and advice (issue 24, defect 21: the README's main
+/// job printed 36 lines up to 177 columns). A sweep gives no verdict per size.
+#[test]
+fn the_default_report_is_short_and_v_is_full() {
+    let env = Env::new();
+    let args = [
+        "run",
+        "--runs",
+        "30",
+        "--color",
+        "never",
+        "sleep 0.01",
+        "sleep 0.02",
+    ];
+    let run = env.plumb(&args);
+    run.assert_code(0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines.len() <= 16, "{} lines:\n{}", lines.len(), run.stdout);
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 120, "{widest} columns:\n{}", run.stdout);
+    assert!(
+        run.stdout.contains("1.8") && run.stdout.contains("× slower ["),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("→ "),
+        "no advice by default: {}",
+        run.stdout
+    );
+
+    let mut verbose = args.to_vec();
+    verbose.push("-v");
+    let full = env.plumb(&verbose);
+    full.assert_code(0);
+    for column in ["RatioSD", "User", "Sys", "MaxRSS"] {
+        assert!(full.stdout.contains(column), "{column}: {}", full.stdout);
+    }
+
+    // A sweep of fake runs: its table, and no "slower than the smallest size" per size.
+    let sweep = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "12",
+        "--color",
+        "never",
+        "-L",
+        "size",
+        "16K,64K,256K",
+        "walk {size}",
+    ]);
+    sweep.assert_code(0);
+    assert!(sweep.stdout.contains("Sweep "), "{}", sweep.stdout);
+    assert!(!sweep.stdout.contains("Verdicts"), "{}", sweep.stdout);
 }

@@ -40,7 +40,7 @@ pub use profile_view::{
 };
 pub use reason::{percentile_reason_text, reason_text};
 pub use simulate_view::render_simulation;
-pub use terminal::{render_diagnostics, render_terminal};
+pub use terminal::{render_diagnostics, render_terminal, render_terminal_at, Detail};
 
 /// Colour on or off for everything plumb-report renders, overriding the detection (a
 /// terminal, and NO_COLOR unset).

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 /// A GitHub-flavoured Markdown report: the table, verdicts and diagnostics.
 pub fn render_markdown(doc: &ResultDocument) -> String {
-    let t = summary_table(doc);
+    let t = summary_table(doc, true);
     let mut out = String::new();
     match &doc.status {
         RunStatus::Complete => {}

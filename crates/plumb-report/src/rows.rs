@@ -18,6 +18,8 @@ struct Layout {
     /// Mean, Error, StdDev, Median, Min, Max.
     time: [ColumnUnit; 6],
     ratio: bool,
+    /// RatioSD, User, Sys and MaxRSS too (`-v`, `plumb show`, Markdown).
+    full: bool,
     /// User and Sys.
     rusage: Option<(ColumnUnit, ColumnUnit)>,
     allocs: bool,
@@ -37,7 +39,7 @@ fn time_cells(b: &Benchmark) -> Option<[f64; 6]> {
     ])
 }
 
-fn layout(doc: &ResultDocument) -> Layout {
+fn layout(doc: &ResultDocument, full: bool) -> Layout {
     let means = |m: &Metric| -> Vec<f64> {
         doc.benchmarks
             .iter()
@@ -58,7 +60,8 @@ fn layout(doc: &ResultDocument) -> Layout {
         time,
         // A ratio needs something to compare with.
         ratio: doc.benchmarks.len() > 1 || !doc.comparisons.is_empty(),
-        rusage: (!user.is_empty()).then(|| {
+        full,
+        rusage: (full && !user.is_empty()).then(|| {
             (
                 ColumnUnit::of(&user, mean_unit),
                 ColumnUnit::of(&sys, mean_unit),
@@ -68,8 +71,10 @@ fn layout(doc: &ResultDocument) -> Layout {
     }
 }
 
-pub fn summary_table(doc: &ResultDocument) -> Table {
-    let l = layout(doc);
+/// The summary table; without `full`, the columns a decision reads (no RatioSD, User,
+/// Sys, MaxRSS).
+pub fn summary_table(doc: &ResultDocument, full: bool) -> Table {
+    let l = layout(doc, full);
     let mut header = vec![
         "Benchmark",
         "Mean",
@@ -80,7 +85,10 @@ pub fn summary_table(doc: &ResultDocument) -> Table {
         "Max",
     ];
     if l.ratio {
-        header.extend(["Ratio", "RatioSD"]);
+        header.push("Ratio");
+        if l.full {
+            header.push("RatioSD");
+        }
     }
     if l.rusage.is_some() {
         header.extend(["User", "Sys", "MaxRSS"]);
@@ -114,13 +122,16 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
     if l.ratio {
         let comparison = doc.comparisons.iter().find(|c| c.candidate == b.name);
         // Each group has its own baseline; a benchmark's ratio is its own comparison's.
-        match (b.baseline, comparison) {
-            (true, _) => cells.extend(["1.00".to_string(), "0.00".to_string()]),
+        let (ratio, sd) = match (b.baseline, comparison) {
+            (true, _) => ("1.00".to_string(), "0.00".to_string()),
             (false, Some(c)) if c.ratio.is_finite() => {
-                cells.push(format!("{:.2}", c.ratio));
-                cells.push(format!("{:.2}", c.ratio_sd));
+                (format!("{:.2}", c.ratio), format!("{:.2}", c.ratio_sd))
             }
-            _ => cells.extend([dash(), dash()]),
+            _ => (dash(), dash()),
+        };
+        cells.push(ratio);
+        if l.full {
+            cells.push(sd);
         }
     }
     let mean = |m: &Metric| b.stats(m).map(|s| s.summary.mean);
@@ -176,10 +187,13 @@ mod tests {
     /// 1 ms and 200 ms benchmarks: milliseconds in every time column, never "201278 µs".
     #[test]
     fn a_column_is_written_in_the_unit_no_cell_needs_five_digits_in() {
-        let t = summary_table(&doc(&[
-            &[1_000_000, 1_010_000, 990_000, 1_005_000],
-            &[200_000_000, 201_278_000, 199_000_000, 200_500_000],
-        ]));
+        let t = summary_table(
+            &doc(&[
+                &[1_000_000, 1_010_000, 990_000, 1_005_000],
+                &[200_000_000, 201_278_000, 199_000_000, 200_500_000],
+            ]),
+            true,
+        );
         let mean = &t.rows[1][1];
         assert_eq!(mean, "200.2 ms", "{:?}", t.rows);
         assert_eq!(t.rows[1][6], "201.3 ms");
@@ -195,10 +209,10 @@ mod tests {
     /// 2 ns and 5 ms in one column span more than ×1000: each cell its own unit.
     #[test]
     fn a_column_spanning_more_than_three_orders_is_written_per_cell() {
-        let t = summary_table(&doc(&[
-            &[2, 2, 2, 3],
-            &[5_000_000, 5_000_100, 4_999_900, 5_000_000],
-        ]));
+        let t = summary_table(
+            &doc(&[&[2, 2, 2, 3], &[5_000_000, 5_000_100, 4_999_900, 5_000_000]]),
+            true,
+        );
         assert_eq!(t.rows[0][1], "2.250 ns", "{:?}", t.rows);
         assert_eq!(t.rows[1][1], "5.000 ms", "{:?}", t.rows);
     }

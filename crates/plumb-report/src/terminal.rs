@@ -7,11 +7,27 @@ use plumb_model::format;
 use plumb_model::{Comparison, Diagnostic, ResultDocument, RunStatus, Severity, Verdict};
 use std::fmt::Write;
 
+/// How much a terminal report says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// What changes a decision: the table's main columns, the verdicts (none between a
+    /// sweep's sizes: the sweep's own table says that), each finding on one line.
+    Short,
+    /// Everything: every column, every finding with its evidence and advice (`-v`,
+    /// `plumb show`).
+    Full,
+}
+
+/// The run's report for a terminal with everything in it (`plumb show`).
+pub fn render_terminal(doc: &ResultDocument) -> String {
+    render_terminal_at(doc, Detail::Full)
+}
+
 /// The run's report for a terminal: the table, the verdicts, then the diagnostics.
 /// Colour follows `console`'s detection (off when not a terminal or with NO_COLOR).
-pub fn render_terminal(doc: &ResultDocument) -> String {
+pub fn render_terminal_at(doc: &ResultDocument, detail: Detail) -> String {
     let mut out = status_line(&doc.status);
-    out.push_str(&render_table(&summary_table(doc)));
+    out.push_str(&render_table(&summary_table(doc, detail == Detail::Full)));
     for (caption, t) in counter_tables(doc) {
         let _ = writeln!(out, "\n{caption}");
         out.push_str(&render_table(&t));
@@ -23,32 +39,71 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
         let _ = writeln!(out, "\n{caption}");
         out.push_str(&render_table(&t));
     }
-    for b in &doc.benchmarks {
-        for c in &b.corrections {
-            let _ = writeln!(
-                out,
-                "{}",
-                style(format!(
-                    "  {}: {} ± {} ({}) subtracted from each run",
-                    b.name,
-                    format::value(format::unit_of(b, &c.metric), c.value),
-                    format::value(format::unit_of(b, &c.metric), c.std_err),
-                    c.reason
-                ))
-                .dim()
-            );
-        }
+    out.push_str(&corrections(doc));
+    out.push_str(&verdicts(doc, detail));
+    let findings = match detail {
+        Detail::Full => findings_in_full(doc),
+        Detail::Short => findings_in_short(doc),
+    };
+    if !findings.is_empty() {
+        let _ = write!(out, "\nDiagnostics:\n{findings}");
     }
-    if !doc.comparisons.is_empty() {
+    if detail == Detail::Short {
         let _ = writeln!(
             out,
-            "\nVerdicts (SESOI ±{}, {} confidence):",
-            doc.settings.sesoi, doc.settings.confidence
+            "{}",
+            style("(-v: every column, and each finding's figures and advice)").dim()
         );
-        for c in &doc.comparisons {
-            out.push_str(&verdict_line(c));
+    }
+    out
+}
+
+/// A fixed cost subtracted from each run, said under the table.
+fn corrections(doc: &ResultDocument) -> String {
+    let mut out = String::new();
+    for b in &doc.benchmarks {
+        for c in &b.corrections {
+            let unit = format::unit_of(b, &c.metric);
+            let text = format!(
+                "  {}: {} ± {} ({}) subtracted from each run",
+                b.name,
+                format::value(unit, c.value),
+                format::value(unit, c.std_err),
+                c.reason
+            );
+            let _ = writeln!(out, "{}", style(text).dim());
         }
     }
+    out
+}
+
+/// The verdicts; in short, none for a sweep's points (each judged against the smallest
+/// size, which the sweep's table already shows step by step).
+fn verdicts(doc: &ResultDocument, detail: Detail) -> String {
+    let in_sweep: Vec<&str> = plumb_model::sweep::sweeps(&doc.benchmarks)
+        .iter()
+        .flat_map(|s| s.points.iter().map(|&i| doc.benchmarks[i].name.as_str()))
+        .collect();
+    let shown: Vec<&Comparison> = doc
+        .comparisons
+        .iter()
+        .filter(|c| detail == Detail::Full || !in_sweep.contains(&c.candidate.as_str()))
+        .collect();
+    if shown.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\nVerdicts (SESOI ±{}, {} confidence):\n",
+        doc.settings.sesoi, doc.settings.confidence
+    );
+    for c in shown {
+        out.push_str(&verdict_line(c));
+    }
+    out
+}
+
+/// Every finding with its figures and advice, by benchmark, then the machine's.
+fn findings_in_full(doc: &ResultDocument) -> String {
     let mut findings = String::new();
     for b in &doc.benchmarks {
         if !b.diagnostics.is_empty() {
@@ -76,10 +131,52 @@ pub fn render_terminal(doc: &ResultDocument) -> String {
             "    ({more}plumb env shows every check and its evidence)"
         );
     }
-    if !findings.is_empty() {
-        let _ = write!(out, "\nDiagnostics:\n{findings}");
+    findings
+}
+
+/// Warnings and errors, one line each ("! outliers · sleep 0.01: …"); the machine's as
+/// one line of codes.
+fn findings_in_short(doc: &ResultDocument) -> String {
+    let mut findings = String::new();
+    for b in &doc.benchmarks {
+        for d in b
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity >= Severity::Warning)
+        {
+            let _ = writeln!(
+                findings,
+                "  {} {} · {}: {}",
+                styled_mark(d.severity),
+                style(d.code()).bold(),
+                b.name,
+                crate::finding::message(&d.finding)
+            );
+        }
     }
-    out
+    let machine: Vec<String> = doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .map(|d| format!("{} {}", styled_mark(d.severity), d.code()))
+        .collect();
+    if !machine.is_empty() {
+        let _ = writeln!(
+            findings,
+            "  machine: {} (plumb env says why)",
+            machine.join(", ")
+        );
+    }
+    findings
+}
+
+fn styled_mark(severity: Severity) -> console::StyledObject<&'static str> {
+    let mark = crate::finding::mark(severity);
+    match severity {
+        Severity::Error => style(mark).red().bold(),
+        Severity::Warning => style(mark).yellow().bold(),
+        Severity::Info => style(mark).dim(),
+    }
 }
 
 /// How the run ended, when not complete.
@@ -166,12 +263,7 @@ pub fn render_diagnostics(diagnostics: &[Diagnostic], indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut out = String::new();
     for d in diagnostics {
-        let mark = crate::finding::mark(d.severity);
-        let mark = match d.severity {
-            Severity::Error => style(mark).red().bold(),
-            Severity::Warning => style(mark).yellow().bold(),
-            Severity::Info => style(mark).dim(),
-        };
+        let mark = styled_mark(d.severity);
         let w = crate::finding::words(&d.finding);
         let _ = writeln!(out, "{pad}{mark} {}: {}", style(d.code()).bold(), w.message);
         if let Some(details) = &w.details {

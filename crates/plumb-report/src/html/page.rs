@@ -198,7 +198,7 @@ fn results_table(doc: &ResultDocument) -> String {
     if doc.benchmarks.iter().all(|b| b.load().is_some()) {
         return String::new();
     }
-    let mut out = format!("<h2>Results</h2>{}", html_table(&summary_table(doc)));
+    let mut out = format!("<h2>Results</h2>{}", html_table(&summary_table(doc, true)));
     for (caption, t) in crate::counter_rows::counter_tables(doc) {
         let _ = write!(
             out,
