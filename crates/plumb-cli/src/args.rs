@@ -387,7 +387,9 @@ pub struct CompletionsArgs {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Result files (plumb's JSON, or another tool's export plumb reads).
+    /// Result files (plumb's JSON, or another tool's export plumb reads), or comparisons
+    /// saved by `plumb compare --export-json`. Two results with benchmarks in common are
+    /// also compared on the page.
     #[arg(required = true, value_name = "RESULT")]
     pub results: Vec<PathBuf>,
     /// The HTML file to write.

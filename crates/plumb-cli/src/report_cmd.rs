@@ -3,7 +3,8 @@ use crate::args::ReportArgs;
 use crate::compare_cmd::load;
 use crate::exit::{self, CliError};
 use crate::export;
-use plumb_model::ResultDocument;
+use plumb_model::{ComparisonDocument, Metric, ResultDocument};
+use std::path::Path;
 
 /// Reads every result first (a bad one is reported before anything is written), then
 /// writes the page in one go.
@@ -17,11 +18,17 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
         &Some(a.output.clone()),
         plumb_report::Format::Html,
     )]))?;
-    let docs: Vec<ResultDocument> = a
-        .results
-        .iter()
-        .map(|p| load(p))
-        .collect::<Result<_, _>>()?;
+    let mut docs: Vec<(String, ResultDocument)> = Vec::new();
+    let mut comparisons: Vec<ComparisonDocument> = Vec::new();
+    for path in &a.results {
+        match read_comparison(path)? {
+            Some(c) => comparisons.push(c),
+            None => docs.push((path.display().to_string(), load(path)?)),
+        }
+    }
+    if let [(base_path, base), (new_path, new)] = docs.as_slice() {
+        comparisons.extend(compare_two(base_path, base, new_path, new));
+    }
     if let Some(dir) = &a.svg_dir {
         std::fs::create_dir_all(dir).map_err(|e| {
             CliError(format!(
@@ -30,10 +37,8 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
             ))
         })?;
     }
-    let paths: Vec<String> = a.results.iter().map(|p| p.display().to_string()).collect();
-    let pairs: Vec<(&str, &ResultDocument)> =
-        paths.iter().map(String::as_str).zip(docs.iter()).collect();
-    let html = plumb_report::render_html(&pairs);
+    let pairs: Vec<(&str, &ResultDocument)> = docs.iter().map(|(p, d)| (p.as_str(), d)).collect();
+    let html = plumb_report::render_html_with(&pairs, &comparisons);
     if a.output.as_os_str() == "-" {
         exit::print_stdout(&html)?;
     } else {
@@ -59,4 +64,40 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
         );
     }
     Ok(exit::OK)
+}
+
+/// A comparison saved by `plumb compare --export-json`, or None for anything else (read
+/// as a result).
+fn read_comparison(path: &Path) -> Result<Option<ComparisonDocument>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    let format = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v["format"].as_str().map(str::to_string));
+    if format.as_deref() != Some(plumb_model::COMPARISON_FORMAT) {
+        return Ok(None);
+    }
+    ComparisonDocument::from_json(&text)
+        .map(Some)
+        .map_err(|e| CliError(format!("{}: {e}", path.display())))
+}
+
+/// Two results with benchmarks in common, compared as `plumb compare` would (wall time,
+/// the base's confidence and SESOI); None when nothing pairs.
+fn compare_two(
+    base_path: &str,
+    base: &ResultDocument,
+    new_path: &str,
+    new: &ResultDocument,
+) -> Option<ComparisonDocument> {
+    let how = plumb_analysis::Judging {
+        metric: &Metric::WallTime,
+        level: base.settings.confidence,
+        sesoi: base.settings.sesoi,
+        pairs: &[],
+    };
+    let side = |doc, path| plumb_analysis::Side { doc, path };
+    let c =
+        plumb_analysis::compare_documents(side(base, base_path), side(new, new_path), &how).ok()?;
+    (!c.is_empty()).then_some(c)
 }

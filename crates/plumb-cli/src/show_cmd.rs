@@ -64,11 +64,16 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
         ));
     }
     if environment {
-        out.push('\n');
-        out.push_str(&render_environment(
-            &doc.environment,
-            &environment_diagnostics(&doc.environment),
-        ));
+        out.push_str("\nThe machine it was measured on:\n");
+        // Its findings are the report's (above) when it has a table; said once.
+        if timed.is_empty() {
+            out.push_str(&render_environment(
+                &doc.environment,
+                &environment_diagnostics(&doc.environment),
+            ));
+        } else {
+            out.push_str(&plumb_report::render_environment_record(&doc.environment));
+        }
     }
     out.push('\n');
     out

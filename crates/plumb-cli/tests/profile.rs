@@ -93,6 +93,13 @@ fn the_known_structure_is_found_in_order_within_ten_points() {
         html.contains("<title>heavy ("),
         "heavy not in the page's flame graph"
     );
+    // The page has what the terminal has: the annotation asked for, and the machine
+    // (issue 24, defect 22).
+    assert!(
+        html.contains("annotation of heavy"),
+        "no annotation on the page"
+    );
+    assert!(html.contains("The machine&#39;s record") || html.contains("The machine's record"));
     if let Some(seen) = open_in_chromium(&env.path("prof")) {
         assert!(
             seen.charts

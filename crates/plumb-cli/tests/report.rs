@@ -285,3 +285,112 @@ fn an_interrupted_run_is_reported_as_such() {
     );
     assert!(html.contains("<title>CDF of sleep 0.05</title>"));
 }
+
+/// Two results of the same benchmarks are compared on the page (a forest of their ratios
+/// and each verdict), and a comparison saved by plumb compare is a report input of its
+/// own (issue 24, defect 23).
+#[test]
+fn two_results_and_a_saved_comparison_are_drawn_compared() {
+    let env = Env::new();
+    let (a, b) = (env.path("a.json"), env.path("b.json"));
+    for json in [&a, &b] {
+        env.plumb(&[
+            "run",
+            "sleep 0.002",
+            "sleep 0.003",
+            "--runs",
+            "12",
+            "--warmup",
+            "1",
+            "--export-json",
+            json.to_str().unwrap(),
+        ])
+        .assert_code(0);
+    }
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let page = env.path("both.html");
+    env.plumb(&["report", a, b, "-o", page.to_str().unwrap()])
+        .assert_code(0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(&format!("<h2>{a} → {b}</h2>")),
+        "no comparison section"
+    );
+    // One forest per result (its own baseline) and one for the two results.
+    assert_eq!(
+        html.matches("<title>Ratios to the baseline</title>")
+            .count(),
+        3
+    );
+
+    let saved = env.path("c.json");
+    env.plumb(&["compare", a, b, "--export-json", saved.to_str().unwrap()]);
+    let dir = env.path("cmp");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("report.html");
+    env.plumb(&[
+        "report",
+        saved.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains(&format!("<title>plumb report: {a} → {b}</title>")));
+    assert!(html.contains("<title>Ratios to the baseline</title>"));
+    assert!(html.contains("sleep 0.002") && html.contains("sleep 0.003"));
+    assert_offline(&html);
+    if let Some(seen) = open_in_chromium(&dir) {
+        seen.assert_clean();
+    }
+}
+
+/// A repeated load test's page (issue 24, defect 22): the runs chart counts its runs in
+/// whole numbers (its ticks read 0 1 2 2 2 3 4) on a latency axis without "0.000 ns", the
+/// machine is on the page, and nothing overlaps or is cut off in a browser.
+#[test]
+fn a_repeated_load_page_reads_cleanly() {
+    let env = Env::new();
+    let addr = scripted_server("127.0.0.1:0", |_, _, _| Reply::Send(ok_reply()));
+    let dir = env.path("page");
+    std::fs::create_dir_all(&dir).unwrap();
+    env.plumb(&[
+        "load",
+        &format!("http://{addr}/"),
+        "--rate",
+        "200",
+        "--duration",
+        "1s",
+        "--warmup",
+        "0s",
+        "--repeat",
+        "4",
+        "--allow-late",
+        "--report",
+        dir.join("report.html").to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let runs = html
+        .split("<svg")
+        .find(|svg| svg.contains("<title>Runs of "))
+        .expect("a runs chart");
+    let ticks: Vec<&str> = runs
+        .split("<text class=\"tick\"")
+        .skip(1)
+        .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+        .collect();
+    let mut whole: Vec<&str> = ticks
+        .iter()
+        .copied()
+        .filter(|t| t.parse::<u32>().is_ok())
+        .collect();
+    let n = whole.len();
+    whole.dedup();
+    assert_eq!(whole.len(), n, "a run number twice: {ticks:?}");
+    assert!(!runs.contains(">0.000 ns<"), "{ticks:?}");
+    assert!(html.contains("<h2>The machine and the run</h2>"));
+    if let Some(seen) = open_in_chromium(&dir) {
+        seen.assert_clean();
+    }
+}

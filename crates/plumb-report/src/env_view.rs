@@ -21,6 +21,15 @@ pub fn render_environment(env: &Environment, diagnostics: &[Diagnostic]) -> Stri
     out
 }
 
+/// The machine record alone, without its findings (`plumb show --environment`, whose
+/// report already lists them).
+pub fn render_environment_record(env: &Environment) -> String {
+    record_rows(env)
+        .iter()
+        .map(|(k, v)| format!("{k:>20}  {v}\n"))
+        .collect()
+}
+
 fn known<T>(v: Option<T>, show: impl FnOnce(T) -> String) -> String {
     v.map_or_else(|| "unknown".to_string(), show)
 }
@@ -80,7 +89,7 @@ fn tlbs(env: &Environment) -> String {
         .join(", ")
 }
 
-fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
+pub(crate) fn record_rows(env: &Environment) -> Vec<(&'static str, String)> {
     let text = |v: &Option<String>| known(v.clone(), |s| s);
     let count = |v: Option<usize>| v.map_or("?".into(), |c| c.to_string());
     let governors = if env.governors.is_empty() {

@@ -28,9 +28,12 @@ mod terminal;
 pub use compare_view::{render_document_comparison, render_load_comparison};
 pub use counting_plan::{counting_plan, refusal_text, Counted};
 pub use csv_export::render_csv;
-pub use env_view::{counting_notices, hardware_counters, render_environment, simulation_summary};
+pub use env_view::{
+    counting_notices, hardware_counters, render_environment, render_environment_record,
+    simulation_summary,
+};
 pub use export::{Exporter, Format};
-pub use html::{render_html, standalone_charts};
+pub use html::{render_html, render_html_with, standalone_charts};
 pub use insitu_view::{render_region_comparison, render_regions};
 pub use load_view::render_load;
 pub use markdown::render_markdown;

@@ -18,14 +18,26 @@ pub enum Detail {
     Full,
 }
 
-/// The run's report for a terminal with everything in it (`plumb show`).
+/// A saved result's report for a terminal with everything in it (`plumb show`): its
+/// machine is the one it was measured on, which `plumb show --environment` shows (`plumb
+/// env` describes this one).
 pub fn render_terminal(doc: &ResultDocument) -> String {
-    render_terminal_at(doc, Detail::Full)
+    render(
+        doc,
+        Detail::Full,
+        "plumb show --environment shows that machine's record",
+    )
 }
 
-/// The run's report for a terminal: the table, the verdicts, then the diagnostics.
-/// Colour follows `console`'s detection (off when not a terminal or with NO_COLOR).
+/// The report of a run just made, on this machine (`plumb env` describes it).
 pub fn render_terminal_at(doc: &ResultDocument, detail: Detail) -> String {
+    render(doc, detail, "plumb env shows every check and its evidence")
+}
+
+/// The run's report for a terminal: the table, the verdicts, then the diagnostics;
+/// `machine` says where the machine's record is. Colour follows `console`'s detection
+/// (off when not a terminal or with NO_COLOR).
+fn render(doc: &ResultDocument, detail: Detail, machine: &str) -> String {
     let mut out = status_line(&doc.status);
     out.push_str(&render_table(&summary_table(doc, detail == Detail::Full)));
     for (caption, t) in counter_tables(doc) {
@@ -42,8 +54,8 @@ pub fn render_terminal_at(doc: &ResultDocument, detail: Detail) -> String {
     out.push_str(&corrections(doc));
     out.push_str(&verdicts(doc, detail));
     let findings = match detail {
-        Detail::Full => findings_in_full(doc),
-        Detail::Short => findings_in_short(doc),
+        Detail::Full => findings_in_full(doc, machine),
+        Detail::Short => findings_in_short(doc, machine),
     };
     if !findings.is_empty() {
         let _ = write!(out, "\nDiagnostics:\n{findings}");
@@ -103,7 +115,7 @@ fn verdicts(doc: &ResultDocument, detail: Detail) -> String {
 }
 
 /// Every finding with its figures and advice, by benchmark, then the machine's.
-fn findings_in_full(doc: &ResultDocument) -> String {
+fn findings_in_full(doc: &ResultDocument, machine_hint: &str) -> String {
     let mut findings = String::new();
     for b in &doc.benchmarks {
         if !b.diagnostics.is_empty() {
@@ -126,17 +138,14 @@ fn findings_in_full(doc: &ResultDocument) -> String {
         } else {
             String::new()
         };
-        let _ = writeln!(
-            findings,
-            "    ({more}plumb env shows every check and its evidence)"
-        );
+        let _ = writeln!(findings, "    ({more}{machine_hint})");
     }
     findings
 }
 
 /// Warnings and errors, one line each ("! outliers · sleep 0.01: …"); the machine's as
 /// one line of codes.
-fn findings_in_short(doc: &ResultDocument) -> String {
+fn findings_in_short(doc: &ResultDocument, machine_hint: &str) -> String {
     let mut findings = String::new();
     for b in &doc.benchmarks {
         for d in b
@@ -163,7 +172,7 @@ fn findings_in_short(doc: &ResultDocument) -> String {
     if !machine.is_empty() {
         let _ = writeln!(
             findings,
-            "  machine: {} (plumb env says why)",
+            "  machine: {} ({machine_hint})",
             machine.join(", ")
         );
     }

@@ -1,12 +1,18 @@
 //! Opening a page of `plumb report` in headless Chromium, as a reader would.
 
 /// What the browser saw of a page: its charts (title, drawn with a size and shapes),
-/// the resources it fetched, console lines, and the screenshot's size.
+/// the resources it fetched, console lines, and the screenshot's size; and, laid out in
+/// a 1100 px frame, each chart's width against its column's, texts that overlap other
+/// texts, and texts that run past their chart's edge (issue 24, defect 22).
 pub struct Seen {
     pub charts: Vec<(String, bool)>,
     pub fetched: Vec<String>,
     pub console: Vec<String>,
     pub screenshot_bytes: u64,
+    /// Each chart's title, its drawn width and its column's width, pixels.
+    pub widths: Vec<(String, f64, f64)>,
+    pub overlaps: Vec<String>,
+    pub clipped: Vec<String>,
 }
 
 /// A page that loads `report` in a frame and, once it has loaded, writes what it finds
@@ -23,7 +29,30 @@ document.getElementById('r').addEventListener('load', () => {
     return [(s.querySelector('title') || {}).textContent || '', b.width > 0 && b.height > 0 && shapes > 0];
   });
   const fetched = w.performance.getEntriesByType('resource').map(e => e.name);
-  document.getElementById('seen').textContent = JSON.stringify({charts, fetched});
+  const widths = [], overlaps = [], clipped = [];
+  for (const s of d.querySelectorAll('svg')) {
+    const title = (s.querySelector('title') || {}).textContent || '';
+    const b = s.getBoundingClientRect();
+    widths.push([title, b.width, s.parentElement.getBoundingClientRect().width]);
+    // Flame-graph frames clip their own labels; every other text stands free.
+    const texts = [...s.querySelectorAll('text')]
+      .filter(t => t.textContent.trim() !== '' && !t.classList.contains('flt'))
+      .map(t => [t.textContent, t.getBoundingClientRect()]);
+    for (const [text, r] of texts) {
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
+        clipped.push(title + ': "' + text + '"');
+      }
+    }
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const [ta, a] = texts[i], [tb, c] = texts[j];
+        const w = Math.min(a.right, c.right) - Math.max(a.left, c.left);
+        const h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+        if (w > 1 && h > 1) overlaps.push(title + ': "' + ta + '" and "' + tb + '"');
+      }
+    }
+  }
+  document.getElementById('seen').textContent = JSON.stringify({charts, fetched, widths, overlaps, clipped});
 });
 </script></body></html>"#;
 
@@ -106,7 +135,26 @@ pub fn open_in_chromium(dir: &std::path::Path) -> Option<Seen> {
             .collect(),
         console,
         screenshot_bytes: std::fs::metadata(&png).map_or(0, |m| m.len()),
+        widths: v["widths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let px = |i: usize| c[i].as_f64().unwrap();
+                (c[0].as_str().unwrap().to_string(), px(1), px(2))
+            })
+            .collect(),
+        overlaps: strings(&v["overlaps"]),
+        clipped: strings(&v["clipped"]),
     })
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
 }
 
 impl Seen {
@@ -128,5 +176,22 @@ impl Seen {
             "screenshot of {} bytes",
             self.screenshot_bytes
         );
+        assert!(
+            self.overlaps.is_empty(),
+            "texts drawn over texts: {:#?}",
+            self.overlaps
+        );
+        assert!(
+            self.clipped.is_empty(),
+            "texts past their chart's edge: {:#?}",
+            self.clipped
+        );
+        // A chart fills its column (it was drawn 550 px wide in a 1100 px column).
+        for (title, width, column) in &self.widths {
+            assert!(
+                *width >= 0.9 * column || *column < 1.0,
+                "{title}: {width} px in a {column} px column"
+            );
+        }
     }
 }

@@ -80,8 +80,8 @@ pub fn cdf_chart(
     svg.finish()
 }
 
-/// Min, median, mean and p99 as dashed lines with their values, staggered so close
-/// ones do not print over each other.
+/// Min, median, mean and p99 as dashed lines with their values, placed so close ones do
+/// not print over each other and the last does not run past the plot.
 fn draw_marks(svg: &mut Svg, x: &Scale, a: Area, marks: &Marks, format: &dyn Fn(f64) -> String) {
     let labels = [
         ("min", marks.min),
@@ -89,24 +89,14 @@ fn draw_marks(svg: &mut Svg, x: &Scale, a: Area, marks: &Marks, format: &dyn Fn(
         ("mean", marks.mean),
         ("p99", marks.p99),
     ];
+    let mut placer = frame::LabelPlacer::new(a);
     // A figure that is not a number (a result's statistics could not be computed) is
     // left unmarked rather than drawn at a NaN pixel.
-    for (i, (label, v)) in labels
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, v))| v.is_finite())
-    {
+    for (label, v) in labels.iter().filter(|(_, v)| v.is_finite()) {
         let px = x.at(*v);
         svg.line(px, a.top, px, a.bottom, "mark");
-        // Staggered, so close marks do not print over each other.
-        let py = a.top + 10.0 + 12.0 * i as f64;
-        svg.text(
-            px + 3.0,
-            py,
-            "start",
-            "marklabel",
-            &format!("{label} {}", format(*v)),
-        );
+        let text = format!("{label} {}", format(*v));
+        placer.place(svg, px, a.top + 10.0, "marklabel", &text);
     }
 }
 

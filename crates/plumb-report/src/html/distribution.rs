@@ -24,7 +24,7 @@ pub fn distribution_chart(
     format: &dyn Fn(f64) -> String,
 ) -> String {
     let a = Area {
-        left: 72.0,
+        left: 92.0,
         right: WIDTH - 20.0,
         top: 10.0,
         bottom: HEIGHT - 34.0,

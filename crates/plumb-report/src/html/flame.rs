@@ -114,8 +114,8 @@ mod tests {
         assert!(svg.contains("<title>heavy (7 samples, 70.00 %)</title>"));
         assert!(svg.contains("<title>light (3 samples, 30.00 %)</title>"));
         assert!(svg.contains("<title>main (10 samples, 100.00 %)</title>"));
-        // heavy is 7/10 of the drawable width (632 px), less the half-pixel gap.
-        assert!(svg.contains("width=\"441.9\""), "{svg}");
+        // heavy is 7/10 of the drawable width (1032 px), less the half-pixel gap.
+        assert!(svg.contains("width=\"721.9\""), "{svg}");
         assert!(!svg.contains("<script") && !svg.contains("id="));
         assert!(flame_chart("p", &[]).is_none());
     }

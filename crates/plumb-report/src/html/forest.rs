@@ -18,16 +18,25 @@ fn class(v: Verdict) -> &'static str {
     }
 }
 
+/// The longest row label drawn whole, in characters: longer ones keep their end (where
+/// names differ: `…rand 64K 4194304`), the whole name in the point's hover text.
+const LABEL_CHARS: usize = 48;
+
+/// A row's label: the name and verdict, cut at its start to `LABEL_CHARS`.
+fn label(c: &Comparison) -> String {
+    let text = format!("{} ({})", c.candidate, c.verdict);
+    let n = text.chars().count();
+    if n <= LABEL_CHARS {
+        return text;
+    }
+    let tail: String = text.chars().skip(n - (LABEL_CHARS - 1)).collect();
+    format!("…{tail}")
+}
+
 /// One comparison at height `y`: its name and verdict, its interval, its ratio.
 fn row(svg: &mut Svg, x: &Scale, left: f64, y: f64, c: &Comparison) {
     let k = class(c.verdict);
-    svg.text(
-        left - 8.0,
-        y + 4.0,
-        "end",
-        "",
-        &format!("{} ({})", c.candidate, c.verdict),
-    );
+    svg.text(left - 8.0, y + 4.0, "end", "", &label(c));
     if let Some(ci) = c.ratio_ci {
         svg.line(x.at_within(ci.lo), y, x.at_within(ci.hi), y, k);
         svg.line(x.at(ci.lo), y - 5.0, x.at(ci.lo), y + 5.0, k);
@@ -35,10 +44,13 @@ fn row(svg: &mut Svg, x: &Scale, left: f64, y: f64, c: &Comparison) {
     }
     let tip = match c.ratio_ci {
         Some(ci) => format!(
-            "×{:.4} [{:.4}, {:.4}]: {}",
-            c.ratio, ci.lo, ci.hi, c.verdict
+            "{}: ×{:.4} [{:.4}, {:.4}]: {}",
+            c.candidate, c.ratio, ci.lo, ci.hi, c.verdict
         ),
-        None => format!("×{:.4}, no interval: {}", c.ratio, c.verdict),
+        None => format!(
+            "{}: ×{:.4}, no interval: {}",
+            c.candidate, c.ratio, c.verdict
+        ),
     };
     svg.circle(x.at(c.ratio), y, 4.0, k, Some(&tip));
 }
@@ -46,8 +58,14 @@ fn row(svg: &mut Svg, x: &Scale, left: f64, y: f64, c: &Comparison) {
 /// `sesoi` as a fraction (0.02 for ±2 %).
 pub fn forest_chart(comparisons: &[Comparison], sesoi: f64) -> String {
     let height = 56.0 + ROW * comparisons.len() as f64;
+    // Room on the left for the longest label (about 6.2 px a character).
+    let widest = comparisons
+        .iter()
+        .map(|c| label(c).chars().count())
+        .max()
+        .unwrap_or(0);
     let a = Area {
-        left: 200.0,
+        left: (widest as f64 * 6.2 + 16.0).max(120.0),
         right: WIDTH - 20.0,
         top: 10.0,
         bottom: height - 36.0,
@@ -133,13 +151,22 @@ mod tests {
         same.verdict = Verdict::Inconclusive;
         let svg = forest_chart(&[slow, same], 0.02);
         assert!(svg.contains("<title>±2.0 % (SESOI)</title>"));
-        assert!(svg.contains("<title>×1.2000 [1.1500, 1.2500]: slower</title>"));
-        assert!(svg.contains("<title>×1.0000, no interval: inconclusive</title>"));
+        assert!(svg.contains("<title>b: ×1.2000 [1.1500, 1.2500]: slower</title>"));
+        assert!(svg.contains("<title>c: ×1.0000, no interval: inconclusive</title>"));
         assert_eq!(
             svg.matches("class=\"v-slower\"").count(),
             4,
             "whisker, two caps, point"
         );
         assert!(svg.contains(">b (slower)<") && svg.contains(">c (inconclusive)<"));
+        // A long name keeps its end, where names differ; the point's hover has it whole.
+        let mut long = Comparison::unjudged("a", "b", Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
+        long.candidate = format!("/tmp/{}/cache rand 64K 4194304", "x".repeat(40));
+        let cut = label(&long);
+        assert!(
+            cut.starts_with('…') && cut.ends_with("rand 64K 4194304 (inconclusive)"),
+            "{cut}"
+        );
+        assert_eq!(cut.chars().count(), LABEL_CHARS);
     }
 }

@@ -9,12 +9,18 @@ pub fn micros(d: Option<plumb_model::quantity::Duration>) -> f64 {
     d.map_or(f64::NAN, plumb_model::quantity::Duration::as_micros_f64)
 }
 
-/// A latency axis value (µs) as text, by the one formatter.
+/// A latency axis value (µs) as text, by the one formatter; zero as `0`, not `0.000 ns`
+/// on an axis of milliseconds.
 pub fn micros_text(us: f64) -> String {
+    if us == 0.0 {
+        return "0".into();
+    }
     plumb_model::format::time_ns(us * 1e3)
 }
 
-pub const WIDTH: f64 = 640.0;
+/// A chart's width: the page's column (70rem less its padding) at one pixel per unit, so
+/// its text is drawn at its own size (at 640 a chart filled half a 1100 px column).
+pub const WIDTH: f64 = 1040.0;
 pub const HEIGHT: f64 = 280.0;
 
 /// The plot area inside the chart, pixels.
@@ -27,10 +33,11 @@ pub struct Area {
 }
 
 impl Area {
-    /// The standard area: room for tick labels on the left and an axis label below.
+    /// The standard area: room for tick labels (ten characters) and the axis title
+    /// beside them on the left, and an axis label below.
     pub fn standard() -> Area {
         Area {
-            left: 72.0,
+            left: 92.0,
             right: WIDTH - 20.0,
             top: 14.0,
             bottom: HEIGHT - 42.0,
@@ -56,7 +63,9 @@ pub fn draw(svg: &mut Svg, area: Area, x: &Axis, y: &Axis) {
         svg.text(area.left - 6.0, py + 4.0, "end", "tick", &(y.format)(t));
     }
     svg.line(area.left, area.top, area.left, area.bottom, "axis");
-    svg.text_up(16.0, (area.top + area.bottom) / 2.0, y.label);
+    // Clear of tick labels up to ten characters (about 62 px at 11 px) ending 6 px left
+    // of the axis: the title was drawn over them.
+    svg.text_up(12.0, (area.top + area.bottom) / 2.0, y.label);
     draw_x(svg, area, x);
 }
 
@@ -112,5 +121,50 @@ pub fn value_scale(lo: f64, hi: f64, from: f64, to: f64) -> Scale {
         hi: hi + pad,
         from,
         to,
+    }
+}
+
+/// Places short labels in a plot so that they neither print over each other nor run
+/// past its right edge: each at the point it is for, else on the next free row below;
+/// anchored at its end where it would pass the edge.
+pub struct LabelPlacer {
+    area: Area,
+    placed: Vec<(f64, f64, f64, f64)>,
+}
+
+/// A label's width in pixels at the charts' 11 px font (about 6.2 px a character).
+fn label_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 6.2
+}
+
+impl LabelPlacer {
+    pub fn new(area: Area) -> LabelPlacer {
+        LabelPlacer {
+            area,
+            placed: Vec::new(),
+        }
+    }
+
+    /// Draws `text` near (x, y), its baseline at y or on a free row below.
+    pub fn place(&mut self, svg: &mut super::svg::Svg, x: f64, y: f64, class: &str, text: &str) {
+        let w = label_width(text);
+        let (left, anchor_x, anchor) = if x + 3.0 + w <= self.area.right {
+            (x + 3.0, x + 3.0, "start")
+        } else {
+            (x - 3.0 - w, x - 3.0, "end")
+        };
+        let mut top = y - 10.0;
+        for _ in 0..12 {
+            let free = self
+                .placed
+                .iter()
+                .all(|&(l, t, r, b)| left + w <= l || left >= r || top + 12.0 <= t || top >= b);
+            if free || top + 24.0 > self.area.bottom {
+                break;
+            }
+            top += 12.0;
+        }
+        self.placed.push((left, top, left + w, top + 12.0));
+        svg.text(anchor_x, top + 10.0, anchor, class, text);
     }
 }

@@ -21,7 +21,7 @@ mod svg;
 mod sweep;
 mod timeline;
 
-pub use page::page as render_html;
+pub use page::{page as render_html, page_with as render_html_with};
 pub use standalone::standalone_charts;
 
 /// The page of one document, for `--report FILE` beside a run's other exports.

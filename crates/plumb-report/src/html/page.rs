@@ -9,16 +9,22 @@ use super::svg::escape;
 use super::sweep::{sweep_chart, sweep_misses_chart};
 use crate::rows::{summary_table, Table};
 use plumb_model::sweep::sweeps;
-use plumb_model::{Diagnostic, ResultDocument, RunStatus};
+use plumb_model::{ComparisonDocument, Diagnostic, ResultDocument, RunStatus};
 use std::fmt::Write;
 
 use super::STYLE;
 
 /// The page of `docs`, each read from the path beside it.
 pub fn page(docs: &[(&str, &ResultDocument)]) -> String {
-    let title = match docs {
-        [("", doc)] => format!("plumb report: {}", doc.invocation.argv.join(" ")),
-        [(path, _)] => format!("plumb report: {path}"),
+    page_with(docs, &[])
+}
+
+/// The page of `docs` and of `comparisons` between results, the comparisons first.
+pub fn page_with(docs: &[(&str, &ResultDocument)], comparisons: &[ComparisonDocument]) -> String {
+    let title = match (docs, comparisons) {
+        ([], [c]) => format!("plumb report: {} → {}", c.base.path, c.new.path),
+        ([("", doc)], _) => format!("plumb report: {}", command_line(doc)),
+        ([(path, _)], _) => format!("plumb report: {path}"),
         _ => format!("plumb report: {} results", docs.len()),
     };
     let mut out = String::new();
@@ -27,6 +33,9 @@ pub fn page(docs: &[(&str, &ResultDocument)]) -> String {
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n",
         escape(&title)
     );
+    for c in comparisons {
+        out.push_str(&comparison_section(c));
+    }
     for (path, doc) in docs {
         out.push_str(&document(path, doc));
     }
@@ -34,12 +43,18 @@ pub fn page(docs: &[(&str, &ResultDocument)]) -> String {
     out
 }
 
+/// The command line as a shell would take it back: `plumb run 'sleep 0.01' …`, not
+/// `plumb run sleep 0.01 …`, which reads as other commands.
+fn command_line(doc: &ResultDocument) -> String {
+    shell_words::join(&doc.invocation.argv)
+}
+
 fn document(path: &str, doc: &ResultDocument) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "<header><h1>{}</h1><p class=\"meta\">{}{} · plumb {}</p>{}</header>",
-        escape(&doc.invocation.argv.join(" ")),
+        escape(&command_line(doc)),
         if path.is_empty() {
             String::new()
         } else {
@@ -66,37 +81,12 @@ fn document(path: &str, doc: &ResultDocument) -> String {
             );
         }
     }
-    if !doc.diagnostics.is_empty() {
-        out.push_str("<h2>The machine and the run</h2>");
-        out.push_str(&diagnostics(&doc.diagnostics));
-    }
+    out.push_str(&machine_section(doc));
     out.push_str(&results_table(doc));
     out.push_str(&sweep_sections(doc));
     if !doc.comparisons.is_empty() {
         out.push_str("<h2>Verdicts</h2>");
-        let _ = write!(
-            out,
-            "<figure>{}<figcaption>Each ratio with its interval; the shaded band is the smallest effect of interest (±{:.1} %): an interval beyond it is faster or slower, inside it equivalent, across its edge inconclusive.</figcaption></figure><ul>",
-            forest_chart(&doc.comparisons, doc.settings.sesoi.get()),
-            100.0 * doc.settings.sesoi.get()
-        );
-        for c in &doc.comparisons {
-            let _ = write!(
-                out,
-                "<li><b>{}</b> against {}: <span class=\"{v}\">{}</span> (ratio ×{:.3}). {}</li>",
-                escape(&c.candidate),
-                escape(&c.baseline),
-                match c.verdict {
-                    plumb_model::Verdict::Faster | plumb_model::Verdict::Slower =>
-                        escape(&crate::speed::speed_text(c)),
-                    v => v.to_string(),
-                },
-                c.ratio,
-                escape(&crate::reason_text(c)),
-                v = c.verdict
-            );
-        }
-        out.push_str("</ul>");
+        out.push_str(&verdicts(&doc.comparisons, doc.settings.sesoi.get()));
     }
     for b in &doc.benchmarks {
         out.push_str(&benchmark_section(b));
@@ -104,6 +94,72 @@ fn document(path: &str, doc: &ResultDocument) -> String {
     for p in &doc.profiles {
         out.push_str(&profile_section(doc, p));
     }
+    out
+}
+
+/// The forest of ratios and each verdict in words; `sesoi` as a fraction.
+fn verdicts(comparisons: &[plumb_model::Comparison], sesoi: f64) -> String {
+    let mut out = format!(
+        "<figure>{}<figcaption>Each ratio with its interval; the shaded band is the smallest effect of interest (±{:.1} %): an interval beyond it is faster or slower, inside it equivalent, across its edge inconclusive.</figcaption></figure><ul>",
+        forest_chart(comparisons, sesoi),
+        100.0 * sesoi
+    );
+    for c in comparisons {
+        let said = match c.verdict {
+            plumb_model::Verdict::Faster | plumb_model::Verdict::Slower => {
+                escape(&crate::speed::speed_text(c))
+            }
+            v => v.to_string(),
+        };
+        let _ = write!(
+            out,
+            "<li><b>{}</b> against {}: <span class=\"{v}\">{said}</span> (ratio ×{:.3}). {}</li>",
+            escape(&c.candidate),
+            escape(&c.baseline),
+            c.ratio,
+            escape(&crate::reason_text(c)),
+            v = c.verdict
+        );
+    }
+    out.push_str("</ul>");
+    out
+}
+
+/// Two results compared (saved by `plumb compare --export-json`, or made by `plumb
+/// report` of two results with benchmarks in common): the forest and verdicts, the load
+/// percentiles, what only one side has, and how their machines differed.
+pub fn comparison_section(c: &ComparisonDocument) -> String {
+    let mut out = format!(
+        "<section><h2>{} → {}</h2><p class=\"meta\">SESOI ±{}, {} confidence</p>",
+        escape(&c.base.path),
+        escape(&c.new.path),
+        c.sesoi,
+        c.confidence
+    );
+    if !c.comparisons.is_empty() {
+        out.push_str(&verdicts(&c.comparisons, c.sesoi.get()));
+    }
+    for l in &c.load {
+        let text = crate::render_load_comparison(l);
+        let _ = write!(
+            out,
+            "<pre>{}</pre>",
+            escape(&console::strip_ansi_codes(&text))
+        );
+    }
+    for (side, names) in [("base", &c.only_in_base), ("new", &c.only_in_new)] {
+        if !names.is_empty() {
+            let _ = write!(
+                out,
+                "<p class=\"muted\">Only in the {side}: {}</p>",
+                escape(&names.join(", "))
+            );
+        }
+    }
+    if !c.notes.is_empty() {
+        out.push_str(&diagnostics(&c.notes));
+    }
+    out.push_str("</section>");
     out
 }
 
@@ -120,7 +176,9 @@ fn profile_section(doc: &ResultDocument, p: &plumb_model::Profile) -> String {
         }
         None => out.push_str("<p class=\"muted\">No samples: no flame graph.</p>"),
     }
-    let text = console::strip_ansi_codes(&crate::render_profile(p, settings, 20)).into_owned();
+    // With its annotations (--annotate) and allocation sites, as the terminal has them.
+    let text = crate::render_profile_with_details(p, settings, 20);
+    let text = console::strip_ansi_codes(&text).into_owned();
     let _ = write!(out, "<pre>{}</pre></section>", escape(&text));
     out
 }
@@ -168,6 +226,26 @@ fn environment(doc: &ResultDocument) -> String {
         parts.push(format!("host {h}"));
     }
     format!("<p class=\"meta\">{}</p>", escape(&parts.join(" · ")))
+}
+
+/// The machine the result was measured on, on every page (a load or profile page had
+/// none): its record as `plumb env` shows it, and what the run's checks found about it.
+fn machine_section(doc: &ResultDocument) -> String {
+    let mut out = String::from("<h2>The machine and the run</h2>");
+    if !doc.diagnostics.is_empty() {
+        out.push_str(&diagnostics(&doc.diagnostics));
+    }
+    out.push_str("<details><summary>The machine's record</summary><table><tbody>");
+    for (k, v) in crate::env_view::record_rows(&doc.environment) {
+        let _ = write!(
+            out,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape(k),
+            escape(&v)
+        );
+    }
+    out.push_str("</tbody></table></details>");
+    out
 }
 
 /// Each finding with its severity, message, the figures beside it and advice.

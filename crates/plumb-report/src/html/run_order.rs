@@ -55,7 +55,14 @@ pub fn run_order_chart(
     if !warmup.is_empty() {
         let edge = x.at(warmup.len() as f64 - 0.5);
         svg.line(edge, a.top, edge, a.bottom, "mark");
-        svg.text(edge - 3.0, a.top + 10.0, "end", "marklabel", "warm-up");
+        // Left of the edge when it fits inside the plot, else right of it: a short
+        // warm-up put the label over the axis's tick labels.
+        let width = 7.0 * 6.2;
+        if edge - 3.0 - width >= a.left {
+            svg.text(edge - 3.0, a.top + 10.0, "end", "marklabel", "warm-up");
+        } else {
+            svg.text(edge + 3.0, a.top + 10.0, "start", "marklabel", "warm-up");
+        }
     }
     for (i, v) in strided(warmup, POINTS) {
         let tip = format!("warm-up {}: {}", i + 1, format(v));

@@ -42,7 +42,14 @@ pub fn runs_chart(name: &str, l: &LoadInfo) -> Option<String> {
         highest_over_lowest(&p99s)
     );
     let mut svg = Svg::new(WIDTH, HEIGHT, &format!("Runs of {name}"), &desc);
-    let run = |v: f64| format!("{v:.0}");
+    // Runs are whole numbers: a tick between two runs gets no label (it read "2 2 2").
+    let run = |v: f64| {
+        if (v - v.round()).abs() < 1e-9 {
+            format!("{v:.0}")
+        } else {
+            String::new()
+        }
+    };
     let us = frame::micros_text;
     frame::draw(
         &mut svg,

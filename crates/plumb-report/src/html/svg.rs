@@ -102,8 +102,11 @@ impl Svg {
         }
     }
 
-    /// Text at (x, y); `anchor` is `start`, `middle` or `end`.
+    /// Text at (x, y); `anchor` is `start`, `middle` or `end`. Empty text draws nothing.
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, class: &str, s: &str) {
+        if s.is_empty() {
+            return;
+        }
         let _ = write!(
             self.out,
             "<text class=\"{class}\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\">{}</text>",

@@ -118,19 +118,27 @@ pub fn sweep_chart(doc: &ResultDocument, s: &Sweep) -> Option<String> {
             format: &time,
         },
     );
+    let mut labels = frame::LabelPlacer::new(a);
     for (m, label) in marks.iter().zip(&caches) {
         let px = x.at(m.size.0 as f64);
         if px > a.left && px < a.right {
             svg.line(px, a.top, px, a.bottom, "mark");
-            svg.text(px + 3.0, a.top + 10.0, "start", "marklabel", label);
+            labels.place(&mut svg, px, a.top + 10.0, "marklabel", label);
         }
     }
-    draw_points(&mut svg, &x, &y, &points, &cliffs);
+    draw_points(&mut svg, &x, &y, &points, &cliffs, &mut labels);
     Some(svg.finish())
 }
 
 /// The line through the points, each with its interval and value, and the cliffs circled.
-fn draw_points(svg: &mut Svg, x: &Scale, y: &Scale, points: &[Point], cliffs: &[(u64, String)]) {
+fn draw_points(
+    svg: &mut Svg,
+    x: &Scale,
+    y: &Scale,
+    points: &[Point],
+    cliffs: &[(u64, String)],
+    labels: &mut frame::LabelPlacer,
+) {
     let line: Vec<(f64, f64)> = points
         .iter()
         .map(|p| (x.at(p.bytes as f64), y.at(p.mean)))
@@ -148,7 +156,7 @@ fn draw_points(svg: &mut Svg, x: &Scale, y: &Scale, points: &[Point], cliffs: &[
         if let Some(p) = points.iter().find(|p| p.bytes == *ws) {
             let (px, py) = (x.at(p.bytes as f64), y.at(p.mean));
             svg.circle(px, py, 7.0, "cliff", Some(message));
-            svg.text(px - 9.0, py - 9.0, "end", "marklabel", "cliff");
+            labels.place(svg, px + 6.0, py + 4.0, "marklabel", "cliff");
         }
     }
 }
