@@ -169,6 +169,9 @@ pub fn counter_changes_text(c: &plumb_model::Comparison) -> Option<String> {
             } else {
                 ""
             };
+            if ratio == "0 in both" {
+                return format!("{} 0 in both{simulated}", k.counter);
+            }
             format!("{} {ratio}{ci} {word}{simulated}", k.counter)
         })
         .collect();

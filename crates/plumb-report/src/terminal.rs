@@ -143,23 +143,45 @@ fn findings_in_full(doc: &ResultDocument, machine_hint: &str) -> String {
     findings
 }
 
+/// A code found in at least this many benchmarks is said once in the short report.
+const GROUP_FROM: usize = 4;
+
 /// Warnings and errors, one line each ("! outliers · sleep 0.01: …"); the machine's as
 /// one line of codes.
 fn findings_in_short(doc: &ResultDocument, machine_hint: &str) -> String {
     let mut findings = String::new();
-    for b in &doc.benchmarks {
-        for d in b
-            .diagnostics
+    let warned = |b: &'_ plumb_model::Benchmark| {
+        b.diagnostics
             .iter()
             .filter(|d| d.severity >= Severity::Warning)
-        {
+            .map(|d| (d.code(), d.severity, crate::finding::message(&d.finding)))
+            .collect::<Vec<_>>()
+    };
+    // A code found in many benchmarks (wide-ci at every size of a sweep) is one line.
+    let mut counts: Vec<(plumb_model::DiagnosticCode, usize)> = Vec::new();
+    for (code, _, _) in doc.benchmarks.iter().flat_map(warned) {
+        match counts.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((code, 1)),
+        }
+    }
+    let mut grouped: Vec<plumb_model::DiagnosticCode> = Vec::new();
+    for b in &doc.benchmarks {
+        for (code, severity, message) in warned(b) {
+            let many = counts.iter().find(|(c, _)| *c == code).map_or(1, |c| c.1);
+            let whose = if many < GROUP_FROM {
+                b.name.clone()
+            } else if grouped.contains(&code) {
+                continue;
+            } else {
+                grouped.push(code.clone());
+                format!("{many} benchmarks, the first {}", b.name)
+            };
             let _ = writeln!(
                 findings,
-                "  {} {} · {}: {}",
-                styled_mark(d.severity),
-                style(d.code()).bold(),
-                b.name,
-                crate::finding::message(&d.finding)
+                "  {} {} · {whose}: {message}",
+                styled_mark(severity),
+                style(code).bold()
             );
         }
     }

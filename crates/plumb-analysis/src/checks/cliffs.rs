@@ -85,7 +85,13 @@ fn cliff(
             tlb_reaches: tlbs.to_vec(),
             misses,
         };
-        return Some(Diagnostic::new(Severity::Info, step));
+        // A doubling or more is a warning: a step that size changes what a sweep says.
+        let severity = if judged.ratio >= 2.0 {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
+        return Some(Diagnostic::new(severity, step));
     }
     let finding = CacheCliff {
         metric: metric.clone(),
