@@ -15,6 +15,10 @@ cd "$(dirname "$0")/.."
 REV=${REV:-2895d7d} PAIRS=${PAIRS:-5} RATE=${RATE:-50000} DURATION=${DURATION:-5s}
 out=$PWD/target/bench/before-after; mkdir -p "$out" bench/results
 before=$out/tree
+# A tree left by an earlier run of another REV is replaced, never measured as this one.
+if [ -d "$before" ] && [ "$(git -C "$before" rev-parse HEAD)" != "$(git rev-parse "$REV^{commit}")" ]; then
+  git worktree remove --force "$before"
+fi
 if [ ! -d "$before" ]; then
   git worktree add --detach "$before" "$REV" >/dev/null
 fi
