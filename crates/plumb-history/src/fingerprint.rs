@@ -10,9 +10,10 @@ pub struct MachineFingerprint(pub String);
 
 impl MachineFingerprint {
     pub fn of(env: &Environment) -> MachineFingerprint {
-        let gib = env
-            .memory
-            .map(|m| (m.0 as f64 / (1u64 << 30) as f64).round() as u64);
+        let gib = env.memory.map(|m| {
+            let whole = (m.0 as f64 / (1u64 << 30) as f64).round() as u64;
+            plumb_model::format::bytes(plumb_model::quantity::ByteSize(whole << 30))
+        });
         let part = |v: Option<String>| v.unwrap_or_else(|| "?".into());
         MachineFingerprint(format!(
             "{} | {} cores {} threads | {} | {} | {}",
