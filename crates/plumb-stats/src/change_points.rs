@@ -129,48 +129,62 @@ fn detect_window(y: &[f64], threshold: f64) -> Vec<usize> {
 }
 
 /// The split τ of [s, e) maximising the energy statistic Q(τ, κ) over every segment end
-/// κ; the first maximum in (τ, κ) order.
+/// κ; the first maximum in (τ, κ) order. Every segment's sum of pairwise distances comes
+/// from one table built once per interval (`Within`), so each Q costs O(1) instead of a
+/// fresh sum over its pairs.
 fn best_split(y: &[f64], s: usize, e: usize) -> (usize, f64) {
+    let w = Within::of(&y[s..e]);
     let mut best = (s + 1, f64::NEG_INFINITY);
-    for tau in s + 1..e {
-        for kappa in tau + 1..=e {
-            let q = energy(&y[s..tau], &y[tau..kappa]);
+    for tau in 1..e - s {
+        for kappa in tau + 1..=e - s {
+            let (n, m) = (tau as f64, (kappa - tau) as f64);
+            let (wx, wy) = (w.get(0, tau), w.get(tau, kappa));
+            let cross = w.get(0, kappa) - wx - wy;
+            let a = 2.0 / (m + n) * cross;
+            let b = if tau > 1 {
+                2.0 * m / ((m + n) * (n - 1.0)) * wx
+            } else {
+                0.0
+            };
+            let c = if kappa - tau > 1 {
+                2.0 * n / ((m + n) * (m - 1.0)) * wy
+            } else {
+                0.0
+            };
+            let q = a - b - c;
             if q > best.1 {
-                best = (tau, q);
+                best = (s + tau, q);
             }
         }
     }
     best
 }
 
-/// Q = 2/(m+n)·Σ|X−Y| − 2m/((m+n)(n−1))·Σ_{i<k}|Xi−Xk| − 2n/((m+n)(m−1))·Σ_{j<k}|Yj−Yk|.
-fn energy(x: &[f64], y: &[f64]) -> f64 {
-    let (n, m) = (x.len() as f64, y.len() as f64);
-    let cross: f64 = x
-        .iter()
-        .map(|a| y.iter().map(|b| (a - b).abs()).sum::<f64>())
-        .sum();
-    let within = |v: &[f64]| -> f64 {
-        let mut s = 0.0;
-        for i in 0..v.len() {
-            for k in i + 1..v.len() {
-                s += (v[i] - v[k]).abs();
+/// Σ_{a ≤ i < k < b} |y_i − y_k| for every segment [a, b) of `y`.
+struct Within {
+    len: usize,
+    sums: Vec<f64>,
+}
+
+impl Within {
+    fn of(y: &[f64]) -> Within {
+        let len = y.len();
+        let mut sums = vec![0.0; (len + 1) * (len + 1)];
+        for a in 0..len {
+            // Each step to b + 1 adds the distances from y[b] to the points before it.
+            let mut sum = 0.0;
+            for b in a + 1..len {
+                let to_b: f64 = y[a..b].iter().map(|v| (v - y[b]).abs()).sum();
+                sum += to_b;
+                sums[a * (len + 1) + b + 1] = sum;
             }
         }
-        s
-    };
-    let a = 2.0 / (m + n) * cross;
-    let b = if x.len() > 1 {
-        2.0 * m / ((m + n) * (n - 1.0)) * within(x)
-    } else {
-        0.0
-    };
-    let c = if y.len() > 1 {
-        2.0 * n / ((m + n) * (m - 1.0)) * within(y)
-    } else {
-        0.0
-    };
-    a - b - c
+        Within { len, sums }
+    }
+
+    fn get(&self, a: usize, b: usize) -> f64 {
+        self.sums[a * (self.len + 1) + b]
+    }
 }
 
 /// Otava's test: two-sided, pooled variance, fed population standard deviations.
