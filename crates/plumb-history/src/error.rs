@@ -1,0 +1,35 @@
+//! Why the history store could not do what was asked: each says what and what to do.
+use std::fmt;
+
+#[derive(Debug)]
+pub enum HistoryError {
+    /// The store was written by a newer plumb: its schema is refused, never rewritten.
+    NewerSchema { found: u32, known: u32 },
+    /// The database itself failed (a corrupt file, a full or read-only disk, a lock).
+    Database { what: &'static str, cause: String },
+    /// A result document could not be kept (it does not serialise).
+    Document(String),
+}
+
+impl fmt::Display for HistoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HistoryError::NewerSchema { found, known } => write!(
+                f,
+                "the history store has schema version {found}, newer than this plumb's {known}: use a newer plumb to read it"
+            ),
+            HistoryError::Database { what, cause } => write!(f, "history store: {what}: {cause}"),
+            HistoryError::Document(why) => write!(f, "history store: cannot keep the result: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for HistoryError {}
+
+/// An error of the database while doing `what`.
+pub(crate) fn db(what: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
+    move |e| HistoryError::Database {
+        what,
+        cause: e.to_string(),
+    }
+}

@@ -1,0 +1,20 @@
+//! The history store: every result kept per commit and machine, so a series of one
+//! benchmark's metric on one machine can be read back across commits (issue 25).
+//!
+//! One trait (`HistoryStore`), two homes: SQLite, embedded and the default
+//! (`.plumb/history.db`), and PostgreSQL for a team. A point is a benchmark's metric
+//! summary from one result; the result document itself is kept beside it, whole, so
+//! nothing a later plumb may want is thrown away.
+
+mod error;
+mod fingerprint;
+mod schema;
+mod series;
+mod sqlite;
+mod store;
+
+pub use error::HistoryError;
+pub use fingerprint::MachineFingerprint;
+pub use series::{Commit, Point, SeriesKey, StoredPoint, StoredSeries};
+pub use sqlite::SqliteStore;
+pub use store::HistoryStore;

@@ -1,0 +1,46 @@
+//! The store's schema, versioned: each version a migration from the one before, applied
+//! in one transaction. A store of a newer version than this plumb knows is refused, never
+//! migrated down.
+
+/// The schema this plumb writes.
+pub const VERSION: u32 = 1;
+
+/// Migration `i` takes the schema from version `i` to `i + 1`.
+pub const MIGRATIONS: [&str; VERSION as usize] = [
+    // Version 1: machines, runs (the whole document, its commit), series and points.
+    "CREATE TABLE machines (
+         id INTEGER PRIMARY KEY,
+         fingerprint TEXT NOT NULL UNIQUE
+     );
+     CREATE TABLE runs (
+         id INTEGER PRIMARY KEY,
+         recorded TEXT NOT NULL,
+         machine INTEGER NOT NULL REFERENCES machines(id),
+         commit_sha TEXT,
+         commit_time TEXT,
+         branch TEXT,
+         dirty INTEGER NOT NULL DEFAULT 0,
+         plumb_version TEXT NOT NULL,
+         document TEXT NOT NULL
+     );
+     CREATE TABLE series (
+         id INTEGER PRIMARY KEY,
+         benchmark TEXT NOT NULL,
+         parameters TEXT NOT NULL,
+         metric TEXT NOT NULL,
+         machine INTEGER NOT NULL REFERENCES machines(id),
+         UNIQUE (benchmark, parameters, metric, machine)
+     );
+     CREATE TABLE points (
+         series INTEGER NOT NULL REFERENCES series(id),
+         run INTEGER NOT NULL REFERENCES runs(id),
+         n INTEGER NOT NULL,
+         mean REAL NOT NULL,
+         median REAL NOT NULL,
+         ci_lo REAL,
+         ci_hi REAL,
+         unit TEXT NOT NULL,
+         PRIMARY KEY (series, run)
+     );
+     CREATE INDEX points_by_run ON points(run);",
+];

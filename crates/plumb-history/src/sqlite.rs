@@ -1,0 +1,353 @@
+//! The embedded home of the history: one SQLite file (WAL, so readers never wait for a
+//! writer), its schema migrated on open, every statement parameterised.
+use crate::error::db;
+use crate::schema::{MIGRATIONS, VERSION};
+use crate::{Commit, HistoryError, HistoryStore, MachineFingerprint, Point, SeriesKey};
+use crate::{StoredPoint, StoredSeries};
+use plumb_model::quantity::Timestamp;
+use plumb_model::ResultDocument;
+use rusqlite::{params, Connection};
+use std::path::Path;
+use std::time::Duration;
+
+/// How long a write waits for another writer before it says the store is busy.
+const BUSY_WAIT: Duration = Duration::from_secs(10);
+
+pub struct SqliteStore {
+    conn: Connection,
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing) the store at `path` and brings its schema to this
+    /// plumb's version; a newer schema is refused.
+    pub fn open(path: &Path) -> Result<SqliteStore, HistoryError> {
+        let conn = Connection::open(path).map_err(db("cannot open the store"))?;
+        conn.busy_timeout(BUSY_WAIT)
+            .map_err(db("cannot set the lock wait"))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db("cannot turn on write-ahead logging"))?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(db("cannot turn on foreign keys"))?;
+        let mut store = SqliteStore { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self) -> Result<(), HistoryError> {
+        let found: u32 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(db("cannot read the schema version"))?;
+        if found > VERSION {
+            return Err(HistoryError::NewerSchema {
+                found,
+                known: VERSION,
+            });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+            let tx = self
+                .conn
+                .transaction()
+                .map_err(db("cannot start a migration"))?;
+            tx.execute_batch(sql)
+                .map_err(db("cannot migrate the schema"))?;
+            tx.pragma_update(None, "user_version", i as u32 + 1)
+                .map_err(db("cannot record the schema version"))?;
+            tx.commit().map_err(db("cannot commit a migration"))?;
+        }
+        Ok(())
+    }
+}
+
+/// Each benchmark's measured metrics as points, with the series they belong to.
+fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(SeriesKey, Point)> {
+    let mut out = Vec::new();
+    for b in &doc.benchmarks {
+        for (metric, stats) in &b.stats {
+            // The unit as results write it (`ns`, `bytes`, `count`).
+            let unit = b.metrics.get(metric).map_or("ns".to_string(), |i| {
+                serde_json::to_value(i.unit)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            });
+            let key = SeriesKey {
+                benchmark: b.name.clone(),
+                parameters: b.parameters.clone(),
+                metric: metric.to_string(),
+                machine: machine.clone(),
+            };
+            let point = Point {
+                n: stats.summary.n as u64,
+                mean: stats.summary.mean,
+                median: stats.summary.median,
+                interval: stats.mean_ci.map(|ci| (ci.lo, ci.hi)),
+                unit,
+            };
+            out.push((key, point));
+        }
+    }
+    out
+}
+
+fn parameters_text(key: &SeriesKey) -> String {
+    // A BTreeMap serialises in key order: one text per set of parameters.
+    serde_json::to_string(&key.parameters).expect("a map of strings serialises")
+}
+
+impl HistoryStore for SqliteStore {
+    fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
+        let machine = MachineFingerprint::of(&doc.environment);
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(db("cannot start a write"))?;
+        tx.execute(
+            "INSERT INTO machines (fingerprint) VALUES (?1) ON CONFLICT (fingerprint) DO NOTHING",
+            params![machine.0],
+        )
+        .map_err(db("cannot record the machine"))?;
+        let machine_id: i64 = tx
+            .query_row(
+                "SELECT id FROM machines WHERE fingerprint = ?1",
+                params![machine.0],
+                |r| r.get(0),
+            )
+            .map_err(db("cannot read the machine"))?;
+        tx.execute(
+            "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, document)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                doc.started.to_string(),
+                machine_id,
+                commit.map(|c| c.sha.clone()),
+                commit.map(|c| c.time.to_string()),
+                commit.and_then(|c| c.branch.clone()),
+                commit.is_some_and(|c| c.dirty),
+                doc.tool.version,
+                doc.to_json(),
+            ],
+        )
+        .map_err(db("cannot record the run"))?;
+        let run = tx.last_insert_rowid();
+        for (key, p) in points_of(doc, &machine) {
+            let parameters = parameters_text(&key);
+            tx.execute(
+                "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
+                params![key.benchmark, parameters, key.metric, machine_id],
+            )
+            .map_err(db("cannot record a series"))?;
+            let series: i64 = tx
+                .query_row(
+                    "SELECT id FROM series WHERE benchmark = ?1 AND parameters = ?2 AND metric = ?3 AND machine = ?4",
+                    params![key.benchmark, parameters, key.metric, machine_id],
+                    |r| r.get(0),
+                )
+                .map_err(db("cannot read a series"))?;
+            tx.execute(
+                "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, unit)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    series,
+                    run,
+                    p.n as i64,
+                    p.mean,
+                    p.median,
+                    p.interval.map(|i| i.0),
+                    p.interval.map(|i| i.1),
+                    p.unit
+                ],
+            )
+            .map_err(db("cannot record a point"))?;
+        }
+        tx.commit().map_err(db("cannot commit the run"))?;
+        Ok(run)
+    }
+
+    fn series(&self) -> Result<Vec<StoredSeries>, HistoryError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT s.id, s.benchmark, s.parameters, s.metric, m.fingerprint,
+                        (SELECT COUNT(*) FROM points p WHERE p.series = s.id)
+                 FROM series s JOIN machines m ON m.id = s.machine
+                 ORDER BY s.benchmark, s.parameters, s.metric, m.fingerprint",
+            )
+            .map_err(db("cannot list the series"))?;
+        let rows = stmt
+            .query_map([], |r| {
+                let parameters: String = r.get(2)?;
+                Ok(StoredSeries {
+                    id: r.get(0)?,
+                    key: SeriesKey {
+                        benchmark: r.get(1)?,
+                        parameters: serde_json::from_str(&parameters).unwrap_or_default(),
+                        metric: r.get(3)?,
+                        machine: MachineFingerprint(r.get(4)?),
+                    },
+                    points: r.get::<_, i64>(5)? as u64,
+                })
+            })
+            .map_err(db("cannot list the series"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(db("cannot read a series"))
+    }
+
+    fn points(&self, series: i64) -> Result<Vec<StoredPoint>, HistoryError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT r.id, r.recorded, r.commit_sha, r.commit_time, r.branch, r.dirty,
+                        r.plumb_version, p.n, p.mean, p.median, p.ci_lo, p.ci_hi, p.unit
+                 FROM points p JOIN runs r ON r.id = p.run
+                 WHERE p.series = ?1
+                 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
+            )
+            .map_err(db("cannot read the points"))?;
+        let moment = |s: String| s.parse::<Timestamp>().unwrap_or(Timestamp::EPOCH);
+        let rows = stmt
+            .query_map(params![series], |r| {
+                let sha: Option<String> = r.get(2)?;
+                let commit_time: Option<String> = r.get(3)?;
+                let commit = match sha {
+                    Some(sha) => Some(Commit {
+                        sha,
+                        time: commit_time.map_or(Timestamp::EPOCH, moment),
+                        branch: r.get(4)?,
+                        dirty: r.get(5)?,
+                    }),
+                    None => None,
+                };
+                let (lo, hi): (Option<f64>, Option<f64>) = (r.get(10)?, r.get(11)?);
+                Ok(StoredPoint {
+                    run: r.get(0)?,
+                    recorded: moment(r.get(1)?),
+                    commit,
+                    plumb_version: r.get(6)?,
+                    point: Point {
+                        n: r.get::<_, i64>(7)? as u64,
+                        mean: r.get(8)?,
+                        median: r.get(9)?,
+                        interval: lo.zip(hi),
+                        unit: r.get(12)?,
+                    },
+                })
+            })
+            .map_err(db("cannot read the points"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(db("cannot read a point"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::quantity::{Confidence, Fraction};
+    use plumb_model::{
+        Benchmark, BenchmarkKind, Environment, Invocation, Metric, MetricStats, ProducerSettings,
+        Settings,
+    };
+
+    /// A result of `names`, each with ten runs around `ns`, its statistics filled.
+    fn result(names: &[&str], ns: u64) -> ResultDocument {
+        let settings = Settings {
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
+            producer: ProducerSettings::None,
+        };
+        let env = Environment {
+            cpu_model: Some("Test CPU".into()),
+            ..Environment::default()
+        };
+        let mut doc = ResultDocument::new("0.0.0-test", Invocation::current(), env, settings);
+        for name in names {
+            let times = (0..10).map(|i| ns + i);
+            let mut b = Benchmark::of_wall_times(*name, BenchmarkKind::Command, times);
+            let values = b.analysed(&Metric::WallTime);
+            let summary = plumb_stats::Summary::of(&values).unwrap();
+            let ci = plumb_stats::mean_ci(&values, 0.999).ok();
+            b.stats.insert(
+                Metric::WallTime,
+                MetricStats {
+                    mean_ci: ci.as_ref().map(|c| c.interval),
+                    error: ci.as_ref().map(|c| c.error),
+                    median_ci: None,
+                    summary,
+                },
+            );
+            doc.benchmarks.push(b);
+        }
+        doc
+    }
+
+    fn commit(sha: &str, secs: u64) -> Commit {
+        Commit {
+            sha: sha.into(),
+            time: Timestamp::from_unix_nanos(secs * 1_000_000_000),
+            branch: Some("main".into()),
+            dirty: false,
+        }
+    }
+
+    #[test]
+    fn results_are_kept_as_series_of_points_in_commit_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
+        // Recorded out of order: the later commit first.
+        store
+            .add(&result(&["a", "b"], 2000), Some(&commit("bbb", 200)))
+            .unwrap();
+        store
+            .add(&result(&["a"], 1000), Some(&commit("aaa", 100)))
+            .unwrap();
+        let series = store.series().unwrap();
+        assert_eq!(series.len(), 2);
+        let a = series.iter().find(|s| s.key.benchmark == "a").unwrap();
+        assert_eq!((a.points, a.key.metric.as_str()), (2, "wall-time"));
+        let points = store.points(a.id).unwrap();
+        let shas: Vec<&str> = points
+            .iter()
+            .map(|p| p.commit.as_ref().unwrap().sha.as_str())
+            .collect();
+        assert_eq!(shas, ["aaa", "bbb"]);
+        assert_eq!(points[0].point.mean, 1004.5);
+        assert_eq!(points[0].point.n, 10);
+        assert_eq!(points[0].point.unit, "ns");
+        let (lo, hi) = points[0].point.interval.unwrap();
+        assert!(lo < 1004.5 && 1004.5 < hi);
+        // Reopened: the schema is not migrated twice and the points are all there.
+        drop(store);
+        let store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
+        assert_eq!(store.points(a.id).unwrap().len(), 2);
+    }
+
+    /// Names come from users and reach SQL: every statement is parameterised.
+    #[test]
+    fn a_name_that_is_sql_is_kept_as_a_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
+        let evil = "x'); DROP TABLE points; --";
+        store.add(&result(&[evil], 1000), None).unwrap();
+        store.add(&result(&[evil], 1100), None).unwrap();
+        let series = store.series().unwrap();
+        assert_eq!(series[0].key.benchmark, evil);
+        assert_eq!(store.points(series[0].id).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_store_of_a_newer_schema_is_refused_by_its_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        drop(SqliteStore::open(&path).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", VERSION + 1)
+            .unwrap();
+        drop(conn);
+        let e = SqliteStore::open(&path).err().unwrap().to_string();
+        assert_eq!(
+            e,
+            format!("the history store has schema version {}, newer than this plumb's {VERSION}: use a newer plumb to read it", VERSION + 1)
+        );
+    }
+}
