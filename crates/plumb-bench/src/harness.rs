@@ -185,8 +185,8 @@ impl<'a> Harness<'a> {
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
         // A full stdout is told after the exports are written, never instead of them.
-        let detail = [plumb_report::Detail::Short, plumb_report::Detail::Full];
-        let report = plumb_report::render_terminal_at(&doc, detail[usize::from(self.args.verbose)]);
+        let detail = plumb_report::Detail::verbose(self.args.verbose);
+        let report = plumb_report::render_terminal_at(&doc, detail);
         let printed = plumb_report::targets::print_report(&targets, &report);
         document::export(&targets, &doc)?;
         printed?;

@@ -11,13 +11,22 @@ use std::path::Path;
 /// imports (hyperfine, Google Benchmark), saying which when it is not plumb's. Statistics
 /// a result lacks are completed.
 pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    parse(path, &read(path)?)
+}
+
+/// A file's text, or an error naming it.
+pub fn read(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
+}
+
+/// A result from the `text` read from `path`, as `load` reads it.
+pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
     let failed = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
-    let mut doc = match ResultDocument::from_json(&text) {
+    let mut doc = match ResultDocument::from_json(text) {
         Ok(doc) => doc,
         Err(ModelError::Foreign { .. }) => {
-            let (tool, doc) = plumb_import::import(&text)
+            let (tool, doc) = plumb_import::import(text)
                 .map_err(|e| failed(&e))?
                 .ok_or_else(|| {
                     failed(&"not a plumb result, nor a hyperfine or Google Benchmark JSON export")

@@ -1,6 +1,6 @@
 //! The `plumb report` subcommand: saved results as one self-contained HTML page, and SVG charts.
 use crate::args::ReportArgs;
-use crate::compare_cmd::load;
+use crate::compare_cmd::{parse, read};
 use crate::exit::{self, CliError};
 use crate::export;
 use plumb_model::{ComparisonDocument, Metric, ResultDocument};
@@ -21,9 +21,11 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
     let mut docs: Vec<(String, ResultDocument)> = Vec::new();
     let mut comparisons: Vec<ComparisonDocument> = Vec::new();
     for path in &a.results {
-        match read_comparison(path)? {
+        // Each file read once: a saved comparison, or else a result.
+        let text = read(path)?;
+        match comparison_in(path, &text)? {
             Some(c) => comparisons.push(c),
-            None => docs.push((path.display().to_string(), load(path)?)),
+            None => docs.push((path.display().to_string(), parse(path, &text)?)),
         }
     }
     if let [(base_path, base), (new_path, new)] = docs.as_slice() {
@@ -66,18 +68,16 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
     Ok(exit::OK)
 }
 
-/// A comparison saved by `plumb compare --export-json`, or None for anything else (read
-/// as a result).
-fn read_comparison(path: &Path) -> Result<Option<ComparisonDocument>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let format = serde_json::from_str::<serde_json::Value>(&text)
+/// The comparison saved by `plumb compare --export-json` that `text` (from `path`) is,
+/// or None for anything else (read as a result).
+fn comparison_in(path: &Path, text: &str) -> Result<Option<ComparisonDocument>, CliError> {
+    let format = serde_json::from_str::<serde_json::Value>(text)
         .ok()
         .and_then(|v| v["format"].as_str().map(str::to_string));
     if format.as_deref() != Some(plumb_model::COMPARISON_FORMAT) {
         return Ok(None);
     }
-    ComparisonDocument::from_json(&text)
+    ComparisonDocument::from_json(text)
         .map(Some)
         .map_err(|e| CliError(format!("{}: {e}", path.display())))
 }

@@ -78,8 +78,8 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     // The report's own failure (a full stdout) is told after the exports are written.
     let mut printed = Ok(());
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
-        let detail = [Detail::Short, Detail::Full][usize::from(a.verbose)];
-        printed = export::print_report(&targets, &render_terminal_at(&doc, detail));
+        let report = render_terminal_at(&doc, Detail::verbose(a.verbose));
+        printed = export::print_report(&targets, &report);
     } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
         eprintln!("{}", stopped_before_measuring(&doc, &session));
     } else {

@@ -47,11 +47,7 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
                 out,
                 "| {} | **{}** | {} | {} |",
                 cell(&c.candidate),
-                match c.verdict {
-                    plumb_model::Verdict::Faster | plumb_model::Verdict::Slower =>
-                        crate::speed::speed_text(c),
-                    v => v.to_string(),
-                },
+                crate::speed::verdict_said(c),
                 ratio_text(c),
                 cell(&crate::reason::reason_text(c))
             );

@@ -154,24 +154,20 @@ pub fn counter_changes_text(c: &plumb_model::Comparison) -> Option<String> {
                 plumb_model::Verdict::Faster => "fewer",
                 plumb_model::Verdict::Slower => "more",
             };
-            let ratio = match (k.ratio.is_finite(), k.candidate == 0.0) {
-                (true, _) => format!("×{}", factor(k.ratio)),
-                (false, true) => "0 in both".to_string(),
-                (false, false) => {
-                    format!("0 → {}", plumb_model::format::number(k.candidate))
-                }
-            };
-            let ci = k.ratio_ci.map_or(String::new(), |i| {
-                format!(" [{}, {}]", factor(i.lo), factor(i.hi))
-            });
             let simulated = if k.source == plumb_model::Source::Simulated {
                 " (simulated)"
             } else {
                 ""
             };
-            if ratio == "0 in both" {
-                return format!("{} 0 in both{simulated}", k.counter);
-            }
+            let ratio = match (k.ratio.is_finite(), k.candidate == 0.0) {
+                (true, _) => format!("×{}", factor(k.ratio)),
+                // None on either side: no ratio, interval or verdict word to give.
+                (false, true) => return format!("{} 0 in both{simulated}", k.counter),
+                (false, false) => format!("0 → {}", plumb_model::format::number(k.candidate)),
+            };
+            let ci = k.ratio_ci.map_or(String::new(), |i| {
+                format!(" [{}, {}]", factor(i.lo), factor(i.hi))
+            });
             format!("{} {ratio}{ci} {word}{simulated}", k.counter)
         })
         .collect();

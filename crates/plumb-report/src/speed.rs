@@ -28,6 +28,15 @@ pub fn speed_text(c: &Comparison) -> String {
     }
 }
 
+/// The verdict in a word or a speed: "2.82× faster [2.78, 2.86]" for a speed-up or a
+/// slow-down, "equivalent" or "inconclusive" otherwise (tables beside it give the ratio).
+pub fn verdict_said(c: &Comparison) -> String {
+    match c.verdict {
+        Verdict::Faster | Verdict::Slower => speed_text(c),
+        v => v.to_string(),
+    }
+}
+
 /// A factor with the digits that matter: three decimals near 1 (1.023), two above.
 fn times(x: f64) -> String {
     if !x.is_finite() {

@@ -18,6 +18,17 @@ pub enum Detail {
     Full,
 }
 
+impl Detail {
+    /// Full with `-v`, short without.
+    pub fn verbose(verbose: bool) -> Detail {
+        if verbose {
+            Detail::Full
+        } else {
+            Detail::Short
+        }
+    }
+}
+
 /// A saved result's report for a terminal with everything in it (`plumb show`): its
 /// machine is the one it was measured on, which `plumb show --environment` shows (`plumb
 /// env` describes this one).

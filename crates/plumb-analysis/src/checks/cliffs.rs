@@ -70,34 +70,11 @@ fn cliff(
             })
         })
         .collect();
-    let (from, to) = (a.working_set?, b.working_set?);
-    if !marks.iter().any(|m| from <= m.size && m.size <= to) {
-        let step = SizeStep {
-            metric: metric.clone(),
-            from_benchmark: a.name.clone(),
-            from,
-            to,
-            from_mean: amount(a, metric, ta),
-            to_mean: amount(b, metric, tb),
-            ratio: judged.ratio,
-            ratio_ci: judged.ratio_ci,
-            caches: marks.to_vec(),
-            tlb_reaches: tlbs.to_vec(),
-            misses,
-        };
-        // A doubling or more is a warning: a step that size changes what a sweep says.
-        let severity = if judged.ratio >= 2.0 {
-            Severity::Warning
-        } else {
-            Severity::Info
-        };
-        return Some(Diagnostic::new(severity, step));
-    }
     let finding = CacheCliff {
         metric: metric.clone(),
         from_benchmark: a.name.clone(),
-        from,
-        to,
+        from: a.working_set?,
+        to: b.working_set?,
         from_mean: amount(a, metric, ta),
         to_mean: amount(b, metric, tb),
         ratio: judged.ratio,
@@ -105,6 +82,16 @@ fn cliff(
         caches: marks.to_vec(),
         misses,
     };
+    if finding.passed().next().is_none() {
+        // A doubling or more is a warning: a step that size changes what a sweep says.
+        let severity = if judged.ratio >= 2.0 {
+            Severity::Warning
+        } else {
+            Severity::Info
+        };
+        let step = SizeStep::between_caches(finding, tlbs.to_vec());
+        return Some(Diagnostic::new(severity, step));
+    }
     Some(Diagnostic::new(Severity::Warning, finding))
 }
 

@@ -287,7 +287,7 @@ impl Recorder {
     /// Failures without an answer to time: not sent, unfinished.
     pub fn failed_unsent(&mut self, due: Instant, kind: &'static str, detail: &str) {
         if self.measured(due) {
-            self.count_error(kind, || detail.to_string());
+            self.count_error(kind, 1, || detail.to_string());
             if let Some(l) = self.live.as_mut() {
                 l.errors += 1;
             }
@@ -300,8 +300,7 @@ impl Recorder {
             return;
         }
         self.due += n;
-        self.count_error(kind, || detail.to_string());
-        *self.errors.get_mut(kind).expect("counted above") += n - 1;
+        self.count_error(kind, n, || detail.to_string());
     }
 
     /// In flight when the test was stopped.
@@ -311,11 +310,12 @@ impl Recorder {
         }
     }
 
-    fn count_error(&mut self, kind: &str, detail: impl FnOnce() -> String) {
+    /// `n` more errors of `kind`; the first of a kind keeps its example.
+    fn count_error(&mut self, kind: &str, n: u64, detail: impl FnOnce() -> String) {
         match self.errors.get_mut(kind) {
-            Some(n) => *n += 1,
+            Some(count) => *count += n,
             None => {
-                self.errors.insert(kind.to_string(), 1);
+                self.errors.insert(kind.to_string(), n);
                 self.examples.insert(kind.to_string(), detail());
             }
         }
@@ -352,13 +352,13 @@ impl Recorder {
             }
             match outcome {
                 Answer::Status(s) => *self.statuses.entry(s).or_insert(0) += 1,
-                Answer::Timeout => self.count_error("timeout", || {
+                Answer::Timeout => self.count_error("timeout", 1, || {
                     format!(
                         "no complete answer {} after it was sent",
                         plumb_model::format::time(done.saturating_duration_since(sent))
                     )
                 }),
-                Answer::Failed(f) => self.count_error(f.kind, || f.detail),
+                Answer::Failed(f) => self.count_error(f.kind, 1, || f.detail),
                 Answer::Ok => unreachable!(),
             }
         }

@@ -94,6 +94,24 @@ pub struct SizeStep {
 }
 
 impl SizeStep {
+    /// A step judged like a cliff whose two sizes have no cache between them, with the
+    /// machine's TLB reaches.
+    pub fn between_caches(step: CacheCliff, tlb_reaches: Vec<CacheMark>) -> SizeStep {
+        SizeStep {
+            metric: step.metric,
+            from_benchmark: step.from_benchmark,
+            from: step.from,
+            to: step.to,
+            from_mean: step.from_mean,
+            to_mean: step.to_mean,
+            ratio: step.ratio,
+            ratio_ci: step.ratio_ci,
+            caches: step.caches,
+            tlb_reaches,
+            misses: step.misses,
+        }
+    }
+
     /// The TLB reaches between the two working sets.
     pub fn tlbs_passed(&self) -> impl Iterator<Item = &CacheMark> {
         self.tlb_reaches

@@ -115,8 +115,7 @@ pub fn cache_cliff(x: &CacheCliff) -> Words {
         place(x)
     ))
     .details(
-        x.ratio_ci
-            .map(|ci| format!("ratio interval [{:.2}, {:.2}]", ci.lo, ci.hi))
+        ratio_interval(x.ratio_ci)
             .into_iter()
             .chain(misses)
             .collect::<Vec<_>>()
@@ -147,6 +146,11 @@ fn place(x: &CacheCliff) -> String {
         Some(last) if x.to < last.size && x.ratio >= 4.0 => into_memory(place, x.to, last, x.ratio),
         _ => place,
     }
+}
+
+/// A step's ratio interval, as its figures show it.
+fn ratio_interval(ci: Option<plumb_model::Interval>) -> Option<String> {
+    ci.map(|ci| format!("ratio interval [{:.2}, {:.2}]", ci.lo, ci.hi))
 }
 
 /// A step where no cache lies between: the TLB reach that does, or no cause at all.
@@ -182,9 +186,7 @@ pub fn size_step(x: &SizeStep) -> Words {
         caches.join(", ")
     ))
     .details(
-        x.ratio_ci
-            .map(|ci| format!("ratio interval [{:.2}, {:.2}]", ci.lo, ci.hi))
-            .unwrap_or_default(),
+        ratio_interval(x.ratio_ci).unwrap_or_default(),
     )
     .advice(if tlbs.is_empty() {
         "--counters (or their simulation) would show which misses grow; a finer sweep around these sizes would place the edge"

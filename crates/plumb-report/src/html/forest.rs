@@ -58,14 +58,13 @@ fn row(svg: &mut Svg, x: &Scale, left: f64, y: f64, c: &Comparison) {
 /// `sesoi` as a fraction (0.02 for ±2 %).
 pub fn forest_chart(comparisons: &[Comparison], sesoi: f64) -> String {
     let height = 56.0 + ROW * comparisons.len() as f64;
-    // Room on the left for the longest label (about 6.2 px a character).
+    // Room on the left for the longest label.
     let widest = comparisons
         .iter()
-        .map(|c| label(c).chars().count())
-        .max()
-        .unwrap_or(0);
+        .map(|c| frame::label_width(&label(c)))
+        .fold(0.0, f64::max);
     let a = Area {
-        left: (widest as f64 * 6.2 + 16.0).max(120.0),
+        left: (widest + 16.0).max(120.0),
         right: WIDTH - 20.0,
         top: 10.0,
         bottom: height - 36.0,

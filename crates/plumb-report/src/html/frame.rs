@@ -140,7 +140,7 @@ pub struct LabelPlacer {
 }
 
 /// A label's width in pixels at the charts' 11 px font (about 6.2 px a character).
-fn label_width(text: &str) -> f64 {
+pub fn label_width(text: &str) -> f64 {
     text.chars().count() as f64 * 6.2
 }
 

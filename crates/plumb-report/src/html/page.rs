@@ -105,12 +105,7 @@ fn verdicts(comparisons: &[plumb_model::Comparison], sesoi: f64) -> String {
         100.0 * sesoi
     );
     for c in comparisons {
-        let said = match c.verdict {
-            plumb_model::Verdict::Faster | plumb_model::Verdict::Slower => {
-                escape(&crate::speed::speed_text(c))
-            }
-            v => v.to_string(),
-        };
+        let said = escape(&crate::speed::verdict_said(c));
         let _ = write!(
             out,
             "<li><b>{}</b> against {}: <span class=\"{v}\">{said}</span> (ratio ×{:.3}). {}</li>",

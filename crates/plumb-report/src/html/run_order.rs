@@ -57,8 +57,7 @@ pub fn run_order_chart(
         svg.line(edge, a.top, edge, a.bottom, "mark");
         // Left of the edge when it fits inside the plot, else right of it: a short
         // warm-up put the label over the axis's tick labels.
-        let width = 7.0 * 6.2;
-        if edge - 3.0 - width >= a.left {
+        if edge - 3.0 - frame::label_width("warm-up") >= a.left {
             svg.text(edge - 3.0, a.top + 10.0, "end", "marklabel", "warm-up");
         } else {
             svg.text(edge + 3.0, a.top + 10.0, "start", "marklabel", "warm-up");
