@@ -504,10 +504,15 @@ fn a_far_start_is_refused_and_a_near_one_announced() {
         "1s",
         "--warmup",
         "0s",
+        // The start is what is tested, not the gates: on a CI machine busy with the
+        // other load tests a late send or an error must not fail it.
+        "--allow-late",
+        "--max-error-rate",
+        "100%",
         "--start-at",
         &at.to_string(),
     ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.stdout);
     assert!(run.stderr.contains("(--start-at), in "), "{}", run.stderr);
     assert!(
         run.stderr.contains("Ctrl-C stops the wait"),
