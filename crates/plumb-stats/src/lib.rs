@@ -34,7 +34,11 @@ mod welch;
 pub use amdahl::{amdahl_range, amdahl_speedup};
 pub use anova::{one_way_anova, Anova};
 pub use batch_means::{batch_means, batch_means_ci};
-pub use change_points::{otava_change_points, ChangePoint, OtavaParams};
+pub use change_points::{
+    benjamini_hochberg, change_points, change_points_across, change_points_after, merge_across,
+    otava_change_points, otava_divisive, Change, ChangeParams, Level, OtavaChange, OtavaParams,
+    Series, SplitState, SplitTest,
+};
 pub use difference_ci::difference_ci;
 pub use dip::{dip, Dip};
 pub use dip_test::{dip_test, DipTest, DIP_P_FLOOR};

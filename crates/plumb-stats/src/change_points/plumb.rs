@@ -1,0 +1,351 @@
+//! plumb's change points: Otava's windowed E-divisive search to locate candidates, judged by
+//! plumb's split test (`split_test.rs`: weighted levels and ranks, corrected for the
+//! search), with a minimum segment so one odd run is never a level of its own, and a merge
+//! that re-tests both neighbours of a removed point (Otava re-tests only the right one).
+//! The split phase's state is kept so that a new point re-analyses only the windows it
+//! reaches.
+use super::energy::{best_split, Within};
+use super::otava::first_pass_threshold;
+use super::split_test::{split_test, Segment, SplitTest};
+use crate::{check_finite, StatsError};
+use serde::{Deserialize, Serialize};
+
+/// plumb's parameters; `Default` gives its defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ChangeParams {
+    /// Points per window of the search (Otava's 50).
+    pub window: usize,
+    /// The largest p of a change kept (after the search's correction).
+    pub alpha: f64,
+    /// A change smaller than this (Otava's magnitude: the larger relative change) is dropped.
+    pub min_magnitude: f64,
+    /// The fewest points a level may have: a shorter run of odd points is not a level.
+    pub min_segment: usize,
+    /// The confidence of the levels' intervals.
+    pub confidence: f64,
+}
+
+impl Default for ChangeParams {
+    fn default() -> Self {
+        ChangeParams {
+            window: 50,
+            alpha: 0.001,
+            min_magnitude: 0.0,
+            min_segment: 3,
+            confidence: 0.999,
+        }
+    }
+}
+
+/// A change: the first point of the new level, and the test of the levels either side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    pub index: usize,
+    pub test: SplitTest,
+}
+
+impl Change {
+    /// The larger of the two relative changes, as Otava measures a change.
+    pub fn magnitude(&self) -> f64 {
+        super::magnitude(self.test.before.mean, self.test.after.mean)
+    }
+
+    /// after / before − 1.
+    pub fn relative(&self) -> f64 {
+        self.test.after.mean / self.test.before.mean - 1.0
+    }
+}
+
+/// The split phase's result, kept so that appending points re-runs only the windows that
+/// reach past the old end: each window's start and the candidates found in it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SplitState {
+    pub params: Option<ChangeParams>,
+    /// How many points were analysed.
+    pub length: usize,
+    pub windows: Vec<(usize, Vec<usize>)>,
+}
+
+impl SplitState {
+    /// Every candidate, sorted, without repeats.
+    pub fn candidates(&self) -> Vec<usize> {
+        let mut all: Vec<usize> = self.windows.iter().flat_map(|w| w.1.clone()).collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+}
+
+/// A series to analyse: its values, and each value's standard error where known (all or
+/// none: a point without one weighs like the others).
+#[derive(Debug, Clone, Copy)]
+pub struct Series<'a> {
+    pub values: &'a [f64],
+    pub errors: Option<&'a [f64]>,
+}
+
+impl<'a> Series<'a> {
+    fn segment(&self) -> Segment<'a> {
+        Segment {
+            x: self.values,
+            se: self.errors,
+        }
+    }
+
+    fn check(&self) -> Result<(), StatsError> {
+        check_finite(self.values, 0)?;
+        if let Some(e) = self.errors {
+            check_finite(e, 0)?;
+            if e.len() != self.values.len() || e.iter().any(|s| *s < 0.0) {
+                return Err(StatsError::NotFinite);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The change points of `series` and the split state to analyse its next points from.
+pub fn change_points(
+    series: Series,
+    params: ChangeParams,
+) -> Result<(Vec<Change>, SplitState), StatsError> {
+    change_points_after(series, params, &SplitState::default())
+}
+
+/// As `change_points`, reusing `previous` (the state of an analysis of a prefix of this
+/// series with the same parameters): only the windows that reached its end are searched
+/// again. The result is the one a full analysis gives.
+pub fn change_points_after(
+    series: Series,
+    params: ChangeParams,
+    previous: &SplitState,
+) -> Result<(Vec<Change>, SplitState), StatsError> {
+    series.check()?;
+    let state = split(series, params, previous);
+    let changes = merge(series, &state.candidates(), params, params.alpha);
+    Ok((changes, state))
+}
+
+/// The split phase, resumed from the first window of `previous` that did not lie wholly
+/// inside the points it had.
+fn split(series: Series, params: ChangeParams, previous: &SplitState) -> SplitState {
+    let n = series.values.len();
+    let window = params.window.max(2 * params.min_segment.max(1)).max(2);
+    let reusable = previous.params == Some(params) && previous.length <= n;
+    let kept = if reusable {
+        previous
+            .windows
+            .iter()
+            .take_while(|(start, _)| start + window <= previous.length)
+            .count()
+    } else {
+        0
+    };
+    let mut state = SplitState {
+        params: Some(params),
+        length: n,
+        windows: previous.windows[..kept].to_vec(),
+    };
+    let mut start = match state.windows.last() {
+        Some((s, found)) => next_start(*s, found, window),
+        None => 0,
+    };
+    let p1 = first_pass_threshold(params.alpha);
+    while start < n {
+        let end = (start + window).min(n);
+        let seg = series.segment().range(start, end);
+        let found: Vec<usize> = divisive(seg, p1, params)
+            .into_iter()
+            .map(|t| t + start)
+            .collect();
+        let next = next_start(start, &found, window);
+        state.windows.push((start, found));
+        start = next;
+    }
+    state
+}
+
+/// Otava's step: half a window on, or to the last point found if that is further.
+fn next_start(start: usize, found: &[usize], window: usize) -> usize {
+    found.last().copied().unwrap_or(0).max(start + window / 2)
+}
+
+/// The divisive search in one window: the best split over every interval the points found
+/// so far cut it into, kept while its test passes `threshold`.
+fn divisive(seg: Segment, threshold: f64, params: ChangeParams) -> Vec<usize> {
+    let within = Within::of(seg.x);
+    let mut cps: Vec<usize> = Vec::new();
+    loop {
+        let mut bounds = vec![0];
+        bounds.extend(cps.iter().copied());
+        bounds.push(seg.x.len());
+        let mut best: Option<(usize, f64, usize, usize)> = None;
+        for w in bounds.windows(2) {
+            let Some((tau, q)) = best_split(&within, w[0], w[1], params.min_segment) else {
+                continue;
+            };
+            if best.is_none_or(|b| q > b.1) {
+                best = Some((tau, q, w[0], w[1]));
+            }
+        }
+        let Some((tau, _, s, e)) = best else { break };
+        let t = test(seg.range(s, e), tau - s, params);
+        if t.p <= threshold {
+            cps.push(tau);
+            cps.sort_unstable();
+        } else {
+            break;
+        }
+    }
+    cps
+}
+
+/// The split test of `seg` at `split`, the search having chosen among every admissible
+/// split of `seg`.
+fn test(seg: Segment, split: usize, params: ChangeParams) -> SplitTest {
+    let m = params.min_segment.max(1);
+    let splits = (seg.x.len() + 1).saturating_sub(2 * m).max(1);
+    split_test(seg, split, splits, m, params.confidence)
+}
+
+/// The change point at list position `k` of `indices`, tested against its neighbours.
+fn tested(series: Series, indices: &[usize], k: usize, params: ChangeParams) -> Change {
+    let prev = if k == 0 { 0 } else { indices[k - 1] };
+    let next = indices.get(k + 1).copied().unwrap_or(series.values.len());
+    let i = indices[k];
+    Change {
+        index: i,
+        test: test(series.segment().range(prev, next), i - prev, params),
+    }
+}
+
+/// The merge: drop the weakest candidate (highest p, or the smallest magnitude once every
+/// p passes) until all pass `max_p`, re-testing both neighbours of each removed point.
+pub(super) fn merge(
+    series: Series,
+    candidates: &[usize],
+    params: ChangeParams,
+    max_p: f64,
+) -> Vec<Change> {
+    let mut indices = candidates.to_vec();
+    let mut cps: Vec<Change> = (0..indices.len())
+        .map(|k| tested(series, &indices, k, params))
+        .collect();
+    while !cps.is_empty() {
+        let mut k = first_max_by(&cps, |c| c.test.p);
+        if cps[k].test.p <= max_p {
+            k = first_max_by(&cps, |c| -c.magnitude());
+            if cps[k].magnitude() > params.min_magnitude {
+                break;
+            }
+        }
+        cps.remove(k);
+        indices.remove(k);
+        for j in [k.wrapping_sub(1), k] {
+            if j < cps.len() {
+                cps[j] = tested(series, &indices, j, params);
+            }
+        }
+    }
+    cps
+}
+
+/// The position of the first largest `key`; a NaN counts as largest (it is never a change).
+fn first_max_by(cps: &[Change], key: impl Fn(&Change) -> f64) -> usize {
+    let k = |c: &Change| {
+        let v = key(c);
+        if v.is_nan() {
+            f64::INFINITY
+        } else {
+            v
+        }
+    };
+    let mut best = 0;
+    for (i, c) in cps.iter().enumerate().skip(1) {
+        if k(c) > k(&cps[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(values: &[f64]) -> Series<'_> {
+        Series {
+            values,
+            errors: None,
+        }
+    }
+
+    /// A deterministic noisy series: a fixed pseudo-random sequence in [-1, 1].
+    fn noise(n: usize, seed: u64) -> Vec<f64> {
+        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_step_is_found_where_it_is() {
+        let x: Vec<f64> = noise(120, 1)
+            .iter()
+            .enumerate()
+            .map(|(i, e)| if i < 70 { 100.0 } else { 110.0 } + e)
+            .collect();
+        let (cps, _) = change_points(plain(&x), ChangeParams::default()).unwrap();
+        assert_eq!(cps.iter().map(|c| c.index).collect::<Vec<_>>(), [70]);
+        let c = cps[0];
+        assert!((c.relative() - 0.1).abs() < 0.01, "{c:?}");
+        assert_eq!((c.test.before.n, c.test.after.n), (70, 50));
+        assert!(c.test.before.interval.contains(100.0));
+        assert!(c.test.after.interval.contains(110.0));
+    }
+
+    #[test]
+    fn a_spike_is_never_a_change_even_at_the_end() {
+        let mut x: Vec<f64> = noise(100, 2).iter().map(|e| 100.0 + e).collect();
+        x[99] *= 3.0;
+        x[50] *= 3.0;
+        let (cps, _) = change_points(plain(&x), ChangeParams::default()).unwrap();
+        assert!(cps.is_empty(), "{cps:?}");
+    }
+
+    #[test]
+    fn adding_points_gives_what_a_whole_analysis_gives() {
+        let x: Vec<f64> = noise(300, 3)
+            .iter()
+            .enumerate()
+            .map(|(i, e)| 100.0 * if (120..200).contains(&i) { 1.05 } else { 1.0 } + e)
+            .collect();
+        let params = ChangeParams::default();
+        let mut state = SplitState::default();
+        for n in [150, 151, 152, 200, 203, 260, 300] {
+            let (cps, next) = change_points_after(plain(&x[..n]), params, &state).unwrap();
+            let (whole, whole_state) = change_points(plain(&x[..n]), params).unwrap();
+            assert_eq!(cps, whole, "at {n}");
+            assert_eq!(next, whole_state, "at {n}");
+            state = next;
+        }
+        let found: Vec<usize> = change_points(plain(&x), params)
+            .unwrap()
+            .0
+            .iter()
+            .map(|c| c.index)
+            .collect();
+        assert_eq!(found, [120, 200]);
+    }
+
+    #[test]
+    fn a_value_that_is_not_finite_is_refused() {
+        let x = [1.0, f64::NAN, 2.0];
+        assert!(change_points(plain(&x), ChangeParams::default()).is_err());
+    }
+}
