@@ -7,6 +7,8 @@ mod across;
 mod energy;
 mod otava;
 mod plumb;
+mod search;
+mod search_null;
 mod split_test;
 
 pub use across::{benjamini_hochberg, change_points_across, merge_across};

@@ -9,9 +9,12 @@
 //!   dispersion), so a point whose interval is too narrow cannot make the test overconfident.
 //! - The rank test (Mann–Whitney) is blind to how far out a point lies: one slow run is one
 //!   rank, never a new level.
-//! - Both must reject (an intersection–union test: its level is the larger p's), and that p
-//!   is multiplied by the number of splits that could have been chosen (Bonferroni): the
-//!   energy statistic picked the most different split, so its raw p is not a p-value.
+//! - The level test's p is corrected for the search (`search.rs`): the energy statistic
+//!   picked the most different split, so its raw p is not a p-value. The rank test only
+//!   confirms (its raw p), and both must reject: an intersection–union test, whose level
+//!   is that of the stricter of the two, so the corrected level test alone bounds the
+//!   false alarms.
+use super::search::{search_corrected, MIN_SEGMENT};
 use crate::{mann_whitney_u, t_quantile, Interval};
 
 /// A level either side of a change: its points and their (weighted) mean, with an interval.
@@ -31,9 +34,8 @@ pub struct SplitTest {
     pub p_level: f64,
     /// The rank test's raw p (Mann–Whitney, two-sided).
     pub p_rank: f64,
-    /// How many splits the search could have chosen from.
-    pub splits: usize,
-    /// The change's p: max(p_level, p_rank) × splits, at most 1.
+    /// The change's p: the larger of p_level corrected for the search and p_rank; 1 when a
+    /// side has fewer than the minimum segment's points.
     pub p: f64,
 }
 
@@ -53,30 +55,23 @@ impl<'a> Segment<'a> {
     }
 }
 
-/// Tests [0, split) against [split, len) of `seg`, the search having had `splits` choices;
-/// levels' intervals at `confidence`. Segments shorter than `min_segment` give p = 1.
-pub(super) fn split_test(
-    seg: Segment,
-    split: usize,
-    splits: usize,
-    min_segment: usize,
-    confidence: f64,
-) -> SplitTest {
+/// Tests [0, split) against [split, len) of `seg`, the split having been searched for over
+/// all of `seg`; levels' intervals at `confidence`.
+pub(super) fn split_test(seg: Segment, split: usize, confidence: f64) -> SplitTest {
     let (left, right) = (seg.range(0, split), seg.range(split, seg.x.len()));
     let (before, after, p_level) = level_test(left, right, confidence);
-    let short = left.x.len() < min_segment.max(1) || right.x.len() < min_segment.max(1);
+    let short = left.x.len() < MIN_SEGMENT || right.x.len() < MIN_SEGMENT;
     let p_rank = mann_whitney_u(left.x, right.x).map_or(1.0, |m| m.p);
     let p = if short {
         1.0
     } else {
-        (p_level.max(p_rank) * splits.max(1) as f64).min(1.0)
+        search_corrected(p_level, seg.x.len()).max(p_rank)
     };
     SplitTest {
         before,
         after,
         p_level,
         p_rank,
-        splits,
         p,
     }
 }
@@ -183,22 +178,27 @@ mod tests {
     #[test]
     fn without_errors_the_level_test_is_student_s() {
         let x = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77];
-        let t = split_test(whole(&x), 5, 1, 1, 0.95);
+        let t = split_test(whole(&x), 5, 0.95);
         assert_close(t.p_level, 2.024977032933363e-05, 1e-9);
         assert_eq!((t.before.n, t.after.n), (5, 5));
         assert_close(t.before.mean, 1.0, 1e-12);
         assert_close(t.after.mean, 0.806, 1e-12);
-        // Mann–Whitney 5 against 5, all apart: exact p = 2/252.
+        // Mann–Whitney 5 against 5, all apart: exact p = 2/252, the larger p here.
         assert_close(t.p_rank, 2.0 / 252.0, 1e-12);
         assert_close(t.p, 2.0 / 252.0, 1e-12);
     }
 
     #[test]
-    fn the_search_s_choices_multiply_p_and_short_segments_are_never_changes() {
-        let x = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77];
-        let t = split_test(whole(&x), 5, 10, 1, 0.95);
-        assert_close(t.p, 20.0 / 252.0, 1e-12);
-        assert_eq!(split_test(whole(&x), 5, 1, 6, 0.95).p, 1.0);
+    fn the_level_s_p_is_corrected_for_the_search_and_short_segments_are_never_changes() {
+        let x: Vec<f64> = (0..40)
+            .map(|i| f64::from(i % 7) + if i < 20 { 0.0 } else { 2.0 })
+            .collect();
+        let t = split_test(whole(&x), 20, 0.95);
+        assert_eq!(t.p, search_corrected(t.p_level, 40).max(t.p_rank));
+        assert!(t.p > 3.0 * t.p_level);
+        let y = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77];
+        assert_eq!(split_test(whole(&y), 2, 0.95).p, 1.0);
+        assert_eq!(split_test(whole(&y), 8, 0.95).p, 1.0);
     }
 
     /// One slow run is one rank: the levels differ, the ranks do not.
@@ -206,11 +206,36 @@ mod tests {
     fn a_spike_is_not_a_level() {
         let mut x = vec![1.0, 1.01, 0.99, 1.02, 0.98, 1.0, 1.01, 0.99, 1.0, 1.0];
         x.extend([3.0, 1.0, 1.01]);
-        let t = split_test(whole(&x), 10, 1, 3, 0.95);
+        let t = split_test(whole(&x), 10, 0.95);
         // scipy 1.16.3 `mannwhitneyu` of the two sides: U = 7, p = 0.18896562967233332.
         assert_close(t.p_rank, 0.18896562967233332, 1e-9);
         assert!(t.p_level < t.p_rank / 3.0, "the levels see more: {t:?}");
-        assert_eq!(t.p, t.p_rank);
+        assert!(t.p >= t.p_rank);
+    }
+
+    /// With errors the level test is a weighted least-squares fit of a step, its scale
+    /// estimated. Reference: statsmodels 0.15.0 `WLS(x, [1, step], weights=1/(τ²+se²))`
+    /// with τ² = SS/(n−2) − mean(se²) = 0.0055088 worked by hand: levels 0.9979821473317738
+    /// and 1.0827952293171386, p of the step 0.054702362969268614, the 95 % intervals of
+    /// the levels [0.93826011, 1.05770418] and [1.01955176, 1.14603869].
+    #[test]
+    fn with_errors_the_level_test_is_weighted_least_squares() {
+        let x = [1.0, 1.02, 0.97, 1.01, 0.99, 1.3, 1.05, 1.08, 1.04, 1.06];
+        let se = [
+            0.005, 0.006, 0.004, 0.005, 0.005, 0.08, 0.006, 0.005, 0.007, 0.005,
+        ];
+        let seg = Segment {
+            x: &x,
+            se: Some(&se),
+        };
+        let t = split_test(seg, 5, 0.95);
+        assert_close(t.before.mean, 0.9979821473317738, 1e-12);
+        assert_close(t.after.mean, 1.0827952293171386, 1e-12);
+        assert_close(t.p_level, 0.054702362969268614, 1e-9);
+        assert_close(t.before.interval.lo, 0.93826011, 1e-8);
+        assert_close(t.before.interval.hi, 1.05770418, 1e-8);
+        assert_close(t.after.interval.lo, 1.01955176, 1e-8);
+        assert_close(t.after.interval.hi, 1.14603869, 1e-8);
     }
 
     /// Points measured imprecisely weigh less: a run of slow points each with a wide
@@ -223,8 +248,8 @@ mod tests {
             x: &x,
             se: Some(&se),
         };
-        let weighted = split_test(seg, 4, 1, 1, 0.95);
-        let plain = split_test(whole(&x), 4, 1, 1, 0.95);
+        let weighted = split_test(seg, 4, 0.95);
+        let plain = split_test(whole(&x), 4, 0.95);
         assert!(weighted.after.mean < plain.after.mean);
         assert_close(plain.after.mean, 1.1, 1e-12);
         // Equal errors weigh alike: the plain mean again.
@@ -233,6 +258,6 @@ mod tests {
             x: &x,
             se: Some(&same),
         };
-        assert_close(split_test(equal, 4, 1, 1, 0.95).after.mean, 1.1, 1e-12);
+        assert_close(split_test(equal, 4, 0.95).after.mean, 1.1, 1e-12);
     }
 }
