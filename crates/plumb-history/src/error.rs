@@ -9,6 +9,8 @@ pub enum HistoryError {
     Database { what: &'static str, cause: String },
     /// A result document could not be kept (it does not serialise).
     Document(String),
+    /// No change point was recorded where one was named.
+    NoSuchChange { series: i64, run: i64 },
 }
 
 impl fmt::Display for HistoryError {
@@ -20,6 +22,10 @@ impl fmt::Display for HistoryError {
             ),
             HistoryError::Database { what, cause } => write!(f, "history store: {what}: {cause}"),
             HistoryError::Document(why) => write!(f, "history store: cannot keep the result: {why}"),
+            HistoryError::NoSuchChange { series, run } => write!(
+                f,
+                "no change point recorded in series {series} at run {run}: plumb history changes lists them"
+            ),
         }
     }
 }

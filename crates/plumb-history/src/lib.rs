@@ -15,6 +15,6 @@ mod store;
 
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
-pub use series::{Commit, Point, SeriesKey, StoredPoint, StoredSeries};
+pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 pub use sqlite::SqliteStore;
 pub use store::HistoryStore;

@@ -5,9 +5,12 @@
 /// The schema this plumb writes.
 pub const VERSION: u32 = 1;
 
-/// Migration `i` takes the schema from version `i` to `i + 1`.
+/// Migration `i` takes the schema from version `i` to `i + 1`. (Version 1 was reshaped
+/// before any plumb wrote a store: no released plumb has another version 1.)
 pub const MIGRATIONS: [&str; VERSION as usize] = [
-    // Version 1: machines, runs (the whole document, its commit), series and points.
+    // Version 1: machines, runs (the whole document, its commit), series, points (with the
+    // standard error of each mean: what a point weighs in change detection), and the
+    // change points found, with the status people and re-runs give them.
     "CREATE TABLE machines (
          id INTEGER PRIMARY KEY,
          fingerprint TEXT NOT NULL UNIQUE
@@ -39,8 +42,17 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          median REAL NOT NULL,
          ci_lo REAL,
          ci_hi REAL,
+         stderr REAL,
          unit TEXT NOT NULL,
          PRIMARY KEY (series, run)
      );
-     CREATE INDEX points_by_run ON points(run);",
+     CREATE INDEX points_by_run ON points(run);
+     CREATE TABLE changes (
+         series INTEGER NOT NULL REFERENCES series(id),
+         run INTEGER NOT NULL REFERENCES runs(id),
+         status TEXT NOT NULL,
+         first_seen TEXT NOT NULL,
+         note TEXT,
+         PRIMARY KEY (series, run)
+     );",
 ];

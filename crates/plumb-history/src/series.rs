@@ -33,6 +33,8 @@ pub struct Point {
     pub median: f64,
     /// The mean's interval at the result's confidence, when it has one.
     pub interval: Option<(f64, f64)>,
+    /// The mean's standard error (from its interval, its level and n), when it has one.
+    pub stderr: Option<f64>,
     pub unit: String,
 }
 
@@ -50,4 +52,48 @@ pub struct StoredPoint {
     pub commit: Option<Commit>,
     pub plumb_version: String,
     pub point: Point,
+}
+
+/// Where a change point stands: found by the analysis, confirmed or rejected by re-running
+/// the two revisions, or acknowledged by a person (an intended change, not to alarm again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeStatus {
+    Candidate,
+    Confirmed,
+    Rejected,
+    Acknowledged,
+}
+
+impl ChangeStatus {
+    pub const ALL: [ChangeStatus; 4] = [
+        ChangeStatus::Candidate,
+        ChangeStatus::Confirmed,
+        ChangeStatus::Rejected,
+        ChangeStatus::Acknowledged,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ChangeStatus::Candidate => "candidate",
+            ChangeStatus::Confirmed => "confirmed",
+            ChangeStatus::Rejected => "rejected",
+            ChangeStatus::Acknowledged => "acknowledged",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ChangeStatus> {
+        ChangeStatus::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// A change point as the store remembers it: the first run of the new level in a series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredChange {
+    pub series: i64,
+    pub run: i64,
+    pub status: ChangeStatus,
+    pub first_seen: Timestamp,
+    pub note: Option<String>,
+    /// Seen for the first time by the analysis that recorded it.
+    pub new: bool,
 }

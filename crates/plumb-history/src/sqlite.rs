@@ -2,8 +2,8 @@
 //! writer), its schema migrated on open, every statement parameterised.
 use crate::error::db;
 use crate::schema::{MIGRATIONS, VERSION};
-use crate::{Commit, HistoryError, HistoryStore, MachineFingerprint, Point, SeriesKey};
-use crate::{StoredPoint, StoredSeries};
+use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
+use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use rusqlite::{params, Connection};
@@ -77,11 +77,18 @@ fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(SeriesK
                 metric: metric.to_string(),
                 machine: machine.clone(),
             };
+            let n = stats.summary.n;
+            let level = doc.settings.confidence.get();
+            // The interval is Student's at the result's level: its half-width over t.
+            let stderr = stats.mean_ci.filter(|_| n >= 2).map(|ci| {
+                ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0)
+            });
             let point = Point {
-                n: stats.summary.n as u64,
+                n: n as u64,
                 mean: stats.summary.mean,
                 median: stats.summary.median,
                 interval: stats.mean_ci.map(|ci| (ci.lo, ci.hi)),
+                stderr,
                 unit,
             };
             out.push((key, point));
@@ -146,8 +153,8 @@ impl HistoryStore for SqliteStore {
                 )
                 .map_err(db("cannot read a series"))?;
             tx.execute(
-                "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, unit)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![
                     series,
                     run,
@@ -156,6 +163,7 @@ impl HistoryStore for SqliteStore {
                     p.median,
                     p.interval.map(|i| i.0),
                     p.interval.map(|i| i.1),
+                    p.stderr,
                     p.unit
                 ],
             )
@@ -199,7 +207,8 @@ impl HistoryStore for SqliteStore {
             .conn
             .prepare(
                 "SELECT r.id, r.recorded, r.commit_sha, r.commit_time, r.branch, r.dirty,
-                        r.plumb_version, p.n, p.mean, p.median, p.ci_lo, p.ci_hi, p.unit
+                        r.plumb_version, p.n, p.mean, p.median, p.ci_lo, p.ci_hi, p.unit,
+                        p.stderr
                  FROM points p JOIN runs r ON r.id = p.run
                  WHERE p.series = ?1
                  ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
@@ -230,6 +239,7 @@ impl HistoryStore for SqliteStore {
                         mean: r.get(8)?,
                         median: r.get(9)?,
                         interval: lo.zip(hi),
+                        stderr: r.get(13)?,
                         unit: r.get(12)?,
                     },
                 })
@@ -238,6 +248,98 @@ impl HistoryStore for SqliteStore {
         rows.collect::<Result<_, _>>()
             .map_err(db("cannot read a point"))
     }
+
+    fn record_changes(
+        &mut self,
+        series: i64,
+        runs: &[i64],
+        now: Timestamp,
+    ) -> Result<Vec<StoredChange>, HistoryError> {
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(db("cannot start a write"))?;
+        let before: Vec<i64> = {
+            let mut stmt = tx
+                .prepare("SELECT run FROM changes WHERE series = ?1")
+                .map_err(db("cannot read the changes"))?;
+            let rows = stmt
+                .query_map(params![series], |r| r.get(0))
+                .map_err(db("cannot read the changes"))?;
+            rows.collect::<Result<_, _>>()
+                .map_err(db("cannot read a change"))?
+        };
+        // A change no longer found is forgotten while nobody has spoken of it.
+        tx.execute(
+            "DELETE FROM changes WHERE series = ?1 AND status = 'candidate'
+             AND run NOT IN (SELECT value FROM json_each(?2))",
+            params![series, serde_json::to_string(runs).expect("ids serialise")],
+        )
+        .map_err(db("cannot forget a change"))?;
+        for run in runs {
+            tx.execute(
+                "INSERT INTO changes (series, run, status, first_seen) VALUES (?1, ?2, 'candidate', ?3)
+                 ON CONFLICT (series, run) DO NOTHING",
+                params![series, run, now.to_string()],
+            )
+            .map_err(db("cannot record a change"))?;
+        }
+        let out = read_changes(&tx, series, &before)?;
+        tx.commit().map_err(db("cannot commit the changes"))?;
+        Ok(out)
+    }
+
+    fn set_status(
+        &mut self,
+        series: i64,
+        run: i64,
+        status: ChangeStatus,
+        note: Option<&str>,
+    ) -> Result<(), HistoryError> {
+        let changed = self
+            .conn
+            .execute(
+                "UPDATE changes SET status = ?3, note = COALESCE(?4, note) WHERE series = ?1 AND run = ?2",
+                params![series, run, status.name(), note],
+            )
+            .map_err(db("cannot set a change's status"))?;
+        if changed == 0 {
+            return Err(HistoryError::NoSuchChange { series, run });
+        }
+        Ok(())
+    }
+}
+
+/// The changes recorded in `series`, each marked new unless its run is in `before`.
+fn read_changes(
+    conn: &Connection,
+    series: i64,
+    before: &[i64],
+) -> Result<Vec<StoredChange>, HistoryError> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT c.run, c.status, c.first_seen, c.note FROM changes c
+             JOIN runs r ON r.id = c.run
+             WHERE c.series = ?1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
+        )
+        .map_err(db("cannot read the changes"))?;
+    let rows = stmt
+        .query_map(params![series], |r| {
+            let run: i64 = r.get(0)?;
+            let status: String = r.get(1)?;
+            let seen: String = r.get(2)?;
+            Ok(StoredChange {
+                series,
+                run,
+                status: ChangeStatus::from_name(&status).unwrap_or(ChangeStatus::Candidate),
+                first_seen: seen.parse().unwrap_or(Timestamp::EPOCH),
+                note: r.get(3)?,
+                new: !before.contains(&run),
+            })
+        })
+        .map_err(db("cannot read the changes"))?;
+    rows.collect::<Result<_, _>>()
+        .map_err(db("cannot read a change"))
 }
 
 #[cfg(test)]
@@ -333,6 +435,53 @@ mod tests {
         let series = store.series().unwrap();
         assert_eq!(series[0].key.benchmark, evil);
         assert_eq!(store.points(series[0].id).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn changes_keep_their_status_and_are_new_only_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
+        let runs: Vec<i64> = (0..4)
+            .map(|i| store.add(&result(&["a"], 1000 + i * 100), None).unwrap())
+            .collect();
+        let series = store.series().unwrap()[0].id;
+        let now = Timestamp::from_unix_nanos(1_000_000_000);
+        let first = store.record_changes(series, &[runs[2]], now).unwrap();
+        assert_eq!(first.len(), 1);
+        assert!(first[0].new && first[0].status == ChangeStatus::Candidate);
+        let again = store.record_changes(series, &[runs[2]], now).unwrap();
+        assert!(!again[0].new);
+        store
+            .set_status(
+                series,
+                runs[2],
+                ChangeStatus::Acknowledged,
+                Some("intended"),
+            )
+            .unwrap();
+        // Not found any more: an acknowledged change is kept, a candidate is forgotten.
+        store.record_changes(series, &[runs[1]], now).unwrap();
+        let later = store.record_changes(series, &[], now).unwrap();
+        assert_eq!(later.len(), 1);
+        assert_eq!(later[0].run, runs[2]);
+        assert_eq!(later[0].status, ChangeStatus::Acknowledged);
+        assert_eq!(later[0].note.as_deref(), Some("intended"));
+        let e = store
+            .set_status(series, runs[0], ChangeStatus::Rejected, None)
+            .unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("no change point recorded in series"));
+    }
+
+    #[test]
+    fn a_point_keeps_its_standard_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
+        store.add(&result(&["a"], 1000), None).unwrap();
+        let p = &store.points(store.series().unwrap()[0].id).unwrap()[0].point;
+        // Ten values 1000..1009: sd = 3.0277, se = sd/√10 = 0.957427.
+        assert!((p.stderr.unwrap() - 0.957427).abs() < 1e-5, "{p:?}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The one interface both homes of the history implement (SQLite, PostgreSQL).
-use crate::{Commit, HistoryError, StoredPoint, StoredSeries};
+use crate::{ChangeStatus, Commit, HistoryError, StoredChange, StoredPoint, StoredSeries};
+use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 
 pub trait HistoryStore {
@@ -12,4 +13,24 @@ pub trait HistoryStore {
 
     /// A series' points, oldest commit first (recorded time where there is no commit).
     fn points(&self, series: i64) -> Result<Vec<StoredPoint>, HistoryError>;
+
+    /// Records that the analysis at `now` found changes starting at `runs` in `series`: a
+    /// change seen before keeps its status and first sighting; one not found any more is
+    /// forgotten unless a person or a re-run gave it a status. Returns the series' changes.
+    fn record_changes(
+        &mut self,
+        series: i64,
+        runs: &[i64],
+        now: Timestamp,
+    ) -> Result<Vec<StoredChange>, HistoryError>;
+
+    /// Sets the status of the change starting at `run` in `series`, with a note; an error
+    /// when no such change was recorded.
+    fn set_status(
+        &mut self,
+        series: i64,
+        run: i64,
+        status: ChangeStatus,
+        note: Option<&str>,
+    ) -> Result<(), HistoryError>;
 }
