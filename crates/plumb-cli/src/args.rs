@@ -112,6 +112,11 @@ pub enum Command {
         after_help = "Examples:\n  plumb amdahl prof/profile.json --function heavy --micro 2\n  plumb amdahl prof/profile.json --function heavy --micro micro.json --macro macro.json\n\nA speedup is a number (2 or 2x: twice as fast) or a plumb result or comparison file whose comparison gives it (FILE#BENCHMARK to choose one).\n\nExit codes: 0 done, 2 bad input."
     )]
     Amdahl(AmdahlArgs),
+    /// Keep results per commit and find where a benchmark's level changed (change points).
+    #[command(
+        after_help = "Examples:\n  plumb history add results.json\n  plumb history list\n  plumb history changes --fail-on new-change\n\nThe store: --history PATH, else $PLUMB_HISTORY, else .plumb/history.db at the top of the git repository (or the working directory).\n\nExit codes: 0 done; 1 (changes --fail-on new-change) a new change point slower by more than the SESOI; 2 bad input or a store that cannot be used."
+    )]
+    History(HistoryArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -594,4 +599,70 @@ pub struct MergeArgs {
     /// merged rate is then over the union of the windows.
     #[arg(long)]
     pub allow_disjoint: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The store: a SQLite file.
+    #[arg(long, global = true, env = "PLUMB_HISTORY", value_name = "PATH")]
+    pub history: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: HistoryCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Keep saved results (plumb's, hyperfine's or Google Benchmark's JSON) at a commit.
+    Add(HistoryAddArgs),
+    /// Every series: its points, first and last commit, last value and change points.
+    List,
+    /// Find the change points of every series and say each with its commits, levels,
+    /// magnitude, p-value and status.
+    Changes(HistoryChangesArgs),
+    /// Acknowledge a change point (an intended change: it no longer fails CI).
+    Ack(HistoryAckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryAddArgs {
+    /// Result files.
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+    /// The commit they were measured at, when not the working directory's HEAD.
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryChangesArgs {
+    /// The largest p of a change kept, corrected for the search and held across every series.
+    #[arg(long, default_value = "0.005", value_name = "P")]
+    pub alpha: f64,
+    /// Points per window of the search.
+    #[arg(long, default_value = "50", value_name = "POINTS")]
+    pub window: usize,
+    /// Smallest effect size of interest: a change smaller is said, never failed on.
+    #[arg(long, default_value = "2%", value_name = "EFFECT")]
+    pub sesoi: Fraction,
+    /// Write Markdown (a CI job summary or a pull-request comment) instead of a table.
+    #[arg(long)]
+    pub markdown: bool,
+    /// Exit 1 when a change point not seen before is slower by more than the SESOI.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub fail_on: Option<FailOn>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// A change point first found now, slower beyond the SESOI, and not acknowledged.
+    NewChange,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryAckArgs {
+    /// The change, as `plumb history changes` names it: SERIES@RUN.
+    pub change: String,
+    /// Why (kept with it).
+    #[arg(long, value_name = "TEXT")]
+    pub note: Option<String>,
 }

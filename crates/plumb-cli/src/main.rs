@@ -8,6 +8,9 @@ mod counting;
 mod env_cmd;
 mod exit;
 mod export;
+mod history_changes;
+mod history_cmd;
+mod history_git;
 mod load_cmd;
 mod load_live;
 mod merge_cmd;
@@ -42,6 +45,7 @@ fn main() {
         args::Command::Merge(a) => merge_cmd::run(a),
         args::Command::Profile(a) => profile_cmd::run(*a),
         args::Command::Amdahl(a) => amdahl_cmd::run(a),
+        args::Command::History(a) => history_cmd::run(a),
     };
     std::process::exit(exit::report(result));
 }

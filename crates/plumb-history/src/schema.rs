@@ -52,6 +52,7 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          run INTEGER NOT NULL REFERENCES runs(id),
          status TEXT NOT NULL,
          first_seen TEXT NOT NULL,
+         seen_at_run INTEGER NOT NULL,
          note TEXT,
          PRIMARY KEY (series, run)
      );",

@@ -94,6 +94,7 @@ pub struct StoredChange {
     pub status: ChangeStatus,
     pub first_seen: Timestamp,
     pub note: Option<String>,
-    /// Seen for the first time by the analysis that recorded it.
+    /// First found since the newest result was added (so every analysis until the next
+    /// result says it is new: a CI job may summarise and gate in two steps).
     pub new: bool,
 }

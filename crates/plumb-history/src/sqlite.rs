@@ -259,16 +259,9 @@ impl HistoryStore for SqliteStore {
             .conn
             .transaction()
             .map_err(db("cannot start a write"))?;
-        let before: Vec<i64> = {
-            let mut stmt = tx
-                .prepare("SELECT run FROM changes WHERE series = ?1")
-                .map_err(db("cannot read the changes"))?;
-            let rows = stmt
-                .query_map(params![series], |r| r.get(0))
-                .map_err(db("cannot read the changes"))?;
-            rows.collect::<Result<_, _>>()
-                .map_err(db("cannot read a change"))?
-        };
+        let newest: i64 = tx
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |r| r.get(0))
+            .map_err(db("cannot read the newest run"))?;
         // A change no longer found is forgotten while nobody has spoken of it.
         tx.execute(
             "DELETE FROM changes WHERE series = ?1 AND status = 'candidate'
@@ -278,13 +271,13 @@ impl HistoryStore for SqliteStore {
         .map_err(db("cannot forget a change"))?;
         for run in runs {
             tx.execute(
-                "INSERT INTO changes (series, run, status, first_seen) VALUES (?1, ?2, 'candidate', ?3)
-                 ON CONFLICT (series, run) DO NOTHING",
-                params![series, run, now.to_string()],
+                "INSERT INTO changes (series, run, status, first_seen, seen_at_run)
+                 VALUES (?1, ?2, 'candidate', ?3, ?4) ON CONFLICT (series, run) DO NOTHING",
+                params![series, run, now.to_string(), newest],
             )
             .map_err(db("cannot record a change"))?;
         }
-        let out = read_changes(&tx, series, &before)?;
+        let out = read_changes(&tx, series, newest)?;
         tx.commit().map_err(db("cannot commit the changes"))?;
         Ok(out)
     }
@@ -310,15 +303,16 @@ impl HistoryStore for SqliteStore {
     }
 }
 
-/// The changes recorded in `series`, each marked new unless its run is in `before`.
+/// The changes recorded in `series`, each new when first seen while `newest` was the
+/// newest run.
 fn read_changes(
     conn: &Connection,
     series: i64,
-    before: &[i64],
+    newest: i64,
 ) -> Result<Vec<StoredChange>, HistoryError> {
     let mut stmt = conn
         .prepare(
-            "SELECT c.run, c.status, c.first_seen, c.note FROM changes c
+            "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run FROM changes c
              JOIN runs r ON r.id = c.run
              WHERE c.series = ?1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
         )
@@ -334,7 +328,7 @@ fn read_changes(
                 status: ChangeStatus::from_name(&status).unwrap_or(ChangeStatus::Candidate),
                 first_seen: seen.parse().unwrap_or(Timestamp::EPOCH),
                 note: r.get(3)?,
-                new: !before.contains(&run),
+                new: r.get::<_, i64>(4)? == newest,
             })
         })
         .map_err(db("cannot read the changes"))?;
@@ -449,8 +443,12 @@ mod tests {
         let first = store.record_changes(series, &[runs[2]], now).unwrap();
         assert_eq!(first.len(), 1);
         assert!(first[0].new && first[0].status == ChangeStatus::Candidate);
+        // New until another result comes.
         let again = store.record_changes(series, &[runs[2]], now).unwrap();
-        assert!(!again[0].new);
+        assert!(again[0].new);
+        store.add(&result(&["a"], 1400), None).unwrap();
+        let after = store.record_changes(series, &[runs[2]], now).unwrap();
+        assert!(!after[0].new);
         store
             .set_status(
                 series,

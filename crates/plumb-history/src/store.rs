@@ -16,7 +16,8 @@ pub trait HistoryStore {
 
     /// Records that the analysis at `now` found changes starting at `runs` in `series`: a
     /// change seen before keeps its status and first sighting; one not found any more is
-    /// forgotten unless a person or a re-run gave it a status. Returns the series' changes.
+    /// forgotten unless a person or a re-run gave it a status. Returns the series' changes,
+    /// each new when first found since the newest result was added.
     fn record_changes(
         &mut self,
         series: i64,

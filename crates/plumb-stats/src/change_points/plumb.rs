@@ -193,7 +193,7 @@ fn divisive(seg: Segment, threshold: f64, params: ChangeParams) -> Vec<usize> {
         }
         let Some((tau, _, s, e)) = best else { break };
         let t = test(seg.range(s, e), tau - s, params);
-        if t.p <= threshold {
+        if t.passes(threshold, threshold) {
             cps.push(tau);
             cps.sort_unstable();
         } else {
@@ -219,8 +219,9 @@ fn tested(series: Series, indices: &[usize], k: usize, params: ChangeParams) -> 
     }
 }
 
-/// The merge: drop the weakest candidate (highest p, or the smallest magnitude once every
-/// p passes) until all pass `max_p`, re-testing both neighbours of each removed point.
+/// The merge: drop the weakest candidate (one whose ranks do not confirm it at α, else the
+/// highest p, or the smallest magnitude once every p passes) until all pass `max_p`,
+/// re-testing both neighbours of each removed point.
 pub(super) fn merge(
     series: Series,
     candidates: &[usize],
@@ -232,8 +233,15 @@ pub(super) fn merge(
         .map(|k| tested(series, &indices, k, params))
         .collect();
     while !cps.is_empty() {
-        let mut k = first_max_by(&cps, |c| c.test.p);
-        if cps[k].test.p <= max_p {
+        let weakness = |c: &Change| {
+            if c.test.p_rank > params.alpha {
+                1.0 + c.test.p_rank
+            } else {
+                c.test.p
+            }
+        };
+        let mut k = first_max_by(&cps, weakness);
+        if weakness(&cps[k]) <= max_p {
             k = first_max_by(&cps, |c| -c.magnitude());
             if cps[k].magnitude() > params.min_magnitude {
                 break;

@@ -1,0 +1,63 @@
+//! The commit a result belongs to, read from git: its sha, time, branch and whether the
+//! working tree had changes; and where the history store lives by default.
+use crate::exit::CliError;
+use plumb_history::Commit;
+use plumb_model::quantity::Timestamp;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// git's answer to `args` in `dir`, trimmed; None when git is missing or says no.
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The commit `rev` (HEAD when None) of the repository at `dir`; None outside a repository.
+/// A named commit git does not know is an error: a history keyed by a typo is worse than none.
+pub fn commit(dir: &Path, rev: Option<&str>) -> Result<Option<Commit>, CliError> {
+    if git(dir, &["rev-parse", "--show-toplevel"]).is_none() {
+        return match rev {
+            Some(sha) => Ok(Some(Commit {
+                sha: sha.to_string(),
+                time: Timestamp::now(),
+                branch: None,
+                dirty: false,
+            })),
+            None => Ok(None),
+        };
+    }
+    let name = rev.unwrap_or("HEAD");
+    let sha = git(
+        dir,
+        &["rev-parse", "--verify", &format!("{name}^{{commit}}")],
+    )
+    .ok_or_else(|| CliError(format!("--commit {name}: git knows no such commit here")))?;
+    let secs: f64 = git(dir, &["show", "-s", "--format=%ct", &sha])
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0.0);
+    let branch = git(dir, &["rev-parse", "--abbrev-ref", "HEAD"]).filter(|b| b != "HEAD");
+    // Only the checked-out commit can be dirty.
+    let dirty = rev.is_none()
+        && git(dir, &["status", "--porcelain", "--untracked-files=no"])
+            .is_some_and(|s| !s.is_empty());
+    Ok(Some(Commit {
+        sha,
+        time: Timestamp::from_unix_secs_f64(secs),
+        branch,
+        dirty,
+    }))
+}
+
+/// `.plumb/history.db` at the top of the git repository at `dir`, else in `dir`.
+pub fn default_store(dir: &Path) -> PathBuf {
+    let top = git(dir, &["rev-parse", "--show-toplevel"])
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dir.to_path_buf());
+    top.join(".plumb").join("history.db")
+}
