@@ -352,6 +352,9 @@ pub struct RunArgs {
     #[command(flatten)]
     pub exports: ExportArgs,
 
+    #[command(flatten)]
+    pub save: SaveArgs,
+
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -415,6 +418,18 @@ pub struct ShowArgs {
     pub environment: bool,
     #[command(flatten)]
     pub exports: ExportArgs,
+}
+
+/// Keeping a result in the history store as well as in its files.
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// Keep the result in the history store at this commit (see plumb history).
+    #[arg(long)]
+    pub save: bool,
+    /// Keep it in this store (implies --save); without it, $PLUMB_HISTORY, else
+    /// .plumb/history.db at the top of the git repository.
+    #[arg(long, value_name = "PATH")]
+    pub history: Option<PathBuf>,
 }
 
 /// The exports a result can be written to ('-' for standard output).
@@ -540,6 +555,8 @@ pub struct LoadArgs {
     /// Write per-second latency histograms as an HdrHistogram interval log (.hlog).
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<PathBuf>,
+    #[command(flatten)]
+    pub save: SaveArgs,
     /// Start the schedule at this wall-clock time (Unix seconds, or RFC 3339 in UTC), so
     /// agents start together.
     #[arg(long, value_name = "UNIX_SECONDS", value_parser = values::unix_time)]

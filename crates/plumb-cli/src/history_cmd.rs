@@ -1,10 +1,11 @@
 //! `plumb history`: open the store, and its subcommands that keep and list (`add`, `list`,
 //! `ack`); finding change points is `history_changes.rs`.
-use crate::args::{HistoryArgs, HistoryCommand};
+use crate::args::{HistoryArgs, HistoryCommand, SaveArgs};
 use crate::exit::{self, CliError};
 use crate::{compare_cmd, history_changes, history_git};
-use plumb_history::{ChangeStatus, HistoryStore, SqliteStore};
-use std::path::PathBuf;
+use plumb_history::{ChangeStatus, Commit, HistoryStore, SqliteStore};
+use plumb_model::{ResultDocument, RunStatus};
+use std::path::{Path, PathBuf};
 
 pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
     let path = store_path(args.history)?;
@@ -60,6 +61,75 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
             Ok(exit::OK)
         }
     }
+}
+
+/// A store opened before measuring (so a store that cannot be used stops the run before it
+/// starts), to keep the result in once its files are written.
+pub struct Saver {
+    store: Option<(PathBuf, SqliteStore)>,
+}
+
+impl Saver {
+    /// Opens the store `args` ask for; nothing when they ask for none.
+    pub fn open(args: &SaveArgs) -> Result<Saver, CliError> {
+        if !args.save && args.history.is_none() {
+            return Ok(Saver { store: None });
+        }
+        let path = store_path(args.history.clone().or_else(env_store))?;
+        let store = open(&path)?;
+        Ok(Saver {
+            store: Some((path, store)),
+        })
+    }
+
+    /// Keeps `doc` at the working directory's commit; a stopped or failed run is not kept
+    /// (its points would be a level no finished run measured), and says so.
+    pub fn keep(self, doc: &ResultDocument) -> Result<(), CliError> {
+        let Some((path, mut store)) = self.store else {
+            return Ok(());
+        };
+        match &doc.status {
+            RunStatus::Complete => {}
+            RunStatus::Interrupted { .. } => {
+                eprintln!("plumb: not kept in the history: the run was stopped");
+                return Ok(());
+            }
+            RunStatus::Failed { .. } => {
+                eprintln!("plumb: not kept in the history: the run failed");
+                return Ok(());
+            }
+        }
+        let commit = history_git::commit(&std::env::current_dir()?, None)?;
+        let run = store.add(doc, commit.as_ref()).map_err(|e| {
+            CliError(format!(
+                "{}: {e} (the result files are written)",
+                path.display()
+            ))
+        })?;
+        eprintln!("plumb: {}", kept(run, commit.as_ref(), &path));
+        Ok(())
+    }
+}
+
+/// $PLUMB_HISTORY, when set and not empty.
+fn env_store() -> Option<PathBuf> {
+    std::env::var_os("PLUMB_HISTORY")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// "kept as run 12 at 0123456789 (dirty) in PATH".
+fn kept(run: i64, commit: Option<&Commit>, path: &Path) -> String {
+    let at = commit
+        .map(|c| {
+            format!(
+                " at {}{}",
+                short(&c.sha),
+                if c.dirty { " (dirty)" } else { "" }
+            )
+        })
+        .unwrap_or_default();
+    format!("kept as run {run}{at} in {}", path.display())
 }
 
 /// The store's path: given, or the default under the git top level.

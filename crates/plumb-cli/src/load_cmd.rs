@@ -37,6 +37,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
             .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
     }
     announce_start(a.start_at)?;
+    let history = crate::history_cmd::Saver::open(&a.save)?;
     let session = crate::session::stop_on_signals()?;
     let capacity_note = capacity_check(&targets[0].0, a.allow_late)?;
     let environment = plumb_env::collect();
@@ -75,6 +76,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         };
     }
     export::write_all(&out, &doc)?;
+    history.keep(&doc)?;
     let comparison = compare_targets(&doc, &a);
     let text = report_text(&doc, comparison.as_ref(), a.timeline);
     // One run of one target: refuse_with_runs refused --hgrm-dir otherwise.

@@ -23,23 +23,10 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let baseline = baseline_index(&plan.commands, a.baseline.as_deref())?;
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
+    let history = crate::history_cmd::Saver::open(&a.save)?;
 
     let session = crate::session::stop_on_signals()?;
-    let how = RunContext {
-        settings: Settings {
-            confidence: a.confidence,
-            sesoi: a.sesoi,
-            producer: ProducerSettings::Commands(command_settings(&plan, a.drop_outliers)),
-        },
-        // A fake run's machine is empty: nothing about this one may vary its output.
-        environment: if a.debug_fake_runs {
-            plumb_model::Environment::default()
-        } else {
-            plumb_env::collect()
-        },
-        invocation: plumb_model::Invocation::current(),
-        baseline,
-    };
+    let how = context(&a, &plan, baseline);
     if let Some(mode) = a.counters {
         let how_counted = counting::plan(mode, &how.environment, a.sim_budget.to_std())?;
         for line in &how_counted.notices {
@@ -86,12 +73,32 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         eprintln!("plumb: nothing was measured");
     }
     export::write_all(&targets, &doc)?;
+    history.keep(&doc)?;
     printed?;
     Ok(match doc.status {
         RunStatus::Complete => exit::OK,
         RunStatus::Interrupted { .. } => session.exit_code(),
         RunStatus::Failed { .. } => exit::ERROR,
     })
+}
+
+/// The run's settings, machine record and command line.
+fn context(a: &RunArgs, plan: &RunPlan, baseline: usize) -> RunContext {
+    RunContext {
+        settings: Settings {
+            confidence: a.confidence,
+            sesoi: a.sesoi,
+            producer: ProducerSettings::Commands(command_settings(plan, a.drop_outliers)),
+        },
+        // A fake run's machine is empty: nothing about this one may vary its output.
+        environment: if a.debug_fake_runs {
+            plumb_model::Environment::default()
+        } else {
+            plumb_env::collect()
+        },
+        invocation: plumb_model::Invocation::current(),
+        baseline,
+    }
 }
 
 /// What a stop before the first measured run says. Warm-up is named only when there was

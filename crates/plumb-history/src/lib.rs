@@ -6,8 +6,10 @@
 //! summary from one result; the result document itself is kept beside it, whole, so
 //! nothing a later plumb may want is thrown away.
 
+mod document;
 mod error;
 mod fingerprint;
+mod points;
 mod schema;
 mod series;
 mod sqlite;
@@ -15,6 +17,7 @@ mod store;
 
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
+pub use points::points_of;
 pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 pub use sqlite::SqliteStore;
 pub use store::HistoryStore;

@@ -24,7 +24,7 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          branch TEXT,
          dirty INTEGER NOT NULL DEFAULT 0,
          plumb_version TEXT NOT NULL,
-         document TEXT NOT NULL
+         document BLOB NOT NULL
      );
      CREATE TABLE series (
          id INTEGER PRIMARY KEY,

@@ -1,6 +1,8 @@
 //! The embedded home of the history: one SQLite file (WAL, so readers never wait for a
 //! writer), its schema migrated on open, every statement parameterised.
+use crate::document::{compress, decompress};
 use crate::error::db;
+use crate::points::points_of;
 use crate::schema::{MIGRATIONS, VERSION};
 use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
 use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
@@ -59,44 +61,6 @@ impl SqliteStore {
     }
 }
 
-/// Each benchmark's measured metrics as points, with the series they belong to.
-fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(SeriesKey, Point)> {
-    let mut out = Vec::new();
-    for b in &doc.benchmarks {
-        for (metric, stats) in &b.stats {
-            // The unit as results write it (`ns`, `bytes`, `count`).
-            let unit = b.metrics.get(metric).map_or("ns".to_string(), |i| {
-                serde_json::to_value(i.unit)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            });
-            let key = SeriesKey {
-                benchmark: b.name.clone(),
-                parameters: b.parameters.clone(),
-                metric: metric.to_string(),
-                machine: machine.clone(),
-            };
-            let n = stats.summary.n;
-            let level = doc.settings.confidence.get();
-            // The interval is Student's at the result's level: its half-width over t.
-            let stderr = stats.mean_ci.filter(|_| n >= 2).map(|ci| {
-                ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0)
-            });
-            let point = Point {
-                n: n as u64,
-                mean: stats.summary.mean,
-                median: stats.summary.median,
-                interval: stats.mean_ci.map(|ci| (ci.lo, ci.hi)),
-                stderr,
-                unit,
-            };
-            out.push((key, point));
-        }
-    }
-    out
-}
-
 fn parameters_text(key: &SeriesKey) -> String {
     // A BTreeMap serialises in key order: one text per set of parameters.
     serde_json::to_string(&key.parameters).expect("a map of strings serialises")
@@ -132,7 +96,7 @@ impl HistoryStore for SqliteStore {
                 commit.and_then(|c| c.branch.clone()),
                 commit.is_some_and(|c| c.dirty),
                 doc.tool.version,
-                doc.to_json(),
+                compress(&doc.to_json()),
             ],
         )
         .map_err(db("cannot record the run"))?;
@@ -171,6 +135,19 @@ impl HistoryStore for SqliteStore {
         }
         tx.commit().map_err(db("cannot commit the run"))?;
         Ok(run)
+    }
+
+    fn document(&self, run: i64) -> Result<ResultDocument, HistoryError> {
+        let bytes: Vec<u8> = self
+            .conn
+            .query_row(
+                "SELECT document FROM runs WHERE id = ?1",
+                params![run],
+                |r| r.get(0),
+            )
+            .map_err(db("cannot read a kept result"))?;
+        let json = decompress(&bytes).map_err(HistoryError::Document)?;
+        ResultDocument::from_json(&json).map_err(|e| HistoryError::Document(e.to_string()))
     }
 
     fn series(&self) -> Result<Vec<StoredSeries>, HistoryError> {
@@ -412,6 +389,10 @@ mod tests {
         assert_eq!(points[0].point.unit, "ns");
         let (lo, hi) = points[0].point.interval.unwrap();
         assert!(lo < 1004.5 && 1004.5 < hi);
+        // The whole result is kept.
+        let doc = store.document(points[1].run).unwrap();
+        assert_eq!(doc.benchmarks.len(), 2);
+        assert_eq!(doc.benchmarks[1].name, "b");
         // Reopened: the schema is not migrated twice and the points are all there.
         drop(store);
         let store = SqliteStore::open(&dir.path().join("h.db")).unwrap();

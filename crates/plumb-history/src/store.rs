@@ -8,6 +8,9 @@ pub trait HistoryStore {
     /// run's id. One transaction: the store has all of it or none.
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError>;
 
+    /// The result document kept with run `run`, as it was added.
+    fn document(&self, run: i64) -> Result<ResultDocument, HistoryError>;
+
     /// Every series, with how many points it has.
     fn series(&self) -> Result<Vec<StoredSeries>, HistoryError>;
 

@@ -1,0 +1,423 @@
+//! End to end: `plumb history` against a real SQLite store — results kept at their commit,
+//! change points found and gated on, names that look like SQL, and a store that cannot be
+//! used said in one line.
+mod common;
+
+use common::Env;
+use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::{Benchmark, BenchmarkKind, Environment, Invocation, ProducerSettings};
+use plumb_model::{ResultDocument, Settings};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A deterministic noise in [-1, 1) from `seed`.
+fn noise(seed: u64, i: u64) -> f64 {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    s ^= s >> 31;
+    s = s.wrapping_mul(0x94D0_49BB_1331_11EB);
+    s ^= s >> 29;
+    (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+}
+
+/// A plumb result of `name` with 20 runs around `ns` (±2 % between results, ±0.5 % within).
+fn result(env: &Env, file: &str, name: &str, ns: f64, seed: u64) -> PathBuf {
+    let settings = Settings {
+        confidence: Confidence::DEFAULT,
+        sesoi: Fraction::DEFAULT_SESOI,
+        producer: ProducerSettings::None,
+    };
+    let machine = Environment {
+        cpu_model: Some("Test CPU".into()),
+        cores: Some(2),
+        ..Environment::default()
+    };
+    let mut doc = ResultDocument::new("0.0.0-test", Invocation::current(), machine, settings);
+    let level = ns * (1.0 + 0.02 * noise(seed, 0));
+    let times = (1..=20).map(|i| (level * (1.0 + 0.005 * noise(seed, i))) as u64);
+    doc.benchmarks.push(Benchmark::of_wall_times(
+        name,
+        BenchmarkKind::Command,
+        times,
+    ));
+    let path = env.path(file);
+    std::fs::write(&path, doc.to_json()).unwrap();
+    path
+}
+
+/// Adds 30 results of `name` at commits c1..c30: 1 ms, then `after` ns from c25 on.
+fn history_with_step(env: &Env, name: &str, after: f64) {
+    for i in 1..=30u64 {
+        let ns = if i >= 25 { after } else { 1e6 };
+        let f = result(env, &format!("r{i}.json"), name, ns, i);
+        let commit = format!("c{i:02}");
+        env.plumb(&["history", "add", f.to_str().unwrap(), "--commit", &commit])
+            .assert_code(0);
+    }
+}
+
+#[test]
+fn a_step_is_found_at_its_commit_and_gates_ci_until_acknowledged() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6);
+    let list = env.plumb(&["history", "list"]);
+    list.assert_code(0);
+    assert!(list.stdout.contains("parse · wall-time"), "{}", list.stdout);
+    assert!(list.stdout.contains("c01..c30"), "{}", list.stdout);
+    assert!(env.path(".plumb/history.db").exists());
+
+    let changes = env.plumb(&["history", "changes", "--fail-on", "new-change"]);
+    changes.assert_code(1);
+    let line = changes
+        .stdout
+        .lines()
+        .find(|l| l.contains("c24..c25"))
+        .unwrap_or_else(|| panic!("no change at c25:\n{}", changes.stdout));
+    assert!(line.contains("candidate, new"), "{line}");
+    assert!(line.contains("+10.") || line.contains("+9."), "{line}");
+    assert!(
+        changes.stderr.contains("1 new change point(s) slower"),
+        "{}",
+        changes.stderr
+    );
+    // Still new (no result added since): a job may write its summary in another step.
+    let md = env.plumb(&["history", "changes", "--markdown"]);
+    md.assert_code(0);
+    assert!(
+        md.stdout.starts_with("## plumb history: change points"),
+        "{}",
+        md.stdout
+    );
+    assert!(
+        md.stdout.contains("| 🔴 | parse · wall-time |"),
+        "{}",
+        md.stdout
+    );
+
+    let id = line.split_whitespace().next().unwrap().to_string();
+    env.plumb(&["history", "ack", &id, "--note", "intended: a new parser"])
+        .assert_code(0);
+    let again = env.plumb(&["history", "changes", "--fail-on", "new-change"]);
+    again.assert_code(0);
+    assert!(again.stdout.contains("acknowledged"), "{}", again.stdout);
+}
+
+#[test]
+fn a_faster_step_is_said_but_never_fails_and_a_flat_history_has_no_change() {
+    let env = Env::new();
+    history_with_step(&env, "fast", 0.8e6);
+    let r = env.plumb(&["history", "changes", "--fail-on", "new-change"]);
+    r.assert_code(0);
+    assert!(
+        r.stdout.contains("c24..c25") && r.stdout.contains("% "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("-19.") || r.stdout.contains("-20."),
+        "{}",
+        r.stdout
+    );
+
+    let flat = Env::new();
+    history_with_step(&flat, "flat", 1e6);
+    let r = flat.plumb(&["history", "changes", "--fail-on", "new-change"]);
+    r.assert_code(0);
+    assert!(
+        r.stdout.starts_with("1 series, 0 change points"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Names come from users and reach SQL: every statement is parameterised.
+#[test]
+fn a_benchmark_named_like_sql_is_kept_as_a_name() {
+    let env = Env::new();
+    let evil = "x'); DROP TABLE points; --";
+    for i in 1..=3 {
+        let f = result(&env, &format!("r{i}.json"), evil, 1e6, i);
+        env.plumb(&[
+            "history",
+            "add",
+            f.to_str().unwrap(),
+            "--commit",
+            &format!("c{i}"),
+        ])
+        .assert_code(0);
+    }
+    let list = env.plumb(&["history", "list"]);
+    list.assert_code(0);
+    assert!(
+        list.stdout.contains(&format!("{evil} · wall-time")),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("     3  c1..c3"), "{}", list.stdout);
+}
+
+fn git(env: &Env, args: &[&str]) {
+    let ok = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(env.dir.path())
+        .output()
+        .expect("git runs");
+    assert!(
+        ok.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}
+
+#[test]
+fn in_a_repository_a_result_is_kept_at_head_and_a_dirty_tree_is_said() {
+    let env = Env::new();
+    git(&env, &["init", "-q", "-b", "main"]);
+    env.write("src.txt", "one\n");
+    git(&env, &["add", "src.txt"]);
+    git(&env, &["commit", "-q", "-m", "first"]);
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let r = env.plumb(&["history", "add", f.to_str().unwrap()]);
+    r.assert_code(0);
+    let head = String::from_utf8(
+        Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(env.dir.path())
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        r.stderr.contains(&format!("at {}", &head[..10])),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("dirty"), "{}", r.stderr);
+    env.write("src.txt", "two\n");
+    let r = env.plumb(&["history", "add", f.to_str().unwrap()]);
+    assert!(r.stderr.contains(" (dirty)"), "{}", r.stderr);
+    // A commit git does not know is refused before anything is kept.
+    let r = env.plumb(&["history", "add", f.to_str().unwrap(), "--commit", "nosuch"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("--commit nosuch: git knows no such commit here"),
+        "{}",
+        r.stderr
+    );
+    let list = env.plumb(&["history", "list"]);
+    assert!(list.stdout.contains("     2  "), "{}", list.stdout);
+}
+
+#[test]
+fn a_hyperfine_export_is_kept_too() {
+    let env = Env::new();
+    let hf = env.write(
+        "hf.json",
+        r#"{"results":[{"command":"sleep 0.01","mean":0.0105,"stddev":0.0002,"median":0.0105,"user":0.0004,"system":0.0006,"min":0.0101,"max":0.0109,"times":[0.0101,0.0104,0.0105,0.0106,0.0109],"exit_codes":[0,0,0,0,0]}]}"#,
+    );
+    let r = env.plumb(&["history", "add", hf.to_str().unwrap(), "--commit", "abc"]);
+    r.assert_code(0);
+    assert!(r.stderr.contains("is a hyperfine export"), "{}", r.stderr);
+    let list = env.plumb(&["history", "list"]);
+    assert!(
+        list.stdout.contains("sleep 0.01 · wall-time"),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("10.50 ms"), "{}", list.stdout);
+}
+
+#[test]
+fn a_store_that_cannot_be_used_is_one_clear_line_and_exit_2() {
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let file = f.to_str().unwrap();
+    // Not a database at all.
+    let bad = env.write("corrupt.db", &"garbage, not SQLite\n".repeat(500));
+    let r = env.plumb(&[
+        "history",
+        "add",
+        file,
+        "--commit",
+        "c1",
+        "--history",
+        bad.to_str().unwrap(),
+    ]);
+    r.assert_code(2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("corrupt.db") && r.stderr.contains("not a database"),
+        "{}",
+        r.stderr
+    );
+    // A store from a newer plumb.
+    let newer = env.path("newer.db");
+    let n = newer.to_str().unwrap();
+    env.plumb(&["history", "add", file, "--commit", "c1", "--history", n])
+        .assert_code(0);
+    let status = Command::new("python3")
+        .args(["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()", n])
+        .status()
+        .expect("python3 runs");
+    assert!(status.success());
+    let r = env.plumb(&["history", "list", "--history", n]);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("schema version 99, newer than this plumb's"),
+        "{}",
+        r.stderr
+    );
+    // A store in a directory that cannot be made.
+    let r = env.plumb(&["history", "list", "--history", "/proc/plumb/h.db"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("cannot make /proc/plumb for the history"),
+        "{}",
+        r.stderr
+    );
+    // A result that cannot be read: nothing is kept.
+    let r = env.plumb(&[
+        "history",
+        "add",
+        file,
+        "missing.json",
+        "--commit",
+        "c2",
+        "--history",
+        n,
+    ]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("cannot read missing.json"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn run_save_keeps_the_result_at_head_after_its_files() {
+    let env = Env::new();
+    git(&env, &["init", "-q", "-b", "main"]);
+    env.write("a.txt", "a\n");
+    git(&env, &["add", "a.txt"]);
+    git(&env, &["commit", "-q", "-m", "first"]);
+    let r = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "5",
+        "--warmup",
+        "0",
+        "--no-progress",
+        "fast 5ms",
+        "--save",
+        "--export-json",
+        "r.json",
+    ]);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains("plumb: kept as run 1 at "),
+        "{}",
+        r.stderr
+    );
+    assert!(env.path("r.json").exists());
+    let list = env.plumb(&["history", "list"]);
+    assert!(
+        list.stdout.contains("fast 5ms · wall-time"),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("5.000 ms"), "{}", list.stdout);
+
+    // A store that cannot be used stops the run before it measures anything.
+    let bad = env.write("bad.db", &"not SQLite\n".repeat(400));
+    let r = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "5",
+        "fast 5ms",
+        "--history",
+        bad.to_str().unwrap(),
+        "--export-json",
+        "r2.json",
+    ]);
+    r.assert_code(2);
+    assert!(!env.path("r2.json").exists());
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+}
+
+#[test]
+fn a_failed_run_is_written_but_not_kept() {
+    let env = Env::new();
+    let r = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "5",
+        "--warmup",
+        "0",
+        "--no-progress",
+        "fast 5ms exit 3",
+        "--history",
+        "h.db",
+        "--export-json",
+        "r.json",
+    ]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("not kept in the history: the run failed"),
+        "{}",
+        r.stderr
+    );
+    assert!(env.path("r.json").exists());
+    let list = env.plumb(&["history", "list", "--history", "h.db"]);
+    assert!(
+        list.stdout.starts_with("The history is empty"),
+        "{}",
+        list.stdout
+    );
+}
+
+#[test]
+fn load_save_keeps_its_latency_percentiles() {
+    let env = Env::new();
+    let port = common::stalling_server(1_000_000, std::time::Duration::ZERO);
+    let url = format!("http://127.0.0.1:{port}/");
+    let r = env.plumb(&[
+        "load",
+        &url,
+        "--rate",
+        "200",
+        "--duration",
+        "1s",
+        "--warmup",
+        "0s",
+        "--repeat",
+        "2",
+        "--history",
+        "h.db",
+        "--export-json",
+        "l.json",
+    ]);
+    r.assert_code(0);
+    assert!(r.stderr.contains("kept as run 1 in h.db"), "{}", r.stderr);
+    let list = env.plumb(&["history", "list", "--history", "h.db"]);
+    for metric in ["latency-p50", "latency-p99", "latency-p99.9"] {
+        assert!(
+            list.stdout.contains(&format!("· {metric}")),
+            "{}",
+            list.stdout
+        );
+    }
+}

@@ -1,0 +1,103 @@
+//! What a result adds to the history: a point per benchmark and metric, each with the
+//! summary a series needs (n, mean, median, the mean's interval and standard error). A
+//! command's or function's metrics come from its statistics; a load test's from its
+//! latency percentiles (p50, p99, p99.9), over its runs when it was repeated.
+use crate::{MachineFingerprint, Point, SeriesKey};
+use plumb_model::{Benchmark, LoadInfo, ResultDocument};
+
+/// The load percentiles a history keeps, and the metric each becomes.
+const LOAD_PERCENTILES: [(&str, &str); 3] = [
+    ("p50", "latency-p50"),
+    ("p99", "latency-p99"),
+    ("p99.9", "latency-p99.9"),
+];
+
+/// Each benchmark's measured metrics as points, with the series they belong to.
+pub fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(SeriesKey, Point)> {
+    let level = doc.settings.confidence.get();
+    let mut out = Vec::new();
+    for b in &doc.benchmarks {
+        let key = |metric: &str| SeriesKey {
+            benchmark: b.name.clone(),
+            parameters: b.parameters.clone(),
+            metric: metric.to_string(),
+            machine: machine.clone(),
+        };
+        match b.load() {
+            Some(load) => {
+                for (label, metric) in LOAD_PERCENTILES {
+                    if let Some(p) = load_point(load, label, level) {
+                        out.push((key(metric), p));
+                    }
+                }
+            }
+            None => out.extend(measured(b, level).into_iter().map(|(m, p)| (key(&m), p))),
+        }
+    }
+    out
+}
+
+/// A command's or function's metrics, from their statistics.
+fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
+    b.stats
+        .iter()
+        .map(|(metric, stats)| {
+            // The unit as results write it (`ns`, `bytes`, `count`).
+            let unit = b.metrics.get(metric).map_or("ns".to_string(), |i| {
+                serde_json::to_value(i.unit)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            });
+            let n = stats.summary.n;
+            // The interval is Student's at the result's level: its half-width over t.
+            let stderr = stats.mean_ci.filter(|_| n >= 2).map(|ci| {
+                ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0)
+            });
+            let point = Point {
+                n: n as u64,
+                mean: stats.summary.mean,
+                median: stats.summary.median,
+                interval: stats.mean_ci.map(|ci| (ci.lo, ci.hi)),
+                stderr,
+                unit,
+            };
+            (metric.to_string(), point)
+        })
+        .collect()
+}
+
+/// A load percentile: over the runs of a repeated test (their mean, its interval), else
+/// the test's one value (no interval: one run cannot tell its own spread).
+fn load_point(load: &LoadInfo, label: &str, level: f64) -> Option<Point> {
+    let per_run: Option<Vec<f64>> = load
+        .run_percentiles(label)
+        .into_iter()
+        .map(|d| d.map(|d| d.as_nanos() as f64))
+        .collect();
+    match per_run.filter(|v| v.len() >= 2) {
+        Some(values) => {
+            let s = plumb_stats::Summary::of(&values).ok()?;
+            let ci = plumb_stats::mean_ci(&values, level).ok();
+            Some(Point {
+                n: values.len() as u64,
+                mean: s.mean,
+                median: s.median,
+                interval: ci.as_ref().map(|c| (c.interval.lo, c.interval.hi)),
+                stderr: Some(s.std_dev / (values.len() as f64).sqrt()),
+                unit: "ns".into(),
+            })
+        }
+        None => {
+            let v = load.latency.percentile(label)?.as_nanos() as f64;
+            Some(Point {
+                n: 1,
+                mean: v,
+                median: v,
+                interval: None,
+                stderr: None,
+                unit: "ns".into(),
+            })
+        }
+    }
+}
