@@ -426,10 +426,10 @@ pub struct SaveArgs {
     /// Keep the result in the history store at this commit (see plumb history).
     #[arg(long)]
     pub save: bool,
-    /// Keep it in this store (implies --save); without it, $PLUMB_HISTORY, else
-    /// .plumb/history.db at the top of the git repository.
-    #[arg(long, value_name = "PATH")]
-    pub history: Option<PathBuf>,
+    /// Keep it in this store, a SQLite file or a postgres:// URL (implies --save); without
+    /// it, $PLUMB_HISTORY, else .plumb/history.db at the top of the git repository.
+    #[arg(long, value_name = "PATH|URL")]
+    pub history: Option<String>,
 }
 
 /// The exports a result can be written to ('-' for standard output).
@@ -620,9 +620,16 @@ pub struct MergeArgs {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// The store: a SQLite file.
-    #[arg(long, global = true, env = "PLUMB_HISTORY", value_name = "PATH")]
-    pub history: Option<PathBuf>,
+    /// The store: a SQLite file's path, or a postgres:// URL (its password better in
+    /// PGPASSWORD or ~/.pgpass than on a command line anyone can read in ps).
+    #[arg(
+        long,
+        global = true,
+        env = "PLUMB_HISTORY",
+        value_name = "PATH|URL",
+        hide_env_values = true
+    )]
+    pub history: Option<String>,
     #[command(subcommand)]
     pub command: HistoryCommand,
 }

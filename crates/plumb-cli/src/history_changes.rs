@@ -18,7 +18,7 @@ struct Analysed {
     changes: Vec<(Change, StoredChange)>,
 }
 
-pub fn run(store: &mut impl HistoryStore, args: &HistoryChangesArgs) -> Result<i32, CliError> {
+pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i32, CliError> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(CliError(format!(
             "--alpha {}: must be between 0 and 1",
@@ -66,7 +66,7 @@ fn fails(c: &Change, s: &StoredChange, args: &HistoryChangesArgs) -> bool {
 }
 
 /// Every series' change points, found and recorded.
-fn analyse(store: &mut impl HistoryStore, params: ChangeParams) -> Result<Vec<Analysed>, CliError> {
+fn analyse(store: &mut dyn HistoryStore, params: ChangeParams) -> Result<Vec<Analysed>, CliError> {
     let mut data = Vec::new();
     for series in store.series()? {
         let points = store.points(series.id)?;
@@ -242,7 +242,7 @@ fn markdown(analysed: &[Analysed], args: &HistoryChangesArgs) -> String {
 }
 
 /// `plumb history list`: each series with its points, commits, last value and changes.
-pub fn list(store: &impl HistoryStore) -> Result<String, CliError> {
+pub fn list(store: &mut dyn HistoryStore) -> Result<String, CliError> {
     let mut out = String::new();
     let series = store.series()?;
     if series.is_empty() {

@@ -1,14 +1,14 @@
 //! `plumb history`: open the store, and its subcommands that keep and list (`add`, `list`,
-//! `ack`); finding change points is `history_changes.rs`.
+//! `ack`); finding change points is `history_changes.rs`. `Saver` keeps a result of
+//! `plumb run` or `plumb load` given `--save`.
 use crate::args::{HistoryArgs, HistoryCommand, SaveArgs};
 use crate::exit::{self, CliError};
 use crate::{compare_cmd, history_changes, history_git};
-use plumb_history::{ChangeStatus, Commit, HistoryStore, SqliteStore};
+use plumb_history::{ChangeStatus, Commit, HistoryStore, Location};
 use plumb_model::{ResultDocument, RunStatus};
-use std::path::{Path, PathBuf};
 
 pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
-    let path = store_path(args.history)?;
+    let location = location(args.history)?;
     match args.command {
         HistoryCommand::Add(a) => {
             // Every file is read before the store is touched: one bad file adds nothing.
@@ -19,32 +19,22 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
                 .collect::<Result<Vec<_>, _>>()?;
             let here = std::env::current_dir()?;
             let commit = history_git::commit(&here, a.commit.as_deref())?;
-            let mut store = open(&path)?;
+            let mut store = open(&location)?;
             for (doc, file) in docs.iter().zip(&a.results) {
-                let run = store.add(doc, commit.as_ref())?;
-                eprintln!(
-                    "plumb: kept {} ({} benchmarks) as run {run}{} in {}",
-                    file.display(),
-                    doc.benchmarks.len(),
-                    commit
-                        .as_ref()
-                        .map(|c| format!(
-                            " at {}{}",
-                            short(&c.sha),
-                            if c.dirty { " (dirty)" } else { "" }
-                        ))
-                        .unwrap_or_default(),
-                    path.display()
-                );
+                let run = store
+                    .add(doc, commit.as_ref())
+                    .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
+                let said = kept(run, commit.as_ref(), &location);
+                eprintln!("plumb: {}: {said}", file.display());
             }
             Ok(exit::OK)
         }
         HistoryCommand::List => {
-            let store = open(&path)?;
-            exit::print_stdout(&history_changes::list(&store)?)?;
+            let mut store = open(&location)?;
+            exit::print_stdout(&history_changes::list(store.as_mut())?)?;
             Ok(exit::OK)
         }
-        HistoryCommand::Changes(a) => history_changes::run(&mut open(&path)?, &a),
+        HistoryCommand::Changes(a) => history_changes::run(open(&location)?.as_mut(), &a),
         HistoryCommand::Ack(a) => {
             let (series, run) = a
                 .change
@@ -56,7 +46,8 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
                         a.change
                     ))
                 })?;
-            open(&path)?.set_status(series, run, ChangeStatus::Acknowledged, a.note.as_deref())?;
+            let mut store = open(&location)?;
+            store.set_status(series, run, ChangeStatus::Acknowledged, a.note.as_deref())?;
             eprintln!("plumb: change {series}@{run} acknowledged");
             Ok(exit::OK)
         }
@@ -66,7 +57,7 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
 /// A store opened before measuring (so a store that cannot be used stops the run before it
 /// starts), to keep the result in once its files are written.
 pub struct Saver {
-    store: Option<(PathBuf, SqliteStore)>,
+    store: Option<(Location, Box<dyn HistoryStore>)>,
 }
 
 impl Saver {
@@ -75,17 +66,17 @@ impl Saver {
         if !args.save && args.history.is_none() {
             return Ok(Saver { store: None });
         }
-        let path = store_path(args.history.clone().or_else(env_store))?;
-        let store = open(&path)?;
+        let location = location(args.history.clone().or_else(env_store))?;
+        let store = open(&location)?;
         Ok(Saver {
-            store: Some((path, store)),
+            store: Some((location, store)),
         })
     }
 
     /// Keeps `doc` at the working directory's commit; a stopped or failed run is not kept
     /// (its points would be a level no finished run measured), and says so.
     pub fn keep(self, doc: &ResultDocument) -> Result<(), CliError> {
-        let Some((path, mut store)) = self.store else {
+        let Some((location, mut store)) = self.store else {
             return Ok(());
         };
         match &doc.status {
@@ -103,55 +94,48 @@ impl Saver {
         let run = store.add(doc, commit.as_ref()).map_err(|e| {
             CliError(format!(
                 "{}: {e} (the result files are written)",
-                path.display()
+                location.shown()
             ))
         })?;
-        eprintln!("plumb: {}", kept(run, commit.as_ref(), &path));
+        eprintln!("plumb: {}", kept(run, commit.as_ref(), &location));
         Ok(())
     }
 }
 
 /// $PLUMB_HISTORY, when set and not empty.
-fn env_store() -> Option<PathBuf> {
-    std::env::var_os("PLUMB_HISTORY")
+fn env_store() -> Option<String> {
+    std::env::var("PLUMB_HISTORY")
+        .ok()
         .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
 }
 
 /// "kept as run 12 at 0123456789 (dirty) in PATH".
-fn kept(run: i64, commit: Option<&Commit>, path: &Path) -> String {
+fn kept(run: i64, commit: Option<&Commit>, location: &Location) -> String {
     let at = commit
         .map(|c| {
-            format!(
-                " at {}{}",
-                short(&c.sha),
-                if c.dirty { " (dirty)" } else { "" }
-            )
+            let dirty = if c.dirty { " (dirty)" } else { "" };
+            format!(" at {}{dirty}", short(&c.sha))
         })
         .unwrap_or_default();
-    format!("kept as run {run}{at} in {}", path.display())
+    format!("kept as run {run}{at} in {}", location.shown())
 }
 
-/// The store's path: given, or the default under the git top level.
-fn store_path(given: Option<PathBuf>) -> Result<PathBuf, CliError> {
+/// The store: given, or the default under the git top level.
+fn location(given: Option<String>) -> Result<Location, CliError> {
     match given {
-        Some(p) if p.as_os_str().is_empty() => Err(CliError("--history: an empty path".into())),
-        Some(p) => Ok(p),
-        None => Ok(history_git::default_store(&std::env::current_dir()?)),
+        Some(p) if p.is_empty() => Err(CliError("--history: an empty path".into())),
+        Some(p) => Ok(Location::parse(&p)),
+        None => Ok(Location::Sqlite(history_git::default_store(
+            &std::env::current_dir()?,
+        ))),
     }
 }
 
-/// Opens the store at `path`, making its directory when it is missing.
-fn open(path: &std::path::Path) -> Result<SqliteStore, CliError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            CliError(format!(
-                "cannot make {} for the history: {e}",
-                dir.display()
-            ))
-        })?;
-    }
-    SqliteStore::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))
+/// Opens the store; an error names it (a URL without its password).
+fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
+    location
+        .open()
+        .map_err(|e| CliError(format!("{}: {e}", location.shown())))
 }
 
 /// A sha's first 10 characters, as people say it.

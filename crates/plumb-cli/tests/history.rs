@@ -3,62 +3,14 @@
 //! used said in one line.
 mod common;
 
+use common::history::{history_with_step, result};
 use common::Env;
-use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, BenchmarkKind, Environment, Invocation, ProducerSettings};
-use plumb_model::{ResultDocument, Settings};
-use std::path::PathBuf;
 use std::process::Command;
-
-/// A deterministic noise in [-1, 1) from `seed`.
-fn noise(seed: u64, i: u64) -> f64 {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    s ^= s >> 31;
-    s = s.wrapping_mul(0x94D0_49BB_1331_11EB);
-    s ^= s >> 29;
-    (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-}
-
-/// A plumb result of `name` with 20 runs around `ns` (±2 % between results, ±0.5 % within).
-fn result(env: &Env, file: &str, name: &str, ns: f64, seed: u64) -> PathBuf {
-    let settings = Settings {
-        confidence: Confidence::DEFAULT,
-        sesoi: Fraction::DEFAULT_SESOI,
-        producer: ProducerSettings::None,
-    };
-    let machine = Environment {
-        cpu_model: Some("Test CPU".into()),
-        cores: Some(2),
-        ..Environment::default()
-    };
-    let mut doc = ResultDocument::new("0.0.0-test", Invocation::current(), machine, settings);
-    let level = ns * (1.0 + 0.02 * noise(seed, 0));
-    let times = (1..=20).map(|i| (level * (1.0 + 0.005 * noise(seed, i))) as u64);
-    doc.benchmarks.push(Benchmark::of_wall_times(
-        name,
-        BenchmarkKind::Command,
-        times,
-    ));
-    let path = env.path(file);
-    std::fs::write(&path, doc.to_json()).unwrap();
-    path
-}
-
-/// Adds 30 results of `name` at commits c1..c30: 1 ms, then `after` ns from c25 on.
-fn history_with_step(env: &Env, name: &str, after: f64) {
-    for i in 1..=30u64 {
-        let ns = if i >= 25 { after } else { 1e6 };
-        let f = result(env, &format!("r{i}.json"), name, ns, i);
-        let commit = format!("c{i:02}");
-        env.plumb(&["history", "add", f.to_str().unwrap(), "--commit", &commit])
-            .assert_code(0);
-    }
-}
 
 #[test]
 fn a_step_is_found_at_its_commit_and_gates_ci_until_acknowledged() {
     let env = Env::new();
-    history_with_step(&env, "parse", 1.1e6);
+    history_with_step(&env, "parse", 1.1e6, &[]);
     let list = env.plumb(&["history", "list"]);
     list.assert_code(0);
     assert!(list.stdout.contains("parse · wall-time"), "{}", list.stdout);
@@ -104,7 +56,7 @@ fn a_step_is_found_at_its_commit_and_gates_ci_until_acknowledged() {
 #[test]
 fn a_faster_step_is_said_but_never_fails_and_a_flat_history_has_no_change() {
     let env = Env::new();
-    history_with_step(&env, "fast", 0.8e6);
+    history_with_step(&env, "fast", 0.8e6, &[]);
     let r = env.plumb(&["history", "changes", "--fail-on", "new-change"]);
     r.assert_code(0);
     assert!(
@@ -119,7 +71,7 @@ fn a_faster_step_is_said_but_never_fails_and_a_flat_history_has_no_change() {
     );
 
     let flat = Env::new();
-    history_with_step(&flat, "flat", 1e6);
+    history_with_step(&flat, "flat", 1e6, &[]);
     let r = flat.plumb(&["history", "changes", "--fail-on", "new-change"]);
     r.assert_code(0);
     assert!(
@@ -281,7 +233,8 @@ fn a_store_that_cannot_be_used_is_one_clear_line_and_exit_2() {
     let r = env.plumb(&["history", "list", "--history", "/proc/plumb/h.db"]);
     r.assert_code(2);
     assert!(
-        r.stderr.contains("cannot make /proc/plumb for the history"),
+        r.stderr
+            .contains("cannot make the store's directory: /proc/plumb"),
         "{}",
         r.stderr
     );

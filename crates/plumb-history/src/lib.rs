@@ -9,6 +9,8 @@
 mod document;
 mod error;
 mod fingerprint;
+mod location;
+mod pg;
 mod points;
 mod schema;
 mod series;
@@ -17,6 +19,8 @@ mod store;
 
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
+pub use location::Location;
+pub use pg::{redacted, PostgresStore};
 pub use points::points_of;
 pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 pub use sqlite::SqliteStore;

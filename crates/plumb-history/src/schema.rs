@@ -57,3 +57,51 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          PRIMARY KEY (series, run)
      );",
 ];
+
+/// The same schema in PostgreSQL's types, version for version with `MIGRATIONS`; the
+/// version is kept in `plumb_schema` (PostgreSQL has no `user_version`).
+pub const PG_MIGRATIONS: [&str; VERSION as usize] = ["CREATE TABLE machines (
+         id BIGSERIAL PRIMARY KEY,
+         fingerprint TEXT NOT NULL UNIQUE
+     );
+     CREATE TABLE runs (
+         id BIGSERIAL PRIMARY KEY,
+         recorded TEXT NOT NULL,
+         machine BIGINT NOT NULL REFERENCES machines(id),
+         commit_sha TEXT,
+         commit_time TEXT,
+         branch TEXT,
+         dirty BOOLEAN NOT NULL DEFAULT FALSE,
+         plumb_version TEXT NOT NULL,
+         document BYTEA NOT NULL
+     );
+     CREATE TABLE series (
+         id BIGSERIAL PRIMARY KEY,
+         benchmark TEXT NOT NULL,
+         parameters TEXT NOT NULL,
+         metric TEXT NOT NULL,
+         machine BIGINT NOT NULL REFERENCES machines(id),
+         UNIQUE (benchmark, parameters, metric, machine)
+     );
+     CREATE TABLE points (
+         series BIGINT NOT NULL REFERENCES series(id),
+         run BIGINT NOT NULL REFERENCES runs(id),
+         n BIGINT NOT NULL,
+         mean DOUBLE PRECISION NOT NULL,
+         median DOUBLE PRECISION NOT NULL,
+         ci_lo DOUBLE PRECISION,
+         ci_hi DOUBLE PRECISION,
+         stderr DOUBLE PRECISION,
+         unit TEXT NOT NULL,
+         PRIMARY KEY (series, run)
+     );
+     CREATE INDEX points_by_run ON points(run);
+     CREATE TABLE changes (
+         series BIGINT NOT NULL REFERENCES series(id),
+         run BIGINT NOT NULL REFERENCES runs(id),
+         status TEXT NOT NULL,
+         first_seen TEXT NOT NULL,
+         seen_at_run BIGINT NOT NULL,
+         note TEXT,
+         PRIMARY KEY (series, run)
+     );"];

@@ -15,6 +15,14 @@ pub struct SeriesKey {
     pub machine: MachineFingerprint,
 }
 
+impl SeriesKey {
+    /// The parameters as the store keeps them: a BTreeMap serialises in key order, so one
+    /// set of parameters has one text.
+    pub fn parameters_text(&self) -> String {
+        serde_json::to_string(&self.parameters).expect("a map of strings serialises")
+    }
+}
+
 /// The commit a result was measured at, when it was taken in a git repository.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Commit {

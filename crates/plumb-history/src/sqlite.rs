@@ -61,11 +61,6 @@ impl SqliteStore {
     }
 }
 
-fn parameters_text(key: &SeriesKey) -> String {
-    // A BTreeMap serialises in key order: one text per set of parameters.
-    serde_json::to_string(&key.parameters).expect("a map of strings serialises")
-}
-
 impl HistoryStore for SqliteStore {
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
         let machine = MachineFingerprint::of(&doc.environment);
@@ -102,7 +97,7 @@ impl HistoryStore for SqliteStore {
         .map_err(db("cannot record the run"))?;
         let run = tx.last_insert_rowid();
         for (key, p) in points_of(doc, &machine) {
-            let parameters = parameters_text(&key);
+            let parameters = key.parameters_text();
             tx.execute(
                 "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
@@ -137,7 +132,7 @@ impl HistoryStore for SqliteStore {
         Ok(run)
     }
 
-    fn document(&self, run: i64) -> Result<ResultDocument, HistoryError> {
+    fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
         let bytes: Vec<u8> = self
             .conn
             .query_row(
@@ -150,7 +145,7 @@ impl HistoryStore for SqliteStore {
         ResultDocument::from_json(&json).map_err(|e| HistoryError::Document(e.to_string()))
     }
 
-    fn series(&self) -> Result<Vec<StoredSeries>, HistoryError> {
+    fn series(&mut self) -> Result<Vec<StoredSeries>, HistoryError> {
         let mut stmt = self
             .conn
             .prepare(
@@ -179,7 +174,7 @@ impl HistoryStore for SqliteStore {
             .map_err(db("cannot read a series"))
     }
 
-    fn points(&self, series: i64) -> Result<Vec<StoredPoint>, HistoryError> {
+    fn points(&mut self, series: i64) -> Result<Vec<StoredPoint>, HistoryError> {
         let mut stmt = self
             .conn
             .prepare(
@@ -395,7 +390,7 @@ mod tests {
         assert_eq!(doc.benchmarks[1].name, "b");
         // Reopened: the schema is not migrated twice and the points are all there.
         drop(store);
-        let store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
         assert_eq!(store.points(a.id).unwrap().len(), 2);
     }
 
@@ -458,7 +453,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
         store.add(&result(&["a"], 1000), None).unwrap();
-        let p = &store.points(store.series().unwrap()[0].id).unwrap()[0].point;
+        let id = store.series().unwrap()[0].id;
+        let p = &store.points(id).unwrap()[0].point;
         // Ten values 1000..1009: sd = 3.0277, se = sd/√10 = 0.957427.
         assert!((p.stderr.unwrap() - 0.957427).abs() < 1e-5, "{p:?}");
     }

@@ -9,13 +9,13 @@ pub trait HistoryStore {
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError>;
 
     /// The result document kept with run `run`, as it was added.
-    fn document(&self, run: i64) -> Result<ResultDocument, HistoryError>;
+    fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError>;
 
     /// Every series, with how many points it has.
-    fn series(&self) -> Result<Vec<StoredSeries>, HistoryError>;
+    fn series(&mut self) -> Result<Vec<StoredSeries>, HistoryError>;
 
     /// A series' points, oldest commit first (recorded time where there is no commit).
-    fn points(&self, series: i64) -> Result<Vec<StoredPoint>, HistoryError>;
+    fn points(&mut self, series: i64) -> Result<Vec<StoredPoint>, HistoryError>;
 
     /// Records that the analysis at `now` found changes starting at `runs` in `series`: a
     /// change seen before keeps its status and first sighting; one not found any more is

@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod history;
+pub mod postgres;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;

@@ -1,0 +1,269 @@
+//! End to end: `plumb history` against a real PostgreSQL server (the one .ci/run installs
+//! and starts; `PLUMB_TEST_POSTGRES` names it) — the same behaviour as SQLite's, the
+//! password never shown and taken from the environment, TLS as sslmode asks, a wrong URL
+//! and a newer schema said in one line.
+mod common;
+
+use common::history::{history_with_step, result};
+use common::postgres::database;
+use common::Env;
+
+/// The password in a URL, or None.
+fn password_of(url: &str) -> Option<String> {
+    let auth = url.split_once("://")?.1.rsplit_once('@')?.0;
+    Some(auth.split_once(':')?.1.to_string())
+}
+
+/// `url` without its password (the role's password must then come from elsewhere).
+fn without_password(url: &str) -> String {
+    match password_of(url) {
+        Some(p) => url.replacen(&format!(":{p}@"), "@", 1),
+        None => url.to_string(),
+    }
+}
+
+#[test]
+fn a_step_is_found_and_gated_in_postgres_as_in_sqlite() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &["--history", &db.url]);
+    let list = env.plumb(&["history", "list", "--history", &db.url]);
+    list.assert_code(0);
+    assert!(
+        list.stdout.contains("parse · wall-time") && list.stdout.contains("c01..c30"),
+        "{}",
+        list.stdout
+    );
+    let changes = env.plumb(&[
+        "history",
+        "changes",
+        "--fail-on",
+        "new-change",
+        "--history",
+        &db.url,
+    ]);
+    changes.assert_code(1);
+    let line = changes
+        .stdout
+        .lines()
+        .find(|l| l.contains("c24..c25"))
+        .expect("a change at c25");
+    assert!(line.contains("candidate, new"), "{line}");
+    let id = line.split_whitespace().next().unwrap();
+    env.plumb(&["history", "ack", id, "--history", &db.url])
+        .assert_code(0);
+    let again = env.plumb(&[
+        "history",
+        "changes",
+        "--fail-on",
+        "new-change",
+        "--history",
+        &db.url,
+    ]);
+    again.assert_code(0);
+    assert!(again.stdout.contains("acknowledged"), "{}", again.stdout);
+    // Nothing said anywhere shows the password.
+    if let Some(pw) = password_of(&db.url) {
+        for out in [&list, &changes, &again] {
+            assert!(!out.stdout.contains(&pw) && !out.stderr.contains(&pw));
+        }
+    }
+}
+
+#[test]
+fn a_benchmark_named_like_sql_is_kept_as_a_name_in_postgres() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    let evil = "x'); DROP TABLE points; --";
+    for i in 1..=2 {
+        let f = result(&env, &format!("r{i}.json"), evil, 1e6, i);
+        let r = env.plumb(&[
+            "history",
+            "add",
+            f.to_str().unwrap(),
+            "--commit",
+            &format!("c{i}"),
+            "--history",
+            &db.url,
+        ]);
+        r.assert_code(0);
+    }
+    let list = env.plumb(&["history", "list", "--history", &db.url]);
+    assert!(
+        list.stdout.contains(&format!("{evil} · wall-time")),
+        "{}",
+        list.stdout
+    );
+}
+
+#[test]
+fn the_password_comes_from_the_environment_and_is_never_printed() {
+    let Some(db) = database() else { return };
+    let Some(pw) = password_of(&db.url) else {
+        panic!("PLUMB_TEST_POSTGRES must carry a password for this test");
+    };
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let bare = without_password(&db.url);
+    // PGPASSWORD.
+    let out = env
+        .command(&[
+            "history",
+            "add",
+            f.to_str().unwrap(),
+            "--commit",
+            "c1",
+            "--history",
+            &bare,
+        ])
+        .env("PGPASSWORD", &pw)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A .pgpass file.
+    let pgpass = env.write("pgpass", &format!("*:*:*:*:{pw}\n"));
+    let out = env
+        .command(&["history", "list", "--history", &bare])
+        .env_remove("PGPASSWORD")
+        .env("PGPASSFILE", &pgpass)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("b · wall-time"));
+    // The store named by PLUMB_HISTORY, as a CI secret would give it.
+    let out = env
+        .command(&["history", "list"])
+        .env("PLUMB_HISTORY", &db.url)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // A wrong password: refused, in one line, without the password tried.
+    let wrong = db
+        .url
+        .replacen(&format!(":{pw}@"), ":not-the-password-42@", 1);
+    let r = env.plumb(&["history", "list", "--history", &wrong]);
+    r.assert_code(2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("not-the-password-42") && r.stderr.contains(":***@"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("password authentication failed"),
+        "{}",
+        r.stderr
+    );
+    // --help does not show PLUMB_HISTORY's value.
+    let out = env
+        .command(&["history", "--help"])
+        .env("PLUMB_HISTORY", &db.url)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(&pw));
+}
+
+#[test]
+fn tls_is_used_as_sslmode_asks() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let file = f.to_str().unwrap();
+    // require: encrypted (the server's own view of this session says so).
+    let require = db.url_with("sslmode=require");
+    env.plumb(&[
+        "history",
+        "add",
+        file,
+        "--commit",
+        "c1",
+        "--history",
+        &require,
+    ])
+    .assert_code(0);
+    // verify-full against the server's certificate as the root, at the name it carries.
+    let cert = "/etc/ssl/certs/ssl-cert-snakeoil.pem";
+    if std::path::Path::new(cert).exists() {
+        let full = db
+            .url_with(&format!("sslmode=verify-full&sslrootcert={cert}"))
+            .replace("@127.0.0.1", "@localhost");
+        env.plumb(&["history", "list", "--history", &full])
+            .assert_code(0);
+        // At an address the certificate does not name, verify-full refuses and verify-ca
+        // (the chain only) accepts.
+        let by_ip = db
+            .url_with(&format!("sslmode=verify-full&sslrootcert={cert}"))
+            .replace("@localhost", "@127.0.0.1");
+        let r = env.plumb(&["history", "list", "--history", &by_ip]);
+        r.assert_code(2);
+        assert!(r.stderr.contains("cannot connect"), "{}", r.stderr);
+        let ca = by_ip.replace("verify-full", "verify-ca");
+        env.plumb(&["history", "list", "--history", &ca])
+            .assert_code(0);
+    } else {
+        plumb_testkit::skip(
+            "PostgreSQL TLS: no /etc/ssl/certs/ssl-cert-snakeoil.pem (Debian's server certificate)",
+        );
+    }
+    // disable: plain.
+    env.plumb(&[
+        "history",
+        "list",
+        "--history",
+        &db.url_with("sslmode=disable"),
+    ])
+    .assert_code(0);
+    let r = env.plumb(&[
+        "history",
+        "list",
+        "--history",
+        &db.url_with("sslmode=sometimes"),
+    ]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("sslmode=sometimes is not one of"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_wrong_url_and_a_newer_schema_are_one_line_and_exit_2() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    // No server on that port.
+    let nowhere = "postgres://plumb:secret-77@127.0.0.1:1/none";
+    let r = env.plumb(&["history", "list", "--history", nowhere]);
+    r.assert_code(2);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("cannot connect") && !r.stderr.contains("secret-77"),
+        "{}",
+        r.stderr
+    );
+    // A database that does not exist.
+    let missing = db.url.replace(&db.name, "plumb_no_such_db");
+    let r = env.plumb(&["history", "list", "--history", &missing]);
+    r.assert_code(2);
+    assert!(r.stderr.contains("does not exist"), "{}", r.stderr);
+    // A store of a newer plumb.
+    env.plumb(&["history", "list", "--history", &db.url])
+        .assert_code(0);
+    db.execute("UPDATE plumb_schema SET version = 99");
+    let r = env.plumb(&["history", "list", "--history", &db.url]);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("schema version 99, newer than this plumb's"),
+        "{}",
+        r.stderr
+    );
+}

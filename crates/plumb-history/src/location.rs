@@ -1,0 +1,60 @@
+//! Where a history lives: a SQLite file (a path) or a PostgreSQL database (a postgres://
+//! URL), opened behind the one trait; said in messages without a password.
+use crate::{HistoryError, HistoryStore, PostgresStore, SqliteStore};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Location {
+    /// A postgres:// or postgresql:// URL, else a SQLite file's path.
+    pub fn parse(text: &str) -> Location {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Location::Postgres(text.to_string())
+        } else {
+            Location::Sqlite(PathBuf::from(text))
+        }
+    }
+
+    /// The location as messages say it: a path, or a URL without its password.
+    pub fn shown(&self) -> String {
+        match self {
+            Location::Sqlite(p) => p.display().to_string(),
+            Location::Postgres(url) => crate::redacted(url),
+        }
+    }
+
+    /// Opens the store, making a SQLite file's directory when it is missing.
+    pub fn open(&self) -> Result<Box<dyn HistoryStore>, HistoryError> {
+        match self {
+            Location::Sqlite(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| HistoryError::Database {
+                        what: "cannot make the store's directory",
+                        cause: format!("{}: {e}", dir.display()),
+                    })?;
+                }
+                Ok(Box::new(SqliteStore::open(path)?))
+            }
+            Location::Postgres(url) => Ok(Box::new(PostgresStore::open(url)?)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_is_postgres_and_anything_else_a_file() {
+        let pg = Location::parse("postgresql://u:pw@db/h");
+        assert_eq!(pg.shown(), "postgresql://u:***@db/h");
+        assert_eq!(
+            Location::parse(".plumb/history.db"),
+            Location::Sqlite(".plumb/history.db".into())
+        );
+    }
+}

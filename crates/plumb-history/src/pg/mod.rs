@@ -1,0 +1,429 @@
+//! A team's home of the history: PostgreSQL, the same schema as SQLite's in its types,
+//! migrated on open under an advisory lock (two plumbs starting at once migrate once),
+//! every statement parameterised, TLS as libpq's sslmode asks, the password never shown.
+mod tls;
+mod url;
+
+pub use url::redacted;
+
+use crate::document::{compress, decompress};
+use crate::points::points_of;
+use crate::schema::{PG_MIGRATIONS, VERSION};
+use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
+use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use plumb_model::quantity::Timestamp;
+use plumb_model::ResultDocument;
+use postgres::{Client, Config, Row, Transaction};
+use std::time::Duration;
+use url::StoreUrl;
+
+/// How long a write waits for a lock another session holds before it says who holds it.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// The advisory lock under which the schema is migrated ("plumb" in ASCII).
+const MIGRATION_LOCK: i64 = 0x706c_756d_62;
+
+pub struct PostgresStore {
+    client: Client,
+    shown: String,
+}
+
+/// An error of the database while doing `what`, the URL shown without its password.
+fn pg(what: &'static str) -> impl Fn(postgres::Error) -> HistoryError {
+    move |e| HistoryError::Database {
+        what,
+        cause: match e.as_db_error() {
+            Some(db) => db.message().to_string(),
+            None => e.to_string(),
+        },
+    }
+}
+
+impl PostgresStore {
+    /// Connects to the store at `url` (postgres:// or postgresql://) and brings its schema
+    /// to this plumb's version; a newer schema is refused. The password comes from the URL,
+    /// else `PGPASSWORD`, else `PGPASSFILE` or `~/.pgpass`.
+    pub fn open(url: &str) -> Result<PostgresStore, HistoryError> {
+        let parsed = StoreUrl::parse(url).map_err(|cause| HistoryError::Database {
+            what: "cannot read the store's URL",
+            cause,
+        })?;
+        let shown = parsed.shown.clone();
+        let unreachable = |cause: String| HistoryError::Database {
+            what: "cannot connect",
+            cause: format!("{shown}: {cause}"),
+        };
+        let mut config: Config = parsed
+            .driver
+            .parse()
+            .map_err(|e: postgres::Error| unreachable(url::redacted(&e.to_string())))?;
+        if config.get_password().is_none() {
+            let host = match config.get_hosts().first() {
+                Some(postgres::config::Host::Tcp(h)) => h.clone(),
+                _ => "localhost".into(),
+            };
+            let port = config.get_ports().first().copied().unwrap_or(5432);
+            let user = config.get_user().unwrap_or_default().to_string();
+            let db = config.get_dbname().unwrap_or(&user).to_string();
+            if let Some(p) = url::password_from_environment(&host, port, &db, &user) {
+                config.password(p);
+            }
+        }
+        config
+            .application_name(&format!("plumb (pid {})", std::process::id()))
+            .connect_timeout(LOCK_WAIT);
+        let connector = tls::connector(&parsed).map_err(unreachable)?;
+        let client = config
+            .connect(connector)
+            .map_err(|e| unreachable(connect_error(&e)))?;
+        let mut store = PostgresStore { client, shown };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self) -> Result<(), HistoryError> {
+        let mut tx = self
+            .client
+            .transaction()
+            .map_err(pg("cannot start a migration"))?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .map_err(pg("cannot take the migration lock"))?;
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS plumb_schema (version INTEGER NOT NULL)")
+            .map_err(pg("cannot read the schema version"))?;
+        let found: Option<i32> = tx
+            .query_opt("SELECT version FROM plumb_schema", &[])
+            .map_err(pg("cannot read the schema version"))?
+            .map(|r| r.get(0));
+        let found = found.unwrap_or(0) as u32;
+        if found > VERSION {
+            return Err(HistoryError::NewerSchema {
+                found,
+                known: VERSION,
+            });
+        }
+        for sql in PG_MIGRATIONS.iter().skip(found as usize) {
+            tx.batch_execute(sql)
+                .map_err(pg("cannot migrate the schema"))?;
+        }
+        if found < VERSION {
+            tx.execute("DELETE FROM plumb_schema", &[])
+                .map_err(pg("cannot record the schema version"))?;
+            tx.execute("INSERT INTO plumb_schema VALUES ($1)", &[&(VERSION as i32)])
+                .map_err(pg("cannot record the schema version"))?;
+        }
+        tx.commit().map_err(pg("cannot commit a migration"))
+    }
+
+    /// A transaction whose lock waits are bounded.
+    fn write(&mut self) -> Result<Transaction<'_>, HistoryError> {
+        let mut tx = self
+            .client
+            .transaction()
+            .map_err(pg("cannot start a write"))?;
+        tx.batch_execute(&format!(
+            "SET LOCAL lock_timeout = '{}s'",
+            LOCK_WAIT.as_secs()
+        ))
+        .map_err(pg("cannot bound the lock wait"))?;
+        Ok(tx)
+    }
+
+    /// The URL the store was opened at, its password hidden.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+}
+
+/// A connection error in a line, with no password in it.
+fn connect_error(e: &postgres::Error) -> String {
+    let text = match e.as_db_error() {
+        Some(db) => db.message().to_string(),
+        None => {
+            let mut t = e.to_string();
+            let mut source = std::error::Error::source(e);
+            while let Some(s) = source {
+                t = format!("{t}: {s}");
+                source = s.source();
+            }
+            t
+        }
+    };
+    url::redacted(&text)
+}
+
+/// What a lock timeout says: who holds locks on the store's tables.
+fn lock_error(tx: &mut Transaction, what: &'static str, e: postgres::Error) -> HistoryError {
+    let timed_out = e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE);
+    if !timed_out {
+        return pg(what)(e);
+    }
+    let _ = tx.batch_execute("ROLLBACK");
+    HistoryError::Database {
+        what,
+        cause: format!("the store stayed locked for {} s", LOCK_WAIT.as_secs()),
+    }
+}
+
+impl HistoryStore for PostgresStore {
+    fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
+        let machine = MachineFingerprint::of(&doc.environment);
+        let holders = self.lock_holders();
+        let mut tx = self.write()?;
+        let added = add_in(&mut tx, doc, commit, &machine);
+        match added {
+            Ok(run) => {
+                tx.commit().map_err(pg("cannot commit the run"))?;
+                Ok(run)
+            }
+            Err(e) => Err(match e.code() {
+                Some(c) if *c == postgres::error::SqlState::LOCK_NOT_AVAILABLE => {
+                    let mut err = lock_error(&mut tx, "cannot record the run", e);
+                    if let (HistoryError::Database { cause, .. }, Some(h)) = (&mut err, holders) {
+                        cause.push_str(&h);
+                    }
+                    err
+                }
+                _ => pg("cannot record the run")(e),
+            }),
+        }
+    }
+
+    fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
+        let bytes: Vec<u8> = self
+            .client
+            .query_one("SELECT document FROM runs WHERE id = $1", &[&run])
+            .map_err(pg("cannot read a kept result"))?
+            .get(0);
+        let json = decompress(&bytes).map_err(HistoryError::Document)?;
+        ResultDocument::from_json(&json).map_err(|e| HistoryError::Document(e.to_string()))
+    }
+
+    fn series(&mut self) -> Result<Vec<StoredSeries>, HistoryError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT s.id, s.benchmark, s.parameters, s.metric, m.fingerprint,
+                        (SELECT COUNT(*) FROM points p WHERE p.series = s.id)
+                 FROM series s JOIN machines m ON m.id = s.machine
+                 ORDER BY s.benchmark, s.parameters, s.metric, m.fingerprint",
+                &[],
+            )
+            .map_err(pg("cannot list the series"))?;
+        Ok(rows
+            .iter()
+            .map(|r| StoredSeries {
+                id: r.get(0),
+                key: SeriesKey {
+                    benchmark: r.get(1),
+                    parameters: serde_json::from_str(r.get(2)).unwrap_or_default(),
+                    metric: r.get(3),
+                    machine: MachineFingerprint(r.get(4)),
+                },
+                points: r.get::<_, i64>(5) as u64,
+            })
+            .collect())
+    }
+
+    fn points(&mut self, series: i64) -> Result<Vec<StoredPoint>, HistoryError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT r.id, r.recorded, r.commit_sha, r.commit_time, r.branch, r.dirty,
+                        r.plumb_version, p.n, p.mean, p.median, p.ci_lo, p.ci_hi, p.unit,
+                        p.stderr
+                 FROM points p JOIN runs r ON r.id = p.run
+                 WHERE p.series = $1
+                 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
+                &[&series],
+            )
+            .map_err(pg("cannot read the points"))?;
+        Ok(rows.iter().map(stored_point).collect())
+    }
+
+    fn record_changes(
+        &mut self,
+        series: i64,
+        runs: &[i64],
+        now: Timestamp,
+    ) -> Result<Vec<StoredChange>, HistoryError> {
+        let mut tx = self.write()?;
+        let newest: i64 = tx
+            .query_one("SELECT COALESCE(MAX(id), 0) FROM runs", &[])
+            .map_err(pg("cannot read the newest run"))?
+            .get(0);
+        // A change no longer found is forgotten while nobody has spoken of it.
+        tx.execute(
+            "DELETE FROM changes WHERE series = $1 AND status = 'candidate' AND run <> ALL($2)",
+            &[&series, &runs],
+        )
+        .map_err(pg("cannot forget a change"))?;
+        for run in runs {
+            tx.execute(
+                "INSERT INTO changes (series, run, status, first_seen, seen_at_run)
+                 VALUES ($1, $2, 'candidate', $3, $4) ON CONFLICT (series, run) DO NOTHING",
+                &[&series, run, &now.to_string(), &newest],
+            )
+            .map_err(pg("cannot record a change"))?;
+        }
+        let rows = tx
+            .query(
+                "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run FROM changes c
+                 JOIN runs r ON r.id = c.run
+                 WHERE c.series = $1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
+                &[&series],
+            )
+            .map_err(pg("cannot read the changes"))?;
+        tx.commit().map_err(pg("cannot commit the changes"))?;
+        Ok(rows
+            .iter()
+            .map(|r| StoredChange {
+                series,
+                run: r.get(0),
+                status: ChangeStatus::from_name(r.get(1)).unwrap_or(ChangeStatus::Candidate),
+                first_seen: r.get::<_, String>(2).parse().unwrap_or(Timestamp::EPOCH),
+                note: r.get(3),
+                new: r.get::<_, i64>(4) == newest,
+            })
+            .collect())
+    }
+
+    fn set_status(
+        &mut self,
+        series: i64,
+        run: i64,
+        status: ChangeStatus,
+        note: Option<&str>,
+    ) -> Result<(), HistoryError> {
+        let changed = self
+            .client
+            .execute(
+                "UPDATE changes SET status = $3, note = COALESCE($4, note) WHERE series = $1 AND run = $2",
+                &[&series, &run, &status.name(), &note],
+            )
+            .map_err(pg("cannot set a change's status"))?;
+        if changed == 0 {
+            return Err(HistoryError::NoSuchChange { series, run });
+        }
+        Ok(())
+    }
+}
+
+impl PostgresStore {
+    /// Who else holds a session on this database now, said for a lock timeout: taken
+    /// before the write, since after a timeout the holder may have gone.
+    fn lock_holders(&mut self) -> Option<String> {
+        let rows = self
+            .client
+            .query(
+                "SELECT pid, COALESCE(application_name, ''), COALESCE(usename::text, ''),
+                        COALESCE(to_char(xact_start, 'YYYY-MM-DD\"T\"HH24:MI:SS'), '')
+                 FROM pg_stat_activity
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()
+                   AND xact_start IS NOT NULL",
+                &[],
+            )
+            .ok()?;
+        let who: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let (pid, app, user, since): (i32, String, String, String) =
+                    (r.get(0), r.get(1), r.get(2), r.get(3));
+                format!("server pid {pid} ({app}, user {user}, in a transaction since {since})")
+            })
+            .collect();
+        (!who.is_empty()).then(|| format!("; open transactions: {}", who.join(", ")))
+    }
+}
+
+/// `add`'s statements in `tx`.
+fn add_in(
+    tx: &mut Transaction,
+    doc: &ResultDocument,
+    commit: Option<&Commit>,
+    machine: &MachineFingerprint,
+) -> Result<i64, postgres::Error> {
+    tx.execute(
+        "INSERT INTO machines (fingerprint) VALUES ($1) ON CONFLICT (fingerprint) DO NOTHING",
+        &[&machine.0],
+    )?;
+    let machine_id: i64 = tx
+        .query_one(
+            "SELECT id FROM machines WHERE fingerprint = $1",
+            &[&machine.0],
+        )?
+        .get(0);
+    let run: i64 = tx
+        .query_one(
+            "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, document)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+            &[
+                &doc.started.to_string(),
+                &machine_id,
+                &commit.map(|c| c.sha.clone()),
+                &commit.map(|c| c.time.to_string()),
+                &commit.and_then(|c| c.branch.clone()),
+                &commit.is_some_and(|c| c.dirty),
+                &doc.tool.version,
+                &compress(&doc.to_json()),
+            ],
+        )?
+        .get(0);
+    for (key, p) in points_of(doc, machine) {
+        let parameters = key.parameters_text();
+        tx.execute(
+            "INSERT INTO series (benchmark, parameters, metric, machine) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
+            &[&key.benchmark, &parameters, &key.metric, &machine_id],
+        )?;
+        let series: i64 = tx
+            .query_one(
+                "SELECT id FROM series WHERE benchmark = $1 AND parameters = $2 AND metric = $3 AND machine = $4",
+                &[&key.benchmark, &parameters, &key.metric, &machine_id],
+            )?
+            .get(0);
+        tx.execute(
+            "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            &[
+                &series,
+                &run,
+                &(p.n as i64),
+                &p.mean,
+                &p.median,
+                &p.interval.map(|i| i.0),
+                &p.interval.map(|i| i.1),
+                &p.stderr,
+                &p.unit,
+            ],
+        )?;
+    }
+    Ok(run)
+}
+
+fn stored_point(r: &Row) -> StoredPoint {
+    let moment = |s: Option<String>| {
+        s.and_then(|s| s.parse::<Timestamp>().ok())
+            .unwrap_or(Timestamp::EPOCH)
+    };
+    let sha: Option<String> = r.get(2);
+    let commit = sha.map(|sha| Commit {
+        sha,
+        time: moment(r.get(3)),
+        branch: r.get(4),
+        dirty: r.get(5),
+    });
+    let (lo, hi): (Option<f64>, Option<f64>) = (r.get(10), r.get(11));
+    StoredPoint {
+        run: r.get(0),
+        recorded: moment(r.get(1)),
+        commit,
+        plumb_version: r.get(6),
+        point: Point {
+            n: r.get::<_, i64>(7) as u64,
+            mean: r.get(8),
+            median: r.get(9),
+            interval: lo.zip(hi),
+            stderr: r.get(13),
+            unit: r.get(12),
+        },
+    }
+}
