@@ -9,6 +9,12 @@ pub enum HistoryError {
     Database { what: &'static str, cause: String },
     /// A result document could not be kept (it does not serialise).
     Document(String),
+    /// Another process kept the store locked for longer than plumb waits.
+    Locked {
+        waited: std::time::Duration,
+        /// Who holds it, where that can be found (a process and its command line).
+        holders: Vec<String>,
+    },
     /// No change point was recorded where one was named.
     NoSuchChange { series: i64, run: i64 },
 }
@@ -22,6 +28,14 @@ impl fmt::Display for HistoryError {
             ),
             HistoryError::Database { what, cause } => write!(f, "history store: {what}: {cause}"),
             HistoryError::Document(why) => write!(f, "history store: cannot keep the result: {why}"),
+            HistoryError::Locked { waited, holders } => {
+                write!(f, "history store: still locked after waiting {} s", waited.as_secs_f64())?;
+                if holders.is_empty() {
+                    write!(f, " (by another process)")
+                } else {
+                    write!(f, " by {}", holders.join(", "))
+                }
+            }
             HistoryError::NoSuchChange { series, run } => write!(
                 f,
                 "no change point recorded in series {series} at run {run}: plumb history changes lists them"
@@ -32,10 +46,19 @@ impl fmt::Display for HistoryError {
 
 impl std::error::Error for HistoryError {}
 
-/// An error of the database while doing `what`.
+/// An error of the database while doing `what`; a lock not had in time is `Locked`, its
+/// wait and holders filled in by the store, which knows them.
 pub(crate) fn db(what: &'static str) -> impl Fn(rusqlite::Error) -> HistoryError {
-    move |e| HistoryError::Database {
-        what,
-        cause: e.to_string(),
+    move |e| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            HistoryError::Locked {
+                waited: std::time::Duration::ZERO,
+                holders: Vec::new(),
+            }
+        }
+        _ => HistoryError::Database {
+            what,
+            cause: e.to_string(),
+        },
     }
 }

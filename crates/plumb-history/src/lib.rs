@@ -10,6 +10,7 @@ mod document;
 mod error;
 mod fingerprint;
 mod location;
+mod lock_holders;
 mod pg;
 mod points;
 mod schema;

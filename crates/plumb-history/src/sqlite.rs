@@ -2,134 +2,122 @@
 //! writer), its schema migrated on open, every statement parameterised.
 use crate::document::{compress, decompress};
 use crate::error::db;
+use crate::lock_holders::lock_holders;
 use crate::points::points_of;
 use crate::schema::{MIGRATIONS, VERSION};
 use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
 use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
-use rusqlite::{params, Connection};
-use std::path::Path;
+use rusqlite::{params, Connection, TransactionBehavior};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How long a write waits for another writer before it says the store is busy.
+/// How long a write waits for another writer before it says the store is locked, and by
+/// whom; `PLUMB_HISTORY_LOCK_WAIT` (seconds) changes it.
 const BUSY_WAIT: Duration = Duration::from_secs(10);
 
 pub struct SqliteStore {
     conn: Connection,
+    path: PathBuf,
+    wait: Duration,
+}
+
+/// The lock wait: `PLUMB_HISTORY_LOCK_WAIT` seconds, else `BUSY_WAIT`.
+fn lock_wait() -> Duration {
+    std::env::var("PLUMB_HISTORY_LOCK_WAIT")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(BUSY_WAIT, Duration::from_secs_f64)
 }
 
 impl SqliteStore {
     /// Opens (creating if missing) the store at `path` and brings its schema to this
     /// plumb's version; a newer schema is refused.
     pub fn open(path: &Path) -> Result<SqliteStore, HistoryError> {
-        let conn = Connection::open(path).map_err(db("cannot open the store"))?;
-        conn.busy_timeout(BUSY_WAIT)
+        let wait = lock_wait();
+        let with_holders = |e| locked_by(e, path, wait);
+        let conn = Connection::open(path)
+            .map_err(db("cannot open the store"))
+            .map_err(with_holders)?;
+        conn.busy_timeout(wait)
             .map_err(db("cannot set the lock wait"))?;
         conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db("cannot turn on write-ahead logging"))?;
+            .map_err(db("cannot turn on write-ahead logging"))
+            .map_err(with_holders)?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(db("cannot turn on foreign keys"))?;
-        let mut store = SqliteStore { conn };
-        store.migrate()?;
+        let mut store = SqliteStore {
+            conn,
+            path: path.to_path_buf(),
+            wait,
+        };
+        store.migrate().map_err(with_holders)?;
         Ok(store)
     }
 
+    /// `e`, a lock not had in time said with the wait and who holds the lock.
+    fn said(&self, e: HistoryError) -> HistoryError {
+        locked_by(e, &self.path, self.wait)
+    }
+
+    /// Brings the schema to this plumb's version in one write transaction, the version
+    /// read inside it: two plumbs opening a new store at once migrate it once.
     fn migrate(&mut self) -> Result<(), HistoryError> {
-        let found: u32 = self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(db("cannot read the schema version"))?;
+        let version = |c: &Connection| -> Result<u32, HistoryError> {
+            c.pragma_query_value(None, "user_version", |r| r.get(0))
+                .map_err(db("cannot read the schema version"))
+        };
+        let found = version(&self.conn)?;
         if found > VERSION {
             return Err(HistoryError::NewerSchema {
                 found,
                 known: VERSION,
             });
         }
+        if found == VERSION {
+            return Ok(());
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db("cannot start a migration"))?;
+        let found = version(&tx)?;
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-            let tx = self
-                .conn
-                .transaction()
-                .map_err(db("cannot start a migration"))?;
             tx.execute_batch(sql)
                 .map_err(db("cannot migrate the schema"))?;
             tx.pragma_update(None, "user_version", i as u32 + 1)
                 .map_err(db("cannot record the schema version"))?;
-            tx.commit().map_err(db("cannot commit a migration"))?;
         }
+        tx.commit().map_err(db("cannot commit a migration"))?;
         Ok(())
     }
 }
 
 impl HistoryStore for SqliteStore {
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
-        let machine = MachineFingerprint::of(&doc.environment);
-        let tx = self
-            .conn
-            .transaction()
-            .map_err(db("cannot start a write"))?;
-        tx.execute(
-            "INSERT INTO machines (fingerprint) VALUES (?1) ON CONFLICT (fingerprint) DO NOTHING",
-            params![machine.0],
-        )
-        .map_err(db("cannot record the machine"))?;
-        let machine_id: i64 = tx
-            .query_row(
-                "SELECT id FROM machines WHERE fingerprint = ?1",
-                params![machine.0],
-                |r| r.get(0),
-            )
-            .map_err(db("cannot read the machine"))?;
-        tx.execute(
-            "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, document)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                doc.started.to_string(),
-                machine_id,
-                commit.map(|c| c.sha.clone()),
-                commit.map(|c| c.time.to_string()),
-                commit.and_then(|c| c.branch.clone()),
-                commit.is_some_and(|c| c.dirty),
-                doc.tool.version,
-                compress(&doc.to_json()),
-            ],
-        )
-        .map_err(db("cannot record the run"))?;
-        let run = tx.last_insert_rowid();
-        for (key, p) in points_of(doc, &machine) {
-            let parameters = key.parameters_text();
-            tx.execute(
-                "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
-                params![key.benchmark, parameters, key.metric, machine_id],
-            )
-            .map_err(db("cannot record a series"))?;
-            let series: i64 = tx
-                .query_row(
-                    "SELECT id FROM series WHERE benchmark = ?1 AND parameters = ?2 AND metric = ?3 AND machine = ?4",
-                    params![key.benchmark, parameters, key.metric, machine_id],
-                    |r| r.get(0),
-                )
-                .map_err(db("cannot read a series"))?;
-            tx.execute(
-                "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    series,
-                    run,
-                    p.n as i64,
-                    p.mean,
-                    p.median,
-                    p.interval.map(|i| i.0),
-                    p.interval.map(|i| i.1),
-                    p.stderr,
-                    p.unit
-                ],
-            )
-            .map_err(db("cannot record a point"))?;
-        }
-        tx.commit().map_err(db("cannot commit the run"))?;
-        Ok(run)
+        self.add_run(doc, commit).map_err(|e| self.said(e))
+    }
+
+    fn record_changes(
+        &mut self,
+        series: i64,
+        runs: &[i64],
+        now: Timestamp,
+    ) -> Result<Vec<StoredChange>, HistoryError> {
+        self.record(series, runs, now).map_err(|e| self.said(e))
+    }
+
+    fn set_status(
+        &mut self,
+        series: i64,
+        run: i64,
+        status: ChangeStatus,
+        note: Option<&str>,
+    ) -> Result<(), HistoryError> {
+        self.status(series, run, status, note)
+            .map_err(|e| self.said(e))
     }
 
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
@@ -220,8 +208,86 @@ impl HistoryStore for SqliteStore {
         rows.collect::<Result<_, _>>()
             .map_err(db("cannot read a point"))
     }
+}
 
-    fn record_changes(
+impl SqliteStore {
+    /// `add`: the run, its machine, its series and points, in one transaction.
+    fn add_run(
+        &mut self,
+        doc: &ResultDocument,
+        commit: Option<&Commit>,
+    ) -> Result<i64, HistoryError> {
+        let machine = MachineFingerprint::of(&doc.environment);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db("cannot start a write"))?;
+        tx.execute(
+            "INSERT INTO machines (fingerprint) VALUES (?1) ON CONFLICT (fingerprint) DO NOTHING",
+            params![machine.0],
+        )
+        .map_err(db("cannot record the machine"))?;
+        let machine_id: i64 = tx
+            .query_row(
+                "SELECT id FROM machines WHERE fingerprint = ?1",
+                params![machine.0],
+                |r| r.get(0),
+            )
+            .map_err(db("cannot read the machine"))?;
+        tx.execute(
+            "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, document)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                doc.started.to_string(),
+                machine_id,
+                commit.map(|c| c.sha.clone()),
+                commit.map(|c| c.time.to_string()),
+                commit.and_then(|c| c.branch.clone()),
+                commit.is_some_and(|c| c.dirty),
+                doc.tool.version,
+                compress(&doc.to_json()),
+            ],
+        )
+        .map_err(db("cannot record the run"))?;
+        let run = tx.last_insert_rowid();
+        for (key, p) in points_of(doc, &machine) {
+            let parameters = key.parameters_text();
+            tx.execute(
+                "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
+                params![key.benchmark, parameters, key.metric, machine_id],
+            )
+            .map_err(db("cannot record a series"))?;
+            let series: i64 = tx
+                .query_row(
+                    "SELECT id FROM series WHERE benchmark = ?1 AND parameters = ?2 AND metric = ?3 AND machine = ?4",
+                    params![key.benchmark, parameters, key.metric, machine_id],
+                    |r| r.get(0),
+                )
+                .map_err(db("cannot read a series"))?;
+            tx.execute(
+                "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    series,
+                    run,
+                    p.n as i64,
+                    p.mean,
+                    p.median,
+                    p.interval.map(|i| i.0),
+                    p.interval.map(|i| i.1),
+                    p.stderr,
+                    p.unit
+                ],
+            )
+            .map_err(db("cannot record a point"))?;
+        }
+        tx.commit().map_err(db("cannot commit the run"))?;
+        Ok(run)
+    }
+
+    /// `record_changes`, in one transaction.
+    fn record(
         &mut self,
         series: i64,
         runs: &[i64],
@@ -229,7 +295,7 @@ impl HistoryStore for SqliteStore {
     ) -> Result<Vec<StoredChange>, HistoryError> {
         let tx = self
             .conn
-            .transaction()
+            .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db("cannot start a write"))?;
         let newest: i64 = tx
             .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |r| r.get(0))
@@ -254,7 +320,8 @@ impl HistoryStore for SqliteStore {
         Ok(out)
     }
 
-    fn set_status(
+    /// `set_status`.
+    fn status(
         &mut self,
         series: i64,
         run: i64,
@@ -272,6 +339,17 @@ impl HistoryStore for SqliteStore {
             return Err(HistoryError::NoSuchChange { series, run });
         }
         Ok(())
+    }
+}
+
+/// `e`, with a lock's wait and holders when it is one.
+fn locked_by(e: HistoryError, path: &Path, wait: Duration) -> HistoryError {
+    match e {
+        HistoryError::Locked { .. } => HistoryError::Locked {
+            waited: wait,
+            holders: lock_holders(path),
+        },
+        other => other,
     }
 }
 
