@@ -68,6 +68,9 @@ impl Saver {
         }
         let location = location(args.history.clone().or_else(env_store))?;
         let store = open(&location)?;
+        store
+            .writable()
+            .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
         Ok(Saver {
             store: Some((location, store)),
         })

@@ -9,7 +9,7 @@ use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint
 use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
-use rusqlite::{params, Connection, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -21,10 +21,27 @@ pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
     wait: Duration,
+    /// Why the store can only be read (a read-only disk, a file not ours), when it can.
+    read_only: Option<String>,
+}
+
+/// `path` as a file: URI's path: `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    path.to_string_lossy()
+        .replace('%', "%25")
+        .replace('?', "%3f")
+        .replace('#', "%23")
+}
+
+fn cannot_write(cause: String) -> HistoryError {
+    HistoryError::Database {
+        what: "cannot write the store",
+        cause,
+    }
 }
 
 /// The lock wait: `PLUMB_HISTORY_LOCK_WAIT` seconds, else `BUSY_WAIT`.
-fn lock_wait() -> Duration {
+pub(crate) fn lock_wait() -> Duration {
     std::env::var("PLUMB_HISTORY_LOCK_WAIT")
         .ok()
         .and_then(|v| v.parse::<f64>().ok())
@@ -38,20 +55,44 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, HistoryError> {
         let wait = lock_wait();
         let with_holders = |e| locked_by(e, path, wait);
-        let conn = Connection::open(path)
-            .map_err(db("cannot open the store"))
-            .map_err(with_holders)?;
+        // SQLite says "unable to open database file" of a read-only disk or a file it may
+        // not write; the system's own words are clearer. A store that can be read but not
+        // written is opened to read (and says why at the first write); one that cannot be
+        // made is refused here. (An empty new file is a new store.)
+        let read_only = match std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+        {
+            Ok(_) => None,
+            Err(e) if path.exists() => Some(e.to_string()),
+            Err(e) => return Err(cannot_write(e.to_string())),
+        };
+        let conn = match read_only {
+            None => Connection::open(path),
+            // Immutable: a read-only disk cannot hold the -shm file a WAL reader needs, and
+            // nothing can change the store under us there.
+            Some(_) => Connection::open_with_flags(
+                format!("file:{}?immutable=1", uri_path(path)),
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+            ),
+        }
+        .map_err(db("cannot open the store"))
+        .map_err(with_holders)?;
         conn.busy_timeout(wait)
             .map_err(db("cannot set the lock wait"))?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db("cannot turn on write-ahead logging"))
-            .map_err(with_holders)?;
+        if read_only.is_none() {
+            conn.pragma_update(None, "journal_mode", "WAL")
+                .map_err(db("cannot turn on write-ahead logging"))
+                .map_err(with_holders)?;
+        }
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(db("cannot turn on foreign keys"))?;
         let mut store = SqliteStore {
             conn,
             path: path.to_path_buf(),
             wait,
+            read_only,
         };
         store.migrate().map_err(with_holders)?;
         Ok(store)
@@ -79,6 +120,7 @@ impl SqliteStore {
         if found == VERSION {
             return Ok(());
         }
+        self.writable()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -96,7 +138,15 @@ impl SqliteStore {
 }
 
 impl HistoryStore for SqliteStore {
+    fn writable(&self) -> Result<(), HistoryError> {
+        match &self.read_only {
+            None => Ok(()),
+            Some(why) => Err(cannot_write(why.clone())),
+        }
+    }
+
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
+        self.writable()?;
         self.add_run(doc, commit).map_err(|e| self.said(e))
     }
 
@@ -106,6 +156,7 @@ impl HistoryStore for SqliteStore {
         runs: &[i64],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
+        self.writable()?;
         self.record(series, runs, now).map_err(|e| self.said(e))
     }
 
@@ -116,6 +167,7 @@ impl HistoryStore for SqliteStore {
         status: ChangeStatus,
         note: Option<&str>,
     ) -> Result<(), HistoryError> {
+        self.writable()?;
         self.status(series, run, status, note)
             .map_err(|e| self.said(e))
     }

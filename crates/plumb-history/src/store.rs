@@ -8,6 +8,12 @@ pub trait HistoryStore {
     /// run's id. One transaction: the store has all of it or none.
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError>;
 
+    /// Ok when results can be kept here, else why not (a read-only disk): asked before a
+    /// run is measured, so that it does not end unkept.
+    fn writable(&self) -> Result<(), HistoryError> {
+        Ok(())
+    }
+
     /// The result document kept with run `run`, as it was added.
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError>;
 

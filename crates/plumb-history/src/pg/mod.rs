@@ -17,10 +17,10 @@ use postgres::{Client, Config, Row, Transaction};
 use std::time::Duration;
 use url::StoreUrl;
 
-/// How long a write waits for a lock another session holds before it says who holds it.
-const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// How long connecting may take.
+const CONNECT_WAIT: Duration = Duration::from_secs(10);
 /// The advisory lock under which the schema is migrated ("plumb" in ASCII).
-const MIGRATION_LOCK: i64 = 0x706c_756d_62;
+const MIGRATION_LOCK: i64 = 0x0070_6c75_6d62;
 
 pub struct PostgresStore {
     client: Client,
@@ -70,7 +70,7 @@ impl PostgresStore {
         }
         config
             .application_name(&format!("plumb (pid {})", std::process::id()))
-            .connect_timeout(LOCK_WAIT);
+            .connect_timeout(CONNECT_WAIT);
         let connector = tls::connector(&parsed).map_err(unreachable)?;
         let client = config
             .connect(connector)
@@ -119,11 +119,10 @@ impl PostgresStore {
             .client
             .transaction()
             .map_err(pg("cannot start a write"))?;
-        tx.batch_execute(&format!(
-            "SET LOCAL lock_timeout = '{}s'",
-            LOCK_WAIT.as_secs()
-        ))
-        .map_err(pg("cannot bound the lock wait"))?;
+        // The same bound as SQLite's (PLUMB_HISTORY_LOCK_WAIT), in milliseconds.
+        let ms = crate::sqlite::lock_wait().as_millis().max(1);
+        tx.batch_execute(&format!("SET LOCAL lock_timeout = {ms}"))
+            .map_err(pg("cannot bound the lock wait"))?;
         Ok(tx)
     }
 
@@ -150,19 +149,6 @@ fn connect_error(e: &postgres::Error) -> String {
     url::redacted(&text)
 }
 
-/// What a lock timeout says: who holds locks on the store's tables.
-fn lock_error(tx: &mut Transaction, what: &'static str, e: postgres::Error) -> HistoryError {
-    let timed_out = e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE);
-    if !timed_out {
-        return pg(what)(e);
-    }
-    let _ = tx.batch_execute("ROLLBACK");
-    HistoryError::Database {
-        what,
-        cause: format!("the store stayed locked for {} s", LOCK_WAIT.as_secs()),
-    }
-}
-
 impl HistoryStore for PostgresStore {
     fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
         let machine = MachineFingerprint::of(&doc.environment);
@@ -174,16 +160,13 @@ impl HistoryStore for PostgresStore {
                 tx.commit().map_err(pg("cannot commit the run"))?;
                 Ok(run)
             }
-            Err(e) => Err(match e.code() {
-                Some(c) if *c == postgres::error::SqlState::LOCK_NOT_AVAILABLE => {
-                    let mut err = lock_error(&mut tx, "cannot record the run", e);
-                    if let (HistoryError::Database { cause, .. }, Some(h)) = (&mut err, holders) {
-                        cause.push_str(&h);
-                    }
-                    err
-                }
-                _ => pg("cannot record the run")(e),
-            }),
+            Err(e) if e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE) => {
+                Err(HistoryError::Locked {
+                    waited: crate::sqlite::lock_wait(),
+                    holders,
+                })
+            }
+            Err(e) => Err(pg("cannot record the run")(e)),
         }
     }
 
@@ -308,9 +291,9 @@ impl HistoryStore for PostgresStore {
 }
 
 impl PostgresStore {
-    /// Who else holds a session on this database now, said for a lock timeout: taken
+    /// Who else is in a transaction on this database now, said for a lock timeout: taken
     /// before the write, since after a timeout the holder may have gone.
-    fn lock_holders(&mut self) -> Option<String> {
+    fn lock_holders(&mut self) -> Vec<String> {
         let rows = self
             .client
             .query(
@@ -321,16 +304,14 @@ impl PostgresStore {
                    AND xact_start IS NOT NULL",
                 &[],
             )
-            .ok()?;
-        let who: Vec<String> = rows
-            .iter()
+            .unwrap_or_default();
+        rows.iter()
             .map(|r| {
                 let (pid, app, user, since): (i32, String, String, String) =
                     (r.get(0), r.get(1), r.get(2), r.get(3));
                 format!("server pid {pid} ({app}, user {user}, in a transaction since {since})")
             })
-            .collect();
-        (!who.is_empty()).then(|| format!("; open transactions: {}", who.join(", ")))
+            .collect()
     }
 }
 
