@@ -640,6 +640,11 @@ pub enum HistoryCommand {
     Add(HistoryAddArgs),
     /// Every series: its points, first and last commit, last value and change points.
     List,
+    /// One series: its points (commit, runs, mean and interval), a trend line, and the
+    /// change points the last analysis found.
+    Show(HistoryShowArgs),
+    /// Every series and point, with its commit and the changes recorded, as CSV or JSON.
+    Export(HistoryExportArgs),
     /// Find the change points of every series and say each with its commits, levels,
     /// magnitude, p-value and status.
     Changes(HistoryChangesArgs),
@@ -658,13 +663,45 @@ pub struct HistoryAddArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct HistoryShowArgs {
+    /// The series: its id (plumb history list), its name as listed ("parse · wall-time"),
+    /// or a benchmark's name (its wall time, when it has one).
+    pub series: String,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryExportArgs {
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: ExportFormat,
+    /// Write here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// A row per point.
+    Csv,
+    /// A series per object, its points and changes inside.
+    Json,
+}
+
+#[derive(Debug, Args)]
 pub struct HistoryChangesArgs {
-    /// The largest p of a change kept, corrected for the search and held across every series.
-    #[arg(long, default_value = "0.005", value_name = "P")]
-    pub alpha: f64,
+    /// The largest p of a change kept: plumb's is corrected for the search and held across
+    /// every series (0.005 by default); Otava's (--otava-parity) is not (0.001).
+    #[arg(long, value_name = "P")]
+    pub alpha: Option<f64>,
     /// Points per window of the search.
     #[arg(long, default_value = "50", value_name = "POINTS")]
     pub window: usize,
+    /// Drop changes smaller than this (Otava's magnitude: the larger relative change).
+    #[arg(long, default_value = "0", value_name = "FRACTION")]
+    pub min_magnitude: f64,
+    /// Find change points exactly as Apache Otava 0.8.0 does (its t-test on population
+    /// deviations, one-point segments, its merge), to compare with it.
+    #[arg(long)]
+    pub otava_parity: bool,
     /// Smallest effect size of interest: a change smaller is said, never failed on.
     #[arg(long, default_value = "2%", value_name = "EFFECT")]
     pub sesoi: Fraction,

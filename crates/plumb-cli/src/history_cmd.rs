@@ -3,7 +3,7 @@
 //! `plumb run` or `plumb load` given `--save`.
 use crate::args::{HistoryArgs, HistoryCommand, SaveArgs};
 use crate::exit::{self, CliError};
-use crate::{compare_cmd, history_changes, history_git};
+use crate::{compare_cmd, history_changes, history_git, history_out, history_show};
 use plumb_history::{ChangeStatus, Commit, HistoryStore, Location};
 use plumb_model::{ResultDocument, RunStatus};
 
@@ -31,9 +31,11 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
         }
         HistoryCommand::List => {
             let mut store = open(&location)?;
-            exit::print_stdout(&history_changes::list(store.as_mut())?)?;
+            exit::print_stdout(&history_out::list(store.as_mut())?)?;
             Ok(exit::OK)
         }
+        HistoryCommand::Show(a) => history_show::show(open(&location)?.as_mut(), &a),
+        HistoryCommand::Export(a) => history_show::export(open(&location)?.as_mut(), &a),
         HistoryCommand::Changes(a) => history_changes::run(open(&location)?.as_mut(), &a),
         HistoryCommand::Ack(a) => {
             let (series, run) = a

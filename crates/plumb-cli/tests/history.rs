@@ -374,3 +374,122 @@ fn load_save_keeps_its_latency_percentiles() {
         );
     }
 }
+
+#[test]
+fn show_draws_the_trend_and_export_gives_every_point() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &[]);
+    env.plumb(&["history", "changes"]).assert_code(0);
+    let show = env.plumb(&["history", "show", "parse"]);
+    show.assert_code(0);
+    let lines: Vec<&str> = show.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("parse · wall-time  [Test CPU"),
+        "{}",
+        show.stdout
+    );
+    assert!(
+        lines[1].starts_with("30 points, c01..c30; 1 change point(s)"),
+        "{}",
+        show.stdout
+    );
+    let trend = lines[3];
+    assert_eq!(trend.chars().count(), 30, "{trend}");
+    assert!(
+        trend.chars().skip(24).all(|c| "▅▆▇█".contains(c)),
+        "{trend}"
+    );
+    assert!(trend.chars().take(24).all(|c| "▁▂▃".contains(c)), "{trend}");
+    assert_eq!(lines[4], format!("{}^", " ".repeat(24)));
+    assert!(
+        show.stdout.contains("← change: candidate"),
+        "{}",
+        show.stdout
+    );
+    let by_id = env.plumb(&["history", "show", "1"]);
+    assert_eq!(by_id.stdout, show.stdout);
+    let none = env.plumb(&["history", "show", "nope"]);
+    none.assert_code(2);
+    assert!(
+        none.stderr.contains("no series \"nope\""),
+        "{}",
+        none.stderr
+    );
+
+    let csv = env.plumb(&["history", "export"]);
+    csv.assert_code(0);
+    let rows: Vec<&str> = csv.stdout.lines().collect();
+    assert_eq!(rows.len(), 31);
+    assert!(rows[0].starts_with("series,benchmark,parameters,metric,machine,run,commit"));
+    assert!(
+        rows[25].contains(",c25,") && rows[25].ends_with(",candidate"),
+        "{}",
+        rows[25]
+    );
+    env.plumb(&["history", "export", "--format", "json", "-o", "h.json"])
+        .assert_code(0);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.path("h.json")).unwrap()).unwrap();
+    assert_eq!(json[0]["points"].as_array().unwrap().len(), 30);
+    assert_eq!(json[0]["changes"][0]["status"], "candidate");
+    assert_eq!(json[0]["points"][24]["commit"]["sha"], "c25");
+}
+
+#[test]
+fn otava_parity_finds_what_otava_finds() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &[]);
+    let r = env.plumb(&["history", "changes", "--otava-parity"]);
+    r.assert_code(0);
+    assert!(
+        r.stdout
+            .contains("Otava 0.8.0's method (parity): p < 0.001, window 50"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("c24..c25"), "{}", r.stdout);
+}
+
+/// An analysis resumed after each new point gives what one from scratch gives.
+#[test]
+fn analysing_after_each_point_gives_what_a_whole_analysis_gives() {
+    let env = Env::new();
+    for i in 1..=60u64 {
+        let ns = if (30..45).contains(&i) { 1.08e6 } else { 1e6 };
+        let f = result(&env, &format!("r{i}.json"), "b", ns, i);
+        env.plumb(&[
+            "history",
+            "add",
+            f.to_str().unwrap(),
+            "--commit",
+            &format!("c{i:02}"),
+        ])
+        .assert_code(0);
+        env.plumb(&["history", "changes"]).assert_code(0);
+    }
+    let resumed = env.plumb(&["history", "changes"]);
+    let kept = Command::new("python3")
+        .args(["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT json_extract(state, '$.state.length') FROM analysis\").fetchone()[0])"])
+        .arg(env.path(".plumb/history.db"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&kept.stdout).trim(),
+        "60",
+        "the analysis kept"
+    );
+    std::fs::copy(env.path(".plumb/history.db"), env.path("fresh.db")).unwrap();
+    let forgot = Command::new("python3")
+        .args(["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM analysis'); c.commit()"])
+        .arg(env.path("fresh.db"))
+        .status()
+        .unwrap();
+    assert!(forgot.success());
+    let fresh = env.plumb(&["history", "changes", "--history", "fresh.db"]);
+    assert_eq!(resumed.stdout, fresh.stdout);
+    assert!(
+        resumed.stdout.contains("c29..c30") && resumed.stdout.contains("c44..c45"),
+        "{}",
+        resumed.stdout
+    );
+}

@@ -9,8 +9,9 @@ pub const VERSION: u32 = 1;
 /// before any plumb wrote a store: no released plumb has another version 1.)
 pub const MIGRATIONS: [&str; VERSION as usize] = [
     // Version 1: machines, runs (the whole document, its commit), series, points (with the
-    // standard error of each mean: what a point weighs in change detection), and the
-    // change points found, with the status people and re-runs give them.
+    // standard error of each mean: what a point weighs in change detection), the change
+    // points found, with the status people and re-runs give them, and each series' last
+    // analysis (so a new point re-analyses only the windows it reaches).
     "CREATE TABLE machines (
          id INTEGER PRIMARY KEY,
          fingerprint TEXT NOT NULL UNIQUE
@@ -55,6 +56,10 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          seen_at_run INTEGER NOT NULL,
          note TEXT,
          PRIMARY KEY (series, run)
+     );
+     CREATE TABLE analysis (
+         series INTEGER PRIMARY KEY REFERENCES series(id),
+         state TEXT NOT NULL
      );",
 ];
 

@@ -172,6 +172,41 @@ impl HistoryStore for SqliteStore {
             .map_err(|e| self.said(e))
     }
 
+    fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError> {
+        let newest: i64 = self
+            .conn
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |r| r.get(0))
+            .map_err(db("cannot read the newest run"))?;
+        read_changes(&self.conn, series, newest)
+    }
+
+    fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .query_row(
+                "SELECT state FROM analysis WHERE series = ?1",
+                params![series],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db("cannot read an analysis"))
+    }
+
+    fn save_analysis(&mut self, series: i64, state: &str) -> Result<(), HistoryError> {
+        if self.read_only.is_some() {
+            return Ok(()); // a cache: a read-only store analyses from scratch each time
+        }
+        self.conn
+            .execute(
+                "INSERT INTO analysis (series, state) VALUES (?1, ?2)
+                 ON CONFLICT (series) DO UPDATE SET state = excluded.state",
+                params![series, state],
+            )
+            .map_err(db("cannot keep an analysis"))
+            .map_err(|e| self.said(e))?;
+        Ok(())
+    }
+
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
         let bytes: Vec<u8> = self
             .conn

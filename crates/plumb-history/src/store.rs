@@ -34,6 +34,15 @@ pub trait HistoryStore {
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError>;
 
+    /// The changes recorded in `series` by the last analysis, oldest first.
+    fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError>;
+
+    /// The state the last analysis of `series` left (its own text), if any.
+    fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError>;
+
+    /// Keeps `state` as `series`' last analysis.
+    fn save_analysis(&mut self, series: i64, state: &str) -> Result<(), HistoryError>;
+
     /// Sets the status of the change starting at `run` in `series`, with a note; an error
     /// when no such change was recorded.
     fn set_status(

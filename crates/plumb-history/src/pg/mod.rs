@@ -170,6 +170,25 @@ impl HistoryStore for PostgresStore {
         }
     }
 
+    fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError> {
+        Ok(self
+            .client
+            .query_opt("SELECT state FROM analysis WHERE series = $1", &[&series])
+            .map_err(pg("cannot read an analysis"))?
+            .map(|r| r.get(0)))
+    }
+
+    fn save_analysis(&mut self, series: i64, state: &str) -> Result<(), HistoryError> {
+        self.client
+            .execute(
+                "INSERT INTO analysis (series, state) VALUES ($1, $2)
+                 ON CONFLICT (series) DO UPDATE SET state = excluded.state",
+                &[&series, &state],
+            )
+            .map_err(pg("cannot keep an analysis"))?;
+        Ok(())
+    }
+
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
         let bytes: Vec<u8> = self
             .client
@@ -247,26 +266,21 @@ impl HistoryStore for PostgresStore {
             )
             .map_err(pg("cannot record a change"))?;
         }
-        let rows = tx
-            .query(
-                "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run FROM changes c
-                 JOIN runs r ON r.id = c.run
-                 WHERE c.series = $1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
-                &[&series],
-            )
-            .map_err(pg("cannot read the changes"))?;
+        let out = read_changes(&mut tx, series, newest)?;
         tx.commit().map_err(pg("cannot commit the changes"))?;
-        Ok(rows
-            .iter()
-            .map(|r| StoredChange {
-                series,
-                run: r.get(0),
-                status: ChangeStatus::from_name(r.get(1)).unwrap_or(ChangeStatus::Candidate),
-                first_seen: r.get::<_, String>(2).parse().unwrap_or(Timestamp::EPOCH),
-                note: r.get(3),
-                new: r.get::<_, i64>(4) == newest,
-            })
-            .collect())
+        Ok(out)
+    }
+
+    fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError> {
+        let mut tx = self
+            .client
+            .transaction()
+            .map_err(pg("cannot read the changes"))?;
+        let newest: i64 = tx
+            .query_one("SELECT COALESCE(MAX(id), 0) FROM runs", &[])
+            .map_err(pg("cannot read the newest run"))?
+            .get(0);
+        read_changes(&mut tx, series, newest)
     }
 
     fn set_status(
@@ -378,6 +392,34 @@ fn add_in(
         )?;
     }
     Ok(run)
+}
+
+/// The changes recorded in `series`, each new when first seen while `newest` was the
+/// newest run.
+fn read_changes(
+    tx: &mut Transaction,
+    series: i64,
+    newest: i64,
+) -> Result<Vec<StoredChange>, HistoryError> {
+    let rows = tx
+        .query(
+            "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run FROM changes c
+             JOIN runs r ON r.id = c.run
+             WHERE c.series = $1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
+            &[&series],
+        )
+        .map_err(pg("cannot read the changes"))?;
+    Ok(rows
+        .iter()
+        .map(|r| StoredChange {
+            series,
+            run: r.get(0),
+            status: ChangeStatus::from_name(r.get(1)).unwrap_or(ChangeStatus::Candidate),
+            first_seen: r.get::<_, String>(2).parse().unwrap_or(Timestamp::EPOCH),
+            note: r.get(3),
+            new: r.get::<_, i64>(4) == newest,
+        })
+        .collect())
 }
 
 fn stored_point(r: &Row) -> StoredPoint {
