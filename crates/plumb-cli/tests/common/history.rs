@@ -7,12 +7,16 @@ use plumb_model::{ResultDocument, Settings};
 use std::path::PathBuf;
 
 /// A deterministic noise in [-1, 1) from `seed`.
-fn noise(seed: u64, i: u64) -> f64 {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    s ^= s >> 31;
-    s = s.wrapping_mul(0x94D0_49BB_1331_11EB);
-    s ^= s >> 29;
-    (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+fn noise(a: u64, b: u64) -> f64 {
+    // splitmix64's finaliser of the pair: independent-looking values for nearby pairs.
+    let mut z = a
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(b.wrapping_mul(0xD1B5_4A32_D192_ED03))
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
 }
 
 /// A plumb result of `name` with 20 runs around `ns` (±2 % between results, ±0.5 % within).
