@@ -3,6 +3,7 @@
 
 mod amdahl;
 mod benchmark;
+mod between_runs;
 mod checks;
 mod compare;
 mod environment;
@@ -17,6 +18,9 @@ mod verdict;
 pub use amdahl::{predict as predict_amdahl, Speedup};
 pub use benchmark::{
     analyse_benchmark, analyse_document, complete_statistics, metric_stats, AnalysisConfig,
+};
+pub use between_runs::{
+    between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise, NOISE_POINTS,
 };
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;

@@ -384,6 +384,10 @@ pub struct CompareArgs {
     /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,
+    /// The history that measures the noise between runs (a SQLite file or a postgres://
+    /// URL); without it, $PLUMB_HISTORY, else .plumb/history.db when there is one.
+    #[arg(long, value_name = "PATH|URL")]
+    pub history: Option<String>,
 }
 
 #[derive(Debug, Args)]

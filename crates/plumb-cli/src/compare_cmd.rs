@@ -113,7 +113,8 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         doc: &new,
         path: &new_path,
     };
-    let cmp = compare_documents(base_side, new_side, &how).map_err(CliError)?;
+    let mut cmp = compare_documents(base_side, new_side, &how).map_err(CliError)?;
+    crate::compare_noise::apply(&mut cmp, &base, &new, a.history.clone())?;
     if cmp.is_empty() {
         return Err(CliError(format!(
             "no benchmark names in common between {base_path} and {new_path}; pair them with --pair OLD=NEW (base: {}; new: {})",

@@ -3,6 +3,7 @@
 mod amdahl_cmd;
 mod args;
 mod compare_cmd;
+mod compare_noise;
 mod completions_cmd;
 mod counting;
 mod env_cmd;

@@ -3,7 +3,7 @@
 //! used said in one line.
 mod common;
 
-use common::history::{history_with_step, result};
+use common::history::{history_with_step, result, result_at};
 use common::Env;
 use std::process::Command;
 
@@ -491,5 +491,53 @@ fn analysing_after_each_point_gives_what_a_whole_analysis_gives() {
         resumed.stdout.contains("c29..c30") && resumed.stdout.contains("c44..c45"),
         "{}",
         resumed.stdout
+    );
+}
+
+/// Two separate runs: without a history the comparison says their interval misses the
+/// noise between runs; with one it is widened by that noise, measured on this machine.
+#[test]
+fn compare_of_separate_runs_uses_the_noise_between_runs_the_history_measured() {
+    let env = Env::new();
+    // Two runs 3 % apart, each ±0.5 % within: alone, "slower" beyond a 2 % SESOI.
+    let a = result_at(&env, "a.json", "parse", 1e6, 1001);
+    let b = result_at(&env, "b.json", "parse", 1.03e6, 1002);
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let alone = env.plumb(&["compare", a, b]);
+    alone.assert_code(1);
+    assert!(
+        alone
+            .stdout
+            .contains("separate runs: each interval sees only its own run's noise"),
+        "{}",
+        alone.stdout
+    );
+    // A history of the same benchmark on the same machine: ±2 % between runs.
+    history_with_step(&env, "parse", 1e6, &[]);
+    let with = env.plumb(&["compare", a, b]);
+    with.assert_code(0);
+    assert!(
+        with.stdout
+            .contains("parse: separate runs; between runs its mean moves by ±1."),
+        "{}",
+        with.stdout
+    );
+    assert!(
+        with.stdout
+            .contains("(history: 30 runs since c01, no change among them)"),
+        "{}",
+        with.stdout
+    );
+    assert!(with.stdout.contains("(slower)"), "{}", with.stdout);
+    assert!(!with.stdout.contains("× slower ["), "{}", with.stdout);
+    // Named explicitly: the same; a store that is not there is an error, not a silence.
+    let named = env.plumb(&["compare", a, b, "--history", ".plumb/history.db"]);
+    assert_eq!(named.stdout, with.stdout);
+    let missing = env.plumb(&["compare", a, b, "--history", "nope.db"]);
+    missing.assert_code(2);
+    assert!(
+        missing.stderr.contains("--history nope.db: no such store"),
+        "{}",
+        missing.stderr
     );
 }

@@ -109,4 +109,8 @@ pub const PG_MIGRATIONS: [&str; VERSION as usize] = ["CREATE TABLE machines (
          seen_at_run BIGINT NOT NULL,
          note TEXT,
          PRIMARY KEY (series, run)
+     );
+     CREATE TABLE analysis (
+         series BIGINT PRIMARY KEY REFERENCES series(id),
+         state TEXT NOT NULL
      );"];

@@ -128,6 +128,8 @@ codes! {
     BestCaseAgrees = "best-case-agrees",
     /// Two differently named benchmarks compared as the only one of each result.
     PairedByElimination = "paired-by-elimination",
+    /// Two separate runs compared: the noise between runs, measured in the history or not.
+    SeparateRuns = "separate-runs",
 }
 
 impl fmt::Display for DiagnosticCode {

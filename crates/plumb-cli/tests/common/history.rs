@@ -21,6 +21,12 @@ fn noise(a: u64, b: u64) -> f64 {
 
 /// A plumb result of `name` with 20 runs around `ns` (±2 % between results, ±0.5 % within).
 pub fn result(env: &Env, file: &str, name: &str, ns: f64, seed: u64) -> PathBuf {
+    let level = ns * (1.0 + 0.02 * noise(seed, 0));
+    result_at(env, file, name, level, seed)
+}
+
+/// A plumb result of `name` with 20 runs around exactly `level` ns (±0.5 % within).
+pub fn result_at(env: &Env, file: &str, name: &str, level: f64, seed: u64) -> PathBuf {
     let settings = Settings {
         confidence: Confidence::DEFAULT,
         sesoi: Fraction::DEFAULT_SESOI,
@@ -32,7 +38,6 @@ pub fn result(env: &Env, file: &str, name: &str, ns: f64, seed: u64) -> PathBuf 
         ..Environment::default()
     };
     let mut doc = ResultDocument::new("0.0.0-test", Invocation::current(), machine, settings);
-    let level = ns * (1.0 + 0.02 * noise(seed, 0));
     let times = (1..=20).map(|i| (level * (1.0 + 0.005 * noise(seed, i))) as u64);
     doc.benchmarks.push(Benchmark::of_wall_times(
         name,

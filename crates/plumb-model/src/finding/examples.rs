@@ -357,6 +357,20 @@ fn machine() -> Vec<Diagnostic> {
             new: "new".into(),
         }
         .into()),
+        i(SeparateRuns::Measured {
+            benchmark: "parse".into(),
+            noise: 0.021,
+            points: 24,
+            since: "0123456789".into(),
+            interval_within: Some(Interval {
+                lo: 1.031,
+                hi: 1.049,
+            }),
+            verdict_within: Verdict::Slower,
+            machine: vec!["new: busy-machine".into()],
+        }
+        .into()),
+        i(SeparateRuns::Unmeasured { machine: vec![] }.into()),
     ]
 }
 

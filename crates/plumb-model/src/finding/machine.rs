@@ -96,3 +96,29 @@ pub struct PairedByElimination {
     pub base: String,
     pub new: String,
 }
+
+/// Two separate runs compared: each run's interval sees only its own noise, not the noise
+/// between runs (a machine's state drifting between them). Either that noise was measured
+/// in the history of the benchmark on this machine and the ratio's interval widened by it,
+/// or it is unknown here and said so; the runs' own machine findings are passed on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "basis", rename_all = "kebab-case")]
+pub enum SeparateRuns {
+    /// The between-run noise of `benchmark`, measured in its history: the relative
+    /// standard deviation of one run's mean across `points` runs since `since` (no change
+    /// point among them), the within-run part taken out.
+    Measured {
+        benchmark: String,
+        #[serde(with = "crate::nan_as_null")]
+        noise: f64,
+        points: usize,
+        since: String,
+        /// The ratio's interval from the two runs alone, and the verdict it gave.
+        interval_within: Option<crate::Interval>,
+        verdict_within: crate::Verdict,
+        /// Machine findings of either run (`base: busy-machine`).
+        machine: Vec<String>,
+    },
+    /// No history of these benchmarks on this machine: the noise between runs is unknown.
+    Unmeasured { machine: Vec<String> },
+}

@@ -23,8 +23,8 @@ pub use load::{
 };
 pub use machine::{
     Aslr, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor, DifferentFrequencyPolicy,
-    DifferentLoad, DifferentMachine, MachineField, NotPinned, PairedByElimination, Smt, Turbo,
-    Virtualized,
+    DifferentLoad, DifferentMachine, MachineField, NotPinned, PairedByElimination, SeparateRuns,
+    Smt, Turbo, Virtualized,
 };
 pub use recorded::RecordedFinding;
 pub use samples::{
@@ -126,6 +126,7 @@ findings! {
     DifferentFrequencyPolicy,
     BestCaseAgrees,
     PairedByElimination,
+    SeparateRuns,
 }
 
 /// One diagnostic of every code, with figures like a run's, for tests of whatever

@@ -3,8 +3,10 @@
 use super::Words;
 use plumb_model::finding::{
     Aslr, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor, DifferentFrequencyPolicy,
-    DifferentLoad, DifferentMachine, MachineField, NotPinned, PairedByElimination, Virtualized,
+    DifferentLoad, DifferentMachine, MachineField, NotPinned, PairedByElimination, SeparateRuns,
+    Virtualized,
 };
+use plumb_model::format;
 
 pub fn governor(x: &CpuGovernor) -> Words {
     let not_performance: Vec<&str> = x
@@ -109,4 +111,41 @@ pub fn paired_by_elimination(x: &PairedByElimination) -> Words {
         x.base, x.new
     ))
     .advice("name the pairs with --pair OLD=NEW when the results hold more than one")
+}
+
+pub fn separate_runs(x: &SeparateRuns) -> Words {
+    let machine = |m: &[String]| {
+        if m.is_empty() {
+            String::new()
+        } else {
+            format!("; machine findings of the runs: {}", m.join(", "))
+        }
+    };
+    match x {
+        SeparateRuns::Measured {
+            benchmark,
+            noise,
+            points,
+            since,
+            interval_within,
+            verdict_within,
+            machine: m,
+        } => {
+            let within = interval_within.map_or("-".to_string(), |i| {
+                format!("[{}, {}]", format::factor(i.lo), format::factor(i.hi))
+            });
+            Words::new(format!(
+                "{benchmark}: separate runs; between runs its mean moves by ±{} on this machine (history: {points} runs since {since}, no change among them), so the ratio's interval is widened from {within} ({}) by it{}",
+                format::percent(*noise),
+                verdict_within,
+                machine(m)
+            ))
+            .advice("`plumb run A B` interleaves both in one run and cancels what drifts between runs")
+        }
+        SeparateRuns::Unmeasured { machine: m } => Words::new(format!(
+            "separate runs: each interval sees only its own run's noise, not the noise between runs, which no history here has measured{}",
+            machine(m)
+        ))
+        .advice("keep results with `--save` (plumb history) so that compare can measure it, or compare in one interleaved run: `plumb run A B`"),
+    }
 }

@@ -1,0 +1,198 @@
+//! Two separate runs compared: each run's interval knows its own noise, not the noise
+//! between runs — the machine's state drifting between them, which one run cannot see. Where
+//! the benchmark's history on this machine measured it, the ratio's interval is widened by
+//! it and the verdict judged again; otherwise the comparison says it is unknown. Either way
+//! the runs' own machine findings (a busy machine in either) go with it.
+use plumb_model::finding::SeparateRuns;
+use plumb_model::quantity::Fraction;
+use plumb_model::{Comparison, Diagnostic, Interval, ResultDocument, Severity, Verdict};
+use plumb_model::{DiagnosticCode, VerdictReason};
+use plumb_stats::normal_quantile;
+
+/// A benchmark's between-run noise, as its history measured it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BetweenRunNoise {
+    /// The relative standard deviation of one run's mean between runs.
+    pub noise: f64,
+    /// The runs it was measured over, and the first one's commit (or run).
+    pub points: usize,
+    pub since: String,
+}
+
+/// The fewest runs of a series' last level that measure its between-run noise.
+pub const NOISE_POINTS: usize = 5;
+
+/// The between-run noise of the runs of one level: their means' relative variance less the
+/// part their own standard errors explain (what one run's interval already holds), at
+/// least 0; None with fewer than `NOISE_POINTS` runs or a mean that is not positive.
+pub fn between_run_noise(means: &[f64], errors: &[Option<f64>]) -> Option<f64> {
+    let n = means.len();
+    if n < NOISE_POINTS {
+        return None;
+    }
+    let mean = means.iter().sum::<f64>() / n as f64;
+    if mean <= 0.0 {
+        return None;
+    }
+    let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (n as f64 - 1.0);
+    let known: Vec<f64> = errors.iter().flatten().map(|e| e * e).collect();
+    let own = if known.is_empty() {
+        0.0
+    } else {
+        known.iter().sum::<f64>() / known.len() as f64
+    };
+    Some(((var - own).max(0.0)).sqrt() / mean)
+}
+
+/// "base: busy-machine" for each warning about the machine in either document.
+pub fn machine_findings(base: &ResultDocument, new: &ResultDocument) -> Vec<String> {
+    let machine = [
+        DiagnosticCode::BusyMachine,
+        DiagnosticCode::CpuGovernor,
+        DiagnosticCode::Turbo,
+        DiagnosticCode::NotPinned,
+    ];
+    let of = |side: &str, d: &ResultDocument| {
+        d.diagnostics
+            .iter()
+            .filter(|x| x.severity >= Severity::Warning && machine.contains(&x.code()))
+            .map(|x| format!("{side}: {}", x.code()))
+            .collect::<Vec<_>>()
+    };
+    let mut out = of("base", base);
+    out.extend(of("new", new));
+    out
+}
+
+/// Widens `c`'s ratio interval by `noise` (once for each run: both means carry it) and
+/// judges it again at its confidence and SESOI; the note says what it was before.
+pub fn widened(
+    c: &mut Comparison,
+    benchmark: &str,
+    noise: &BetweenRunNoise,
+    machine: Vec<String>,
+) -> Diagnostic {
+    let before = (c.ratio_ci, c.verdict);
+    if let Some(ci) = c.ratio_ci.filter(|i| i.lo > 0.0 && c.ratio > 0.0) {
+        let z = normal_quantile(0.5 + c.level.get() / 2.0);
+        // On the log scale the two variances add: the run's own and twice the drift's.
+        let own = (ci.hi.ln() - ci.lo.ln()) / (2.0 * z);
+        let se = (own * own + 2.0 * noise.noise * noise.noise).sqrt();
+        let wide = Interval {
+            lo: c.ratio * (-z * se).exp(),
+            hi: c.ratio * (z * se).exp(),
+        };
+        c.ratio_ci = Some(wide);
+        (c.verdict, c.reason) = judged(wide, c.sesoi, c.reason.clone());
+    }
+    let finding = SeparateRuns::Measured {
+        benchmark: benchmark.to_string(),
+        noise: noise.noise,
+        points: noise.points,
+        since: noise.since.clone(),
+        interval_within: before.0,
+        verdict_within: before.1,
+        machine,
+    };
+    let severity = if before.1 == c.verdict {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
+    Diagnostic::new(severity, finding)
+}
+
+/// The verdict of a widened ratio interval: beyond the SESOI, within it, or neither.
+fn judged(ci: Interval, sesoi: Fraction, reason: VerdictReason) -> (Verdict, VerdictReason) {
+    let s = sesoi.get();
+    let constant_samples = matches!(
+        reason,
+        VerdictReason::BeyondSesoi {
+            constant_samples: true
+        }
+    );
+    if ci.lo > 1.0 + s {
+        (
+            Verdict::Slower,
+            VerdictReason::BeyondSesoi { constant_samples },
+        )
+    } else if ci.hi < 1.0 - s {
+        (
+            Verdict::Faster,
+            VerdictReason::BeyondSesoi { constant_samples },
+        )
+    } else if ci.lo >= 1.0 - s && ci.hi <= 1.0 + s {
+        (Verdict::Equivalent, VerdictReason::WithinSesoi)
+    } else if ci.lo > 1.0 || ci.hi < 1.0 {
+        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
+    } else {
+        (Verdict::Inconclusive, VerdictReason::NotShown)
+    }
+}
+
+/// The note for separate runs whose between-run noise no history measured.
+pub fn unmeasured(machine: Vec<String>) -> Diagnostic {
+    let severity = if machine.is_empty() {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
+    Diagnostic::new(severity, SeparateRuns::Unmeasured { machine })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::quantity::{Confidence, Fraction};
+
+    fn compared(ratio: f64, lo: f64, hi: f64, verdict: Verdict) -> Comparison {
+        let mut c = Comparison::unjudged("a", "a", Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
+        c.ratio = ratio;
+        c.ratio_ci = Some(Interval { lo, hi });
+        c.verdict = verdict;
+        c.reason = VerdictReason::BeyondSesoi {
+            constant_samples: false,
+        };
+        c
+    }
+
+    /// Reference (scipy 1.16.3's norm.ppf for z, the rest by hand): 99.9 % (z =
+    /// 3.2905267), ratio 1.04 in [1.031, 1.049] → own log-se (ln 1.049 − ln 1.031)/(2z) =
+    /// 0.00262999; with 2 % between runs se = √(0.00262999² + 2·0.02²) = 0.0284063, so
+    /// [1.04·e^(−z·se), 1.04·e^(z·se)] = [0.9471944, 1.1418986]: no longer slower beyond
+    /// 2 %, and 1 is inside: not shown.
+    #[test]
+    fn a_difference_inside_the_noise_between_runs_is_no_verdict() {
+        let mut c = compared(1.04, 1.031, 1.049, Verdict::Slower);
+        let noise = BetweenRunNoise {
+            noise: 0.02,
+            points: 30,
+            since: "abc".into(),
+        };
+        let d = widened(&mut c, "a", &noise, vec![]);
+        let ci = c.ratio_ci.unwrap();
+        assert!(
+            (ci.lo - 0.9471944).abs() < 1e-6 && (ci.hi - 1.1418986).abs() < 1e-6,
+            "{ci:?}"
+        );
+        assert_eq!(c.verdict, Verdict::Inconclusive);
+        assert_eq!(c.reason, VerdictReason::NotShown);
+        assert_eq!(d.severity, Severity::Warning);
+        // A difference far beyond the noise stays what it was.
+        let mut big = compared(1.5, 1.49, 1.51, Verdict::Slower);
+        let d = widened(&mut big, "a", &noise, vec![]);
+        assert_eq!(big.verdict, Verdict::Slower);
+        assert_eq!(d.severity, Severity::Info);
+    }
+
+    /// Hand-worked: means 100, 102, 98, 101, 99 → var 2.5; own errors 1 each → 2.5 − 1 = 1.5,
+    /// √1.5 / 100 = 0.012247.
+    #[test]
+    fn the_noise_between_runs_leaves_out_what_each_run_knew() {
+        let m = [100.0, 102.0, 98.0, 101.0, 99.0];
+        let noise = between_run_noise(&m, &[Some(1.0); 5]).unwrap();
+        assert!((noise - 0.0122474).abs() < 1e-6, "{noise}");
+        assert_eq!(between_run_noise(&m[..4], &[None; 4]), None);
+        assert!((between_run_noise(&m, &[None; 5]).unwrap() - 2.5f64.sqrt() / 100.0).abs() < 1e-12);
+    }
+}

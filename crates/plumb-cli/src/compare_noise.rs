@@ -1,0 +1,107 @@
+//! `plumb compare` of two separate runs: the noise between runs, from the history of each
+//! benchmark on the base's machine where there is one (its last level: the runs since its
+//! last change point), widens the ratio's interval; where there is none, the comparison
+//! says so. The store is only read, and only when it exists.
+use crate::exit::CliError;
+use crate::history_git;
+use plumb_analysis::{between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise};
+use plumb_history::{HistoryStore, Location, MachineFingerprint, StoredPoint};
+use plumb_model::{ComparisonDocument, ResultDocument};
+use plumb_stats::{change_points, ChangeParams, Series};
+
+/// Widens each comparison that a history measures, and notes the others.
+pub fn apply(
+    cmp: &mut ComparisonDocument,
+    base: &ResultDocument,
+    new: &ResultDocument,
+    given: Option<String>,
+) -> Result<(), CliError> {
+    let machine = machine_findings(base, new);
+    let Some(mut store) = existing_store(given)? else {
+        cmp.notes.push(unmeasured(machine));
+        return Ok(());
+    };
+    let fingerprint = MachineFingerprint::of(&base.environment);
+    let series = store.series()?;
+    let mut measured = 0;
+    for c in cmp.comparisons.iter_mut() {
+        let Some(b) = base.benchmark(&c.baseline) else {
+            continue;
+        };
+        let key = series.iter().find(|s| {
+            s.key.benchmark == b.name
+                && s.key.parameters == b.parameters
+                && s.key.metric == c.metric.to_string()
+                && s.key.machine == fingerprint
+        });
+        let Some(key) = key else { continue };
+        let points = store.points(key.id)?;
+        if let Some(noise) = last_level_noise(&points) {
+            let note = widened(c, &b.name, &noise, machine.clone());
+            cmp.notes.push(note);
+            measured += 1;
+        }
+    }
+    if measured == 0 {
+        cmp.notes.push(unmeasured(machine));
+    }
+    Ok(())
+}
+
+/// The store named (an error when it cannot be opened), else $PLUMB_HISTORY's, else the
+/// default one when its file exists; None when there is none.
+fn existing_store(given: Option<String>) -> Result<Option<Box<dyn HistoryStore>>, CliError> {
+    let named = given.or_else(|| {
+        std::env::var("PLUMB_HISTORY")
+            .ok()
+            .filter(|v| !v.is_empty())
+    });
+    let location = match named {
+        Some(text) => Location::parse(&text),
+        None => {
+            let path = history_git::default_store(&std::env::current_dir()?);
+            if !path.exists() {
+                return Ok(None);
+            }
+            Location::Sqlite(path)
+        }
+    };
+    if let Location::Sqlite(p) = &location {
+        if !p.exists() {
+            return Err(CliError(format!(
+                "--history {}: no such store",
+                p.display()
+            )));
+        }
+    }
+    let store = location
+        .open()
+        .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
+    Ok(Some(store))
+}
+
+/// The between-run noise of the runs since the series' last change point.
+fn last_level_noise(points: &[StoredPoint]) -> Option<BetweenRunNoise> {
+    let means: Vec<f64> = points.iter().map(|p| p.point.mean).collect();
+    let (changes, _) = change_points(
+        Series {
+            values: &means,
+            errors: None,
+        },
+        ChangeParams::default(),
+    )
+    .ok()?;
+    let from = changes.last().map_or(0, |c| c.index);
+    let level = &points[from..];
+    let errors: Vec<Option<f64>> = level.iter().map(|p| p.point.stderr).collect();
+    let noise = between_run_noise(&means[from..], &errors)?;
+    let since = match &level[0].commit {
+        Some(c) => crate::history_cmd::short(&c.sha).to_string(),
+        None => format!("run {}", level[0].run),
+    };
+    Some(BetweenRunNoise {
+        noise,
+        points: level.len(),
+        since,
+    })
+}
