@@ -205,7 +205,7 @@ fn a_store_locked_too_long_says_who_holds_it() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("still locked after waiting 1 s by pid "),
+        stderr.contains("still locked after waiting 1.000 s by pid "),
         "{stderr}"
     );
     assert!(

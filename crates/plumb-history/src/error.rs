@@ -29,7 +29,8 @@ impl fmt::Display for HistoryError {
             HistoryError::Database { what, cause } => write!(f, "history store: {what}: {cause}"),
             HistoryError::Document(why) => write!(f, "history store: cannot keep the result: {why}"),
             HistoryError::Locked { waited, holders } => {
-                write!(f, "history store: still locked after waiting {} s", waited.as_secs_f64())?;
+                let waited = plumb_model::format::time(*waited);
+                write!(f, "history store: still locked after waiting {waited}")?;
                 if holders.is_empty() {
                     write!(f, " (by another process)")
                 } else {
