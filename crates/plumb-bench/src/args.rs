@@ -46,6 +46,9 @@ pub struct Args {
     pub export_csv: Option<PathBuf>,
     /// A self-contained HTML page with charts (as `plumb report`).
     pub report: Option<PathBuf>,
+    /// Keep the result in the history store (`--save`, or `--history PATH`).
+    pub save: bool,
+    pub history: Option<String>,
     pub quiet: bool,
     /// The full report: every column, each finding's figures and advice.
     pub verbose: bool,
@@ -94,6 +97,8 @@ impl Default for Args {
             export_markdown: None,
             export_csv: None,
             report: None,
+            save: false,
+            history: None,
             quiet: false,
             verbose: false,
             warmup_window: 10,
@@ -142,6 +147,9 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --export-markdown FILE
   --export-csv FILE
   --report FILE           a self-contained HTML page with charts (as plumb report)
+  --save                  keep the result in the history at this commit (plumb history)
+  --history PATH          keep it in this SQLite store (implies --save; default
+                          $PLUMB_HISTORY, else .plumb/history.db at the git top level)
   --quiet                 no per-benchmark progress lines
   -v, --verbose           the full report: every column, each finding's figures and advice
 ";
@@ -316,6 +324,8 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             "--confidence" => a.confidence = quantity(value(&mut it, arg)?, arg)?,
             "--sesoi" => a.sesoi = quantity(value(&mut it, arg)?, arg)?,
             "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
+            "--save" => a.save = true,
+            "--history" => a.history = Some(value(&mut it, arg)?.to_string()),
             "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
             "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
             "--report" => a.report = Some(value(&mut it, arg)?.into()),

@@ -63,6 +63,8 @@ pub enum BenchError {
         cause: String,
     },
     Export(ExportError),
+    /// The history store could not be opened or written (the result files are written).
+    History(String),
     /// Benchmarks that failed in test mode (`cargo test`), where no result is kept.
     Failed(usize),
 }
@@ -113,6 +115,7 @@ impl fmt::Display for BenchError {
                 write!(f, "cannot write {}: {cause}", path.display())
             }
             BenchError::Export(e) => write!(f, "{e}"),
+            BenchError::History(why) => f.write_str(why),
             BenchError::Failed(n) => write!(f, "{n} benchmark(s) failed"),
         }
     }

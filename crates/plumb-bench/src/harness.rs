@@ -132,18 +132,13 @@ impl<'a> Harness<'a> {
                 .run_untimed(&chosen, Untimed::For(time.to_std()))
                 .map(|()| None);
         }
-        if cfg!(debug_assertions) && self.args.bench {
-            eprintln!(
-                "plumb-bench: WARNING: this bench binary was built without optimisations (debug \
-                 assertions are on). Its numbers describe a debug build; run `cargo bench`, or \
-                 build with --release."
-            );
-        }
+        warn_if_debug(self.args.bench);
         let test_mode = !self.args.bench;
         let targets = document::targets(&self.args);
         if !test_mode {
             plumb_report::targets::check(&targets)?;
         }
+        let history = crate::history::open(&self.args, test_mode)?;
         // Caught from here to the end: a stop ends sampling, and what was measured is
         // analysed, printed and written like a whole run, marked interrupted.
         let signals =
@@ -189,6 +184,7 @@ impl<'a> Harness<'a> {
         let report = plumb_report::render_terminal_at(&doc, detail);
         let printed = plumb_report::targets::print_report(&targets, &report);
         document::export(&targets, &doc)?;
+        history.keep(&doc)?;
         printed?;
         Ok(Some(doc))
     }
@@ -517,4 +513,15 @@ fn pin_to(cpu: usize) -> Result<(), BenchError> {
         }
     }
     Ok(())
+}
+
+/// A debug build's numbers describe a debug build: said before measuring.
+fn warn_if_debug(bench: bool) {
+    if cfg!(debug_assertions) && bench {
+        eprintln!(
+            "plumb-bench: WARNING: this bench binary was built without optimisations (debug \
+             assertions are on). Its numbers describe a debug build; run `cargo bench`, or \
+             build with --release."
+        );
+    }
 }

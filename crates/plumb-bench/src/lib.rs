@@ -29,6 +29,7 @@ mod document;
 pub mod enemies;
 mod error;
 mod harness;
+mod history;
 pub mod insitu;
 mod launches;
 mod measure;

@@ -402,8 +402,12 @@ pub struct ReportArgs {
     /// Result files (plumb's JSON, or another tool's export plumb reads), or comparisons
     /// saved by `plumb compare --export-json`. Two results with benchmarks in common are
     /// also compared on the page.
-    #[arg(required = true, value_name = "RESULT")]
+    #[arg(required_unless_present = "history", value_name = "RESULT")]
     pub results: Vec<PathBuf>,
+    /// Draw the history instead: each series' trend with its change points, from this
+    /// store (a SQLite file or a postgres:// URL), or from the default one when given bare.
+    #[arg(long, value_name = "PATH|URL", num_args = 0..=1, default_missing_value = "", conflicts_with = "results")]
+    pub history: Option<String>,
     /// The HTML file to write.
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,

@@ -3,8 +3,8 @@
 //! last change point), widens the ratio's interval; where there is none, the comparison
 //! says so. The store is only read, and only when it exists.
 use crate::exit::CliError;
-use crate::history_git;
 use plumb_analysis::{between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise};
+use plumb_history::git as history_git;
 use plumb_history::{HistoryStore, Location, MachineFingerprint, StoredPoint};
 use plumb_model::{ComparisonDocument, ResultDocument};
 use plumb_stats::{change_points, ChangeParams, Series};

@@ -3,7 +3,8 @@
 //! `plumb run` or `plumb load` given `--save`.
 use crate::args::{HistoryArgs, HistoryCommand, SaveArgs};
 use crate::exit::{self, CliError};
-use crate::{compare_cmd, history_changes, history_git, history_out, history_show};
+use crate::{compare_cmd, history_changes, history_out, history_show};
+use plumb_history::git as history_git;
 use plumb_history::{ChangeStatus, Commit, HistoryStore, Location};
 use plumb_model::{ResultDocument, RunStatus};
 

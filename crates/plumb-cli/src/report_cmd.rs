@@ -9,6 +9,9 @@ use std::path::Path;
 /// Reads every result first (a bad one is reported before anything is written), then
 /// writes the page in one go.
 pub fn run(a: ReportArgs) -> Result<i32, CliError> {
+    if let Some(history) = &a.history {
+        return crate::history_report::run(history, &a);
+    }
     export::refuse_overwrite("--output", &a.results, &a.output, "results", "report")?;
     // Every output is checked before anything is written: the page (`-` for stdout)
     // here, and the charts' directory, made once the results are read (issue 24,

@@ -541,3 +541,80 @@ fn compare_of_separate_runs_uses_the_noise_between_runs_the_history_measured() {
         missing.stderr
     );
 }
+
+/// `plumb report --history`: each series' trend with its change points, on an offline
+/// page that a browser draws without overlaps.
+#[test]
+fn report_history_draws_each_series_with_its_change_points() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &[]);
+    history_with_step(&env, "flat", 1e6, &[]);
+    env.plumb(&["history", "changes"]).assert_code(0);
+    let r = env.plumb(&["report", "--history", "-o", "report.html"]);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains("wrote report.html (2 series)"),
+        "{}",
+        r.stderr
+    );
+    let html = std::fs::read_to_string(env.path("report.html")).unwrap();
+    assert!(
+        html.contains("<title>History of parse · wall-time</title>"),
+        "no parse chart"
+    );
+    assert!(
+        html.contains("<title>History of flat · wall-time</title>"),
+        "no flat chart"
+    );
+    assert!(html.contains(">c24..c25 +10."), "no change label");
+    assert!(html.contains("<title>c25 ("), "no point tips");
+    for fetch in ["src=", "href=", "<link", "url(", "@import"] {
+        assert!(!html.contains(fetch), "the page contains {fetch:?}");
+    }
+    let missing = env.plumb(&["report", "--history", "nope.db", "-o", "x.html"]);
+    missing.assert_code(2);
+    assert!(
+        missing.stderr.contains("--history nope.db: no such store"),
+        "{}",
+        missing.stderr
+    );
+    let Some(seen) = common::browser::open_in_chromium(env.dir.path()) else {
+        return;
+    };
+    assert_eq!(seen.charts.len(), 2, "{:?}", seen.charts);
+    seen.assert_clean();
+}
+
+/// The in-process harness keeps its result too (`--history`), and says where; a store it
+/// cannot write stops it before it measures.
+#[test]
+fn the_harness_keeps_its_result_in_the_history() {
+    use plumb_bench::{black_box, Args, Harness};
+    let env = Env::new();
+    let args = |history: &str| Args {
+        bench: true,
+        measure_time: plumb_model::quantity::Duration::from_millis(30),
+        sample_count: 10,
+        warmup_cap: plumb_model::quantity::Duration::from_millis(50),
+        quiet: true,
+        export_json: Some(env.path("bench.json")),
+        history: Some(history.to_string()),
+        ..Args::default()
+    };
+    let store = env.path("h.db");
+    let mut h = Harness::with_args(args(store.to_str().unwrap()));
+    h.bench("add_one", |b| b.iter(|| black_box(1u64) + 1));
+    h.run_to_document().unwrap().unwrap();
+    let list = env.plumb(&["history", "list", "--history", "h.db"]);
+    list.assert_code(0);
+    assert!(
+        list.stdout.contains("add_one · wall-time"),
+        "{}",
+        list.stdout
+    );
+    let bad = env.write("bad.db", &"not SQLite\n".repeat(400));
+    let mut h = Harness::with_args(args(bad.to_str().unwrap()));
+    h.bench("add_one", |b| b.iter(|| black_box(1u64) + 1));
+    let e = h.run_to_document().unwrap_err().to_string();
+    assert!(e.contains("bad.db") && e.contains("not a database"), "{e}");
+}

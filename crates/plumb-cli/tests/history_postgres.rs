@@ -267,3 +267,63 @@ fn a_wrong_url_and_a_newer_schema_are_one_line_and_exit_2() {
         r.stderr
     );
 }
+
+/// A session that keeps the store locked: plumb waits its bound, then says which sessions
+/// were in a transaction, in one line.
+#[test]
+fn a_locked_postgres_store_says_who_holds_it() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let file = f.to_str().unwrap();
+    env.plumb(&[
+        "history",
+        "add",
+        file,
+        "--commit",
+        "c1",
+        "--history",
+        &db.url,
+    ])
+    .assert_code(0);
+    let mut holder = postgres::Client::connect(&db.url, postgres::NoTls).unwrap();
+    let mut tx = holder.transaction().unwrap();
+    tx.batch_execute("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE")
+        .unwrap();
+    let start = std::time::Instant::now();
+    let out = env
+        .command(&[
+            "history",
+            "add",
+            file,
+            "--commit",
+            "c2",
+            "--history",
+            &db.url,
+        ])
+        .env("PLUMB_HISTORY_LOCK_WAIT", "1")
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    tx.rollback().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("still locked after waiting 1.000 s by server pid "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("in a transaction since"), "{stderr}");
+    assert!(took < std::time::Duration::from_secs(8), "{took:?}");
+    // Unlocked, the same write goes through.
+    env.plumb(&[
+        "history",
+        "add",
+        file,
+        "--commit",
+        "c2",
+        "--history",
+        &db.url,
+    ])
+    .assert_code(0);
+}

@@ -15,6 +15,8 @@ pub enum HistoryError {
         /// Who holds it, where that can be found (a process and its command line).
         holders: Vec<String>,
     },
+    /// A commit named for a result that git does not know here.
+    NoSuchCommit(String),
     /// No change point was recorded where one was named.
     NoSuchChange { series: i64, run: i64 },
 }
@@ -36,6 +38,9 @@ impl fmt::Display for HistoryError {
                 } else {
                     write!(f, " by {}", holders.join(", "))
                 }
+            }
+            HistoryError::NoSuchCommit(name) => {
+                write!(f, "--commit {name}: git knows no such commit here")
             }
             HistoryError::NoSuchChange { series, run } => write!(
                 f,

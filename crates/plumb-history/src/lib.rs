@@ -9,9 +9,12 @@
 mod document;
 mod error;
 mod fingerprint;
+pub mod git;
 mod location;
 mod lock_holders;
+#[cfg(feature = "postgres")]
 mod pg;
+mod pg_url;
 mod points;
 mod schema;
 mod series;
@@ -21,7 +24,9 @@ mod store;
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
 pub use location::Location;
-pub use pg::{redacted, PostgresStore};
+#[cfg(feature = "postgres")]
+pub use pg::PostgresStore;
+pub use pg_url::redacted;
 pub use points::points_of;
 pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 pub use sqlite::SqliteStore;

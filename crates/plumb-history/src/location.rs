@@ -1,6 +1,6 @@
 //! Where a history lives: a SQLite file (a path) or a PostgreSQL database (a postgres://
 //! URL), opened behind the one trait; said in messages without a password.
-use crate::{HistoryError, HistoryStore, PostgresStore, SqliteStore};
+use crate::{HistoryError, HistoryStore, SqliteStore};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,13 @@ impl Location {
                 }
                 Ok(Box::new(SqliteStore::open(path)?))
             }
-            Location::Postgres(url) => Ok(Box::new(PostgresStore::open(url)?)),
+            #[cfg(feature = "postgres")]
+            Location::Postgres(url) => Ok(Box::new(crate::PostgresStore::open(url)?)),
+            #[cfg(not(feature = "postgres"))]
+            Location::Postgres(_) => Err(HistoryError::Database {
+                what: "cannot open a PostgreSQL store",
+                cause: "this build has no PostgreSQL (plumb-history's `postgres` feature); keep the result file and add it with `plumb history add`".into(),
+            }),
         }
     }
 }

@@ -65,6 +65,7 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
 
 /// The same schema in PostgreSQL's types, version for version with `MIGRATIONS`; the
 /// version is kept in `plumb_schema` (PostgreSQL has no `user_version`).
+#[cfg(feature = "postgres")]
 pub const PG_MIGRATIONS: [&str; VERSION as usize] = ["CREATE TABLE machines (
          id BIGSERIAL PRIMARY KEY,
          fingerprint TEXT NOT NULL UNIQUE

@@ -33,7 +33,10 @@ pub use env_view::{
     simulation_summary,
 };
 pub use export::{Exporter, Format};
-pub use html::{render_html, render_html_with, standalone_charts};
+pub use html::{
+    history_page, render_html, render_html_with, standalone_charts, TrendChange, TrendPoint,
+    TrendSeries,
+};
 pub use insitu_view::{render_region_comparison, render_regions};
 pub use load_view::render_load;
 pub use markdown::render_markdown;

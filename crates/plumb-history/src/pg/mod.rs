@@ -2,11 +2,9 @@
 //! migrated on open under an advisory lock (two plumbs starting at once migrate once),
 //! every statement parameterised, TLS as libpq's sslmode asks, the password never shown.
 mod tls;
-mod url;
-
-pub use url::redacted;
 
 use crate::document::{compress, decompress};
+use crate::pg_url::{self as url, StoreUrl};
 use crate::points::points_of;
 use crate::schema::{PG_MIGRATIONS, VERSION};
 use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
@@ -15,7 +13,6 @@ use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use postgres::{Client, Config, Row, Transaction};
 use std::time::Duration;
-use url::StoreUrl;
 
 /// How long connecting may take.
 const CONNECT_WAIT: Duration = Duration::from_secs(10);
@@ -323,7 +320,12 @@ impl PostgresStore {
             .map(|r| {
                 let (pid, app, user, since): (i32, String, String, String) =
                     (r.get(0), r.get(1), r.get(2), r.get(3));
-                format!("server pid {pid} ({app}, user {user}, in a transaction since {since})")
+                let app = if app.is_empty() {
+                    String::new()
+                } else {
+                    format!("{app}, ")
+                };
+                format!("server pid {pid} ({app}user {user}, in a transaction since {since})")
             })
             .collect()
     }

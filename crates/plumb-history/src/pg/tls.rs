@@ -2,7 +2,7 @@
 //! encrypt without verifying the server (libpq's meaning, said in the docs), `verify-ca`
 //! checks the certificate's chain, `verify-full` its chain and host name; against
 //! `sslrootcert` when given, else the system's roots.
-use super::url::{StoreUrl, TlsMode};
+use crate::pg_url::{StoreUrl, TlsMode};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::{ring, verify_tls12_signature, verify_tls13_signature, CryptoProvider};

@@ -10,6 +10,7 @@ mod distribution;
 mod flame;
 mod forest;
 mod frame;
+mod history_page;
 mod page;
 mod run_order;
 mod runs;
@@ -20,9 +21,12 @@ mod standalone;
 mod svg;
 mod sweep;
 mod timeline;
+mod trend;
 
+pub use history_page::history_page;
 pub use page::{page as render_html, page_with as render_html_with};
 pub use standalone::standalone_charts;
+pub use trend::{TrendChange, TrendPoint, TrendSeries};
 
 /// The page of one document, for `--report FILE` beside a run's other exports.
 pub struct HtmlExporter;

@@ -1,7 +1,6 @@
 //! The commit a result belongs to, read from git: its sha, time, branch and whether the
 //! working tree had changes; and where the history store lives by default.
-use crate::exit::CliError;
-use plumb_history::Commit;
+use crate::{Commit, HistoryError};
 use plumb_model::quantity::Timestamp;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,7 +19,7 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
 
 /// The commit `rev` (HEAD when None) of the repository at `dir`; None outside a repository.
 /// A named commit git does not know is an error: a history keyed by a typo is worse than none.
-pub fn commit(dir: &Path, rev: Option<&str>) -> Result<Option<Commit>, CliError> {
+pub fn commit(dir: &Path, rev: Option<&str>) -> Result<Option<Commit>, HistoryError> {
     if git(dir, &["rev-parse", "--show-toplevel"]).is_none() {
         return match rev {
             Some(sha) => Ok(Some(Commit {
@@ -37,7 +36,7 @@ pub fn commit(dir: &Path, rev: Option<&str>) -> Result<Option<Commit>, CliError>
         dir,
         &["rev-parse", "--verify", &format!("{name}^{{commit}}")],
     )
-    .ok_or_else(|| CliError(format!("--commit {name}: git knows no such commit here")))?;
+    .ok_or_else(|| HistoryError::NoSuchCommit(name.to_string()))?;
     let secs: f64 = git(dir, &["show", "-s", "--format=%ct", &sha])
         .and_then(|t| t.parse().ok())
         .unwrap_or(0.0);

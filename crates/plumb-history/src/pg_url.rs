@@ -2,6 +2,7 @@
 //! certificate, which the driver does not know in libpq's full form), the password from
 //! where libpq would take it when the URL has none (`PGPASSWORD`, then `PGPASSFILE` or
 //! `~/.pgpass`), and the URL as it may be shown: never with its password.
+#![cfg_attr(not(feature = "postgres"), allow(dead_code))]
 use std::path::PathBuf;
 
 /// How TLS is used, as libpq's `sslmode` says it.
