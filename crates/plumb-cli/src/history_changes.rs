@@ -134,7 +134,7 @@ fn table(analysed: &[Analysed], method: Method) -> String {
             let [id, range, levels, rel, p, status] = said(a, c, s);
             let _ = writeln!(
                 out,
-                "  {id:<8} {range:<22} {levels}  {rel:>7}  p={p}  {status}"
+                "  {id:<8} {range:<23} {levels}  {rel:>7}  p={p}  {status}"
             );
         }
     }
