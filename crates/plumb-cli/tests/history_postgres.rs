@@ -327,3 +327,124 @@ fn a_locked_postgres_store_says_who_holds_it() {
     ])
     .assert_code(0);
 }
+
+/// What SQLite's tests check of the other commands, on PostgreSQL: run --save, show,
+/// export, report --history, and compare measuring the noise between runs.
+#[test]
+fn every_command_reads_and_writes_postgres() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    let url = db.url.as_str();
+    history_with_step(&env, "parse", 1.1e6, &["--history", url]);
+    env.plumb(&["history", "changes", "--history", url])
+        .assert_code(0);
+    let show = env.plumb(&["history", "show", "parse", "--history", url]);
+    show.assert_code(0);
+    assert!(
+        show.stdout.contains("← change: candidate"),
+        "{}",
+        show.stdout
+    );
+    let csv = env.plumb(&["history", "export", "--history", url]);
+    assert_eq!(csv.stdout.lines().count(), 31);
+    let r = env.plumb(&["report", "--history", url, "-o", "h.html"]);
+    r.assert_code(0);
+    let html = std::fs::read_to_string(env.path("h.html")).unwrap();
+    assert!(html.contains(">c24..c25 +10."), "no change label");
+    if let Some(pw) = password_of(url) {
+        assert!(!html.contains(&pw), "the page shows the password");
+    }
+    let a = common::history::result_at(&env, "a.json", "parse", 1.1e6, 1001);
+    let b = common::history::result_at(&env, "b.json", "parse", 1.13e6, 1002);
+    let cmp = env.plumb(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--history",
+        url,
+    ]);
+    assert!(
+        cmp.stdout
+            .contains("parse: separate runs; between runs its mean moves by"),
+        "{}",
+        cmp.stdout
+    );
+    let run = env.plumb(&[
+        "run",
+        "--debug-fake-runs",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--no-progress",
+        "fast 2ms",
+        "--history",
+        url,
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains("kept as run 31 in postgres"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A writer killed mid-batch leaves every result whole or absent.
+#[test]
+fn a_writer_killed_mid_write_leaves_postgres_whole() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    let files: Vec<String> = (1..=40u64)
+        .map(|i| {
+            result(&env, &format!("r{i}.json"), "b", 1e6, i)
+                .to_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut args = vec![
+        "history",
+        "add",
+        "--commit",
+        "c1",
+        "--history",
+        db.url.as_str(),
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let mut child = env
+        .command(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+    let mut kept = 0;
+    while kept < 10 {
+        match lines.next() {
+            Some(Ok(l)) if l.contains("kept as run") => kept += 1,
+            Some(Ok(_)) => {}
+            _ => break,
+        }
+    }
+    std::process::Command::new("kill")
+        .args(["-KILL", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let _ = child.wait();
+    let mut c = postgres::Client::connect(&db.url, postgres::NoTls).unwrap();
+    let runs: i64 = c
+        .query_one("SELECT COUNT(*) FROM runs", &[])
+        .unwrap()
+        .get(0);
+    let torn: i64 = c
+        .query_one(
+            "SELECT COUNT(*) FROM runs WHERE id NOT IN (SELECT run FROM points)",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!((10..40).contains(&runs), "{runs} runs kept");
+    assert_eq!(torn, 0, "a run without its point");
+    env.plumb(&["history", "list", "--history", &db.url])
+        .assert_code(0);
+}
