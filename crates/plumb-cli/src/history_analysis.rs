@@ -156,7 +156,7 @@ fn plumb_found(c: &plumb_stats::Change) -> Found {
         index: c.index,
         before: side(&c.test.before),
         after: side(&c.test.after),
-        p: c.test.p,
+        p: c.p(),
     }
 }
 

@@ -25,11 +25,13 @@ pub fn benjamini_hochberg(p: &[f64], m: usize, q: f64) -> f64 {
 
 /// The change points of each series, `params.alpha` held across all of them: each series'
 /// candidates are merged at α, then again at the Benjamini–Hochberg threshold of all the
-/// changes kept (a hypothesis per candidate, and one per series without any), until the
-/// threshold keeps every change left.
+/// changes kept (a hypothesis per candidate, one per series without any, and one per
+/// series' recent-change test), until the threshold keeps every change left.
 pub fn merge_across(items: &[(Series, &SplitState)], params: ChangeParams) -> Vec<Vec<Change>> {
     let candidates: Vec<Vec<usize>> = items.iter().map(|(_, s)| s.candidates()).collect();
-    let hypotheses: usize = candidates.iter().map(|c| c.len().max(1)).sum();
+    // A hypothesis per candidate (one per series without any), and each series' test of
+    // a recent change.
+    let hypotheses: usize = candidates.iter().map(|c| c.len().max(1) + 1).sum();
     let mut out: Vec<Vec<Change>> = items
         .iter()
         .zip(&candidates)
@@ -37,13 +39,13 @@ pub fn merge_across(items: &[(Series, &SplitState)], params: ChangeParams) -> Ve
         .collect();
     // Each round only removes changes, so this ends; the bound is a guard.
     for _ in 0..hypotheses + 1 {
-        let all: Vec<f64> = out.iter().flatten().map(|c| c.test.p).collect();
+        let all: Vec<f64> = out.iter().flatten().map(|c| c.p()).collect();
         let t = benjamini_hochberg(&all, hypotheses, params.alpha);
         if all.iter().all(|p| *p <= t) {
             break;
         }
         for (k, ((series, _), c)) in items.iter().zip(&candidates).enumerate() {
-            if out[k].iter().any(|c| c.test.p > t) {
+            if out[k].iter().any(|c| c.p() > t) {
                 out[k] = merge(*series, c, params, t);
             }
         }

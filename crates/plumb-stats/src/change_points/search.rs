@@ -4,7 +4,7 @@
 //! over-correct about six-fold there, since neighbouring splits test nearly the same thing,
 //! and cost the detection of short new levels; the simulated null distribution of that
 //! smallest p (`search_null.rs`) gives the exact correction instead.
-use super::search_null::{LEVELS, ROWS};
+use super::search_null::{LEVELS, NEWEST_ROWS, ROWS};
 
 /// The fewest points a level may have: a shorter run of odd points is never a level. The
 /// search's null table is simulated for this value.
@@ -16,15 +16,33 @@ pub(super) const MIN_SEGMENT: usize = 3;
 /// such a search grows slowly, so this errs by little where no decision is made), beyond
 /// its largest n it grows as Bonferroni would (in proportion to n: conservative).
 pub(super) fn search_corrected(p: f64, n: usize) -> f64 {
+    corrected(p, n, &ROWS, true)
+}
+
+/// As `search_corrected`, for a search among the splits that leave the newest 3 to 10
+/// points on the right only (`NEWEST_ROWS`); past the table's largest n the correction
+/// stays as it is there (the splits searched do not grow with n).
+pub(super) fn newest_corrected(p: f64, n: usize) -> f64 {
+    corrected(p, n, &NEWEST_ROWS, false)
+}
+
+type Row = (usize, [f64; LEVELS.len()]);
+
+fn corrected(p: f64, n: usize, rows: &[Row], grows: bool) -> f64 {
     if n < 2 * MIN_SEGMENT || p.is_nan() {
         return 1.0;
     }
-    let last = ROWS.len() - 1;
-    let corrected = if n >= ROWS[last].0 {
-        row_corrected(p, &ROWS[last].1) * n as f64 / ROWS[last].0 as f64
+    let last = rows.len() - 1;
+    let corrected = if n >= rows[last].0 {
+        let growth = if grows {
+            n as f64 / rows[last].0 as f64
+        } else {
+            1.0
+        };
+        row_corrected(p, &rows[last].1) * growth
     } else {
-        let i = ROWS.iter().rposition(|r| r.0 <= n).unwrap_or(0);
-        let (lo, hi) = (ROWS[i], ROWS[i + 1]);
+        let i = rows.iter().rposition(|r| r.0 <= n).unwrap_or(0);
+        let (lo, hi) = (rows[i], rows[i + 1]);
         let f = ((n as f64).ln() - (lo.0 as f64).ln()) / ((hi.0 as f64).ln() - (lo.0 as f64).ln());
         let (a, b) = (row_corrected(p, &lo.1), row_corrected(p, &hi.1));
         (a.ln() + f * (b.ln() - a.ln())).exp()
