@@ -54,9 +54,9 @@ impl Saver {
             ))
         };
         let commit = plumb_history::git::commit(&here, None).map_err(failed)?;
-        let run = store.add(doc, commit.as_ref()).map_err(failed)?;
+        let run = store.add(doc, commit.as_ref()).map_err(failed)?.run;
         let at = commit
-            .map(|c| format!(" at {}", &c.sha[..c.sha.len().min(10)]))
+            .map(|c| format!(" at {}", c.sha.chars().take(10).collect::<String>()))
             .unwrap_or_default();
         eprintln!("kept as run {run}{at} in {}", location.shown());
         Ok(())

@@ -51,6 +51,9 @@ pub struct Analysed {
 #[derive(Serialize, Deserialize)]
 struct Kept {
     last_run: i64,
+    /// The standard error a point without one was given (the median of the others): the
+    /// windows searched with one value are not reused with another.
+    filled: Option<f64>,
     state: SplitState,
 }
 
@@ -59,27 +62,27 @@ pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analy
     let mut data = Vec::new();
     for series in store.series()? {
         let points = store.points(series.id)?;
-        let (values, errors) = values_of(&points);
-        data.push((series, points, values, errors));
+        let (values, errors, filled) = values_of(&points);
+        data.push((series, points, values, errors, filled));
     }
     let found: Vec<Vec<Found>> = match method {
         Method::Otava(params) => data
             .iter()
-            .map(|(_, _, v, _)| otava_found(v, params))
+            .map(|(_, _, v, _, _)| otava_found(v, params))
             .collect(),
         Method::Plumb(params) => {
             let mut states = Vec::new();
-            for (series, points, v, e) in &data {
+            for (series, points, v, e, filled) in &data {
                 let s = Series {
                     values: v,
                     errors: e.as_deref(),
                 };
-                states.push(resumed(store, series.id, points, s, params)?);
+                states.push(resumed(store, series.id, points, s, *filled, params)?);
             }
             let items: Vec<(Series, &SplitState)> = data
                 .iter()
                 .zip(&states)
-                .map(|((_, _, v, e), st)| {
+                .map(|((_, _, v, e, _), st)| {
                     let s = Series {
                         values: v,
                         errors: e.as_deref(),
@@ -95,14 +98,22 @@ pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analy
     };
     let now = Timestamp::now();
     let mut out = Vec::new();
-    for ((series, points, _, _), changes) in data.into_iter().zip(found) {
-        let runs: Vec<i64> = changes.iter().map(|c| points[c.index].run).collect();
-        let stored = store.record_changes(series.id, &runs, now)?;
+    for ((series, points, _, _, _), changes) in data.into_iter().zip(found) {
+        let before = store.changes(series.id)?;
+        let runs = identities(&changes, &points, &before);
+        // Otava's method (parity) is for comparing, not for the record a CI gate reads.
+        let stored = match method {
+            Method::Plumb(_) => store.record_changes(series.id, &runs, now)?,
+            Method::Otava(_) => as_recorded(series.id, &runs, &before, now),
+        };
         let changes = changes
             .into_iter()
-            .filter_map(|c| {
-                let run = points[c.index].run;
-                stored.iter().find(|s| s.run == run).map(|s| (c, s.clone()))
+            .zip(&runs)
+            .filter_map(|(c, run)| {
+                stored
+                    .iter()
+                    .find(|s| s.run == *run)
+                    .map(|s| (c, s.clone()))
             })
             .collect();
         out.push(Analysed {
@@ -114,6 +125,66 @@ pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analy
     Ok(out)
 }
 
+/// The points a change moves by from one analysis to the next, and still is the change
+/// recorded before (a new result can shift where a level seems to start).
+const SAME_CHANGE: usize = 2;
+
+/// The run each change is recorded under: the run of a change recorded before within
+/// `SAME_CHANGE` points of it (so its status, and whether it is new, stay), else its own.
+fn identities(changes: &[Found], points: &[StoredPoint], before: &[StoredChange]) -> Vec<i64> {
+    let index_of = |run: i64| points.iter().position(|p| p.run == run);
+    // Every (change, recorded) pair close enough, nearest first, each side taken once.
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    for (k, c) in changes.iter().enumerate() {
+        for (r, b) in before.iter().enumerate() {
+            if let Some(d) = index_of(b.run).map(|i| i.abs_diff(c.index)) {
+                if d <= SAME_CHANGE {
+                    pairs.push((d, k, r));
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    let mut runs: Vec<Option<i64>> = vec![None; changes.len()];
+    let mut used = vec![false; before.len()];
+    for (_, k, r) in pairs {
+        if runs[k].is_none() && !used[r] {
+            runs[k] = Some(before[r].run);
+            used[r] = true;
+        }
+    }
+    runs.iter()
+        .zip(changes)
+        .map(|(run, c)| run.unwrap_or(points[c.index].run))
+        .collect()
+}
+
+/// The changes as the record has them, nothing written: those recorded before with their
+/// status, the others as candidates, none new.
+fn as_recorded(
+    series: i64,
+    runs: &[i64],
+    before: &[StoredChange],
+    now: Timestamp,
+) -> Vec<StoredChange> {
+    runs.iter()
+        .map(|&run| match before.iter().find(|b| b.run == run) {
+            Some(b) => StoredChange {
+                new: false,
+                ..b.clone()
+            },
+            None => StoredChange {
+                series,
+                run,
+                status: plumb_history::ChangeStatus::Candidate,
+                first_seen: now,
+                note: None,
+                new: false,
+            },
+        })
+        .collect()
+}
+
 /// The split phase of `series`, resumed from its kept state when that analysed a prefix of
 /// these points with these parameters, and kept again.
 fn resumed(
@@ -121,6 +192,7 @@ fn resumed(
     id: i64,
     points: &[StoredPoint],
     series: Series,
+    filled: Option<f64>,
     params: ChangeParams,
 ) -> Result<SplitState, CliError> {
     let kept: Option<Kept> = store
@@ -129,7 +201,8 @@ fn resumed(
     let previous = kept
         .filter(|k| {
             let len = k.state.length;
-            len == 0 || points.get(len - 1).is_some_and(|p| p.run == k.last_run)
+            let same_points = len == 0 || points.get(len - 1).is_some_and(|p| p.run == k.last_run);
+            same_points && k.filled == filled
         })
         .map(|k| k.state)
         .unwrap_or_default();
@@ -138,6 +211,7 @@ fn resumed(
         let last_run = points.last().map_or(0, |p| p.run);
         let text = serde_json::to_string(&Kept {
             last_run,
+            filled,
             state: state.clone(),
         })
         .expect("a state serialises");
@@ -186,18 +260,91 @@ fn otava_found(values: &[f64], params: OtavaParams) -> Vec<Found> {
 }
 
 /// The series' means, and their standard errors where every point has one or the missing
-/// ones can take the median of the others (a point of one run has none).
-fn values_of(points: &[StoredPoint]) -> (Vec<f64>, Option<Vec<f64>>) {
+/// ones can take the median of the others (a point of one run has none), with the value
+/// given to those (None when none was missing).
+type Values = (Vec<f64>, Option<Vec<f64>>, Option<f64>);
+
+fn values_of(points: &[StoredPoint]) -> Values {
     let values = points.iter().map(|p| p.point.mean).collect();
     let mut known: Vec<f64> = points.iter().filter_map(|p| p.point.stderr).collect();
     if known.is_empty() {
-        return (values, None);
+        return (values, None, None);
     }
     known.sort_by(f64::total_cmp);
     let median = known[known.len() / 2];
+    let missing = points.iter().any(|p| p.point.stderr.is_none());
     let errors = points
         .iter()
         .map(|p| p.point.stderr.unwrap_or(median))
         .collect();
-    (values, Some(errors))
+    (values, Some(errors), missing.then_some(median))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_history::{ChangeStatus, Point};
+
+    fn points(n: i64) -> Vec<StoredPoint> {
+        (1..=n)
+            .map(|run| StoredPoint {
+                run,
+                recorded: Timestamp::EPOCH,
+                commit: None,
+                plumb_version: "t".into(),
+                point: Point {
+                    n: 1,
+                    mean: 1.0,
+                    median: 1.0,
+                    interval: None,
+                    stderr: None,
+                    unit: "ns".into(),
+                },
+            })
+            .collect()
+    }
+
+    fn found(index: usize) -> Found {
+        let side = Side {
+            n: 1,
+            mean: 1.0,
+            interval: None,
+        };
+        Found {
+            index,
+            before: side,
+            after: side,
+            p: 0.0,
+        }
+    }
+
+    fn recorded(run: i64, status: ChangeStatus) -> StoredChange {
+        StoredChange {
+            series: 1,
+            run,
+            status,
+            first_seen: Timestamp::EPOCH,
+            note: None,
+            new: false,
+        }
+    }
+
+    /// A change that moved by a point or two is the one recorded (its status stays); one
+    /// that moved further, or a second change near the first, is its own.
+    #[test]
+    fn a_change_that_moves_a_little_keeps_its_record() {
+        let p = points(40);
+        let before = [recorded(21, ChangeStatus::Acknowledged)];
+        // Index 21 is run 22: one point after the recorded run 21.
+        assert_eq!(identities(&[found(21)], &p, &before), [21]);
+        assert_eq!(identities(&[found(24)], &p, &before), [25]);
+        // Two changes near it: the nearer takes the record.
+        assert_eq!(identities(&[found(19), found(20)], &p, &before), [20, 21]);
+        // The exact run wins over a near one.
+        let two = [
+            recorded(20, ChangeStatus::Candidate),
+            recorded(21, ChangeStatus::Rejected),
+        ];
+        assert_eq!(identities(&[found(20)], &p, &two), [21]);
+    }
 }

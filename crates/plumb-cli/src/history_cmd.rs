@@ -22,10 +22,14 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
             let commit = history_git::commit(&here, a.commit.as_deref())?;
             let mut store = open(&location)?;
             for (doc, file) in docs.iter().zip(&a.results) {
-                let run = store
+                let added = store
                     .add(doc, commit.as_ref())
                     .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
-                let said = kept(run, commit.as_ref(), &location);
+                let said = if added.new {
+                    kept(added.run, commit.as_ref(), &location)
+                } else {
+                    format!("kept before as run {}: not kept again", added.run)
+                };
                 eprintln!("plumb: {}: {said}", file.display());
             }
             Ok(exit::OK)
@@ -97,13 +101,13 @@ impl Saver {
             }
         }
         let commit = history_git::commit(&std::env::current_dir()?, None)?;
-        let run = store.add(doc, commit.as_ref()).map_err(|e| {
+        let added = store.add(doc, commit.as_ref()).map_err(|e| {
             CliError(format!(
                 "{}: {e} (the result files are written)",
                 location.shown()
             ))
         })?;
-        eprintln!("plumb: {}", kept(run, commit.as_ref(), &location));
+        eprintln!("plumb: {}", kept(added.run, commit.as_ref(), &location));
         Ok(())
     }
 }
@@ -144,7 +148,11 @@ fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
         .map_err(|e| CliError(format!("{}: {e}", location.shown())))
 }
 
-/// A sha's first 10 characters, as people say it.
+/// A sha's first 10 characters, as people say it (a label given with --commit outside git
+/// may be any text: cut at a character, never inside one).
 pub fn short(sha: &str) -> &str {
-    &sha[..sha.len().min(10)]
+    match sha.char_indices().nth(10) {
+        Some((at, _)) => &sha[..at],
+        None => sha,
+    }
 }

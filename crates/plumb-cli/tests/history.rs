@@ -154,7 +154,8 @@ fn in_a_repository_a_result_is_kept_at_head_and_a_dirty_tree_is_said() {
     );
     assert!(!r.stderr.contains("dirty"), "{}", r.stderr);
     env.write("src.txt", "two\n");
-    let r = env.plumb(&["history", "add", f.to_str().unwrap()]);
+    let g = result(&env, "r2.json", "b", 1e6, 2);
+    let r = env.plumb(&["history", "add", g.to_str().unwrap()]);
     assert!(r.stderr.contains(" (dirty)"), "{}", r.stderr);
     // A commit git does not know is refused before anything is kept.
     let r = env.plumb(&["history", "add", f.to_str().unwrap(), "--commit", "nosuch"]);
@@ -617,4 +618,82 @@ fn the_harness_keeps_its_result_in_the_history() {
     h.bench("add_one", |b| b.iter(|| black_box(1u64) + 1));
     let e = h.run_to_document().unwrap_err().to_string();
     assert!(e.contains("bad.db") && e.contains("not a database"), "{e}");
+}
+
+/// A result added twice is kept once; a commit label of any text is said whole.
+#[test]
+fn a_result_added_twice_is_kept_once() {
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let file = f.to_str().unwrap();
+    let label = "ünïcödé-lâbel-1";
+    env.plumb(&["history", "add", file, "--commit", label])
+        .assert_code(0);
+    let again = env.plumb(&["history", "add", file, "--commit", label]);
+    again.assert_code(0);
+    assert!(
+        again
+            .stderr
+            .contains("kept before as run 1: not kept again"),
+        "{}",
+        again.stderr
+    );
+    let list = env.plumb(&["history", "list"]);
+    assert!(
+        list.stdout.contains("     1  ünïcödé-lâ..ünïcödé-lâ"),
+        "{}",
+        list.stdout
+    );
+}
+
+/// The kept split state is what a resumed analysis starts from: emptied, the changes its
+/// windows found are gone until they are searched again.
+#[test]
+fn a_resumed_analysis_starts_from_the_kept_state() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &[]);
+    for i in 31..=60u64 {
+        let f = result(&env, &format!("s{i}.json"), "parse", 1.1e6, i);
+        env.plumb(&[
+            "history",
+            "add",
+            f.to_str().unwrap(),
+            "--commit",
+            &format!("c{i:02}"),
+        ])
+        .assert_code(0);
+    }
+    let whole = env.plumb(&["history", "changes"]);
+    assert!(whole.stdout.contains("c24..c25"), "{}", whole.stdout);
+    let emptied = Command::new("python3")
+        .args(["-c", "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); s=json.loads(c.execute('SELECT state FROM analysis').fetchone()[0]); s['state']['windows']=[[w[0], []] for w in s['state']['windows']]; c.execute('UPDATE analysis SET state=?', (json.dumps(s),)); c.commit()"])
+        .arg(env.path(".plumb/history.db"))
+        .status()
+        .unwrap();
+    assert!(emptied.success());
+    let resumed = env.plumb(&["history", "changes"]);
+    assert!(
+        !resumed.stdout.contains("c24..c25"),
+        "the kept state was not used:\n{}",
+        resumed.stdout
+    );
+}
+
+/// Otava's method compares; it does not write the record the CI gate reads.
+#[test]
+fn otava_parity_leaves_the_record_alone() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &[]);
+    let r = env.plumb(&[
+        "history",
+        "changes",
+        "--otava-parity",
+        "--fail-on",
+        "new-change",
+    ]);
+    r.assert_code(0);
+    let csv = env.plumb(&["history", "export"]);
+    assert!(!csv.stdout.contains(",candidate"), "{}", csv.stdout);
+    env.plumb(&["history", "changes", "--fail-on", "new-change"])
+        .assert_code(1);
 }

@@ -5,6 +5,18 @@ use flate2::write::ZlibEncoder;
 use flate2::Compression;
 use std::io::{Read, Write};
 
+/// A result's identity in the store: FNV-1a (64 bits) of its JSON, in hex. The same result
+/// added twice (a batch re-run after a failure part-way) is then kept once. Written here:
+/// a stable hash in a few lines, where std's may change between Rust releases.
+pub(crate) fn digest(json: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in json.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 pub(crate) fn compress(json: &str) -> Vec<u8> {
     let mut e = ZlibEncoder::new(Vec::new(), Compression::default());
     e.write_all(json.as_bytes())
@@ -24,6 +36,13 @@ pub(crate) fn decompress(bytes: &[u8]) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// FNV-1a's published test vectors: "" and "a".
+    #[test]
+    fn the_digest_is_fnv_1a() {
+        assert_eq!(digest(""), "cbf29ce484222325");
+        assert_eq!(digest("a"), "af63dc4c8601ec8c");
+    }
 
     #[test]
     fn a_document_comes_back_as_it_went_in_and_smaller() {

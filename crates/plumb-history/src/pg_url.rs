@@ -37,7 +37,8 @@ impl StoreUrl {
     /// showing the password.
     pub fn parse(url: &str) -> Result<StoreUrl, String> {
         let shown = redacted(url);
-        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+        let (base, query) = split_query(url);
+        let query = query.unwrap_or("");
         let mut tls = TlsMode::Prefer;
         let mut root_cert = None;
         let mut rest = Vec::new();
@@ -83,32 +84,29 @@ impl StoreUrl {
     }
 }
 
-/// `url` with the password between `user:` and `@` replaced by `***`, and any
-/// `password=` parameter too.
-pub fn redacted(url: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((b, q)) => (b, Some(q)),
+/// `url` split at its query's `?`: the first `?` after the credentials (which end at the
+/// first `@`, as the driver reads them), so a `?` in a password is not taken for one.
+fn split_query(url: &str) -> (&str, Option<&str>) {
+    let after_creds = url
+        .find("://")
+        .and_then(|s| url[s + 3..].find('@').map(|a| s + 3 + a + 1))
+        .unwrap_or(0);
+    match url[after_creds..].find('?') {
+        Some(q) => (&url[..after_creds + q], Some(&url[after_creds + q + 1..])),
         None => (url, None),
-    };
-    let mut out = match base.split_once("://") {
-        Some((scheme, rest)) => {
-            let (auth, host) = match rest.rsplit_once('@') {
-                Some((a, h)) => (Some(a), h),
-                None => (None, rest),
-            };
-            let auth = auth.map(|a| match a.split_once(':') {
-                Some((user, _)) => format!("{user}:***@"),
-                None => format!("{a}@"),
-            });
-            format!("{scheme}://{}{host}", auth.unwrap_or_default())
-        }
-        None => base.to_string(),
-    };
+    }
+}
+
+/// `url` with its password hidden: in `user:password@` (plumb-model's `without_password`)
+/// and in a `password=` parameter, its key read as the driver reads it (percent-decoded).
+pub fn redacted(url: &str) -> String {
+    let (base, query) = split_query(url);
+    let mut out = plumb_model::redact::without_password(base);
     if let Some(q) = query {
         let params: Vec<String> = q
             .split('&')
             .map(|p| match p.split_once('=') {
-                Some(("password", _)) => "password=***".to_string(),
+                Some((k, _)) if percent_decoded(k) == "password" => format!("{k}=***"),
                 _ => p.to_string(),
             })
             .collect();
@@ -200,6 +198,18 @@ mod tests {
             "postgresql://db/h?user=u&password=***"
         );
         assert_eq!(redacted("postgres://u@db/h"), "postgres://u@db/h");
+        // A password with `?` in it, and a key the driver decodes to `password`.
+        assert_eq!(
+            redacted("postgres://u:pa?ss@db/h?sslmode=require"),
+            "postgres://u:***@db/h?sslmode=require"
+        );
+        assert_eq!(
+            redacted("postgres://u@db/h?pass%77ord=hunter2"),
+            "postgres://u@db/h?pass%77ord=***"
+        );
+        let u = StoreUrl::parse("postgres://u:pa?ss@db/h?sslmode=disable").unwrap();
+        assert_eq!(u.tls, TlsMode::Disable);
+        assert_eq!(u.driver, "postgres://u:pa?ss@db/h?sslmode=disable");
         let e = StoreUrl::parse("postgres://u:hunter2@db/h?sslmode=sometimes").unwrap_err();
         assert!(
             !e.contains("hunter2") && e.contains("sslmode=sometimes"),

@@ -25,6 +25,7 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          branch TEXT,
          dirty INTEGER NOT NULL DEFAULT 0,
          plumb_version TEXT NOT NULL,
+         digest TEXT NOT NULL UNIQUE,
          document BLOB NOT NULL
      );
      CREATE TABLE series (
@@ -79,6 +80,7 @@ pub const PG_MIGRATIONS: [&str; VERSION as usize] = ["CREATE TABLE machines (
          branch TEXT,
          dirty BOOLEAN NOT NULL DEFAULT FALSE,
          plumb_version TEXT NOT NULL,
+         digest TEXT NOT NULL UNIQUE,
          document BYTEA NOT NULL
      );
      CREATE TABLE series (

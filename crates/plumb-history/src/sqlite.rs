@@ -1,11 +1,11 @@
 //! The embedded home of the history: one SQLite file (WAL, so readers never wait for a
 //! writer), its schema migrated on open, every statement parameterised.
-use crate::document::{compress, decompress};
+use crate::document::{compress, decompress, digest};
 use crate::error::db;
 use crate::lock_holders::lock_holders;
 use crate::points::points_of;
 use crate::schema::{MIGRATIONS, VERSION};
-use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
+use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
 use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
@@ -59,23 +59,29 @@ impl SqliteStore {
         // not write; the system's own words are clearer. A store that can be read but not
         // written is opened to read (and says why at the first write); one that cannot be
         // made is refused here. (An empty new file is a new store.)
+        let mut read_only_disk = false;
         let read_only = match std::fs::OpenOptions::new()
             .append(true)
             .create(true)
             .open(path)
         {
             Ok(_) => None,
-            Err(e) if path.exists() => Some(e.to_string()),
+            Err(e) if path.exists() => {
+                read_only_disk = e.kind() == std::io::ErrorKind::ReadOnlyFilesystem;
+                Some(e.to_string())
+            }
             Err(e) => return Err(cannot_write(e.to_string())),
         };
         let conn = match read_only {
             None => Connection::open(path),
-            // Immutable: a read-only disk cannot hold the -shm file a WAL reader needs, and
-            // nothing can change the store under us there.
-            Some(_) => Connection::open_with_flags(
+            // Immutable on a read-only disk only: it cannot hold the -shm file a WAL reader
+            // needs, and nothing can change the store there. A file that is only not ours
+            // may be written by its owner meanwhile: read it as a reader, locks and all.
+            Some(_) if read_only_disk => Connection::open_with_flags(
                 format!("file:{}?immutable=1", uri_path(path)),
                 OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
             ),
+            Some(_) => Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY),
         }
         .map_err(db("cannot open the store"))
         .map_err(with_holders)?;
@@ -151,7 +157,11 @@ impl HistoryStore for SqliteStore {
         }
     }
 
-    fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
+    fn add(
+        &mut self,
+        doc: &ResultDocument,
+        commit: Option<&Commit>,
+    ) -> Result<Added, HistoryError> {
         self.writable()?;
         self.add_run(doc, commit).map_err(|e| self.said(e))
     }
@@ -162,7 +172,9 @@ impl HistoryStore for SqliteStore {
         runs: &[i64],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
-        self.writable()?;
+        if self.read_only.is_some() {
+            return self.unrecorded(series, runs, now);
+        }
         self.record(series, runs, now).map_err(|e| self.said(e))
     }
 
@@ -304,13 +316,44 @@ impl HistoryStore for SqliteStore {
 }
 
 impl SqliteStore {
+    /// What `record_changes` gives on a store that can only be read: the changes recorded
+    /// before that are found again, with their status, and the others as candidates —
+    /// nothing written, nothing new.
+    fn unrecorded(
+        &mut self,
+        series: i64,
+        runs: &[i64],
+        now: Timestamp,
+    ) -> Result<Vec<StoredChange>, HistoryError> {
+        let kept = self.changes(series)?;
+        Ok(runs
+            .iter()
+            .map(|&run| match kept.iter().find(|c| c.run == run) {
+                Some(c) => StoredChange {
+                    new: false,
+                    ..c.clone()
+                },
+                None => StoredChange {
+                    series,
+                    run,
+                    status: ChangeStatus::Candidate,
+                    first_seen: now,
+                    note: None,
+                    new: false,
+                },
+            })
+            .collect())
+    }
+
     /// `add`: the run, its machine, its series and points, in one transaction.
     fn add_run(
         &mut self,
         doc: &ResultDocument,
         commit: Option<&Commit>,
-    ) -> Result<i64, HistoryError> {
+    ) -> Result<Added, HistoryError> {
         let machine = MachineFingerprint::of(&doc.environment);
+        let json = doc.to_json();
+        let id = digest(&json);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -327,56 +370,35 @@ impl SqliteStore {
                 |r| r.get(0),
             )
             .map_err(db("cannot read the machine"))?;
-        tx.execute(
-            "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, document)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                doc.started.to_string(),
-                machine_id,
-                commit.map(|c| c.sha.clone()),
-                commit.map(|c| c.time.to_string()),
-                commit.and_then(|c| c.branch.clone()),
-                commit.is_some_and(|c| c.dirty),
-                doc.tool.version,
-                compress(&doc.to_json()),
-            ],
-        )
-        .map_err(db("cannot record the run"))?;
-        let run = tx.last_insert_rowid();
-        for (key, p) in points_of(doc, &machine) {
-            let parameters = key.parameters_text();
-            tx.execute(
-                "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
-                params![key.benchmark, parameters, key.metric, machine_id],
-            )
-            .map_err(db("cannot record a series"))?;
-            let series: i64 = tx
-                .query_row(
-                    "SELECT id FROM series WHERE benchmark = ?1 AND parameters = ?2 AND metric = ?3 AND machine = ?4",
-                    params![key.benchmark, parameters, key.metric, machine_id],
-                    |r| r.get(0),
-                )
-                .map_err(db("cannot read a series"))?;
-            tx.execute(
-                "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        let inserted = tx
+            .execute(
+                "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, digest, document)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (digest) DO NOTHING",
                 params![
-                    series,
-                    run,
-                    p.n as i64,
-                    p.mean,
-                    p.median,
-                    p.interval.map(|i| i.0),
-                    p.interval.map(|i| i.1),
-                    p.stderr,
-                    p.unit
+                    doc.started.to_string(),
+                    machine_id,
+                    commit.map(|c| c.sha.clone()),
+                    commit.map(|c| c.time.to_string()),
+                    commit.and_then(|c| c.branch.clone()),
+                    commit.is_some_and(|c| c.dirty),
+                    doc.tool.version,
+                    id,
+                    compress(&json),
                 ],
             )
-            .map_err(db("cannot record a point"))?;
+            .map_err(db("cannot record the run"))?;
+        if inserted == 0 {
+            let run = tx
+                .query_row("SELECT id FROM runs WHERE digest = ?1", params![id], |r| {
+                    r.get(0)
+                })
+                .map_err(db("cannot read the run kept before"))?;
+            return Ok(Added { run, new: false });
         }
+        let run = tx.last_insert_rowid();
+        insert_points(&tx, doc, &machine, machine_id, run)?;
         tx.commit().map_err(db("cannot commit the run"))?;
-        Ok(run)
+        Ok(Added { run, new: true })
     }
 
     /// `record_changes`, in one transaction.
@@ -433,6 +455,50 @@ impl SqliteStore {
         }
         Ok(())
     }
+}
+
+/// A point per benchmark and metric of `doc`, in the run's transaction, each series made
+/// when it is new.
+fn insert_points(
+    tx: &rusqlite::Transaction,
+    doc: &ResultDocument,
+    machine: &MachineFingerprint,
+    machine_id: i64,
+    run: i64,
+) -> Result<(), HistoryError> {
+    for (key, p) in points_of(doc, machine) {
+        let parameters = key.parameters_text();
+        tx.execute(
+            "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
+            params![key.benchmark, parameters, key.metric, machine_id],
+        )
+        .map_err(db("cannot record a series"))?;
+        let series: i64 = tx
+                .query_row(
+                    "SELECT id FROM series WHERE benchmark = ?1 AND parameters = ?2 AND metric = ?3 AND machine = ?4",
+                    params![key.benchmark, parameters, key.metric, machine_id],
+                    |r| r.get(0),
+                )
+                .map_err(db("cannot read a series"))?;
+        tx.execute(
+            "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                series,
+                run,
+                p.n as i64,
+                p.mean,
+                p.median,
+                p.interval.map(|i| i.0),
+                p.interval.map(|i| i.1),
+                p.stderr,
+                p.unit
+            ],
+        )
+        .map_err(db("cannot record a point"))?;
+    }
+    Ok(())
 }
 
 /// `e`, with a lock's wait and holders when it is one.
@@ -557,6 +623,10 @@ mod tests {
         assert!(lo < 1004.5 && 1004.5 < hi);
         // The whole result is kept.
         let doc = store.document(points[1].run).unwrap();
+        // The same result again is not kept twice.
+        let again = store.add(&doc, Some(&commit("bbb", 200))).unwrap();
+        assert!(!again.new);
+        assert_eq!(again.run, points[1].run);
         assert_eq!(doc.benchmarks.len(), 2);
         assert_eq!(doc.benchmarks[1].name, "b");
         // Reopened: the schema is not migrated twice and the points are all there.
@@ -583,7 +653,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = SqliteStore::open(&dir.path().join("h.db")).unwrap();
         let runs: Vec<i64> = (0..4)
-            .map(|i| store.add(&result(&["a"], 1000 + i * 100), None).unwrap())
+            .map(|i| {
+                store
+                    .add(&result(&["a"], 1000 + i * 100), None)
+                    .unwrap()
+                    .run
+            })
             .collect();
         let series = store.series().unwrap()[0].id;
         let now = Timestamp::from_unix_nanos(1_000_000_000);

@@ -1,12 +1,21 @@
 //! The one interface both homes of the history implement (SQLite, PostgreSQL).
 use crate::{ChangeStatus, Commit, HistoryError, StoredChange, StoredPoint, StoredSeries};
+
+/// What `add` did: the result's run, and whether it was kept now (not before).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Added {
+    pub run: i64,
+    pub new: bool,
+}
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 
 pub trait HistoryStore {
-    /// Keeps `doc` whole and a point per benchmark and metric it measured; returns the
-    /// run's id. One transaction: the store has all of it or none.
-    fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError>;
+    /// Keeps `doc` whole and a point per benchmark and metric it measured, in one
+    /// transaction: the store has all of it or none. A result kept before (the same
+    /// document) is not kept again: its run is returned as not new.
+    fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>)
+        -> Result<Added, HistoryError>;
 
     /// Ok when results can be kept here, else why not (a read-only disk): asked before a
     /// run is measured, so that it does not end unkept.

@@ -34,11 +34,12 @@ pub struct Invocation {
 }
 
 impl Invocation {
-    /// How this process was started: its arguments (lossily decoded) and directory.
+    /// How this process was started: its arguments (lossily decoded, a URL's password
+    /// hidden: `--history postgres://u:***@…`) and directory.
     pub fn current() -> Invocation {
         Invocation {
             argv: std::env::args_os()
-                .map(|a| a.to_string_lossy().into_owned())
+                .map(|a| crate::redact::without_password(&a.to_string_lossy()))
                 .collect(),
             cwd: std::env::current_dir()
                 .ok()

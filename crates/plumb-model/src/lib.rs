@@ -23,6 +23,7 @@ mod migrate;
 mod nan_as_null;
 mod profile;
 pub mod quantity;
+pub mod redact;
 mod samples;
 mod settings;
 mod simulated_counts;

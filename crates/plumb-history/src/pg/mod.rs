@@ -3,11 +3,11 @@
 //! every statement parameterised, TLS as libpq's sslmode asks, the password never shown.
 mod tls;
 
-use crate::document::{compress, decompress};
+use crate::document::{compress, decompress, digest};
 use crate::pg_url::{self as url, StoreUrl};
 use crate::points::points_of;
 use crate::schema::{PG_MIGRATIONS, VERSION};
-use crate::{ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
+use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
 use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
@@ -147,7 +147,11 @@ fn connect_error(e: &postgres::Error) -> String {
 }
 
 impl HistoryStore for PostgresStore {
-    fn add(&mut self, doc: &ResultDocument, commit: Option<&Commit>) -> Result<i64, HistoryError> {
+    fn add(
+        &mut self,
+        doc: &ResultDocument,
+        commit: Option<&Commit>,
+    ) -> Result<Added, HistoryError> {
         let machine = MachineFingerprint::of(&doc.environment);
         let holders = self.lock_holders();
         let mut tx = self.write()?;
@@ -337,7 +341,9 @@ fn add_in(
     doc: &ResultDocument,
     commit: Option<&Commit>,
     machine: &MachineFingerprint,
-) -> Result<i64, postgres::Error> {
+) -> Result<Added, postgres::Error> {
+    let json = doc.to_json();
+    let id = digest(&json);
     tx.execute(
         "INSERT INTO machines (fingerprint) VALUES ($1) ON CONFLICT (fingerprint) DO NOTHING",
         &[&machine.0],
@@ -348,22 +354,28 @@ fn add_in(
             &[&machine.0],
         )?
         .get(0);
-    let run: i64 = tx
-        .query_one(
-            "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, document)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-            &[
-                &doc.started.to_string(),
-                &machine_id,
-                &commit.map(|c| c.sha.clone()),
-                &commit.map(|c| c.time.to_string()),
-                &commit.and_then(|c| c.branch.clone()),
-                &commit.is_some_and(|c| c.dirty),
-                &doc.tool.version,
-                &compress(&doc.to_json()),
-            ],
-        )?
-        .get(0);
+    let inserted = tx.query_opt(
+        "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, digest, document)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (digest) DO NOTHING RETURNING id",
+        &[
+            &doc.started.to_string(),
+            &machine_id,
+            &commit.map(|c| c.sha.clone()),
+            &commit.map(|c| c.time.to_string()),
+            &commit.and_then(|c| c.branch.clone()),
+            &commit.is_some_and(|c| c.dirty),
+            &doc.tool.version,
+            &id,
+            &compress(&json),
+        ],
+    )?;
+    let Some(row) = inserted else {
+        let run: i64 = tx
+            .query_one("SELECT id FROM runs WHERE digest = $1", &[&id])?
+            .get(0);
+        return Ok(Added { run, new: false });
+    };
+    let run: i64 = row.get(0);
     for (key, p) in points_of(doc, machine) {
         let parameters = key.parameters_text();
         tx.execute(
@@ -393,7 +405,7 @@ fn add_in(
             ],
         )?;
     }
-    Ok(run)
+    Ok(Added { run, new: true })
 }
 
 /// The changes recorded in `series`, each new when first seen while `newest` was the

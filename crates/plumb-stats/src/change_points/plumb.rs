@@ -461,6 +461,26 @@ mod tests {
         assert!(cps.is_empty(), "{cps:?}");
     }
 
+    /// A count or a simulated metric has no noise: its step is found all the same.
+    #[test]
+    fn a_noise_free_step_is_found() {
+        let x: Vec<f64> = (0..40)
+            .map(|i| if i < 30 { 1000.0 } else { 1100.0 })
+            .collect();
+        let (cps, _) = change_points(plain(&x), ChangeParams::default()).unwrap();
+        assert_eq!(cps.iter().map(|c| c.index).collect::<Vec<_>>(), [30]);
+        assert_eq!(cps[0].p(), 0.0);
+        // An error of 0 beside ordinary ones weighs both sides alike, never on two scales.
+        let mut se = vec![1.0; 40];
+        se[35] = 0.0;
+        let with = Series {
+            values: &x,
+            errors: Some(&se),
+        };
+        let (cps, _) = change_points(with, ChangeParams::default()).unwrap();
+        assert_eq!(cps.iter().map(|c| c.index).collect::<Vec<_>>(), [30]);
+    }
+
     #[test]
     fn a_value_that_is_not_finite_is_refused() {
         let x = [1.0, f64::NAN, 2.0];

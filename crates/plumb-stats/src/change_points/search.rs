@@ -32,6 +32,11 @@ fn corrected(p: f64, n: usize, rows: &[Row], grows: bool) -> f64 {
     if n < 2 * MIN_SEGMENT || p.is_nan() {
         return 1.0;
     }
+    // Two noise-free levels (a count, a simulated metric): no chance at all, searched or
+    // not. (Interpolating in log p would make it NaN.)
+    if p <= 0.0 {
+        return 0.0;
+    }
     let last = rows.len() - 1;
     let corrected = if n >= rows[last].0 {
         let growth = if grows {
@@ -107,5 +112,7 @@ mod tests {
             assert_eq!(search_corrected(1.0, n), 1.0);
         }
         assert_eq!(search_corrected(0.01, 5), 1.0);
+        assert_eq!(search_corrected(0.0, 40), 0.0);
+        assert_eq!(newest_corrected(0.0, 4000), 0.0);
     }
 }

@@ -164,7 +164,8 @@ fn level_test(left: Segment, right: Segment, confidence: f64) -> (Level, Level, 
     let (ml, mr) = (plain_mean(left.x), plain_mean(right.x));
     let ss = sum_sq(left.x, ml) + sum_sq(right.x, mr);
     let tau2 = between_run_variance(ss, df, left, right);
-    let (wl, wr) = (weights(left, tau2), weights(right, tau2));
+    let usable = weighable(left, right, tau2);
+    let (wl, wr) = (weights(left, tau2, usable), weights(right, tau2, usable));
     let (ml, sl) = weighted_mean(left.x, &wl);
     let (mr, sr) = weighted_mean(right.x, &wr);
     // The dispersion left after each level: the weights' scale, estimated from the data.
@@ -216,12 +217,21 @@ fn between_run_variance(ss: f64, df: f64, left: Segment, right: Segment) -> f64 
     (ss / df - own).max(0.0)
 }
 
-fn weights(seg: Segment, tau2: f64) -> Vec<f64> {
+/// Each point's weight, 1/(τ² + se²); all 1 when either side has a point that would weigh
+/// infinitely (no between-run variance and an error of 0) or carries no errors, so both
+/// sides are always weighed on one scale.
+fn weights(seg: Segment, tau2: f64, usable: bool) -> Vec<f64> {
     match seg.se {
-        Some(se) if se.iter().all(|s| tau2 + s * s > 0.0) => {
-            se.iter().map(|s| 1.0 / (tau2 + s * s)).collect()
-        }
+        Some(se) if usable => se.iter().map(|s| 1.0 / (tau2 + s * s)).collect(),
         _ => vec![1.0; seg.x.len()],
+    }
+}
+
+/// Whether both sides can be weighed by their errors.
+fn weighable(left: Segment, right: Segment, tau2: f64) -> bool {
+    match (left.se, right.se) {
+        (Some(a), Some(b)) => a.iter().chain(b).all(|s| tau2 + s * s > 0.0),
+        _ => false,
     }
 }
 
