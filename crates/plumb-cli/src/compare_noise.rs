@@ -4,8 +4,7 @@
 //! says so. The store is only read, and only when it exists.
 use crate::exit::CliError;
 use plumb_analysis::{between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise};
-use plumb_history::git as history_git;
-use plumb_history::{HistoryStore, Location, MachineFingerprint, StoredPoint};
+use plumb_history::{HistoryStore, MachineFingerprint, StoredPoint};
 use plumb_model::{ComparisonDocument, ResultDocument};
 use plumb_stats::{change_points, ChangeParams, Series};
 
@@ -48,36 +47,12 @@ pub fn apply(
     Ok(())
 }
 
-/// The store named (an error when it cannot be opened), else $PLUMB_HISTORY's, else the
-/// default one when its file exists; None when there is none.
+/// The store named, or the default one when it exists; None when there is none.
 fn existing_store(given: Option<String>) -> Result<Option<Box<dyn HistoryStore>>, CliError> {
-    let named = given.or_else(|| {
-        std::env::var("PLUMB_HISTORY")
-            .ok()
-            .filter(|v| !v.is_empty())
-    });
-    let location = match named {
-        Some(text) => Location::parse(&text),
-        None => {
-            let path = history_git::default_store(&std::env::current_dir()?);
-            if !path.exists() {
-                return Ok(None);
-            }
-            Location::Sqlite(path)
-        }
-    };
-    if let Location::Sqlite(p) = &location {
-        if !p.exists() {
-            return Err(CliError(format!(
-                "--history {}: no such store",
-                p.display()
-            )));
-        }
+    match crate::history_cmd::existing(given)? {
+        Some(location) => crate::history_cmd::open(&location).map(Some),
+        None => Ok(None),
     }
-    let store = location
-        .open()
-        .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
-    Ok(Some(store))
 }
 
 /// The between-run noise of the runs since the series' last change point.

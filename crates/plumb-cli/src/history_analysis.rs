@@ -104,7 +104,7 @@ pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analy
         // Otava's method (parity) is for comparing, not for the record a CI gate reads.
         let stored = match method {
             Method::Plumb(_) => store.record_changes(series.id, &runs, now)?,
-            Method::Otava(_) => as_recorded(series.id, &runs, &before, now),
+            Method::Otava(_) => StoredChange::as_recorded(series.id, &runs, &before, now),
         };
         let changes = changes
             .into_iter()
@@ -156,32 +156,6 @@ fn identities(changes: &[Found], points: &[StoredPoint], before: &[StoredChange]
     runs.iter()
         .zip(changes)
         .map(|(run, c)| run.unwrap_or(points[c.index].run))
-        .collect()
-}
-
-/// The changes as the record has them, nothing written: those recorded before with their
-/// status, the others as candidates, none new.
-fn as_recorded(
-    series: i64,
-    runs: &[i64],
-    before: &[StoredChange],
-    now: Timestamp,
-) -> Vec<StoredChange> {
-    runs.iter()
-        .map(|&run| match before.iter().find(|b| b.run == run) {
-            Some(b) => StoredChange {
-                new: false,
-                ..b.clone()
-            },
-            None => StoredChange {
-                series,
-                run,
-                status: plumb_history::ChangeStatus::Candidate,
-                first_seen: now,
-                note: None,
-                new: false,
-            },
-        })
         .collect()
 }
 

@@ -141,8 +141,33 @@ fn location(given: Option<String>) -> Result<Location, CliError> {
     }
 }
 
+/// A store to read that must already exist: the one named (`given`, else $PLUMB_HISTORY;
+/// a missing file is an error), else the default one when its file is there (None when
+/// not).
+pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
+    let location = match given.filter(|g| !g.is_empty()).or_else(env_store) {
+        Some(text) => Location::parse(&text),
+        None => {
+            let path = history_git::default_store(&std::env::current_dir()?);
+            if !path.exists() {
+                return Ok(None);
+            }
+            Location::Sqlite(path)
+        }
+    };
+    if let Location::Sqlite(p) = &location {
+        if !p.exists() {
+            return Err(CliError(format!(
+                "--history {}: no such store",
+                p.display()
+            )));
+        }
+    }
+    Ok(Some(location))
+}
+
 /// Opens the store; an error names it (a URL without its password).
-fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
+pub fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
     location
         .open()
         .map_err(|e| CliError(format!("{}: {e}", location.shown())))

@@ -4,7 +4,7 @@
 use crate::args::ReportArgs;
 use crate::exit::{self, CliError};
 use crate::history_out::{at, name, unit_of};
-use plumb_history::{HistoryStore, Location};
+use plumb_history::HistoryStore;
 use plumb_report::{history_page, TrendChange, TrendPoint, TrendSeries};
 
 pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
@@ -13,42 +13,19 @@ pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
         &Some(a.output.clone()),
         plumb_report::Format::Html,
     )]))?;
-    let location = if history.is_empty() {
-        match std::env::var("PLUMB_HISTORY")
-            .ok()
-            .filter(|v| !v.is_empty())
-        {
-            Some(v) => Location::parse(&v),
-            None => Location::Sqlite(plumb_history::git::default_store(&std::env::current_dir()?)),
-        }
-    } else {
-        Location::parse(history)
+    let given = Some(history.to_string()).filter(|h| !h.is_empty());
+    let Some(location) = crate::history_cmd::existing(given)? else {
+        let path = plumb_history::git::default_store(&std::env::current_dir()?);
+        return Err(CliError(format!(
+            "no history at {}: plumb history add keeps one",
+            path.display()
+        )));
     };
-    if let Location::Sqlite(p) = &location {
-        if !p.exists() {
-            return Err(CliError(format!(
-                "--history {}: no such store",
-                p.display()
-            )));
-        }
-    }
-    let mut store = location
-        .open()
-        .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
+    let mut store = crate::history_cmd::open(&location)?;
     let series = trends(store.as_mut())?;
     let method = "change points as the last `plumb history changes` recorded them";
     let html = history_page(&series, &location.shown(), method);
-    if a.output.as_os_str() == "-" {
-        exit::print_stdout(&html)?;
-    } else {
-        std::fs::write(&a.output, &html)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", a.output.display())))?;
-        eprintln!(
-            "plumb: wrote {} ({} series)",
-            a.output.display(),
-            series.len()
-        );
-    }
+    crate::report_cmd::write_page(&a.output, &html, &format!("{} series", series.len()))?;
     Ok(exit::OK)
 }
 

@@ -106,3 +106,32 @@ pub struct StoredChange {
     /// result says it is new: a CI job may summarise and gate in two steps).
     pub new: bool,
 }
+
+impl StoredChange {
+    /// The changes starting at `runs` as the record `before` has them, nothing written: a
+    /// change recorded before keeps its status, the others are candidates, none new (what a
+    /// read-only store, or an analysis that does not record, says).
+    pub fn as_recorded(
+        series: i64,
+        runs: &[i64],
+        before: &[StoredChange],
+        now: Timestamp,
+    ) -> Vec<StoredChange> {
+        runs.iter()
+            .map(|&run| match before.iter().find(|b| b.run == run) {
+                Some(b) => StoredChange {
+                    new: false,
+                    ..b.clone()
+                },
+                None => StoredChange {
+                    series,
+                    run,
+                    status: ChangeStatus::Candidate,
+                    first_seen: now,
+                    note: None,
+                    new: false,
+                },
+            })
+            .collect()
+    }
+}

@@ -173,7 +173,9 @@ impl HistoryStore for SqliteStore {
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
         if self.read_only.is_some() {
-            return self.unrecorded(series, runs, now);
+            // Nothing can be recorded: what the record says, nothing new.
+            let before = self.changes(series)?;
+            return Ok(StoredChange::as_recorded(series, runs, &before, now));
         }
         self.record(series, runs, now).map_err(|e| self.said(e))
     }
@@ -316,35 +318,6 @@ impl HistoryStore for SqliteStore {
 }
 
 impl SqliteStore {
-    /// What `record_changes` gives on a store that can only be read: the changes recorded
-    /// before that are found again, with their status, and the others as candidates —
-    /// nothing written, nothing new.
-    fn unrecorded(
-        &mut self,
-        series: i64,
-        runs: &[i64],
-        now: Timestamp,
-    ) -> Result<Vec<StoredChange>, HistoryError> {
-        let kept = self.changes(series)?;
-        Ok(runs
-            .iter()
-            .map(|&run| match kept.iter().find(|c| c.run == run) {
-                Some(c) => StoredChange {
-                    new: false,
-                    ..c.clone()
-                },
-                None => StoredChange {
-                    series,
-                    run,
-                    status: ChangeStatus::Candidate,
-                    first_seen: now,
-                    note: None,
-                    new: false,
-                },
-            })
-            .collect())
-    }
-
     /// `add`: the run, its machine, its series and points, in one transaction.
     fn add_run(
         &mut self,
