@@ -4,7 +4,7 @@
 //! says so. The store is only read, and only when it exists.
 use crate::exit::CliError;
 use plumb_analysis::{between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise};
-use plumb_history::{HistoryStore, MachineFingerprint, StoredPoint};
+use plumb_history::{MachineFingerprint, StoredPoint};
 use plumb_model::{ComparisonDocument, ResultDocument};
 use plumb_stats::{change_points, ChangeParams, Series};
 
@@ -16,10 +16,11 @@ pub fn apply(
     given: Option<String>,
 ) -> Result<(), CliError> {
     let machine = machine_findings(base, new);
-    let Some(mut store) = existing_store(given)? else {
+    let Some(location) = crate::history_cmd::existing(given)? else {
         cmp.notes.push(unmeasured(machine));
         return Ok(());
     };
+    let mut store = crate::history_cmd::open(&location)?;
     let fingerprint = MachineFingerprint::of(&base.environment);
     let series = store.series()?;
     let mut measured = 0;
@@ -47,14 +48,6 @@ pub fn apply(
     Ok(())
 }
 
-/// The store named, or the default one when it exists; None when there is none.
-fn existing_store(given: Option<String>) -> Result<Option<Box<dyn HistoryStore>>, CliError> {
-    match crate::history_cmd::existing(given)? {
-        Some(location) => crate::history_cmd::open(&location).map(Some),
-        None => Ok(None),
-    }
-}
-
 /// The between-run noise of the runs since the series' last change point.
 fn last_level_noise(points: &[StoredPoint]) -> Option<BetweenRunNoise> {
     let means: Vec<f64> = points.iter().map(|p| p.point.mean).collect();
@@ -71,7 +64,7 @@ fn last_level_noise(points: &[StoredPoint]) -> Option<BetweenRunNoise> {
     let errors: Vec<Option<f64>> = level.iter().map(|p| p.point.stderr).collect();
     let noise = between_run_noise(&means[from..], &errors)?;
     let since = match &level[0].commit {
-        Some(c) => crate::history_cmd::short(&c.sha).to_string(),
+        Some(c) => plumb_history::git::short(&c.sha).to_string(),
         None => format!("run {}", level[0].run),
     };
     Some(BetweenRunNoise {

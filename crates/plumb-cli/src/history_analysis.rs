@@ -62,34 +62,28 @@ pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analy
     let mut data = Vec::new();
     for series in store.series()? {
         let points = store.points(series.id)?;
-        let (values, errors, filled) = values_of(&points);
-        data.push((series, points, values, errors, filled));
+        data.push(Loaded::of(series, points));
     }
     let found: Vec<Vec<Found>> = match method {
         Method::Otava(params) => data
             .iter()
-            .map(|(_, _, v, _, _)| otava_found(v, params))
+            .map(|d| otava_found(&d.values, params))
             .collect(),
         Method::Plumb(params) => {
             let mut states = Vec::new();
-            for (series, points, v, e, filled) in &data {
-                let s = Series {
-                    values: v,
-                    errors: e.as_deref(),
-                };
-                states.push(resumed(store, series.id, points, s, *filled, params)?);
+            for d in &data {
+                let state = resumed(
+                    store,
+                    d.series.id,
+                    &d.points,
+                    d.as_series(),
+                    d.filled,
+                    params,
+                )?;
+                states.push(state);
             }
-            let items: Vec<(Series, &SplitState)> = data
-                .iter()
-                .zip(&states)
-                .map(|((_, _, v, e, _), st)| {
-                    let s = Series {
-                        values: v,
-                        errors: e.as_deref(),
-                    };
-                    (s, st)
-                })
-                .collect();
+            let items: Vec<(Series, &SplitState)> =
+                data.iter().map(Loaded::as_series).zip(&states).collect();
             merge_across(&items, params)
                 .into_iter()
                 .map(|cs| cs.iter().map(plumb_found).collect())
@@ -98,7 +92,7 @@ pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analy
     };
     let now = Timestamp::now();
     let mut out = Vec::new();
-    for ((series, points, _, _, _), changes) in data.into_iter().zip(found) {
+    for (Loaded { series, points, .. }, changes) in data.into_iter().zip(found) {
         let before = store.changes(series.id)?;
         let runs = identities(&changes, &points, &before);
         // Otava's method (parity) is for comparing, not for the record a CI gate reads.
@@ -233,25 +227,41 @@ fn otava_found(values: &[f64], params: OtavaParams) -> Vec<Found> {
         .collect()
 }
 
-/// The series' means, and their standard errors where every point has one or the missing
-/// ones can take the median of the others (a point of one run has none), with the value
-/// given to those (None when none was missing).
-type Values = (Vec<f64>, Option<Vec<f64>>, Option<f64>);
+/// A series read from the store, with the values its analysis reads: the points' means,
+/// and their standard errors where every point has one or the missing ones can take the
+/// median of the others (a point of one run has none), with the value given to those
+/// (`filled`; None when none was missing).
+struct Loaded {
+    series: StoredSeries,
+    points: Vec<StoredPoint>,
+    values: Vec<f64>,
+    errors: Option<Vec<f64>>,
+    filled: Option<f64>,
+}
 
-fn values_of(points: &[StoredPoint]) -> Values {
-    let values = points.iter().map(|p| p.point.mean).collect();
-    let mut known: Vec<f64> = points.iter().filter_map(|p| p.point.stderr).collect();
-    if known.is_empty() {
-        return (values, None, None);
+impl Loaded {
+    fn of(series: StoredSeries, points: Vec<StoredPoint>) -> Loaded {
+        let values = points.iter().map(|p| p.point.mean).collect();
+        let mut known: Vec<f64> = points.iter().filter_map(|p| p.point.stderr).collect();
+        known.sort_by(f64::total_cmp);
+        let median = known.get(known.len() / 2).copied();
+        let errors = median.map(|m| points.iter().map(|p| p.point.stderr.unwrap_or(m)).collect());
+        let filled = median.filter(|_| points.iter().any(|p| p.point.stderr.is_none()));
+        Loaded {
+            series,
+            points,
+            values,
+            errors,
+            filled,
+        }
     }
-    known.sort_by(f64::total_cmp);
-    let median = known[known.len() / 2];
-    let missing = points.iter().any(|p| p.point.stderr.is_none());
-    let errors = points
-        .iter()
-        .map(|p| p.point.stderr.unwrap_or(median))
-        .collect();
-    (values, Some(errors), missing.then_some(median))
+
+    fn as_series(&self) -> Series<'_> {
+        Series {
+            values: &self.values,
+            errors: self.errors.as_deref(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -272,7 +282,7 @@ mod tests {
                     median: 1.0,
                     interval: None,
                     stderr: None,
-                    unit: "ns".into(),
+                    unit: plumb_model::Unit::Nanoseconds,
                 },
             })
             .collect()

@@ -5,8 +5,8 @@ use crate::args::{HistoryArgs, HistoryCommand, SaveArgs};
 use crate::exit::{self, CliError};
 use crate::{compare_cmd, history_changes, history_out, history_show};
 use plumb_history::git as history_git;
-use plumb_history::{ChangeStatus, Commit, HistoryStore, Location};
-use plumb_model::{ResultDocument, RunStatus};
+use plumb_history::{kept_as, ChangeStatus, HistoryStore, Keeper, Kept, Location};
+use plumb_model::ResultDocument;
 
 pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
     let location = location(args.history)?;
@@ -26,7 +26,7 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
                     .add(doc, commit.as_ref())
                     .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
                 let said = if added.new {
-                    kept(added.run, commit.as_ref(), &location)
+                    kept_as(added.run, commit.as_ref(), &location)
                 } else {
                     format!("kept before as run {}: not kept again", added.run)
                 };
@@ -63,90 +63,60 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
 
 /// A store opened before measuring (so a store that cannot be used stops the run before it
 /// starts), to keep the result in once its files are written.
-pub struct Saver {
-    store: Option<(Location, Box<dyn HistoryStore>)>,
-}
+pub struct Saver(Option<Keeper>);
 
 impl Saver {
     /// Opens the store `args` ask for; nothing when they ask for none.
     pub fn open(args: &SaveArgs) -> Result<Saver, CliError> {
         if !args.save && args.history.is_none() {
-            return Ok(Saver { store: None });
+            return Ok(Saver(None));
         }
-        let location = location(args.history.clone().or_else(env_store))?;
-        let store = open(&location)?;
-        store
-            .writable()
-            .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
-        Ok(Saver {
-            store: Some((location, store)),
-        })
+        let location = location(args.history.clone())?;
+        let shown = location.shown();
+        let keeper = Keeper::open(location).map_err(|e| CliError(format!("{shown}: {e}")))?;
+        Ok(Saver(Some(keeper)))
     }
 
-    /// Keeps `doc` at the working directory's commit; a stopped or failed run is not kept
-    /// (its points would be a level no finished run measured), and says so.
+    /// Keeps `doc` at the working directory's commit; a stopped or failed run is not kept,
+    /// and says so.
     pub fn keep(self, doc: &ResultDocument) -> Result<(), CliError> {
-        let Some((location, mut store)) = self.store else {
+        let Some(mut keeper) = self.0 else {
             return Ok(());
         };
-        match &doc.status {
-            RunStatus::Complete => {}
-            RunStatus::Interrupted { .. } => {
-                eprintln!("plumb: not kept in the history: the run was stopped");
-                return Ok(());
-            }
-            RunStatus::Failed { .. } => {
-                eprintln!("plumb: not kept in the history: the run failed");
-                return Ok(());
-            }
-        }
-        let commit = history_git::commit(&std::env::current_dir()?, None)?;
-        let added = store.add(doc, commit.as_ref()).map_err(|e| {
-            CliError(format!(
-                "{}: {e} (the result files are written)",
-                location.shown()
-            ))
+        let kept = keeper.keep(doc, &std::env::current_dir()?).map_err(|e| {
+            let shown = keeper.location().shown();
+            CliError(format!("{shown}: {e} (the result files are written)"))
         })?;
-        eprintln!("plumb: {}", kept(added.run, commit.as_ref(), &location));
+        match kept {
+            Kept::Added { added, commit } => {
+                let said = kept_as(added.run, commit.as_ref(), keeper.location());
+                eprintln!("plumb: {said}");
+            }
+            Kept::Stopped => eprintln!("plumb: not kept in the history: the run was stopped"),
+            Kept::Failed => eprintln!("plumb: not kept in the history: the run failed"),
+        }
         Ok(())
     }
 }
 
-/// $PLUMB_HISTORY, when set and not empty.
-fn env_store() -> Option<String> {
-    std::env::var("PLUMB_HISTORY")
-        .ok()
-        .filter(|v| !v.is_empty())
-}
-
-/// "kept as run 12 at 0123456789 (dirty) in PATH".
-fn kept(run: i64, commit: Option<&Commit>, location: &Location) -> String {
-    let at = commit
-        .map(|c| {
-            let dirty = if c.dirty { " (dirty)" } else { "" };
-            format!(" at {}{dirty}", short(&c.sha))
-        })
-        .unwrap_or_default();
-    format!("kept as run {run}{at} in {}", location.shown())
-}
-
-/// The store: given, or the default under the git top level.
+/// The store: given (an empty path refused), else $PLUMB_HISTORY, else the default under
+/// the git top level.
 fn location(given: Option<String>) -> Result<Location, CliError> {
-    match given {
-        Some(p) if p.is_empty() => Err(CliError("--history: an empty path".into())),
-        Some(p) => Ok(Location::parse(&p)),
-        None => Ok(Location::Sqlite(history_git::default_store(
-            &std::env::current_dir()?,
-        ))),
+    if given.as_deref() == Some("") {
+        return Err(CliError("--history: an empty path".into()));
     }
+    Ok(Location::resolve(
+        given.as_deref(),
+        &std::env::current_dir()?,
+    ))
 }
 
 /// A store to read that must already exist: the one named (`given`, else $PLUMB_HISTORY;
 /// a missing file is an error), else the default one when its file is there (None when
 /// not).
 pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
-    let location = match given.filter(|g| !g.is_empty()).or_else(env_store) {
-        Some(text) => Location::parse(&text),
+    let location = match Location::named(given.as_deref()) {
+        Some(named) => named,
         None => {
             let path = history_git::default_store(&std::env::current_dir()?);
             if !path.exists() {
@@ -171,13 +141,4 @@ pub fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
     location
         .open()
         .map_err(|e| CliError(format!("{}: {e}", location.shown())))
-}
-
-/// A sha's first 10 characters, as people say it (a label given with --commit outside git
-/// may be any text: cut at a character, never inside one).
-pub fn short(sha: &str) -> &str {
-    match sha.char_indices().nth(10) {
-        Some((at, _)) => &sha[..at],
-        None => sha,
-    }
 }

@@ -1,18 +1,14 @@
 //! What `plumb history` shows of the store: `list` (each series in a line), and the words
 //! every history output shares — a series' name, a point's commit, a series' unit.
 use crate::exit::CliError;
-use crate::history_cmd::short;
+use plumb_history::git::short;
 use plumb_history::{HistoryStore, StoredPoint, StoredSeries};
 use plumb_model::format;
 use plumb_model::Unit;
 use std::fmt::Write;
 
 pub fn unit_of(points: &[StoredPoint]) -> Unit {
-    match points.first().map(|p| p.point.unit.as_str()) {
-        Some("bytes") => Unit::Bytes,
-        Some("count") => Unit::Count,
-        _ => Unit::Nanoseconds,
-    }
+    points.first().map_or(Unit::Nanoseconds, |p| p.point.unit)
 }
 
 /// The series' name as people say it: benchmark, parameters, metric.

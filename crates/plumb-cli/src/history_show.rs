@@ -180,7 +180,7 @@ fn csv_rows(out: &mut String, s: &StoredSeries, points: &[StoredPoint], changes:
             opt(p.point.interval.map(|i| i.0)),
             opt(p.point.interval.map(|i| i.1)),
             opt(p.point.stderr),
-            csv(&p.point.unit),
+            p.point.unit.as_str().to_string(),
             csv(&p.plumb_version),
             status.to_string(),
         ];
@@ -207,7 +207,7 @@ fn json_series(
                 "median": p.point.median,
                 "interval": p.point.interval.map(|i| [i.0, i.1]),
                 "stderr": p.point.stderr,
-                "unit": p.point.unit,
+                "unit": p.point.unit.as_str(),
                 "plumb_version": p.plumb_version,
             })
         })

@@ -3,7 +3,7 @@
 //! used said in one line.
 mod common;
 
-use common::history::{history_with_step, result, result_at};
+use common::history::{history_with_step, result, result_at, sqlite_exec, sqlite_value};
 use common::Env;
 use std::process::Command;
 
@@ -217,11 +217,7 @@ fn a_store_that_cannot_be_used_is_one_clear_line_and_exit_2() {
     let n = newer.to_str().unwrap();
     env.plumb(&["history", "add", file, "--commit", "c1", "--history", n])
         .assert_code(0);
-    let status = Command::new("python3")
-        .args(["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()", n])
-        .status()
-        .expect("python3 runs");
-    assert!(status.success());
+    sqlite_exec(&newer, "PRAGMA user_version=99");
     let r = env.plumb(&["history", "list", "--history", n]);
     r.assert_code(2);
     assert!(
@@ -469,23 +465,13 @@ fn analysing_after_each_point_gives_what_a_whole_analysis_gives() {
         env.plumb(&["history", "changes"]).assert_code(0);
     }
     let resumed = env.plumb(&["history", "changes"]);
-    let kept = Command::new("python3")
-        .args(["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT json_extract(state, '$.state.length') FROM analysis\").fetchone()[0])"])
-        .arg(env.path(".plumb/history.db"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&kept.stdout).trim(),
-        "60",
-        "the analysis kept"
+    let kept = sqlite_value(
+        &env.path(".plumb/history.db"),
+        "SELECT json_extract(state, '$.state.length') FROM analysis",
     );
+    assert_eq!(kept, "60", "the analysis kept");
     std::fs::copy(env.path(".plumb/history.db"), env.path("fresh.db")).unwrap();
-    let forgot = Command::new("python3")
-        .args(["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('DELETE FROM analysis'); c.commit()"])
-        .arg(env.path("fresh.db"))
-        .status()
-        .unwrap();
-    assert!(forgot.success());
+    sqlite_exec(&env.path("fresh.db"), "DELETE FROM analysis");
     let fresh = env.plumb(&["history", "changes", "--history", "fresh.db"]);
     assert_eq!(resumed.stdout, fresh.stdout);
     assert!(
@@ -665,12 +651,14 @@ fn a_resumed_analysis_starts_from_the_kept_state() {
     }
     let whole = env.plumb(&["history", "changes"]);
     assert!(whole.stdout.contains("c24..c25"), "{}", whole.stdout);
-    let emptied = Command::new("python3")
-        .args(["-c", "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); s=json.loads(c.execute('SELECT state FROM analysis').fetchone()[0]); s['state']['windows']=[[w[0], []] for w in s['state']['windows']]; c.execute('UPDATE analysis SET state=?', (json.dumps(s),)); c.commit()"])
-        .arg(env.path(".plumb/history.db"))
-        .status()
-        .unwrap();
-    assert!(emptied.success());
+    let db = env.path(".plumb/history.db");
+    let mut state: serde_json::Value =
+        serde_json::from_str(&sqlite_value(&db, "SELECT state FROM analysis")).unwrap();
+    for w in state["state"]["windows"].as_array_mut().unwrap() {
+        w[1] = serde_json::json!([]);
+    }
+    let text = state.to_string().replace('\'', "''");
+    sqlite_exec(&db, &format!("UPDATE analysis SET state = '{text}'"));
     let resumed = env.plumb(&["history", "changes"]);
     assert!(
         !resumed.stdout.contains("c24..c25"),

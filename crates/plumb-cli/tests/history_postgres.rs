@@ -417,20 +417,7 @@ fn a_writer_killed_mid_write_leaves_postgres_whole() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
-    let mut kept = 0;
-    while kept < 10 {
-        match lines.next() {
-            Some(Ok(l)) if l.contains("kept as run") => kept += 1,
-            Some(Ok(_)) => {}
-            _ => break,
-        }
-    }
-    std::process::Command::new("kill")
-        .args(["-KILL", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let _ = child.wait();
+    common::history::kill_after_kept(&mut child, 10);
     let mut c = postgres::Client::connect(&db.url, postgres::NoTls).unwrap();
     let runs: i64 = c
         .query_one("SELECT COUNT(*) FROM runs", &[])

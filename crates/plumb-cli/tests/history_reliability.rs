@@ -3,28 +3,12 @@
 //! disk — each losing nothing, corrupting nothing, and said in one line with exit 2.
 mod common;
 
-use common::history::result;
+use common::history::{hold_lock, kill_after_kept, result, sqlite_value};
 use common::postgres::database;
 use common::Env;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// `sql`'s one value from the SQLite store at `db`, through Python's sqlite3 (not plumb's).
-fn sqlite_value(db: &Path, sql: &str) -> String {
-    let out = Command::new("python3")
-        .args(["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])"])
-        .arg(db)
-        .arg(sql)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 /// `n` result files of one benchmark.
 fn results(env: &Env, n: u64, batch: u64) -> Vec<String> {
@@ -117,22 +101,7 @@ fn a_writer_killed_mid_write_leaves_a_whole_store() {
     for (attempt, after) in [1usize, 10, 40].into_iter().enumerate() {
         let store = format!("k{attempt}.db");
         let mut child = spawn_add(&env, &files, "c1", &store);
-        // SIGKILL once `after` results are said kept: the next write is under way.
-        let mut lines =
-            std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
-        let mut kept = 0;
-        while kept < after {
-            match lines.next() {
-                Some(Ok(l)) if l.contains("kept as run") => kept += 1,
-                Some(Ok(_)) => {}
-                _ => break,
-            }
-        }
-        Command::new("kill")
-            .args(["-KILL", &child.id().to_string()])
-            .status()
-            .unwrap();
-        let _ = child.wait();
+        kill_after_kept(&mut child, after);
         let db = env.path(&store);
         assert_eq!(sqlite_value(&db, "PRAGMA integrity_check"), "ok");
         let runs: u64 = sqlite_value(&db, "SELECT COUNT(*) FROM runs")
@@ -176,19 +145,7 @@ fn a_store_locked_too_long_says_who_holds_it() {
     ])
     .assert_code(0);
     // Another process takes the write lock and keeps it.
-    let mut holder = Command::new("python3")
-        .args(["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(30)"])
-        .arg(env.path("h.db"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(holder.stdout.as_mut().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    assert_eq!(line.trim(), "locked");
+    let mut holder = hold_lock(&env.path("h.db"), 30);
     let start = Instant::now();
     let out = env
         .command(&[
@@ -421,11 +378,7 @@ fn a_store_failing_after_the_run_keeps_its_result_files() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(400));
-    let mut holder = Command::new("python3")
-        .args(["-c", "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); time.sleep(20)"])
-        .arg(env.path("h.db"))
-        .spawn()
-        .unwrap();
+    let mut holder = hold_lock(&env.path("h.db"), 20);
     let out = run.wait_with_output().unwrap();
     holder.kill().unwrap();
     let _ = holder.wait();

@@ -60,3 +60,12 @@ pub fn default_store(dir: &Path) -> PathBuf {
         .unwrap_or_else(|| dir.to_path_buf());
     top.join(".plumb").join("history.db")
 }
+
+/// A sha's first 10 characters, as people say it (a label given with --commit outside git
+/// may be any text: cut at a character, never inside one).
+pub fn short(sha: &str) -> &str {
+    match sha.char_indices().nth(10) {
+        Some((at, _)) => &sha[..at],
+        None => sha,
+    }
+}

@@ -10,6 +10,7 @@ mod document;
 mod error;
 mod fingerprint;
 pub mod git;
+mod keeper;
 mod location;
 mod lock_holders;
 #[cfg(feature = "postgres")]
@@ -23,6 +24,7 @@ mod store;
 
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
+pub use keeper::{kept_as, Keeper, Kept};
 pub use location::Location;
 #[cfg(feature = "postgres")]
 pub use pg::PostgresStore;

@@ -1,7 +1,7 @@
 //! Where a history lives: a SQLite file (a path) or a PostgreSQL database (a postgres://
 //! URL), opened behind the one trait; said in messages without a password.
 use crate::{HistoryError, HistoryStore, SqliteStore};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
@@ -17,6 +17,22 @@ impl Location {
         } else {
             Location::Sqlite(PathBuf::from(text))
         }
+    }
+
+    /// The store named: `given` when not empty, else $PLUMB_HISTORY when set; None when
+    /// neither names one.
+    pub fn named(given: Option<&str>) -> Option<Location> {
+        let env = std::env::var("PLUMB_HISTORY").ok();
+        given
+            .filter(|g| !g.is_empty())
+            .or(env.as_deref().filter(|v| !v.is_empty()))
+            .map(Location::parse)
+    }
+
+    /// The store named, else `.plumb/history.db` at the top of the git repository at `dir`
+    /// (`dir` itself outside git).
+    pub fn resolve(given: Option<&str>, dir: &Path) -> Location {
+        Location::named(given).unwrap_or_else(|| Location::Sqlite(crate::git::default_store(dir)))
     }
 
     /// The location as messages say it: a path, or a URL without its password.

@@ -3,7 +3,7 @@
 //! command's or function's metrics come from its statistics; a load test's from its
 //! latency percentiles (p50, p99, p99.9), over its runs when it was repeated.
 use crate::{MachineFingerprint, Point, SeriesKey};
-use plumb_model::{Benchmark, LoadInfo, ResultDocument};
+use plumb_model::{Benchmark, LoadInfo, ResultDocument, Unit};
 
 /// The load percentiles a history keeps, and the metric each becomes.
 const LOAD_PERCENTILES: [(&str, &str); 3] = [
@@ -42,13 +42,7 @@ fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
     b.stats
         .iter()
         .map(|(metric, stats)| {
-            // The unit as results write it (`ns`, `bytes`, `count`).
-            let unit = b.metrics.get(metric).map_or("ns".to_string(), |i| {
-                serde_json::to_value(i.unit)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            });
+            let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
             let n = stats.summary.n;
             // The interval is Student's at the result's level: its half-width over t.
             let stderr = stats.mean_ci.filter(|_| n >= 2).map(|ci| {
@@ -85,7 +79,7 @@ fn load_point(load: &LoadInfo, label: &str, level: f64) -> Option<Point> {
                 median: s.median,
                 interval: ci.as_ref().map(|c| (c.interval.lo, c.interval.hi)),
                 stderr: Some(s.std_dev / (values.len() as f64).sqrt()),
-                unit: "ns".into(),
+                unit: Unit::Nanoseconds,
             })
         }
         None => {
@@ -96,7 +90,7 @@ fn load_point(load: &LoadInfo, label: &str, level: f64) -> Option<Point> {
                 median: v,
                 interval: None,
                 stderr: None,
-                unit: "ns".into(),
+                unit: Unit::Nanoseconds,
             })
         }
     }

@@ -43,7 +43,7 @@ pub struct Point {
     pub interval: Option<(f64, f64)>,
     /// The mean's standard error (from its interval, its level and n), when it has one.
     pub stderr: Option<f64>,
-    pub unit: String,
+    pub unit: plumb_model::Unit,
 }
 
 #[derive(Debug, Clone, PartialEq)]

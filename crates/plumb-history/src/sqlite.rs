@@ -307,7 +307,7 @@ impl HistoryStore for SqliteStore {
                         median: r.get(9)?,
                         interval: lo.zip(hi),
                         stderr: r.get(13)?,
-                        unit: r.get(12)?,
+                        unit: unit_of(&r.get::<_, String>(12)?),
                     },
                 })
             })
@@ -466,12 +466,18 @@ fn insert_points(
                 p.interval.map(|i| i.0),
                 p.interval.map(|i| i.1),
                 p.stderr,
-                p.unit
+                p.unit.as_str()
             ],
         )
         .map_err(db("cannot record a point"))?;
     }
     Ok(())
+}
+
+/// A stored unit's name read back (a name from a newer plumb read as a count: a plain
+/// number, never a time or size it may not be).
+pub(crate) fn unit_of(name: &str) -> plumb_model::Unit {
+    plumb_model::Unit::parse(name).unwrap_or(plumb_model::Unit::Count)
 }
 
 /// `e`, with a lock's wait and holders when it is one.
@@ -523,8 +529,7 @@ mod tests {
     use super::*;
     use plumb_model::quantity::{Confidence, Fraction};
     use plumb_model::{
-        Benchmark, BenchmarkKind, Environment, Invocation, Metric, MetricStats, ProducerSettings,
-        Settings,
+        Benchmark, BenchmarkKind, Environment, Invocation, ProducerSettings, Settings,
     };
 
     /// A result of `names`, each with ten runs around `ns`, its statistics filled.
@@ -541,21 +546,10 @@ mod tests {
         let mut doc = ResultDocument::new("0.0.0-test", Invocation::current(), env, settings);
         for name in names {
             let times = (0..10).map(|i| ns + i);
-            let mut b = Benchmark::of_wall_times(*name, BenchmarkKind::Command, times);
-            let values = b.analysed(&Metric::WallTime);
-            let summary = plumb_stats::Summary::of(&values).unwrap();
-            let ci = plumb_stats::mean_ci(&values, 0.999).ok();
-            b.stats.insert(
-                Metric::WallTime,
-                MetricStats {
-                    mean_ci: ci.as_ref().map(|c| c.interval),
-                    error: ci.as_ref().map(|c| c.error),
-                    median_ci: None,
-                    summary,
-                },
-            );
+            let b = Benchmark::of_wall_times(*name, BenchmarkKind::Command, times);
             doc.benchmarks.push(b);
         }
+        plumb_analysis::complete_statistics(&mut doc);
         doc
     }
 
@@ -591,7 +585,7 @@ mod tests {
         assert_eq!(shas, ["aaa", "bbb"]);
         assert_eq!(points[0].point.mean, 1004.5);
         assert_eq!(points[0].point.n, 10);
-        assert_eq!(points[0].point.unit, "ns");
+        assert_eq!(points[0].point.unit.as_str(), "ns");
         let (lo, hi) = points[0].point.interval.unwrap();
         assert!(lo < 1004.5 && 1004.5 < hi);
         // The whole result is kept.

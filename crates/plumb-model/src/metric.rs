@@ -18,6 +18,22 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// The unit's name as results write it (`ns`, `bytes`, `count`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Nanoseconds => "ns",
+            Unit::Bytes => "bytes",
+            Unit::Count => "count",
+        }
+    }
+
+    /// The unit of a name `as_str` writes; None for another.
+    pub fn parse(name: &str) -> Option<Unit> {
+        [Unit::Nanoseconds, Unit::Bytes, Unit::Count]
+            .into_iter()
+            .find(|u| u.as_str() == name)
+    }
+
     /// What a figure's name ends with in this unit (`first_ns`, `mode1_bytes`,
     /// `task-clock_mean_ns`); nothing for a count.
     pub fn name_suffix(self) -> &'static str {
@@ -208,6 +224,15 @@ impl MetricInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_s_name_is_the_one_results_write() {
+        for u in [Unit::Nanoseconds, Unit::Bytes, Unit::Count] {
+            assert_eq!(serde_json::to_value(u).unwrap(), u.as_str());
+            assert_eq!(Unit::parse(u.as_str()), Some(u));
+        }
+        assert_eq!(Unit::parse("furlongs"), None);
+    }
 
     #[test]
     fn names_read_back_and_unknown_ones_are_kept() {

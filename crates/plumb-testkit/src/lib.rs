@@ -1,5 +1,5 @@
 //! What plumb's tests share: one way to say "this test cannot run here", which fails
-//! under `CI=true` and is counted everywhere else.
+//! under `CI=true` and is counted everywhere else; and a seeded noise for generated data.
 //!
 //! A test that returns early when its tool is missing (valgrind, perf, a C compiler,
 //! chromium, counters that open) passes without testing anything, and a green run hides
@@ -36,6 +36,19 @@ pub fn skip(reason: &str) {
             eprintln!("plumb-testkit: cannot record the skip in {path:?}: {e}");
         }
     }
+}
+
+/// A deterministic noise in [-1, 1) for the pair (a, b): splitmix64's finaliser, so
+/// nearby pairs give independent-looking values (generated results and histories).
+pub fn noise(a: u64, b: u64) -> f64 {
+    let mut z = a
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(b.wrapping_mul(0xD1B5_4A32_D192_ED03))
+        .wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
 }
 
 #[cfg(test)]

@@ -401,7 +401,7 @@ fn add_in(
                 &p.interval.map(|i| i.0),
                 &p.interval.map(|i| i.1),
                 &p.stderr,
-                &p.unit,
+                &p.unit.as_str(),
             ],
         )?;
     }
@@ -460,7 +460,7 @@ fn stored_point(r: &Row) -> StoredPoint {
             median: r.get(9),
             interval: lo.zip(hi),
             stderr: r.get(13),
-            unit: r.get(12),
+            unit: crate::sqlite::unit_of(r.get(12)),
         },
     }
 }
