@@ -150,6 +150,7 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             operations: a.operations.clone(),
             working_set: a.working_set.clone(),
             series: None,
+            dir: None,
         })
         .collect();
     let mut commands = expand(&specs, &parameters(a)?)?;

@@ -1,7 +1,7 @@
 //! The command producer's result: it runs the plan and assembles the document itself, so
 //! the CLI only parses, calls, analyses and renders.
 
-use crate::runner::{run, Counts, Measurements, Progress, RunError, Status};
+use crate::runner::{run_until, Counts, Measurements, Progress, RunError, Status, Until};
 use crate::simulate::simulate_commands;
 use crate::spawner::{RunRecord, Spawner};
 use crate::{Order, OutputPolicy, RunCount, RunPlan};
@@ -73,7 +73,18 @@ pub fn produce(
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Result<ResultDocument, RunError> {
-    let outcome = run(plan, spawner, progress, stop)?;
+    produce_until(plan, how, spawner, (progress, &mut ()), stop)
+}
+
+/// `produce`, asking `until` after each measured round whether to stop there.
+pub fn produce_until(
+    plan: &RunPlan,
+    how: RunContext,
+    spawner: &mut dyn Spawner,
+    (progress, until): (&mut dyn Progress, &mut dyn Until),
+    stop: &AtomicBool,
+) -> Result<ResultDocument, RunError> {
+    let outcome = run_until(plan, spawner, progress, until, stop)?;
     let mut simulated = match &plan.simulation {
         Some(sim) => {
             let complete = outcome.status == Status::Complete;

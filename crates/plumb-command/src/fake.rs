@@ -49,7 +49,12 @@ struct FakeLaunch {
 }
 
 impl Spawner for FakeSpawner {
-    fn prepare(&mut self, argv: &[String], _: &OutputPolicy) -> io::Result<Box<dyn Launch>> {
+    fn prepare(
+        &mut self,
+        argv: &[String],
+        _: Option<&std::path::Path>,
+        _: &OutputPolicy,
+    ) -> io::Result<Box<dyn Launch>> {
         let (wall, code) = behaviour(argv);
         Ok(Box::new(FakeLaunch {
             line: argv.join(" "),
@@ -114,7 +119,7 @@ mod tests {
     fn run(argv: &[&str]) -> RunRecord {
         let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
         FakeSpawner::new()
-            .prepare(&argv, &OutputPolicy::Discard)
+            .prepare(&argv, None, &OutputPolicy::Discard)
             .unwrap()
             .run_once()
             .unwrap()

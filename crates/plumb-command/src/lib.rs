@@ -18,10 +18,10 @@ mod simulate;
 mod spawner;
 mod stop_children;
 
-pub use document::{command_settings, produce, RunContext};
+pub use document::{command_settings, produce, produce_until, RunContext};
 pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::reset_sigchld;
-pub use runner::{run, Measured, Measurements, Progress, RunError, Status};
+pub use runner::{run, run_until, Measured, Measurements, Progress, RunError, Status, Until};
 pub use spawner::{Launch, ProcessSpawner, RunRecord, SpawnError, Spawner};

@@ -157,6 +157,7 @@ pub fn expand(
                 operations: c.operations.as_deref().map(|s| substitute(s, combo)),
                 working_set: working_set.as_deref().map(|s| substitute(s, combo)),
                 series: series_of(c, working_set.as_deref(), combo),
+                dir: c.dir.clone(),
             });
         }
     }
@@ -211,6 +212,7 @@ mod tests {
             operations: Some("{n}".into()),
             working_set: None,
             series: None,
+            dir: None,
         }
     }
 

@@ -25,6 +25,9 @@ pub struct CommandSpec {
     /// The sweep this command is a point of: the command as written, every parameter
     /// substituted but the swept ones (those of its working set).
     pub series: Option<String>,
+    /// The directory it runs in (its prepare and cleanup too); plumb's own when absent.
+    /// A relative program path (`./prog`, `target/release/x`) is taken from there.
+    pub dir: Option<PathBuf>,
 }
 
 impl CommandSpec {
@@ -39,6 +42,7 @@ impl CommandSpec {
             operations: None,
             working_set: None,
             series: None,
+            dir: None,
         }
     }
 }

@@ -11,6 +11,7 @@ use plumb_model::Exit;
 use plumb_probe::{Probe, WallClock};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// A command ready to be spawned and timed repeatedly.
@@ -22,8 +23,18 @@ pub struct Executable {
 }
 
 impl Executable {
-    pub fn new(argv: &[String], output: &OutputPolicy) -> io::Result<Executable> {
-        let mut command = Command::new(&argv[0]);
+    pub fn new(argv: &[String], dir: Option<&Path>, output: &OutputPolicy) -> io::Result<Executable> {
+        let mut command = match dir {
+            // A relative path with a slash is joined to the directory here: std leaves
+            // which directory it is read from unspecified once current_dir is set.
+            Some(dir) if argv[0].contains('/') && !argv[0].starts_with('/') => {
+                Command::new(dir.join(&argv[0]))
+            }
+            _ => Command::new(&argv[0]),
+        };
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
         // An open /dev/null rather than Stdio::null(), which would open it on every spawn.
         command
             .args(&argv[1..])
@@ -210,7 +221,7 @@ mod tests {
     #[test]
     fn measures_exit_code_and_cpu_time() {
         let mut e =
-            Executable::new(&argv(&["sh", "-c", "exit 3"]), &OutputPolicy::Discard).unwrap();
+            Executable::new(&argv(&["sh", "-c", "exit 3"]), None, &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
         assert_eq!(s.exit, Exit::Code(3));
         assert!(s.wall > Duration::ZERO);
@@ -219,7 +230,7 @@ mod tests {
 
     #[test]
     fn sleep_takes_at_least_its_time() {
-        let mut e = Executable::new(&argv(&["sleep", "0.02"]), &OutputPolicy::Discard).unwrap();
+        let mut e = Executable::new(&argv(&["sleep", "0.02"]), None, &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
         assert!(s.wall >= Duration::from_millis(20), "{}", s.wall);
         assert_eq!(s.exit, Exit::Code(0));
@@ -228,15 +239,32 @@ mod tests {
     #[test]
     fn signal_is_reported() {
         let mut e =
-            Executable::new(&argv(&["sh", "-c", "kill -9 $$"]), &OutputPolicy::Discard).unwrap();
+            Executable::new(&argv(&["sh", "-c", "kill -9 $$"]), None, &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
         assert_eq!(s.exit, Exit::Signal { signal: 9 });
+    }
+
+    /// A relative program and its own relative reads are taken from the directory given,
+    /// not from plumb's: `plumb revs` runs `./prog` in each revision's worktree.
+    #[test]
+    fn runs_a_relative_program_in_the_directory_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let prog = dir.path().join("prog");
+        std::fs::write(&prog, "#!/bin/sh\ntest -f marker\n").unwrap();
+        std::fs::set_permissions(&prog, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let mut e = Executable::new(&argv(&["./prog"]), Some(dir.path()), &OutputPolicy::Discard)
+            .unwrap();
+        assert_eq!(e.run_once().unwrap().exit, Exit::Code(1), "no marker yet");
+        std::fs::write(dir.path().join("marker"), "").unwrap();
+        assert_eq!(e.run_once().unwrap().exit, Exit::Code(0));
     }
 
     #[test]
     fn keeps_only_the_last_runs_stderr_tail() {
         let mut e = Executable::new(
             &argv(&["sh", "-c", "echo first >&2; echo boom >&2; exit 1"]),
+            None,
             &OutputPolicy::Discard,
         )
         .unwrap();
@@ -249,7 +277,7 @@ mod tests {
     #[test]
     fn missing_program_is_not_found() {
         let mut e =
-            Executable::new(&argv(&["plumb-no-such-program"]), &OutputPolicy::Discard).unwrap();
+            Executable::new(&argv(&["plumb-no-such-program"]), None, &OutputPolicy::Discard).unwrap();
         assert!(matches!(e.run_once(), Err(SpawnError::NotFound(_))));
     }
 
@@ -258,7 +286,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.txt");
         let mut e =
-            Executable::new(&argv(&["echo", "hello"]), &OutputPolicy::File(path.clone())).unwrap();
+            Executable::new(&argv(&["echo", "hello"]), None, &OutputPolicy::File(path.clone())).unwrap();
         e.run_once().unwrap();
         e.run_once().unwrap();
         assert_eq!(std::fs::read_to_string(path).unwrap(), "hello\nhello\n");

@@ -21,6 +21,21 @@ pub trait Progress {
 
 impl Progress for () {}
 
+/// Asked after every measured round whether the runs so far settle the question, so a
+/// sequential design stops as soon as it may (`plumb revs`); between rounds, never
+/// inside one. The run count stays the cap.
+pub trait Until {
+    /// `samples[i]` are the measured runs of command i so far, in order.
+    fn settled(&mut self, samples: &[&[RunRecord]]) -> bool;
+}
+
+/// No early stop: the run count alone decides.
+impl Until for () {
+    fn settled(&mut self, _: &[&[RunRecord]]) -> bool {
+        false
+    }
+}
+
 /// What one command produced.
 #[derive(Debug, Clone)]
 pub struct Measured {
@@ -101,6 +116,17 @@ pub fn run(
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Result<Measurements, RunError> {
+    run_until(plan, spawner, progress, &mut (), stop)
+}
+
+/// `run`, asking `until` after each measured round whether to stop there.
+pub fn run_until(
+    plan: &RunPlan,
+    spawner: &mut dyn Spawner,
+    progress: &mut dyn Progress,
+    until: &mut dyn Until,
+    stop: &AtomicBool,
+) -> Result<Measurements, RunError> {
     plan.validate().map_err(RunError::Plan)?;
     crate::process::reset_sigchld();
     let mut slots = prepare_slots(plan, spawner)?;
@@ -108,7 +134,7 @@ pub fn run(
         .counters
         .then(|| ChildCounters::open(&CounterEvent::ALL));
     let forwarding = crate::stop_children::StopChildren::start();
-    let stopped = measure(plan, &mut slots, counters.as_mut(), progress, stop);
+    let stopped = measure(plan, &mut slots, counters.as_mut(), (progress, until), stop);
     drop(forwarding);
     let cleanup_failure = cleanup(plan, spawner);
     let status = match (stopped, cleanup_failure) {
@@ -148,12 +174,12 @@ fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>,
     for spec in &plan.commands {
         let argv = plan.argv(spec).map_err(RunError::Plan)?;
         let prepare = match &spec.prepare {
-            Some(p) => Some(shell_script(spawner, p).map_err(RunError::Setup)?),
+            Some(p) => Some(shell_script(spawner, p, spec.dir.as_deref()).map_err(RunError::Setup)?),
             None => None,
         };
         slots.push(Slot {
             launch: spawner
-                .prepare(&argv, &plan.output)
+                .prepare(&argv, spec.dir.as_deref(), &plan.output)
                 .map_err(RunError::Setup)?,
             prepare,
             spec: Some(spec.clone()),
@@ -166,7 +192,7 @@ fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>,
         let argv = vec![shell.clone(), "-c".to_string(), String::new()];
         slots.push(Slot {
             launch: spawner
-                .prepare(&argv, &OutputPolicy::Discard)
+                .prepare(&argv, None, &OutputPolicy::Discard)
                 .map_err(RunError::Setup)?,
             prepare: None,
             spec: None,
@@ -182,7 +208,7 @@ fn measure(
     plan: &RunPlan,
     slots: &mut [Slot],
     mut counters: Option<&mut ChildCounters>,
-    progress: &mut dyn Progress,
+    (progress, until): (&mut dyn Progress, &mut dyn Until),
     stop: &AtomicBool,
 ) -> Option<Stop> {
     let mut order = RoundSequence::new(plan.order, slots.len());
@@ -218,6 +244,14 @@ fn measure(
             rounds,
             planned_rounds(&plan.runs, rounds, measured / commands),
         );
+        let so_far: Vec<&[RunRecord]> = slots
+            .iter()
+            .filter(|s| s.spec.is_some())
+            .map(|s| s.samples.as_slice())
+            .collect();
+        if until.settled(&so_far) {
+            break;
+        }
     }
     None
 }
@@ -305,9 +339,14 @@ fn spawn_failure(name: &str, e: SpawnError) -> Stop {
     }
 }
 
-fn shell_script(spawner: &mut dyn Spawner, script: &str) -> std::io::Result<Box<dyn Launch>> {
+fn shell_script(
+    spawner: &mut dyn Spawner,
+    script: &str,
+    dir: Option<&std::path::Path>,
+) -> std::io::Result<Box<dyn Launch>> {
     spawner.prepare(
         &["sh".to_string(), "-c".to_string(), script.to_string()],
+        dir,
         &OutputPolicy::Discard,
     )
 }
@@ -319,7 +358,7 @@ fn cleanup(plan: &RunPlan, spawner: &mut dyn Spawner) -> Option<(String, String)
         let Some(script) = &spec.cleanup else {
             continue;
         };
-        let result = shell_script(spawner, script)
+        let result = shell_script(spawner, script, spec.dir.as_deref())
             .map_err(|e| e.to_string())
             .and_then(|mut launch| {
                 let s = launch.run_once().map_err(|e| e.to_string())?;
@@ -426,6 +465,30 @@ mod tests {
         let out = run(&p, &mut ProcessSpawner, &mut (), &AtomicBool::new(false)).unwrap();
         assert_eq!(out.status, Status::Interrupted);
         assert!(out.measured[0].samples.is_empty());
+    }
+
+    /// The judge is asked after each whole round and its yes ends the runs there.
+    #[test]
+    fn until_stops_after_the_round_it_settles() {
+        struct AfterThree(Vec<usize>);
+        impl Until for AfterThree {
+            fn settled(&mut self, samples: &[&[RunRecord]]) -> bool {
+                self.0.push(samples.iter().map(|s| s.len()).sum());
+                samples[0].len() == 3
+            }
+        }
+        let mut judge = AfterThree(Vec::new());
+        let out = run_until(
+            &plan(&["a 1ms", "b 1ms"], 10),
+            &mut crate::FakeSpawner::new(),
+            &mut (),
+            &mut judge,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(out.status, Status::Complete);
+        assert_eq!(judge.0, [2, 4, 6]);
+        assert!(out.measured.iter().all(|m| m.samples.len() == 3));
     }
 
     #[test]

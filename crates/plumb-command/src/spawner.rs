@@ -8,6 +8,7 @@ use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{Exit, Metric};
 use std::fmt;
 use std::io;
+use std::path::Path;
 
 /// What one run of a command measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,8 +83,14 @@ pub trait Launch {
 
 /// Makes commands ready to run.
 pub trait Spawner {
-    /// `argv[0]` is the program; `output` says where its stdout goes.
-    fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>>;
+    /// `argv[0]` is the program, run in `dir` (plumb's own directory when `None`);
+    /// `output` says where its stdout goes.
+    fn prepare(
+        &mut self,
+        argv: &[String],
+        dir: Option<&Path>,
+        output: &OutputPolicy,
+    ) -> io::Result<Box<dyn Launch>>;
     /// Makes room for `launches` prepared at once, before the first is prepared.
     fn reserve(&mut self, _launches: usize) -> io::Result<()> {
         Ok(())
@@ -95,9 +102,14 @@ pub trait Spawner {
 pub struct ProcessSpawner;
 
 impl Spawner for ProcessSpawner {
-    fn prepare(&mut self, argv: &[String], output: &OutputPolicy) -> io::Result<Box<dyn Launch>> {
+    fn prepare(
+        &mut self,
+        argv: &[String],
+        dir: Option<&Path>,
+        output: &OutputPolicy,
+    ) -> io::Result<Box<dyn Launch>> {
         crate::signals::let_children_take_stop_signals();
-        Ok(Box::new(crate::process::Executable::new(argv, output)?))
+        Ok(Box::new(crate::process::Executable::new(argv, dir, output)?))
     }
 
     fn reserve(&mut self, launches: usize) -> io::Result<()> {
