@@ -23,7 +23,11 @@ pub struct Executable {
 }
 
 impl Executable {
-    pub fn new(argv: &[String], dir: Option<&Path>, output: &OutputPolicy) -> io::Result<Executable> {
+    pub fn new(
+        argv: &[String],
+        dir: Option<&Path>,
+        output: &OutputPolicy,
+    ) -> io::Result<Executable> {
         let mut command = match dir {
             // A relative path with a slash is joined to the directory here: std leaves
             // which directory it is read from unspecified once current_dir is set.
@@ -230,7 +234,8 @@ mod tests {
 
     #[test]
     fn sleep_takes_at_least_its_time() {
-        let mut e = Executable::new(&argv(&["sleep", "0.02"]), None, &OutputPolicy::Discard).unwrap();
+        let mut e =
+            Executable::new(&argv(&["sleep", "0.02"]), None, &OutputPolicy::Discard).unwrap();
         let s = e.run_once().unwrap();
         assert!(s.wall >= Duration::from_millis(20), "{}", s.wall);
         assert_eq!(s.exit, Exit::Code(0));
@@ -238,8 +243,12 @@ mod tests {
 
     #[test]
     fn signal_is_reported() {
-        let mut e =
-            Executable::new(&argv(&["sh", "-c", "kill -9 $$"]), None, &OutputPolicy::Discard).unwrap();
+        let mut e = Executable::new(
+            &argv(&["sh", "-c", "kill -9 $$"]),
+            None,
+            &OutputPolicy::Discard,
+        )
+        .unwrap();
         let s = e.run_once().unwrap();
         assert_eq!(s.exit, Exit::Signal { signal: 9 });
     }
@@ -253,8 +262,8 @@ mod tests {
         std::fs::write(&prog, "#!/bin/sh\ntest -f marker\n").unwrap();
         std::fs::set_permissions(&prog, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
-        let mut e = Executable::new(&argv(&["./prog"]), Some(dir.path()), &OutputPolicy::Discard)
-            .unwrap();
+        let mut e =
+            Executable::new(&argv(&["./prog"]), Some(dir.path()), &OutputPolicy::Discard).unwrap();
         assert_eq!(e.run_once().unwrap().exit, Exit::Code(1), "no marker yet");
         std::fs::write(dir.path().join("marker"), "").unwrap();
         assert_eq!(e.run_once().unwrap().exit, Exit::Code(0));
@@ -276,8 +285,12 @@ mod tests {
 
     #[test]
     fn missing_program_is_not_found() {
-        let mut e =
-            Executable::new(&argv(&["plumb-no-such-program"]), None, &OutputPolicy::Discard).unwrap();
+        let mut e = Executable::new(
+            &argv(&["plumb-no-such-program"]),
+            None,
+            &OutputPolicy::Discard,
+        )
+        .unwrap();
         assert!(matches!(e.run_once(), Err(SpawnError::NotFound(_))));
     }
 
@@ -285,8 +298,12 @@ mod tests {
     fn output_file_collects_stdout() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.txt");
-        let mut e =
-            Executable::new(&argv(&["echo", "hello"]), None, &OutputPolicy::File(path.clone())).unwrap();
+        let mut e = Executable::new(
+            &argv(&["echo", "hello"]),
+            None,
+            &OutputPolicy::File(path.clone()),
+        )
+        .unwrap();
         e.run_once().unwrap();
         e.run_once().unwrap();
         assert_eq!(std::fs::read_to_string(path).unwrap(), "hello\nhello\n");

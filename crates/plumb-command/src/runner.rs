@@ -174,7 +174,9 @@ fn prepare_slots(plan: &RunPlan, spawner: &mut dyn Spawner) -> Result<Vec<Slot>,
     for spec in &plan.commands {
         let argv = plan.argv(spec).map_err(RunError::Plan)?;
         let prepare = match &spec.prepare {
-            Some(p) => Some(shell_script(spawner, p, spec.dir.as_deref()).map_err(RunError::Setup)?),
+            Some(p) => {
+                Some(shell_script(spawner, p, spec.dir.as_deref()).map_err(RunError::Setup)?)
+            }
             None => None,
         };
         slots.push(Slot {

@@ -109,7 +109,9 @@ impl Spawner for ProcessSpawner {
         output: &OutputPolicy,
     ) -> io::Result<Box<dyn Launch>> {
         crate::signals::let_children_take_stop_signals();
-        Ok(Box::new(crate::process::Executable::new(argv, dir, output)?))
+        Ok(Box::new(crate::process::Executable::new(
+            argv, dir, output,
+        )?))
     }
 
     fn reserve(&mut self, launches: usize) -> io::Result<()> {

@@ -104,6 +104,9 @@ pub struct ResultDocument {
     /// A program's in-situ regions (plumb-bench's `insitu::dump`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<crate::InSituRegion>,
+    /// Two revisions built and measured side by side (`plumb revs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisions: Option<crate::Revisions>,
     /// Set when the document was read from an older format version and migrated: the
     /// version it was written in (not written out; a reader says so to its user).
     #[serde(skip)]
@@ -135,6 +138,7 @@ impl ResultDocument {
             clock: None,
             profiles: Vec::new(),
             regions: Vec::new(),
+            revisions: None,
             migrated_from: None,
         }
     }

@@ -24,6 +24,7 @@ mod nan_as_null;
 mod profile;
 pub mod quantity;
 pub mod redact;
+mod revisions;
 mod samples;
 mod settings;
 mod simulated_counts;
@@ -60,6 +61,7 @@ pub use profile::{
     AllocationProfile, AllocationSite, AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation,
     CallGraph, FoldedStack, Profile, ProfileSettings, ProfiledFunction, ShareChange,
 };
+pub use revisions::{Ending, Look, Revision, Revisions, SequentialDesignRecord};
 pub use samples::{Exit, Samples};
 pub use settings::{
     CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,

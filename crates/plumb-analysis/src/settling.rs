@@ -1,0 +1,185 @@
+//! The verdict of `plumb revs` as the rounds come in: both sides' runs cut into rounds,
+//! each round's log ratio of means, and the sequential look (plumb-stats' `sequential`)
+//! at each of the design's look points; settled when a look says slower, faster or
+//! equivalent, unknown at the cap.
+use plumb_model::{Look, SequentialDesignRecord, Verdict};
+use plumb_stats::{sequential_look, SequentialDesign, SequentialVerdict, Spending};
+
+/// The rounds a design looks at: the first look, then every `every`, to the cap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LookPlan {
+    pub first: usize,
+    pub every: usize,
+    pub max_rounds: usize,
+}
+
+impl Default for LookPlan {
+    /// Ten rounds before the first look (fewer leave the t boundary of an early look so
+    /// wide that the look is wasted), then every five, to sixty.
+    fn default() -> Self {
+        LookPlan {
+            first: 10,
+            every: 5,
+            max_rounds: 60,
+        }
+    }
+}
+
+/// Kim–DeMets power spending, ρ = 2: between Pocock's (spends early) and O'Brien–Fleming's
+/// (spends almost nothing early, so a +10 % change would need twice the rounds).
+pub const SPENDING: Spending = Spending::Power(2.0);
+
+/// The design's state between rounds: what has been looked at so far.
+#[derive(Debug, Clone)]
+pub struct Settling {
+    design: SequentialDesign,
+    sesoi: f64,
+    runs_per_round: usize,
+    /// Every look taken, in order.
+    pub looks: Vec<Look>,
+}
+
+impl Settling {
+    /// `alpha` is 1 − confidence; `sesoi` a fraction; each round holds `runs_per_round`
+    /// runs of each side.
+    pub fn new(plan: LookPlan, alpha: f64, sesoi: f64, runs_per_round: usize) -> Self {
+        Settling {
+            design: SequentialDesign::new(plan.first, plan.every, plan.max_rounds, alpha, SPENDING),
+            sesoi,
+            runs_per_round: runs_per_round.max(1),
+            looks: Vec::new(),
+        }
+    }
+
+    /// After more runs of both sides (`base`, `new`: every measured time so far, in run
+    /// order): looks when the whole rounds now complete a look point; true once settled.
+    pub fn after(&mut self, base: &[f64], new: &[f64]) -> bool {
+        let d = round_log_ratios(base, new, self.runs_per_round);
+        let already = self.looks.last().map_or(0, |l| l.rounds as usize);
+        if d.len() == already {
+            return self.settled();
+        }
+        if let Some(look) = sequential_look(&d, &self.design, self.sesoi) {
+            self.looks.push(Look {
+                rounds: look.rounds as u64,
+                ratio: look.ratio,
+                interval: look.interval,
+                verdict: match look.verdict {
+                    SequentialVerdict::Slower => Verdict::Slower,
+                    SequentialVerdict::Faster => Verdict::Faster,
+                    SequentialVerdict::Equivalent => Verdict::Equivalent,
+                    SequentialVerdict::Continue | SequentialVerdict::Unknown => {
+                        Verdict::Inconclusive
+                    }
+                },
+            });
+        }
+        self.settled()
+    }
+
+    /// Whether the last look settled the verdict.
+    pub fn settled(&self) -> bool {
+        self.looks
+            .last()
+            .is_some_and(|l| l.verdict != Verdict::Inconclusive)
+    }
+
+    /// The cap in rounds.
+    pub fn max_rounds(&self) -> usize {
+        *self.design.looks.last().expect("a design has a look")
+    }
+
+    pub fn runs_per_round(&self) -> usize {
+        self.runs_per_round
+    }
+
+    /// The design as the result records it.
+    pub fn record(&self) -> SequentialDesignRecord {
+        let Spending::Power(rho) = SPENDING else {
+            unreachable!("plumb revs spends by the power family")
+        };
+        SequentialDesignRecord {
+            runs_per_round: self.runs_per_round as u64,
+            looks: self.design.looks.iter().map(|&r| r as u64).collect(),
+            z: self.design.z.clone(),
+            alpha: self.design.alpha,
+            spending: format!("kim-demets rho={rho}"),
+            sesoi: self.sesoi,
+            max_time: None,
+        }
+    }
+}
+
+/// ln(mean new / mean base) of each whole round of `m` runs a side; a partial last round
+/// is left out.
+pub fn round_log_ratios(base: &[f64], new: &[f64], m: usize) -> Vec<f64> {
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    base.chunks_exact(m)
+        .zip(new.chunks_exact(m))
+        .map(|(a, b)| (mean(b) / mean(a)).ln())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_are_whole_chunks_of_both_sides() {
+        let d = round_log_ratios(&[1.0, 3.0, 2.0, 2.0, 9.0], &[2.0, 2.0, 4.0, 4.0], 2);
+        assert_eq!(d.len(), 2);
+        assert!((d[0] - 0.0).abs() < 1e-12);
+        assert!((d[1] - 2f64.ln()).abs() < 1e-12);
+    }
+
+    /// Hand-built rounds: B exactly 10 % slower with a little alternating noise settles
+    /// slower at the first look, once, and says so; nothing is looked at between looks.
+    #[test]
+    fn a_clear_slowdown_settles_at_the_first_look() {
+        let mut s = Settling::new(LookPlan::default(), 0.001, 0.02, 2);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for r in 0..10 {
+            let wobble = if r % 2 == 0 { 1.005 } else { 0.995 };
+            a.extend([100.0, 100.0]);
+            b.extend([110.0 * wobble, 110.0 * wobble]);
+            let settled = s.after(&a, &b);
+            assert_eq!(settled, r == 9, "round {r}");
+            assert_eq!(s.looks.len(), usize::from(r == 9));
+        }
+        let look = &s.looks[0];
+        assert_eq!((look.rounds, look.verdict), (10, Verdict::Slower));
+        assert!(
+            look.interval.lo > 1.02 && look.interval.hi < 1.2,
+            "{look:?}"
+        );
+        assert_eq!(s.record().looks.len(), 11);
+        assert_eq!(s.record().spending, "kim-demets rho=2");
+    }
+
+    /// Identical sides with noise are equivalent once the interval fits inside ±2 %, and
+    /// a side still moving by 2 % at the cap is unknown there.
+    #[test]
+    fn equal_sides_are_equivalent_and_the_margin_is_unknown_at_the_cap() {
+        let noise = |r: usize| 1.0 + 0.004 * ((r * 7919 % 11) as f64 - 5.0) / 5.0;
+        let mut same = Settling::new(LookPlan::default(), 0.001, 0.02, 1);
+        let mut margin = Settling::new(LookPlan::default(), 0.001, 0.02, 1);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        for r in 0..60 {
+            a.push(100.0);
+            b.push(100.0 * noise(r));
+            c.push(102.0 * noise(r));
+            if !same.settled() {
+                same.after(&a, &b);
+            }
+            margin.after(&a, &c);
+        }
+        assert_eq!(same.looks[0].verdict, Verdict::Equivalent);
+        assert_eq!(same.looks.len(), 1, "settled at the first look");
+        assert_eq!(margin.looks.len(), 11, "looked at every look point");
+        assert!(margin
+            .looks
+            .iter()
+            .all(|l| l.verdict == Verdict::Inconclusive));
+        assert!(!margin.settled());
+    }
+}

@@ -1,0 +1,112 @@
+//! Two revisions of a repository measured side by side (`plumb revs`): which commits and
+//! trees, how each was built, and the sequential verdict with every look it took.
+use crate::quantity::Duration;
+use crate::{Verdict, VerdictReason};
+use plumb_stats::Interval;
+use serde::{Deserialize, Serialize};
+
+/// What a `plumb revs` run compared and how it decided. The document's two benchmarks
+/// are `base` (A, the baseline) and `new` (B); its comparison of them carries the
+/// sequential verdict, whose interval is the repeated confidence interval of the last
+/// look (not a fixed-sample Fieller interval: the rounds were looked at repeatedly).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Revisions {
+    pub base: Revision,
+    pub new: Revision,
+    /// The build command run in each worktree (`sh -c`), when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
+    pub design: SequentialDesignRecord,
+    /// Every look taken, in order.
+    pub looks: Vec<Look>,
+    /// How the rounds ended.
+    pub ended: Ending,
+}
+
+/// One side: the revision as the user named it and what it resolved to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Revision {
+    /// As given on the command line (`origin/main`, `HEAD~3`, a sha).
+    pub name: String,
+    /// The full commit id; absent for the working tree of `--allow-dirty`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The tree id the worktree holds (for a dirty working tree, a snapshot's).
+    pub tree: String,
+    /// The uncommitted working tree itself, measured in place.
+    #[serde(default)]
+    pub working_tree: bool,
+    /// Where it was built and run.
+    pub dir: String,
+    /// How long its build took; absent when a finished build was reused or none given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_time: Option<Duration>,
+    /// A build of the same tree and command was already complete and was reused.
+    #[serde(default)]
+    pub build_reused: bool,
+}
+
+/// The sequential design the rounds followed, fixed before the first round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SequentialDesignRecord {
+    /// Runs of each side per round (a round's ratio is of the two sides' means).
+    pub runs_per_round: u64,
+    /// The rounds at which the verdict was to be looked at; the last is the cap.
+    pub looks: Vec<u64>,
+    /// The z boundary of each look.
+    pub z: Vec<f64>,
+    /// Total two-sided α (1 − confidence), spent over the looks.
+    pub alpha: f64,
+    /// The spending function, e.g. `kim-demets rho=2`.
+    pub spending: String,
+    /// The smallest effect of interest, as a fraction.
+    pub sesoi: f64,
+    /// Stop adding rounds after this long, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_time: Option<Duration>,
+}
+
+/// The verdict at one look: B/A and its repeated confidence interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Look {
+    pub rounds: u64,
+    /// exp(mean of the rounds' log ratios): the geometric mean of B/A over rounds.
+    pub ratio: f64,
+    pub interval: Interval,
+    /// `slower`, `faster`, `equivalent`, or `inconclusive` (not settled at this look).
+    pub verdict: Verdict,
+}
+
+/// Why no more rounds were run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Ending {
+    /// A look settled the verdict.
+    Settled,
+    /// The last planned look (`--max-rounds`) left it unknown.
+    MaxRounds,
+    /// `--max-time` passed before it settled.
+    MaxTime,
+    /// Stopped by a signal or a failure; see the document's status.
+    Stopped,
+}
+
+impl Revisions {
+    /// The verdict and its reason: the last look's, or unknown without one.
+    pub fn verdict(&self) -> (Verdict, VerdictReason) {
+        let Some(last) = self.looks.last() else {
+            return (Verdict::Inconclusive, VerdictReason::NotShown);
+        };
+        let reason = match last.verdict {
+            Verdict::Slower | Verdict::Faster => VerdictReason::BeyondSesoi {
+                constant_samples: false,
+            },
+            Verdict::Equivalent => VerdictReason::WithinSesoi,
+            Verdict::Inconclusive if last.interval.lo > 1.0 || last.interval.hi < 1.0 => {
+                VerdictReason::StraddlesSesoi
+            }
+            Verdict::Inconclusive => VerdictReason::NotShown,
+        };
+        (last.verdict, reason)
+    }
+}

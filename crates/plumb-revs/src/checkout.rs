@@ -1,0 +1,186 @@
+//! A revision's worktree under `.plumb/revs/<key>/wt`, where the key is a hash of its tree
+//! and the build command: two commits with the same tree share it, a finished build in it
+//! is reused, and every entry's path has the same length (the environment's size alone
+//! can move a timing: Mytkowicz et al., ASPLOS 2009). Nothing is created outside the
+//! repository's own `.plumb/`.
+use crate::git::{Repo, Resolved};
+use crate::RevsError;
+use std::path::{Path, PathBuf};
+
+/// Where worktrees are kept, from the top of the repository.
+pub const CACHE_DIR: &str = ".plumb/revs";
+
+/// Bumped when what a key covers changes, so old entries are not taken for new ones.
+const KEY_VERSION: &str = "plumb-revs 1";
+
+/// A revision checked out and ready to build.
+#[derive(Debug, Clone)]
+pub struct Checkout {
+    /// Where it is built and run: the worktree, or the repository itself for the
+    /// working tree.
+    pub dir: PathBuf,
+    /// Its cache entry: the build log and the marker of a finished build live here.
+    pub entry: PathBuf,
+    /// The entry's name: 16 hex digits of the tree and build command's hash.
+    pub key: String,
+    /// A build with this key finished here before (its marker was found).
+    pub built: bool,
+}
+
+impl Checkout {
+    /// The log of its last build.
+    pub fn build_log(&self) -> PathBuf {
+        self.entry.join("build.log")
+    }
+
+    pub(crate) fn marker(&self) -> PathBuf {
+        self.entry.join("built")
+    }
+}
+
+/// FNV-1a, 64 bits: a cache key, not a defence (the inputs are the user's own).
+fn key_of(tree: &str, build: Option<&str>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [KEY_VERSION, tree, build.unwrap_or("")] {
+        for b in part.bytes().chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn cache_error(path: &Path, e: std::io::Error) -> RevsError {
+    RevsError::Cache {
+        path: path.display().to_string(),
+        why: e.to_string(),
+    }
+}
+
+/// `.plumb/revs/` made, with a `.gitignore` in `.plumb/` so git status and a dirty check
+/// never see plumb's own files.
+fn cache_root(repo: &Repo) -> Result<PathBuf, RevsError> {
+    let root = repo.top.join(CACHE_DIR);
+    std::fs::create_dir_all(&root).map_err(|e| cache_error(&root, e))?;
+    let ignore = repo.top.join(".plumb").join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "*\n").map_err(|e| cache_error(&ignore, e))?;
+    }
+    Ok(root)
+}
+
+/// The worktree of `rev` with `build`, made or reused. For the working tree (no commit)
+/// the repository itself is the directory and it is always built again.
+pub fn checkout(repo: &Repo, rev: &Resolved, build: Option<&str>) -> Result<Checkout, RevsError> {
+    let root = cache_root(repo)?;
+    let Some(commit) = rev.commit.as_deref() else {
+        let entry = root.join("working-tree");
+        std::fs::create_dir_all(&entry).map_err(|e| cache_error(&entry, e))?;
+        return Ok(Checkout {
+            dir: repo.top.clone(),
+            entry,
+            key: "working-tree".into(),
+            built: false,
+        });
+    };
+    let key = key_of(&rev.tree, build);
+    let entry = root.join(&key);
+    let wt = entry.join("wt");
+    std::fs::create_dir_all(&entry).map_err(|e| cache_error(&entry, e))?;
+    let reusable = Repo::head_of(&wt).is_some() && Repo::switch(&wt, commit).is_ok();
+    if !reusable {
+        // Whatever is there (an interrupted add, a deleted worktree git still lists) goes.
+        repo.remove_worktree(&wt);
+        if let Err(why) = repo.add_worktree(&wt, commit) {
+            repo.remove_worktree(&wt);
+            return Err(RevsError::Git {
+                what: format!("creating the worktree of {} at {}", rev.name, wt.display()),
+                why,
+            });
+        }
+    }
+    let c = Checkout {
+        dir: wt,
+        entry,
+        key,
+        built: false,
+    };
+    let built = std::fs::read_to_string(c.marker()).is_ok_and(|k| k.trim() == c.key);
+    Ok(Checkout { built, ..c })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    fn repo() -> (tempfile::TempDir, Repo) {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = Command::new("sh")
+            .arg("-c")
+            .arg("git init -q -b main . && echo 1 > f && git add f && git commit -qm a && git tag a && echo 2 > f && git commit -qam b && git revert --no-edit HEAD >/dev/null")
+            .current_dir(dir.path())
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@t")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@t")
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let r = Repo::discover(dir.path()).unwrap();
+        (dir, r)
+    }
+
+    /// The key is the tree and the build command: HEAD reverts b, so it shares a's tree
+    /// and its worktree; another build command is another entry; the paths are of one
+    /// length, inside the repository, and git status stays clean.
+    #[test]
+    fn worktrees_are_keyed_by_tree_and_build_and_reused() {
+        let (_d, r) = repo();
+        let a = r.resolve("a").unwrap();
+        let b = r.resolve("HEAD~1").unwrap();
+        let head = r.resolve("HEAD").unwrap();
+        let ca = checkout(&r, &a, Some("make")).unwrap();
+        assert!(ca.dir.starts_with(r.top.join(".plumb/revs")));
+        assert_eq!(std::fs::read_to_string(ca.dir.join("f")).unwrap(), "1\n");
+        assert!(!ca.built);
+        std::fs::write(ca.marker(), &ca.key).unwrap();
+        std::fs::write(ca.dir.join("f"), "edited").unwrap();
+        let ch = checkout(&r, &head, Some("make")).unwrap();
+        assert_eq!(ch.dir, ca.dir, "same tree, same worktree");
+        assert!(ch.built, "the finished build is reused");
+        assert_eq!(
+            std::fs::read_to_string(ch.dir.join("f")).unwrap(),
+            "1\n",
+            "edits undone"
+        );
+        let cb = checkout(&r, &b, Some("make")).unwrap();
+        let other = checkout(&r, &a, Some("make -j2")).unwrap();
+        assert_ne!(cb.dir, ca.dir);
+        assert_ne!(other.dir, ca.dir);
+        assert_eq!(cb.dir.as_os_str().len(), ca.dir.as_os_str().len());
+        assert!(r.dirty_files().unwrap().is_empty());
+        let status = Command::new("git")
+            .args(["status", "--porcelain"])
+            .current_dir(&r.top)
+            .output()
+            .unwrap();
+        assert!(
+            status.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&status.stdout)
+        );
+    }
+
+    /// A worktree deleted behind git's back, or half made, is made again.
+    #[test]
+    fn a_deleted_worktree_is_made_again() {
+        let (_d, r) = repo();
+        let a = r.resolve("a").unwrap();
+        let c = checkout(&r, &a, None).unwrap();
+        std::fs::remove_dir_all(&c.dir).unwrap();
+        let again = checkout(&r, &a, None).unwrap();
+        assert_eq!(std::fs::read_to_string(again.dir.join("f")).unwrap(), "1\n");
+    }
+}

@@ -1,0 +1,55 @@
+//! What can go wrong between a revision's name and a built worktree, each said with what
+//! to do about it.
+use std::fmt;
+
+#[derive(Debug)]
+pub enum RevsError {
+    /// The directory is not inside a git work tree.
+    NotARepository(String),
+    /// git is not installed or could not be started.
+    NoGit(String),
+    /// git does not know the revision.
+    NoSuchRevision { name: String, why: String },
+    /// A revision name that git would read as an option.
+    OptionLikeRevision(String),
+    /// The working tree has uncommitted changes to tracked files.
+    Dirty { files: Vec<String> },
+    /// A git command failed (worktree creation on a full disk, a locked index…).
+    Git { what: String, why: String },
+    /// Reading or writing plumb's cache directory failed.
+    Cache { path: String, why: String },
+}
+
+impl fmt::Display for RevsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RevsError::NotARepository(dir) => write!(
+                f,
+                "{dir} is not inside a git repository: plumb revs compares two commits of one"
+            ),
+            RevsError::NoGit(why) => write!(f, "cannot run git: {why}"),
+            RevsError::NoSuchRevision { name, why } => {
+                write!(f, "no revision {name:?} in this repository ({why})")
+            }
+            RevsError::OptionLikeRevision(name) => write!(
+                f,
+                "{name:?} starts with '-', so git would read it as an option: name the revision another way (a sha, refs/heads/{})",
+                name.trim_start_matches('-')
+            ),
+            RevsError::Dirty { files } => {
+                let shown: Vec<&str> = files.iter().take(3).map(String::as_str).collect();
+                let more = files.len().saturating_sub(shown.len());
+                write!(
+                    f,
+                    "the working tree has uncommitted changes ({}{}): commit or stash them, or give --allow-dirty to measure the working tree itself as the new side",
+                    shown.join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                )
+            }
+            RevsError::Git { what, why } => write!(f, "{what}: {why}"),
+            RevsError::Cache { path, why } => write!(f, "{path}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for RevsError {}

@@ -1,0 +1,16 @@
+//! Revisions to measure: a git repository's commits resolved to trees (`git.rs`), each
+//! checked out in its own worktree under `.plumb/revs/`, keyed by its tree and build
+//! command and reused while both are the same (`checkout.rs`), and built there with the
+//! stop flag honoured and the log kept (`build.rs`). `plumb revs` measures the two
+//! worktrees with plumb-command's runner; `plumb history confirm` bisects through them.
+//! Revision names reach git as arguments, never through a shell.
+
+mod build;
+mod checkout;
+mod error;
+mod git;
+
+pub use build::{build, Built};
+pub use checkout::{checkout, Checkout, CACHE_DIR};
+pub use error::RevsError;
+pub use git::{Repo, Resolved};
