@@ -181,6 +181,7 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         }
     }
     crate::checks::cliffs::check(doc, &cfg.metric);
+    crate::settling::judge_sequentially(doc);
     doc.diagnostics = environment_diagnostics(&doc.environment);
 }
 

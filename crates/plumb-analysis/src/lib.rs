@@ -31,5 +31,5 @@ pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_M
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use replicates::{replicates, BATCHES};
-pub use settling::{round_log_ratios, LookPlan, Settling, SPENDING};
+pub use settling::{judge_sequentially, round_log_ratios, LookPlan, Settling, SPENDING};
 pub use verdict::judge;

@@ -2,7 +2,7 @@
 //! each round's log ratio of means, and the sequential look (plumb-stats' `sequential`)
 //! at each of the design's look points; settled when a look says slower, faster or
 //! equivalent, unknown at the cap.
-use plumb_model::{Look, SequentialDesignRecord, Verdict};
+use plumb_model::{Look, Metric, ResultDocument, SequentialDesignRecord, Verdict};
 use plumb_stats::{sequential_look, SequentialDesign, SequentialVerdict, Spending};
 
 /// The rounds a design looks at: the first look, then every `every`, to the cap.
@@ -107,6 +107,35 @@ impl Settling {
             sesoi: self.sesoi,
             max_time: None,
         }
+    }
+}
+
+/// A `plumb revs` result's verdict is its sequential design's, whenever the document is
+/// analysed (again): the comparison of B with A takes the last look's verdict, ratio and
+/// repeated interval, and loses the fixed-sample tests' p-values, which looking
+/// repeatedly has made wrong.
+pub fn judge_sequentially(doc: &mut ResultDocument) {
+    let Some(r) = &doc.revisions else { return };
+    let (verdict, reason) = r.verdict();
+    let last = r.looks.last();
+    let new = doc
+        .benchmarks
+        .iter()
+        .find(|b| !b.baseline)
+        .map(|b| b.name.clone());
+    for c in doc
+        .comparisons
+        .iter_mut()
+        .filter(|c| Some(&c.candidate) == new.as_ref() && c.metric == Metric::WallTime)
+    {
+        c.verdict = verdict;
+        c.reason = reason.clone();
+        c.ratio = last.map_or(f64::NAN, |l| l.ratio);
+        c.ratio_ci = last.map(|l| l.interval);
+        c.welch_p = f64::NAN;
+        c.mann_whitney_p = f64::NAN;
+        c.mann_whitney_min_p = None;
+        c.tost_p = f64::NAN;
     }
 }
 

@@ -117,6 +117,13 @@ pub enum Command {
         after_help = "Examples:\n  plumb history add results.json\n  plumb history list\n  plumb history changes --fail-on new-change\n\nThe store: --history PATH, else $PLUMB_HISTORY, else .plumb/history.db at the top of the git repository (or the working directory).\n\nExit codes: 0 done; 1 (changes --fail-on new-change) a new change point slower by more than the SESOI; 2 bad input or a store that cannot be used."
     )]
     History(HistoryArgs),
+    /// Two git revisions built in their own worktrees and timed interleaved until the
+    /// verdict settles (sequential, error rates held across looks); exits 1 if B is slower
+    /// by more than the SESOI.
+    #[command(
+        after_help = "Example:\n  plumb revs origin/main HEAD --build 'cargo build --release' -- ./target/release/app input.txt\n\nExit codes: 0 not slower (faster, equivalent, or unknown at the cap: said), 1 B slower by more than the SESOI, 2 bad input, a failed build or a failing command, 128 + N stopped by signal N."
+    )]
+    Revs(Box<crate::revs_args::RevsArgs>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

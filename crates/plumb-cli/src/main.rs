@@ -23,6 +23,9 @@ mod profile_diff_cmd;
 mod profile_out;
 mod progress;
 mod report_cmd;
+mod revs_args;
+mod revs_cmd;
+mod revs_run;
 mod run_cmd;
 mod session;
 mod show_cmd;
@@ -50,6 +53,7 @@ fn main() {
         args::Command::Profile(a) => profile_cmd::run(*a),
         args::Command::Amdahl(a) => amdahl_cmd::run(a),
         args::Command::History(a) => history_cmd::run(a),
+        args::Command::Revs(a) => revs_cmd::run(*a),
     };
     std::process::exit(exit::report(result));
 }

@@ -23,5 +23,10 @@ pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::reset_sigchld;
+
+/// A command's words as one line that `RunPlan::argv` splits back into the same words.
+pub fn join_words(words: &[String]) -> String {
+    shell_words::join(words)
+}
 pub use runner::{run, run_until, Measured, Measurements, Progress, RunError, Status, Until};
 pub use spawner::{Launch, ProcessSpawner, RunRecord, SpawnError, Spawner};

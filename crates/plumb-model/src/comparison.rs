@@ -62,6 +62,12 @@ pub enum VerdictReason {
     FromZero { candidate_mean: f64 },
     /// A count that is zero in every sample of both: equivalent.
     BothZero,
+    /// Judged by a sequential design (`plumb revs`): the interval is the repeated
+    /// confidence interval of the last look, taken after `rounds` rounds of at most
+    /// `max_rounds`; beyond the SESOI, within it, or (inconclusive) neither when the
+    /// rounds ended. The fixed-sample tests are not given: the rounds were looked at
+    /// repeatedly, so their p-values would not hold.
+    Sequential { rounds: u64, max_rounds: u64 },
 }
 
 /// One benchmark against its baseline. Statistics that could not be computed (too few

@@ -92,21 +92,14 @@ pub enum Ending {
 }
 
 impl Revisions {
-    /// The verdict and its reason: the last look's, or unknown without one.
+    /// The verdict and its reason: the last look's, or inconclusive before any look.
     pub fn verdict(&self) -> (Verdict, VerdictReason) {
-        let Some(last) = self.looks.last() else {
-            return (Verdict::Inconclusive, VerdictReason::NotShown);
-        };
-        let reason = match last.verdict {
-            Verdict::Slower | Verdict::Faster => VerdictReason::BeyondSesoi {
-                constant_samples: false,
-            },
-            Verdict::Equivalent => VerdictReason::WithinSesoi,
-            Verdict::Inconclusive if last.interval.lo > 1.0 || last.interval.hi < 1.0 => {
-                VerdictReason::StraddlesSesoi
-            }
-            Verdict::Inconclusive => VerdictReason::NotShown,
-        };
-        (last.verdict, reason)
+        let rounds = self.looks.last().map_or(0, |l| l.rounds);
+        let max_rounds = self.design.looks.last().copied().unwrap_or(0);
+        let verdict = self
+            .looks
+            .last()
+            .map_or(Verdict::Inconclusive, |l| l.verdict);
+        (verdict, VerdictReason::Sequential { rounds, max_rounds })
     }
 }

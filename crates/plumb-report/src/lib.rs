@@ -18,6 +18,7 @@ mod load_view;
 mod markdown;
 mod profile_view;
 mod reason;
+mod revisions_view;
 mod rows;
 mod simulate_view;
 mod speed;

@@ -94,6 +94,22 @@ pub fn reason_text(c: &Comparison) -> String {
             "a {change} difference is real ({}) but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size",
             tests_text(c)
         ),
+        VerdictReason::Sequential { rounds, max_rounds } => {
+            let ci = ci.replace("ratio CI", "repeated ratio CI");
+            let when = format!("at round {rounds} of at most {max_rounds}");
+            match c.verdict {
+                Verdict::Faster | Verdict::Slower => {
+                    format!("{change}: the whole {ci} lies beyond the SESOI of {sesoi} {when}")
+                }
+                Verdict::Equivalent => format!("the whole {ci} lies within {sesoi} {when}"),
+                Verdict::Inconclusive if *rounds == 0 => {
+                    "stopped before the first look: nothing can be said".to_string()
+                }
+                Verdict::Inconclusive => format!(
+                    "not settled {when}: the {ci} is neither beyond nor within {sesoi}"
+                ),
+            }
+        }
         VerdictReason::NotShown => format!(
             "no difference in means significant at {} confidence (α={:.0e}; {}) and not shown within {sesoi} (TOST p{}): too noisy or too few runs to say",
             c.level,

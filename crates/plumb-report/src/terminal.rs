@@ -63,6 +63,9 @@ fn render(doc: &ResultDocument, detail: Detail, machine: &str) -> String {
         out.push_str(&render_table(&t));
     }
     out.push_str(&corrections(doc));
+    if let Some(r) = &doc.revisions {
+        out.push_str(&crate::revisions_view::revisions_text(r));
+    }
     out.push_str(&verdicts(doc, detail));
     let findings = match detail {
         Detail::Full => findings_in_full(doc, machine),

@@ -1,0 +1,89 @@
+//! The options of `plumb revs`: two revisions, how to build them, the command to time in
+//! each, and the sequential design's caps.
+use crate::args::{CountersArg, ExportArgs};
+use crate::values;
+use clap::Args;
+use plumb_model::quantity::{Confidence, Duration, Fraction};
+
+#[derive(Debug, Args)]
+pub struct RevsArgs {
+    /// The baseline revision (A): a branch, tag, sha or any name git takes.
+    #[arg(value_name = "A")]
+    pub base: String,
+
+    /// The revision measured against it (B); HEAD by default, which with --allow-dirty
+    /// is the working tree as it is.
+    #[arg(value_name = "B")]
+    pub new: Option<String>,
+
+    /// The command to time in each revision's worktree, after `--`. Run directly (not
+    /// through a shell) unless --shell is given; a relative program (`./target/release/x`)
+    /// is the worktree's.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+
+    /// Build each revision with this command (through sh -c, in its worktree). A finished
+    /// build of the same tree and command is reused.
+    #[arg(long, value_name = "CMD")]
+    pub build: Option<String>,
+
+    /// Measure even though the working tree has uncommitted changes: B (HEAD) is then the
+    /// working tree itself, built and run in place.
+    #[arg(long)]
+    pub allow_dirty: bool,
+
+    /// The cap in rounds: looks at round 10, then every 5, up to this; still unknown there
+    /// is said as such.
+    #[arg(long, default_value = "60", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    pub max_rounds: u64,
+
+    /// Stop adding rounds after this long (e.g. 2m); unknown if not settled by then.
+    #[arg(long, value_name = "TIME")]
+    pub max_time: Option<Duration>,
+
+    /// Runs of each side per round (default: enough that a side's round takes 100 ms,
+    /// between 1 and 50, from one trial run of each).
+    #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    pub runs_per_round: Option<u64>,
+
+    /// Warm-up runs of each side before the first round.
+    #[arg(short, long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
+    pub warmup: u64,
+
+    /// Run before every timed run (through sh -c, in the side's worktree).
+    #[arg(short, long, value_name = "CMD")]
+    pub prepare: Option<String>,
+
+    /// Run the command through a shell: --shell for sh, --shell=bash for another; its
+    /// start-up time is measured in the same rounds and subtracted.
+    #[arg(short = 'S', long, value_name = "SHELL", num_args = 0..=1, require_equals = true, default_missing_value = "sh")]
+    pub shell: Option<String>,
+
+    /// Count events per run, as plumb run --counters does.
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
+    pub counters: Option<CountersArg>,
+
+    /// Confidence of the repeated interval: the chance it holds the true ratio at every
+    /// look at once.
+    #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
+    pub confidence: Confidence,
+
+    /// Smallest effect of interest: slower or faster beyond it, equivalent inside it.
+    #[arg(long, default_value = "2%", value_name = "EFFECT")]
+    pub sesoi: Fraction,
+
+    /// Seed of the order of A and B within rounds (recorded in the result).
+    #[arg(long, value_name = "N", value_parser = values::count)]
+    pub seed: Option<u64>,
+
+    #[command(flatten)]
+    pub exports: ExportArgs,
+
+    /// Every column and each finding's figures and advice.
+    #[arg(short, long)]
+    pub verbose: bool,
+
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}

@@ -1,0 +1,125 @@
+//! The `plumb revs` subcommand: two revisions of the repository plumb stands in, each
+//! built in its own worktree, timed interleaved until the sequential verdict settles;
+//! the report, the exports, and the exit code (1 when B is slower beyond the SESOI).
+use crate::exit::{self, CliError};
+use crate::export;
+use crate::revs_args::RevsArgs;
+use crate::revs_run::{build_side, measure, Measure, NotBuilt, Side};
+use plumb_analysis::LookPlan;
+use plumb_model::{RunStatus, Verdict};
+use plumb_report::{render_terminal_at, Detail};
+use plumb_revs::{Repo, Resolved, RevsError};
+use std::io::IsTerminal;
+
+pub fn run(a: RevsArgs) -> Result<i32, CliError> {
+    let targets = export::targets_of(&a.exports);
+    export::check(&targets)?;
+    let repo = Repo::discover(&std::env::current_dir()?)?;
+    let (base, new) = resolve_sides(&repo, &a)?;
+    if base.tree == new.tree {
+        eprintln!(
+            "plumb: {} ({}) and {} ({}) have the same tree {}: nothing to compare",
+            base.name,
+            base.short(),
+            new.name,
+            new.short(),
+            &base.tree[..10]
+        );
+        return Ok(exit::OK);
+    }
+    let session = crate::session::stop_on_signals()?;
+    let mut sides = Vec::new();
+    for rev in [&base, &new] {
+        match build_side(&repo, rev, a.build.as_deref(), &session.stop)? {
+            Ok(side) => sides.push(side),
+            Err(NotBuilt::Failed(message)) => return Err(CliError(message)),
+            Err(NotBuilt::Interrupted) => {
+                eprintln!(
+                    "plumb: stopped by {} during the build of {}: its worktree is kept, and the next run builds on in it",
+                    session.signal_name(),
+                    rev.name
+                );
+                return Ok(session.exit_code());
+            }
+        }
+    }
+    let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
+    let m = settings(&a);
+    let Some(mut doc) = measure(&sides, &m, &session)? else {
+        eprintln!(
+            "plumb: stopped by {} before the first round: nothing was measured",
+            session.signal_name()
+        );
+        return Ok(session.exit_code());
+    };
+    if let RunStatus::Interrupted { signal } = &mut doc.status {
+        *signal = Some(session.signal_name());
+    }
+    export::save_early(&targets, &doc)?;
+    if let RunStatus::Failed { message } = &doc.status {
+        eprintln!("plumb: error: {message}");
+    }
+    let report = render_terminal_at(&doc, Detail::verbose(a.verbose));
+    let printed = export::print_report(&targets, &report);
+    export::write_all(&targets, &doc)?;
+    printed?;
+    let slower = doc
+        .revisions
+        .as_ref()
+        .is_some_and(|r| r.verdict().0 == Verdict::Slower);
+    Ok(match doc.status {
+        RunStatus::Interrupted { .. } => session.exit_code(),
+        RunStatus::Failed { .. } => exit::ERROR,
+        RunStatus::Complete if slower => exit::REGRESSION,
+        RunStatus::Complete => exit::OK,
+    })
+}
+
+/// A and B resolved. B is HEAD unless named; a working tree with changes is refused when
+/// B is HEAD, unless --allow-dirty makes B the working tree itself.
+fn resolve_sides(repo: &Repo, a: &RevsArgs) -> Result<(Resolved, Resolved), CliError> {
+    let base = repo.resolve(&a.base)?;
+    let new_name = a.new.as_deref().unwrap_or("HEAD");
+    let new = repo.resolve(new_name)?;
+    let head = repo.resolve("HEAD")?;
+    if new.commit != head.commit {
+        return Ok((base, new));
+    }
+    let dirty = repo.dirty_files()?;
+    if dirty.is_empty() {
+        return Ok((base, new));
+    }
+    if !a.allow_dirty {
+        return Err(RevsError::Dirty { files: dirty }.into());
+    }
+    eprintln!(
+        "plumb: B is the working tree with its uncommitted changes ({} file{}), built and run in place (--allow-dirty)",
+        dirty.len(),
+        if dirty.len() == 1 { "" } else { "s" }
+    );
+    Ok((base, repo.working_tree()?))
+}
+
+fn settings(a: &RevsArgs) -> Measure {
+    Measure {
+        command: plumb_command::join_words(&a.command),
+        prepare: a.prepare.clone(),
+        warmup: a.warmup,
+        runs_per_round: a.runs_per_round,
+        looks: LookPlan {
+            max_rounds: a.max_rounds as usize,
+            ..LookPlan::default()
+        },
+        max_time: a.max_time,
+        confidence: a.confidence,
+        sesoi: a.sesoi,
+        seed: a.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        }),
+        counters: a.counters,
+        progress: !a.no_progress && std::io::stderr().is_terminal(),
+        build: a.build.clone(),
+    }
+}
