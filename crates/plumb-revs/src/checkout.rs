@@ -57,6 +57,21 @@ fn cache_error(path: &Path, e: std::io::Error) -> RevsError {
     }
 }
 
+/// Free space below which a failed checkout is put down to a full disk.
+const LOW_SPACE: u64 = 16 << 20;
+
+/// The bytes an unprivileged writer may still use on the filesystem holding `path`.
+fn free_bytes(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: a NUL-terminated path and a buffer statvfs fills on success.
+    let ok = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) } == 0;
+    // SAFETY: statvfs returned 0, so it filled the struct.
+    ok.then(|| unsafe { st.assume_init() })
+        .map(|st| st.f_bavail as u64 * st.f_frsize as u64)
+}
+
 /// `.plumb/revs/` made, with a `.gitignore` in `.plumb/` so git status and a dirty check
 /// never see plumb's own files.
 fn cache_root(repo: &Repo) -> Result<PathBuf, RevsError> {
@@ -92,6 +107,14 @@ pub fn checkout(repo: &Repo, rev: &Resolved, build: Option<&str>) -> Result<Chec
         // Whatever is there (an interrupted add, a deleted worktree git still lists) goes.
         repo.remove_worktree(&wt);
         if let Err(why) = repo.add_worktree(&wt, commit) {
+            // git says which file it could not write, not why: a full disk is said here.
+            let why = match free_bytes(&entry) {
+                Some(free) if free < LOW_SPACE => format!(
+                    "{why} (the disk is full: {} free on its filesystem)",
+                    plumb_model::format::bytes(plumb_model::quantity::ByteSize(free))
+                ),
+                _ => why,
+            };
             repo.remove_worktree(&wt);
             return Err(RevsError::Git {
                 what: format!("creating the worktree of {} at {}", rev.name, wt.display()),

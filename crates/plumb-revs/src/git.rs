@@ -49,15 +49,17 @@ fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<Str
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
     }
+    // git's own last few lines: the cause ("unable to write file") is often not the last.
     let err = String::from_utf8_lossy(&out.stderr);
-    let last = err
+    let lines: Vec<&str> = err
         .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("");
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let said = lines[lines.len().saturating_sub(3)..].join("; ");
     Err(match out.status.code() {
-        Some(code) if last.is_empty() => format!("git {} exited with status {code}", args[0]),
-        _ => last.trim().to_string(),
+        Some(code) if said.is_empty() => format!("git {} exited with status {code}", args[0]),
+        _ => said,
     })
 }
 

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod git_fixture;
 pub mod history;
 pub mod postgres;
 

@@ -1,0 +1,427 @@
+//! `plumb revs` end to end on repositories the tests make: a slower commit found slower
+//! (exit 1) and its builds reused, equal programs equivalent, and every bad input of
+//! issue 26 said clearly with what was measured kept.
+mod common;
+
+use common::git_fixture::{git, plumb_in, repo, Version, BUILD};
+use common::{read_doc, Env};
+use plumb_model::{Ending, RunStatus, Verdict, VerdictReason};
+use std::time::Duration;
+
+/// No C compiler: said, and under CI a failure.
+fn have_cc() -> bool {
+    let ok = std::process::Command::new("cc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        plumb_testkit::skip("no C compiler (cc)");
+    }
+    ok
+}
+
+#[test]
+fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let (dir, commits) = repo(
+        &env,
+        "r",
+        &[Version::Sleeps(10_000), Version::Sleeps(10_500)],
+    );
+    let json = env.path("r.json");
+    let args = [
+        "revs",
+        "HEAD~1",
+        "--build",
+        BUILD,
+        "--runs-per-round",
+        "4",
+        "--export-json",
+        json.to_str().unwrap(),
+        "--",
+        "./prog",
+    ];
+    let run = plumb_in(&env, &dir, &args);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("plumb: building HEAD~1"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("Revisions:"), "{}", run.stdout);
+    let doc = read_doc(&json);
+    let r = doc.revisions.as_ref().expect("a revisions record");
+    assert_eq!(r.ended, Ending::Settled);
+    assert_eq!(r.base.commit.as_deref(), Some(commits[0].as_str()));
+    assert_eq!(r.new.commit.as_deref(), Some(commits[1].as_str()));
+    assert!(r.base.dir.contains("/.plumb/revs/"), "{}", r.base.dir);
+    let last = r.looks.last().unwrap();
+    assert_eq!(last.verdict, Verdict::Slower);
+    assert!(
+        last.interval.lo > 1.02 && last.interval.hi < 1.10,
+        "{last:?}"
+    );
+    let c = &doc.comparisons[0];
+    assert_eq!(c.verdict, Verdict::Slower);
+    assert!(
+        matches!(c.reason, VerdictReason::Sequential { .. }),
+        "{:?}",
+        c.reason
+    );
+    assert!(
+        c.welch_p.is_nan(),
+        "no fixed-sample p-value after repeated looks"
+    );
+    assert_eq!(
+        doc.benchmarks[0].samples.len() % 4,
+        0,
+        "whole rounds of 4 runs"
+    );
+    assert_eq!(
+        git(&dir, &["status", "--porcelain"]),
+        "",
+        "the repository stays clean"
+    );
+
+    let again = plumb_in(&env, &dir, &args);
+    again.assert_code(1);
+    assert!(
+        again.stderr.contains("reusing the build of HEAD~1"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again.stderr.contains("reusing the build of HEAD "),
+        "{}",
+        again.stderr
+    );
+}
+
+#[test]
+fn the_same_program_in_two_trees_is_equivalent() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let (dir, _) = repo(
+        &env,
+        "r",
+        &[Version::Sleeps(10_000), Version::Sleeps(10_000)],
+    );
+    let json = env.path("r.json");
+    let run = plumb_in(
+        &env,
+        &dir,
+        &[
+            "revs",
+            "HEAD~1",
+            "HEAD",
+            "--build",
+            BUILD,
+            "--runs-per-round",
+            "4",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--",
+            "./prog",
+        ],
+    );
+    run.assert_code(0);
+    let r = read_doc(&json).revisions.unwrap();
+    assert_eq!(
+        r.looks.last().unwrap().verdict,
+        Verdict::Equivalent,
+        "{:?}",
+        r.looks
+    );
+}
+
+#[test]
+fn outside_a_repository_and_an_unknown_revision_are_said() {
+    let env = Env::new();
+    let run = env.plumb(&["revs", "HEAD~1", "--", "true"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("is not inside a git repository"),
+        "{}",
+        run.stderr
+    );
+    let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000)]);
+    let run = plumb_in(&env, &dir, &["revs", "nope", "--", "true"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("no revision \"nope\""),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn two_revisions_with_the_same_tree_are_nothing_to_compare() {
+    let env = Env::new();
+    let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000)]);
+    git(&dir, &["commit", "-q", "--allow-empty", "-m", "empty"]);
+    let run = plumb_in(&env, &dir, &["revs", "HEAD~1", "--", "true"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("have the same tree"), "{}", run.stderr);
+    assert!(run.stderr.contains("nothing to compare"), "{}", run.stderr);
+}
+
+#[test]
+fn a_dirty_tree_is_refused_unless_allowed_and_then_measured_in_place() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let (dir, _) = repo(&env, "r", &[Version::Sleeps(2000), Version::Sleeps(2000)]);
+    std::fs::write(dir.join("work.h"), "#define WORK_US 2100L\n").unwrap();
+    let run = plumb_in(
+        &env,
+        &dir,
+        &["revs", "HEAD~1", "--build", BUILD, "--", "./prog"],
+    );
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("uncommitted changes (work.h)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--allow-dirty"), "{}", run.stderr);
+    let json = env.path("d.json");
+    let run = plumb_in(
+        &env,
+        &dir,
+        &[
+            "revs",
+            "HEAD~1",
+            "--build",
+            BUILD,
+            "--allow-dirty",
+            "--max-rounds",
+            "10",
+            "--runs-per-round",
+            "2",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--",
+            "./prog",
+        ],
+    );
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("B is the working tree"),
+        "{}",
+        run.stderr
+    );
+    let r = read_doc(&json).revisions.unwrap();
+    assert!(r.new.working_tree && r.new.commit.is_none());
+    assert_eq!(
+        std::path::Path::new(&r.new.dir),
+        dir.canonicalize().unwrap()
+    );
+}
+
+#[test]
+fn a_failed_build_names_its_side_and_shows_its_last_lines() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let (dir, commits) = repo(&env, "r", &[Version::Sleeps(1000), Version::Broken]);
+    let run = plumb_in(
+        &env,
+        &dir,
+        &["revs", "HEAD~1", "--build", BUILD, "--", "./prog"],
+    );
+    run.assert_code(2);
+    let short = &commits[1][..10];
+    assert!(
+        run.stderr
+            .contains(&format!("the build of HEAD ({short}) exited with status 1")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("this commit does not build"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_command_that_fails_in_one_worktree_only_is_said() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000)]);
+    std::fs::write(dir.join("no-program"), "").unwrap();
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "no program"]);
+    let build = "test -f no-program || cc -O2 -o prog prog.c";
+    let run = plumb_in(
+        &env,
+        &dir,
+        &["revs", "HEAD~1", "--build", build, "--", "./prog"],
+    );
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("the command fails in B's worktree"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("only"), "{}", run.stderr);
+}
+
+#[test]
+fn ctrl_c_during_a_build_keeps_its_worktree_for_the_next_run() {
+    let env = Env::new();
+    let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000), Version::Sleeps(2000)]);
+    let out = env
+        .command(&["revs", "HEAD~1", "--build", "sleep 30", "--", "./prog"])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    std::process::Command::new("kill")
+        .args(["-INT", &out.id().to_string()])
+        .status()
+        .unwrap();
+    let out = out.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("stopped by Ctrl-C during the build of HEAD~1"),
+        "{stderr}"
+    );
+    let kept = std::fs::read_dir(dir.join(".plumb/revs"))
+        .unwrap()
+        .flatten()
+        .any(|e| e.path().join("wt/prog.c").exists() && !e.path().join("built").exists());
+    assert!(
+        kept,
+        "the interrupted build's worktree is kept, not marked built"
+    );
+}
+
+#[test]
+fn ctrl_c_during_the_rounds_keeps_what_was_measured() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    // 2 % apart: on the margin, so the rounds run on to the interruption.
+    let (dir, _) = repo(
+        &env,
+        "r",
+        &[Version::Sleeps(10_000), Version::Sleeps(10_200)],
+    );
+    let json = env.path("i.json");
+    let child = env
+        .command(&[
+            "revs",
+            "HEAD~1",
+            "--build",
+            BUILD,
+            "--runs-per-round",
+            "4",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--",
+            "./prog",
+        ])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = read_doc(&json);
+    assert!(
+        matches!(doc.status, RunStatus::Interrupted { .. }),
+        "{:?}",
+        doc.status
+    );
+    assert!(
+        !doc.benchmarks[0].samples.is_empty(),
+        "the measured rounds are kept"
+    );
+    assert_eq!(doc.revisions.unwrap().ended, Ending::Stopped);
+}
+
+/// A full disk while the worktree is written: git's own words, nothing half made left
+/// registered, and the repository untouched. The disk is a 1 MiB tmpfs the test mounts
+/// (root is needed: under CI, where it is, a failure to mount fails the test).
+#[test]
+fn a_full_disk_while_making_a_worktree_is_said_and_cleaned_up() {
+    let env = Env::new();
+    let mount = env.path("small");
+    std::fs::create_dir_all(&mount).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args([
+            "-t",
+            "tmpfs",
+            "-o",
+            "size=1m",
+            "tmpfs",
+            mount.to_str().unwrap(),
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        plumb_testkit::skip("cannot mount a tmpfs (needs root)");
+        return;
+    }
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _unmount = Unmount(mount.clone());
+    let (dir, _) = repo(&env, "small/r", &[Version::Sleeps(1000)]);
+    // A file that compresses into git's objects but fills the disk when checked out.
+    std::fs::write(dir.join("big"), vec![b'x'; 700 * 1024]).unwrap();
+    git(&dir, &["add", "big"]);
+    git(&dir, &["commit", "-q", "-m", "big"]);
+    let run = plumb_in(&env, &dir, &["revs", "HEAD~1", "--", "true"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("creating the worktree of HEAD at"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("unable to write file"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("the disk is full"), "{}", run.stderr);
+    // A's worktree was made and stays cached; B's half-made one is gone from disk and git.
+    let listed = git(&dir, &["worktree", "list", "--porcelain"]);
+    let paths: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.strip_prefix("worktree "))
+        .collect();
+    assert_eq!(paths.len(), 2, "{listed}");
+    assert!(
+        paths
+            .iter()
+            .all(|p| std::path::Path::new(p).join("prog.c").exists()),
+        "{listed}"
+    );
+}
