@@ -32,4 +32,4 @@ pub use pg_url::redacted;
 pub use points::points_of;
 pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 pub use sqlite::SqliteStore;
-pub use store::{Added, HistoryStore};
+pub use store::{Added, Confirmation, HistoryStore};

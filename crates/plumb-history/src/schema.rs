@@ -3,7 +3,7 @@
 //! migrated down.
 
 /// The schema this plumb writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Migration `i` takes the schema from version `i` to `i + 1`. (Version 1 was reshaped
 /// before any plumb wrote a store: no released plumb has another version 1.)
@@ -62,12 +62,28 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          series INTEGER PRIMARY KEY REFERENCES series(id),
          state TEXT NOT NULL
      );",
+    // Version 2: the results that confirmed or rejected a change point by re-running the
+    // two revisions (`plumb history confirm`), whole, with the verdict and the culprit a
+    // bisection found.
+    "CREATE TABLE confirmations (
+         id INTEGER PRIMARY KEY,
+         series INTEGER NOT NULL REFERENCES series(id),
+         run INTEGER NOT NULL REFERENCES runs(id),
+         recorded TEXT NOT NULL,
+         base_sha TEXT NOT NULL,
+         new_sha TEXT NOT NULL,
+         verdict TEXT NOT NULL,
+         culprit TEXT,
+         document BLOB NOT NULL
+     );
+     CREATE INDEX confirmations_by_change ON confirmations(series, run);",
 ];
 
 /// The same schema in PostgreSQL's types, version for version with `MIGRATIONS`; the
 /// version is kept in `plumb_schema` (PostgreSQL has no `user_version`).
 #[cfg(feature = "postgres")]
-pub const PG_MIGRATIONS: [&str; VERSION as usize] = ["CREATE TABLE machines (
+pub const PG_MIGRATIONS: [&str; VERSION as usize] = [
+    "CREATE TABLE machines (
          id BIGSERIAL PRIMARY KEY,
          fingerprint TEXT NOT NULL UNIQUE
      );
@@ -116,4 +132,17 @@ pub const PG_MIGRATIONS: [&str; VERSION as usize] = ["CREATE TABLE machines (
      CREATE TABLE analysis (
          series BIGINT PRIMARY KEY REFERENCES series(id),
          state TEXT NOT NULL
-     );"];
+     );",
+    "CREATE TABLE confirmations (
+         id BIGSERIAL PRIMARY KEY,
+         series BIGINT NOT NULL REFERENCES series(id),
+         run BIGINT NOT NULL REFERENCES runs(id),
+         recorded TEXT NOT NULL,
+         base_sha TEXT NOT NULL,
+         new_sha TEXT NOT NULL,
+         verdict TEXT NOT NULL,
+         culprit TEXT,
+         document BYTEA NOT NULL
+     );
+     CREATE INDEX confirmations_by_change ON confirmations(series, run);",
+];

@@ -6,7 +6,7 @@ use crate::lock_holders::lock_holders;
 use crate::points::points_of;
 use crate::schema::{MIGRATIONS, VERSION};
 use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
-use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use crate::{Confirmation, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
@@ -178,6 +178,62 @@ impl HistoryStore for SqliteStore {
             return Ok(StoredChange::as_recorded(series, runs, &before, now));
         }
         self.record(series, runs, now).map_err(|e| self.said(e))
+    }
+
+    fn keep_confirmation(&mut self, c: &Confirmation) -> Result<i64, HistoryError> {
+        self.writable()?;
+        let json = c.document.to_json();
+        self.conn
+            .execute(
+                "INSERT INTO confirmations (series, run, recorded, base_sha, new_sha, verdict, culprit, document)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    c.series,
+                    c.run,
+                    c.recorded.to_string(),
+                    c.base_sha,
+                    c.new_sha,
+                    c.verdict,
+                    c.culprit,
+                    compress(&json)
+                ],
+            )
+            .map_err(db("cannot keep a confirmation"))
+            .map_err(|e| self.said(e))?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    fn confirmations(&mut self, series: i64, run: i64) -> Result<Vec<Confirmation>, HistoryError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT recorded, base_sha, new_sha, verdict, culprit, document FROM confirmations
+                 WHERE series = ?1 AND run = ?2 ORDER BY id",
+            )
+            .map_err(db("cannot read the confirmations"))?;
+        let rows = stmt
+            .query_map(params![series, run], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Vec<u8>>(5)?,
+                ))
+            })
+            .map_err(db("cannot read the confirmations"))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (recorded, base_sha, new_sha, verdict, culprit, bytes) =
+                row.map_err(db("cannot read the confirmations"))?;
+            out.push(crate::store::confirmation_from(
+                (series, run),
+                (&recorded, base_sha, new_sha, verdict, culprit),
+                &bytes,
+            )?);
+        }
+        Ok(out)
     }
 
     fn set_status(
@@ -686,5 +742,45 @@ mod tests {
             e,
             format!("the history store has schema version {}, newer than this plumb's {VERSION}: use a newer plumb to read it", VERSION + 1)
         );
+    }
+
+    /// A confirming result is kept whole beside its change, read back in order; and a
+    /// store made at schema version 1 (before confirmations) is migrated to keep them,
+    /// its results untouched.
+    #[test]
+    fn confirmations_are_kept_beside_their_change_and_a_version_1_store_migrates() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+        }
+        let mut store = SqliteStore::open(&path).unwrap();
+        let run = store.add(&result(&["a"], 1000), None).unwrap().run;
+        let series = store.series().unwrap()[0].id;
+        let doc = result(&["A", "B"], 2000);
+        let keep = |verdict: &str, culprit: Option<&str>| Confirmation {
+            series,
+            run,
+            recorded: Timestamp::from_unix_nanos(5_000_000_000),
+            base_sha: "a".repeat(40),
+            new_sha: "b".repeat(40),
+            verdict: verdict.into(),
+            culprit: culprit.map(str::to_string),
+            document: doc.clone(),
+        };
+        store.keep_confirmation(&keep("unknown", None)).unwrap();
+        store
+            .keep_confirmation(&keep("confirmed", Some("c")))
+            .unwrap();
+        let back = store.confirmations(series, run).unwrap();
+        assert_eq!(back, [keep("unknown", None), keep("confirmed", Some("c"))]);
+        assert!(store.confirmations(series, run + 1).unwrap().is_empty());
+        let version: u32 = Connection::open(&path)
+            .unwrap()
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, VERSION);
     }
 }

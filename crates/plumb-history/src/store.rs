@@ -10,6 +10,23 @@ pub struct Added {
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 
+/// A change point's re-run: the two revisions' result and what it decided.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirmation {
+    pub series: i64,
+    /// The run the change starts at.
+    pub run: i64,
+    pub recorded: Timestamp,
+    pub base_sha: String,
+    pub new_sha: String,
+    /// `confirmed`, `rejected` or `unknown`.
+    pub verdict: String,
+    /// The first commit of the new level, when a bisection found it.
+    pub culprit: Option<String>,
+    /// The result of the re-run of the change's two ends.
+    pub document: ResultDocument,
+}
+
 pub trait HistoryStore {
     /// Keeps `doc` whole and a point per benchmark and metric it measured, in one
     /// transaction: the store has all of it or none. A result kept before (the same
@@ -52,6 +69,13 @@ pub trait HistoryStore {
     /// Keeps `state` as `series`' last analysis.
     fn save_analysis(&mut self, series: i64, state: &str) -> Result<(), HistoryError>;
 
+    /// Keeps the result that re-ran a change point's two revisions (`plumb history
+    /// confirm`), beside the change; returns its id.
+    fn keep_confirmation(&mut self, c: &Confirmation) -> Result<i64, HistoryError>;
+
+    /// The results kept for the change starting at `run` in `series`, oldest first.
+    fn confirmations(&mut self, series: i64, run: i64) -> Result<Vec<Confirmation>, HistoryError>;
+
     /// Sets the status of the change starting at `run` in `series`, with a note; an error
     /// when no such change was recorded.
     fn set_status(
@@ -61,4 +85,24 @@ pub trait HistoryStore {
         status: ChangeStatus,
         note: Option<&str>,
     ) -> Result<(), HistoryError>;
+}
+
+/// A confirmation read back: its row's fields and its deflated document.
+pub(crate) fn confirmation_from(
+    (series, run): (i64, i64),
+    (recorded, base_sha, new_sha, verdict, culprit): (&str, String, String, String, Option<String>),
+    document: &[u8],
+) -> Result<Confirmation, HistoryError> {
+    let json = crate::document::decompress(document).map_err(HistoryError::Document)?;
+    Ok(Confirmation {
+        series,
+        run,
+        recorded: recorded.parse().unwrap_or(Timestamp::EPOCH),
+        base_sha,
+        new_sha,
+        verdict,
+        culprit,
+        document: ResultDocument::from_json(&json)
+            .map_err(|e| HistoryError::Document(e.to_string()))?,
+    })
 }

@@ -8,7 +8,7 @@ use crate::pg_url::{self as url, StoreUrl};
 use crate::points::points_of;
 use crate::schema::{PG_MIGRATIONS, VERSION};
 use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
-use crate::{SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use crate::{Confirmation, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use postgres::{Client, Config, Row, Transaction};
@@ -282,6 +282,50 @@ impl HistoryStore for PostgresStore {
             .map_err(pg("cannot read the newest run"))?
             .get(0);
         read_changes(&mut tx, series, newest)
+    }
+
+    fn keep_confirmation(&mut self, c: &Confirmation) -> Result<i64, HistoryError> {
+        let json = c.document.to_json();
+        let row = self
+            .client
+            .query_one(
+                "INSERT INTO confirmations (series, run, recorded, base_sha, new_sha, verdict, culprit, document)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                &[
+                    &c.series,
+                    &c.run,
+                    &c.recorded.to_string(),
+                    &c.base_sha,
+                    &c.new_sha,
+                    &c.verdict,
+                    &c.culprit,
+                    &compress(&json),
+                ],
+            )
+            .map_err(pg("cannot keep a confirmation"))?;
+        Ok(row.get(0))
+    }
+
+    fn confirmations(&mut self, series: i64, run: i64) -> Result<Vec<Confirmation>, HistoryError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT recorded, base_sha, new_sha, verdict, culprit, document FROM confirmations
+                 WHERE series = $1 AND run = $2 ORDER BY id",
+                &[&series, &run],
+            )
+            .map_err(pg("cannot read the confirmations"))?;
+        rows.iter()
+            .map(|r| {
+                let recorded: String = r.get(0);
+                let document: Vec<u8> = r.get(5);
+                crate::store::confirmation_from(
+                    (series, run),
+                    (&recorded, r.get(1), r.get(2), r.get(3), r.get(4)),
+                    &document,
+                )
+            })
+            .collect()
     }
 
     fn set_status(
