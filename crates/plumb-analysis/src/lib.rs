@@ -4,6 +4,7 @@
 mod amdahl;
 mod benchmark;
 mod between_runs;
+mod bisect;
 mod checks;
 mod compare;
 mod environment;
@@ -20,6 +21,7 @@ pub use amdahl::{predict as predict_amdahl, Speedup};
 pub use benchmark::{
     analyse_benchmark, analyse_document, complete_statistics, metric_stats, AnalysisConfig,
 };
+pub use bisect::{bisect, Bisection, Step};
 pub use between_runs::{
     between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise, NOISE_POINTS,
 };

@@ -16,6 +16,8 @@ pub enum RevsError {
     Dirty { files: Vec<String> },
     /// A git command failed (worktree creation on a full disk, a locked index…).
     Git { what: String, why: String },
+    /// The repository's `plumb.toml` could not be read.
+    Config { file: String, why: String },
     /// Reading or writing plumb's cache directory failed.
     Cache { path: String, why: String },
 }
@@ -48,6 +50,7 @@ impl fmt::Display for RevsError {
             }
             RevsError::Git { what, why } => write!(f, "{what}: {why}"),
             RevsError::Cache { path, why } => write!(f, "{path}: {why}"),
+            RevsError::Config { file, why } => write!(f, "{file}: {why}"),
         }
     }
 }

@@ -173,6 +173,11 @@ impl Repo {
         Ok(out.lines().map(str::to_string).collect())
     }
 
+    /// The text of `path` in `rev`'s committed tree, if it has that file.
+    pub fn committed_file(&self, rev: &str, path: &str) -> Option<String> {
+        git_untrimmed(&self.top, &["show", &format!("{rev}:{path}")], &[]).ok()
+    }
+
     /// Adds a detached worktree of `commit` at `path`.
     pub(crate) fn add_worktree(&self, path: &Path, commit: &str) -> Result<(), String> {
         let p = path.to_string_lossy();

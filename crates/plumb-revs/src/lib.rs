@@ -7,10 +7,12 @@
 
 mod build;
 mod checkout;
+mod config;
 mod error;
 mod git;
 
 pub use build::{build, Built};
 pub use checkout::{checkout, Checkout, CACHE_DIR};
+pub use config::{RepoConfig, RevsSection, CONFIG_FILE};
 pub use error::RevsError;
 pub use git::{Repo, Resolved};
