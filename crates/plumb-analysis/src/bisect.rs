@@ -40,9 +40,10 @@ pub struct Bisection {
 /// its nearest neighbour not skipped (lower first); none when every one is skipped.
 fn probe(old: usize, new: usize, skipped: &[usize]) -> Option<usize> {
     let mid = old + (new - old) / 2;
-    (0..new - old).flat_map(|d| [mid.checked_sub(d), mid.checked_add(d)]).flatten().find(|&p| {
-        p > old && p < new && !skipped.contains(&p)
-    })
+    (0..new - old)
+        .flat_map(|d| [mid.checked_sub(d), mid.checked_add(d)])
+        .flatten()
+        .find(|&p| p > old && p < new && !skipped.contains(&p))
 }
 
 /// Bisects positions 0..=n, where 0 is known old and n known new. `compare(a, b)` asks
@@ -110,7 +111,10 @@ mod tests {
             let (b, asked) = run(20, at, &[]);
             assert_eq!(b.culprit, Some(at), "{asked:?}");
             assert!(b.comparisons <= 5, "⌈log2 20⌉ = 5: {asked:?}");
-            assert!(asked.iter().all(|&(a, _)| a < at), "always against an old commit");
+            assert!(
+                asked.iter().all(|&(a, _)| a < at),
+                "always against an old commit"
+            );
         }
     }
 

@@ -21,10 +21,10 @@ pub use amdahl::{predict as predict_amdahl, Speedup};
 pub use benchmark::{
     analyse_benchmark, analyse_document, complete_statistics, metric_stats, AnalysisConfig,
 };
-pub use bisect::{bisect, Bisection, Step};
 pub use between_runs::{
     between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise, NOISE_POINTS,
 };
+pub use bisect::{bisect, Bisection, Step};
 pub use compare::{compare_documents, Judging, Side};
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;

@@ -665,6 +665,10 @@ pub enum HistoryCommand {
     Changes(HistoryChangesArgs),
     /// Acknowledge a change point (an intended change: it no longer fails CI).
     Ack(HistoryAckArgs),
+    /// Re-run a change point's two ends interleaved (plumb revs) and mark it confirmed or
+    /// rejected; a change spanning several commits is bisected to the first of the new
+    /// level. Exits 1 on a confirmed regression.
+    Confirm(Box<crate::revs_args::HistoryConfirmArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -726,6 +730,12 @@ pub struct HistoryChangesArgs {
     /// Exit 1 when a change point not seen before is slower by more than the SESOI.
     #[arg(long, value_enum, value_name = "WHAT")]
     pub fail_on: Option<FailOn>,
+    /// Confirm every new candidate by re-running its two ends (plumb history confirm):
+    /// exit 1 only on a confirmed regression.
+    #[arg(long)]
+    pub confirm: bool,
+    #[command(flatten)]
+    pub confirming: crate::revs_args::ConfirmOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -12,6 +12,12 @@ use std::fmt::Write;
 
 pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i32, CliError> {
     let method = method(args)?;
+    let o = &args.confirming;
+    if !args.confirm && (o.build.is_some() || !o.command.is_empty() || o.trust_stored_commands) {
+        return Err(CliError(
+            "--build, --trust-stored-commands and a command after -- are for --confirm".into(),
+        ));
+    }
     let analysed = analyse(store, method)?;
     let text = if args.markdown {
         markdown(&analysed, args, method)
@@ -19,6 +25,12 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i3
         table(&analysed, method)
     };
     exit::print_stdout(&text)?;
+    if args.confirm {
+        let mut c = crate::history_confirm::Confirming::new(o, args.sesoi)?;
+        return crate::history_confirm::confirm_all(store, &analysed, &mut c, |_, s| {
+            s.new && s.status == ChangeStatus::Candidate
+        });
+    }
     let failing = analysed
         .iter()
         .flat_map(|a| &a.changes)

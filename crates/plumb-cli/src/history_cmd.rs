@@ -42,23 +42,26 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
         HistoryCommand::Show(a) => history_show::show(open(&location)?.as_mut(), &a),
         HistoryCommand::Export(a) => history_show::export(open(&location)?.as_mut(), &a),
         HistoryCommand::Changes(a) => history_changes::run(open(&location)?.as_mut(), &a),
+        HistoryCommand::Confirm(a) => crate::history_confirm::run(open(&location)?.as_mut(), &a),
         HistoryCommand::Ack(a) => {
-            let (series, run) = a
-                .change
-                .split_once('@')
-                .and_then(|(s, r)| Some((s.parse().ok()?, r.parse().ok()?)))
-                .ok_or_else(|| {
-                    CliError(format!(
-                        "{}: a change is SERIES@RUN, as plumb history changes names it (e.g. 3@41)",
-                        a.change
-                    ))
-                })?;
+            let (series, run) = parse_change(&a.change)?;
             let mut store = open(&location)?;
             store.set_status(series, run, ChangeStatus::Acknowledged, a.note.as_deref())?;
             eprintln!("plumb: change {series}@{run} acknowledged");
             Ok(exit::OK)
         }
     }
+}
+
+/// A change as `plumb history changes` names it: SERIES@RUN.
+pub fn parse_change(text: &str) -> Result<(i64, i64), CliError> {
+    text.split_once('@')
+        .and_then(|(s, r)| Some((s.parse().ok()?, r.parse().ok()?)))
+        .ok_or_else(|| {
+            CliError(format!(
+                "{text}: a change is SERIES@RUN, as plumb history changes names it (e.g. 3@41)"
+            ))
+        })
 }
 
 /// A store opened before measuring (so a store that cannot be used stops the run before it

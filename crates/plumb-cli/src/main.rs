@@ -12,6 +12,7 @@ mod export;
 mod history_analysis;
 mod history_changes;
 mod history_cmd;
+mod history_confirm;
 mod history_out;
 mod history_report;
 mod history_show;

@@ -87,3 +87,61 @@ pub struct RevsArgs {
     #[arg(long)]
     pub no_progress: bool,
 }
+
+/// How `plumb history confirm` and `plumb history changes --confirm` re-run a change's
+/// two ends. The commands run are those given here or checked into the repository's
+/// plumb.toml; one recorded only in the (possibly shared) store runs only with
+/// --trust-stored-commands.
+#[derive(Debug, Args)]
+pub struct ConfirmOptions {
+    /// Build each revision with this command (through sh -c, in its worktree); by default
+    /// plumb.toml's [revs] build, as committed at HEAD.
+    #[arg(long, value_name = "CMD")]
+    pub build: Option<String>,
+
+    /// Run a benchmark's command as the store recorded it when neither the command line
+    /// nor plumb.toml gives one. A shared store's commands are data written by whoever
+    /// can write to it: read them first (plumb shows them).
+    #[arg(long)]
+    pub trust_stored_commands: bool,
+
+    /// The cap in rounds of each comparison.
+    #[arg(long, default_value = "60", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    pub max_rounds: u64,
+
+    /// The cap in time of each comparison.
+    #[arg(long, value_name = "TIME")]
+    pub max_time: Option<Duration>,
+
+    /// Runs of each side per round (default: a side's round takes about 100 ms).
+    #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    pub runs_per_round: Option<u64>,
+
+    /// Warm-up runs of each side before the first round.
+    #[arg(long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
+    pub warmup: u64,
+
+    /// Confidence of the whole confirmation: each of its J comparisons (the two ends, and
+    /// up to 2⌈log2 N⌉ in a bisection of N commits) gets (1 − confidence)/J.
+    #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
+    pub confidence: Confidence,
+
+    /// The benchmark's command, after `--` (every series confirmed runs it).
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryConfirmArgs {
+    /// The change, as `plumb history changes` names it (SERIES@RUN); every candidate when
+    /// absent.
+    pub change: Option<String>,
+
+    /// Smallest effect of interest: confirmed when the re-run differs by more, the
+    /// change's way; rejected when it is within.
+    #[arg(long, default_value = "2%", value_name = "EFFECT")]
+    pub sesoi: Fraction,
+
+    #[command(flatten)]
+    pub options: ConfirmOptions,
+}

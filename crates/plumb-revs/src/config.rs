@@ -74,7 +74,9 @@ mod tests {
 
     #[test]
     fn a_malformed_or_misspelt_file_is_refused_with_where() {
-        let e = RepoConfig::parse("[revs]\nbuidl = \"make\"\n").unwrap_err().to_string();
+        let e = RepoConfig::parse("[revs]\nbuidl = \"make\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("plumb.toml") && e.contains("buidl"), "{e}");
         let e = RepoConfig::parse("[revs\n").unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");

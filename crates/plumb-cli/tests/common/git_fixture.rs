@@ -61,10 +61,23 @@ fn work_h(v: Version) -> String {
 /// commits' full ids in the same order. `none` commits change only a note (a new tree
 /// with the same program).
 pub fn repo(env: &Env, name: &str, versions: &[Version]) -> (PathBuf, Vec<String>) {
+    repo_with(env, name, versions, &[])
+}
+
+/// `repo`, with `files` (name, text) in every commit from the first.
+pub fn repo_with(
+    env: &Env,
+    name: &str,
+    versions: &[Version],
+    files: &[(&str, &str)],
+) -> (PathBuf, Vec<String>) {
     let dir = env.path(name);
     std::fs::create_dir_all(&dir).unwrap();
     git(&dir, &["init", "-q", "-b", "main", "."]);
     std::fs::write(dir.join("prog.c"), PROGRAM).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
     let mut commits = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         std::fs::write(dir.join("work.h"), work_h(*v)).unwrap();
