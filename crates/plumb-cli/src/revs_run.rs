@@ -25,22 +25,9 @@ pub struct Side {
 }
 
 impl Side {
-    /// Its name in the report: `main (3f2a1c9d2e)`, or the short sha alone when that is
-    /// what was given.
+    /// Its name in the report: `main (3f2a1c9d2e)`, or the short sha alone.
     pub fn label(&self) -> String {
-        let short = self.rev.short();
-        if self
-            .rev
-            .commit
-            .as_deref()
-            .is_some_and(|c| c.starts_with(&self.rev.name))
-        {
-            short.to_string()
-        } else if self.rev.commit.is_none() {
-            "working tree".to_string()
-        } else {
-            format!("{} ({short})", self.rev.name)
-        }
+        self.rev.label()
     }
 }
 
@@ -58,30 +45,24 @@ pub fn build_side(
     stop: &AtomicBool,
 ) -> Result<Result<Side, NotBuilt>, CliError> {
     let c = checkout(repo, rev, command)?;
-    let label = rev.short();
+    let label = rev.label();
     if command.is_some() && !c.built {
-        eprintln!(
-            "plumb: building {} ({label}) in {}",
-            rev.name,
-            c.dir.display()
-        );
+        eprintln!("plumb: building {label} in {}", c.dir.display());
     }
     let built = build(&c, command, stop)?;
     match &built {
         Built::Failed { how, tail } => {
             return Ok(Err(NotBuilt::Failed(format!(
-                "the build of {} ({label}) {how}; the end of its log ({}):\n{tail}",
-                rev.name,
+                "the build of {label} {how}; the end of its log ({}):\n{tail}",
                 c.build_log().display()
             ))))
         }
         Built::Interrupted => return Ok(Err(NotBuilt::Interrupted)),
         Built::Done { time } => eprintln!(
-            "plumb: built {} ({label}) in {}",
-            rev.name,
+            "plumb: built {label} in {}",
             plumb_model::format::time(*time)
         ),
-        Built::Reused => eprintln!("plumb: reusing the build of {} ({label})", rev.name),
+        Built::Reused => eprintln!("plumb: reusing the build of {label}"),
         Built::NotAsked => {}
     }
     Ok(Ok(Side {

@@ -283,6 +283,7 @@ fn ctrl_c_during_a_build_keeps_its_worktree_for_the_next_run() {
     let out = env
         .command(&["revs", "HEAD~1", "--build", "sleep 30", "--", "./prog"])
         .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -335,6 +336,7 @@ fn ctrl_c_during_the_rounds_keeps_what_was_measured() {
             "./prog",
         ])
         .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();

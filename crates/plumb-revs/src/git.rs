@@ -27,6 +27,16 @@ impl Resolved {
             .as_deref()
             .map_or("working tree", |c| &c[..c.len().min(10)])
     }
+
+    /// As people say it: `main (3f2a1c9d2e)`, the short sha alone when a sha was the name
+    /// given, `working tree`.
+    pub fn label(&self) -> String {
+        match &self.commit {
+            None => "working tree".to_string(),
+            Some(c) if c.starts_with(&self.name) => self.short().to_string(),
+            Some(_) => format!("{} ({})", self.name, self.short()),
+        }
+    }
 }
 
 /// git's stdout for `args` in `dir`, trimmed, or its stderr's last line as the error.
