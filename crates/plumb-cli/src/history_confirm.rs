@@ -15,7 +15,7 @@ use crate::session::Session;
 use plumb_analysis::{bisect, Bisection, LookPlan, Step};
 use plumb_history::{ChangeStatus, Confirmation, HistoryStore, StoredChange};
 use plumb_model::quantity::{Confidence, Fraction, Timestamp};
-use plumb_model::{ResultDocument, Verdict};
+use plumb_model::{Metric, ResultDocument, Verdict};
 use plumb_revs::{Repo, RepoConfig};
 use plumb_stats::ChangeParams;
 
@@ -243,7 +243,11 @@ pub fn confirm_one(
         if status == ChangeStatus::Confirmed && between.len() > 1 && c.stopped().is_none() {
             let mut commits = vec![old.clone()];
             commits.extend(between.iter().cloned());
-            Some(bisect_range(c, &m, &commits, regression)?)
+            let step = Measure {
+                sesoi: halfway(&doc).unwrap_or(m.sesoi),
+                ..m.clone()
+            };
+            Some(bisect_range(c, &step, &commits, regression)?)
         } else {
             None
         };
@@ -275,6 +279,16 @@ pub fn confirm_one(
         regression,
         culprit,
     }))
+}
+
+/// A bisection step asks which of two levels a commit is at, not whether it moved by
+/// more than what matters: its SESOI is half the confirmed change (in log terms), so a
+/// commit is at the new level when its interval lies beyond the halfway point and at the
+/// old when it lies inside it — a question the rounds settle sooner than equivalence
+/// within the user's SESOI.
+fn halfway(doc: &Option<ResultDocument>) -> Option<Fraction> {
+    let r = doc.as_ref()?.revisions.as_ref()?.looks.last()?.ratio;
+    Fraction::new((r.ln().abs() / 2.0).exp() - 1.0)
 }
 
 /// Bisects `commits` (the old end first, the new end last); the bisection and the list.
@@ -361,7 +375,8 @@ pub fn confirm_all(
     pick: impl Fn(&Analysed, &StoredChange) -> bool,
 ) -> Result<i32, CliError> {
     let mut regressions = 0;
-    for a in analysed {
+    // plumb revs judges wall time: a change in another metric is not re-run by it.
+    for a in analysed.iter().filter(|a| a.series.key.metric == Metric::WallTime.as_str()) {
         for (f, s) in a.changes.iter().filter(|(_, s)| pick(a, s)) {
             if let Some(code) = c.stopped() {
                 return Ok(code);
@@ -395,6 +410,15 @@ pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<i32, 
         if !known {
             return Err(CliError(format!(
                 "no change point {series}@{run} in the history's analysis (plumb history changes lists them)"
+            )));
+        }
+        if let Some(x) = analysed
+            .iter()
+            .find(|x| x.series.id == series && x.series.key.metric != Metric::WallTime.as_str())
+        {
+            return Err(CliError(format!(
+                "{series}@{run} is a change in {}: plumb revs re-runs and judges wall time, so only a wall-time change can be confirmed",
+                x.series.key.metric
             )));
         }
     }

@@ -41,8 +41,8 @@ pub struct RevsArgs {
     #[arg(long, value_name = "TIME")]
     pub max_time: Option<Duration>,
 
-    /// Runs of each side per round (default: enough that a side's round takes 100 ms,
-    /// between 1 and 50, from one trial run of each).
+    /// Runs of each side per round (default: enough that a side's round takes 300 ms,
+    /// between 5 and 50, from one trial run of each).
     #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub runs_per_round: Option<u64>,
 
@@ -113,7 +113,7 @@ pub struct ConfirmOptions {
     #[arg(long, value_name = "TIME")]
     pub max_time: Option<Duration>,
 
-    /// Runs of each side per round (default: a side's round takes about 100 ms).
+    /// Runs of each side per round (default: a side's round takes about 300 ms, 5 to 50).
     #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
     pub runs_per_round: Option<u64>,
 

@@ -73,6 +73,7 @@ pub fn build_side(
 }
 
 /// How the two sides are measured.
+#[derive(Clone)]
 pub struct Measure {
     pub command: String,
     pub prepare: Option<String>,
@@ -88,8 +89,12 @@ pub struct Measure {
     pub build: Option<String>,
 }
 
-/// A round of one side takes about this long when the runs per round are not given.
-const ROUND_TARGET: std::time::Duration = std::time::Duration::from_millis(100);
+/// A round of one side takes about this long when the runs per round are not given, and
+/// has at least `MIN_RUNS_PER_ROUND` runs: a round's median of pairs must outvote the pairs
+/// a slow spell of the host splits (here about one run in seven ran 1.8× slower; with 10
+/// pairs a round the rounds' spread fell to 1.2–1.8 %, from 6–16 % with 3 to 6).
+const ROUND_TARGET: std::time::Duration = std::time::Duration::from_millis(300);
+const MIN_RUNS_PER_ROUND: u64 = 5;
 const MAX_RUNS_PER_ROUND: u64 = 50;
 
 fn spec(side: &Side, m: &Measure) -> CommandSpec {
@@ -140,7 +145,7 @@ fn trial(sides: &[Side; 2], m: &Measure, stop: &AtomicBool) -> Result<u64, CliEr
         .unwrap_or_default()
         .max(std::time::Duration::from_micros(1));
     let n = ROUND_TARGET.as_nanos().div_ceil(slowest.as_nanos()) as u64;
-    Ok(n.clamp(1, MAX_RUNS_PER_ROUND))
+    Ok(n.clamp(MIN_RUNS_PER_ROUND, MAX_RUNS_PER_ROUND))
 }
 
 /// Asked after every round: settled, or past --max-time.

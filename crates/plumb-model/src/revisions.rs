@@ -49,7 +49,8 @@ pub struct Revision {
 /// The sequential design the rounds followed, fixed before the first round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SequentialDesignRecord {
-    /// Runs of each side per round (a round's ratio is of the two sides' means).
+    /// Runs of each side per round (a round's statistic is the median log ratio of its
+    /// pairs of adjacent runs).
     pub runs_per_round: u64,
     /// The rounds at which the verdict was to be looked at; the last is the cap.
     pub looks: Vec<u64>,
@@ -70,7 +71,8 @@ pub struct SequentialDesignRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Look {
     pub rounds: u64,
-    /// exp(mean of the rounds' log ratios): the geometric mean of B/A over rounds.
+    /// exp(mean over rounds of each round's median ln(B_i / A_i) over its adjacent pairs of
+    /// runs): B/A for a typical run, the host's speed changes cancelled.
     pub ratio: f64,
     pub interval: Interval,
     /// `slower`, `faster`, `equivalent`, or `inconclusive` (not settled at this look).

@@ -1,11 +1,12 @@
 //! A verdict that may look again (issue 26's `plumb revs`): rounds of interleaved A/B runs
-//! are added until the ratio of means is settled — slower or faster beyond the smallest
+//! are added until the ratio is settled — slower or faster beyond the smallest
 //! effect of interest, equivalent inside it — or the cap is reached, unknown. Each look
 //! reads a repeated confidence interval (Jennison & Turnbull 1989, JRSS B 51:305): its
 //! boundary comes from a spending function (`group_sequential.rs`), so the interval holds
 //! the true ratio at every look at once with the confidence asked, whenever the rounds
 //! stop, and each wrong verdict has a chance of at most α/2. The statistic is paired over
-//! rounds: d_r = ln(mean B_r / mean A_r), so drift between rounds cancels.
+//! rounds: d_r is round r's log ratio of B to A (plumb-analysis' `settling` says which),
+//! so drift between rounds cancels.
 use crate::group_sequential::{boundaries, Spending};
 use crate::{t_quantile, Interval};
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -66,7 +67,7 @@ pub struct SequentialLook {
     pub rounds: usize,
 }
 
-/// The look after `d.len()` rounds (d_r = ln(mean B / mean A) of round r), None when that
+/// The look after `d.len()` rounds (d_r: round r's log ratio of B to A), None when that
 /// is not one of the design's looks. `sesoi` is a fraction (0.02 for ±2 %).
 pub fn sequential_look(d: &[f64], design: &SequentialDesign, sesoi: f64) -> Option<SequentialLook> {
     let rounds = d.len();
