@@ -1,9 +1,12 @@
 """Runs bench/revs.sh's experiments and prints the Markdown report (see revs.sh).
 
 Every figure is measured here, on this machine, by running plumb (and hyperfine) on git
-repositories this script makes: a C program that spins for WORK iterations times
-(1 + 0.02·z), z standard normal drawn per run from /dev/urandom, so its own spread is 2 %
-whatever the machine adds.
+repositories this script makes, with two programs of about 30 ms whose own spread is 2 %
+(a factor 1 + 0.02·z, z standard normal drawn per run from /dev/urandom):
+- spin: a CPU-bound loop of WORK iterations — it sees the host's changes of speed too,
+  whatever they are on the day (the report gives the spread measured);
+- sleep: nanosleep for WORK microseconds — the spread is the 2 % asked, so the design is
+  measured at the CV the issue names, whatever the host's CPU does.
 """
 import json
 import math
@@ -18,6 +21,7 @@ from scipy import stats
 PLUMB, WORK_DIR, PAIRS, REPS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 BUILD = "cc -O2 -o prog prog.c -lm"
 PROGRAM = r"""#include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "work.h"
@@ -29,8 +33,13 @@ int main(void) {
     double u2 = (rand_r(&seed) + 1.0) / (RAND_MAX + 2.0);
     double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
     unsigned long n = (unsigned long)(WORK * (1.0 + NOISE * z));
+#ifdef SLEEP
+    struct timespec t = { n / 1000000, (n % 1000000) * 1000L };
+    nanosleep(&t, 0);
+#else
     volatile unsigned long x = 0;
     for (unsigned long i = 0; i < n; i++) x += i;
+#endif
     return 0;
 }
 """
@@ -42,7 +51,7 @@ def sh(args, cwd, check=True):
     return subprocess.run(args, cwd=cwd, env=ENV, check=check, capture_output=True, text=True)
 
 
-def make_repo(name, works, noise=0.02):
+def make_repo(name, works, noise=0.02, kind="spin"):
     """A repository with one commit per WORK value, oldest first; its commits."""
     d = os.path.join(WORK_DIR, name)
     os.makedirs(d)
@@ -52,7 +61,8 @@ def make_repo(name, works, noise=0.02):
     commits = []
     for i, w in enumerate(works):
         with open(os.path.join(d, "work.h"), "w") as f:
-            f.write(f"#define WORK {w}UL\n#define NOISE {noise}\n")
+            sleep = "#define SLEEP\n" if kind == "sleep" else ""
+            f.write(f"#define WORK {w}UL\n#define NOISE {noise}\n{sleep}")
         with open(os.path.join(d, "NOTE"), "w") as f:
             f.write(f"commit {i}\n")
         sh(["git", "add", "."], d)
@@ -111,15 +121,15 @@ def own_cv(doc):
     return statistics.stdev(a) / statistics.mean(a)
 
 
-def a_a(work):
-    d, _ = make_repo("aa", [work, work])
+def a_a(work, kind):
+    d, _ = make_repo(f"aa-{kind}", [work, work], kind=kind)
     revs(d, "HEAD~1", "HEAD")  # builds both once; not counted
     rows = [revs(d, "HEAD~1", "HEAD") for _ in range(PAIRS)]
     verdicts = [r[0] for r in rows]
     different = sum(v in ("slower", "faster") for v in verdicts)
     naive = sum(naive_different(r[4]) for r in rows)
     lo, hi = binomial_interval(different, PAIRS)
-    print("## A/A: the same program at two commits\n")
+    print(f"## A/A: the same program at two commits ({kind})\n")
     print(f"{PAIRS} pairs, each a fresh `plumb revs HEAD~1 HEAD` (α = 0.001, SESOI 2 %); the program's own spread 2 %, measured spread {100 * statistics.median(own_cv(r[4]) for r in rows):.1f} % (median).\n")
     print("| verdict | pairs |\n|---|---:|")
     for v in ("equivalent", "inconclusive", "slower", "faster"):
@@ -136,21 +146,21 @@ def binomial_interval(k, n):
     return lo, hi
 
 
-def effects(work):
-    print("## Rounds and time to settle a change\n")
-    print(f"{REPS} runs of `plumb revs HEAD~1 HEAD` per effect; a round is each side's runs for about 300 ms (5 to 50 runs) (the design's looks at 10, 15, …, 60 rounds). Time is the whole command: builds reused, warm-up, trial runs and rounds.\n")
+def effects(work, kind, reps):
+    print(f"## Rounds and time to settle a change ({kind})\n")
+    print(f"{reps} runs of `plumb revs HEAD~1 HEAD` per effect; a round is each side's runs for about 300 ms (5 to 50 runs) (the design's looks at 10, 15, …, 60 rounds). Time is the whole command: builds reused, warm-up, trial runs and rounds.\n")
     print("| B slower by | slower | equivalent | unknown | median rounds | median wall time | slowest |\n|---:|---:|---:|---:|---:|---:|---:|")
     five = None
     for pct in (2, 5, 10):
-        d, _ = make_repo(f"e{pct}", [work, int(work * (1 + pct / 100))])
+        d, _ = make_repo(f"e{pct}-{kind}", [work, int(work * (1 + pct / 100))], kind=kind)
         revs(d, "HEAD~1", "HEAD")
-        rows = [revs(d, "HEAD~1", "HEAD") for _ in range(REPS)]
+        rows = [revs(d, "HEAD~1", "HEAD") for _ in range(reps)]
         v = [r[0] for r in rows]
         print(f"| +{pct} % | {v.count('slower')} | {v.count('equivalent')} | {v.count('inconclusive')} | {statistics.median(r[1] for r in rows):g} | {statistics.median(r[3] for r in rows):.1f} s | {max(r[3] for r in rows):.1f} s |")
         if pct == 5:
             five = (d, rows)
     d, rows = five
-    print(f"\n+5 % at a 2 % spread on a {statistics.median(statistics.mean(r[4]['benchmarks'][0]['samples']['values']['wall-time']) for r in rows) / 1e6:.1f} ms command settled in a median {statistics.median(r[3] for r in rows):.1f} s, at most {max(r[3] for r in rows):.1f} s (goal: under 60 s).")
+    print(f"\n+5 % ({kind}, measured spread {100 * statistics.median(own_cv(r[4]) for r in rows):.1f} %) on a {statistics.median(statistics.mean(r[4]['benchmarks'][0]['samples']['values']['wall-time']) for r in rows) / 1e6:.1f} ms command settled in a median {statistics.median(r[3] for r in rows):.1f} s, at most {max(r[3] for r in rows):.1f} s (goal: under 60 s).")
     print("+2 % sits on the SESOI itself: unknown (or either verdict, each side of the margin) is the right answer there, not a failure.\n")
     hyperfine_peer(d)
 
@@ -165,14 +175,15 @@ def hyperfine_peer(d):
     print(f"hyperfine {sh(['hyperfine', '--version'], d).stdout.split()[1]} on the same two builds with its defaults took {seconds:.1f} s: {ms[0][0]:.2f} ± {ms[0][1]:.2f} ms against {ms[1][0]:.2f} ± {ms[1][1]:.2f} ms (mean ± σ; which build is which is not said here, hyperfine's order) — a ratio and no verdict: whether 5 % is beyond noise is left to the reader.\n")
 
 
-def bisects(work):
+def bisects(work, kind):
     print("## Bisection over 20 commits\n")
     print("A history with results at commits 0–9 (old level) and 30–39 (new, 5 % slower), none for the 20 between (as when CI skipped them); the program 5 % slower from commit k. The history's points are written by the script (this host's speed changes between runs would hide a 5 % step from any history); `plumb history changes --confirm` then re-runs the two ends for real and bisects the 20 commits.\n")
+    print(f"The program: {kind}.\n")
     print("| first slower commit | found | comparisons | builds |\n|---:|---|---:|---:|")
     worst = 0
     for k in (11, 17, 24, 30):
         works = [work if i < k else int(work * 1.05) for i in range(40)]
-        d, commits = make_repo(f"b{k}", works)
+        d, commits = make_repo(f"b{k}", works, kind=kind)
         for i in list(range(10)) + list(range(30, 40)):
             # The history's points are written, not measured: this host's speed changes
             # between runs (±30 % here) would hide a 5 % step from any history; the
@@ -196,11 +207,14 @@ def bisects(work):
 
 if __name__ == "__main__":
     parts = os.environ.get("PARTS", "aa,effects,bisect").split(",")
-    work = iterations_for(30)
-    print(f"The program: {work} iterations, about 30 ms here.\n")
+    spin = iterations_for(30)
+    sleep = 30_000
+    print(f"The programs: spin, {spin} iterations (about 30 ms here); sleep, {sleep} µs.\n")
     if "aa" in parts:
-        a_a(work)
+        a_a(sleep, "sleep")
+        a_a(spin, "spin")
     if "effects" in parts:
-        effects(work)
+        effects(sleep, "sleep", REPS)
+        effects(spin, "spin", max(3, REPS // 2))
     if "bisect" in parts:
-        bisects(work)
+        bisects(sleep, "sleep")

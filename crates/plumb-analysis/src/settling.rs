@@ -125,26 +125,41 @@ impl Settling {
 /// repeatedly has made wrong.
 pub fn judge_sequentially(doc: &mut ResultDocument) {
     let Some(r) = &doc.revisions else { return };
-    let (verdict, reason) = r.verdict();
-    let last = r.looks.last();
-    let new = doc
-        .benchmarks
-        .iter()
-        .find(|b| !b.baseline)
-        .map(|b| b.name.clone());
-    for c in doc
-        .comparisons
-        .iter_mut()
-        .filter(|c| Some(&c.candidate) == new.as_ref() && c.metric == Metric::WallTime)
-    {
-        c.verdict = verdict;
-        c.reason = reason.clone();
-        c.ratio = last.map_or(f64::NAN, |l| l.ratio);
-        c.ratio_ci = last.map(|l| l.interval);
-        c.welch_p = f64::NAN;
-        c.mann_whitney_p = f64::NAN;
-        c.mann_whitney_min_p = None;
-        c.tost_p = f64::NAN;
+    // Which comparison each list of looks judges: a command's B against A, or each
+    // in-process benchmark's group.
+    let judged: Vec<(Option<String>, &[Look])> = if r.benchmarks.is_empty() {
+        vec![(None, r.looks.as_slice())]
+    } else {
+        r.benchmarks
+            .iter()
+            .map(|b| (Some(b.name.clone()), b.looks.as_slice()))
+            .collect()
+    };
+    let verdicts: Vec<_> = judged
+        .into_iter()
+        .map(|(group, looks)| (group, r.verdict_of(looks), looks.last().cloned()))
+        .collect();
+    for (group, (verdict, reason), last) in verdicts {
+        let new: Vec<String> = doc
+            .benchmarks
+            .iter()
+            .filter(|b| !b.baseline && (group.is_none() || b.group == group))
+            .map(|b| b.name.clone())
+            .collect();
+        for c in doc
+            .comparisons
+            .iter_mut()
+            .filter(|c| new.contains(&c.candidate) && c.metric == Metric::WallTime)
+        {
+            c.verdict = verdict;
+            c.reason = reason.clone();
+            c.ratio = last.as_ref().map_or(f64::NAN, |l| l.ratio);
+            c.ratio_ci = last.as_ref().map(|l| l.interval);
+            c.welch_p = f64::NAN;
+            c.mann_whitney_p = f64::NAN;
+            c.mann_whitney_min_p = None;
+            c.tost_p = f64::NAN;
+        }
     }
 }
 
@@ -178,7 +193,10 @@ mod tests {
         assert!((d[0] - 0.0).abs() < 1e-12, "{d:?}");
         assert!((d[1] - 2f64.ln()).abs() < 1e-12, "{d:?}");
         let d3 = round_log_ratios(&[2.0, 2.0, 1.0], &[4.0, 4.0, 8.0], 3);
-        assert!((d3[0] - 2f64.ln()).abs() < 1e-12, "one slow pair does not move it: {d3:?}");
+        assert!(
+            (d3[0] - 2f64.ln()).abs() < 1e-12,
+            "one slow pair does not move it: {d3:?}"
+        );
     }
 
     /// Hand-built rounds: B exactly 10 % slower with a little alternating noise settles

@@ -195,6 +195,33 @@ fn measure_for(c: &Confirming, command: String, confidence: Confidence) -> Measu
     }
 }
 
+/// The comparisons' settings: each at α/J for the `between` commits the ends span; said.
+fn plan_comparisons(
+    c: &Confirming,
+    label: &str,
+    (old, new): (&str, &str),
+    between: &[String],
+    command: String,
+) -> Result<Measure, CliError> {
+    if between.is_empty() {
+        return Err(CliError(format!(
+            "{label}: {} is not an ancestor of {} along first parents: nothing to bisect or re-run in order",
+            &old[..10],
+            &new[..10]
+        )));
+    }
+    let alpha = c.options.confidence.alpha() / comparisons_allowed(between.len()) as f64;
+    let level = Confidence::new(1.0 - alpha).expect("a level in (0, 1)");
+    eprintln!(
+        "plumb: {label}: re-running {} (last before) and {} (first after), {} commit{} apart, each comparison at α = {alpha:.1e}",
+        &old[..10],
+        &new[..10],
+        between.len(),
+        if between.len() == 1 { "" } else { "s" }
+    );
+    Ok(measure_for(c, command, level))
+}
+
 /// Confirms the change `s` (found as `f`) of series `a`, records its status and keeps the
 /// re-run; `None` when it cannot be re-run (no commits recorded), said.
 pub fn confirm_one(
@@ -216,23 +243,7 @@ pub fn confirm_one(
     let regression = f.relative() > 0.0;
     let command = command_for(store, c, a, a.points[f.index].run)?;
     let between = c.repo.first_parent_range(&old, &new)?;
-    if between.is_empty() {
-        return Err(CliError(format!(
-            "{label}: {} is not an ancestor of {} along first parents: nothing to bisect or re-run in order",
-            &old[..10],
-            &new[..10]
-        )));
-    }
-    let alpha = c.options.confidence.alpha() / comparisons_allowed(between.len()) as f64;
-    let level = Confidence::new(1.0 - alpha).expect("a level in (0, 1)");
-    let m = measure_for(c, command, level);
-    eprintln!(
-        "plumb: {label}: re-running {} (last before) and {} (first after), {} commit{} apart, each comparison at α = {alpha:.1e}",
-        &old[..10],
-        &new[..10],
-        between.len(),
-        if between.len() == 1 { "" } else { "s" }
-    );
+    let m = plan_comparisons(c, &label, (&old, &new), &between, command)?;
     let (step, doc) = compare(c, &m, (&old, &new), regression)?;
     let status = match step {
         Step::Changed => ChangeStatus::Confirmed,
@@ -259,7 +270,7 @@ pub fn confirm_one(
     let note = note_of(status, &doc, bisection.as_ref(), c.builds);
     eprintln!("plumb: {label}: {note}");
     if let Some(doc) = doc {
-        store.keep_confirmation(&Confirmation {
+        let kept = Confirmation {
             series: a.series.id,
             run: s.run,
             recorded: Timestamp::now(),
@@ -271,7 +282,8 @@ pub fn confirm_one(
             },
             culprit: culprit.clone(),
             document: doc,
-        })?;
+        };
+        store.keep_confirmation(&kept)?;
     }
     store.set_status(a.series.id, s.run, status, Some(&note))?;
     Ok(Some(Confirmed {
@@ -376,7 +388,10 @@ pub fn confirm_all(
 ) -> Result<i32, CliError> {
     let mut regressions = 0;
     // plumb revs judges wall time: a change in another metric is not re-run by it.
-    for a in analysed.iter().filter(|a| a.series.key.metric == Metric::WallTime.as_str()) {
+    for a in analysed
+        .iter()
+        .filter(|a| a.series.key.metric == Metric::WallTime.as_str())
+    {
         for (f, s) in a.changes.iter().filter(|(_, s)| pick(a, s)) {
             if let Some(code) = c.stopped() {
                 return Ok(code);

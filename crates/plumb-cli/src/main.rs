@@ -26,6 +26,7 @@ mod progress;
 mod report_cmd;
 mod revs_args;
 mod revs_cmd;
+mod revs_harness;
 mod revs_run;
 mod run_cmd;
 mod session;

@@ -27,6 +27,12 @@ pub struct RevsArgs {
     #[arg(long, value_name = "CMD")]
     pub build: Option<String>,
 
+    /// The command is an in-process harness that writes a plumb result to the file
+    /// `--export-json FILE` names (implied by `cargo bench`): each round runs it once per
+    /// side and judges each of its benchmarks.
+    #[arg(long)]
+    pub harness: bool,
+
     /// Measure even though the working tree has uncommitted changes: B (HEAD) is then the
     /// working tree itself, built and run in place.
     #[arg(long)]

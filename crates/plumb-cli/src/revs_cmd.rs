@@ -6,7 +6,7 @@ use crate::export;
 use crate::revs_args::RevsArgs;
 use crate::revs_run::{build_side, measure, Measure, NotBuilt, Side};
 use plumb_analysis::LookPlan;
-use plumb_model::{RunStatus, Verdict};
+use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
 use plumb_revs::{Repo, Resolved, RevsError};
 use std::io::IsTerminal;
@@ -45,7 +45,12 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
     }
     let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
     let m = settings(&a);
-    let Some(mut doc) = measure(&sides, &m, &session)? else {
+    let measured = if a.harness || crate::revs_harness::is_harness(&a.command) {
+        crate::revs_harness::measure_harness(&sides, &m, &a.command, &session)?
+    } else {
+        measure(&sides, &m, &session)?
+    };
+    let Some(mut doc) = measured else {
         eprintln!(
             "plumb: stopped by {} before the first round: nothing was measured",
             session.signal_name()
@@ -66,7 +71,7 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
     let slower = doc
         .revisions
         .as_ref()
-        .is_some_and(|r| r.verdict().0 == Verdict::Slower);
+        .is_some_and(plumb_model::Revisions::any_slower);
     Ok(match doc.status {
         RunStatus::Interrupted { .. } => session.exit_code(),
         RunStatus::Failed { .. } => exit::ERROR,

@@ -167,7 +167,7 @@ impl Until for Judge {
     }
 }
 
-fn revision(side: &Side) -> Revision {
+pub fn revision(side: &Side) -> Revision {
     Revision {
         name: side.rev.name.clone(),
         commit: side.rev.commit.clone(),
@@ -180,6 +180,33 @@ fn revision(side: &Side) -> Revision {
         },
         build_reused: side.built == Built::Reused,
     }
+}
+
+/// The run's settings and machine record; with --counters, the counting plan set in `plan`.
+fn context(plan: &mut RunPlan, m: &Measure) -> Result<RunContext, CliError> {
+    let environment = plumb_env::collect();
+    if let Some(mode) = m.counters {
+        // The simulation's budget: a minute, or the time cap when one is given.
+        let budget = m
+            .max_time
+            .map_or(std::time::Duration::from_secs(60), |t| t.to_std());
+        let how = crate::counting::plan(mode, &environment, budget)?;
+        for line in &how.notices {
+            eprintln!("plumb: {line}");
+        }
+        plan.counters = true;
+        plan.simulation = how.simulation;
+    }
+    Ok(RunContext {
+        settings: Settings {
+            confidence: m.confidence,
+            sesoi: m.sesoi,
+            producer: ProducerSettings::Commands(command_settings(plan, false)),
+        },
+        environment,
+        invocation: plumb_model::Invocation::current(),
+        baseline: 0,
+    })
 }
 
 /// Measures the two sides; the document holds both benchmarks, the revisions record
@@ -209,30 +236,7 @@ pub fn measure(
             RunCount::Fixed(settling.max_rounds() as u64 * per_round),
         )
     };
-    let environment = plumb_env::collect();
-    if let Some(mode) = m.counters {
-        let how = crate::counting::plan(
-            mode,
-            &environment,
-            m.max_time
-                .map_or(std::time::Duration::from_secs(60), |t| t.to_std()),
-        )?;
-        for line in &how.notices {
-            eprintln!("plumb: {line}");
-        }
-        plan.counters = true;
-        plan.simulation = how.simulation;
-    }
-    let how = RunContext {
-        settings: Settings {
-            confidence: m.confidence,
-            sesoi: m.sesoi,
-            producer: ProducerSettings::Commands(command_settings(&plan, false)),
-        },
-        environment,
-        invocation: plumb_model::Invocation::current(),
-        baseline: 0,
-    };
+    let how = context(&mut plan, m)?;
     let mut judge = Judge {
         deadline: m.max_time.map(|t| Instant::now() + t.to_std()),
         settling,
@@ -261,6 +265,7 @@ pub fn measure(
         build: m.build.clone(),
         design,
         looks: judge.settling.looks,
+        benchmarks: Vec::new(),
         ended,
     });
     analyse_document(&mut doc, &AnalysisConfig::new(m.confidence, m.sesoi));

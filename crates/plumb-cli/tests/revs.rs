@@ -427,3 +427,72 @@ fn a_full_disk_while_making_a_worktree_is_said_and_cleaned_up() {
         "{listed}"
     );
 }
+
+/// In-process benchmarks: a stand-in harness (plumb's own fake runs, writing a result
+/// where `--export-json` says) whose `parse` is 5 % slower in B and whose `emit` is the
+/// same: each benchmark judged on its own, samples pooled per side, exit 1.
+#[test]
+fn a_harness_is_run_per_round_and_each_benchmark_judged() {
+    let env = Env::new();
+    let harness = r#"#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in --export-json) out=$2; shift;; esac; shift; done
+exec "$PLUMB" run --debug-fake-runs --runs 5 --warmup 0 -n parse -n emit "sleep $(cat speed)" "sleep 0.002" --export-json "$out" >/dev/null 2>&1
+"#;
+    let (dir, _) = repo(&env, "r", &[Version::Sleeps(1)]);
+    std::fs::write(dir.join("harness.sh"), harness).unwrap();
+    std::fs::set_permissions(
+        dir.join("harness.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::write(dir.join("speed"), "0.0100").unwrap();
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "harness"]);
+    std::fs::write(dir.join("speed"), "0.0105").unwrap();
+    git(&dir, &["commit", "-q", "-am", "parse 5 % slower"]);
+    let json = env.path("h.json");
+    let out = env
+        .command(&[
+            "revs",
+            "HEAD~1",
+            "--harness",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--",
+            "./harness.sh",
+        ])
+        .current_dir(&dir)
+        .env("PLUMB", env!("CARGO_BIN_EXE_plumb"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let doc = read_doc(&json);
+    let r = doc.revisions.as_ref().unwrap();
+    let verdict = |name: &str| {
+        let b = r.benchmarks.iter().find(|b| b.name == name).unwrap();
+        b.looks.last().unwrap().verdict
+    };
+    assert_eq!(verdict("parse"), Verdict::Slower);
+    assert_eq!(verdict("emit"), Verdict::Equivalent);
+    assert!(
+        (r.design.alpha - 0.0005).abs() < 1e-12,
+        "α over the two benchmarks"
+    );
+    let parse_a = doc
+        .benchmarks
+        .iter()
+        .find(|b| b.name.starts_with("parse · ") && b.baseline)
+        .unwrap();
+    assert_eq!(
+        parse_a.samples.len(),
+        5 * 10,
+        "five samples a run, a run a round, ten rounds"
+    );
+    let c = doc
+        .comparisons
+        .iter()
+        .find(|c| c.candidate.starts_with("parse · "))
+        .unwrap();
+    assert_eq!(c.verdict, Verdict::Slower);
+}

@@ -61,7 +61,7 @@ pub use profile::{
     AllocationProfile, AllocationSite, AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation,
     CallGraph, FoldedStack, Profile, ProfileSettings, ProfiledFunction, ShareChange,
 };
-pub use revisions::{Ending, Look, Revision, Revisions, SequentialDesignRecord};
+pub use revisions::{BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord};
 pub use samples::{Exit, Samples};
 pub use settings::{
     CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,

@@ -17,10 +17,23 @@ pub struct Revisions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
     pub design: SequentialDesignRecord,
-    /// Every look taken, in order.
+    /// Every look taken, in order: a command's (empty for in-process benchmarks, whose
+    /// looks are each in `benchmarks`).
     pub looks: Vec<Look>,
+    /// In-process benchmarks (a harness run per side per round): each benchmark's looks,
+    /// judged on its own at α over their number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub benchmarks: Vec<BenchmarkLooks>,
     /// How the rounds ended.
     pub ended: Ending,
+}
+
+/// One in-process benchmark's looks: its name in the harness and in the document's
+/// group (`NAME · A`, `NAME · B`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkLooks {
+    pub name: String,
+    pub looks: Vec<Look>,
 }
 
 /// One side: the revision as the user named it and what it resolved to.
@@ -96,12 +109,23 @@ pub enum Ending {
 impl Revisions {
     /// The verdict and its reason: the last look's, or inconclusive before any look.
     pub fn verdict(&self) -> (Verdict, VerdictReason) {
-        let rounds = self.looks.last().map_or(0, |l| l.rounds);
+        self.verdict_of(&self.looks)
+    }
+
+    /// The verdict of a list of looks (the command's, or one benchmark's).
+    pub fn verdict_of(&self, looks: &[Look]) -> (Verdict, VerdictReason) {
+        let rounds = looks.last().map_or(0, |l| l.rounds);
         let max_rounds = self.design.looks.last().copied().unwrap_or(0);
-        let verdict = self
-            .looks
-            .last()
-            .map_or(Verdict::Inconclusive, |l| l.verdict);
+        let verdict = looks.last().map_or(Verdict::Inconclusive, |l| l.verdict);
         (verdict, VerdictReason::Sequential { rounds, max_rounds })
+    }
+
+    /// Whether B is slower: the command, or any in-process benchmark.
+    pub fn any_slower(&self) -> bool {
+        self.verdict().0 == Verdict::Slower
+            || self
+                .benchmarks
+                .iter()
+                .any(|b| self.verdict_of(&b.looks).0 == Verdict::Slower)
     }
 }

@@ -73,7 +73,7 @@ pub fn revisions_text(r: &Revisions) -> String {
     let _ = writeln!(out, "  {}", side_line("A", &r.base));
     let _ = writeln!(out, "  {}", side_line("B", &r.new));
     let _ = writeln!(out, "  {}", design_line(r));
-    for l in &r.looks {
+    let look_line = |out: &mut String, l: &Look| {
         let _ = writeln!(
             out,
             "    round {:>3}: B/A {}× [{}, {}]  {}",
@@ -83,6 +83,20 @@ pub fn revisions_text(r: &Revisions) -> String {
             factor(l.interval.hi),
             look_words(l)
         );
+    };
+    for l in &r.looks {
+        look_line(&mut out, l);
+    }
+    for b in &r.benchmarks {
+        let _ = writeln!(
+            out,
+            "  {} (α over {} benchmarks):",
+            b.name,
+            r.benchmarks.len()
+        );
+        for l in &b.looks {
+            look_line(&mut out, l);
+        }
     }
     if let Some(line) = ending_line(r) {
         let _ = writeln!(out, "  {line}");
@@ -99,12 +113,25 @@ pub fn revisions_markdown(r: &Revisions) -> String {
     if let Some(line) = ending_line(r) {
         let _ = writeln!(out, "- **{line}**");
     }
-    if !r.looks.is_empty() {
-        out.push_str("\n| Round | B/A | Repeated CI | Look |\n|---:|---:|:---|:---|\n");
-        for l in &r.looks {
+    let all: Vec<(&str, &Look)> = r
+        .looks
+        .iter()
+        .map(|l| ("", l))
+        .chain(
+            r.benchmarks
+                .iter()
+                .flat_map(|b| b.looks.iter().map(|l| (b.name.as_str(), l))),
+        )
+        .collect();
+    if !all.is_empty() {
+        out.push_str(
+            "\n| Benchmark | Round | B/A | Repeated CI | Look |\n|:---|---:|---:|:---|:---|\n",
+        );
+        for (name, l) in all {
             let _ = writeln!(
                 out,
-                "| {} | {}× | [{}, {}] | {} |",
+                "| {} | {} | {}× | [{}, {}] | {} |",
+                name.replace('|', "\\|"),
                 l.rounds,
                 factor(l.ratio),
                 factor(l.interval.lo),
@@ -158,6 +185,7 @@ mod tests {
                     verdict: Verdict::Slower,
                 },
             ],
+            benchmarks: Vec::new(),
             ended: Ending::Settled,
         }
     }
@@ -179,8 +207,7 @@ mod tests {
         assert!(
             revisions_markdown(&capped).contains("**unknown: not settled at the cap of 60 rounds")
         );
-        assert!(
-            revisions_markdown(&capped).contains("| 10 | 1.050× | [1.010, 1.090] | not settled |")
-        );
+        assert!(revisions_markdown(&capped)
+            .contains("|  | 10 | 1.050× | [1.010, 1.090] | not settled |"));
     }
 }

@@ -69,7 +69,7 @@ fn free_bytes(path: &Path) -> Option<u64> {
     let ok = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) } == 0;
     // SAFETY: statvfs returned 0, so it filled the struct.
     ok.then(|| unsafe { st.assume_init() })
-        .map(|st| st.f_bavail as u64 * st.f_frsize as u64)
+        .map(|st| st.f_bavail * st.f_frsize)
 }
 
 /// `.plumb/revs/` made, with a `.gitignore` in `.plumb/` so git status and a dirty check
