@@ -21,7 +21,7 @@ mkdir -p bench/results
   echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r); $(date -u +%Y-%m-%d)."
   echo "Re-run: \`bash bench/revs.sh\` (PAIRS=${PAIRS:-20} A/A pairs per program, REPS=${REPS:-6}); $(hyperfine --version)."
   echo
-  python3 bench/revs_run.py "$PWD/target/release/plumb" "$work" "${PAIRS:-20}" "${REPS:-6}"
+  python3 -u bench/revs_run.py "$PWD/target/release/plumb" "$work" "${PAIRS:-20}" "${REPS:-6}"
 } > "$report.tmp"
 mv "$report.tmp" "$report"
 cat "$report"

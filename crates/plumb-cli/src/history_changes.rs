@@ -27,9 +27,22 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i3
     exit::print_stdout(&text)?;
     if args.confirm {
         let mut c = crate::history_confirm::Confirming::new(o, args.sesoi)?;
-        return crate::history_confirm::confirm_all(store, &analysed, &mut c, |_, s| {
-            s.new && s.status == ChangeStatus::Candidate
-        });
+        let (code, said) =
+            crate::history_confirm::confirm_all(store, &analysed, &mut c, |_, s| {
+                s.new && s.status == ChangeStatus::Candidate
+            })?;
+        // The summary says what the re-runs decided too (stderr said it as it happened).
+        if args.markdown {
+            let mut text = String::from("\n### Re-run of each new change point (plumb revs)\n\n");
+            if said.is_empty() {
+                text.push_str("No new change point to re-run.\n");
+            }
+            for line in said {
+                let _ = writeln!(text, "- {}", line.replace('|', "\\|"));
+            }
+            exit::print_stdout(&text)?;
+        }
+        return Ok(code);
     }
     let failing = analysed
         .iter()

@@ -37,6 +37,8 @@ pub struct Confirmed {
     /// The change is to a slower level.
     pub regression: bool,
     pub culprit: Option<String>,
+    /// The change and what became of it, in a line (`3@41 (parse · wall-time): confirmed …`).
+    pub said: String,
 }
 
 impl<'a> Confirming<'a> {
@@ -290,6 +292,7 @@ pub fn confirm_one(
         status,
         regression,
         culprit,
+        said: format!("{label}: {note}"),
     }))
 }
 
@@ -379,14 +382,15 @@ fn note_of(
 }
 
 /// Confirms every candidate in `analysed` that `pick` chooses; exit 1 when a regression
-/// was confirmed, the stop's code when stopped.
+/// was confirmed, the stop's code when stopped; and each change's line.
 pub fn confirm_all(
     store: &mut dyn HistoryStore,
     analysed: &[Analysed],
     c: &mut Confirming,
     pick: impl Fn(&Analysed, &StoredChange) -> bool,
-) -> Result<i32, CliError> {
+) -> Result<(i32, Vec<String>), CliError> {
     let mut regressions = 0;
+    let mut said = Vec::new();
     // plumb revs judges wall time: a change in another metric is not re-run by it.
     for a in analysed
         .iter()
@@ -394,23 +398,25 @@ pub fn confirm_all(
     {
         for (f, s) in a.changes.iter().filter(|(_, s)| pick(a, s)) {
             if let Some(code) = c.stopped() {
-                return Ok(code);
+                return Ok((code, said));
             }
             if let Some(done) = confirm_one(store, c, a, (f, s))? {
                 regressions +=
                     usize::from(done.status == ChangeStatus::Confirmed && done.regression);
+                said.push(done.said);
             }
         }
     }
     if let Some(code) = c.stopped() {
-        return Ok(code);
+        return Ok((code, said));
     }
-    Ok(if regressions > 0 {
+    let code = if regressions > 0 {
         eprintln!("plumb: {regressions} confirmed regression(s)");
         exit::REGRESSION
     } else {
         exit::OK
-    })
+    };
+    Ok((code, said))
 }
 
 /// `plumb history confirm [SERIES@RUN]`: the store analysed as `plumb history changes`
@@ -438,10 +444,11 @@ pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<i32, 
         }
     }
     let mut c = Confirming::new(&a.options, a.sesoi)?;
-    confirm_all(store, &analysed, &mut c, |x, s| match wanted {
+    let (code, _said_on_stderr) = confirm_all(store, &analysed, &mut c, |x, s| match wanted {
         Some((series, run)) => x.series.id == series && s.run == run,
         None => s.status == ChangeStatus::Candidate,
-    })
+    })?;
+    Ok(code)
 }
 
 #[cfg(test)]

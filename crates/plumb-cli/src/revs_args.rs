@@ -22,8 +22,9 @@ pub struct RevsArgs {
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
 
-    /// Build each revision with this command (through sh -c, in its worktree). A finished
-    /// build of the same tree and command is reused.
+    /// Build each revision with this command (through sh -c, in its worktree); by default
+    /// plumb.toml's [revs] build, as committed at HEAD. A finished build of the same tree
+    /// and command is reused.
     #[arg(long, value_name = "CMD")]
     pub build: Option<String>,
 

@@ -28,9 +28,20 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         return Ok(exit::OK);
     }
     let session = crate::session::stop_on_signals()?;
+    // The build: given, else the one checked into plumb.toml (HEAD's).
+    let build = match &a.build {
+        Some(b) => Some(b.clone()),
+        None => {
+            let from_config = repo.config()?.revs.build;
+            if let Some(b) = &from_config {
+                eprintln!("plumb: building with plumb.toml's [revs] build: {b:?}");
+            }
+            from_config
+        }
+    };
     let mut sides = Vec::new();
     for rev in [&base, &new] {
-        match build_side(&repo, rev, a.build.as_deref(), &session.stop)? {
+        match build_side(&repo, rev, build.as_deref(), &session.stop)? {
             Ok(side) => sides.push(side),
             Err(NotBuilt::Failed(message)) => return Err(CliError(message)),
             Err(NotBuilt::Interrupted) => {
@@ -44,7 +55,10 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         }
     }
     let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
-    let m = settings(&a);
+    let m = Measure {
+        build,
+        ..settings(&a)
+    };
     let measured = if a.harness || crate::revs_harness::is_harness(&a.command) {
         crate::revs_harness::measure_harness(&sides, &m, &a.command, &session)?
     } else {

@@ -435,3 +435,38 @@ fn a_writer_killed_mid_write_leaves_postgres_whole() {
     env.plumb(&["history", "list", "--history", &db.url])
         .assert_code(0);
 }
+
+/// Schema 2 in PostgreSQL: a change's re-run is kept whole beside it and read back.
+#[test]
+fn a_confirmation_is_kept_in_postgres_beside_its_change() {
+    let Some(db) = database() else { return };
+    let env = Env::new();
+    let f = result(&env, "r.json", "parse", 1e6, 1);
+    let path = f.to_str().unwrap();
+    env.plumb(&[
+        "history",
+        "add",
+        path,
+        "--commit",
+        "c01",
+        "--history",
+        &db.url,
+    ])
+    .assert_code(0);
+    let mut store = plumb_history::Location::parse(&db.url).open().unwrap();
+    let series = store.series().unwrap()[0].id;
+    let run = store.points(series).unwrap()[0].run;
+    let kept = plumb_history::Confirmation {
+        series,
+        run,
+        recorded: plumb_model::quantity::Timestamp::from_unix_nanos(7_000_000_000),
+        base_sha: "a".repeat(40),
+        new_sha: "b".repeat(40),
+        verdict: "confirmed".into(),
+        culprit: Some("c".repeat(40)),
+        document: common::read_doc(&f),
+    };
+    store.keep_confirmation(&kept).unwrap();
+    assert_eq!(store.confirmations(series, run).unwrap(), [kept]);
+    assert!(store.confirmations(series, run + 1).unwrap().is_empty());
+}
