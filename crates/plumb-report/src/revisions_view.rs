@@ -123,15 +123,23 @@ pub fn revisions_markdown(r: &Revisions) -> String {
                 .flat_map(|b| b.looks.iter().map(|l| (b.name.as_str(), l))),
         )
         .collect();
+    // A benchmark column only for in-process benchmarks (a command has one list of looks).
+    let named = !r.benchmarks.is_empty();
     if !all.is_empty() {
-        out.push_str(
-            "\n| Benchmark | Round | B/A | Repeated CI | Look |\n|:---|---:|---:|:---|:---|\n",
-        );
+        out.push_str(if named {
+            "\n| Benchmark | Round | B/A | Repeated CI | Look |\n|:---|---:|---:|:---|:---|\n"
+        } else {
+            "\n| Round | B/A | Repeated CI | Look |\n|---:|---:|:---|:---|\n"
+        });
         for (name, l) in all {
+            let name = if named {
+                format!("| {} ", name.replace('|', "\\|"))
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {}× | [{}, {}] | {} |",
-                name.replace('|', "\\|"),
+                "{name}| {} | {}× | [{}, {}] | {} |",
                 l.rounds,
                 factor(l.ratio),
                 factor(l.interval.lo),
@@ -207,7 +215,8 @@ mod tests {
         assert!(
             revisions_markdown(&capped).contains("**unknown: not settled at the cap of 60 rounds")
         );
-        assert!(revisions_markdown(&capped)
-            .contains("|  | 10 | 1.050× | [1.010, 1.090] | not settled |"));
+        assert!(
+            revisions_markdown(&capped).contains("| 10 | 1.050× | [1.010, 1.090] | not settled |")
+        );
     }
 }
