@@ -28,17 +28,7 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         return Ok(exit::OK);
     }
     let session = crate::session::stop_on_signals()?;
-    // The build: given, else the one checked into plumb.toml (HEAD's).
-    let build = match &a.build {
-        Some(b) => Some(b.clone()),
-        None => {
-            let from_config = repo.config()?.revs.build;
-            if let Some(b) = &from_config {
-                eprintln!("plumb: building with plumb.toml's [revs] build: {b:?}");
-            }
-            from_config
-        }
-    };
+    let build = build_command(&repo, &a)?;
     let mut sides = Vec::new();
     for rev in [&base, &new] {
         match build_side(&repo, rev, build.as_deref(), &session.stop)? {
@@ -92,6 +82,18 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         RunStatus::Complete if slower => exit::REGRESSION,
         RunStatus::Complete => exit::OK,
     })
+}
+
+/// The build: given, else the one checked into plumb.toml (HEAD's), said.
+fn build_command(repo: &Repo, a: &RevsArgs) -> Result<Option<String>, CliError> {
+    if let Some(b) = &a.build {
+        return Ok(Some(b.clone()));
+    }
+    let from_config = repo.config()?.revs.build;
+    if let Some(b) = &from_config {
+        eprintln!("plumb: building with plumb.toml's [revs] build: {b:?}");
+    }
+    Ok(from_config)
 }
 
 /// A and B resolved. B is HEAD unless named; a working tree with changes is refused when
