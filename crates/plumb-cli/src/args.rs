@@ -731,8 +731,8 @@ pub struct HistoryChangesArgs {
     #[arg(long, value_enum, value_name = "WHAT")]
     pub fail_on: Option<FailOn>,
     /// Confirm every new candidate by re-running its two ends (plumb history confirm):
-    /// exit 1 only on a confirmed regression.
-    #[arg(long)]
+    /// exit 1 only on a confirmed regression (so it replaces --fail-on).
+    #[arg(long, conflicts_with = "fail_on")]
     pub confirm: bool,
     #[command(flatten)]
     pub confirming: crate::revs_args::ConfirmOptions,

@@ -197,6 +197,35 @@ fn measure_for(c: &Confirming, command: String, confidence: Confidence) -> Measu
     }
 }
 
+/// The change's two ends as full commit ids, the old an ancestor of the new; `None` when
+/// its results have no commit (said). The store's text is data: resolved by git before
+/// any other use (a name that reads as an option is refused there).
+fn ends_of(
+    c: &Confirming,
+    a: &Analysed,
+    f: &Found,
+    label: &str,
+) -> Result<Option<(String, String)>, CliError> {
+    let ends = (
+        a.points[f.index - 1].commit.as_ref(),
+        a.points[f.index].commit.as_ref(),
+    );
+    let (Some(old), Some(new)) = ends else {
+        eprintln!("plumb: {label}: its results have no commit: nothing to re-run");
+        return Ok(None);
+    };
+    let old = c.repo.resolve(&old.sha)?.commit.expect("a commit");
+    let new = c.repo.resolve(&new.sha)?.commit.expect("a commit");
+    if !c.repo.is_ancestor(&old, &new) || old == new {
+        return Err(CliError(format!(
+            "{label}: {} (last before) is not an ancestor of {} (first after): the results lie on different lines of history, so there is nothing to re-run in order",
+            &old[..10],
+            &new[..10]
+        )));
+    }
+    Ok(Some((old, new)))
+}
+
 /// The comparisons' settings: each at α/J for the `between` commits the ends span; said.
 fn plan_comparisons(
     c: &Confirming,
@@ -205,11 +234,11 @@ fn plan_comparisons(
     between: &[String],
     command: String,
 ) -> Result<Measure, CliError> {
-    if between.is_empty() {
+    if between.last().map(String::as_str) != Some(new) {
         return Err(CliError(format!(
-            "{label}: {} is not an ancestor of {} along first parents: nothing to bisect or re-run in order",
-            &old[..10],
-            &new[..10]
+            "{label}: {} is not on {}'s first-parent line: nothing to bisect in order",
+            &new[..10],
+            &old[..10]
         )));
     }
     let alpha = c.options.confidence.alpha() / comparisons_allowed(between.len()) as f64;
@@ -233,15 +262,9 @@ pub fn confirm_one(
     (f, s): (&Found, &StoredChange),
 ) -> Result<Option<Confirmed>, CliError> {
     let label = format!("{}@{} ({})", a.series.id, s.run, name(&a.series));
-    let ends = (
-        a.points[f.index - 1].commit.as_ref(),
-        a.points[f.index].commit.as_ref(),
-    );
-    let (Some(old), Some(new)) = ends else {
-        eprintln!("plumb: {label}: its results have no commit: nothing to re-run");
+    let Some((old, new)) = ends_of(c, a, f, &label)? else {
         return Ok(None);
     };
-    let (old, new) = (old.sha.clone(), new.sha.clone());
     let regression = f.relative() > 0.0;
     let command = command_for(store, c, a, a.points[f.index].run)?;
     let between = c.repo.first_parent_range(&old, &new)?;
@@ -260,7 +283,8 @@ pub fn confirm_one(
                 sesoi: halfway(&doc).unwrap_or(m.sesoi),
                 ..m.clone()
             };
-            Some(bisect_range(c, &step, &commits, regression)?)
+            let budget = comparisons_allowed(between.len()) - 1;
+            Some(bisect_range(c, &step, &commits, (regression, budget)))
         } else {
             None
         };
@@ -287,7 +311,10 @@ pub fn confirm_one(
         };
         store.keep_confirmation(&kept)?;
     }
-    store.set_status(a.series.id, s.run, status, Some(&note))?;
+    // Nothing settled: a status a person or an earlier re-run gave is kept.
+    if status != ChangeStatus::Candidate || s.status == ChangeStatus::Candidate {
+        store.set_status(a.series.id, s.run, status, Some(&note))?;
+    }
     Ok(Some(Confirmed {
         status,
         regression,
@@ -306,30 +333,33 @@ fn halfway(doc: &Option<ResultDocument>) -> Option<Fraction> {
     Fraction::new((r.ln().abs() / 2.0).exp() - 1.0)
 }
 
-/// Bisects `commits` (the old end first, the new end last); the bisection and the list.
+/// Bisects `commits` (the old end first, the new end last) in at most `budget` measured
+/// comparisons (the α/J each was given holds only for that many: past it, the range left
+/// is said unresolved); the bisection and the list. A step whose command fails, or that
+/// cannot run, is skipped as a commit that does not build is.
 fn bisect_range(
     c: &mut Confirming,
     m: &Measure,
     commits: &[String],
-    regression: bool,
-) -> Result<(Bisection, Vec<String>), CliError> {
-    let mut failure = None;
+    (regression, budget): (bool, usize),
+) -> (Bisection, Vec<String>) {
+    let mut measured = 0;
     let b = bisect(commits.len() - 1, |i, j| {
-        if failure.is_some() || c.stopped().is_some() {
+        if c.stopped().is_some() || measured >= budget {
             return Step::Unknown;
         }
         match compare(c, m, (&commits[i], &commits[j]), regression) {
-            Ok((step, _)) => step,
+            Ok((step, doc)) => {
+                measured += usize::from(doc.is_some());
+                step
+            }
             Err(e) => {
-                failure = Some(e);
-                Step::Unknown
+                eprintln!("plumb: skipped {}: {}", &commits[j][..10], e.0);
+                Step::Unbuildable
             }
         }
     });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok((b, commits.to_vec())),
-    }
+    (b, commits.to_vec())
 }
 
 /// The status, the re-run's figures and the bisection, in a sentence (kept as the note).

@@ -40,8 +40,8 @@ pub struct RevsArgs {
     pub allow_dirty: bool,
 
     /// The cap in rounds: looks at round 10, then every 5, up to this; still unknown there
-    /// is said as such.
-    #[arg(long, default_value = "60", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    /// is said as such. At least 2 (a round's spread needs two).
+    #[arg(long, default_value = "60", value_name = "N", value_parser = values::at_least_two, allow_negative_numbers = true)]
     pub max_rounds: u64,
 
     /// Stop adding rounds after this long (e.g. 2m); unknown if not settled by then.
@@ -60,11 +60,6 @@ pub struct RevsArgs {
     /// Run before every timed run (through sh -c, in the side's worktree).
     #[arg(short, long, value_name = "CMD")]
     pub prepare: Option<String>,
-
-    /// Run the command through a shell: --shell for sh, --shell=bash for another; its
-    /// start-up time is measured in the same rounds and subtracted.
-    #[arg(short = 'S', long, value_name = "SHELL", num_args = 0..=1, require_equals = true, default_missing_value = "sh")]
-    pub shell: Option<String>,
 
     /// Count events per run, as plumb run --counters does.
     #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
@@ -112,8 +107,8 @@ pub struct ConfirmOptions {
     #[arg(long)]
     pub trust_stored_commands: bool,
 
-    /// The cap in rounds of each comparison.
-    #[arg(long, default_value = "60", value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    /// The cap in rounds of each comparison (at least 2).
+    #[arg(long, default_value = "60", value_name = "N", value_parser = values::at_least_two, allow_negative_numbers = true)]
     pub max_rounds: u64,
 
     /// The cap in time of each comparison.

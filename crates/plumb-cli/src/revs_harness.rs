@@ -58,7 +58,10 @@ fn run_harness(
                 argv[0]
             ))
         })?;
-    if session.stop.load(Ordering::Relaxed) {
+    // A terminal's Ctrl-C reaches the harness too, possibly before plumb's flag is up.
+    let killed_by_sigint =
+        std::os::unix::process::ExitStatusExt::signal(&out.status) == Some(libc::SIGINT);
+    if session.stop.load(Ordering::Relaxed) || killed_by_sigint {
         return Ok(None);
     }
     if !out.status.success() {
@@ -176,7 +179,12 @@ fn rounds(
                         "benchmark {name:?} vanished from a harness run"
                     )));
                 };
-                t.means[i].push(per_op_mean(b).unwrap_or(f64::NAN));
+                let Some(mean) = per_op_mean(b).filter(|m| m.is_finite() && *m > 0.0) else {
+                    return Err(CliError(format!(
+                        "benchmark {name:?} has no wall time per operation in a harness run: it cannot be compared"
+                    )));
+                };
+                t.means[i].push(mean);
                 match &mut t.pooled[i] {
                     Some(p) => p.samples.append(&b.samples).map_err(CliError)?,
                     slot => *slot = Some(b.clone()),

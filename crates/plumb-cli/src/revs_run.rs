@@ -119,8 +119,10 @@ fn trial(sides: &[Side; 2], m: &Measure, stop: &AtomicBool) -> Result<u64, CliEr
         let out = run(&plan, &mut ProcessSpawner, &mut (), stop)?;
         match out.status {
             Status::Failed { message, .. } => failures.push(format!(
-                "in {role}'s worktree ({}): {message}",
-                side.label()
+                "in {role}'s worktree ({}): {}",
+                side.label(),
+                // plumb run's advice; plumb revs has no such option.
+                message.replace(" (use --ignore-failure to benchmark it anyway)", "")
             )),
             Status::Interrupted => return Ok(0),
             Status::Complete => times.push(out.measured[0].samples[0].wall.to_std()),

@@ -48,6 +48,11 @@ pub fn positive(s: &str) -> Result<u64, QuantityError> {
     parse_count(s, 1)
 }
 
+/// A count of at least two (rounds: a spread needs two).
+pub fn at_least_two(s: &str) -> Result<u64, QuantityError> {
+    parse_count(s, 2)
+}
+
 /// `OLD=NEW`: two benchmark names to compare with each other.
 pub fn pair(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {

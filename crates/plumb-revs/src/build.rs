@@ -59,6 +59,9 @@ pub fn build(c: &Checkout, command: Option<&str>, stop: &AtomicBool) -> Result<B
         .arg("-c")
         .arg(command)
         .current_dir(&c.dir)
+        // A target directory set for the whole user would make both worktrees build into
+        // one: each builds into its own.
+        .env_remove("CARGO_TARGET_DIR")
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(|e| io_error(&log_path, e))?)
         .stderr(log)

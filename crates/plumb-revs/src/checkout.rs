@@ -75,6 +75,17 @@ fn free_bytes(path: &Path) -> Option<u64> {
 /// `.plumb/revs/` made, with a `.gitignore` in `.plumb/` so git status and a dirty check
 /// never see plumb's own files.
 fn cache_root(repo: &Repo) -> Result<PathBuf, RevsError> {
+    // A `.plumb` or `.plumb/revs` committed as a symlink would put worktrees (and what is
+    // removed to remake them) outside the repository.
+    for dir in [repo.top.join(".plumb"), repo.top.join(CACHE_DIR)] {
+        if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(RevsError::Cache {
+                path: dir.display().to_string(),
+                why: "is a symbolic link: plumb keeps its worktrees only inside the repository"
+                    .into(),
+            });
+        }
+    }
     let root = repo.top.join(CACHE_DIR);
     std::fs::create_dir_all(&root).map_err(|e| cache_error(&root, e))?;
     let ignore = repo.top.join(".plumb").join(".gitignore");
@@ -194,6 +205,28 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&status.stdout)
         );
+    }
+
+    /// An entry's directory that is not a worktree of its own (a half-removed one) is never
+    /// taken for one: git would walk up to the repository around it, and a forced checkout
+    /// there would wipe the user's uncommitted work.
+    #[test]
+    fn a_directory_that_is_not_a_worktree_is_made_again_and_the_repository_left_alone() {
+        let (_d, r) = repo();
+        std::fs::write(r.top.join("f"), "uncommitted\n").unwrap();
+        let a = r.resolve("a").unwrap();
+        let key = key_of(&a.tree, None);
+        let wt = r.top.join(CACHE_DIR).join(&key).join("wt");
+        std::fs::create_dir_all(&wt).unwrap();
+        std::fs::write(wt.join("leftover"), "x").unwrap();
+        let c = checkout(&r, &a, None).unwrap();
+        assert_eq!(c.dir, wt);
+        assert_eq!(std::fs::read_to_string(wt.join("f")).unwrap(), "1\n");
+        assert_eq!(
+            std::fs::read_to_string(r.top.join("f")).unwrap(),
+            "uncommitted\n"
+        );
+        assert_eq!(r.dirty_files().unwrap(), ["f"]);
     }
 
     /// A worktree deleted behind git's back, or half made, is made again.

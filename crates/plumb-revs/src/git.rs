@@ -33,7 +33,13 @@ impl Resolved {
     pub fn label(&self) -> String {
         match &self.commit {
             None => "working tree".to_string(),
-            Some(c) if c.starts_with(&self.name) => self.short().to_string(),
+            Some(c)
+                if self.name.len() >= 4
+                    && self.name.bytes().all(|b| b.is_ascii_hexdigit())
+                    && c.starts_with(&self.name) =>
+            {
+                self.short().to_string()
+            }
             Some(_) => format!("{} ({})", self.name, self.short()),
         }
     }
@@ -52,6 +58,15 @@ fn git_with(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, 
 fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, String> {
     let mut cmd = Command::new("git");
     cmd.arg("-C").arg(dir).args(args);
+    // Run from a git hook, these would point every call at the hook's repository.
+    for k in [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_COMMON_DIR",
+    ] {
+        cmd.env_remove(k);
+    }
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -173,6 +188,7 @@ impl Repo {
                 "rev-list",
                 "--first-parent",
                 "--reverse",
+                "--end-of-options",
                 &format!("{from}..{to}"),
             ],
         )
@@ -186,6 +202,11 @@ impl Repo {
     /// The text of `path` in `rev`'s committed tree, if it has that file.
     pub fn committed_file(&self, rev: &str, path: &str) -> Option<String> {
         git_untrimmed(&self.top, &["show", &format!("{rev}:{path}")], &[]).ok()
+    }
+
+    /// Whether `old` is an ancestor of `new` (or the same commit).
+    pub fn is_ancestor(&self, old: &str, new: &str) -> bool {
+        git(&self.top, &["merge-base", "--is-ancestor", old, new]).is_ok()
     }
 
     /// Adds a detached worktree of `commit` at `path`.
@@ -206,9 +227,16 @@ impl Repo {
         let _ = git(&self.top, &["worktree", "prune"]);
     }
 
-    /// The commit checked out in the worktree at `path`, if it is one.
+    /// The commit checked out in the worktree at `path`, if `path` is the top of a
+    /// worktree of its own — never a directory inside another (git would walk up to the
+    /// repository around it, and a checkout there would be the user's own tree).
     pub(crate) fn head_of(path: &Path) -> Option<String> {
-        git(path, &["rev-parse", "HEAD"]).ok()
+        if !path.join(".git").is_file() {
+            return None;
+        }
+        let top = git(path, &["rev-parse", "--show-toplevel"]).ok()?;
+        let same = Path::new(&top).canonicalize().ok()? == path.canonicalize().ok()?;
+        same.then(|| git(path, &["rev-parse", "HEAD"]).ok())?
     }
 
     /// Moves the worktree at `path` to `commit`, its tracked files as committed (edits
@@ -291,6 +319,22 @@ mod tests {
             r.working_tree().unwrap().tree,
             r.resolve("HEAD").unwrap().tree
         );
+    }
+
+    /// Text that reads as an option (from a shared store, say) stays a revision: git
+    /// refuses it and writes nothing.
+    #[test]
+    fn a_range_that_looks_like_an_option_writes_nothing() {
+        let (d, r) = repo();
+        let target = d.path().join("written");
+        let from = format!("--output={}", target.display());
+        assert!(r.first_parent_range(&from, "HEAD").is_err());
+        let written = std::fs::read_dir(d.path())
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("written"));
+        assert!(!written, "git took the text for --output");
+        assert!(r.is_ancestor("a", "b") && !r.is_ancestor("b", "a"));
     }
 
     #[test]
