@@ -27,7 +27,7 @@ pub fn parse_count(s: &str, min: u64) -> Result<u64, QuantityError> {
     let t = s.trim();
     match t.parse::<i128>() {
         Ok(n) if n >= i128::from(min) && n <= i128::from(u64::MAX) => Ok(n as u64),
-        Ok(n) if n > 0 => Err(QuantityError::new(
+        Ok(n) if n > i128::from(u64::MAX) => Err(QuantityError::new(
             s,
             "is too large",
             format!("{}", min.max(1) * 10),
@@ -58,6 +58,15 @@ mod tests {
             .to_string()
             .contains("at least 1"));
         assert!(parse_count("-3", 0).is_err());
+        // Below a minimum above one is "at least", not "too large".
+        assert!(parse_count("1", 2)
+            .unwrap_err()
+            .to_string()
+            .contains("at least 2"));
+        assert!(parse_count("99999999999999999999", 0)
+            .unwrap_err()
+            .to_string()
+            .contains("too large"));
         assert!(parse_count("2.5", 0)
             .unwrap_err()
             .to_string()
