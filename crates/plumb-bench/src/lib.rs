@@ -25,6 +25,7 @@ mod alloc;
 mod args;
 mod bencher;
 mod clock;
+pub mod data;
 mod document;
 pub mod enemies;
 mod error;
