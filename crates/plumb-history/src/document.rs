@@ -6,15 +6,12 @@ use flate2::Compression;
 use std::io::{Read, Write};
 
 /// A result's identity in the store: FNV-1a (64 bits) of its JSON, in hex. The same result
-/// added twice (a batch re-run after a failure part-way) is then kept once. Written here:
-/// a stable hash in a few lines, where std's may change between Rust releases.
+/// added twice (a batch re-run after a failure part-way) is then kept once. FNV rather than
+/// std's hasher, which may change between Rust releases.
 pub(crate) fn digest(json: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in json.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    let mut h = fnv::FnvHasher::default();
+    std::hash::Hasher::write(&mut h, json.as_bytes());
+    format!("{:016x}", std::hash::Hasher::finish(&h))
 }
 
 pub(crate) fn compress(json: &str) -> Vec<u8> {

@@ -32,13 +32,6 @@ const TAIL_LINES: usize = 20;
 /// How long a stopped build is given to exit after SIGINT before it is killed.
 const GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
-fn io_error(path: &std::path::Path, e: std::io::Error) -> RevsError {
-    RevsError::Cache {
-        path: path.display().to_string(),
-        why: e.to_string(),
-    }
-}
-
 /// Builds `c` with `command` unless a finished build is there; polls `stop` while it runs.
 pub fn build(c: &Checkout, command: Option<&str>, stop: &AtomicBool) -> Result<Built, RevsError> {
     let Some(command) = command else {
@@ -49,11 +42,13 @@ pub fn build(c: &Checkout, command: Option<&str>, stop: &AtomicBool) -> Result<B
     }
     let marker = c.marker();
     match std::fs::remove_file(&marker) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_error(&marker, e)),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(RevsError::io(&marker, e))
+        }
         _ => {}
     }
     let log_path = c.build_log();
-    let log = File::create(&log_path).map_err(|e| io_error(&log_path, e))?;
+    let log = File::create(&log_path).map_err(|e| RevsError::io(&log_path, e))?;
     let started = Instant::now();
     let mut child = Command::new("sh")
         .arg("-c")
@@ -63,14 +58,14 @@ pub fn build(c: &Checkout, command: Option<&str>, stop: &AtomicBool) -> Result<B
         // one: each builds into its own.
         .env_remove("CARGO_TARGET_DIR")
         .stdin(Stdio::null())
-        .stdout(log.try_clone().map_err(|e| io_error(&log_path, e))?)
+        .stdout(log.try_clone().map_err(|e| RevsError::io(&log_path, e))?)
         .stderr(log)
         // Its own process group: a stop reaches every process of the build, not only sh.
         .process_group(0)
         .spawn()
-        .map_err(|e| io_error(&c.dir, e))?;
+        .map_err(|e| RevsError::io(&c.dir, e))?;
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| io_error(&c.dir, e))? {
+        if let Some(status) = child.try_wait().map_err(|e| RevsError::io(&c.dir, e))? {
             break status;
         }
         if stop.load(Ordering::Relaxed) {
@@ -95,8 +90,8 @@ pub fn build(c: &Checkout, command: Option<&str>, stop: &AtomicBool) -> Result<B
         });
     }
     let tmp = c.entry.join("built.tmp");
-    std::fs::write(&tmp, &c.key).map_err(|e| io_error(&tmp, e))?;
-    std::fs::rename(&tmp, &marker).map_err(|e| io_error(&marker, e))?;
+    std::fs::write(&tmp, &c.key).map_err(|e| RevsError::io(&tmp, e))?;
+    std::fs::rename(&tmp, &marker).map_err(|e| RevsError::io(&marker, e))?;
     Ok(Built::Done { time })
 }
 

@@ -38,23 +38,16 @@ impl Checkout {
     }
 }
 
-/// FNV-1a, 64 bits: a cache key, not a defence (the inputs are the user's own).
+/// FNV-1a, 64 bits, of the parts each ended by a NUL: a cache key, not a defence (the
+/// inputs are the user's own).
 fn key_of(tree: &str, build: Option<&str>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
     for part in [KEY_VERSION, tree, build.unwrap_or("")] {
-        for b in part.bytes().chain([0]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        h.write(part.as_bytes());
+        h.write(&[0]);
     }
-    format!("{h:016x}")
-}
-
-fn cache_error(path: &Path, e: std::io::Error) -> RevsError {
-    RevsError::Cache {
-        path: path.display().to_string(),
-        why: e.to_string(),
-    }
+    format!("{:016x}", h.finish())
 }
 
 /// Free space below which a failed checkout is put down to a full disk.
@@ -87,10 +80,10 @@ fn cache_root(repo: &Repo) -> Result<PathBuf, RevsError> {
         }
     }
     let root = repo.top.join(CACHE_DIR);
-    std::fs::create_dir_all(&root).map_err(|e| cache_error(&root, e))?;
+    std::fs::create_dir_all(&root).map_err(|e| RevsError::io(&root, e))?;
     let ignore = repo.top.join(".plumb").join(".gitignore");
     if !ignore.exists() {
-        std::fs::write(&ignore, "*\n").map_err(|e| cache_error(&ignore, e))?;
+        std::fs::write(&ignore, "*\n").map_err(|e| RevsError::io(&ignore, e))?;
     }
     Ok(root)
 }
@@ -101,7 +94,7 @@ pub fn checkout(repo: &Repo, rev: &Resolved, build: Option<&str>) -> Result<Chec
     let root = cache_root(repo)?;
     let Some(commit) = rev.commit.as_deref() else {
         let entry = root.join("working-tree");
-        std::fs::create_dir_all(&entry).map_err(|e| cache_error(&entry, e))?;
+        std::fs::create_dir_all(&entry).map_err(|e| RevsError::io(&entry, e))?;
         return Ok(Checkout {
             dir: repo.top.clone(),
             entry,
@@ -112,7 +105,7 @@ pub fn checkout(repo: &Repo, rev: &Resolved, build: Option<&str>) -> Result<Chec
     let key = key_of(&rev.tree, build);
     let entry = root.join(&key);
     let wt = entry.join("wt");
-    std::fs::create_dir_all(&entry).map_err(|e| cache_error(&entry, e))?;
+    std::fs::create_dir_all(&entry).map_err(|e| RevsError::io(&entry, e))?;
     let reusable = Repo::head_of(&wt).is_some() && Repo::switch(&wt, commit).is_ok();
     if !reusable {
         // Whatever is there (an interrupted add, a deleted worktree git still lists) goes.
@@ -148,22 +141,12 @@ mod tests {
     use super::*;
     use std::process::Command;
 
+    /// Commits a, b, and HEAD reverting b (a's tree again).
     fn repo() -> (tempfile::TempDir, Repo) {
-        let dir = tempfile::tempdir().unwrap();
-        let ok = Command::new("sh")
-            .arg("-c")
-            .arg("git init -q -b main . && echo 1 > f && git add f && git commit -qm a && git tag a && echo 2 > f && git commit -qam b && git revert --no-edit HEAD >/dev/null")
-            .current_dir(dir.path())
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
-        let r = Repo::discover(dir.path()).unwrap();
-        (dir, r)
+        crate::test_repo::repo(
+            "git init -q -b main . && echo 1 > f && git add f && git commit -qm a && git tag a \
+             && echo 2 > f && git commit -qam b && git revert --no-edit HEAD >/dev/null",
+        )
     }
 
     /// The key is the tree and the build command: HEAD reverts b, so it shares a's tree

@@ -56,3 +56,13 @@ impl fmt::Display for RevsError {
 }
 
 impl std::error::Error for RevsError {}
+
+impl RevsError {
+    /// A file or directory of plumb's cache (or a build's) that could not be used.
+    pub(crate) fn io(path: &std::path::Path, e: std::io::Error) -> RevsError {
+        RevsError::Cache {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        }
+    }
+}

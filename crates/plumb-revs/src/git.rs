@@ -256,25 +256,10 @@ mod tests {
 
     /// A repository with two commits: `a` then `b`.
     fn repo() -> (tempfile::TempDir, Repo) {
-        let dir = tempfile::tempdir().unwrap();
-        let sh = |script: &str| {
-            let ok = Command::new("sh")
-                .arg("-c")
-                .arg(script)
-                .current_dir(dir.path())
-                .env("GIT_AUTHOR_NAME", "t")
-                .env("GIT_AUTHOR_EMAIL", "t@t")
-                .env("GIT_COMMITTER_NAME", "t")
-                .env("GIT_COMMITTER_EMAIL", "t@t")
-                .status()
-                .unwrap()
-                .success();
-            assert!(ok, "{script}");
-        };
-        sh("git init -q -b main . && echo 1 > f && git add f && git commit -qm a && git tag a");
-        sh("echo 2 > f && git commit -qam b && git tag b");
-        let r = Repo::discover(dir.path()).unwrap();
-        (dir, r)
+        crate::test_repo::repo(
+            "git init -q -b main . && echo 1 > f && git add f && git commit -qm a && git tag a \
+             && echo 2 > f && git commit -qam b && git tag b",
+        )
     }
 
     #[test]

@@ -10,6 +10,8 @@ mod checkout;
 mod config;
 mod error;
 mod git;
+#[cfg(test)]
+mod test_repo;
 
 pub use build::{build, Built};
 pub use checkout::{checkout, Checkout, CACHE_DIR};

@@ -92,11 +92,12 @@ pub fn fnvhash64(v: i64) -> i64 {
     (fnv1a64(&v.to_le_bytes()) as i64).wrapping_abs()
 }
 
-/// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+/// 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3), the `fnv` crate's.
 fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
 }
 
 /// YCSB's scrambled Zipfian over `items` keys: a rank drawn from a Zipfian over 10¹⁰ + 1
