@@ -249,7 +249,7 @@ pub fn measure(
         &plan,
         how,
         &mut ProcessSpawner,
-        (&mut bar, &mut judge),
+        (&mut bar, Some(&mut judge)),
         &session.stop,
     );
     bar.finish();

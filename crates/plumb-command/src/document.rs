@@ -73,15 +73,15 @@ pub fn produce(
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Result<ResultDocument, RunError> {
-    produce_until(plan, how, spawner, (progress, &mut ()), stop)
+    produce_until(plan, how, spawner, (progress, None), stop)
 }
 
-/// `produce`, asking `until` after each measured round whether to stop there.
+/// `produce`, asking `until` (when given) after each measured round whether to stop there.
 pub fn produce_until(
     plan: &RunPlan,
     how: RunContext,
     spawner: &mut dyn Spawner,
-    (progress, until): (&mut dyn Progress, &mut dyn Until),
+    (progress, until): (&mut dyn Progress, Option<&mut dyn Until>),
     stop: &AtomicBool,
 ) -> Result<ResultDocument, RunError> {
     let outcome = run_until(plan, spawner, progress, until, stop)?;

@@ -29,13 +29,6 @@ pub trait Until {
     fn settled(&mut self, samples: &[&[RunRecord]]) -> bool;
 }
 
-/// No early stop: the run count alone decides.
-impl Until for () {
-    fn settled(&mut self, _: &[&[RunRecord]]) -> bool {
-        false
-    }
-}
-
 /// What one command produced.
 #[derive(Debug, Clone)]
 pub struct Measured {
@@ -116,15 +109,15 @@ pub fn run(
     progress: &mut dyn Progress,
     stop: &AtomicBool,
 ) -> Result<Measurements, RunError> {
-    run_until(plan, spawner, progress, &mut (), stop)
+    run_until(plan, spawner, progress, None, stop)
 }
 
-/// `run`, asking `until` after each measured round whether to stop there.
+/// `run`, asking `until` (when given) after each measured round whether to stop there.
 pub fn run_until(
     plan: &RunPlan,
     spawner: &mut dyn Spawner,
     progress: &mut dyn Progress,
-    until: &mut dyn Until,
+    until: Option<&mut dyn Until>,
     stop: &AtomicBool,
 ) -> Result<Measurements, RunError> {
     plan.validate().map_err(RunError::Plan)?;
@@ -210,7 +203,7 @@ fn measure(
     plan: &RunPlan,
     slots: &mut [Slot],
     mut counters: Option<&mut ChildCounters>,
-    (progress, until): (&mut dyn Progress, &mut dyn Until),
+    (progress, mut until): (&mut dyn Progress, Option<&mut dyn Until>),
     stop: &AtomicBool,
 ) -> Option<Stop> {
     let mut order = RoundSequence::new(plan.order, slots.len());
@@ -246,13 +239,16 @@ fn measure(
             rounds,
             planned_rounds(&plan.runs, rounds, measured / commands),
         );
-        let so_far: Vec<&[RunRecord]> = slots
-            .iter()
-            .filter(|s| s.spec.is_some())
-            .map(|s| s.samples.as_slice())
-            .collect();
-        if until.settled(&so_far) {
-            break;
+        // Only a run with a judge gathers what it asks about (plumb run has none).
+        if let Some(judge) = until.as_deref_mut() {
+            let so_far: Vec<&[RunRecord]> = slots
+                .iter()
+                .filter(|s| s.spec.is_some())
+                .map(|s| s.samples.as_slice())
+                .collect();
+            if judge.settled(&so_far) {
+                break;
+            }
         }
     }
     None
@@ -484,7 +480,7 @@ mod tests {
             &plan(&["a 1ms", "b 1ms"], 10),
             &mut crate::FakeSpawner::new(),
             &mut (),
-            &mut judge,
+            Some(&mut judge),
             &AtomicBool::new(false),
         )
         .unwrap();
