@@ -12,7 +12,7 @@ use crate::history_out::name;
 use crate::revs_args::{ConfirmOptions, HistoryConfirmArgs};
 use crate::revs_run::{build_side, measure, Measure, NotBuilt};
 use crate::session::Session;
-use plumb_analysis::{bisect, Bisection, LookPlan, Step};
+use plumb_analysis::{bisect, Bisection, Step};
 use plumb_history::{ChangeStatus, Confirmation, HistoryStore, StoredChange};
 use plumb_model::quantity::{Confidence, Fraction, Timestamp};
 use plumb_model::{Metric, ResultDocument, Verdict};
@@ -177,24 +177,12 @@ fn comparisons_allowed(n: usize) -> usize {
 }
 
 fn measure_for(c: &Confirming, command: String, confidence: Confidence) -> Measure {
-    let o = c.options;
-    Measure {
-        command,
-        prepare: None,
-        warmup: o.warmup,
-        runs_per_round: o.runs_per_round,
-        looks: LookPlan {
-            max_rounds: o.max_rounds as usize,
-            ..LookPlan::default()
-        },
-        max_time: o.max_time,
-        confidence,
-        sesoi: c.sesoi,
-        seed: 26,
-        counters: None,
-        progress: false,
-        build: o.build.clone().or_else(|| c.config.revs.build.clone()),
-    }
+    let build = c
+        .options
+        .build
+        .clone()
+        .or_else(|| c.config.revs.build.clone());
+    Measure::new(&c.options.rounds, command, (confidence, c.sesoi), build)
 }
 
 /// The change's two ends as full commit ids, the old an ancestor of the new; `None` when

@@ -39,23 +39,8 @@ pub struct RevsArgs {
     #[arg(long)]
     pub allow_dirty: bool,
 
-    /// The cap in rounds: looks at round 10, then every 5, up to this; still unknown there
-    /// is said as such. At least 2 (a round's spread needs two).
-    #[arg(long, default_value = "60", value_name = "N", value_parser = values::at_least_two, allow_negative_numbers = true)]
-    pub max_rounds: u64,
-
-    /// Stop adding rounds after this long (e.g. 2m); unknown if not settled by then.
-    #[arg(long, value_name = "TIME")]
-    pub max_time: Option<Duration>,
-
-    /// Runs of each side per round (default: enough that a side's round takes 300 ms,
-    /// between 5 and 50, from one trial run of each).
-    #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
-    pub runs_per_round: Option<u64>,
-
-    /// Warm-up runs of each side before the first round.
-    #[arg(short, long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
-    pub warmup: u64,
+    #[command(flatten)]
+    pub rounds: RoundsArgs,
 
     /// Run before every timed run (through sh -c, in the side's worktree).
     #[arg(short, long, value_name = "CMD")]
@@ -90,6 +75,31 @@ pub struct RevsArgs {
     pub no_progress: bool,
 }
 
+/// How many rounds, and how long: `plumb revs`' and each comparison of `plumb history
+/// confirm`'s.
+#[derive(Debug, Args)]
+pub struct RoundsArgs {
+    /// The cap in rounds (of each comparison, when confirming): looks at round 10, then
+    /// every 5, up to this; still unknown there is said as such. At least 2 (a round's
+    /// spread needs two).
+    #[arg(long, default_value = "60", value_name = "N", value_parser = values::at_least_two, allow_negative_numbers = true)]
+    pub max_rounds: u64,
+
+    /// Stop adding rounds after this long (e.g. 2m; of each comparison, when confirming);
+    /// unknown if not settled by then.
+    #[arg(long, value_name = "TIME")]
+    pub max_time: Option<Duration>,
+
+    /// Runs of each side per round (default: enough that a side's round takes 300 ms,
+    /// between 5 and 50, from one trial run of each).
+    #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
+    pub runs_per_round: Option<u64>,
+
+    /// Warm-up runs of each side before the first round.
+    #[arg(short, long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
+    pub warmup: u64,
+}
+
 /// How `plumb history confirm` and `plumb history changes --confirm` re-run a change's
 /// two ends. The commands run are those given here or checked into the repository's
 /// plumb.toml; one recorded only in the (possibly shared) store runs only with
@@ -107,21 +117,8 @@ pub struct ConfirmOptions {
     #[arg(long)]
     pub trust_stored_commands: bool,
 
-    /// The cap in rounds of each comparison (at least 2).
-    #[arg(long, default_value = "60", value_name = "N", value_parser = values::at_least_two, allow_negative_numbers = true)]
-    pub max_rounds: u64,
-
-    /// The cap in time of each comparison.
-    #[arg(long, value_name = "TIME")]
-    pub max_time: Option<Duration>,
-
-    /// Runs of each side per round (default: a side's round takes about 300 ms, 5 to 50).
-    #[arg(long, value_name = "N", value_parser = values::positive, allow_negative_numbers = true)]
-    pub runs_per_round: Option<u64>,
-
-    /// Warm-up runs of each side before the first round.
-    #[arg(long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
-    pub warmup: u64,
+    #[command(flatten)]
+    pub rounds: RoundsArgs,
 
     /// Confidence of the whole confirmation: each of its J comparisons (the two ends, and
     /// up to 2⌈log2 N⌉ in a bisection of N commits) gets (1 − confidence)/J.

@@ -5,7 +5,6 @@ use crate::exit::{self, CliError};
 use crate::export;
 use crate::revs_args::RevsArgs;
 use crate::revs_run::{build_side, measure, Measure, NotBuilt, Side};
-use plumb_analysis::LookPlan;
 use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
 use plumb_revs::{Repo, Resolved, RevsError};
@@ -123,17 +122,7 @@ fn resolve_sides(repo: &Repo, a: &RevsArgs) -> Result<(Resolved, Resolved), CliE
 
 fn settings(a: &RevsArgs) -> Measure {
     Measure {
-        command: plumb_command::join_words(&a.command),
         prepare: a.prepare.clone(),
-        warmup: a.warmup,
-        runs_per_round: a.runs_per_round,
-        looks: LookPlan {
-            max_rounds: a.max_rounds as usize,
-            ..LookPlan::default()
-        },
-        max_time: a.max_time,
-        confidence: a.confidence,
-        sesoi: a.sesoi,
         seed: a.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -141,6 +130,11 @@ fn settings(a: &RevsArgs) -> Measure {
         }),
         counters: a.counters,
         progress: !a.no_progress && std::io::stderr().is_terminal(),
-        build: a.build.clone(),
+        ..Measure::new(
+            &a.rounds,
+            plumb_command::join_words(&a.command),
+            (a.confidence, a.sesoi),
+            a.build.clone(),
+        )
     }
 }

@@ -5,6 +5,7 @@
 use crate::args::CountersArg;
 use crate::exit::CliError;
 use crate::progress::Bar;
+use crate::revs_args::RoundsArgs;
 use crate::session::Session;
 use plumb_analysis::{analyse_document, AnalysisConfig, LookPlan, Settling};
 use plumb_command::{
@@ -87,6 +88,35 @@ pub struct Measure {
     pub counters: Option<CountersArg>,
     pub progress: bool,
     pub build: Option<String>,
+}
+
+impl Measure {
+    /// The rounds asked for, the command, and the verdict's terms; no prepare, no
+    /// counters, no progress bar, a fixed seed (`plumb revs` sets its own).
+    pub fn new(
+        rounds: &RoundsArgs,
+        command: String,
+        (confidence, sesoi): (Confidence, Fraction),
+        build: Option<String>,
+    ) -> Measure {
+        Measure {
+            command,
+            prepare: None,
+            warmup: rounds.warmup,
+            runs_per_round: rounds.runs_per_round,
+            looks: LookPlan {
+                max_rounds: rounds.max_rounds as usize,
+                ..LookPlan::default()
+            },
+            max_time: rounds.max_time,
+            confidence,
+            sesoi,
+            seed: 26,
+            counters: None,
+            progress: false,
+            build,
+        }
+    }
 }
 
 /// A round of one side takes about this long when the runs per round are not given, and
