@@ -66,12 +66,11 @@ fn run_harness(
     }
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = err.lines().collect();
         return Err(CliError(format!(
             "the harness failed in {role}'s worktree ({}): {}; the end of its stderr:\n{}",
-            side.label(),
+            side.rev.label(),
             out.status,
-            lines[lines.len().saturating_sub(20)..].join("\n")
+            plumb_revs::last_lines(&err, 20)
         )));
     }
     let text = std::fs::read_to_string(&json).map_err(|e| {
@@ -230,7 +229,7 @@ fn document(
     for (name, t) in tracked {
         for (i, pooled) in t.pooled.into_iter().enumerate() {
             if let Some(mut b) = pooled {
-                b.name = format!("{name} · {}", sides[i].label());
+                b.name = format!("{name} · {}", sides[i].rev.label());
                 b.group = Some(name.clone());
                 b.baseline = i == 0;
                 b.stats.clear();

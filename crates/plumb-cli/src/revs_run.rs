@@ -25,13 +25,6 @@ pub struct Side {
     pub built: Built,
 }
 
-impl Side {
-    /// Its name in the report: `main (3f2a1c9d2e)`, or the short sha alone.
-    pub fn label(&self) -> String {
-        self.rev.label()
-    }
-}
-
 /// Why a side could not be built.
 pub enum NotBuilt {
     Failed(String),
@@ -129,7 +122,7 @@ const MAX_RUNS_PER_ROUND: u64 = 50;
 
 fn spec(side: &Side, m: &Measure) -> CommandSpec {
     CommandSpec {
-        name: side.label(),
+        name: side.rev.label(),
         prepare: m.prepare.clone(),
         dir: Some(side.checkout.dir.clone()),
         ..CommandSpec::new(&m.command)
@@ -150,7 +143,7 @@ fn trial(sides: &[Side; 2], m: &Measure, stop: &AtomicBool) -> Result<u64, CliEr
         match out.status {
             Status::Failed { message, .. } => failures.push(format!(
                 "in {role}'s worktree ({}): {}",
-                side.label(),
+                side.rev.label(),
                 // plumb run's advice; plumb revs has no such option.
                 message.replace(" (use --ignore-failure to benchmark it anyway)", "")
             )),

@@ -121,8 +121,13 @@ fn tail_of(path: &std::path::Path) -> String {
         let _ = f.read_to_end(&mut bytes);
         text = String::from_utf8_lossy(&bytes).into_owned();
     }
+    last_lines(&text, TAIL_LINES)
+}
+
+/// The last `n` lines of `text`, joined: what a failed build or harness said last.
+pub fn last_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n")
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 #[cfg(test)]

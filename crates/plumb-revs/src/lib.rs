@@ -13,7 +13,7 @@ mod git;
 #[cfg(test)]
 mod test_repo;
 
-pub use build::{build, Built};
+pub use build::{build, last_lines, Built};
 pub use checkout::{checkout, Checkout, CACHE_DIR};
 pub use config::{RepoConfig, RevsSection, CONFIG_FILE};
 pub use error::RevsError;
