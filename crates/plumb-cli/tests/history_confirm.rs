@@ -6,7 +6,7 @@
 //! confirming nothing; a command only the store recorded refused unless trusted.
 mod common;
 
-use common::git_fixture::{plumb_in, repo_with, Version, BUILD};
+use common::git_fixture::{have_cc, repo_with, Version, BUILD};
 use common::history::{result, result_at, sqlite_value};
 use common::Env;
 use std::path::Path;
@@ -20,8 +20,7 @@ fn history(env: &Env, dir: &Path, commits: &[String], level: impl Fn(usize) -> f
         let mut doc = common::read_doc(&file);
         doc.benchmarks[0].set_command("./prog");
         std::fs::write(&file, doc.to_json()).unwrap();
-        plumb_in(
-            env,
+        env.plumb_in(
             dir,
             &[
                 "history",
@@ -35,16 +34,18 @@ fn history(env: &Env, dir: &Path, commits: &[String], level: impl Fn(usize) -> f
     }
 }
 
-fn have_cc() -> bool {
-    let ok = std::process::Command::new("cc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        plumb_testkit::skip("no C compiler (cc)");
-    }
-    ok
-}
+/// `history changes --confirm` re-running the fixture's program, four runs a round.
+const CONFIRM_CHANGES: [&str; 9] = [
+    "history",
+    "changes",
+    "--confirm",
+    "--build",
+    BUILD,
+    "--runs-per-round",
+    "4",
+    "--",
+    "./prog",
+];
 
 fn store(dir: &Path) -> std::path::PathBuf {
     dir.join(".plumb/history.db")
@@ -61,21 +62,7 @@ fn a_five_percent_step_is_confirmed_and_bisected_to_its_commit() {
         .collect();
     let (dir, commits) = repo_with(&env, "r", &versions, &[]);
     history(&env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
-    let run = plumb_in(
-        &env,
-        &dir,
-        &[
-            "history",
-            "changes",
-            "--confirm",
-            "--build",
-            BUILD,
-            "--runs-per-round",
-            "4",
-            "--",
-            "./prog",
-        ],
-    );
+    let run = env.plumb_in(&dir, &CONFIRM_CHANGES);
     run.assert_code(1);
     let culprit = &commits[12][..10];
     assert!(
@@ -99,11 +86,7 @@ fn a_five_percent_step_is_confirmed_and_bisected_to_its_commit() {
         format!("{} {}", commits[9], commits[14])
     );
     // Confirmed now: a second pass has nothing new to confirm, and says it in the table.
-    let again = plumb_in(
-        &env,
-        &dir,
-        &["history", "changes", "--confirm", "--", "./prog"],
-    );
+    let again = env.plumb_in(&dir, &["history", "changes", "--confirm", "--", "./prog"]);
     again.assert_code(0);
     assert!(again.stdout.contains("confirmed"), "{}", again.stdout);
 }
@@ -124,7 +107,7 @@ fn a_commit_that_does_not_build_is_stepped_around_with_plumb_toml_commands() {
     let toml = format!("[revs]\nbuild = \"{BUILD}\"\n[benchmarks]\nprog = \"./prog\"\n");
     let (dir, commits) = repo_with(&env, "r", &versions, &[("plumb.toml", &toml)]);
     history(&env, &dir, &commits, |i| if i < 14 { 10e6 } else { 10.5e6 });
-    let run = plumb_in(&env, &dir, &["history", "confirm", "--runs-per-round", "4"]);
+    let run = env.plumb_in(&dir, &["history", "confirm", "--runs-per-round", "4"]);
     run.assert_code(1);
     assert!(
         run.stderr
@@ -157,21 +140,7 @@ fn a_step_only_in_the_history_is_rejected_and_noise_confirms_nothing() {
     let (dir, commits) = repo_with(&env, "r", &versions, &[]);
     // The history says 5 % slower from commit 14; the program never changed.
     history(&env, &dir, &commits, |i| if i < 14 { 10e6 } else { 10.5e6 });
-    let run = plumb_in(
-        &env,
-        &dir,
-        &[
-            "history",
-            "changes",
-            "--confirm",
-            "--build",
-            BUILD,
-            "--runs-per-round",
-            "4",
-            "--",
-            "./prog",
-        ],
-    );
+    let run = env.plumb_in(&dir, &CONFIRM_CHANGES);
     run.assert_code(0);
     assert_eq!(
         sqlite_value(&store(&dir), "SELECT status FROM changes"),
@@ -196,8 +165,7 @@ fn a_step_only_in_the_history_is_rejected_and_noise_confirms_nothing() {
             level * (1.0 + 0.01 * plumb_testkit::noise(i as u64, 7)),
             i as u64,
         );
-        plumb_in(
-            &env,
+        env.plumb_in(
             &qdir,
             &[
                 "history",
@@ -209,8 +177,7 @@ fn a_step_only_in_the_history_is_rejected_and_noise_confirms_nothing() {
         )
         .assert_code(0);
     }
-    let run = plumb_in(
-        &env,
+    let run = env.plumb_in(
         &qdir,
         &[
             "history",
@@ -238,7 +205,7 @@ fn a_command_only_the_store_recorded_runs_only_when_trusted() {
         .collect();
     let (dir, commits) = repo_with(&env, "r", &versions, &[]);
     history(&env, &dir, &commits, |i| if i < 12 { 1e6 } else { 1.1e6 });
-    let run = plumb_in(&env, &dir, &["history", "confirm", "--build", "true"]);
+    let run = env.plumb_in(&dir, &["history", "confirm", "--build", "true"]);
     run.assert_code(2);
     assert!(
         run.stderr

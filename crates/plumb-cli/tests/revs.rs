@@ -3,21 +3,27 @@
 //! issue 26 said clearly with what was measured kept.
 mod common;
 
-use common::git_fixture::{git, plumb_in, repo, Version, BUILD};
+use common::git_fixture::{git, have_cc, repo, Version, BUILD};
 use common::{read_doc, Env};
 use plumb_model::{Ending, RunStatus, Verdict, VerdictReason};
 use std::time::Duration;
 
-/// No C compiler: said, and under CI a failure.
-fn have_cc() -> bool {
-    let ok = std::process::Command::new("cc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        plumb_testkit::skip("no C compiler (cc)");
-    }
-    ok
+/// `plumb revs REVS… --build BUILD --runs-per-round 4 --export-json JSON -- ./prog`: the
+/// fixture's program timed in four-run rounds, the result kept in `json`.
+fn timed_prog<'a>(revs: &[&'a str], json: &'a std::path::Path) -> Vec<&'a str> {
+    let mut args = vec!["revs"];
+    args.extend_from_slice(revs);
+    args.extend([
+        "--build",
+        BUILD,
+        "--runs-per-round",
+        "4",
+        "--export-json",
+        json.to_str().unwrap(),
+        "--",
+        "./prog",
+    ]);
+    args
 }
 
 #[test]
@@ -32,19 +38,8 @@ fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_500)],
     );
     let json = env.path("r.json");
-    let args = [
-        "revs",
-        "HEAD~1",
-        "--build",
-        BUILD,
-        "--runs-per-round",
-        "4",
-        "--export-json",
-        json.to_str().unwrap(),
-        "--",
-        "./prog",
-    ];
-    let run = plumb_in(&env, &dir, &args);
+    let args = timed_prog(&["HEAD~1"], &json);
+    let run = env.plumb_in(&dir, &args);
     run.assert_code(1);
     assert!(
         run.stderr.contains("plumb: building HEAD~1"),
@@ -86,7 +81,7 @@ fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
         "the repository stays clean"
     );
 
-    let again = plumb_in(&env, &dir, &args);
+    let again = env.plumb_in(&dir, &args);
     again.assert_code(1);
     assert!(
         again.stderr.contains("reusing the build of HEAD~1"),
@@ -112,23 +107,7 @@ fn the_same_program_in_two_trees_is_equivalent() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_000)],
     );
     let json = env.path("r.json");
-    let run = plumb_in(
-        &env,
-        &dir,
-        &[
-            "revs",
-            "HEAD~1",
-            "HEAD",
-            "--build",
-            BUILD,
-            "--runs-per-round",
-            "4",
-            "--export-json",
-            json.to_str().unwrap(),
-            "--",
-            "./prog",
-        ],
-    );
+    let run = env.plumb_in(&dir, &timed_prog(&["HEAD~1", "HEAD"], &json));
     run.assert_code(0);
     let r = read_doc(&json).revisions.unwrap();
     assert_eq!(
@@ -150,7 +129,7 @@ fn outside_a_repository_and_an_unknown_revision_are_said() {
         run.stderr
     );
     let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000)]);
-    let run = plumb_in(&env, &dir, &["revs", "nope", "--", "true"]);
+    let run = env.plumb_in(&dir, &["revs", "nope", "--", "true"]);
     run.assert_code(2);
     assert!(
         run.stderr.contains("no revision \"nope\""),
@@ -164,7 +143,7 @@ fn two_revisions_with_the_same_tree_are_nothing_to_compare() {
     let env = Env::new();
     let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000)]);
     git(&dir, &["commit", "-q", "--allow-empty", "-m", "empty"]);
-    let run = plumb_in(&env, &dir, &["revs", "HEAD~1", "--", "true"]);
+    let run = env.plumb_in(&dir, &["revs", "HEAD~1", "--", "true"]);
     run.assert_code(0);
     assert!(run.stderr.contains("have the same tree"), "{}", run.stderr);
     assert!(run.stderr.contains("nothing to compare"), "{}", run.stderr);
@@ -178,11 +157,7 @@ fn a_dirty_tree_is_refused_unless_allowed_and_then_measured_in_place() {
     let env = Env::new();
     let (dir, _) = repo(&env, "r", &[Version::Sleeps(2000), Version::Sleeps(2000)]);
     std::fs::write(dir.join("work.h"), "#define WORK_US 2100L\n").unwrap();
-    let run = plumb_in(
-        &env,
-        &dir,
-        &["revs", "HEAD~1", "--build", BUILD, "--", "./prog"],
-    );
+    let run = env.plumb_in(&dir, &["revs", "HEAD~1", "--build", BUILD, "--", "./prog"]);
     run.assert_code(2);
     assert!(
         run.stderr.contains("uncommitted changes (work.h)"),
@@ -191,8 +166,7 @@ fn a_dirty_tree_is_refused_unless_allowed_and_then_measured_in_place() {
     );
     assert!(run.stderr.contains("--allow-dirty"), "{}", run.stderr);
     let json = env.path("d.json");
-    let run = plumb_in(
-        &env,
+    let run = env.plumb_in(
         &dir,
         &[
             "revs",
@@ -231,11 +205,7 @@ fn a_failed_build_names_its_side_and_shows_its_last_lines() {
     }
     let env = Env::new();
     let (dir, commits) = repo(&env, "r", &[Version::Sleeps(1000), Version::Broken]);
-    let run = plumb_in(
-        &env,
-        &dir,
-        &["revs", "HEAD~1", "--build", BUILD, "--", "./prog"],
-    );
+    let run = env.plumb_in(&dir, &["revs", "HEAD~1", "--build", BUILD, "--", "./prog"]);
     run.assert_code(2);
     let short = &commits[1][..10];
     assert!(
@@ -262,11 +232,7 @@ fn a_command_that_fails_in_one_worktree_only_is_said() {
     git(&dir, &["add", "."]);
     git(&dir, &["commit", "-q", "-m", "no program"]);
     let build = "test -f no-program || cc -O2 -o prog prog.c";
-    let run = plumb_in(
-        &env,
-        &dir,
-        &["revs", "HEAD~1", "--build", build, "--", "./prog"],
-    );
+    let run = env.plumb_in(&dir, &["revs", "HEAD~1", "--build", build, "--", "./prog"]);
     run.assert_code(2);
     assert!(
         run.stderr.contains("the command fails in B's worktree"),
@@ -280,21 +246,14 @@ fn a_command_that_fails_in_one_worktree_only_is_said() {
 fn ctrl_c_during_a_build_keeps_its_worktree_for_the_next_run() {
     let env = Env::new();
     let (dir, _) = repo(&env, "r", &[Version::Sleeps(1000), Version::Sleeps(2000)]);
-    let out = env
-        .command(&["revs", "HEAD~1", "--build", "sleep 30", "--", "./prog"])
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    std::process::Command::new("kill")
-        .args(["-INT", &out.id().to_string()])
-        .status()
-        .unwrap();
-    let out = out.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let out = env.plumb_signalled_in(
+        &dir,
+        &["revs", "HEAD~1", "--build", "sleep 30", "--", "./prog"],
+        "-INT",
+        Duration::from_millis(1500),
+    );
+    let stderr = &out.stderr;
+    assert_eq!(out.code, 130, "{stderr}");
     assert!(
         stderr.contains("stopped by Ctrl-C during the build of HEAD~1"),
         "{stderr}"
@@ -322,36 +281,13 @@ fn ctrl_c_during_the_rounds_keeps_what_was_measured() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_200)],
     );
     let json = env.path("i.json");
-    let child = env
-        .command(&[
-            "revs",
-            "HEAD~1",
-            "--build",
-            BUILD,
-            "--runs-per-round",
-            "4",
-            "--export-json",
-            json.to_str().unwrap(),
-            "--",
-            "./prog",
-        ])
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
-    std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = env.plumb_signalled_in(
+        &dir,
+        &timed_prog(&["HEAD~1"], &json),
+        "-INT",
+        Duration::from_millis(2500),
     );
+    assert_eq!(out.code, 130, "{}", out.stderr);
     let doc = read_doc(&json);
     assert!(
         matches!(doc.status, RunStatus::Interrupted { .. }),
@@ -400,7 +336,7 @@ fn a_full_disk_while_making_a_worktree_is_said_and_cleaned_up() {
     std::fs::write(dir.join("big"), vec![b'x'; 700 * 1024]).unwrap();
     git(&dir, &["add", "big"]);
     git(&dir, &["commit", "-q", "-m", "big"]);
-    let run = plumb_in(&env, &dir, &["revs", "HEAD~1", "--", "true"]);
+    let run = env.plumb_in(&dir, &["revs", "HEAD~1", "--", "true"]);
     run.assert_code(2);
     assert!(
         run.stderr.contains("creating the worktree of HEAD at"),

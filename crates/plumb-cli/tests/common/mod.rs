@@ -76,19 +76,36 @@ impl Env {
     }
 
     pub fn plumb(&self, args: &[&str]) -> Run {
-        let out: Output = self.command(args).output().expect("plumb runs");
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        self.plumb_in(self.dir.path(), args)
+    }
+
+    /// plumb with `args`, run in `dir` (a repository the test made, say).
+    pub fn plumb_in(&self, dir: &Path, args: &[&str]) -> Run {
+        Run::of(
+            self.command(args)
+                .current_dir(dir)
+                .output()
+                .expect("plumb runs"),
+        )
     }
 
     /// Runs plumb with `args`, sends it `signal` (`-INT`, `-TERM`…) after `after`, and
     /// returns how it ended.
     pub fn plumb_signalled(&self, args: &[&str], signal: &str, after: Duration) -> Run {
+        self.plumb_signalled_in(self.dir.path(), args, signal, after)
+    }
+
+    /// `plumb_signalled`, run in `dir`.
+    pub fn plumb_signalled_in(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        signal: &str,
+        after: Duration,
+    ) -> Run {
         let child = self
             .command(args)
+            .current_dir(dir)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -99,12 +116,7 @@ impl Env {
             .status()
             .expect("kill runs");
         assert!(killed.success());
-        let out = child.wait_with_output().expect("plumb ends");
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        Run::of(child.wait_with_output().expect("plumb ends"))
     }
 
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
@@ -120,6 +132,15 @@ pub fn read_doc(path: &Path) -> plumb_model::ResultDocument {
 }
 
 impl Run {
+    /// How a finished plumb ended: its exit code (-1 for a signal) and its output.
+    pub fn of(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
     pub fn assert_code(&self, code: i32) -> &Self {
         assert_eq!(
             self.code, code,
