@@ -1,8 +1,8 @@
 //! A benchmark in the result model: its kind, samples, corrections, statistics and diagnostics.
 use crate::quantity::ByteSize;
 use crate::{
-    Aggregate, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples, SimulatedCounts,
-    Source, Workload,
+    Aggregate, Design, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples,
+    SimulatedCounts, Source, Workload,
 };
 use plumb_stats::{Interval, Summary};
 use serde::{Deserialize, Serialize};
@@ -86,6 +86,10 @@ pub struct Benchmark {
     /// are placed by, against this machine's caches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub working_set: Option<ByteSize>,
+    /// The workload the benchmark declares (keys, mix, sizes, concurrency, durability,
+    /// what production looks like): what the design layer's red flags are checked on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<Box<Design>>,
     /// The sweep this benchmark is a point of: benchmarks with the same series differ
     /// only in the swept parameter (a command as written with that parameter left as
     /// `{name}`, an in-process name without its `/param=value`).
@@ -125,6 +129,7 @@ impl Benchmark {
             workload: Workload::empty(kind),
             parameters: BTreeMap::new(),
             working_set: None,
+            design: None,
             series: None,
             baseline: false,
             metrics: BTreeMap::new(),

@@ -3,8 +3,8 @@
 //! of another kind, which the in-memory `Workload` cannot hold.
 use crate::quantity::ByteSize;
 use crate::{
-    Benchmark, BenchmarkKind, Correction, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo,
-    MetricStats, Samples, SimulatedCounts, Workload,
+    Benchmark, BenchmarkKind, Correction, Design, Diagnostic, FunctionInfo, LoadInfo, Metric,
+    MetricInfo, MetricStats, Samples, SimulatedCounts, Workload,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -21,6 +21,8 @@ pub(crate) struct RawBenchmark {
     parameters: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     working_set: Option<ByteSize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    design: Option<Box<Design>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     series: Option<String>,
     #[serde(default)]
@@ -75,6 +77,7 @@ impl TryFrom<RawBenchmark> for Benchmark {
             workload,
             parameters: r.parameters,
             working_set: r.working_set,
+            design: r.design,
             series: r.series,
             baseline: r.baseline,
             metrics: r.metrics,
@@ -113,6 +116,7 @@ impl From<Benchmark> for RawBenchmark {
             command,
             parameters: b.parameters,
             working_set: b.working_set,
+            design: b.design,
             series: b.series,
             baseline: b.baseline,
             metrics: b.metrics,

@@ -8,6 +8,7 @@ mod benchmark;
 mod benchmark_json;
 mod comparison;
 mod comparison_document;
+mod design;
 mod diagnostic;
 mod document;
 mod environment;
@@ -23,6 +24,7 @@ mod migrate;
 mod nan_as_null;
 mod profile;
 pub mod quantity;
+mod question;
 pub mod redact;
 mod revisions;
 mod samples;
@@ -38,6 +40,10 @@ pub use comparison::{Comparison, CounterChange, Verdict, VerdictReason};
 pub use comparison_document::{
     ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,
     COMPARISON_FORMAT_VERSION,
+};
+pub use design::{
+    parse_workload_file, ycsb_core, Arrival, Design, DesignError, Durability, GeneratorPlace,
+    KeyDistribution, Mix, SizeDistribution, StateBetweenRuns, WorkloadFile,
 };
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use document::{
@@ -61,6 +67,7 @@ pub use profile::{
     AllocationProfile, AllocationSite, AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation,
     CallGraph, FoldedStack, Profile, ProfileSettings, ProfiledFunction, ShareChange,
 };
+pub use question::Question;
 pub use revisions::{BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord};
 pub use samples::{Exit, Samples};
 pub use settings::{

@@ -32,6 +32,7 @@ mod ties;
 mod tost;
 mod trend;
 mod welch;
+mod zipf_mass;
 
 pub use amdahl::{amdahl_range, amdahl_speedup};
 pub use anova::{one_way_anova, Anova};
@@ -62,6 +63,7 @@ pub use summary::{median_of_sorted, percentile_of_sorted, Summary};
 pub use tost::{tost_welch, Tost};
 pub use trend::{mann_kendall, MannKendall};
 pub use welch::{welch_t_test, WelchTest};
+pub use zipf_mass::{harmonic, zipf_hot_items};
 
 /// A closed interval `[lo, hi]`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
