@@ -7,6 +7,7 @@ mod between_runs;
 mod bisect;
 mod checks;
 mod compare;
+mod design_checks;
 mod environment;
 mod explain;
 mod harness_checks;
@@ -26,6 +27,7 @@ pub use between_runs::{
 };
 pub use bisect::{bisect, Bisection, Step};
 pub use compare::{compare_documents, Judging, Side};
+pub use design_checks::design_checks;
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;
 pub use harness_checks::{harness_checks, GroupChecks};

@@ -124,6 +124,13 @@ pub enum Command {
         after_help = "Example:\n  plumb revs origin/main HEAD --build 'cargo build --release' -- ./target/release/app input.txt\n\nExit codes: 0 not slower (faster, equivalent, or unknown at the cap: said), 1 B slower by more than the SESOI, 2 bad input, a failed build or a failing command, 128 + N stopped by signal N."
     )]
     Revs(Box<crate::revs_args::RevsArgs>),
+    /// Check a benchmark's declared design (a workload file) for the red flags that make
+    /// benchmarks lie — data that fits in cache, sequential keys, one thread, no fsync,
+    /// a closed loop asked for p99 — against this machine. Measures nothing.
+    #[command(
+        after_help = "Example:\n  plumb design check workload.toml\n\nExit codes: 0 no red flags, 1 red flags (warnings) found, 2 bad input."
+    )]
+    Design(DesignArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -462,6 +469,30 @@ pub struct ExportArgs {
     /// Write a self-contained HTML page with charts (as plumb report).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct DesignArgs {
+    #[command(subcommand)]
+    pub command: DesignCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DesignCommand {
+    /// Read a workload file and print its traits and red flags.
+    Check {
+        /// The workload file (TOML): keys, mix, records, sizes, threads, rate,
+        /// durability, state, warm-up, duration, question, [production] ...
+        #[arg(value_name = "FILE.toml")]
+        file: PathBuf,
+        /// Where the data would live, for the disk-size check (default: the file's
+        /// directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Print the designs and their findings as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]

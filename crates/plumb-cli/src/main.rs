@@ -6,6 +6,7 @@ mod compare_cmd;
 mod compare_noise;
 mod completions_cmd;
 mod counting;
+mod design_cmd;
 mod env_cmd;
 mod exit;
 mod export;
@@ -56,6 +57,7 @@ fn main() {
         args::Command::Amdahl(a) => amdahl_cmd::run(a),
         args::Command::History(a) => history_cmd::run(a),
         args::Command::Revs(a) => revs_cmd::run(*a),
+        args::Command::Design(a) => design_cmd::run(a),
     };
     std::process::exit(exit::report(result));
 }

@@ -130,6 +130,29 @@ codes! {
     PairedByElimination = "paired-by-elimination",
     /// Two separate runs compared: the noise between runs, measured in the history or not.
     SeparateRuns = "separate-runs",
+    // The design (declared workload), before or after a run.
+    /// The whole working set fits in the last-level cache.
+    WorkingSetInCache = "working-set-in-cache",
+    /// The working set fits in memory while production's does not.
+    WorkingSetInMemory = "working-set-in-memory",
+    /// The items taking 90 % of a skewed distribution's accesses fit in cache.
+    HotSetInCache = "hot-set-in-cache",
+    SequentialKeys = "sequential-keys",
+    SingleThread = "single-thread",
+    FixedSizeValues = "fixed-size-values",
+    NoDurability = "no-durability",
+    CleanState = "clean-state",
+    /// A write-heavy run writing less than a few times its data.
+    TooShortToSteady = "too-short-to-steady",
+    /// A closed loop asked for a latency percentile (coordinated omission).
+    ClosedLoopPercentile = "closed-loop-percentile",
+    TooFewForPercentile = "too-few-for-percentile",
+    /// An open loop with less concurrency than Little's law needs for its rate.
+    ConcurrencyBelowLittle = "concurrency-below-little",
+    GeneratorOnTarget = "generator-on-target",
+    OneLaunch = "one-launch",
+    /// A declared trait the run contradicts.
+    DesignMismatch = "design-mismatch",
 }
 
 impl fmt::Display for DiagnosticCode {

@@ -5,6 +5,7 @@ mod compare_view;
 mod counter_rows;
 mod counting_plan;
 mod csv_export;
+mod design_view;
 mod env_view;
 mod export;
 pub mod finding;
@@ -29,6 +30,7 @@ mod terminal;
 pub use compare_view::{render_document_comparison, render_load_comparison};
 pub use counting_plan::{counting_plan, refusal_text, Counted};
 pub use csv_export::render_csv;
+pub use design_view::{design_traits, render_design_check};
 pub use env_view::{
     counting_notices, hardware_counters, render_environment, render_environment_record,
     simulation_summary,

@@ -208,6 +208,40 @@ pub enum GeneratorPlace {
     OtherMachine,
 }
 
+impl std::fmt::Display for KeyDistribution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyDistribution::Sequential => f.write_str("sequential"),
+            KeyDistribution::Uniform => f.write_str("uniform"),
+            KeyDistribution::Zipfian { theta, scrambled } => {
+                let kind = if *scrambled {
+                    "scrambled Zipfian"
+                } else {
+                    "Zipfian"
+                };
+                write!(f, "{kind} (θ = {theta})")
+            }
+            KeyDistribution::Latest { theta } => write!(f, "latest (θ = {theta})"),
+            KeyDistribution::Hotspot { data, operations } => write!(
+                f,
+                "hotspot ({} of keys take {} of operations)",
+                crate::format::percent(*data),
+                crate::format::percent(*operations)
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Durability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Durability::None => "none",
+            Durability::FsyncPerOp => "an fsync per operation",
+            Durability::GroupCommit => "group commit",
+        })
+    }
+}
+
 impl Design {
     /// Bytes of one record (mean key size + mean value size), when either is declared.
     pub fn record_bytes(&self) -> Option<f64> {

@@ -83,6 +83,7 @@ pub fn all() -> Vec<Diagnostic> {
     out.extend(harness(level));
     out.extend(machine());
     out.extend(load());
+    out.extend(design());
     out
 }
 
@@ -449,6 +450,87 @@ fn load() -> Vec<Diagnostic> {
         ),
         w(DifferentSchedules::Targets {
             targets: vec!["/a".into(), "/b".into()],
+        }
+        .into()),
+    ]
+}
+
+fn design() -> Vec<Diagnostic> {
+    let w = |f: Finding| Diagnostic::new(Severity::Warning, f);
+    vec![
+        w(WorkingSetInCache {
+            working_set: ByteSize(1_023_000),
+            estimated: true,
+            cache: "L3 cache".into(),
+            cache_size: ByteSize(32 << 20),
+            production: Some(ByteSize(1 << 40)),
+        }
+        .into()),
+        w(WorkingSetInMemory {
+            working_set: ByteSize(8 << 30),
+            estimated: false,
+            memory: ByteSize(24 << 30),
+            production: ByteSize(1 << 40),
+        }
+        .into()),
+        w(HotSetInCache {
+            distribution: "zipfian".into(),
+            theta: 0.99,
+            records: 10_000_000,
+            hot_items: 3_162,
+            share: 0.9,
+            hot_set: ByteSize(3_234_726),
+            cache: "L3 cache".into(),
+            cache_size: ByteSize(32 << 20),
+        }
+        .into()),
+        w(SequentialKeys {
+            production: Some("zipfian (θ = 0.99)".into()),
+        }
+        .into()),
+        w(SingleThread {
+            production: Some(64),
+        }
+        .into()),
+        w(FixedSizeValues {
+            size: ByteSize(1000),
+        }
+        .into()),
+        w(NoDurability {
+            production: Some("group-commit".into()),
+        }
+        .into()),
+        w(CleanState {}.into()),
+        w(TooShortToSteady {
+            written: ByteSize(50 << 20),
+            data: ByteSize(1 << 30),
+            times: 3.0,
+        }
+        .into()),
+        w(ClosedLoopPercentile { percentile: 99.0 }.into()),
+        w(TooFewForPercentile {
+            percentile: 99.9,
+            samples: 5000.0,
+            beyond: 5.0,
+            needed: 10.0,
+        }
+        .into()),
+        w(ConcurrencyBelowLittle {
+            rate: 20_000.0,
+            latency: Duration::from_millis(5),
+            needed: 100.0,
+            threads: 16,
+        }
+        .into()),
+        w(GeneratorOnTarget {
+            target: Some("http://127.0.0.1:8080/".into()),
+        }
+        .into()),
+        Diagnostic::new(Severity::Info, OneLaunch {}),
+        w(DesignMismatch {
+            field: "warmup".into(),
+            declared: "10 s".into(),
+            measured: "none".into(),
         }
         .into()),
     ]

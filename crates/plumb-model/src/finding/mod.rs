@@ -3,6 +3,7 @@
 //! written in one place (plumb-report's `finding`), as verdict reasons are.
 
 mod counters;
+mod design;
 mod harness;
 mod load;
 mod machine;
@@ -12,6 +13,11 @@ mod samples;
 pub use counters::{
     BranchBound, CacheCliff, CountedTooMuch, CounterMoved, MemoryBound, MissesAlong,
     NothingMeasured, SizeStep, TimeNotWork, WorkNotTime,
+};
+pub use design::{
+    CleanState, ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FixedSizeValues,
+    GeneratorOnTarget, HotSetInCache, NoDurability, OneLaunch, SequentialKeys, SingleThread,
+    TooFewForPercentile, TooShortToSteady, WorkingSetInCache, WorkingSetInMemory,
 };
 pub use harness::{
     Allocates, CheckTheWork, Failed, Imprecise, NoSteadyState, NoWarmup, Noise, ResultUnchecked,
@@ -127,6 +133,21 @@ findings! {
     BestCaseAgrees,
     PairedByElimination,
     SeparateRuns,
+    WorkingSetInCache,
+    WorkingSetInMemory,
+    HotSetInCache,
+    SequentialKeys,
+    SingleThread,
+    FixedSizeValues,
+    NoDurability,
+    CleanState,
+    TooShortToSteady,
+    ClosedLoopPercentile,
+    TooFewForPercentile,
+    ConcurrencyBelowLittle,
+    GeneratorOnTarget,
+    OneLaunch,
+    DesignMismatch,
 }
 
 /// One diagnostic of every code, with figures like a run's, for tests of whatever

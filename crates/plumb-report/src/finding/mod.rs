@@ -3,6 +3,7 @@
 //! Checks decide findings (plumb-analysis); tables, pages and messages print these.
 
 mod counters;
+mod design;
 mod harness;
 mod load;
 mod machine;
@@ -105,6 +106,21 @@ pub fn words(f: &Finding) -> Words {
         F::Retried(x) => load::retried(x),
         F::DisjointWindows(x) => load::disjoint(x),
         F::DifferentSchedules(x) => load::different_schedules(x),
+        F::WorkingSetInCache(x) => design::working_set_in_cache(x),
+        F::WorkingSetInMemory(x) => design::working_set_in_memory(x),
+        F::HotSetInCache(x) => design::hot_set_in_cache(x),
+        F::SequentialKeys(x) => design::sequential_keys(x),
+        F::SingleThread(x) => design::single_thread(x),
+        F::FixedSizeValues(x) => design::fixed_size_values(x),
+        F::NoDurability(x) => design::no_durability(x),
+        F::CleanState(_) => design::clean_state(),
+        F::TooShortToSteady(x) => design::too_short_to_steady(x),
+        F::ClosedLoopPercentile(x) => design::closed_loop_percentile(x),
+        F::TooFewForPercentile(x) => design::too_few_for_percentile(x),
+        F::ConcurrencyBelowLittle(x) => design::concurrency_below_little(x),
+        F::GeneratorOnTarget(x) => design::generator_on_target(x),
+        F::OneLaunch(_) => design::one_launch(),
+        F::DesignMismatch(x) => design::design_mismatch(x),
         F::Recorded(r) => Words::new(r.message.clone())
             .details(recorded_evidence(&r.evidence))
             .advice(r.advice.clone()),

@@ -1,0 +1,126 @@
+//! `plumb design check FILE.toml`: the workload file read and checked, then the design
+//! layer's red flags against this machine's caches and memory, for the shared design and
+//! each benchmark's own. Nothing is measured; it takes milliseconds.
+use crate::args::{DesignArgs, DesignCommand};
+use crate::exit::{self, CliError};
+use plumb_model::quantity::ByteSize;
+use plumb_model::{parse_workload_file, Design, WorkloadFile};
+use plumb_report::render_design_check;
+use std::path::Path;
+
+/// Exit status when a design raises a warning (as `compare` exits 1 on a slowdown).
+const RED_FLAGS: i32 = 1;
+
+pub fn run(a: DesignArgs) -> Result<i32, CliError> {
+    match a.command {
+        DesignCommand::Check { file, dir, json } => check(&file, dir.as_deref(), json),
+    }
+}
+
+fn check(file: &Path, dir: Option<&Path>, json: bool) -> Result<i32, CliError> {
+    let workload = read_workload(file, dir)?;
+    let env = plumb_env::collect();
+    let mut designs = vec![("design".to_string(), workload.design.clone())];
+    for name in workload.benchmarks.keys() {
+        designs.push((format!("benchmark {name:?}"), workload.for_benchmark(name)));
+    }
+    let checked: Vec<_> = designs
+        .into_iter()
+        .map(|(name, d)| {
+            let found = plumb_analysis::design_checks(&d, &env);
+            (name, d, found)
+        })
+        .collect();
+    let flagged = checked
+        .iter()
+        .flat_map(|(_, _, f)| f)
+        .any(|d| d.severity >= plumb_model::Severity::Warning);
+    if json {
+        let value: Vec<_> = (checked.iter())
+            .map(|(name, d, found)| serde_json::json!({"name": name, "design": d, "diagnostics": found}))
+            .collect();
+        let text = serde_json::to_string_pretty(&value).expect("designs serialise");
+        exit::print_stdout(&format!("{text}\n"))?;
+    } else {
+        let text: Vec<String> = (checked.iter())
+            .map(|(name, d, found)| render_design_check(name, d, found))
+            .collect();
+        exit::print_stdout(&text.join("\n"))?;
+    }
+    Ok(if flagged { RED_FLAGS } else { exit::OK })
+}
+
+/// A workload file read, parsed and checked against the disk its data would live on
+/// (`dir`, else the file's own directory): a working set larger than that filesystem is
+/// refused, as an impossible value.
+pub fn read_workload(file: &Path, dir: Option<&Path>) -> Result<WorkloadFile, CliError> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        CliError(format!(
+            "cannot read the workload file {}: {e}",
+            file.display()
+        ))
+    })?;
+    let workload = parse_workload_file(&text)
+        .map_err(|e| CliError(format!("workload file {}: {e}", file.display())))?;
+    let dir = dir
+        .map(Path::to_path_buf)
+        .or_else(|| {
+            file.parent().map(|p| {
+                if p.as_os_str().is_empty() {
+                    Path::new(".").to_path_buf()
+                } else {
+                    p.to_path_buf()
+                }
+            })
+        })
+        .unwrap_or_else(|| Path::new(".").to_path_buf());
+    let disk = filesystem_size(&dir).map_err(|e| {
+        CliError(format!(
+            "cannot read the size of the filesystem holding {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let designs = std::iter::once(("".to_string(), workload.design.clone())).chain(
+        (workload.benchmarks.keys())
+            .map(|n| (format!("benchmarks.{n:?}."), workload.for_benchmark(n))),
+    );
+    for (scope, d) in designs {
+        too_big_for_disk(&d, disk, &dir).map_err(|e| {
+            CliError(format!(
+                "workload file {}: `{scope}working_set` {e}",
+                file.display()
+            ))
+        })?;
+    }
+    Ok(workload)
+}
+
+fn too_big_for_disk(d: &Design, disk: ByteSize, dir: &Path) -> Result<(), String> {
+    match d.working_set_bytes() {
+        Some((ws, estimated)) if ws > disk => {
+            Err(format!(
+            "{}{} is larger than the whole filesystem holding {} ({}): it cannot be stored here",
+            plumb_model::format::bytes(ws),
+            if estimated { " (records × record size)" } else { "" },
+            dir.display(),
+            plumb_model::format::bytes(disk)
+        ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The total size of the filesystem holding `dir` (statvfs: blocks × fragment size).
+fn filesystem_size(dir: &Path) -> std::io::Result<ByteSize> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::other("the path holds a NUL byte"))?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is a valid NUL-terminated string and `st` a writable statvfs.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(ByteSize(
+        (st.f_blocks as u64).saturating_mul(st.f_frsize as u64),
+    ))
+}
