@@ -27,7 +27,7 @@ pub use between_runs::{
 };
 pub use bisect::{bisect, Bisection, Step};
 pub use compare::{compare_documents, Judging, Side};
-pub use design_checks::design_checks;
+pub use design_checks::{against_run, attach_design_findings, design_checks, RunFacts};
 pub use environment::environment_diagnostics;
 pub use explain::compare_explained;
 pub use harness_checks::{harness_checks, GroupChecks};

@@ -5,6 +5,7 @@ use crate::measure::{time_calls, time_inputs, untimed_region_calls, untimed_regi
 use crate::sampler::{sample, Sampled, SamplingConfig, TimedRun, EXTRA};
 use plumb_counters::CounterProbe;
 use plumb_model::quantity::ByteSize;
+use plumb_model::Design;
 use plumb_probe::{Nested, Nothing, Probe, ProbeMetric};
 use std::fmt::Debug;
 
@@ -130,6 +131,7 @@ pub struct Bencher<'c> {
     ctx: &'c Context,
     ops_per_iter: u64,
     pub(crate) working_set: Option<ByteSize>,
+    pub(crate) design: Option<Box<Design>>,
     pub(crate) result: Option<String>,
     pub(crate) measured: Option<Measured>,
     /// Under a simulator or a profiler: how long the untimed region took.
@@ -143,6 +145,7 @@ impl<'c> Bencher<'c> {
             ctx,
             ops_per_iter: 1,
             working_set: None,
+            design: None,
             result: None,
             measured: None,
             region_time: None,
@@ -175,6 +178,27 @@ impl<'c> Bencher<'c> {
     /// level (or DRAM) the working set lands in.
     pub fn working_set_bytes(&mut self, bytes: u64) -> &mut Self {
         self.working_set = Some(ByteSize(bytes));
+        self
+    }
+
+    /// Declares the workload this benchmark models — keys, mix, records, sizes, threads,
+    /// durability, state, the question asked, and production's traits — so the result
+    /// records it and the design layer's red flags (data that fits in cache, sequential
+    /// keys, one thread, no fsync…) are checked beside the run's findings. Untimed: it is
+    /// read once, outside the measuring loop.
+    ///
+    /// ```
+    /// use plumb_bench::design::{Design, KeyDistribution};
+    /// let d = Design {
+    ///     keys: Some(KeyDistribution::Zipfian { theta: 0.99, scrambled: true }),
+    ///     records: Some(10_000_000),
+    ///     threads: Some(2),
+    ///     ..Design::default()
+    /// };
+    /// # let _ = d;
+    /// ```
+    pub fn design(&mut self, design: Design) -> &mut Self {
+        self.design = (!design.is_empty()).then(|| Box::new(design));
         self
     }
 

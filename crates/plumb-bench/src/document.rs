@@ -65,6 +65,7 @@ pub(crate) fn benchmark(args: &Args, e: &Entry<'_>, r: Ran) -> Benchmark {
     b.baseline = e.baseline;
     b.parameters = e.parameters.clone();
     b.working_set = r.working_set;
+    b.design = r.design;
     b.series = series(e);
     let mut info = FunctionInfo {
         result: r.result,

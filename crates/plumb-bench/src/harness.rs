@@ -34,6 +34,7 @@ pub(crate) struct Ran {
     pub outcome: BenchOutcome,
     pub result: Option<String>,
     pub working_set: Option<ByteSize>,
+    pub design: Option<Box<plumb_model::Design>>,
 }
 
 impl<'a> Harness<'a> {
@@ -461,6 +462,7 @@ fn run_one(ctx: &Context, entry: &mut Entry<'_>) -> Ran {
         outcome,
         result: b.result.take(),
         working_set: b.working_set,
+        design: b.design.take(),
     }
 }
 

@@ -71,6 +71,7 @@ fn merge(e: &Entry<'_>, launches: Vec<Benchmark>, failures: Vec<String>) -> Benc
     b.baseline = e.baseline;
     b.parameters = e.parameters.clone();
     b.working_set = launches.first().and_then(|l| l.working_set);
+    b.design = launches.first().and_then(|l| l.design.clone());
     b.series = launches.first().and_then(|l| l.series.clone());
     let mut info = launches
         .first()

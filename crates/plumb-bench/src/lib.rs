@@ -47,5 +47,14 @@ pub use error::{ArgsError, BenchError};
 pub use harness::Harness;
 pub use registry::Group;
 pub use sizes::sizes_across_caches;
+
+/// The design a benchmark declares (`Bencher::design`): its traits and YCSB's presets.
+pub mod design {
+    pub use plumb_model::quantity::{ByteSize, Duration, Rate};
+    pub use plumb_model::{
+        ycsb_core, Arrival, Design, Durability, GeneratorPlace, KeyDistribution, Mix, Question,
+        SizeDistribution, StateBetweenRuns,
+    };
+}
 /// Re-exported so benchmarks need one import; see `std::hint::black_box`.
 pub use std::hint::black_box;

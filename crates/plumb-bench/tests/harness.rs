@@ -275,3 +275,52 @@ fn counters_are_read_around_measured_samples_only() {
     assert!((250.0..270.0).contains(&fresh), "{fresh} faults per op");
     assert!(faults("nothing-touched") < 0.01);
 }
+
+/// A benchmark's declared design is recorded in the result and its red flags are among
+/// its findings; a benchmark that declares nothing gets none of them.
+#[test]
+fn a_declared_design_is_recorded_and_checked() {
+    use plumb_bench::design::*;
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = Harness::with_args(quick(dir.path(), &[]));
+    h.bench("lazy", |b| {
+        b.design(Design {
+            keys: Some(KeyDistribution::Sequential),
+            threads: Some(1),
+            durability: Some(Durability::None),
+            ..ycsb_core('a').unwrap()
+        })
+        .iter(|| black_box(1u64) + 1)
+    });
+    h.bench("plain", |b| b.iter(|| black_box(2u64) * 3));
+    let doc = h.run_to_document().unwrap().unwrap();
+    let lazy = doc.benchmark("lazy").unwrap();
+    assert_eq!(
+        lazy.design.as_ref().unwrap().preset.as_deref(),
+        Some("ycsb-a")
+    );
+    let codes: Vec<String> = lazy
+        .diagnostics
+        .iter()
+        .map(|d| d.code().to_string())
+        .collect();
+    for code in [
+        "working-set-in-cache",
+        "sequential-keys",
+        "single-thread",
+        "no-durability",
+        "fixed-size-values",
+    ] {
+        assert!(codes.iter().any(|c| c == code), "{code}: {codes:?}");
+    }
+    let plain = doc.benchmark("plain").unwrap();
+    assert!(plain.design.is_none());
+    assert!(!plain
+        .diagnostics
+        .iter()
+        .any(|d| d.code().as_str() == "single-thread"));
+    // The design survives the saved document.
+    let saved = std::fs::read_to_string(dir.path().join("r.json")).unwrap();
+    let read = plumb_model::ResultDocument::from_json(&saved).unwrap();
+    assert_eq!(read.benchmark("lazy").unwrap().design, lazy.design);
+}

@@ -347,6 +347,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "BYTES")]
     pub working_set: Option<String>,
 
+    /// A workload file (TOML) declaring what the benchmarks model — keys, mix, records,
+    /// sizes, threads, rate, durability, state, the question asked, and production's
+    /// traits ([benchmarks."NAME"] for one benchmark's own): recorded in the result and
+    /// its red flags checked beside the run's findings (`plumb design check FILE`
+    /// checks it without running).
+    #[arg(long, value_name = "FILE.toml")]
+    pub workload: Option<PathBuf>,
+
     /// Where the commands' standard output goes: null, inherit, or a file path.
     #[arg(long, default_value = "null", value_name = "WHERE")]
     pub output: String,
@@ -545,6 +553,14 @@ pub struct LoadArgs {
     /// is slower at a percentile.
     #[arg(required = true, num_args = 1..=2, value_name = "URL")]
     pub urls: Vec<String>,
+
+    /// A workload file (TOML) declaring what the benchmarks model — keys, mix, records,
+    /// sizes, threads, rate, durability, state, the question asked, and production's
+    /// traits ([benchmarks."NAME"] for one benchmark's own): recorded in the result and
+    /// its red flags checked beside the run's findings (`plumb design check FILE`
+    /// checks it without running).
+    #[arg(long, value_name = "FILE.toml")]
+    pub workload: Option<PathBuf>,
     /// Runs of the test, one after the other. Comparisons judge a percentile by the
     /// spread of the runs' own: run-to-run variation, which one run cannot show (one run
     /// per side compares as inconclusive).

@@ -4,7 +4,7 @@
 use crate::args::{DesignArgs, DesignCommand};
 use crate::exit::{self, CliError};
 use plumb_model::quantity::ByteSize;
-use plumb_model::{parse_workload_file, Design, WorkloadFile};
+use plumb_model::{parse_workload_file, Benchmark, Design, WorkloadFile};
 use plumb_report::render_design_check;
 use std::path::Path;
 
@@ -123,4 +123,38 @@ fn filesystem_size(dir: &Path) -> std::io::Result<ByteSize> {
     Ok(ByteSize(
         (st.f_blocks as u64).saturating_mul(st.f_frsize as u64),
     ))
+}
+
+/// The workload file of `--workload`, read before anything runs, with every benchmark it
+/// names among `names` (a table for a benchmark the run does not have is a typo that
+/// would silently declare nothing).
+pub fn workload_for_run(
+    file: Option<&Path>,
+    names: &[&str],
+) -> Result<Option<WorkloadFile>, CliError> {
+    let Some(file) = file else {
+        return Ok(None);
+    };
+    let workload = read_workload(file, None)?;
+    let unmatched = workload.unmatched(names);
+    if !unmatched.is_empty() {
+        return Err(CliError(format!(
+            "workload file {}: [benchmarks] names {} that this run does not have (its benchmarks: {})",
+            file.display(),
+            unmatched.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", "),
+            names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    Ok(Some(workload))
+}
+
+/// Each benchmark's design recorded from the workload file (nothing when it declares none).
+pub fn record_designs(workload: Option<&WorkloadFile>, benchmarks: &mut [Benchmark]) {
+    let Some(w) = workload else {
+        return;
+    };
+    for b in benchmarks {
+        let d = w.for_benchmark(&b.name);
+        b.design = (!d.is_empty()).then(|| Box::new(d));
+    }
 }

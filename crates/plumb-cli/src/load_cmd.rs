@@ -22,6 +22,8 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         .map(|url| plan(&a, url))
         .collect::<Result<_, _>>()?;
     refuse_with_runs(&a)?;
+    let names: Vec<&str> = targets.iter().map(|(_, s)| s.url.as_str()).collect();
+    let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
     let out = export::targets(&[
         ("--export-json", &a.export_json, Format::Json),
         ("--report", &a.report, Format::Html),
@@ -66,6 +68,8 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     }
     benchmarks[0].diagnostics.extend(capacity_note);
     let mut doc = load_document(benchmarks, targets[0].1.clone(), context);
+    crate::design_cmd::record_designs(workload.as_ref(), &mut doc.benchmarks);
+    plumb_analysis::attach_design_findings(&mut doc);
     if interrupted {
         doc.status = plumb_model::RunStatus::Interrupted {
             signal: Some(session.signal_name()),

@@ -21,6 +21,8 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     });
     let mut plan = build_plan(&a, seed)?;
     let baseline = baseline_index(&plan.commands, a.baseline.as_deref())?;
+    let names: Vec<&str> = plan.commands.iter().map(|c| c.name.as_str()).collect();
+    let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
     let history = crate::history_cmd::Saver::open(&a.save)?;
@@ -46,6 +48,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let produced = produce(&plan, how, spawner, &mut bar, &session.stop);
     bar.finish();
     let mut doc = produced?;
+    crate::design_cmd::record_designs(workload.as_ref(), &mut doc.benchmarks);
     if let RunStatus::Interrupted { signal } = &mut doc.status {
         *signal = Some(session.signal_name());
     }

@@ -109,3 +109,131 @@ fn bad_workload_files_are_refused_with_their_key() {
         missing.stderr
     );
 }
+
+/// `plumb run --workload`: the design recorded on each benchmark (a benchmark's own table
+/// over the shared traits), its red flags and the run's contradictions among the findings,
+/// and a table naming a benchmark the run does not have refused before anything runs.
+#[test]
+fn a_run_records_its_design_and_checks_it_against_the_run() {
+    let env = Env::new();
+    env.write(
+        "w.toml",
+        "threads = 1\nwarmup = \"1s\"\nquestion = \"worst=p99.9\"\n[benchmarks.\"b\"]\nthreads = 4\n",
+    );
+    let run = env.plumb(&[
+        "run",
+        "-n",
+        "a",
+        "true",
+        "-n",
+        "b",
+        "true",
+        "--runs",
+        "5",
+        "--warmup",
+        "0",
+        "--workload",
+        "w.toml",
+        "--export-json",
+        "r.json",
+    ]);
+    run.assert_code(0);
+    let doc = common::read_doc(&env.path("r.json"));
+    let a = &doc.benchmarks[0];
+    let b = &doc.benchmarks[1];
+    assert_eq!(a.design.as_ref().unwrap().threads, Some(1));
+    assert_eq!(b.design.as_ref().unwrap().threads, Some(4));
+    let codes = |b: &plumb_model::Benchmark| -> Vec<String> {
+        b.diagnostics.iter().map(|d| d.code().to_string()).collect()
+    };
+    for code in ["single-thread", "design-mismatch", "too-few-for-percentile"] {
+        assert!(
+            codes(a).contains(&code.to_string()),
+            "{code}: {:?}",
+            codes(a)
+        );
+    }
+    assert!(
+        !codes(b).contains(&"single-thread".to_string()),
+        "{:?}",
+        codes(b)
+    );
+    // The findings as printed (lines wrapped to the terminal: compared unwrapped).
+    let flat = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "design-mismatch · a: the design declares warmup = 1.000 s but the run had none"
+        ),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("p99.9 of 5 samples rests on 0.0050 beyond it, fewer than 10"),
+        "{flat}"
+    );
+
+    let typo = env.plumb(&[
+        "run",
+        "-n",
+        "a",
+        "true",
+        "--runs",
+        "3",
+        "--workload",
+        "w.toml",
+        "--export-json",
+        "t.json",
+    ]);
+    typo.assert_code(2);
+    assert!(
+        typo.stderr
+            .contains("names \"b\" that this run does not have (its benchmarks: \"a\")"),
+        "{}",
+        typo.stderr
+    );
+    assert!(!env.path("t.json").exists());
+}
+
+/// `plumb load --workload`: load sent to loopback is a generator on its target; a design
+/// declaring another rate and p99.9 from a second of 200/s are said, the design recorded.
+#[test]
+fn a_load_test_checks_its_design_against_the_run() {
+    let env = Env::new();
+    let port = common::stalling_server(1_000_000, std::time::Duration::ZERO);
+    let url = format!("http://127.0.0.1:{port}/");
+    env.write("w.toml", "rate = \"500/s\"\nquestion = \"worst=p99.9\"\n");
+    let run = env.plumb(&[
+        "load",
+        &url,
+        "--rate",
+        "200",
+        "--duration",
+        "1s",
+        "--warmup",
+        "0s",
+        "--workload",
+        "w.toml",
+        "--export-json",
+        "l.json",
+    ]);
+    run.assert_code(0);
+    let doc = common::read_doc(&env.path("l.json"));
+    let b = &doc.benchmarks[0];
+    assert!(b.design.is_some());
+    let said: Vec<String> = b
+        .diagnostics
+        .iter()
+        .map(|d| plumb_report::finding::message(&d.finding))
+        .collect();
+    let has = |words: &str| said.iter().any(|s| s.contains(words));
+    assert!(
+        has(&format!(
+            "the load generator runs on the machine it measures ({url})"
+        )),
+        "{said:?}"
+    );
+    assert!(
+        has("the design declares rate = 500.0/s but the run had 200.0/s"),
+        "{said:?}"
+    );
+    assert!(has("p99.9 of 200 samples"), "{said:?}");
+}

@@ -8,11 +8,14 @@
 //! The rule each check follows: a trait is a red flag unless production is declared to
 //! share it (sequential keys are fine where production's are sequential too).
 
+mod against_run;
 mod data;
 mod run_shape;
 mod traits;
 
-use plumb_model::{Design, Diagnostic, Environment, Finding, Severity};
+pub use against_run::{against_run, RunFacts};
+
+use plumb_model::{Design, Diagnostic, Environment, Finding, ResultDocument, Severity};
 
 /// Every red flag `design` raises on this machine, most serious first.
 pub fn design_checks(design: &Design, env: &Environment) -> Vec<Diagnostic> {
@@ -41,6 +44,28 @@ pub fn design_checks(design: &Design, env: &Environment) -> Vec<Diagnostic> {
     .collect();
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
     out
+}
+
+/// Every benchmark of `doc` that declares a design gets its red flags (against the
+/// document's machine) and the checks of the design against the run, beside its other
+/// findings; a code the run's own checks already made is not said twice.
+pub fn attach_design_findings(doc: &mut ResultDocument) {
+    for b in &mut doc.benchmarks {
+        let Some(design) = b.design.as_deref() else {
+            continue;
+        };
+        let mut found = design_checks(design, &doc.environment);
+        if !b.samples.is_empty() || b.load().is_some() {
+            // Before a run the declared shape is all there is; after it, the run's.
+            found.retain(|d| d.code().as_str() != "too-few-for-percentile");
+            found.extend(against_run(design, &RunFacts::of(b, &doc.settings)));
+        }
+        for d in found {
+            if !b.diagnostics.iter().any(|x| x.code() == d.code()) {
+                b.diagnostics.push(d);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

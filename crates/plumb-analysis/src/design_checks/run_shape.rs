@@ -60,7 +60,8 @@ pub fn too_few_for_percentile(d: &Design) -> Option<Finding> {
 /// The finding when `samples` leave fewer than 10 beyond `percentile` (also what a
 /// verdict by that question refuses on).
 pub fn too_few(percentile: f64, samples: f64) -> Option<TooFewForPercentile> {
-    let beyond = samples * (1.0 - percentile / 100.0);
+    // Rounded to a millionth: 10,000 × (1 − 0.999) is 10, not 9.999999999999.
+    let beyond = (samples * (100.0 - percentile) * 1e4).round() / 1e6;
     (beyond < BEYOND_PERCENTILE).then_some(TooFewForPercentile {
         percentile,
         samples,

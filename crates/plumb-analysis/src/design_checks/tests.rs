@@ -371,3 +371,103 @@ fn good_designs_raise_nothing() {
         assert!(codes(&d).is_empty(), "{name}: {:?}", codes(&d));
     }
 }
+
+mod against_the_run {
+    use super::*;
+    use crate::design_checks::{against_run, RunFacts};
+
+    fn found(d: &Design, facts: &RunFacts) -> Vec<String> {
+        against_run(d, facts)
+            .iter()
+            .map(|x| match &x.finding {
+                Finding::DesignMismatch(m) => {
+                    format!("{}: {} / {}", m.field, m.declared, m.measured)
+                }
+                _ => x.code().to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_declared_trait_the_run_contradicts() {
+        let d = Design {
+            warmup: Some(Duration::from_secs(10)),
+            launches: Some(5),
+            arrival: open(2_000.0),
+            duration: Some(Duration::from_secs(60)),
+            ..Design::default()
+        };
+        let run = RunFacts {
+            warmed_up: Some(false),
+            launches: Some(1),
+            open_loop: Some(true),
+            rate: Some(1_000.0),
+            duration: Some(Duration::from_secs(30)),
+            ..RunFacts::default()
+        };
+        assert_eq!(
+            found(&d, &run),
+            vec![
+                "warmup: 10.00 s / none",
+                "launches: 5 / 1",
+                "rate: 2000/s / 1000/s",
+                "duration: 60.00 s / 30.00 s",
+            ]
+        );
+        let agreeing = RunFacts {
+            warmed_up: Some(true),
+            launches: Some(5),
+            open_loop: Some(true),
+            rate: Some(2_000.0),
+            duration: Some(Duration::from_secs(60)),
+            ..RunFacts::default()
+        };
+        assert!(found(&d, &agreeing).is_empty());
+        // What the run does not say is not contradicted.
+        assert!(found(&d, &RunFacts::default()).is_empty());
+        let closed = RunFacts {
+            open_loop: Some(false),
+            ..RunFacts::default()
+        };
+        assert_eq!(
+            found(&d, &closed),
+            vec!["arrival: an open loop / a closed loop"]
+        );
+    }
+
+    #[test]
+    fn a_percentile_the_samples_cannot_answer() {
+        // p99.9 from 50 samples: 0.05 beyond it.
+        let d = Design {
+            question: Some(Question::Worst(99.9)),
+            ..Design::default()
+        };
+        let run = RunFacts {
+            samples: Some(50.0),
+            ..RunFacts::default()
+        };
+        assert_eq!(found(&d, &run), vec!["too-few-for-percentile"]);
+        let many = RunFacts {
+            samples: Some(10_000.0),
+            ..RunFacts::default()
+        };
+        assert!(found(&d, &many).is_empty());
+    }
+
+    #[test]
+    fn load_sent_to_loopback_is_a_generator_on_the_target() {
+        let run = RunFacts {
+            loopback_target: Some("http://127.0.0.1:8080/".into()),
+            ..RunFacts::default()
+        };
+        assert_eq!(found(&Design::default(), &run), vec!["generator-on-target"]);
+        let said_elsewhere = Design {
+            generator: Some(GeneratorPlace::OtherMachine),
+            ..Design::default()
+        };
+        assert_eq!(
+            found(&said_elsewhere, &run),
+            vec!["generator: another machine / this machine's loopback (http://127.0.0.1:8080/)"]
+        );
+    }
+}

@@ -126,15 +126,15 @@ pub fn closed_loop_percentile(x: &ClosedLoopPercentile) -> Words {
 
 pub fn too_few_for_percentile(x: &TooFewForPercentile) -> Words {
     Words::new(format!(
-        "p{} of {} samples rests on {} beyond it, fewer than {}: it is decided by a handful of values",
+        "p{} of {:.0} samples rests on {} beyond it, fewer than {:.0}: it is decided by a handful of values",
         x.percentile,
-        format::count(x.samples),
-        format::count(x.beyond),
-        format::number(x.needed)
+        x.samples,
+        format::number(x.beyond),
+        x.needed
     ))
     .advice(format!(
-        "take at least {} samples (a longer run or a higher rate), or ask a lower percentile",
-        format::count((x.needed / (1.0 - x.percentile / 100.0)).ceil())
+        "take at least {:.0} samples (a longer run or a higher rate), or ask a lower percentile",
+        (x.needed * 100.0 / (100.0 - x.percentile)).ceil()
     ))
 }
 
