@@ -4,7 +4,7 @@
 use crate::args::{DesignArgs, DesignCommand};
 use crate::exit::{self, CliError};
 use plumb_model::quantity::ByteSize;
-use plumb_model::{parse_workload_file, Benchmark, Design, WorkloadFile};
+use plumb_model::{parse_workload_file, Design, ResultDocument, WorkloadFile};
 use plumb_report::render_design_check;
 use std::path::Path;
 
@@ -148,13 +148,16 @@ pub fn workload_for_run(
     Ok(Some(workload))
 }
 
-/// Each benchmark's design recorded from the workload file (nothing when it declares none).
-pub fn record_designs(workload: Option<&WorkloadFile>, benchmarks: &mut [Benchmark]) {
+/// Each benchmark's design recorded from the workload file (nothing when it declares
+/// none), and its findings attached (analysis attaches them again, idempotently, where
+/// the producer analyses the document afterwards).
+pub fn record_designs(workload: Option<&WorkloadFile>, doc: &mut ResultDocument) {
     let Some(w) = workload else {
         return;
     };
-    for b in benchmarks {
+    for b in &mut doc.benchmarks {
         let d = w.for_benchmark(&b.name);
         b.design = (!d.is_empty()).then(|| Box::new(d));
     }
+    plumb_analysis::attach_design_findings(doc);
 }

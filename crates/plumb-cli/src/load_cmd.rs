@@ -22,8 +22,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         .map(|url| plan(&a, url))
         .collect::<Result<_, _>>()?;
     refuse_with_runs(&a)?;
-    let names: Vec<&str> = targets.iter().map(|(_, s)| s.url.as_str()).collect();
-    let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
+    let workload = workload_of(&a, &targets)?;
     let out = export::targets(&[
         ("--export-json", &a.export_json, Format::Json),
         ("--report", &a.report, Format::Html),
@@ -68,8 +67,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     }
     benchmarks[0].diagnostics.extend(capacity_note);
     let mut doc = load_document(benchmarks, targets[0].1.clone(), context);
-    crate::design_cmd::record_designs(workload.as_ref(), &mut doc.benchmarks);
-    plumb_analysis::attach_design_findings(&mut doc);
+    crate::design_cmd::record_designs(workload.as_ref(), &mut doc);
     if interrupted {
         doc.status = plumb_model::RunStatus::Interrupted {
             signal: Some(session.signal_name()),
@@ -188,6 +186,15 @@ fn announce_start(start_at: Option<Timestamp>) -> Result<(), CliError> {
 /// on both alike. A run that cannot start (the target went away) ends the series: the
 /// runs before it are kept (a target without any is left out), and the message says why
 /// it stopped.
+/// The `--workload` file, its benchmark tables named by the targets' URLs.
+fn workload_of(
+    a: &LoadArgs,
+    targets: &[(LoadConfig, LoadSettings)],
+) -> Result<Option<plumb_model::WorkloadFile>, CliError> {
+    let names: Vec<&str> = targets.iter().map(|(_, s)| s.url.as_str()).collect();
+    crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)
+}
+
 fn run_in_turn(
     targets: &[(LoadConfig, LoadSettings)],
     repeat: u32,

@@ -48,7 +48,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let produced = produce(&plan, how, spawner, &mut bar, &session.stop);
     bar.finish();
     let mut doc = produced?;
-    crate::design_cmd::record_designs(workload.as_ref(), &mut doc.benchmarks);
+    crate::design_cmd::record_designs(workload.as_ref(), &mut doc);
     if let RunStatus::Interrupted { signal } = &mut doc.status {
         *signal = Some(session.signal_name());
     }
