@@ -2,7 +2,7 @@
 use crate::replicates::replicates;
 use crate::{checks, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, Metric, MetricStats, ResultDocument, SimulatedCounts};
+use plumb_model::{Benchmark, Metric, MetricStats, Question, ResultDocument, SimulatedCounts};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
 use std::collections::BTreeMap;
 
@@ -16,6 +16,8 @@ pub struct AnalysisConfig {
     pub drop_upper_outliers: bool,
     /// The metric the enemy checks examine and the verdicts judge (wall time by default).
     pub metric: Metric,
+    /// The question verdicts answer: which statistic they compare (the mean by default).
+    pub question: Question,
 }
 
 impl AnalysisConfig {
@@ -25,6 +27,7 @@ impl AnalysisConfig {
             sesoi,
             drop_upper_outliers: false,
             metric: Metric::WallTime,
+            question: Question::Mean,
         }
     }
 }
@@ -126,7 +129,10 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
         .iter()
         .any(|b| b.load().is_none() && !b.samples.is_empty() && b.stats.is_empty());
     if unanalysed {
-        let cfg = AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi);
+        let cfg = AnalysisConfig {
+            question: doc.settings.question,
+            ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
+        };
         analyse_document(doc, &cfg);
         return;
     }
@@ -162,6 +168,13 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
             groups.push(b.group.as_deref());
         }
     }
+    let asked = crate::Asked {
+        metric: &cfg.metric,
+        level: cfg.level,
+        sesoi: cfg.sesoi,
+        question: cfg.question,
+        resolution_ns: doc.clock.as_ref().map(|c| c.resolution.as_nanos_f64()),
+    };
     for g in groups {
         let members = || {
             doc.benchmarks
@@ -170,13 +183,8 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         };
         if let Some(base) = members().find(|b| b.baseline) {
             for b in members().filter(|b| !b.baseline) {
-                doc.comparisons.push(crate::compare_explained(
-                    base,
-                    b,
-                    &cfg.metric,
-                    cfg.level,
-                    cfg.sesoi,
-                ));
+                doc.comparisons
+                    .push(crate::compare_explained(base, b, &asked));
             }
         }
     }
@@ -205,6 +213,7 @@ mod tests {
         sesoi: Fraction::DEFAULT_SESOI,
         drop_upper_outliers: false,
         metric: Metric::WallTime,
+        question: plumb_model::Question::Mean,
     };
 
     #[test]
@@ -261,6 +270,7 @@ mod tests {
             plumb_model::Settings {
                 confidence: LEVEL_95,
                 sesoi: Fraction::DEFAULT_SESOI,
+                question: Default::default(),
                 producer: plumb_model::ProducerSettings::None,
             },
         );

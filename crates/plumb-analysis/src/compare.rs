@@ -8,7 +8,7 @@ use plumb_model::finding::{
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, ComparedResult, Comparison, ComparisonDocument, Diagnostic, Environment,
-    LoadComparison, Metric, ResultDocument, Severity, Verdict,
+    LoadComparison, Metric, Question, ResultDocument, Severity, Verdict,
 };
 use std::collections::HashSet;
 
@@ -34,6 +34,8 @@ pub struct Judging<'a> {
     pub metric: &'a Metric,
     pub level: Confidence,
     pub sesoi: Fraction,
+    /// The question verdicts answer (which statistic they compare).
+    pub question: Question,
     /// Benchmarks paired explicitly, (base name, new name); the rest pair by name.
     pub pairs: &'a [(String, String)],
 }
@@ -59,9 +61,21 @@ pub fn compare_documents(
             (Some(bl), Some(nl)) => out
                 .load
                 .push(load_comparison(benchmark, bl, nl, how.level, how.sesoi)),
-            (None, None) => out.comparisons.push(crate::compare_explained(
-                b, n, how.metric, how.level, how.sesoi,
-            )),
+            (None, None) => {
+                let asked = crate::Asked {
+                    metric: how.metric,
+                    level: how.level,
+                    sesoi: how.sesoi,
+                    question: how.question,
+                    // The coarser of the two clocks, where the documents recorded one.
+                    resolution_ns: [base.clock.as_ref(), new.clock.as_ref()]
+                        .into_iter()
+                        .flatten()
+                        .map(|c| c.resolution.as_nanos_f64())
+                        .reduce(f64::max),
+                };
+                out.comparisons.push(crate::compare_explained(b, n, &asked))
+            }
             _ => out.load.push(LoadComparison::NotCompared {
                 benchmark,
                 why: "one result is a load test and the other is not".into(),
@@ -276,6 +290,7 @@ mod tests {
             metric,
             level,
             sesoi,
+            question: Question::Mean,
             pairs: &[],
         };
         super::compare_documents(base, new, &how).unwrap()
@@ -330,6 +345,7 @@ mod tests {
             Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,
+                question: Default::default(),
                 producer: ProducerSettings::None,
             },
         );

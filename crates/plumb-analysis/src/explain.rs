@@ -3,11 +3,12 @@
 //! what that says: time moved but the work did not (the machine, the code's layout or
 //! its memory behaviour changed), or the work moved but time did not.
 
+use crate::question::{judge_question, question_matters};
 use crate::verdict::judge;
 use plumb_model::finding::{CounterMoved, TimeNotWork, WorkNotTime};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
-    Benchmark, Comparison, CounterChange, Diagnostic, Metric, Severity, Source, Verdict,
+    Benchmark, Comparison, CounterChange, Diagnostic, Metric, Question, Severity, Source, Verdict,
 };
 
 /// The counters a comparison is explained by, in the order they are shown. Hardware and
@@ -27,16 +28,46 @@ const EXPLAINING: [Metric; 11] = [
     Metric::ContextSwitches,
 ];
 
-/// `cand` against `base` on `metric`, with what the counters both have say beside it.
-pub fn compare_explained(
-    base: &Benchmark,
-    cand: &Benchmark,
-    metric: &Metric,
-    level: Confidence,
-    sesoi: Fraction,
-) -> Comparison {
-    let mut c = judge(base, cand, metric, level, sesoi);
+/// What a comparison is asked: the metric per operation, the confidence, the SESOI, the
+/// question (which statistic) and the clock's resolution (what a best-case verdict must
+/// exceed).
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    pub metric: &'a Metric,
+    pub level: Confidence,
+    pub sesoi: Fraction,
+    pub question: Question,
+    pub resolution_ns: Option<f64>,
+}
+
+impl<'a> Asked<'a> {
+    /// The mean of `metric`, as every comparison was judged before questions.
+    pub fn mean(metric: &'a Metric, level: Confidence, sesoi: Fraction) -> Self {
+        Asked {
+            metric,
+            level,
+            sesoi,
+            question: Question::Mean,
+            resolution_ns: None,
+        }
+    }
+}
+
+/// `cand` against `base` answering `asked`, with what the counters both have say beside
+/// it and, where another question gets another answer, the note that says so.
+pub fn compare_explained(base: &Benchmark, cand: &Benchmark, asked: &Asked<'_>) -> Comparison {
+    let (level, sesoi, resolution) = (asked.level, asked.sesoi, asked.resolution_ns);
+    let mut c = judge_question(
+        base,
+        cand,
+        asked.metric,
+        level,
+        sesoi,
+        asked.question,
+        resolution,
+    );
     explain(&mut c, base, cand);
+    c.notes.extend(question_matters(base, cand, &c, resolution));
     c
 }
 
@@ -201,6 +232,7 @@ mod tests {
                 sesoi: Fraction::DEFAULT_SESOI,
                 drop_upper_outliers: false,
                 metric: Metric::WallTime,
+                question: plumb_model::Question::Mean,
             },
         );
         b
@@ -210,9 +242,7 @@ mod tests {
         compare_explained(
             base,
             cand,
-            &Metric::WallTime,
-            LEVEL,
-            Fraction::DEFAULT_SESOI,
+            &Asked::mean(&Metric::WallTime, LEVEL, Fraction::DEFAULT_SESOI),
         )
     }
 

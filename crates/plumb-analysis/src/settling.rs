@@ -11,7 +11,11 @@
 //! programs here the rounds' spread (rounds of 5 pairs) was 1.8 % against 5.5 % for the
 //! log ratio of the rounds' means. It answers "is a run of B slower than its neighbour run
 //! of A, typically": a change only in the tail shows in the table's means, not here.
-use plumb_model::{Look, Metric, ResultDocument, SequentialDesignRecord, Verdict};
+//!
+//! Asked another question (`--question`), a round's statistic is that question's: the log
+//! ratio of the round's means (mean) or of its minima (best). A high percentile is not
+//! offered: a round holds 5–50 runs a side, and its p99 would be its slowest run.
+use plumb_model::{Look, Metric, Question, ResultDocument, SequentialDesignRecord, Verdict};
 use plumb_stats::{sequential_look, SequentialDesign, SequentialVerdict, Spending};
 
 /// The rounds a design looks at: the first look, then every `every`, to the cap.
@@ -44,6 +48,7 @@ pub struct Settling {
     design: SequentialDesign,
     sesoi: f64,
     runs_per_round: usize,
+    question: Question,
     /// Every look taken, in order.
     pub looks: Vec<Look>,
 }
@@ -56,14 +61,21 @@ impl Settling {
             design: SequentialDesign::new(plan.first, plan.every, plan.max_rounds, alpha, SPENDING),
             sesoi,
             runs_per_round: runs_per_round.max(1),
+            question: Question::Typical,
             looks: Vec::new(),
         }
+    }
+
+    /// The design answering `question` (typical, mean or best; see the module's words).
+    pub fn with_question(mut self, question: Question) -> Self {
+        self.question = question;
+        self
     }
 
     /// After more runs of both sides (`base`, `new`: every measured time so far, in run
     /// order): looks when the whole rounds now complete a look point; true once settled.
     pub fn after(&mut self, base: &[f64], new: &[f64]) -> bool {
-        let d = round_log_ratios(base, new, self.runs_per_round);
+        let d = round_statistics(base, new, self.runs_per_round, self.question);
         let already = self.looks.last().map_or(0, |l| l.rounds as usize);
         if d.len() == already {
             return self.settled();
@@ -115,6 +127,7 @@ impl Settling {
             spending: format!("kim-demets rho={rho}"),
             sesoi: self.sesoi,
             max_time: None,
+            question: self.question,
         }
     }
 }
@@ -152,6 +165,7 @@ pub fn judge_sequentially(doc: &mut ResultDocument) {
             .filter(|c| new.contains(&c.candidate) && c.metric == Metric::WallTime)
         {
             c.verdict = verdict;
+            c.question = r.design.question;
             c.reason = reason.clone();
             c.ratio = last.as_ref().map_or(f64::NAN, |l| l.ratio);
             c.ratio_ci = last.as_ref().map(|l| l.interval);
@@ -160,6 +174,24 @@ pub fn judge_sequentially(doc: &mut ResultDocument) {
             c.mann_whitney_min_p = None;
             c.tost_p = f64::NAN;
         }
+    }
+}
+
+/// Each whole round's statistic for `question`: the median of ln(new_i / base_i) over its
+/// `m` pairs (typical), or ln of the ratio of the round's means (mean) or minima (best);
+/// a partial last round is left out.
+pub fn round_statistics(base: &[f64], new: &[f64], m: usize, question: Question) -> Vec<f64> {
+    let of = |q: Question| {
+        move |(a, b): (&[f64], &[f64])| {
+            (q.of(b).unwrap_or(f64::NAN) / q.of(a).unwrap_or(f64::NAN)).ln()
+        }
+    };
+    match question {
+        Question::Mean | Question::Best => (base.chunks_exact(m))
+            .zip(new.chunks_exact(m))
+            .map(of(question))
+            .collect(),
+        Question::Typical | Question::Worst(_) => round_log_ratios(base, new, m),
     }
 }
 
@@ -196,6 +228,22 @@ mod tests {
         assert!(
             (d3[0] - 2f64.ln()).abs() < 1e-12,
             "one slow pair does not move it: {d3:?}"
+        );
+    }
+
+    /// By hand: rounds of means (1, 4) → 2.5 and (2, 2) → 2, ln(2/2.5); minima 1 and 2,
+    /// ln 2.
+    #[test]
+    fn a_round_of_means_or_minima() {
+        let (a, b) = ([1.0, 4.0, 9.0], [2.0, 2.0, 1.0]);
+        let mean = round_statistics(&a, &b, 2, Question::Mean);
+        assert_eq!(mean.len(), 1);
+        assert!((mean[0] - (2.0f64 / 2.5).ln()).abs() < 1e-12, "{mean:?}");
+        let best = round_statistics(&a, &b, 2, Question::Best);
+        assert!((best[0] - 2f64.ln()).abs() < 1e-12, "{best:?}");
+        assert_eq!(
+            round_statistics(&a, &b, 2, Question::Typical),
+            round_log_ratios(&a, &b, 2)
         );
     }
 

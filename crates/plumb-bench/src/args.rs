@@ -41,6 +41,8 @@ pub struct Args {
     pub pin: Option<usize>,
     pub confidence: Confidence,
     pub sesoi: Fraction,
+    /// The question verdicts answer (which statistic they compare).
+    pub question: plumb_model::Question,
     pub export_json: Option<PathBuf>,
     pub export_markdown: Option<PathBuf>,
     pub export_csv: Option<PathBuf>,
@@ -93,6 +95,7 @@ impl Default for Args {
             pin: None,
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: plumb_model::Question::Mean,
             export_json: None,
             export_markdown: None,
             export_csv: None,
@@ -143,6 +146,8 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
                           between-launch variation apart (layout, ASLR)
   --confidence LEVEL      e.g. 99.9% (default), 99.9 or 0.999
   --sesoi EFFECT          smallest effect of interest, e.g. 2% (default)
+  --question Q            what verdicts compare: best (minimum), typical (median),
+                          mean (default), worst (p99) or worst=p99.9
   --export-json FILE      full result (default: target/plumb/<bench>.json)
   --export-markdown FILE
   --export-csv FILE
@@ -223,6 +228,7 @@ impl Args {
         push("--max-measure-time", self.max_measure_time.to_string());
         push("--confidence", self.confidence.to_string());
         push("--sesoi", self.sesoi.to_string());
+        push("--question", self.question.to_string());
         push("--export-json", out.display().to_string());
         if let Some(cpu) = self.pin {
             push("--pin", cpu.to_string());
@@ -323,6 +329,7 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             "--launch-child" => a.launch_child = true,
             "--confidence" => a.confidence = quantity(value(&mut it, arg)?, arg)?,
             "--sesoi" => a.sesoi = quantity(value(&mut it, arg)?, arg)?,
+            "--question" => a.question = quantity(value(&mut it, arg)?, arg)?,
             "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
             "--save" => a.save = true,
             "--history" => a.history = Some(value(&mut it, arg)?.to_string()),
@@ -362,13 +369,22 @@ mod tests {
     #[test]
     fn parses_cargo_bench_style() {
         let a = p(&[
-            "--bench", "group/a", "--regex", "--clock", "tsc", "--sesoi", "5%",
+            "--bench",
+            "group/a",
+            "--regex",
+            "--clock",
+            "tsc",
+            "--sesoi",
+            "5%",
+            "--question",
+            "worst=p99.9",
         ])
         .unwrap();
         assert!(a.bench && a.regex);
         assert_eq!(a.filters, ["group/a"]);
         assert_eq!(a.clock, ClockChoice::Tsc);
         assert_eq!(a.sesoi.get(), 0.05);
+        assert_eq!(a.question, plumb_model::Question::Worst(99.9));
     }
 
     /// The arguments a launch child gets: this run's settings, one exact filter, its own

@@ -51,6 +51,7 @@ pub(crate) fn new_document(
         Settings {
             confidence: args.confidence,
             sesoi: args.sesoi,
+            question: args.question,
             producer: ProducerSettings::InProcess(settings(args, &clock, ctx)),
         },
     );
@@ -184,7 +185,11 @@ pub(crate) fn finish(
     args: &Args,
     options: &BTreeMap<String, GroupOptions>,
 ) {
-    analyse_document(doc, &AnalysisConfig::new(args.confidence, args.sesoi));
+    let cfg = AnalysisConfig {
+        question: args.question,
+        ..AnalysisConfig::new(args.confidence, args.sesoi)
+    };
+    analyse_document(doc, &cfg);
     plumb_analysis::harness_checks(doc, options);
 }
 

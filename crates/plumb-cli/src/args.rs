@@ -2,6 +2,7 @@
 use crate::values;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use plumb_model::quantity::{Confidence, Duration, Fraction, Rate};
+use plumb_model::Question;
 use std::path::PathBuf;
 
 /// Parses the command line. Every option that takes one value takes it even when it
@@ -367,6 +368,14 @@ pub struct RunArgs {
     #[arg(long, default_value = "2%", value_name = "EFFECT")]
     pub sesoi: Fraction,
 
+    /// The question verdicts answer, i.e. which statistic they compare: best (the
+    /// minimum: no interval, called only beyond the SESOI plus the clock's resolution),
+    /// typical (the median), mean, or worst (p99; worst=p99.9 for another): quantiles
+    /// with distribution-free order-statistic intervals. Whichever is asked, a note says
+    /// when another question gets another answer.
+    #[arg(long, default_value = "mean", value_name = "QUESTION")]
+    pub question: Question,
+
     /// Leave upper outliers (Tukey) out of the statistics; the output says so.
     #[arg(long)]
     pub drop_outliers: bool,
@@ -391,6 +400,14 @@ pub struct CompareArgs {
     /// Smallest effect size of interest, e.g. 2% or 0.02.
     #[arg(long, default_value = "2%", value_name = "EFFECT")]
     pub sesoi: Fraction,
+
+    /// The question verdicts answer, i.e. which statistic they compare: best (the
+    /// minimum: no interval, called only beyond the SESOI plus the clock's resolution),
+    /// typical (the median), mean, or worst (p99; worst=p99.9 for another): quantiles
+    /// with distribution-free order-statistic intervals. Whichever is asked, a note says
+    /// when another question gets another answer.
+    #[arg(long, default_value = "mean", value_name = "QUESTION")]
+    pub question: Question,
     /// Confidence level of intervals and tests.
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,

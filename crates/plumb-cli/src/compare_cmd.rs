@@ -103,6 +103,7 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         metric: &a.metric,
         level: a.confidence,
         sesoi: a.sesoi,
+        question: a.question,
         pairs: &a.pairs,
     };
     let base_side = Side {

@@ -88,6 +88,7 @@ fn compare_two(
         metric: &Metric::WallTime,
         level: base.settings.confidence,
         sesoi: base.settings.sesoi,
+        question: base.settings.question,
         pairs: &[],
     };
     let side = |doc, path| plumb_analysis::Side { doc, path };

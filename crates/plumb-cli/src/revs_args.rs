@@ -59,6 +59,12 @@ pub struct RevsArgs {
     #[arg(long, default_value = "2%", value_name = "EFFECT")]
     pub sesoi: Fraction,
 
+    /// The question the verdict answers, i.e. each round's statistic: typical (the
+    /// median of its pairs of adjacent runs), mean (the ratio of its means) or best (of
+    /// its minima). A high percentile is refused: a round's p99 would be its slowest run.
+    #[arg(long, default_value = "typical", value_name = "QUESTION")]
+    pub question: plumb_model::Question,
+
     /// Seed of the order of A and B within rounds (recorded in the result).
     #[arg(long, value_name = "N", value_parser = values::count)]
     pub seed: Option<u64>,

@@ -5,6 +5,7 @@ use crate::exit::{self, CliError};
 use crate::export;
 use crate::revs_args::RevsArgs;
 use crate::revs_run::{build_side, measure, Measure, NotBuilt, Side};
+use plumb_model::Question;
 use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
 use plumb_revs::{Repo, Resolved, RevsError};
@@ -13,6 +14,7 @@ use std::io::IsTerminal;
 pub fn run(a: RevsArgs) -> Result<i32, CliError> {
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
+    check_question(&a)?;
     let repo = Repo::discover(&std::env::current_dir()?)?;
     let (base, new) = resolve_sides(&repo, &a)?;
     if base.tree == new.tree {
@@ -120,8 +122,28 @@ fn resolve_sides(repo: &Repo, a: &RevsArgs) -> Result<(Resolved, Resolved), CliE
     Ok((base, repo.working_tree()?))
 }
 
+/// The questions a round can answer: typical (the median of its pairs), mean, best; a
+/// harness's rounds are one invocation a side, so only its typical pair.
+fn check_question(a: &RevsArgs) -> Result<(), CliError> {
+    let harness = a.harness || crate::revs_harness::is_harness(&a.command);
+    match a.question {
+        Question::Worst(_) => Err(CliError(format!(
+            "--question {}: plumb revs judges rounds of 5–50 runs a side, and a round's {} would be its slowest run; ask it of fixed samples instead: plumb run CMD_A CMD_B --question {}",
+            a.question,
+            a.question.statistic(),
+            a.question
+        ))),
+        Question::Best | Question::Mean if harness => Err(CliError(format!(
+            "--question {}: a harness's rounds are one invocation a side, judged by their ratio (the typical question); ask {} of one result with plumb compare",
+            a.question, a.question
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn settings(a: &RevsArgs) -> Measure {
     Measure {
+        question: a.question,
         prepare: a.prepare.clone(),
         seed: a.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()

@@ -215,6 +215,7 @@ fn document(
     let settings = Settings {
         confidence: m.confidence,
         sesoi: m.sesoi,
+        question: Default::default(),
         producer: template.settings.producer.clone(),
     };
     let mut doc = ResultDocument::new(

@@ -13,6 +13,7 @@ use plumb_command::{
     RunContext, RunCount, RunPlan, RunRecord, Status, Until,
 };
 use plumb_model::quantity::{Confidence, Duration, Fraction};
+use plumb_model::Question;
 use plumb_model::{Ending, ProducerSettings, ResultDocument, Revision, Revisions, Settings};
 use plumb_revs::{build, checkout, Built, Checkout, Repo, Resolved};
 use std::sync::atomic::AtomicBool;
@@ -77,6 +78,8 @@ pub struct Measure {
     pub max_time: Option<Duration>,
     pub confidence: Confidence,
     pub sesoi: Fraction,
+    /// The question each round's statistic answers (typical unless asked).
+    pub question: Question,
     pub seed: u64,
     pub counters: Option<CountersArg>,
     pub progress: bool,
@@ -104,6 +107,7 @@ impl Measure {
             max_time: rounds.max_time,
             confidence,
             sesoi,
+            question: Question::Typical,
             seed: 26,
             counters: None,
             progress: false,
@@ -226,6 +230,7 @@ fn context(plan: &mut RunPlan, m: &Measure) -> Result<RunContext, CliError> {
         settings: Settings {
             confidence: m.confidence,
             sesoi: m.sesoi,
+            question: Default::default(),
             producer: ProducerSettings::Commands(command_settings(plan, false)),
         },
         environment,
@@ -250,7 +255,8 @@ pub fn measure(
         m.confidence.alpha(),
         m.sesoi.get(),
         per_round as usize,
-    );
+    )
+    .with_question(m.question);
     let mut plan = RunPlan {
         commands: vec![spec(&sides[0], m), spec(&sides[1], m)],
         warmup: m.warmup,

@@ -59,6 +59,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
         &mut doc,
         &AnalysisConfig {
             drop_upper_outliers: a.drop_outliers,
+            question: a.question,
             ..AnalysisConfig::new(a.confidence, a.sesoi)
         },
     );
@@ -91,6 +92,7 @@ fn context(a: &RunArgs, plan: &RunPlan, baseline: usize) -> RunContext {
         settings: Settings {
             confidence: a.confidence,
             sesoi: a.sesoi,
+            question: a.question,
             producer: ProducerSettings::Commands(command_settings(plan, a.drop_outliers)),
         },
         // A fake run's machine is empty: nothing about this one may vary its output.

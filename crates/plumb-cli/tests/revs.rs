@@ -432,3 +432,45 @@ exec "$PLUMB" run --debug-fake-runs --runs 5 --warmup 0 -n parse -n emit "sleep 
         .unwrap();
     assert_eq!(c.verdict, Verdict::Slower);
 }
+
+/// `--question best`: each round's statistic is the ratio of its minima, recorded in the
+/// design and on the comparison; 10 ms against 10.5 ms sleeps is slower by that too. A
+/// high percentile is refused before anything is built.
+#[test]
+fn the_rounds_answer_the_question_asked() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let (dir, _) = repo(
+        &env,
+        "r",
+        &[Version::Sleeps(10_000), Version::Sleeps(10_500)],
+    );
+    let json = env.path("r.json");
+    let mut args = timed_prog(&["HEAD~1"], &json);
+    args.splice(1..1, ["--question", "best"]);
+    let run = env.plumb_in(&dir, &args);
+    run.assert_code(1);
+    let doc = read_doc(&json);
+    let r = doc.revisions.as_ref().unwrap();
+    assert_eq!(r.design.question, plumb_model::Question::Best);
+    assert_eq!(doc.comparisons[0].question, plumb_model::Question::Best);
+    assert_eq!(doc.comparisons[0].verdict, Verdict::Slower);
+    let flat = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("best case (the minimum)"), "{flat}");
+
+    let worst = env.plumb_in(
+        &dir,
+        &["revs", "HEAD~1", "--question", "worst", "--", "./prog"],
+    );
+    worst.assert_code(2);
+    assert!(
+        worst
+            .stderr
+            .contains("a round's p99 would be its slowest run"),
+        "{}",
+        worst.stderr
+    );
+    assert!(!worst.stderr.contains("building"), "{}", worst.stderr);
+}

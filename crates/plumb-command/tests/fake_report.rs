@@ -12,6 +12,7 @@ fn report(plan: &RunPlan) -> String {
         settings: Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer: ProducerSettings::None,
         },
         // No machine record: no machine diagnostics, whatever runs the test.
@@ -53,7 +54,7 @@ const EXPECTED: &str = " Benchmark            │     Mean │ Error │ StdDev 
  fast 10ms (baseline) │ 10.00 ms │  0 ms │   0 ms │ 10.00 ms │ 10.00 ms │ 10.00 ms │  1.00 │    0.00 │ 5.000 ms │ 1.000 ms │ 1.0 MiB │ 12
  slow 25ms            │ 25.00 ms │  0 ms │   0 ms │ 25.00 ms │ 25.00 ms │ 25.00 ms │  2.50 │    0.00 │ 12.50 ms │ 2.500 ms │ 1.0 MiB │ 12
 
-Verdicts (SESOI ±2%, 99.9% confidence):
+Verdicts on the mean (SESOI ±2%, 99.9% confidence):
   slow 25ms  2.50× slower [2.50, 2.50]
       +150.0%: the whole ratio CI [2.500, 2.500] lies beyond the SESOI of ±2%; Welch p<1e-15, Mann-Whitney p=1.91e-6; both samples are constant: the clock's resolution, not the code, may set this difference
 ";

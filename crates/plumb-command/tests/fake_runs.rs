@@ -184,6 +184,7 @@ fn the_shell_is_measured_in_the_same_rounds_and_subtracted() {
             settings: Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,
+                question: Default::default(),
                 producer: ProducerSettings::None,
             },
             environment: Default::default(),

@@ -13,6 +13,7 @@ fn result(series: u64, point: u64, points: u64) -> ResultDocument {
     let settings = Settings {
         confidence: Confidence::DEFAULT,
         sesoi: Fraction::DEFAULT_SESOI,
+        question: Default::default(),
         producer: ProducerSettings::None,
     };
     let machine = Environment {

@@ -593,6 +593,7 @@ mod tests {
         let settings = Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer: ProducerSettings::None,
         };
         let env = Environment {

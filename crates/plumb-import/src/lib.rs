@@ -52,6 +52,7 @@ fn document(tool: ForeignTool, environment: Environment) -> ResultDocument {
         Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer: ProducerSettings::Imported {
                 tool: tool.name().to_string(),
             },

@@ -63,6 +63,7 @@ pub fn load_document(
         Settings {
             confidence: context.confidence,
             sesoi: context.sesoi,
+            question: Default::default(),
             producer: ProducerSettings::Load(settings),
         },
     );

@@ -1,6 +1,6 @@
 //! A comparison in the result model: one benchmark against its baseline, its verdict and why.
 use crate::quantity::{Confidence, Fraction};
-use crate::{Diagnostic, Metric, Source};
+use crate::{Diagnostic, Metric, Question, Source};
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -68,6 +68,31 @@ pub enum VerdictReason {
     /// rounds ended. The fixed-sample tests are not given: the rounds were looked at
     /// repeatedly, so their p-values would not hold.
     Sequential { rounds: u64, max_rounds: u64 },
+    /// Judged on a quantile (the median for "typical", a high percentile for "worst"):
+    /// each side's order-statistic interval at `each_level` (1 − α/2, so the pair holds
+    /// at the run's level), the ratio's interval [lo_B / hi_A, hi_B / lo_A]; beyond,
+    /// within, straddling the SESOI, or (`excludes_one` false) not shown.
+    Quantile {
+        statistic: String,
+        each_level: f64,
+        excludes_one: bool,
+    },
+    /// The quantile asked cannot be answered from these samples: its order-statistic
+    /// interval needs `needed` samples a side at the run's confidence.
+    TooFewForQuantile {
+        statistic: String,
+        needed: usize,
+        baseline_n: usize,
+        candidate_n: usize,
+    },
+    /// Judged on the minimum (best case): no honest interval exists for it, so a verdict
+    /// is given only when the ratio of minima lies beyond the SESOI plus the clock's
+    /// resolution relative to the baseline's minimum (`margin`); otherwise inconclusive.
+    BestCase {
+        margin: f64,
+        baseline_n: usize,
+        candidate_n: usize,
+    },
 }
 
 /// One benchmark against its baseline. Statistics that could not be computed (too few
@@ -76,12 +101,17 @@ pub enum VerdictReason {
 pub struct Comparison {
     pub baseline: String,
     pub candidate: String,
+    /// The question the verdict answers: which statistic it compares (the mean unless
+    /// asked otherwise).
+    #[serde(default, skip_serializing_if = "Question::is_mean")]
+    pub question: Question,
     /// What was compared, per operation (wall time unless asked otherwise).
     pub metric: Metric,
     pub verdict: Verdict,
     /// Why the verdict is what it is.
     pub reason: VerdictReason,
-    /// mean(candidate) / mean(baseline).
+    /// The compared statistic of the candidate over the baseline's: mean(candidate) /
+    /// mean(baseline) unless `question` asks for another.
     #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
     /// Fieller interval of the ratio at `level`; absent when unbounded.
@@ -151,6 +181,7 @@ impl Comparison {
         Comparison {
             baseline: baseline.into(),
             candidate: candidate.into(),
+            question: Question::Mean,
             metric: Metric::WallTime,
             verdict: Verdict::Inconclusive,
             reason: VerdictReason::Unjudged,

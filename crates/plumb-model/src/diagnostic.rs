@@ -153,6 +153,8 @@ codes! {
     OneLaunch = "one-launch",
     /// A declared trait the run contradicts.
     DesignMismatch = "design-mismatch",
+    /// The verdict differs by the question asked (median faster, p99 slower).
+    QuestionMatters = "question-matters",
 }
 
 impl fmt::Display for DiagnosticCode {

@@ -219,6 +219,7 @@ mod tests {
             Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,
+                question: Default::default(),
                 producer: crate::ProducerSettings::None,
             },
         );

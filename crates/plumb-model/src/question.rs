@@ -21,6 +21,10 @@ pub enum Question {
 }
 
 impl Question {
+    pub fn is_mean(&self) -> bool {
+        *self == Question::Mean
+    }
+
     /// The percentile the question asks about, where it asks about one (typical is 50).
     pub fn percentile(self) -> Option<f64> {
         match self {
@@ -40,15 +44,30 @@ impl Question {
         }
     }
 
-    /// What the question is, in words: "best case (minimum)".
+    /// The statistic of `values`: their minimum, median, mean or percentile (linear
+    /// interpolation between order statistics); None when there are none.
+    pub fn of(self, values: &[f64]) -> Option<f64> {
+        if values.is_empty() {
+            return None;
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        Some(match self {
+            Question::Best => sorted[0],
+            Question::Mean => sorted.iter().sum::<f64>() / sorted.len() as f64,
+            Question::Typical => plumb_stats::percentile_of_sorted(&sorted, 50.0),
+            Question::Worst(p) => plumb_stats::percentile_of_sorted(&sorted, p),
+        })
+    }
+
+    /// What the question is, in words: "typical case (the median)", "mean".
     pub fn describe(self) -> String {
-        let what = match self {
-            Question::Best => "best case",
-            Question::Typical => "typical case",
-            Question::Mean => "mean cost",
-            Question::Worst(_) => "bounded worst case",
-        };
-        format!("{what} ({})", self.statistic())
+        match self {
+            Question::Best => "best case (the minimum)".into(),
+            Question::Typical => "typical case (the median)".into(),
+            Question::Mean => "mean".into(),
+            Question::Worst(_) => format!("bounded worst case ({})", self.statistic()),
+        }
     }
 }
 
@@ -152,6 +171,15 @@ mod tests {
             assert_eq!(q.to_string().parse::<Question>().unwrap(), q);
         }
         assert_eq!(Question::Worst(99.9).statistic(), "p99.9");
-        assert_eq!(Question::Typical.describe(), "typical case (median)");
+        let xs = [5.0, 1.0, 3.0, 2.0, 4.0];
+        let of = |q: Question| q.of(&xs).unwrap();
+        assert_eq!(of(Question::Best), 1.0);
+        assert_eq!(of(Question::Typical), 3.0);
+        assert_eq!(of(Question::Mean), 3.0);
+        // p90 of 1..5 by linear interpolation: rank 0.9 × 4 = 3.6 → 4.6.
+        assert!((of(Question::Worst(90.0)) - 4.6).abs() < 1e-12);
+        assert_eq!(Question::Mean.of(&[]), None);
+        assert_eq!(Question::Typical.describe(), "typical case (the median)");
+        assert_eq!(Question::Worst(99.0).describe(), "bounded worst case (p99)");
     }
 }

@@ -78,6 +78,14 @@ pub struct SequentialDesignRecord {
     /// Stop adding rounds after this long, when set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_time: Option<Duration>,
+    /// The question the rounds answer, i.e. each round's statistic: typical (the median
+    /// log ratio of its pairs, and what a record without this field used), mean or best.
+    #[serde(default = "typical")]
+    pub question: crate::Question,
+}
+
+fn typical() -> crate::Question {
+    crate::Question::Typical
 }
 
 /// The verdict at one look: B/A and its repeated confidence interval.

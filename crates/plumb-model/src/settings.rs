@@ -11,6 +11,9 @@ pub struct Settings {
     pub confidence: Confidence,
     /// Smallest effect size of interest.
     pub sesoi: Fraction,
+    /// The question verdicts answer: which statistic they compare (the mean unless asked).
+    #[serde(default, skip_serializing_if = "crate::Question::is_mean")]
+    pub question: crate::Question,
     /// The producer and its settings.
     pub producer: ProducerSettings,
 }
@@ -58,6 +61,7 @@ impl Settings {
         Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer,
         }
     }
@@ -198,6 +202,7 @@ mod tests {
         let s = Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer: ProducerSettings::Load(LoadSettings {
                 url: "http://x/".into(),
                 method: "GET".into(),

@@ -16,8 +16,11 @@ pub fn render_document_comparison(
         Some(m) if *m != Metric::WallTime => format!(" on {m} per operation"),
         _ => String::new(),
     };
+    let question = (cmp.comparisons.first())
+        .map(|c| format!(", on the {}", c.question.describe()))
+        .unwrap_or_default();
     let mut out = format!(
-        "Comparing {} benchmark(s){metric}: SESOI ±{}, {} confidence\n\n",
+        "Comparing {} benchmark(s){metric}{question}: SESOI ±{}, {} confidence\n\n",
         cmp.comparisons.len() + cmp.load.len(),
         cmp.sesoi,
         cmp.confidence
@@ -41,20 +44,26 @@ pub fn render_document_comparison(
     out
 }
 
-/// One benchmark of both results: the means, the verdict with its ratio, why, and the
-/// shift in the metric's unit.
+/// One benchmark of both results: the compared statistic of each (the mean unless the
+/// question asked another), the verdict with its ratio, why, and the shift in the
+/// metric's unit.
 fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> String {
     let mut out = String::new();
     let mean = |d: &ResultDocument, name: &str| {
         d.benchmark(name).map_or("-".to_string(), |b| {
-            b.stats(&c.metric).map_or("-".to_string(), |t| {
-                format::value(format::unit_of(b, &c.metric), t.summary.mean)
+            let value = c.question.of(&b.analysed(&c.metric));
+            value.map_or("-".to_string(), |v| {
+                format::value(format::unit_of(b, &c.metric), v)
             })
         })
     };
+    let statistic = match c.question {
+        plumb_model::Question::Mean => String::new(),
+        q => format!("{} ", q.statistic()),
+    };
     let _ = writeln!(
         out,
-        "  {}\n    {} → {}   {}\n    {}",
+        "  {}\n    {statistic}{} → {}   {}\n    {}",
         style(if c.baseline == c.candidate {
             c.candidate.clone()
         } else {

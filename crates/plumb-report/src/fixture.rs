@@ -50,6 +50,7 @@ pub fn document() -> ResultDocument {
         Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer: ProducerSettings::None,
         },
     );

@@ -42,8 +42,10 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
     if !doc.comparisons.is_empty() {
         let _ = write!(
             out,
-            "\n**Verdicts** (SESOI ±{}, {} confidence)\n\n| Benchmark | Verdict | Ratio [CI] | Reason |\n|:---|:---|:---|:---|\n",
-            doc.settings.sesoi, doc.settings.confidence
+            "\n**Verdicts** on the {} (SESOI ±{}, {} confidence)\n\n| Benchmark | Verdict | Ratio [CI] | Reason |\n|:---|:---|:---|:---|\n",
+            doc.comparisons[0].question.describe(),
+            doc.settings.sesoi,
+            doc.settings.confidence
         );
         for c in &doc.comparisons {
             let _ = writeln!(

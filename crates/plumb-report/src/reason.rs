@@ -110,6 +110,9 @@ pub fn reason_text(c: &Comparison) -> String {
                 ),
             }
         }
+        VerdictReason::Quantile { .. }
+        | VerdictReason::TooFewForQuantile { .. }
+        | VerdictReason::BestCase { .. } => question_reason(c, &change, &ci, &sesoi),
         VerdictReason::NotShown => format!(
             "no difference in means significant at {} confidence (α={:.0e}; {}) and not shown within {sesoi} (TOST p{}): too noisy or too few runs to say",
             c.level,
@@ -117,6 +120,61 @@ pub fn reason_text(c: &Comparison) -> String {
             tests_text(c),
             fmt_p(c.tost_p)
         ),
+    }
+}
+
+/// Why a verdict on a quantile or the minimum is what it is.
+fn question_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String {
+    match &c.reason {
+        VerdictReason::Quantile {
+            statistic,
+            each_level,
+            excludes_one,
+        } => {
+            let each = plumb_model::quantity::Confidence::new(*each_level)
+                .map_or_else(|| plumb_model::format::percent(*each_level), |l| l.to_string());
+            let how = format!(
+                "each side's {statistic} bounded by order statistics at ≥{each} (distribution-free)"
+            );
+            match c.verdict {
+                Verdict::Faster | Verdict::Slower => format!(
+                    "{change} in the {statistic}: the whole {ci} lies beyond the SESOI of {sesoi}; {how}"
+                ),
+                Verdict::Equivalent => format!(
+                    "the {statistic}'s whole {ci} lies within {sesoi}; {how}"
+                ),
+                Verdict::Inconclusive if *excludes_one => format!(
+                    "a {change} difference in the {statistic} is real but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size; {how}"
+                ),
+                Verdict::Inconclusive => format!(
+                    "the {statistic}'s {ci} holds 1 and reaches beyond {sesoi}: too noisy or too few runs to say; {how}"
+                ),
+            }
+        }
+        VerdictReason::TooFewForQuantile {
+            statistic,
+            needed,
+            baseline_n,
+            candidate_n,
+        } => format!(
+            "this data cannot answer the question: bounding the {statistic} at {} confidence takes at least {needed} samples a side (baseline n={baseline_n}, candidate n={candidate_n}); run longer, or ask a lower percentile",
+            c.level
+        ),
+        VerdictReason::BestCase {
+            margin,
+            baseline_n,
+            candidate_n,
+        } => {
+            let beyond = format!(
+                "{change} in the minimum of {baseline_n} and {candidate_n} runs; a minimum has no honest interval, so only a change beyond the SESOI plus the clock's resolution ({}) is called",
+                plumb_model::format::percent(*margin)
+            );
+            match c.verdict {
+                Verdict::Faster | Verdict::Slower => beyond,
+                _ => format!("{beyond}: this one is not, and equivalence cannot be shown without an interval"),
+            }
+        }
+        _ => unreachable!("only the questions' reasons come here"),
     }
 }
 

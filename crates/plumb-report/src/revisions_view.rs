@@ -178,6 +178,7 @@ mod tests {
                 spending: "kim-demets rho=2".into(),
                 sesoi: 0.02,
                 max_time: None,
+                question: plumb_model::Question::Typical,
             },
             looks: vec![
                 Look {

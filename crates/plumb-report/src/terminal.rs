@@ -118,9 +118,12 @@ fn verdicts(doc: &ResultDocument, detail: Detail) -> String {
     if shown.is_empty() {
         return String::new();
     }
+    let question = shown[0].question;
     let mut out = format!(
-        "\nVerdicts (SESOI ±{}, {} confidence):\n",
-        doc.settings.sesoi, doc.settings.confidence
+        "\nVerdicts on the {} (SESOI ±{}, {} confidence):\n",
+        question.describe(),
+        doc.settings.sesoi,
+        doc.settings.confidence
     );
     for c in shown {
         out.push_str(&verdict_line(c));

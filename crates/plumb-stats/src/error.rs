@@ -10,6 +10,8 @@ pub enum StatsError {
     NotFinite,
     /// A confidence level outside (0, 1).
     BadLevel(f64),
+    /// A quantile outside (0, 1).
+    BadQuantile(f64),
 }
 
 impl fmt::Display for StatsError {
@@ -20,6 +22,7 @@ impl fmt::Display for StatsError {
             }
             StatsError::NotFinite => write!(f, "a sample is NaN, infinite or absurdly large"),
             StatsError::BadLevel(l) => write!(f, "confidence level {l} is not in (0, 1)"),
+            StatsError::BadQuantile(p) => write!(f, "quantile {p} is not in (0, 1)"),
         }
     }
 }

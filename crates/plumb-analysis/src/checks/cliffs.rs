@@ -115,6 +115,7 @@ mod tests {
         let settings = Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
             producer: plumb_model::ProducerSettings::None,
         };
         let mut d = ResultDocument::new("t", Invocation::current(), environment, settings);
@@ -139,6 +140,7 @@ mod tests {
             sesoi: Fraction::DEFAULT_SESOI,
             drop_upper_outliers: false,
             metric: Metric::WallTime,
+            question: plumb_model::Question::Mean,
         };
         analyse_document(d, &cfg);
         d.benchmarks

@@ -134,6 +134,7 @@ pub(crate) mod tests {
             Settings {
                 confidence: Confidence::DEFAULT,
                 sesoi: Fraction::DEFAULT_SESOI,
+                question: Default::default(),
                 producer: ProducerSettings::None,
             },
         );

@@ -19,6 +19,7 @@ pub fn result_at(env: &Env, file: &str, name: &str, level: f64, seed: u64) -> Pa
     let settings = Settings {
         confidence: Confidence::DEFAULT,
         sesoi: Fraction::DEFAULT_SESOI,
+        question: Default::default(),
         producer: ProducerSettings::None,
     };
     let machine = Environment {

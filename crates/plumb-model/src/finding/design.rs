@@ -6,6 +6,7 @@
 //! contradicts. Each is decided from the `Design` and this machine (plumb-analysis's
 //! `design_checks`).
 use crate::quantity::{ByteSize, Duration};
+use crate::Verdict;
 use serde::{Deserialize, Serialize};
 
 /// The whole working set fits in the last-level cache: the benchmark measures cache.
@@ -135,4 +136,23 @@ pub struct DesignMismatch {
     pub field: String,
     pub declared: String,
     pub measured: String,
+}
+
+/// The verdict depends on the question: judged on another statistic (the median, p99,
+/// the mean), the same two benchmarks give another answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionMatters {
+    /// The question the verdict answered ("typical case (median)").
+    pub asked: String,
+    pub answers: Vec<QuestionAnswer>,
+}
+
+/// One question's answer for a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionAnswer {
+    /// The statistic compared: "mean", "median", "p99".
+    pub statistic: String,
+    pub verdict: Verdict,
+    #[serde(with = "crate::nan_as_null")]
+    pub ratio: f64,
 }

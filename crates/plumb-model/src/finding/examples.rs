@@ -84,6 +84,7 @@ pub fn all() -> Vec<Diagnostic> {
     out.extend(machine());
     out.extend(load());
     out.extend(design());
+    out.extend(design_of_the_run());
     out
 }
 
@@ -501,6 +502,12 @@ fn design() -> Vec<Diagnostic> {
         }
         .into()),
         w(CleanState {}.into()),
+    ]
+}
+
+fn design_of_the_run() -> Vec<Diagnostic> {
+    let w = |f: Finding| Diagnostic::new(Severity::Warning, f);
+    vec![
         w(TooShortToSteady {
             written: ByteSize(50 << 20),
             data: ByteSize(1 << 30),
@@ -527,6 +534,22 @@ fn design() -> Vec<Diagnostic> {
         }
         .into()),
         Diagnostic::new(Severity::Info, OneLaunch {}),
+        w(QuestionMatters {
+            asked: "typical case (the median)".into(),
+            answers: vec![
+                QuestionAnswer {
+                    statistic: "median".into(),
+                    verdict: Verdict::Faster,
+                    ratio: 0.8,
+                },
+                QuestionAnswer {
+                    statistic: "p99".into(),
+                    verdict: Verdict::Slower,
+                    ratio: 1.5,
+                },
+            ],
+        }
+        .into()),
         w(DesignMismatch {
             field: "warmup".into(),
             declared: "10 s".into(),

@@ -16,8 +16,9 @@ pub use counters::{
 };
 pub use design::{
     CleanState, ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FixedSizeValues,
-    GeneratorOnTarget, HotSetInCache, NoDurability, OneLaunch, SequentialKeys, SingleThread,
-    TooFewForPercentile, TooShortToSteady, WorkingSetInCache, WorkingSetInMemory,
+    GeneratorOnTarget, HotSetInCache, NoDurability, OneLaunch, QuestionAnswer, QuestionMatters,
+    SequentialKeys, SingleThread, TooFewForPercentile, TooShortToSteady, WorkingSetInCache,
+    WorkingSetInMemory,
 };
 pub use harness::{
     Allocates, CheckTheWork, Failed, Imprecise, NoSteadyState, NoWarmup, Noise, ResultUnchecked,
@@ -148,6 +149,7 @@ findings! {
     GeneratorOnTarget,
     OneLaunch,
     DesignMismatch,
+    QuestionMatters,
 }
 
 /// One diagnostic of every code, with figures like a run's, for tests of whatever

@@ -4,7 +4,7 @@
 use super::Words;
 use plumb_model::finding::{
     ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FixedSizeValues,
-    GeneratorOnTarget, HotSetInCache, NoDurability, SequentialKeys, SingleThread,
+    GeneratorOnTarget, HotSetInCache, NoDurability, QuestionMatters, SequentialKeys, SingleThread,
     TooFewForPercentile, TooShortToSteady, WorkingSetInCache, WorkingSetInMemory,
 };
 use plumb_model::format::{self, bytes};
@@ -175,4 +175,23 @@ pub fn design_mismatch(x: &DesignMismatch) -> Words {
         x.field, x.declared, x.measured
     ))
     .advice("correct the workload file or the run so the result records what was measured")
+}
+
+pub fn question_matters(x: &QuestionMatters) -> Words {
+    let answers: Vec<String> = (x.answers.iter())
+        .map(|a| {
+            format!(
+                "{} {} (×{})",
+                a.statistic,
+                a.verdict,
+                format::factor(a.ratio)
+            )
+        })
+        .collect();
+    Words::new(format!(
+        "the answer depends on the question: {} — this verdict answers the {}",
+        answers.join(", "),
+        x.asked
+    ))
+    .advice("say which question matters (--question best|typical|mean|worst=p99) and report that one; a faster median with a slower tail is a trade, not a win")
 }

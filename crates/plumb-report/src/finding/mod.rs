@@ -121,6 +121,7 @@ pub fn words(f: &Finding) -> Words {
         F::GeneratorOnTarget(x) => design::generator_on_target(x),
         F::OneLaunch(_) => design::one_launch(),
         F::DesignMismatch(x) => design::design_mismatch(x),
+        F::QuestionMatters(x) => design::question_matters(x),
         F::Recorded(r) => Words::new(r.message.clone())
             .details(recorded_evidence(&r.evidence))
             .advice(r.advice.clone()),

@@ -1,0 +1,164 @@
+//! Verdicts by the question asked ("Best case, typical, bounded worst case. Pick one."):
+//! the mean by `verdict::judge` (Fieller's ratio interval); the median or a high
+//! percentile by each side's distribution-free order-statistic interval; the minimum by
+//! its ratio alone, only beyond the SESOI plus the clock's resolution. And the note when
+//! the answer depends on the question — the median faster, p99 slower.
+//!
+//! Written here rather than taken from a crate because it is the verdict logic.
+
+use crate::verdict::judge;
+use plumb_model::finding::{QuestionAnswer, QuestionMatters};
+use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::{
+    Benchmark, Comparison, Diagnostic, Metric, Question, Severity, Verdict, VerdictReason,
+};
+use plumb_stats::{quantile_ci, samples_for_quantile, Interval};
+
+/// `cand` against `base` on `metric`, answering `question`. The mean's tests (Welch,
+/// Mann–Whitney, TOST) stay in the comparison as context whatever the question.
+pub fn judge_question(
+    base: &Benchmark,
+    cand: &Benchmark,
+    metric: &Metric,
+    confidence: Confidence,
+    effect: Fraction,
+    question: Question,
+    resolution_ns: Option<f64>,
+) -> Comparison {
+    let mut c = judge(base, cand, metric, confidence, effect);
+    c.question = question;
+    if matches!(
+        c.reason,
+        VerdictReason::FromZero { .. } | VerdictReason::BothZero
+    ) {
+        return c; // a count from or at zero is judged the same whatever the question
+    }
+    let (x, y) = (base.analysed(metric), cand.analysed(metric));
+    match question {
+        Question::Mean => {}
+        Question::Typical => by_quantile(&mut c, &x, &y, 0.5),
+        Question::Worst(p) => by_quantile(&mut c, &x, &y, p / 100.0),
+        Question::Best => by_minimum(&mut c, &x, &y, resolution_ns.unwrap_or(0.0)),
+    }
+    c
+}
+
+/// Each side's p-quantile bounded at 1 − α/2 (so both hold together at 1 − α), the
+/// ratio's interval from their ends.
+fn by_quantile(c: &mut Comparison, x: &[f64], y: &[f64], p: f64) {
+    let statistic = c.question.statistic();
+    let each_level = 1.0 - c.level.alpha() / 2.0;
+    let (b, n) = match (quantile_ci(x, p, each_level), quantile_ci(y, p, each_level)) {
+        (Ok(b), Ok(n)) => (b, n),
+        _ => {
+            c.verdict = Verdict::Inconclusive;
+            c.reason = VerdictReason::TooFewForQuantile {
+                statistic,
+                needed: samples_for_quantile(p, each_level),
+                baseline_n: x.len(),
+                candidate_n: y.len(),
+            };
+            c.ratio = f64::NAN;
+            c.ratio_ci = None;
+            return;
+        }
+    };
+    c.ratio = n.estimate / b.estimate;
+    c.ratio_ci = (b.interval.lo > 0.0).then(|| Interval {
+        lo: n.interval.lo / b.interval.hi,
+        hi: n.interval.hi / b.interval.lo,
+    });
+    let Some(ci) = c.ratio_ci.filter(|_| b.estimate > 0.0) else {
+        c.verdict = Verdict::Inconclusive;
+        c.reason = VerdictReason::BaselineNearZero {
+            baseline_mean: b.estimate,
+        };
+        return;
+    };
+    let s = c.sesoi.get();
+    c.verdict = if ci.lo > 1.0 + s {
+        Verdict::Slower
+    } else if ci.hi < 1.0 - s {
+        Verdict::Faster
+    } else if ci.lo >= 1.0 - s && ci.hi <= 1.0 + s {
+        Verdict::Equivalent
+    } else {
+        Verdict::Inconclusive
+    };
+    c.reason = VerdictReason::Quantile {
+        statistic,
+        each_level,
+        excludes_one: ci.lo > 1.0 || ci.hi < 1.0,
+    };
+}
+
+/// The ratio of minima, called only beyond the SESOI plus the clock's resolution as a
+/// share of the baseline's minimum; never equivalent (there is no interval to show it).
+fn by_minimum(c: &mut Comparison, x: &[f64], y: &[f64], resolution_ns: f64) {
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let (b, n) = (min(x), min(y));
+    c.ratio_ci = None;
+    if x.is_empty() || y.is_empty() || b <= 0.0 {
+        c.verdict = Verdict::Inconclusive;
+        c.ratio = f64::NAN;
+        c.reason = VerdictReason::BaselineNearZero { baseline_mean: b };
+        return;
+    }
+    c.ratio = n / b;
+    let margin = c.sesoi.get() + resolution_ns / b;
+    c.verdict = if c.ratio > 1.0 + margin {
+        Verdict::Slower
+    } else if c.ratio < 1.0 - margin {
+        Verdict::Faster
+    } else {
+        Verdict::Inconclusive
+    };
+    c.reason = VerdictReason::BestCase {
+        margin,
+        baseline_n: x.len(),
+        candidate_n: y.len(),
+    };
+}
+
+/// The note when the two benchmarks get different decisive answers by another question
+/// (among the mean, the median and p99, where the samples can answer it): a verdict that
+/// is faster or slower against one that is another of faster, slower or equivalent.
+pub fn question_matters(
+    base: &Benchmark,
+    cand: &Benchmark,
+    asked: &Comparison,
+    resolution_ns: Option<f64>,
+) -> Option<Diagnostic> {
+    let mut answers: Vec<QuestionAnswer> = Vec::new();
+    for q in [Question::Mean, Question::Typical, Question::Worst(99.0)] {
+        let c = if q == asked.question {
+            asked.clone()
+        } else {
+            let (level, sesoi) = (asked.level, asked.sesoi);
+            judge_question(base, cand, &asked.metric, level, sesoi, q, resolution_ns)
+        };
+        if c.verdict != Verdict::Inconclusive {
+            answers.push(QuestionAnswer {
+                statistic: q.statistic(),
+                verdict: c.verdict,
+                ratio: c.ratio,
+            });
+        }
+    }
+    let decisive = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
+    let differ = answers.iter().any(|a| {
+        answers
+            .iter()
+            .any(|b| a.verdict != b.verdict && (decisive(a.verdict) || decisive(b.verdict)))
+    });
+    differ.then(|| {
+        let finding = QuestionMatters {
+            asked: asked.question.describe(),
+            answers,
+        };
+        Diagnostic::new(Severity::Warning, finding)
+    })
+}
+
+#[cfg(test)]
+mod tests;
