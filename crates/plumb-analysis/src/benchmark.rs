@@ -189,6 +189,7 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         }
     }
     crate::checks::cliffs::check(doc, &cfg.metric);
+    crate::checks::sensitivity::attach(doc, &cfg.metric);
     crate::settling::judge_sequentially(doc);
     crate::design_checks::attach_design_findings(doc);
     doc.diagnostics = environment_diagnostics(&doc.environment);

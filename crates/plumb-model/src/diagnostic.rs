@@ -155,6 +155,8 @@ codes! {
     DesignMismatch = "design-mismatch",
     /// The verdict differs by the question asked (median faster, p99 slower).
     QuestionMatters = "question-matters",
+    /// What the time is sensitive to: the branch predictor, a cache, scheduler jitter.
+    Sensitivity = "sensitivity",
 }
 
 impl fmt::Display for DiagnosticCode {

@@ -10,6 +10,7 @@ mod launches;
 mod modality;
 mod outliers;
 mod precision;
+pub mod sensitivity;
 
 use crate::AnalysisConfig;
 use plumb_model::{Amount, Benchmark, Diagnostic, Metric};

@@ -156,3 +156,38 @@ pub struct QuestionAnswer {
     #[serde(with = "crate::nan_as_null")]
     pub ratio: f64,
 }
+
+/// What the benchmark's time is sensitive to (the talk's "Sensitivity: BPU-heavy?
+/// Cache-reliant? Scheduler-jitter?"), each with the evidence that says so: a change in
+/// that part of the machine moves this number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sensitivity {
+    pub to: Vec<Sensitive>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Sensitive {
+    /// Mispredicted branches are a high share of branches.
+    BranchPredictor {
+        #[serde(with = "crate::nan_as_null")]
+        miss_rate: f64,
+        source: crate::Source,
+    },
+    /// Misses in `cache` are a high share of accesses, or time jumps where the working
+    /// set passes it (`cliff`: the ratio across it).
+    Cache {
+        cache: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        miss_rate: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cliff: Option<f64>,
+    },
+    /// The distribution's right tail is long (p99 / median) or it has several modes: runs
+    /// that the scheduler, an interrupt or a frequency change delayed.
+    SchedulerJitter {
+        #[serde(with = "crate::nan_as_null")]
+        tail_ratio: f64,
+        modes: usize,
+    },
+}

@@ -550,6 +550,26 @@ fn design_of_the_run() -> Vec<Diagnostic> {
             ],
         }
         .into()),
+        Diagnostic::new(
+            Severity::Info,
+            Sensitivity {
+                to: vec![
+                    Sensitive::BranchPredictor {
+                        miss_rate: 0.112,
+                        source: Source::Simulated,
+                    },
+                    Sensitive::Cache {
+                        cache: "L1d".into(),
+                        miss_rate: Some(0.3),
+                        cliff: Some(3.1),
+                    },
+                    Sensitive::SchedulerJitter {
+                        tail_ratio: 3.2,
+                        modes: 2,
+                    },
+                ],
+            },
+        ),
         w(DesignMismatch {
             field: "warmup".into(),
             declared: "10 s".into(),

@@ -17,8 +17,8 @@ pub use counters::{
 pub use design::{
     CleanState, ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FixedSizeValues,
     GeneratorOnTarget, HotSetInCache, NoDurability, OneLaunch, QuestionAnswer, QuestionMatters,
-    SequentialKeys, SingleThread, TooFewForPercentile, TooShortToSteady, WorkingSetInCache,
-    WorkingSetInMemory,
+    Sensitive, Sensitivity, SequentialKeys, SingleThread, TooFewForPercentile, TooShortToSteady,
+    WorkingSetInCache, WorkingSetInMemory,
 };
 pub use harness::{
     Allocates, CheckTheWork, Failed, Imprecise, NoSteadyState, NoWarmup, Noise, ResultUnchecked,
@@ -150,6 +150,7 @@ findings! {
     OneLaunch,
     DesignMismatch,
     QuestionMatters,
+    Sensitivity,
 }
 
 /// One diagnostic of every code, with figures like a run's, for tests of whatever

@@ -4,8 +4,9 @@
 use super::Words;
 use plumb_model::finding::{
     ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FixedSizeValues,
-    GeneratorOnTarget, HotSetInCache, NoDurability, QuestionMatters, SequentialKeys, SingleThread,
-    TooFewForPercentile, TooShortToSteady, WorkingSetInCache, WorkingSetInMemory,
+    GeneratorOnTarget, HotSetInCache, NoDurability, QuestionMatters, Sensitive, Sensitivity,
+    SequentialKeys, SingleThread, TooFewForPercentile, TooShortToSteady, WorkingSetInCache,
+    WorkingSetInMemory,
 };
 use plumb_model::format::{self, bytes};
 
@@ -194,4 +195,42 @@ pub fn question_matters(x: &QuestionMatters) -> Words {
         x.asked
     ))
     .advice("say which question matters (--question best|typical|mean|worst=p99) and report that one; a faster median with a slower tail is a trade, not a win")
+}
+
+pub fn sensitivity(x: &Sensitivity) -> Words {
+    let parts: Vec<String> = (x.to.iter())
+        .map(|s| match s {
+            Sensitive::BranchPredictor { miss_rate, .. } => format!(
+                "the branch predictor ({} of branches mispredicted)",
+                format::percent(*miss_rate)
+            ),
+            Sensitive::Cache {
+                cache,
+                miss_rate,
+                cliff,
+            } => {
+                let mut why = Vec::new();
+                if let Some(m) = miss_rate {
+                    why.push(format!("{} of accesses miss it", format::percent(*m)));
+                }
+                if let Some(c) = cliff {
+                    why.push(format!("time ×{} past it", format::factor(*c)));
+                }
+                format!("the {cache} ({})", why.join("; "))
+            }
+            Sensitive::SchedulerJitter { tail_ratio, modes } => {
+                let modes = if *modes > 1 {
+                    format!("; {modes} modes")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "scheduler jitter (p99 is {}× the median{modes})",
+                    format::factor(*tail_ratio)
+                )
+            }
+        })
+        .collect();
+    Words::new(format!("sensitive to {}", parts.join(", ")))
+        .advice("on another machine, input or load these parts differ: expect this number to move with them")
 }

@@ -122,13 +122,22 @@ pub fn words(f: &Finding) -> Words {
         F::OneLaunch(_) => design::one_launch(),
         F::DesignMismatch(x) => design::design_mismatch(x),
         F::QuestionMatters(x) => design::question_matters(x),
-        F::Recorded(r) => Words::new(r.message.clone())
+        F::Sensitivity(x) => design::sensitivity(x),
+        F::Recorded(_) | F::Unknown { .. } => as_recorded(f),
+    }
+}
+
+/// A finding known only by its recorded words, or by a code this plumb does not know.
+fn as_recorded(f: &Finding) -> Words {
+    match f {
+        Finding::Recorded(r) => Words::new(r.message.clone())
             .details(recorded_evidence(&r.evidence))
             .advice(r.advice.clone()),
-        F::Unknown { code, fields } => Words::new(format!(
+        Finding::Unknown { code, fields } => Words::new(format!(
             "a finding this plumb does not know ({code}, from a newer plumb)"
         ))
         .details(recorded_evidence(fields)),
+        _ => unreachable!("only recorded and unknown findings"),
     }
 }
 
