@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The storage-engine demo (issue 27), measured: `cargo bench -p storage-engine` RUNS times
+# (3 by default) — one lock around a map against a striped map in the four designs of
+# "Why Benchmarks Lie" — with each design's verdict per run, its red flags, and the wall
+# time of a run (the README's "under 3 minutes"). Writes bench/results/storage-engine.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+build_start=$(date +%s.%N)
+cargo bench -q -p storage-engine --bench designs --no-run 2>/dev/null
+build_s=$(echo "$(date +%s.%N) - $build_start" | bc)
+for i in $(seq 1 "$runs"); do
+  start=$(date +%s.%N)
+  cargo bench -q -p storage-engine --bench designs -- --export-json "$work/run$i.json" \
+    > "$work/run$i.txt" 2>&1
+  echo "$(date +%s.%N) - $start" | bc > "$work/run$i.seconds"
+done
+report=bench/results/storage-engine.md
+mkdir -p bench/results
+python3 bench/storage_engine_report.py "$work" "$runs" "$build_s" > "$report.tmp"
+mv "$report.tmp" "$report"
+cat "$report"
