@@ -39,20 +39,38 @@ print("One lock around a `HashMap` (baseline) against the map striped over 64 lo
       "`Bencher::design`). Verdicts on the mean per operation, SESOI ±2 %, 99.9 % confidence; "
       "ratio = striped / lock.")
 print()
-header = "| design | " + " | ".join(f"run {i}" for i in range(1, runs + 1)) + " | what a reader would do |"
-print(header)
-print("|---|" + "---|" * runs + "---|")
-for name in DESIGNS:
-    cells, verdicts = [], []
-    for d in docs:
-        c = next(c for c in d["comparisons"] if c["candidate"] == f"{name}/striped")
-        ci = c.get("ratio_ci")
-        ci_text = f" [{ci['lo']:.2f}, {ci['hi']:.2f}]" if ci else ""
-        cells.append(f"{c['verdict']} ×{c['ratio']:.3f}{ci_text}")
-        verdicts.append(c["verdict"])
-    actions = sorted({ACTION[v] for v in verdicts})
-    print(f"| {name} | " + " | ".join(cells) + f" | {' / '.join(actions)} |")
+
+
+def verdict_table(docs, statistic):
+    print("| design | " + " | ".join(f"run {i}" for i in range(1, len(docs) + 1))
+          + " | what a reader would do |")
+    print("|---|" + "---|" * len(docs) + "---|")
+    for name in DESIGNS:
+        cells, verdicts = [], []
+        for d in docs:
+            c = next(c for c in d["comparisons"] if c["candidate"] == f"{name}/striped")
+            ci = c.get("ratio_ci")
+            ci_text = f" [{ci['lo']:.2f}, {ci['hi']:.2f}]" if ci else ""
+            notes = [n for n in c.get("notes", []) if n["code"] == "question-matters"]
+            mark = " (question-matters)" if notes else ""
+            cells.append(f"{c['verdict']} ×{c['ratio']:.3f}{ci_text}{mark}")
+            verdicts.append(c["verdict"])
+        counts = {}
+        for v in verdicts:
+            counts[ACTION[v]] = counts.get(ACTION[v], 0) + 1
+        actions = ", ".join(f"{a} ({n} of {len(verdicts)})" for a, n in sorted(counts.items()))
+        print(f"| {name} | " + " | ".join(cells) + f" | {actions} |")
+    print()
+
+
+typical = [json.load(open(f"{work}/typical{i}.json")) for i in range(1, runs + 1)]
+print("**On the mean** (the default question; the interval from the batch means):")
 print()
+verdict_table(docs, "mean")
+print("**On the typical case** (`--question typical`: each side's median, distribution-free "
+      "order-statistic intervals; each run right after the mean's):")
+print()
+verdict_table(typical, "median")
 print("Time per operation (mean, first run):")
 print()
 print("| design | lock | striped |")
