@@ -8,7 +8,7 @@ import sys
 work, runs, build_s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 DESIGNS = ["lazy", "narrow", "realistic", "realistic-no-fsync"]
 # What the article's reader would do with each verdict on "striped instead of one lock".
-ACTION = {"faster": "ship", "slower": "revert", "equivalent": "irrelevant", "inconclusive": "irrelevant (no difference shown)"}
+ACTION = {"faster": "ship", "slower": "revert", "equivalent": "irrelevant", "inconclusive": "irrelevant"}
 DESIGN_CODES = {
     "working-set-in-cache", "working-set-in-memory", "hot-set-in-cache", "sequential-keys",
     "single-thread", "fixed-size-values", "no-durability", "clean-state",
@@ -36,8 +36,8 @@ print(f"Machine: {subprocess.check_output(['nproc']).decode().strip()} cores, {c
 print()
 print("One lock around a `HashMap` (baseline) against the map striped over 64 locked shards, in the "
       "four designs of \"Why Benchmarks Lie\" (`examples/storage-engine`, each design declared with "
-      "`Bencher::design`). Verdicts on the mean per operation, SESOI ±2 %, 99.9 % confidence; "
-      "ratio = striped / lock.")
+      "`Bencher::design`). Verdicts per operation, SESOI ±2 %, 99.9 % confidence; "
+      "ratio = striped / lock; each run a fresh `cargo bench` process.")
 print()
 
 

@@ -173,7 +173,7 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         level: cfg.level,
         sesoi: cfg.sesoi,
         question: cfg.question,
-        resolution_ns: doc.clock.as_ref().map(|c| c.resolution.as_nanos_f64()),
+        resolution: doc.clock.as_ref().map(|c| c.resolution),
     };
     for g in groups {
         let members = || {

@@ -68,11 +68,11 @@ pub fn compare_documents(
                     sesoi: how.sesoi,
                     question: how.question,
                     // The coarser of the two clocks, where the documents recorded one.
-                    resolution_ns: [base.clock.as_ref(), new.clock.as_ref()]
+                    resolution: [base.clock.as_ref(), new.clock.as_ref()]
                         .into_iter()
                         .flatten()
-                        .map(|c| c.resolution.as_nanos_f64())
-                        .reduce(f64::max),
+                        .map(|c| c.resolution)
+                        .max(),
                 };
                 out.comparisons.push(crate::compare_explained(b, n, &asked))
             }

@@ -6,7 +6,7 @@
 use crate::question::{judge_question, question_matters};
 use crate::verdict::judge;
 use plumb_model::finding::{CounterMoved, TimeNotWork, WorkNotTime};
-use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     Benchmark, Comparison, CounterChange, Diagnostic, Metric, Question, Severity, Source, Verdict,
 };
@@ -37,7 +37,7 @@ pub struct Asked<'a> {
     pub level: Confidence,
     pub sesoi: Fraction,
     pub question: Question,
-    pub resolution_ns: Option<f64>,
+    pub resolution: Option<Duration>,
 }
 
 impl<'a> Asked<'a> {
@@ -48,7 +48,7 @@ impl<'a> Asked<'a> {
             level,
             sesoi,
             question: Question::Mean,
-            resolution_ns: None,
+            resolution: None,
         }
     }
 }
@@ -56,7 +56,7 @@ impl<'a> Asked<'a> {
 /// `cand` against `base` answering `asked`, with what the counters both have say beside
 /// it and, where another question gets another answer, the note that says so.
 pub fn compare_explained(base: &Benchmark, cand: &Benchmark, asked: &Asked<'_>) -> Comparison {
-    let (level, sesoi, resolution) = (asked.level, asked.sesoi, asked.resolution_ns);
+    let (level, sesoi, resolution) = (asked.level, asked.sesoi, asked.resolution);
     let mut c = judge_question(
         base,
         cand,

@@ -8,7 +8,7 @@
 
 use crate::verdict::judge;
 use plumb_model::finding::{QuestionAnswer, QuestionMatters};
-use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, Metric, Question, Severity, Verdict, VerdictReason,
 };
@@ -23,7 +23,7 @@ pub fn judge_question(
     confidence: Confidence,
     effect: Fraction,
     question: Question,
-    resolution_ns: Option<f64>,
+    resolution: Option<Duration>,
 ) -> Comparison {
     let mut c = judge(base, cand, metric, confidence, effect);
     c.question = question;
@@ -38,7 +38,10 @@ pub fn judge_question(
         Question::Mean => {}
         Question::Typical => by_quantile(&mut c, &x, &y, 0.5),
         Question::Worst(p) => by_quantile(&mut c, &x, &y, p / 100.0),
-        Question::Best => by_minimum(&mut c, &x, &y, resolution_ns.unwrap_or(0.0)),
+        Question::Best => {
+            let resolution_ns = resolution.map_or(0.0, |r| r.as_nanos_f64());
+            by_minimum(&mut c, &x, &y, resolution_ns)
+        }
     }
     c
 }
@@ -127,7 +130,7 @@ pub fn question_matters(
     base: &Benchmark,
     cand: &Benchmark,
     asked: &Comparison,
-    resolution_ns: Option<f64>,
+    resolution: Option<Duration>,
 ) -> Option<Diagnostic> {
     let mut answers: Vec<QuestionAnswer> = Vec::new();
     for q in [Question::Mean, Question::Typical, Question::Worst(99.0)] {
@@ -135,7 +138,7 @@ pub fn question_matters(
             asked.clone()
         } else {
             let (level, sesoi) = (asked.level, asked.sesoi);
-            judge_question(base, cand, &asked.metric, level, sesoi, q, resolution_ns)
+            judge_question(base, cand, &asked.metric, level, sesoi, q, resolution)
         };
         if c.verdict != Verdict::Inconclusive {
             answers.push(QuestionAnswer {

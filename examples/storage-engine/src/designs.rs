@@ -74,7 +74,7 @@ pub fn designs(cores: usize) -> Vec<StoreDesign> {
     let realistic = |ops_per_thread| Workload {
         threads: 8,
         ops_per_thread,
-        keys: KeyOrder::Zipfian(zipfian.clone()),
+        keys: KeyOrder::Zipfian(zipfian),
         values: SizeDist::uniform(100, 4096).expect("100 ≤ 4096"),
         read_share: 0.5,
     };

@@ -152,7 +152,7 @@ fn the_minimum_is_called_only_beyond_the_sesoi_and_the_resolution() {
         LEVEL,
         Fraction::DEFAULT_SESOI,
         Question::Best,
-        Some(20.0),
+        Some(plumb_model::quantity::Duration::from_nanos(20)),
     );
     assert_eq!(coarse.verdict, Verdict::Inconclusive);
     let VerdictReason::BestCase { margin, .. } = coarse.reason else {
