@@ -19,8 +19,8 @@ pub fn design_traits(d: &Design) -> Vec<(&'static str, String)> {
     put("keys", d.keys.map(|k| k.to_string()));
     put("mix", d.mix.map(mix_text));
     put("records", d.records.map(grouped));
-    put("key size", d.key_size.map(size_text));
-    put("value size", d.value_size.map(size_text));
+    put("key size", d.key_size.as_ref().map(size_text));
+    put("value size", d.value_size.as_ref().map(size_text));
     put(
         "working set",
         d.working_set_bytes().map(|(b, estimated)| {
@@ -79,8 +79,14 @@ fn mix_text(m: Mix) -> String {
     .join(", ")
 }
 
-fn size_text(s: SizeDistribution) -> String {
-    match s {
+fn size_text(s: &SizeDistribution) -> String {
+    match *s {
+        SizeDistribution::Histogram { block, ref counts } => format!(
+            "YCSB histogram of {} buckets of {} (mean {})",
+            counts.len(),
+            bytes(block),
+            plumb_model::format::bytes(plumb_model::quantity::ByteSize(s.mean_bytes() as u64))
+        ),
         SizeDistribution::Fixed { size } => format!("{} (fixed)", bytes(size)),
         SizeDistribution::Uniform { min, max } => {
             format!("uniform {} – {}", bytes(min), bytes(max))

@@ -3,14 +3,21 @@
 //! it takes everything buffered so far, writes it and `fdatasync`s once, then wakes the
 //! others — so writers that arrive during one fsync share the next (the batch grows with
 //! the load, as in PostgreSQL's or RocksDB's). Without `sync`, records are written to
-//! the page cache only, as a store that skips durability does.
+//! the page cache only, as a store that skips durability does. The file is recycled (cut
+//! to nothing) when a segment's worth has been written, as a log whose records a
+//! checkpoint has made redundant is: a long run does not fill the disk.
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::{Condvar, Mutex};
 
+/// Bytes written before the log is recycled.
+pub const SEGMENT: u64 = 64 << 20;
+
 pub struct Wal {
-    file: Mutex<File>,
+    /// The file and the bytes written into it since it was last recycled.
+    file: Mutex<(File, u64)>,
+    segment: u64,
     state: Mutex<State>,
     durable: Condvar,
     sync: bool,
@@ -29,8 +36,14 @@ struct State {
 impl Wal {
     /// A log at `path` (created, truncated); `sync`: fdatasync each group.
     pub fn create(path: &Path, sync: bool) -> std::io::Result<Wal> {
+        Self::with_segment(path, sync, SEGMENT)
+    }
+
+    /// As `create`, recycled after `segment` bytes.
+    pub fn with_segment(path: &Path, sync: bool, segment: u64) -> std::io::Result<Wal> {
         Ok(Wal {
-            file: Mutex::new(File::create(path)?),
+            file: Mutex::new((File::create(path)?, 0)),
+            segment,
             state: Mutex::new(State::default()),
             durable: Condvar::new(),
             sync,
@@ -70,8 +83,15 @@ impl Wal {
     }
 
     fn write(&self, batch: &[u8]) -> std::io::Result<()> {
-        let mut f = self.file.lock().expect("not poisoned");
+        let mut guard = self.file.lock().expect("not poisoned");
+        let (f, written) = &mut *guard;
+        if *written + batch.len() as u64 > self.segment {
+            f.set_len(0)?;
+            f.seek(SeekFrom::Start(0))?;
+            *written = 0;
+        }
         f.write_all(batch)?;
+        *written += batch.len() as u64;
         if self.sync {
             f.sync_data()?;
         }
@@ -112,5 +132,19 @@ mod tests {
             "{} flushes for 400 records",
             wal.flushes()
         );
+    }
+
+    /// Past a segment the file starts again: 100 records of 32 bytes in a 1,000-byte
+    /// segment leave at most 31 of them (992 bytes), a whole number of records.
+    #[test]
+    fn the_log_is_recycled_past_a_segment() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("wal");
+        let wal = Wal::with_segment(&path, false, 1_000).unwrap();
+        for i in 0..100 {
+            wal.append(i, &[1; 20]).unwrap();
+        }
+        let len = std::fs::metadata(&path).unwrap().len();
+        assert!(len <= 1_000 && len % 32 == 0 && len > 0, "{len}");
     }
 }

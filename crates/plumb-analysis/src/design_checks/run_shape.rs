@@ -29,7 +29,7 @@ pub fn too_short_to_steady(d: &Design) -> Option<Finding> {
         return None;
     }
     let (data, _) = d.working_set_bytes()?;
-    let value = d.value_size?.mean_bytes();
+    let value = d.value_size.as_ref()?.mean_bytes();
     let written = operations(d)? * mix.write_share() * value;
     (written < STEADY_WRITES * data.0 as f64).then(|| {
         TooShortToSteady {

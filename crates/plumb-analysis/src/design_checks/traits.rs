@@ -30,9 +30,9 @@ pub fn single_thread(d: &Design, production: Option<&Design>) -> Option<Finding>
 }
 
 pub fn fixed_size_values(d: &Design, production: Option<&Design>) -> Option<Finding> {
-    let fixed = |s: Option<SizeDistribution>| s.filter(SizeDistribution::is_fixed);
-    let production_fixed = production.and_then(|p| fixed(p.value_size)).is_some();
-    let size = fixed(d.value_size)?;
+    let fixed = |s: &Option<SizeDistribution>| s.clone().filter(SizeDistribution::is_fixed);
+    let production_fixed = production.and_then(|p| fixed(&p.value_size)).is_some();
+    let size = fixed(&d.value_size)?;
     (!production_fixed).then(|| {
         FixedSizeValues {
             size: plumb_model::quantity::ByteSize(size.mean_bytes() as u64),

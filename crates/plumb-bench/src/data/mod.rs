@@ -16,12 +16,15 @@ pub enum DataError {
     Theta(f64),
     /// A range whose upper bound is below its lower.
     Bounds { lo: u64, hi: u64 },
+    /// A histogram file that is not YCSB's format: where and why.
+    Histogram(String),
 }
 
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DataError::NoItems => f.write_str("a distribution needs at least one item"),
+            DataError::Histogram(why) => write!(f, "not a YCSB histogram: {why}"),
             DataError::Bounds { lo, hi } => {
                 write!(
                     f,

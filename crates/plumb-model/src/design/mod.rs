@@ -121,7 +121,7 @@ impl Mix {
 }
 
 /// The size of a key or value.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum SizeDistribution {
     Fixed {
@@ -136,12 +136,24 @@ pub enum SizeDistribution {
         min: ByteSize,
         max: ByteSize,
     },
+    /// YCSB's histogram: bucket i weighted `counts[i]`, sizes in multiples of `block`
+    /// (drawn as YCSB's `HistogramGenerator` draws, plumb-bench's `histogram_draw`).
+    Histogram {
+        block: ByteSize,
+        counts: Vec<u64>,
+    },
 }
 
 impl SizeDistribution {
     pub fn is_fixed(&self) -> bool {
-        matches!(self, SizeDistribution::Fixed { .. })
-            || matches!(self, SizeDistribution::Uniform { min, max } | SizeDistribution::Zipfian { min, max } if min == max)
+        match self {
+            SizeDistribution::Fixed { .. } => true,
+            SizeDistribution::Uniform { min, max } | SizeDistribution::Zipfian { min, max } => {
+                min == max
+            }
+            // YCSB's draw gives one size from one or two buckets.
+            SizeDistribution::Histogram { counts, .. } => counts.len() <= 2,
+        }
     }
 
     /// The mean size in bytes: exact for fixed and uniform; for Zipfian (θ = 0.99 over
@@ -149,6 +161,7 @@ impl SizeDistribution {
     /// (a wider range is taken at its mode, `min`: an under-estimate, said as such).
     pub fn mean_bytes(&self) -> f64 {
         match *self {
+            SizeDistribution::Histogram { block, ref counts } => histogram_mean(block.0, counts),
             SizeDistribution::Fixed { size } => size.0 as f64,
             SizeDistribution::Uniform { min, max } => (min.0 as f64 + max.0 as f64) / 2.0,
             SizeDistribution::Zipfian { min, max } => {
@@ -166,6 +179,32 @@ impl SizeDistribution {
             }
         }
     }
+}
+
+/// The mean of YCSB's histogram draw: number n uniform in [0, Σcounts); bucket i < last
+/// takes the n in (cumᵢ₋₁, cumᵢ] (bucket 0 from 0, one more than its count) at (i + 1) ×
+/// block; the rest fall to (buckets − 1) × block.
+fn histogram_mean(block: u64, counts: &[u64]) -> f64 {
+    let area: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+    if area == 0 {
+        return 0.0;
+    }
+    let (mut lo, mut cum, mut total) = (0u128, 0u128, 0f64);
+    for (i, &c) in counts
+        .iter()
+        .enumerate()
+        .take(counts.len().saturating_sub(1))
+    {
+        cum += u128::from(c);
+        let hi = cum.min(area - 1);
+        if hi >= lo {
+            total += (hi - lo + 1) as f64 * ((i as u64 + 1) * block) as f64;
+            lo = hi + 1;
+        }
+    }
+    let rest = area.saturating_sub(lo);
+    total += rest as f64 * ((counts.len().saturating_sub(1)) as u64 * block) as f64;
+    total / area as f64
 }
 
 /// How operations arrive: each thread issuing the next when the last returns (closed),
@@ -245,8 +284,8 @@ impl std::fmt::Display for Durability {
 impl Design {
     /// Bytes of one record (mean key size + mean value size), when either is declared.
     pub fn record_bytes(&self) -> Option<f64> {
-        let key = self.key_size.map(|s| s.mean_bytes());
-        let value = self.value_size.map(|s| s.mean_bytes());
+        let key = self.key_size.as_ref().map(|s| s.mean_bytes());
+        let value = self.value_size.as_ref().map(|s| s.mean_bytes());
         (key.is_some() || value.is_some()).then(|| key.unwrap_or(0.0) + value.unwrap_or(0.0))
     }
 
@@ -331,6 +370,24 @@ mod tests {
             max: ByteSize(8),
         };
         assert!(same.is_fixed());
+    }
+
+    /// YCSB's draw on block 100, counts [2, 3, 5]: n = 0, 1, 2 → 100; 3 … 9 → 200 (see
+    /// plumb-bench's `histogram_draw`): mean (3 × 100 + 7 × 200) / 10 = 170.
+    #[test]
+    fn a_histograms_mean_follows_ycsbs_draw() {
+        let h = SizeDistribution::Histogram {
+            block: ByteSize(100),
+            counts: vec![2, 3, 5],
+        };
+        assert_eq!(h.mean_bytes(), 170.0);
+        assert!(!h.is_fixed());
+        let two = SizeDistribution::Histogram {
+            block: ByteSize(100),
+            counts: vec![2, 3],
+        };
+        assert_eq!(two.mean_bytes(), 100.0);
+        assert!(two.is_fixed());
     }
 
     #[test]

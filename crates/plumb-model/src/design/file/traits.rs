@@ -122,6 +122,9 @@ impl Reader<'_> {
             }
         };
         let (kind, range) = table.iter().next().expect("one entry");
+        if kind == "histogram" {
+            return self.histogram(&format!("{key}.histogram"), range);
+        }
         let bounds: Vec<ByteSize> = match range {
             Value::Array(a) if a.len() == 2 => a
                 .iter()
@@ -146,6 +149,43 @@ impl Reader<'_> {
                 EXAMPLE,
             )),
         }
+    }
+
+    /// `{ block = "1KiB", counts = [5, 3, 1] }`: YCSB's histogram of sizes in blocks.
+    fn histogram(&self, key: &str, v: &Value) -> Result<SizeDistribution, DesignError> {
+        const EXAMPLE: &str = "{ histogram = { block = \"1KiB\", counts = [5, 3, 1] } }";
+        let (Value::Table(t), true) = (v, v.get("block").is_some() && v.get("counts").is_some())
+        else {
+            return Err(self.err(key, "takes a block size and counts", EXAMPLE));
+        };
+        if let Some(other) = t.keys().find(|k| *k != "block" && *k != "counts") {
+            return Err(self.err(&format!("{key}.{other}"), "is not block or counts", EXAMPLE));
+        }
+        let block: ByteSize = self.quantity(&format!("{key}.block"), &t["block"])?;
+        let counts: Vec<u64> = match &t["counts"] {
+            Value::Array(a) => a
+                .iter()
+                .map(|c| match c {
+                    Value::Integer(n) if *n >= 0 => Ok(*n as u64),
+                    _ => Err(self.err(
+                        &format!("{key}.counts"),
+                        format!("holds {c}, not a count"),
+                        EXAMPLE,
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            other => {
+                return Err(self.err(
+                    &format!("{key}.counts"),
+                    format!("= {other} is not a list of counts"),
+                    EXAMPLE,
+                ))
+            }
+        };
+        if block.0 == 0 || counts.iter().sum::<u64>() == 0 {
+            return Err(self.err(key, "needs a block above 0 and a count above 0", EXAMPLE));
+        }
+        Ok(SizeDistribution::Histogram { block, counts })
     }
 
     /// `rate = "20k/s"` is an open loop at that rate; `arrival = "closed"` (the default

@@ -72,6 +72,45 @@ durability = "fsync-per-op"
 }
 
 #[test]
+fn a_histogram_of_sizes() {
+    let f = parse_workload_file(
+        "value_size = { histogram = { block = \"1KiB\", counts = [5, 3, 1] } }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        f.design.value_size,
+        Some(SizeDistribution::Histogram {
+            block: ByteSize(1024),
+            counts: vec![5, 3, 1]
+        })
+    );
+    for (text, words) in [
+        (
+            "value_size = { histogram = { block = \"1KiB\" } }\n",
+            "takes a block size and counts",
+        ),
+        (
+            "value_size = { histogram = { block = 1024, counts = [1] } }\n",
+            "needs a unit",
+        ),
+        (
+            "value_size = { histogram = { block = \"1KiB\", counts = [-1] } }\n",
+            "not a count",
+        ),
+        (
+            "value_size = { histogram = { block = \"1KiB\", counts = [0] } }\n",
+            "a count above 0",
+        ),
+    ] {
+        let e = refused(text);
+        assert!(
+            e.contains("value_size.histogram") && e.contains(words),
+            "{text:?}: {e}"
+        );
+    }
+}
+
+#[test]
 fn a_preset_is_overlaid_by_what_the_file_says() {
     let f = parse_workload_file("preset = \"ycsb-b\"\nrecords = 100_000_000\n").unwrap();
     assert_eq!(f.design.preset.as_deref(), Some("ycsb-b"));
