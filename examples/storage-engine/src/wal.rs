@@ -145,6 +145,6 @@ mod tests {
             wal.append(i, &[1; 20]).unwrap();
         }
         let len = std::fs::metadata(&path).unwrap().len();
-        assert!(len <= 1_000 && len % 32 == 0 && len > 0, "{len}");
+        assert!(len <= 1_000 && len.is_multiple_of(32) && len > 0, "{len}");
     }
 }
