@@ -53,7 +53,8 @@ def verdict_table(docs, statistic):
             ci_text = f" [{ci['lo']:.2f}, {ci['hi']:.2f}]" if ci else ""
             notes = [n for n in c.get("notes", []) if n["code"] == "question-matters"]
             mark = " (question-matters)" if notes else ""
-            cells.append(f"{c['verdict']} ×{c['ratio']:.3f}{ci_text}{mark}")
+            ratio = f" ×{c['ratio']:.3f}" if c["ratio"] is not None else " (no ratio: too few samples)"
+            cells.append(f"{c['verdict']}{ratio}{ci_text}{mark}")
             verdicts.append(c["verdict"])
         counts = {}
         for v in verdicts:
