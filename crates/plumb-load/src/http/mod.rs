@@ -22,6 +22,7 @@ mod response;
 mod run;
 mod schedule;
 mod target;
+pub mod targets_file;
 mod timer;
 
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
