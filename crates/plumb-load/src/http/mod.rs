@@ -24,6 +24,7 @@ mod schedule;
 mod target;
 pub mod targets_file;
 mod timer;
+pub mod tls;
 
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
 pub use engine::{LiveFeed, LiveTick, LIVE_EVERY};
