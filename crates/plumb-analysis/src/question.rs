@@ -25,7 +25,20 @@ pub fn judge_question(
     question: Question,
     resolution: Option<Duration>,
 ) -> Comparison {
-    let mut c = judge(base, cand, metric, confidence, effect);
+    let mean = judge(base, cand, metric, confidence, effect);
+    answer(&mean, base, cand, question, resolution)
+}
+
+/// The comparison of the means (`verdict::judge`'s) turned into the answer to `question`,
+/// so that several questions of one pair share one judgement of the means.
+fn answer(
+    mean: &Comparison,
+    base: &Benchmark,
+    cand: &Benchmark,
+    question: Question,
+    resolution: Option<Duration>,
+) -> Comparison {
+    let mut c = mean.clone();
     c.question = question;
     if matches!(
         c.reason,
@@ -33,7 +46,7 @@ pub fn judge_question(
     ) {
         return c; // a count from or at zero is judged the same whatever the question
     }
-    let (x, y) = (base.analysed(metric), cand.analysed(metric));
+    let (x, y) = (base.analysed(&c.metric), cand.analysed(&c.metric));
     match question {
         Question::Mean => {}
         Question::Typical => by_quantile(&mut c, &x, &y, 0.5),
@@ -132,13 +145,18 @@ pub fn question_matters(
     asked: &Comparison,
     resolution: Option<Duration>,
 ) -> Option<Diagnostic> {
+    // The means judged once (the asked comparison is that judgement when it asked the
+    // mean); each other question is read off it.
+    let mean = match asked.question {
+        Question::Mean => asked.clone(),
+        _ => judge(base, cand, &asked.metric, asked.level, asked.sesoi),
+    };
     let mut answers: Vec<QuestionAnswer> = Vec::new();
     for q in [Question::Mean, Question::Typical, Question::Worst(99.0)] {
         let c = if q == asked.question {
             asked.clone()
         } else {
-            let (level, sesoi) = (asked.level, asked.sesoi);
-            judge_question(base, cand, &asked.metric, level, sesoi, q, resolution)
+            answer(&mean, base, cand, q, resolution)
         };
         if c.verdict != Verdict::Inconclusive {
             answers.push(QuestionAnswer {

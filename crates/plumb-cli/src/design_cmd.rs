@@ -149,8 +149,8 @@ pub fn workload_for_run(
 }
 
 /// Each benchmark's design recorded from the workload file (nothing when it declares
-/// none), and its findings attached (analysis attaches them again, idempotently, where
-/// the producer analyses the document afterwards).
+/// none); its findings are attached by the analysis that follows
+/// (`plumb_analysis::attach_design_findings`, which `analyse_document` calls).
 pub fn record_designs(workload: Option<&WorkloadFile>, doc: &mut ResultDocument) {
     let Some(w) = workload else {
         return;
@@ -159,5 +159,4 @@ pub fn record_designs(workload: Option<&WorkloadFile>, doc: &mut ResultDocument)
         let d = w.for_benchmark(&b.name);
         b.design = (!d.is_empty()).then(|| Box::new(d));
     }
-    plumb_analysis::attach_design_findings(doc);
 }

@@ -67,7 +67,7 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     }
     benchmarks[0].diagnostics.extend(capacity_note);
     let mut doc = load_document(benchmarks, targets[0].1.clone(), context);
-    crate::design_cmd::record_designs(workload.as_ref(), &mut doc);
+    with_designs(workload.as_ref(), &mut doc);
     if interrupted {
         doc.status = plumb_model::RunStatus::Interrupted {
             signal: Some(session.signal_name()),
@@ -186,6 +186,14 @@ fn announce_start(start_at: Option<Timestamp>) -> Result<(), CliError> {
 /// on both alike. A run that cannot start (the target went away) ends the series: the
 /// runs before it are kept (a target without any is left out), and the message says why
 /// it stopped.
+/// The workload file's designs recorded and checked: a load test's document is not
+/// analysed as a whole (its checks run per target above), so its design findings are
+/// attached here.
+fn with_designs(workload: Option<&plumb_model::WorkloadFile>, doc: &mut ResultDocument) {
+    crate::design_cmd::record_designs(workload, doc);
+    plumb_analysis::attach_design_findings(doc);
+}
+
 /// The `--workload` file, its benchmark tables named by the targets' URLs.
 fn workload_of(
     a: &LoadArgs,

@@ -24,10 +24,7 @@ fn stock_ycsb_a_fits_in_this_machines_cache() {
     // The cache named is the one this machine has (read at run time).
     let env_json = env.plumb(&["env", "--json"]);
     let machine: plumb_model::Environment = serde_json::from_str(&env_json.stdout).unwrap();
-    let llc = (machine.caches.iter())
-        .filter(|c| c.kind != "Instruction")
-        .max_by_key(|c| (c.level, c.size))
-        .unwrap();
+    let llc = machine.last_level_cache().unwrap();
     assert!(
         run.stdout.contains(&format!("L{} cache", llc.level)),
         "{}",

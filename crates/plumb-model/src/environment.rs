@@ -52,6 +52,13 @@ pub struct Environment {
 
 impl Environment {
     /// Whether any of the CPU's counters opened here (false where unprobed).
+    /// The largest data (or unified) cache: the last level a working set can live in.
+    pub fn last_level_cache(&self) -> Option<&CacheLevel> {
+        (self.caches.iter())
+            .filter(|c| c.kind != "Instruction")
+            .max_by_key(|c| (c.level, c.size))
+    }
+
     pub fn hardware_counters_open(&self) -> bool {
         self.counters
             .as_ref()

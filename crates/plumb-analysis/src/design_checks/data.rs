@@ -8,13 +8,6 @@ use plumb_model::{CacheLevel, Design, Environment, Finding, KeyDistribution};
 /// The share of accesses whose items make up the hot set.
 pub const HOT_SHARE: f64 = 0.9;
 
-/// The largest data (or unified) cache: the last level a working set can live in.
-pub fn last_level_cache(env: &Environment) -> Option<&CacheLevel> {
-    (env.caches.iter())
-        .filter(|c| c.kind != "Instruction")
-        .max_by_key(|c| (c.level, c.size))
-}
-
 fn cache_name(c: &CacheLevel) -> String {
     format!("L{} cache", c.level)
 }
@@ -25,7 +18,7 @@ pub fn working_set_in_cache(
     env: &Environment,
 ) -> Option<Finding> {
     let (ws, estimated) = d.working_set_bytes()?;
-    let llc = last_level_cache(env)?;
+    let llc = env.last_level_cache()?;
     let production_ws = production
         .and_then(|p| p.working_set_bytes())
         .map(|(b, _)| b);
@@ -52,7 +45,7 @@ pub fn working_set_in_memory(
     let (ws, estimated) = d.working_set_bytes()?;
     let memory = env.memory?;
     let (production_ws, _) = production?.working_set_bytes()?;
-    let in_cache = last_level_cache(env).is_some_and(|c| ws <= c.size);
+    let in_cache = env.last_level_cache().is_some_and(|c| ws <= c.size);
     (ws <= memory && production_ws > memory && !in_cache).then(|| {
         WorkingSetInMemory {
             working_set: ws,
@@ -88,7 +81,7 @@ fn hot_set(d: &Design, env: &Environment) -> Option<HotSetInCache> {
     };
     let records = d.records?;
     let record = d.record_bytes()?;
-    let llc = last_level_cache(env)?;
+    let llc = env.last_level_cache()?;
     let (ws, _) = d.working_set_bytes()?;
     if ws <= llc.size {
         return None;

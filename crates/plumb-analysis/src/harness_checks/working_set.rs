@@ -5,11 +5,7 @@ use plumb_model::{Benchmark, Diagnostic, Environment, Severity};
 
 pub fn check(b: &Benchmark, env: &Environment) -> Option<Diagnostic> {
     let working_set = b.working_set?;
-    let last = env
-        .caches
-        .iter()
-        .filter(|c| c.kind != "Instruction")
-        .max_by_key(|c| c.size)?;
+    let last = env.last_level_cache()?;
     (working_set > last.size).then(|| {
         let finding = WorkingSet {
             working_set,

@@ -24,13 +24,7 @@ fn bench(name: &str, body: u64, tail: u64, tail_share: f64) -> Benchmark {
     let mut b = Benchmark::of_wall_times(name, BenchmarkKind::Command, times);
     crate::analyse_benchmark(
         &mut b,
-        &crate::AnalysisConfig {
-            level: LEVEL,
-            sesoi: Fraction::DEFAULT_SESOI,
-            drop_upper_outliers: false,
-            metric: Metric::WallTime,
-            question: plumb_model::Question::Mean,
-        },
+        &crate::AnalysisConfig::new(LEVEL, Fraction::DEFAULT_SESOI),
     );
     b
 }
