@@ -565,7 +565,7 @@ pub struct SimulateArgs {
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// The target, http://host[:port]/path. Two targets are loaded in turn, run by run
+    /// The target, http[s]://host[:port]/path. Two targets are loaded in turn, run by run
     /// (A B B A … with --repeat), and the second compared with the first: exit 1 when it
     /// is slower at a percentile.
     #[arg(required = true, num_args = 1..=2, value_name = "URL")]
@@ -634,6 +634,8 @@ pub struct LoadArgs {
     /// Write per-second latency histograms as an HdrHistogram interval log (.hlog).
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<PathBuf>,
+    #[command(flatten)]
+    pub tls: crate::load_tls::TlsArgs,
     #[command(flatten)]
     pub save: SaveArgs,
     /// Start the schedule at this wall-clock time (Unix seconds, or RFC 3339 in UTC), so

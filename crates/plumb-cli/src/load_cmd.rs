@@ -55,16 +55,8 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         allow_late: a.allow_late,
         max_lateness: a.max_lateness,
     };
-    let mut benchmarks = Vec::new();
-    for ((_, settings), runs) in targets.iter().zip(&reports) {
-        if runs.is_empty() {
-            continue;
-        }
-        let mut b = load_benchmark(settings, runs)?;
-        let checks = load_checks(b.load().expect("a load result"), gates);
-        b.diagnostics.extend(checks);
-        benchmarks.push(b);
-    }
+    let mut targets = targets;
+    let mut benchmarks = benchmarks_of(&a, &mut targets, &reports, gates)?;
     benchmarks[0].diagnostics.extend(capacity_note);
     let mut doc = load_document(benchmarks, targets[0].1.clone(), context);
     with_designs(workload.as_ref(), &mut doc);
@@ -96,6 +88,31 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     ))
 }
 
+/// Each target's benchmark from its runs, with its findings; a target's settings get
+/// what its TLS handshake agreed.
+fn benchmarks_of(
+    a: &LoadArgs,
+    targets: &mut [(LoadConfig, LoadSettings)],
+    reports: &[Vec<LoadReport>],
+    gates: LoadGates,
+) -> Result<Vec<plumb_model::Benchmark>, CliError> {
+    let mut benchmarks = Vec::new();
+    for ((_, settings), runs) in targets.iter_mut().zip(reports) {
+        if runs.is_empty() {
+            continue;
+        }
+        if let Some(agreed) = runs.iter().find_map(|r| r.tls.as_ref()) {
+            settings.tls = Some(Box::new(a.tls.settings(agreed)));
+        }
+        let mut b = load_benchmark(settings, runs)?;
+        let checks = load_checks(b.load().expect("a load result"), gates);
+        b.diagnostics.extend(checks);
+        b.diagnostics.extend(load_checks::settings_checks(settings));
+        benchmarks.push(b);
+    }
+    Ok(benchmarks)
+}
+
 /// The terminal report: why the series stopped early if it did, each target's result,
 /// and the second target against the first.
 fn report_text(
@@ -114,6 +131,7 @@ fn report_text(
         )),
         plumb_model::RunStatus::Complete => {}
     }
+    text.push_str(&plumb_report::render_connection(&doc.settings.producer));
     for b in &doc.benchmarks {
         text.push_str(&render_load(b, timeline));
         text.push('\n');
@@ -325,7 +343,10 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
     if a.timeout.is_zero() {
         return Err(CliError("--timeout must be above 0".into()));
     }
-    plumb_load::http::Target::parse(url).map_err(|e| CliError(e.to_string()))?;
+    let target = plumb_load::http::Target::parse(url).map_err(|e| CliError(e.to_string()))?;
+    if !target.tls {
+        a.tls.warn_unused(url);
+    }
     let mut headers = Vec::new();
     for h in &a.headers {
         let (k, v) = h
@@ -358,6 +379,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         threads: a.threads as usize,
         pipeline: a.pipeline as usize,
         max_body: a.max_body.0,
+        tls: a.tls.options(),
     };
     let settings = LoadSettings {
         url: url.to_string(),
@@ -378,6 +400,9 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         max_lateness: Some(a.max_lateness),
         repeat: a.repeat,
         second_url: a.urls.get(1).cloned(),
+        new_connection: false,
+        // Filled once the handshake before the test has said what was agreed.
+        tls: None,
     };
     Ok((cfg, settings))
 }

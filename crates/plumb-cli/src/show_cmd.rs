@@ -50,6 +50,9 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
     if !timed.is_empty() {
         out.push_str(&render_terminal(doc));
     }
+    if !load.is_empty() {
+        out.push_str(&plumb_report::render_connection(&doc.settings.producer));
+    }
     for b in load {
         out.push_str(&render_load(b, false));
     }

@@ -1,5 +1,6 @@
 //! What can stop a load test, a join of its runs or a merge of agents' results: each
 //! variant says the cause, and where there is one, what to do.
+use crate::http::tls::TlsError;
 use crate::http::{RequestError, TargetError};
 use std::fmt;
 use std::path::PathBuf;
@@ -12,6 +13,9 @@ pub enum LoadError {
     Request(RequestError),
     /// No address of the target accepted a connection; `last`: the last refusal.
     Unreachable { url: String, last: String },
+    /// TLS refused before any load: a certificate (expired, for another name, of an
+    /// unknown issuer), a handshake that failed or stalled, or a PEM file.
+    Tls(TlsError),
     /// `--start-at` had passed when the test was ready to start.
     StartInPast,
     /// The operating system refused what the generator needs (a poll, a timer, a thread,
@@ -71,6 +75,7 @@ impl fmt::Display for LoadError {
             LoadError::Target(e) => write!(f, "{e}"),
             LoadError::Request(e) => write!(f, "{e}"),
             LoadError::Unreachable { url, last } => write!(f, "cannot reach {url}: {last}"),
+            LoadError::Tls(e) => write!(f, "{e}"),
             LoadError::StartInPast => {
                 f.write_str("--start-at is in the past (give a time ahead of every agent's start)")
             }
@@ -127,6 +132,12 @@ impl From<TargetError> for LoadError {
 impl From<RequestError> for LoadError {
     fn from(e: RequestError) -> LoadError {
         LoadError::Request(e)
+    }
+}
+
+impl From<TlsError> for LoadError {
+    fn from(e: TlsError) -> LoadError {
+        LoadError::Tls(e)
     }
 }
 

@@ -13,7 +13,8 @@ use plumb_analysis::load_checks::merged::{self, label};
 use plumb_model::finding::DisjointWindows;
 use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::{
-    Diagnostic, Finding, LatencyDistribution, LoadInfo, MeasuredWindow, TimelineRow,
+    ConnectionSetup, Diagnostic, Finding, LatencyDistribution, LoadInfo, MeasuredWindow,
+    TimelineRow,
 };
 use std::collections::BTreeMap;
 
@@ -190,7 +191,28 @@ pub(crate) fn combine(
             .filter_map(|p| p.generator_busy)
             .reduce(f64::max),
         runs: Vec::new(),
+        setup: setups(parts)?,
     })
+}
+
+/// The parts' connection setups added (those that timed any).
+fn setups(parts: &[&LoadInfo]) -> Result<Option<ConnectionSetup>, LoadError> {
+    let timed: Vec<&ConnectionSetup> = parts.iter().filter_map(|p| p.setup.as_ref()).collect();
+    if timed.is_empty() {
+        return Ok(None);
+    }
+    let connects: Vec<&LatencyDistribution> = timed.iter().map(|s| &s.connect).collect();
+    let handshakes: Vec<&LatencyDistribution> =
+        timed.iter().filter_map(|s| s.handshake.as_ref()).collect();
+    Ok(Some(ConnectionSetup {
+        connect: add(&connects)?,
+        handshake: if handshakes.is_empty() {
+            None
+        } else {
+            Some(add(&handshakes)?)
+        },
+        resumed: timed.iter().map(|s| s.resumed).sum(),
+    }))
 }
 
 /// Per-second rows on one wall clock (each agent's seconds shifted by its start), their

@@ -73,6 +73,7 @@ pub fn load_info(
             }
         }),
         runs: Vec::new(),
+        setup: r.setup.record(),
     }
 }
 

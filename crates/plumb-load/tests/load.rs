@@ -101,6 +101,7 @@ fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
         start_at: None,
         hlog: None,
         spin: plumb_load::http::DEFAULT_SPIN,
+        tls: Default::default(),
     }
 }
 

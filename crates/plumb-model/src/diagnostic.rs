@@ -117,6 +117,8 @@ codes! {
     InFlightBoundFull = "in-flight-bound-full",
     /// Requests were sent again after the server closed a kept-alive connection.
     Retried = "retried",
+    /// https with `--insecure`: the server's certificate was not checked.
+    TlsNotVerified = "tls-not-verified",
     /// Merged load results whose measured windows do not overlap, or could not be checked.
     DisjointWindows = "disjoint-windows",
     /// Merged load results that ran different schedules or targets.

@@ -59,7 +59,7 @@ pub use function_info::{FunctionInfo, PrecisionStop};
 pub use insitu::{InSituRegion, InSituSettings};
 pub use latency::{decode_histogram, encode_histogram, value_at_percentile, LATENCY_PERCENTILES};
 pub use load_info::{
-    LatencyDistribution, LoadInfo, LoadRun, MeasuredWindow, SlotWaits, TimelineRow,
+    ConnectionSetup, LatencyDistribution, LoadInfo, LoadRun, MeasuredWindow, SlotWaits, TimelineRow,
 };
 pub use metric::{Aggregate, Metric, MetricInfo, Source, Unit};
 pub use plumb_stats::{Interval, Summary};
@@ -72,7 +72,7 @@ pub use revisions::{BenchmarkLooks, Ending, Look, Revision, Revisions, Sequentia
 pub use samples::{Exit, Samples};
 pub use settings::{
     CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings, ProducerSettings,
-    RoundOrder, Settings,
+    RoundOrder, Settings, TlsSettings,
 };
 pub use simulated_counts::{SimulatedCache, SimulatedCaches, SimulatedCounts};
 pub use simulation::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};

@@ -65,6 +65,20 @@ impl MeasuredWindow {
     }
 }
 
+/// How the generator's connections were set up, timed apart from the requests: every
+/// connection the test opened (warm-up included: with keep-alive most open then).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConnectionSetup {
+    /// TCP connect: the connect call to the connection established.
+    pub connect: LatencyDistribution,
+    /// The TLS handshake: established to the handshake finished (https only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake: Option<LatencyDistribution>,
+    /// Handshakes that resumed an earlier session (abbreviated, no certificate sent).
+    #[serde(default)]
+    pub resumed: u64,
+}
+
 /// One run of a repeated load test (`plumb load --repeat N`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadRun {
@@ -135,6 +149,9 @@ pub struct LoadInfo {
     /// busiest thread): near 1, the generator itself was the limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generator_busy: Option<f64>,
+    /// The connections' setup (connect, TLS handshake), apart from the requests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<ConnectionSetup>,
     /// A repeated test's runs, in the order they ran; the fields above are then all runs
     /// together (histograms added, rates over the runs' summed durations). Empty for a
     /// single run. Percentiles compared between results are judged by the spread of the
@@ -194,6 +211,7 @@ impl LoadInfo {
             agents: 1,
             window: None,
             generator_busy: None,
+            setup: None,
             runs: Vec::new(),
         }
     }

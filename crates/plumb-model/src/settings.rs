@@ -179,6 +179,33 @@ pub struct LoadSettings {
     /// see the same drift of the machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub second_url: Option<String>,
+    /// One connection per request (`--new-connection`): connect and handshake inside
+    /// each latency. False: connections kept alive.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_connection: bool,
+    /// https: how TLS was spoken and what the server agreed to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<Box<TlsSettings>>,
+}
+
+/// TLS as a load test spoke it: what was asked and what the pre-load handshake found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TlsSettings {
+    /// False with `--insecure`: every certificate was accepted, none checked.
+    pub verified: bool,
+    /// The CA file trusted instead of the system's roots (`--cacert`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cacert: Option<String>,
+    /// A client certificate was presented (`--cert`/`--key`).
+    #[serde(default)]
+    pub client_certificate: bool,
+    /// New connections resumed sessions (false: every handshake in full).
+    pub resumption: bool,
+    /// The protocol version agreed ("TLSv1.3").
+    pub version: String,
+    /// The application protocol ALPN chose, where one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpn: Option<String>,
 }
 
 fn one() -> u32 {
@@ -226,6 +253,8 @@ mod tests {
                 max_lateness: Some(Duration::from_millis(5)),
                 repeat: 3,
                 second_url: None,
+                new_connection: false,
+                tls: None,
             }),
         };
         let v = serde_json::to_value(&s).unwrap();

@@ -178,6 +178,70 @@ fn counts(l: &LoadInfo) -> String {
             (a, t) => format!(", {a} agents merged, {t} generator threads in all"),
         }
     );
+    if let Some(s) = &l.setup {
+        out.push_str(&setup(s));
+    }
+    out
+}
+
+/// How a load test reached its target — the connection policy and, for https, the
+/// TLS agreed and whether the certificate was checked — one line above its results;
+/// empty for other producers.
+pub fn render_connection(p: &plumb_model::ProducerSettings) -> String {
+    let plumb_model::ProducerSettings::Load(s) = p else {
+        return String::new();
+    };
+    let policy = if s.new_connection {
+        "a new connection per request: connect and handshake are inside each latency"
+    } else {
+        "kept-alive connections"
+    };
+    let Some(t) = &s.tls else {
+        return format!(
+            "{policy}
+"
+        );
+    };
+    let trust = match (&t.cacert, t.verified) {
+        (_, false) => style("certificate NOT verified (--insecure)")
+            .bold()
+            .to_string(),
+        (Some(ca), true) => format!("certificate verified against {ca}"),
+        (None, true) => "certificate verified against the system's roots".into(),
+    };
+    let alpn = t
+        .alpn
+        .as_deref()
+        .map_or(String::new(), |a| format!(", ALPN {a}"));
+    format!("{policy}, over {}{alpn}; {trust}\n", t.version)
+}
+
+/// Each connection's setup, apart from the requests' latency.
+fn setup(s: &plumb_model::ConnectionSetup) -> String {
+    let figures = |d: &LatencyDistribution| {
+        format!(
+            "p50 {}, p99 {}, max {}",
+            format::time_or_dash(d.percentile("p50")),
+            format::time_or_dash(d.percentile("p99")),
+            format::time(d.max)
+        )
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  connect    {} ({} connection{}, warm-up included)",
+        figures(&s.connect),
+        s.connect.count,
+        if s.connect.count == 1 { "" } else { "s" }
+    );
+    if let Some(h) = &s.handshake {
+        let resumed = match s.resumed {
+            0 => "every one in full".to_string(),
+            n if n == h.count => "every one resumed".to_string(),
+            n => format!("{n} of {} resumed", h.count),
+        };
+        let _ = writeln!(out, "  TLS handshake {} ({resumed})", figures(h));
+    }
     out
 }
 

@@ -9,13 +9,14 @@ mod capacity;
 mod errors;
 pub mod merged;
 mod tail_source;
+mod tls;
 mod waits;
 
 pub use behind::{LATE_P99, SATURATED};
 pub use capacity::{beyond_machine, capacity, BEYOND_MACHINE};
 
 use plumb_model::quantity::Duration;
-use plumb_model::{Diagnostic, LoadInfo};
+use plumb_model::{Diagnostic, LoadInfo, LoadSettings};
 
 /// What the exit code holds a load result to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -36,6 +37,11 @@ impl Default for LoadGates {
             max_lateness: LATE_P99,
         }
     }
+}
+
+/// The findings of how the test was set up (its settings, not its figures).
+pub fn settings_checks(s: &LoadSettings) -> Vec<Diagnostic> {
+    tls::unverified(s).into_iter().collect()
 }
 
 /// The findings, errors first: a finding of severity `Error` fails the run.

@@ -42,6 +42,7 @@ pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, crate::LoadError> {
         addr: reached.addr,
         first: Some(reached.first),
         live: None,
+        tls: reached.tls.map(|(plan, _)| plan),
     };
     let cpu0 = thread_cpu();
     let report = engine::run(plan, &AtomicBool::new(false))?;

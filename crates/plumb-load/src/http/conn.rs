@@ -1,13 +1,13 @@
-//! One kept-alive connection of the event loop: its socket, the requests it carries in
-//! order (one at a time, or several with pipelining), the bytes of them not yet written,
-//! and the answers read so far. No task, no channel, no allocation per request: a request
-//! is a copy of the same bytes, an answer is framed and skipped.
+//! One kept-alive connection of the event loop: its transport (TCP, or TLS over it), the
+//! requests it carries in order (one at a time, or several with pipelining), the bytes of
+//! them not yet written, and the answers read so far. No task, no channel, no allocation
+//! per request: a request is a copy of the same bytes, an answer is framed and skipped.
 
 use super::recorder::Failure;
 use super::response::{Response, ResponseReader};
-use mio::net::TcpStream;
+use super::transport::Transport;
 use std::collections::VecDeque;
-use std::io::{ErrorKind, Read, Write};
+use std::io::ErrorKind;
 use std::time::Instant;
 
 /// Read buffers start here and grow (to twice `MAX_HEAD`) only for a large response head.
@@ -24,6 +24,8 @@ pub struct InFlight {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Phase {
     Connecting,
+    /// TCP is up; the TLS handshake is under way.
+    Handshaking,
     Open,
 }
 
@@ -37,8 +39,11 @@ pub enum Ending {
 }
 
 pub struct Conn {
-    pub stream: TcpStream,
+    pub transport: Transport,
     pub phase: Phase,
+    /// When the connect began, and when TCP was established: the setup's times.
+    pub began: Instant,
+    pub connected_at: Instant,
     pub inflight: VecDeque<InFlight>,
     /// Requests queued here whose bytes are not all written yet.
     unwritten: usize,
@@ -59,15 +64,18 @@ pub type Completion = (InFlight, Response, Instant);
 
 impl Conn {
     pub fn new(
-        stream: TcpStream,
+        transport: Transport,
         phase: Phase,
         max_body: u64,
         head: bool,
         pipeline: usize,
     ) -> Conn {
+        let now = Instant::now();
         Conn {
-            stream,
+            transport,
             phase,
+            began: now,
+            connected_at: now,
             inflight: VecDeque::with_capacity(pipeline),
             unwritten: 0,
             written: 0,
@@ -90,10 +98,14 @@ impl Conn {
         Ok(())
     }
 
-    /// Writes what it can of the queued requests; the rest waits for a writable event.
+    /// Writes what it can of the queued requests (and TLS records made earlier); the
+    /// rest waits for a writable event.
     pub fn flush(&mut self, request: &[u8]) -> Result<(), Failure> {
+        self.transport
+            .flush()
+            .map_err(|e| io_failure("cannot send", &e))?;
         while self.unwritten > 0 {
-            match self.stream.write(&request[self.written..]) {
+            match self.transport.write(&request[self.written..]) {
                 Ok(n) => {
                     self.written += n;
                     if self.written == request.len() {
@@ -109,16 +121,23 @@ impl Conn {
         Ok(())
     }
 
-    /// After a writable event while connecting: true once connected.
+    /// After a writable event while connecting: true once connected (then open, or
+    /// handshaking over TLS).
     pub fn connected(&mut self) -> Result<bool, Failure> {
-        match self.stream.take_error() {
+        let socket = self.transport.socket();
+        match socket.take_error() {
             Ok(Some(e)) | Err(e) => return Err(connect_failure(&e)),
             Ok(None) => {}
         }
-        match self.stream.peer_addr() {
+        match socket.peer_addr() {
             Ok(_) => {
-                let _ = self.stream.set_nodelay(true);
-                self.phase = Phase::Open;
+                let _ = socket.set_nodelay(true);
+                self.connected_at = Instant::now();
+                self.phase = if self.transport.is_tls() {
+                    Phase::Handshaking
+                } else {
+                    Phase::Open
+                };
                 Ok(true)
             }
             Err(e) if e.kind() == ErrorKind::NotConnected => Ok(false),
@@ -126,10 +145,24 @@ impl Conn {
         }
     }
 
+    /// Advances the TLS handshake; true once it is finished (the connection is then open).
+    pub fn handshake(&mut self) -> Result<bool, Failure> {
+        let done = self
+            .transport
+            .handshake()
+            .map_err(|e| handshake_failure(&e))?;
+        if done {
+            self.phase = Phase::Open;
+        }
+        Ok(done)
+    }
+
     /// Reads what has arrived and appends the answers it ends to `out`. `Ok(None)` while
-    /// the connection stays open. A read shorter than the buffer drained the socket, so
-    /// (the poll being edge-triggered) there is no need to read again until the next
-    /// event, unless `to_the_end` (the peer signalled a close: read to its EOF).
+    /// the connection stays open. On plain TCP a read shorter than the buffer drained the
+    /// socket, so (the poll being edge-triggered) there is no need to read again until
+    /// the next event, unless `to_the_end` (the peer signalled a close: read to its EOF).
+    /// Over TLS a short read says only that rustls's plaintext ran out: read on until
+    /// the socket would block.
     pub fn read(
         &mut self,
         to_the_end: bool,
@@ -140,7 +173,7 @@ impl Conn {
                 self.make_room();
             }
             let space = self.buf.len() - self.end;
-            match self.stream.read(&mut self.buf[self.end..]) {
+            match self.transport.read(&mut self.buf[self.end..]) {
                 Ok(0) => {
                     let done = Instant::now();
                     if let Some(resp) = self.reader.eof()? {
@@ -152,7 +185,7 @@ impl Conn {
                     self.end += n;
                     let done = Instant::now();
                     self.parse(done, out)?;
-                    if n < space && !to_the_end {
+                    if n < space && !to_the_end && !self.transport.is_tls() {
                         return Ok(None);
                     }
                 }
@@ -225,7 +258,32 @@ pub fn connect_failure(e: &std::io::Error) -> Failure {
     }
 }
 
+/// A TLS handshake that failed on a connection of the test (the one before the load
+/// passed: the server changed, or a resumption was refused).
+fn handshake_failure(e: &std::io::Error) -> Failure {
+    let kind = match tls_error(e) {
+        Some(rustls::Error::InvalidCertificate(_)) => "TLS certificate refused",
+        Some(_) => "TLS handshake failed",
+        None => "connection closed during the TLS handshake",
+    };
+    Failure {
+        kind,
+        detail: e.to_string(),
+    }
+}
+
+/// rustls's own error inside an I/O error, where it is one.
+fn tls_error(e: &std::io::Error) -> Option<&rustls::Error> {
+    e.get_ref()?.downcast_ref::<rustls::Error>()
+}
+
 fn io_failure(kind: &'static str, e: &std::io::Error) -> Failure {
+    if tls_error(e).is_some() {
+        return Failure {
+            kind: "TLS error",
+            detail: e.to_string(),
+        };
+    }
     let kind = match e.kind() {
         ErrorKind::ConnectionReset => "connection reset",
         ErrorKind::BrokenPipe => "connection closed before a response",

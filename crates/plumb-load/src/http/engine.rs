@@ -13,7 +13,9 @@ use super::clock::{MonotonicSource, TimeSource};
 use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
 use super::recorder::{Answer, Failure, LiveCounts, LoadReport, Recorder};
 use super::schedule::Schedule;
+use super::setup::SetupTimes;
 use super::timer::Alarm;
+use super::transport::Transport;
 use crate::LoadError;
 use mio::{Events, Interest, Poll, Token};
 use std::collections::VecDeque;
@@ -90,8 +92,19 @@ pub struct Plan {
     pub head: bool,
     pub max_body: u64,
     pub addr: SocketAddr,
-    pub first: Option<std::net::TcpStream>,
+    /// The connection opened before the test, and how long its connect took.
+    pub first: Option<(std::net::TcpStream, Duration)>,
     pub live: Option<LiveFeed>,
+    /// https: each connection's TLS session is made from this.
+    pub tls: Option<TlsPlan>,
+}
+
+/// What every TLS connection of a test shares: the configuration (roots, ALPN, the
+/// session cache) and the name the server's certificate must carry (and SNI sends).
+#[derive(Clone)]
+pub struct TlsPlan {
+    pub config: Arc<rustls::ClientConfig>,
+    pub name: rustls::pki_types::ServerName<'static>,
 }
 
 struct Waiting {
@@ -134,8 +147,8 @@ struct Engine<C: TimeSource = MonotonicSource> {
 /// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
 pub fn run(plan: Plan, stop: &AtomicBool) -> Result<LoadReport, LoadError> {
     let mut e = Engine::new(plan, MonotonicSource)?;
-    if let Some(first) = e.plan.first.take() {
-        e.adopt(first)?;
+    if let Some((first, took)) = e.plan.first.take() {
+        e.adopt(first, took)?;
     }
     let interrupted = e.main_loop(stop);
     Ok(e.report(interrupted))
@@ -150,6 +163,7 @@ impl<C: TimeSource> Engine<C> {
         if plan.live.as_ref().is_some_and(|f| f.counts) {
             rec = rec.with_live();
         }
+        rec.setup = SetupTimes::new(plan.tls.is_some());
         Ok(Engine {
             clock,
             poll,
@@ -327,17 +341,29 @@ impl<C: TimeSource> Engine<C> {
         }
     }
 
-    fn adopt(&mut self, s: std::net::TcpStream) -> Result<(), LoadError> {
+    /// The connection opened before the test (connected in `took`): open for requests,
+    /// or its handshake begun over TLS.
+    fn adopt(&mut self, s: std::net::TcpStream, took: Duration) -> Result<(), LoadError> {
         s.set_nonblocking(true)
             .map_err(system("cannot use the connection"))?;
         let _ = s.set_nodelay(true);
-        let i = self
-            .insert(mio::net::TcpStream::from_std(s), Phase::Open)
-            .map_err(|f| LoadError::System {
-                what: "cannot use the connection",
-                cause: f.detail,
-            })?;
-        self.offer(i);
+        let cannot = |f: Failure| LoadError::System {
+            what: "cannot use the connection",
+            cause: f.detail,
+        };
+        let s = mio::net::TcpStream::from_std(s);
+        self.rec.setup.connected(took);
+        let phase = match self.plan.tls {
+            Some(_) => Phase::Handshaking,
+            None => Phase::Open,
+        };
+        let i = self.insert(s, phase).map_err(cannot)?;
+        if phase == Phase::Handshaking {
+            self.connecting += 1;
+            self.advance_handshake(i).map_err(cannot)?;
+        } else {
+            self.offer(i);
+        }
         Ok(())
     }
 
@@ -348,14 +374,34 @@ impl<C: TimeSource> Engine<C> {
         Ok(i)
     }
 
+    /// The transport for a new socket: plain, or a new TLS session over it.
+    fn transport(&self, s: mio::net::TcpStream) -> Result<Transport, Failure> {
+        let Some(tls) = &self.plan.tls else {
+            return Ok(Transport::Plain(s));
+        };
+        let session = rustls::ClientConnection::new(Arc::clone(&tls.config), tls.name.clone())
+            .map_err(|e| Failure {
+                kind: "TLS handshake failed",
+                detail: e.to_string(),
+            })?;
+        Ok(Transport::tls(s, session))
+    }
+
     fn insert(&mut self, mut s: mio::net::TcpStream, phase: Phase) -> Result<usize, Failure> {
         let i = self.free.pop().unwrap_or(self.conns.len());
         self.poll
             .registry()
             .register(&mut s, Token(i), Interest::READABLE | Interest::WRITABLE)
             .map_err(|e| connect_failure(&e))?;
+        let transport = match self.transport(s) {
+            Ok(t) => t,
+            Err(f) => {
+                self.free.push(i);
+                return Err(f);
+            }
+        };
         let c = Conn::new(
-            s,
+            transport,
             phase,
             self.plan.max_body,
             self.plan.head,
@@ -437,6 +483,7 @@ impl<C: TimeSource> Engine<C> {
             let open = match c.phase {
                 Phase::Connecting if writable => self.finish_connect(i),
                 Phase::Connecting => Ok(false),
+                Phase::Handshaking => self.advance_handshake(i),
                 Phase::Open if ev.is_writable() => c.flush(&self.plan.request).map(|()| true),
                 Phase::Open => Ok(true),
             };
@@ -456,14 +503,36 @@ impl<C: TimeSource> Engine<C> {
     }
 
     /// After a writable event while connecting: false while the connect is under way.
-    /// Once connected the queued request is written, the connection offered for more,
-    /// and waiting requests may open further connections.
+    /// Once connected (and over TLS, once the handshake is done: `advance_handshake`)
+    /// the queued request is written, the connection offered for more, and waiting
+    /// requests may open further connections.
     fn finish_connect(&mut self, i: usize) -> Result<bool, Failure> {
         let c = self.conns[i].as_mut().expect("a live connection");
         if !c.connected()? {
             return Ok(false);
         }
+        self.rec.setup.connected(c.connected_at - c.began);
+        if c.phase == Phase::Handshaking {
+            return self.advance_handshake(i);
+        }
+        self.opened_now(i)
+    }
+
+    /// The TLS handshake moved on with an event; once done the connection is open.
+    fn advance_handshake(&mut self, i: usize) -> Result<bool, Failure> {
+        let c = self.conns[i].as_mut().expect("a live connection");
+        if !c.handshake()? {
+            return Ok(false);
+        }
+        let took = self.clock.now().saturating_duration_since(c.connected_at);
+        self.rec.setup.handshaken(took, c.transport.resumed());
+        self.opened_now(i)
+    }
+
+    /// A connection just became open: its queued request goes out.
+    fn opened_now(&mut self, i: usize) -> Result<bool, Failure> {
         self.connecting -= 1;
+        let c = self.conns[i].as_mut().expect("a live connection");
         c.flush(&self.plan.request)?;
         self.offer(i);
         if !self.waiting.is_empty() {
@@ -535,10 +604,10 @@ impl<C: TimeSource> Engine<C> {
         let Some(mut c) = self.conns[i].take() else {
             return;
         };
-        if c.phase == Phase::Connecting {
+        if c.phase != Phase::Open {
             self.connecting -= 1;
         }
-        let _ = self.poll.registry().deregister(&mut c.stream);
+        let _ = self.poll.registry().deregister(c.transport.socket());
         self.free.push(i);
         self.open -= 1;
         let now = self.clock.now();
@@ -642,7 +711,19 @@ impl<C: TimeSource> Engine<C> {
                 let c = self.conns[i].as_mut().expect("checked");
                 let r = c.inflight.pop_front().expect("checked");
                 self.in_flight -= 1;
-                self.rec.done(r.due, r.sent, now, Answer::Timeout);
+                let answer =
+                    if c.phase == Phase::Handshaking {
+                        Answer::Failed(Failure {
+                            kind: "TLS handshake timeout",
+                            detail: format!(
+                            "the TLS handshake had not finished {} after the connection was made",
+                            plumb_model::format::time(now.saturating_duration_since(c.connected_at))
+                        ),
+                        })
+                    } else {
+                        Answer::Timeout
+                    };
+                self.rec.done(r.due, r.sent, now, answer);
                 self.close(
                     i,
                     Ending::Failed(Failure {

@@ -21,10 +21,12 @@ mod request;
 mod response;
 mod run;
 mod schedule;
+mod setup;
 mod target;
 pub mod targets_file;
 mod timer;
 pub mod tls;
+mod transport;
 
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
 pub use engine::{LiveFeed, LiveTick, LIVE_EVERY};

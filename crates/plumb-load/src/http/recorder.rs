@@ -1,4 +1,5 @@
 //! What a load test records: each request's outcome into latency histograms, seconds, the report.
+use super::setup::SetupTimes;
 use crate::LatencyHistogram;
 use crate::LoadError;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
@@ -85,6 +86,10 @@ pub struct LoadReport {
     /// The share of the measured window the generator's loop was working rather than
     /// waiting (the busiest thread's): near 1, it could not have gone faster.
     pub busy: f64,
+    /// Each connection's connect and TLS handshake.
+    pub setup: SetupTimes,
+    /// https: what the handshake before the test agreed (set by `run`).
+    pub tls: Option<super::tls::Handshake>,
 }
 
 impl LoadReport {
@@ -128,6 +133,7 @@ impl LoadReport {
             out.connections += p.connections;
             out.threads += p.threads;
             out.busy = out.busy.max(p.busy);
+            out.setup.merge(&p.setup);
             out.timeline = merge_seconds(std::mem::take(&mut out.timeline), p.timeline)?;
         }
         Ok(out)
@@ -212,6 +218,8 @@ pub(crate) struct Recorder {
     keep_open: u64,
     timeline: Vec<SecondRow>,
     live: Option<LiveCounts>,
+    /// Connections' setup times (recorded by the engine as each connection opens).
+    pub setup: SetupTimes,
 }
 
 fn new_histogram() -> Histogram<u64> {
@@ -239,6 +247,7 @@ impl Recorder {
             keep_open: timeout.as_secs() + 2,
             timeline: Vec::new(),
             live: None,
+            setup: SetupTimes::default(),
         }
     }
 
@@ -435,6 +444,8 @@ impl Recorder {
             threads: 1,
             measured_from: None,
             busy: 0.0,
+            setup: self.setup,
+            tls: None,
         }
     }
 }

@@ -1,8 +1,9 @@
 //! A load test's configuration and its run: the target reached, generator threads run and joined.
-use super::engine::{self, LiveFeed, Plan, Work};
+use super::engine::{self, LiveFeed, Plan, TlsPlan, Work};
 use super::recorder::LoadReport;
 use super::schedule::Schedule;
 use super::target::Target;
+use super::tls::{self, Handshake, TlsOptions};
 use crate::LoadError;
 use plumb_model::LoadMode;
 use std::net::{SocketAddr, TcpStream};
@@ -70,6 +71,8 @@ pub struct LoadConfig {
     /// How long before each due time the loop stops sleeping and polls instead: longer
     /// is more punctual and costs more CPU. `DEFAULT_SPIN` by default.
     pub spin: Duration,
+    /// How https is spoken (ignored for http://).
+    pub tls: TlsOptions,
 }
 
 /// The default stretch of polling before each due time: enough to absorb a hypervisor's
@@ -94,6 +97,8 @@ pub fn run(
     let start = Instant::now() + wait;
     let base_time = SystemTime::now() + wait + cfg.warmup;
     let threads = cfg.threads.max(1);
+    let tls_plan = reached.tls.as_ref().map(|(p, _)| p.clone());
+    let agreed = reached.tls.map(|(_, h)| h);
     let mut firsts = vec![Some(reached.first)];
     firsts.resize_with(threads, || None);
     let plans: Vec<Plan> = firsts
@@ -117,6 +122,7 @@ pub fn run(
             addr: reached.addr,
             first,
             live: live.clone(),
+            tls: tls_plan.clone(),
         })
         .collect();
     drop(live);
@@ -141,6 +147,7 @@ pub fn run(
     });
     let mut report = LoadReport::merge(reports.into_iter().collect::<Result<_, _>>()?)?;
     report.measured_from = Some(base_time);
+    report.tls = agreed;
     if let Some(path) = &cfg.hlog {
         super::hlog::write(path, &report.timeline, base_time)?;
     }
@@ -155,8 +162,10 @@ pub(super) struct Reached {
     pub head: bool,
     pub addr: SocketAddr,
     /// Opened before the test so that an unreachable target is an error, not a run of
-    /// failures; its address is used from then on.
-    pub first: TcpStream,
+    /// failures; its address is used from then on. With how long its connect took.
+    pub first: (TcpStream, Duration),
+    /// https: the sessions' plan, and what the handshake before the test agreed.
+    pub tls: Option<(TlsPlan, Handshake)>,
 }
 
 pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
@@ -164,9 +173,16 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
     let request = super::request::encode(&target, &cfg.method, &cfg.headers, &cfg.body)?;
     let mut last = String::new();
     for addr in &target.addrs {
+        let began = std::time::Instant::now();
         match TcpStream::connect_timeout(addr, cfg.timeout) {
             Ok(first) => {
+                let first = (first, began.elapsed());
+                let tls = match target.tls {
+                    true => Some(check_tls(cfg, &target, *addr)?),
+                    false => None,
+                };
                 return Ok(Reached {
+                    tls,
                     request: request.into(),
                     idempotent: matches!(
                         cfg.method.as_str(),
@@ -175,7 +191,7 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
                     head: cfg.method == "HEAD",
                     addr: *addr,
                     first,
-                })
+                });
             }
             Err(e) => last = format!("connect {addr}: {}", describe(&e)),
         }
@@ -184,6 +200,19 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
         url: cfg.url.clone(),
         last,
     })
+}
+
+/// The TLS sessions' configuration, and one handshake before any load: a certificate
+/// refused here stops the test with nothing sent.
+fn check_tls(
+    cfg: &LoadConfig,
+    target: &Target,
+    addr: SocketAddr,
+) -> Result<(TlsPlan, Handshake), LoadError> {
+    let config = tls::client_config(&cfg.tls)?;
+    let name = tls::server_name(&target.host)?;
+    let agreed = tls::check_handshake(addr, &target.host, config.clone(), cfg.timeout)?;
+    Ok((TlsPlan { config, name }, agreed))
 }
 
 fn describe(e: &std::io::Error) -> String {

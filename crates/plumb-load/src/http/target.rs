@@ -1,13 +1,15 @@
 //! The target URL, parsed strictly: a load test must never load a different server than
-//! the one written. An invalid port is refused (not replaced by 80), the default port
-//! applies only when none is written, and IPv6 literals (`http://[::1]:8080/`) work.
+//! the one written. An invalid port is refused (not replaced by 80 or 443), the default
+//! port applies only when none is written, and IPv6 literals (`http://[::1]:8080/`) work.
 
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
 
-/// Where requests go: a parsed and resolved `http://` URL.
+/// Where requests go: a parsed and resolved `http://` or `https://` URL.
 #[derive(Debug, Clone)]
 pub struct Target {
+    /// `https://`: TLS to the host, its certificate checked against `host`.
+    pub tls: bool,
     /// The host as written, without brackets for an IPv6 literal.
     pub host: String,
     pub port: u16,
@@ -32,7 +34,7 @@ impl fmt::Display for TargetError {
             TargetError::Unparsable { url, why } => write!(f, "{url:?} is not a URL: {why}"),
             TargetError::UnsupportedScheme(s) => write!(
                 f,
-                "scheme {s:?} is not supported (http:// only; put TLS in front with a proxy)"
+                "scheme {s:?} is not supported (http:// or https://)"
             ),
             TargetError::BadPort { url, port } => write!(
                 f,
@@ -55,9 +57,13 @@ impl Target {
         let (scheme, rest) = url
             .split_once("://")
             .ok_or_else(|| bad("no scheme (write http://host[:port]/path)"))?;
-        if !scheme.eq_ignore_ascii_case("http") {
+        let tls = if scheme.eq_ignore_ascii_case("https") {
+            true
+        } else if scheme.eq_ignore_ascii_case("http") {
+            false
+        } else {
             return Err(TargetError::UnsupportedScheme(scheme.to_string()));
-        }
+        };
         let split = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         let (authority, tail) = rest.split_at(split);
         let path = tail.split('#').next().unwrap_or("");
@@ -76,6 +82,7 @@ impl Target {
         }
         let (host, port) = split_host_port(authority, &bad)?;
         let port = match port {
+            None if tls => 443,
             None => 80,
             Some(p) => match p.parse::<u16>() {
                 Ok(n) if n > 0 && p.bytes().all(|b| b.is_ascii_digit()) => n,
@@ -88,6 +95,7 @@ impl Target {
             },
         };
         Ok(Target {
+            tls,
             host: host.to_string(),
             port,
             host_header: authority.to_string(),
@@ -185,6 +193,10 @@ mod tests {
         assert_eq!(port_of("http://example.com:8080/x").unwrap(), 8080);
         assert_eq!(port_of("HTTP://example.com:1/").unwrap(), 1);
         assert_eq!(port_of("http://example.com:65535/").unwrap(), 65535);
+        assert_eq!(port_of("https://example.com/").unwrap(), 443);
+        assert_eq!(port_of("HTTPS://example.com:8443/").unwrap(), 8443);
+        assert!(Target::parse("https://example.com/").unwrap().tls);
+        assert!(!Target::parse("http://example.com/").unwrap().tls);
     }
 
     #[test]
@@ -214,7 +226,7 @@ mod tests {
     fn other_bad_urls_say_what_is_wrong() {
         let msg = |u: &str| Target::parse(u).unwrap_err().to_string();
         assert!(msg("127.0.0.1:8080").contains("no scheme"));
-        assert!(msg("https://example.com/").contains("not supported"));
+        assert!(msg("ftp://example.com/").contains("not supported"));
         assert!(msg("http:///x").contains("no host"));
         assert!(msg("http://u:p@h/").contains("credentials"));
         assert!(msg("http://h/a b").contains("spaces"));

@@ -83,6 +83,7 @@ pub fn all() -> Vec<Diagnostic> {
     out.extend(harness(level));
     out.extend(machine());
     out.extend(load());
+    out.extend(merged());
     out.extend(design());
     out.extend(design_of_the_run());
     out
@@ -423,6 +424,17 @@ fn load() -> Vec<Diagnostic> {
         }
         .into()),
         Diagnostic::new(Severity::Info, Retried { retried: 3 }),
+        w(TlsNotVerified {
+            url: "https://api.example.com/".into(),
+        }
+        .into()),
+    ]
+}
+
+/// Findings of load agents' results merged.
+fn merged() -> Vec<Diagnostic> {
+    let w = |f: Finding| Diagnostic::new(Severity::Warning, f);
+    vec![
         w(DisjointWindows::NotChecked {}.into()),
         w(DisjointWindows::Overlap {
             overlap: 0.5,

@@ -92,6 +92,13 @@ pub struct Retried {
     pub retried: u64,
 }
 
+/// https with `--insecure`: the server's certificate was not checked, so the service
+/// measured may not be the one named.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TlsNotVerified {
+    pub url: String,
+}
+
 /// Merged agents' measured windows that do not overlap, or could not be checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "basis", rename_all = "kebab-case")]

@@ -26,7 +26,7 @@ pub use harness::{
 };
 pub use load::{
     AgentWindow, DifferentSchedules, DisjointWindows, GeneratorBehind, InFlightBoundFull,
-    LatencyFromGenerator, LoadErrors, NothingSucceeded, RateAboveCapacity, Retried,
+    LatencyFromGenerator, LoadErrors, NothingSucceeded, RateAboveCapacity, Retried, TlsNotVerified,
 };
 pub use machine::{
     Aslr, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor, DifferentFrequencyPolicy,
@@ -126,6 +126,7 @@ findings! {
     RateAboveCapacity,
     InFlightBoundFull,
     Retried,
+    TlsNotVerified,
     DisjointWindows,
     DifferentSchedules,
     DifferentMachine,

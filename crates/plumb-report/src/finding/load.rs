@@ -3,7 +3,7 @@
 use super::Words;
 use plumb_model::finding::{
     DifferentSchedules, DisjointWindows, GeneratorBehind, InFlightBoundFull, LatencyFromGenerator,
-    LoadErrors, NothingSucceeded, RateAboveCapacity, Retried,
+    LoadErrors, NothingSucceeded, RateAboveCapacity, Retried, TlsNotVerified,
 };
 use plumb_model::format::{self, share};
 
@@ -96,6 +96,14 @@ pub fn retried(x: &Retried) -> Words {
         "{} requests were sent again after the server closed a kept-alive connection under them before answering; their latency includes the retry",
         x.retried
     ))
+}
+
+pub fn tls_not_verified(x: &TlsNotVerified) -> Words {
+    Words::new(format!(
+        "certificate not verified (--insecure): nothing proved the server answering was the one at {}",
+        x.url
+    ))
+    .advice("give the server's CA with --cacert to measure with the check on")
 }
 
 pub fn disjoint(x: &DisjointWindows) -> Words {

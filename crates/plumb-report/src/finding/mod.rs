@@ -104,6 +104,7 @@ pub fn words(f: &Finding) -> Words {
         F::RateAboveCapacity(x) => load::above_capacity(x),
         F::InFlightBoundFull(x) => load::bound_full(x),
         F::Retried(x) => load::retried(x),
+        F::TlsNotVerified(x) => load::tls_not_verified(x),
         F::DisjointWindows(x) => load::disjoint(x),
         F::DifferentSchedules(x) => load::different_schedules(x),
         F::WorkingSetInCache(x) => design::working_set_in_cache(x),

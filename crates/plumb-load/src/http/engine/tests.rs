@@ -29,6 +29,7 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         addr: "127.0.0.1:9".parse().unwrap(),
         first: None,
         live: None,
+        tls: None,
     }
 }
 
