@@ -4,6 +4,7 @@
 pub mod browser;
 pub mod git_fixture;
 pub mod history;
+pub mod nginx;
 pub mod postgres;
 
 use std::io::{Read, Write};

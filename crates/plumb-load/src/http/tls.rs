@@ -323,6 +323,14 @@ fn handshake_error(host: &str, e: std::io::Error) -> TlsError {
     }
 }
 
+/// rustls presents a certificate's names as `DnsName("api.example.com")`: the name.
+fn bare_name(presented: &str) -> String {
+    match (presented.find('"'), presented.rfind('"')) {
+        (Some(a), Some(b)) if b > a => presented[a + 1..b].to_string(),
+        _ => presented.to_string(),
+    }
+}
+
 fn problem(c: &CertificateError) -> CertificateProblem {
     match c {
         CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
@@ -336,7 +344,7 @@ fn problem(c: &CertificateError) -> CertificateProblem {
         },
         CertificateError::NotValidForNameContext { presented, .. } => {
             CertificateProblem::WrongName {
-                presented: presented.clone(),
+                presented: presented.iter().map(|n| bare_name(n)).collect(),
             }
         }
         CertificateError::UnknownIssuer => CertificateProblem::UnknownIssuer,

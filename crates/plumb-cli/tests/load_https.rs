@@ -1,0 +1,210 @@
+//! `plumb load` over HTTPS end to end, against a real nginx with certificates made by
+//! the test (tests/common/nginx.rs): TLS 1.3 and 1.2, the handshake timed apart, every
+//! bad certificate refused with its name before any request (nginx's access log is the
+//! witness that nothing was sent), --insecure said, client certificates, a server that
+//! stalls mid-handshake.
+
+mod common;
+
+use common::nginx::Nginx;
+use common::{read_doc, Env};
+use plumb_model::ProducerSettings;
+
+fn short_load(env: &Env, url: &str, extra: &[&str]) -> common::Run {
+    let json = env.path("r.json");
+    let mut args = vec![
+        "load",
+        url,
+        "--rate",
+        "200",
+        "--duration",
+        "1s",
+        "--warmup",
+        "0s",
+        "--allow-late",
+        "--export-json",
+        json.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    env.plumb(&args)
+}
+
+fn tls_of(doc: &plumb_model::ResultDocument) -> plumb_model::TlsSettings {
+    match &doc.settings.producer {
+        ProducerSettings::Load(s) => *s.tls.clone().expect("the TLS record"),
+        other => panic!("not a load result: {other:?}"),
+    }
+}
+
+#[test]
+fn tls_1_3_and_1_2_are_measured_with_the_handshake_apart() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let ca = nginx.file("ca.pem");
+    for (case, version) in [("tls13", "TLSv1.3"), ("tls12", "TLSv1.2")] {
+        let url = nginx.url(case, &format!("/{case}"));
+        let run = short_load(&env, &url, &["--cacert", ca.to_str().unwrap()]);
+        run.assert_code(0);
+        assert!(
+            run.stdout.contains(&format!(
+                "over {version}, ALPN http/1.1; certificate verified against"
+            )),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("TLS handshake p50"), "{}", run.stdout);
+        let doc = read_doc(&env.path("r.json"));
+        let tls = tls_of(&doc);
+        assert_eq!((tls.version.as_str(), tls.verified), (version, true));
+        let l = doc.benchmarks[0].load().unwrap();
+        assert_eq!((l.ok, l.error_count()), (200, 0));
+        let setup = l.setup.as_ref().expect("connections timed");
+        let handshakes = setup.handshake.as_ref().expect("handshakes timed");
+        assert!(handshakes.count >= 1 && setup.connect.count == handshakes.count);
+        assert!(handshakes.max.as_nanos() > 0);
+        // The server saw exactly the requests measured (no warm-up), over HTTP/1.1.
+        let log = nginx.access_log(case);
+        assert_eq!(log.len(), 200, "{log:?}");
+        assert!(
+            log.iter().all(|l| l == &format!("/{case} 200 HTTP/1.1")),
+            "{log:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_certificate_is_refused_by_name_and_nothing_is_sent() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let ca = nginx.file("ca.pem");
+    let ca = ca.to_str().unwrap();
+    let selfsigned = nginx.file("selfsigned.pem");
+    let selfsigned = selfsigned.to_str().unwrap();
+    for (case, cacert, words) in [
+        ("tls13", None, "signed by an unknown issuer"),
+        (
+            "wrong-name",
+            Some(ca),
+            "is for other.example, not this host",
+        ),
+        ("expired", Some(ca), "has expired"),
+        (
+            "ca-as-server",
+            Some(selfsigned),
+            "CA certificate served as the server's own",
+        ),
+    ] {
+        let _ = std::fs::remove_file(env.path("r.json"));
+        let cacert = cacert.map(|c| c.to_string());
+        let extra: Vec<&str> = match &cacert {
+            Some(c) => vec!["--cacert", c.as_str()],
+            None => vec![],
+        };
+        let run = short_load(&env, &nginx.url(case, "/"), &extra);
+        run.assert_code(2);
+        assert!(run.stderr.contains(words), "{case}: {}", run.stderr);
+        assert!(run.stderr.contains("nothing was sent"), "{}", run.stderr);
+        assert!(
+            nginx.access_log(case).is_empty(),
+            "{case}: a request reached nginx"
+        );
+        assert!(
+            !env.path("r.json").exists(),
+            "no result for a test that never ran"
+        );
+    }
+}
+
+#[test]
+fn insecure_runs_against_any_certificate_and_says_so() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let run = short_load(&env, &nginx.url("wrong-name", "/"), &["--insecure"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("certificate NOT verified (--insecure)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("tls-not-verified"), "{}", run.stdout);
+    let doc = read_doc(&env.path("r.json"));
+    assert!(!tls_of(&doc).verified);
+    let codes: Vec<String> = doc.benchmarks[0]
+        .diagnostics
+        .iter()
+        .map(|d| d.code().to_string())
+        .collect();
+    assert!(codes.contains(&"tls-not-verified".to_string()), "{codes:?}");
+    assert_eq!(nginx.access_log("wrong-name").len(), 200);
+
+    // --insecure with http: ignored, and said.
+    let run = short_load(&env, &nginx.url("plain", "/"), &["--insecure"]);
+    run.assert_code(0);
+    assert!(run.stderr.contains("--insecure ignored"), "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("kept-alive connections\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_client_certificate_is_presented_when_given() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let ca = nginx.file("ca.pem");
+    let (cert, key) = (nginx.file("client.pem"), nginx.file("client.key"));
+    let url = nginx.url("client-auth", "/");
+    let with = [
+        "--cacert",
+        ca.to_str().unwrap(),
+        "--cert",
+        cert.to_str().unwrap(),
+        "--key",
+        key.to_str().unwrap(),
+    ];
+    short_load(&env, &url, &with).assert_code(0);
+    assert!(tls_of(&read_doc(&env.path("r.json"))).client_certificate);
+    // Without one, nginx answers 400 ("No required SSL certificate was sent"): nothing
+    // succeeded, exit 2.
+    let run = short_load(&env, &url, &with[..2]);
+    run.assert_code(2);
+    let l = read_doc(&env.path("r.json")).benchmarks[0]
+        .load()
+        .cloned()
+        .unwrap();
+    assert_eq!(l.errors.get("status 400"), Some(&200), "{:?}", l.errors);
+    // --cert without --key is refused by the parser.
+    env.plumb(&["load", &url, "--rate", "1", "--cert", "x.pem"])
+        .assert_code(2);
+}
+
+#[test]
+fn a_server_that_stalls_mid_handshake_is_a_timeout_before_any_load() {
+    let env = Env::new();
+    // Accepts connections and never answers a byte.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming() {
+            held.push(s);
+        }
+    });
+    let url = format!("https://localhost:{port}/");
+    let run = short_load(&env, &url, &["--timeout", "500ms", "--insecure"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("did not finish within"),
+        "{}",
+        run.stderr
+    );
+}
