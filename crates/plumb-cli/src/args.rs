@@ -605,6 +605,12 @@ pub struct LoadArgs {
     /// stalls; raise it for servers slower than this bound divided by the rate.
     #[arg(long, default_value = "64", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_in_flight: u64,
+    /// One connection per request, closed after its answer: each latency then includes
+    /// the TCP connect and, over https, the TLS handshake (as a client without
+    /// keep-alive feels it); both are also reported apart. The in-flight bound is then
+    /// the most connections open at once.
+    #[arg(long, conflicts_with = "pipeline")]
+    pub new_connection: bool,
     /// Poisson arrivals (open loop), from --seed.
     #[arg(long)]
     pub poisson: bool,

@@ -102,7 +102,7 @@ fn benchmarks_of(
             continue;
         }
         if let Some(agreed) = runs.iter().find_map(|r| r.tls.as_ref()) {
-            settings.tls = Some(Box::new(a.tls.settings(agreed)));
+            settings.tls = Some(Box::new(a.tls.settings(agreed, a.new_connection)));
         }
         let mut b = load_benchmark(settings, runs)?;
         let checks = load_checks(b.load().expect("a load result"), gates);
@@ -379,7 +379,8 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         threads: a.threads as usize,
         pipeline: a.pipeline as usize,
         max_body: a.max_body.0,
-        tls: a.tls.options(),
+        tls: a.tls.options(a.new_connection),
+        new_connection: a.new_connection,
     };
     let settings = LoadSettings {
         url: url.to_string(),
@@ -400,7 +401,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         max_lateness: Some(a.max_lateness),
         repeat: a.repeat,
         second_url: a.urls.get(1).cloned(),
-        new_connection: false,
+        new_connection: a.new_connection,
         // Filled once the handshake before the test has said what was agreed.
         tls: None,
     };

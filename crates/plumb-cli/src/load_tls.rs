@@ -22,17 +22,30 @@ pub struct TlsArgs {
     /// The client certificate's private key (PEM), with --cert.
     #[arg(long, value_name = "FILE", requires = "cert")]
     pub key: Option<PathBuf>,
+    /// Resume TLS sessions on new connections (an abbreviated handshake, as a browser
+    /// does). Default: on with kept-alive connections, off with --new-connection (every
+    /// request pays a full handshake, as a client without a session cache does).
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
+    pub tls_resume: Option<String>,
 }
 
 impl TlsArgs {
+    /// Whether sessions are resumed, with this connection policy.
+    pub fn resume(&self, new_connection: bool) -> bool {
+        match self.tls_resume.as_deref() {
+            Some(v) => v == "on",
+            None => !new_connection,
+        }
+    }
+
     /// The generator's TLS options (HTTP/1.1 offered by ALPN).
-    pub fn options(&self) -> TlsOptions {
+    pub fn options(&self, new_connection: bool) -> TlsOptions {
         TlsOptions {
             cacert: self.cacert.clone(),
             insecure: self.insecure,
             client_cert: self.cert.clone().zip(self.key.clone()),
             alpn: vec![b"http/1.1".to_vec()],
-            resume: true,
+            resume: self.resume(new_connection),
         }
     }
 
@@ -42,6 +55,7 @@ impl TlsArgs {
             (self.insecure, "--insecure"),
             (self.cacert.is_some(), "--cacert"),
             (self.cert.is_some(), "--cert/--key"),
+            (self.tls_resume.is_some(), "--tls-resume"),
         ]
         .into_iter()
         .filter_map(|(set, name)| set.then_some(name))
@@ -55,12 +69,12 @@ impl TlsArgs {
     }
 
     /// The result's record of TLS, with what the handshake before the test agreed.
-    pub fn settings(&self, agreed: &Handshake) -> TlsSettings {
+    pub fn settings(&self, agreed: &Handshake, new_connection: bool) -> TlsSettings {
         TlsSettings {
             verified: !self.insecure,
             cacert: self.cacert.as_ref().map(|p| p.display().to_string()),
             client_certificate: self.cert.is_some(),
-            resumption: true,
+            resumption: self.resume(new_connection),
             version: agreed.version.clone(),
             alpn: agreed.alpn.clone(),
         }

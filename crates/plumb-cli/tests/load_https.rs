@@ -67,9 +67,12 @@ fn tls_1_3_and_1_2_are_measured_with_the_handshake_apart() {
         // The server saw exactly the requests measured (no warm-up), over HTTP/1.1.
         let log = nginx.access_log(case);
         assert_eq!(log.len(), 200, "{log:?}");
+        let first = format!("/{case} 200 HTTP/1.1 ");
+        assert!(log.iter().all(|l| l.starts_with(&first)), "{log:?}");
+        let reused = log.iter().filter(|l| !l.ends_with(" 1")).count();
         assert!(
-            log.iter().all(|l| l == &format!("/{case} 200 HTTP/1.1")),
-            "{log:?}"
+            reused >= 190,
+            "kept alive: {reused} of 200 on a used connection"
         );
     }
 }
@@ -206,5 +209,129 @@ fn a_server_that_stalls_mid_handshake_is_a_timeout_before_any_load() {
         run.stderr.contains("did not finish within"),
         "{}",
         run.stderr
+    );
+}
+
+#[test]
+fn a_new_connection_per_request_puts_the_handshake_inside_each_latency() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let ca = nginx.file("ca.pem");
+    let run = short_load(
+        &env,
+        &nginx.url("tls13", "/new"),
+        &["--cacert", ca.to_str().unwrap(), "--new-connection"],
+    );
+    run.assert_code(0);
+    assert!(
+        run.stdout.starts_with("a new connection per request: connect and handshake are inside each latency, over TLSv1.3"),
+        "{}",
+        run.stdout
+    );
+    let doc = read_doc(&env.path("r.json"));
+    let ProducerSettings::Load(s) = &doc.settings.producer else {
+        panic!("a load result")
+    };
+    assert!(s.new_connection);
+    assert!(
+        !s.tls.as_ref().unwrap().resumption,
+        "full handshakes by default"
+    );
+    let l = doc.benchmarks[0].load().unwrap();
+    assert_eq!((l.ok, l.error_count()), (200, 0));
+    let setup = l.setup.as_ref().unwrap();
+    let handshakes = setup.handshake.as_ref().unwrap();
+    assert!(
+        handshakes.count >= 200,
+        "one per request: {}",
+        handshakes.count
+    );
+    assert_eq!(setup.resumed, 0);
+    // Each latency holds its handshake: the median latency is above the median handshake.
+    assert!(l.latency.percentile("p50") > handshakes.percentile("p50"));
+    // nginx saw 200 requests, each the first and only one on its connection.
+    let log = nginx.access_log("tls13");
+    assert_eq!(log.len(), 200);
+    assert!(log.iter().all(|l| l.ends_with(" 1")), "{log:?}");
+
+    // --tls-resume on: abbreviated handshakes after the first.
+    let run = short_load(
+        &env,
+        &nginx.url("tls13", "/resumed"),
+        &[
+            "--cacert",
+            ca.to_str().unwrap(),
+            "--new-connection",
+            "--tls-resume",
+            "on",
+        ],
+    );
+    run.assert_code(0);
+    let doc = read_doc(&env.path("r.json"));
+    let setup = doc.benchmarks[0].load().unwrap().setup.clone().unwrap();
+    assert!(setup.resumed >= 190, "{} resumed", setup.resumed);
+}
+
+/// A proxy to `to` that forwards the first `forwarded` connections and holds every later
+/// one open without a byte: a server that stalls mid-handshake.
+fn stalling_after(forwarded: usize, to: u16) -> u16 {
+    use std::net::{TcpListener, TcpStream};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for (i, s) in listener.incoming().enumerate() {
+            let Ok(client) = s else { continue };
+            if i >= forwarded {
+                held.push(client);
+                continue;
+            }
+            let server = TcpStream::connect(("127.0.0.1", to)).unwrap();
+            let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            let (mut c1, mut s1) = (client, server);
+            std::thread::spawn(move || std::io::copy(&mut c1, &mut s1));
+            std::thread::spawn(move || std::io::copy(&mut s2, &mut c2));
+        }
+    });
+    port
+}
+
+#[test]
+fn a_handshake_that_stalls_during_the_test_is_counted_as_a_handshake_timeout() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let ca = nginx.file("ca.pem");
+    // The check before the test and the first connection pass; every later one stalls.
+    let port = stalling_after(2, nginx.port("tls13"));
+    let url = format!("https://localhost:{port}/");
+    let run = short_load(
+        &env,
+        &url,
+        &[
+            "--cacert",
+            ca.to_str().unwrap(),
+            "--new-connection",
+            "--timeout",
+            "200ms",
+            "--drain",
+            "1s",
+        ],
+    );
+    run.assert_code(1);
+    let l = read_doc(&env.path("r.json")).benchmarks[0]
+        .load()
+        .cloned()
+        .unwrap();
+    let timeouts = l.errors.get("TLS handshake timeout").copied().unwrap_or(0);
+    assert!(timeouts >= 150, "{:?}", l.errors);
+    assert!(l.ok <= 1, "only the first connection answers: {}", l.ok);
+    assert!(
+        l.error_examples["TLS handshake timeout"].contains("had not finished"),
+        "{:?}",
+        l.error_examples
     );
 }

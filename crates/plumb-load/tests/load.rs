@@ -102,6 +102,7 @@ fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
         hlog: None,
         spin: plumb_load::http::DEFAULT_SPIN,
         tls: Default::default(),
+        new_connection: false,
     }
 }
 
@@ -272,7 +273,7 @@ fn unreachable_targets_fail_with_a_clear_message() {
         "{e:?}"
     );
     assert!(text.contains("cannot resolve"), "{text}");
-    c.url = "https://example.com/".into();
+    c.url = "ftp://example.com/".into();
     let (text, e) = fails(&c);
     assert!(
         matches!(e, LoadError::Target(TargetError::UnsupportedScheme(_))),

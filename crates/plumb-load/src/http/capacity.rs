@@ -43,6 +43,7 @@ pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, crate::LoadError> {
         first: Some(reached.first),
         live: None,
         tls: reached.tls.map(|(plan, _)| plan),
+        new_connection: cfg.new_connection,
     };
     let cpu0 = thread_cpu();
     let report = engine::run(plan, &AtomicBool::new(false))?;

@@ -97,6 +97,9 @@ pub struct Plan {
     pub live: Option<LiveFeed>,
     /// https: each connection's TLS session is made from this.
     pub tls: Option<TlsPlan>,
+    /// One connection per request: a connection is closed after its answer, never
+    /// reused, and as many may be opening at once as the in-flight bound allows.
+    pub new_connection: bool,
 }
 
 /// What every TLS connection of a test shares: the configuration (roots, ALPN, the
@@ -292,7 +295,7 @@ impl<C: TimeSource> Engine<C> {
     fn take_up(&mut self, due: Instant, now: Instant) {
         if let Some(i) = self.free_connection() {
             self.send(i, due, false);
-        } else if self.open < self.plan.max_connections && self.connecting < MAX_CONNECTING {
+        } else if self.open < self.plan.max_connections && self.connecting < self.max_connecting() {
             match self.connect() {
                 Ok(i) => self.send(i, due, false),
                 Err(f) => {
@@ -541,12 +544,25 @@ impl<C: TimeSource> Engine<C> {
         Ok(true)
     }
 
-    /// Puts connection `i` on the free list if it is open, has room and is not there yet.
+    /// Connections being opened at once: a few with keep-alive (a burst waits for
+    /// them), the in-flight bound with a new connection per request (every request
+    /// opens one).
+    fn max_connecting(&self) -> usize {
+        if self.plan.new_connection {
+            self.plan.max_connections
+        } else {
+            MAX_CONNECTING
+        }
+    }
+
+    /// Puts connection `i` on the free list if it is open, has room and is not there
+    /// yet (with a new connection per request: only if it never carried one).
     fn offer(&mut self, i: usize) {
         let Some(c) = self.conns[i].as_mut() else {
             return;
         };
-        if c.phase == Phase::Open && c.inflight.len() < self.plan.pipeline && !c.listed {
+        let unused = !self.plan.new_connection || (c.served == 0 && c.inflight.is_empty());
+        if c.phase == Phase::Open && c.inflight.len() < self.plan.pipeline && !c.listed && unused {
             c.listed = true;
             self.ready.push(i);
         }
@@ -581,8 +597,15 @@ impl<C: TimeSource> Engine<C> {
     /// The connection has room again: the oldest waiting request, the next closed-loop
     /// request, or onto the free list.
     fn room(&mut self, i: usize) {
-        let now = self.clock.now();
         let c = self.conns[i].as_ref().expect("a live connection");
+        if self.plan.new_connection && c.served > 0 {
+            // Its one request answered: closed, and the next request opens its own.
+            if c.inflight.is_empty() {
+                self.close(i, Ending::Closed);
+            }
+            return;
+        }
+        let now = self.clock.now();
         if c.inflight.len() >= self.plan.pipeline {
             return;
         }
@@ -656,7 +679,7 @@ impl<C: TimeSource> Engine<C> {
     /// one in the closed loop.
     fn grow(&mut self, now: Instant) {
         let closed = matches!(self.plan.work, Work::Closed(_));
-        while self.open < self.plan.max_connections && self.connecting < MAX_CONNECTING {
+        while self.open < self.plan.max_connections && self.connecting < self.max_connecting() {
             let w = self.waiting.pop_front();
             if w.is_none() && !(closed && now < self.plan.end) {
                 return;

@@ -73,6 +73,9 @@ pub struct LoadConfig {
     pub spin: Duration,
     /// How https is spoken (ignored for http://).
     pub tls: TlsOptions,
+    /// One connection per request, closed after its answer (`Connection: close` sent
+    /// unless a Connection header is given): connect and handshake inside each latency.
+    pub new_connection: bool,
 }
 
 /// The default stretch of polling before each due time: enough to absorb a hypervisor's
@@ -123,6 +126,7 @@ pub fn run(
             first,
             live: live.clone(),
             tls: tls_plan.clone(),
+            new_connection: cfg.new_connection,
         })
         .collect();
     drop(live);
@@ -170,7 +174,15 @@ pub(super) struct Reached {
 
 pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
     let target = Target::resolve(&cfg.url)?;
-    let request = super::request::encode(&target, &cfg.method, &cfg.headers, &cfg.body)?;
+    let mut headers = cfg.headers.clone();
+    if cfg.new_connection
+        && !headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("connection"))
+    {
+        headers.push(("Connection".into(), "close".into()));
+    }
+    let request = super::request::encode(&target, &cfg.method, &headers, &cfg.body)?;
     let mut last = String::new();
     for addr in &target.addrs {
         let began = std::time::Instant::now();

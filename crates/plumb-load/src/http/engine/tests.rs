@@ -30,6 +30,7 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         first: None,
         live: None,
         tls: None,
+        new_connection: false,
     }
 }
 
