@@ -568,8 +568,15 @@ pub struct LoadArgs {
     /// The target, http[s]://host[:port]/path. Two targets are loaded in turn, run by run
     /// (A B B A … with --repeat), and the second compared with the first: exit 1 when it
     /// is slower at a percentile.
-    #[arg(required = true, num_args = 1..=2, value_name = "URL")]
+    #[arg(required_unless_present = "targets", num_args = 1..=2, value_name = "URL")]
     pub urls: Vec<String>,
+    /// A request mix instead of one URL: a targets file in vegeta's format (`METHOD URL`,
+    /// header lines, `@body-file`, a blank line between targets) with an optional
+    /// `weight N` line per target. Each request draws its target by weight from --seed
+    /// (the same seed and threads draw the same sequence); each target is reported apart
+    /// and the whole together; -H headers are added to every target.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["urls", "method", "body"])]
+    pub targets: Option<PathBuf>,
 
     /// A workload file (TOML) declaring what the benchmarks model — keys, mix, records,
     /// sizes, threads, rate, durability, state, the question asked, and production's
@@ -614,6 +621,7 @@ pub struct LoadArgs {
     /// Poisson arrivals (open loop), from --seed.
     #[arg(long)]
     pub poisson: bool,
+    /// The seed of Poisson arrivals and of a mix's draws.
     #[arg(long, default_value_t = 1, value_parser = values::count)]
     pub seed: u64,
     /// HTTP method.

@@ -5,22 +5,25 @@ use crate::export;
 use crate::load_live::Live;
 use plumb_analysis::{load_checks, load_comparison, LoadGates};
 use plumb_load::http::{probe, run as run_load, LoadConfig, LoadReport, Pacing, PROBE_ABOVE};
-use plumb_load::{load_benchmark, load_document, percentile_distribution, LoadContext};
+use plumb_load::{load_benchmarks, load_document, percentile_distribution, LoadContext};
 use plumb_model::quantity::Timestamp;
 use plumb_model::{
     format, Diagnostic, DiagnosticCode, Invocation, LoadComparison, LoadMode, LoadSettings,
-    ResultDocument, Severity,
+    ProducerSettings, ResultDocument, Severity,
 };
 use plumb_report::{render_load, render_load_comparison, Format};
 use std::io::IsTerminal;
 use std::path::Path;
 
 pub fn run(a: LoadArgs) -> Result<i32, CliError> {
-    let targets: Vec<(LoadConfig, LoadSettings)> = a
-        .urls
-        .iter()
-        .map(|url| plan(&a, url))
-        .collect::<Result<_, _>>()?;
+    let targets: Vec<(LoadConfig, LoadSettings)> = match &a.targets {
+        Some(file) => vec![plan_mix(&a, file)?],
+        None => a
+            .urls
+            .iter()
+            .map(|url| plan(&a, url))
+            .collect::<Result<_, _>>()?,
+    };
     refuse_with_runs(&a)?;
     let workload = workload_of(&a, &targets)?;
     let out = export::targets(&[
@@ -104,13 +107,40 @@ fn benchmarks_of(
         if let Some(agreed) = runs.iter().find_map(|r| r.tls.as_ref()) {
             settings.tls = Some(Box::new(a.tls.settings(agreed, a.new_connection)));
         }
-        let mut b = load_benchmark(settings, runs)?;
-        let checks = load_checks(b.load().expect("a load result"), gates);
-        b.diagnostics.extend(checks);
-        b.diagnostics.extend(load_checks::settings_checks(settings));
-        benchmarks.push(b);
+        let mut these = load_benchmarks(settings, runs)?;
+        for (k, b) in these.iter_mut().enumerate() {
+            let checks = load_checks(b.load().expect("a load result"), gates);
+            if k == 0 {
+                b.diagnostics.extend(checks);
+            } else {
+                b.diagnostics.extend(target_findings(checks));
+            }
+        }
+        these[0]
+            .diagnostics
+            .extend(load_checks::settings_checks(settings));
+        benchmarks.extend(these);
     }
     Ok(benchmarks)
+}
+
+/// A mix's target: which of its requests failed, said as warnings (the whole's own
+/// findings, over every target, decide the exit code); the generator's and the
+/// connections' findings are the whole's, not repeated per target.
+fn target_findings(checks: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    checks
+        .into_iter()
+        .filter(|d| {
+            matches!(
+                d.code(),
+                DiagnosticCode::NothingSucceeded | DiagnosticCode::LoadErrors
+            )
+        })
+        .map(|mut d| {
+            d.severity = d.severity.min(Severity::Warning);
+            d
+        })
+        .collect()
 }
 
 /// The terminal report: why the series stopped early if it did, each target's result,
@@ -132,9 +162,15 @@ fn report_text(
         plumb_model::RunStatus::Complete => {}
     }
     text.push_str(&plumb_report::render_connection(&doc.settings.producer));
-    for b in &doc.benchmarks {
-        text.push_str(&render_load(b, timeline));
-        text.push('\n');
+    let mix = matches!(&doc.settings.producer, ProducerSettings::Load(s) if s.mix.is_some());
+    if mix {
+        text.push_str(&render_load(&doc.benchmarks[0], timeline));
+        text.push_str(&plumb_report::render_mix_targets(&doc.benchmarks[1..]));
+    } else {
+        for b in &doc.benchmarks {
+            text.push_str(&render_load(b, timeline));
+            text.push('\n');
+        }
     }
     if let Some(c) = comparison {
         text.push_str(&render_load_comparison(c));
@@ -145,7 +181,7 @@ fn report_text(
 /// What writes one run's histograms or pins one run to the wall clock has no meaning for
 /// several runs.
 fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
-    if a.repeat == 1 && a.urls.len() == 1 {
+    if a.repeat == 1 && a.urls.len() <= 1 {
         return Ok(());
     }
     if a.urls.len() == 2 && a.urls[0] == a.urls[1] {
@@ -335,18 +371,27 @@ fn exit_code(
     }
 }
 
-/// The generator's configuration and the settings the result records, from the options.
-fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError> {
-    if a.duration.is_zero() {
-        return Err(CliError("--duration must be above 0".into()));
-    }
-    if a.timeout.is_zero() {
-        return Err(CliError("--timeout must be above 0".into()));
-    }
-    let target = plumb_load::http::Target::parse(url).map_err(|e| CliError(e.to_string()))?;
-    if !target.tls {
-        a.tls.warn_unused(url);
-    }
+/// `--targets FILE`: the mix's configuration and record; the TLS options apply to its
+/// https targets.
+fn plan_mix(a: &LoadArgs, file: &Path) -> Result<(LoadConfig, LoadSettings), CliError> {
+    let headers = headers_of(a)?;
+    let (mix, record) = crate::load_mix::read_mix(file, &headers, a.seed)?;
+    let first = mix[0].clone();
+    let https = mix
+        .iter()
+        .find(|t| t.url.to_ascii_lowercase().starts_with("https://"))
+        .map_or("", |t| t.url.as_str());
+    let (mut cfg, mut settings) = plan(a, https)?;
+    cfg.url = first.url.clone();
+    cfg.method = first.method.clone();
+    cfg.mix = mix;
+    settings.url = first.url;
+    settings.method = first.method;
+    settings.mix = Some(Box::new(record));
+    Ok((cfg, settings))
+}
+
+fn headers_of(a: &LoadArgs) -> Result<Vec<(String, String)>, CliError> {
     let mut headers = Vec::new();
     for h in &a.headers {
         let (k, v) = h
@@ -354,6 +399,27 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
             .ok_or_else(|| CliError(format!("header {h:?} is not 'Name: value'")))?;
         headers.push((k.trim().to_string(), v.trim().to_string()));
     }
+    Ok(headers)
+}
+
+/// The generator's configuration and the settings the result records, from the options
+/// (`url` empty: a mix, whose targets are checked as it is read).
+fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError> {
+    if a.duration.is_zero() {
+        return Err(CliError("--duration must be above 0".into()));
+    }
+    if a.timeout.is_zero() {
+        return Err(CliError("--timeout must be above 0".into()));
+    }
+    if url.is_empty() {
+        a.tls.warn_unused("every target of the mix");
+    } else if !plumb_load::http::Target::parse(url)
+        .map_err(|e| CliError(e.to_string()))?
+        .tls
+    {
+        a.tls.warn_unused(url);
+    }
+    let headers = headers_of(a)?;
     let mode = match (a.rate, a.closed) {
         (Some(rate), None) => LoadMode::Open {
             rate,
@@ -381,6 +447,8 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         max_body: a.max_body.0,
         tls: a.tls.options(a.new_connection),
         new_connection: a.new_connection,
+        mix: Vec::new(),
+        seed: a.seed,
     };
     let settings = LoadSettings {
         url: url.to_string(),
@@ -404,6 +472,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         new_connection: a.new_connection,
         // Filled once the handshake before the test has said what was agreed.
         tls: None,
+        mix: None,
     };
     Ok((cfg, settings))
 }

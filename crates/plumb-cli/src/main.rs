@@ -19,6 +19,7 @@ mod history_report;
 mod history_show;
 mod load_cmd;
 mod load_live;
+mod load_mix;
 mod load_tls;
 mod merge_cmd;
 mod profile_cmd;

@@ -14,7 +14,7 @@ pub mod model;
 mod runs;
 mod simulate;
 
-pub use document::{load_benchmark, load_document, merged_document, LoadContext};
+pub use document::{load_benchmark, load_benchmarks, load_document, merged_document, LoadContext};
 pub use error::{CombineError, LoadError};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;

@@ -103,6 +103,8 @@ fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
         spin: plumb_load::http::DEFAULT_SPIN,
         tls: Default::default(),
         new_connection: false,
+        mix: Vec::new(),
+        seed: 1,
     }
 }
 

@@ -186,6 +186,27 @@ pub struct LoadSettings {
     /// https: how TLS was spoken and what the server agreed to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<Box<TlsSettings>>,
+    /// A request mix (`--targets FILE`): `url` is then its first target's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mix: Option<Box<MixSettings>>,
+}
+
+/// A request mix as a load test drew it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MixSettings {
+    /// The targets file, as given.
+    pub file: String,
+    /// The seed of the draws: the same seed and threads draw the same sequence.
+    pub seed: u64,
+    pub targets: Vec<MixEntry>,
+}
+
+/// One target of a mix: its benchmark's name, weight and line in the file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MixEntry {
+    pub name: String,
+    pub weight: u64,
+    pub line: usize,
 }
 
 /// TLS as a load test spoke it: what was asked and what the pre-load handshake found.
@@ -255,6 +276,7 @@ mod tests {
                 second_url: None,
                 new_connection: false,
                 tls: None,
+                mix: None,
             }),
         };
         let v = serde_json::to_value(&s).unwrap();

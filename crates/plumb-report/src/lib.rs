@@ -41,7 +41,7 @@ pub use html::{
     TrendSeries,
 };
 pub use insitu_view::{render_region_comparison, render_regions};
-pub use load_view::{render_connection, render_load};
+pub use load_view::{render_connection, render_load, render_mix_targets};
 pub use markdown::render_markdown;
 pub use profile_view::{
     profile_markdown, profile_markdown_with_details, render_allocations, render_amdahl,

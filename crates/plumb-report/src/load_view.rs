@@ -216,6 +216,47 @@ pub fn render_connection(p: &plumb_model::ProducerSettings) -> String {
     format!("{policy}, over {}{alpn}; {trust}\n", t.version)
 }
 
+/// A mix's targets, one row each: weight and share of the requests, answers and errors,
+/// and the latency percentiles of each (from its due time, like the whole's).
+pub fn render_mix_targets(targets: &[Benchmark]) -> String {
+    let mut out = String::new();
+    let total: u64 = targets.iter().filter_map(|b| b.load()).map(|l| l.due).sum();
+    let width = targets
+        .iter()
+        .map(|b| b.name.chars().count())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 72);
+    let _ = writeln!(
+        out,
+        "\n  {:<width$} {:>6} {:>7} {:>8} {:>7} {:>10} {:>10} {:>10} {:>10}",
+        "target", "weight", "share", "ok", "errors", "p50", "p99", "p99.9", "max"
+    );
+    for b in targets {
+        let Some(l) = b.load() else { continue };
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>6} {:>7} {:>8} {:>7} {:>10} {:>10} {:>10} {:>10}",
+            b.name,
+            b.parameters.get("weight").map_or("", String::as_str),
+            format::percent(l.due as f64 / total.max(1) as f64),
+            l.ok,
+            l.error_count(),
+            format::time_or_dash(l.latency.percentile("p50")),
+            format::time_or_dash(l.latency.percentile("p99")),
+            format::time_or_dash(l.latency.percentile("p99.9")),
+            format::time(l.latency.max),
+        );
+    }
+    for b in targets {
+        if !b.diagnostics.is_empty() {
+            let _ = writeln!(out, "\n  {}:", b.name);
+            out.push_str(&crate::terminal::render_diagnostics(&b.diagnostics, 4));
+        }
+    }
+    out
+}
+
 /// Each connection's setup, apart from the requests' latency.
 fn setup(s: &plumb_model::ConnectionSetup) -> String {
     let figures = |d: &LatencyDistribution| {

@@ -22,7 +22,7 @@ pub struct Capacity {
 
 /// Probes the target from this thread. `None` when it answered too little to say.
 pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, crate::LoadError> {
-    let reached = super::run::reach(cfg)?;
+    let reached = super::reach::reach(cfg)?;
     let start = Instant::now();
     let plan = Plan {
         thread: 0,
@@ -35,14 +35,12 @@ pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, crate::LoadError> {
         spin: Duration::ZERO,
         max_connections: PROBE_CONNECTIONS,
         pipeline: 1,
-        request: reached.request,
-        idempotent: reached.idempotent,
-        head: reached.head,
+        targets: reached.targets,
+        hosts: reached.hosts,
+        seed: cfg.seed,
         max_body: cfg.max_body,
-        addr: reached.addr,
         first: Some(reached.first),
         live: None,
-        tls: reached.tls.map(|(plan, _)| plan),
         new_connection: cfg.new_connection,
     };
     let cpu0 = thread_cpu();

@@ -3,6 +3,7 @@
 //! them not yet written, and the answers read so far. No task, no channel, no allocation
 //! per request: a request is a copy of the same bytes, an answer is framed and skipped.
 
+use super::engine::PlannedTarget;
 use super::recorder::Failure;
 use super::response::{Response, ResponseReader};
 use super::transport::Transport;
@@ -19,6 +20,10 @@ pub struct InFlight {
     pub sent: Instant,
     pub deadline: Instant,
     pub retried: bool,
+    /// Which of the test's targets it asks for.
+    pub target: usize,
+    /// A HEAD request: its answer has no body.
+    pub head: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,6 +46,8 @@ pub enum Ending {
 pub struct Conn {
     pub transport: Transport,
     pub phase: Phase,
+    /// Its host: the pool it belongs to.
+    pub host: usize,
     /// When the connect began, and when TCP was established: the setup's times.
     pub began: Instant,
     pub connected_at: Instant,
@@ -66,14 +73,15 @@ impl Conn {
     pub fn new(
         transport: Transport,
         phase: Phase,
+        host: usize,
         max_body: u64,
-        head: bool,
         pipeline: usize,
     ) -> Conn {
         let now = Instant::now();
         Conn {
             transport,
             phase,
+            host,
             began: now,
             connected_at: now,
             inflight: VecDeque::with_capacity(pipeline),
@@ -82,29 +90,32 @@ impl Conn {
             buf: vec![0; FIRST_BUFFER],
             start: 0,
             end: 0,
-            reader: ResponseReader::new(max_body, head),
+            reader: ResponseReader::new(max_body, false),
             served: 0,
             listed: false,
         }
     }
 
     /// Queues a request; it is written now if the connection is open.
-    pub fn push(&mut self, r: InFlight, request: &[u8]) -> Result<(), Failure> {
+    pub fn push(&mut self, r: InFlight, targets: &[PlannedTarget]) -> Result<(), Failure> {
         self.inflight.push_back(r);
         self.unwritten += 1;
         if self.phase == Phase::Open {
-            self.flush(request)?;
+            self.flush(targets)?;
         }
         Ok(())
     }
 
     /// Writes what it can of the queued requests (and TLS records made earlier); the
     /// rest waits for a writable event.
-    pub fn flush(&mut self, request: &[u8]) -> Result<(), Failure> {
+    pub fn flush(&mut self, targets: &[PlannedTarget]) -> Result<(), Failure> {
         self.transport
             .flush()
             .map_err(|e| io_failure("cannot send", &e))?;
         while self.unwritten > 0 {
+            // The unwritten requests are the last ones queued.
+            let next = self.inflight[self.inflight.len() - self.unwritten].target;
+            let request = &targets[next].request;
             match self.transport.write(&request[self.written..]) {
                 Ok(n) => {
                     self.written += n;
@@ -214,6 +225,10 @@ impl Conn {
 
     fn parse(&mut self, done: Instant, out: &mut Vec<Completion>) -> Result<(), Failure> {
         while self.start < self.end {
+            if self.reader.idle() {
+                let head = self.inflight.front().is_some_and(|r| r.head);
+                self.reader.answering_head(head);
+            }
             let step = self.reader.advance(&self.buf[self.start..self.end])?;
             self.start += step.consumed;
             match step.done {

@@ -10,14 +10,15 @@
 //! this concurrency), and the exchange itself (sent → answered).
 
 use super::clock::{MonotonicSource, TimeSource};
-use super::conn::{connect_failure, Completion, Conn, Ending, InFlight, Phase};
-use super::recorder::{Answer, Failure, LiveCounts, LoadReport, Recorder};
+use super::conn::{Completion, Conn, Ending, InFlight, Phase};
+use super::mix::Mix;
+use super::recorder::{Answer, LiveCounts, LoadReport};
+use super::recorders::Recorders;
 use super::schedule::Schedule;
 use super::setup::SetupTimes;
 use super::timer::Alarm;
-use super::transport::Transport;
 use crate::LoadError;
-use mio::{Events, Interest, Poll, Token};
+use mio::{Events, Poll, Token};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -85,21 +86,40 @@ pub struct Plan {
     /// After `end`, answers are awaited this long at most.
     pub drain: Duration,
     pub spin: Duration,
+    /// The most connections open at once to each host.
     pub max_connections: usize,
     pub pipeline: usize,
-    pub request: Arc<[u8]>,
-    pub idempotent: bool,
-    pub head: bool,
+    /// What is asked: one target, or a mix drawn by `weights`.
+    pub targets: Arc<[PlannedTarget]>,
+    /// Where: each target's host (its address and TLS), a pool of connections each.
+    pub hosts: Arc<[Host]>,
+    /// The mix's seed (its draws; unused for one target).
+    pub seed: u64,
     pub max_body: u64,
-    pub addr: SocketAddr,
-    /// The connection opened before the test, and how long its connect took.
+    /// The connection to host 0 opened before the test, and how long its connect took.
     pub first: Option<(std::net::TcpStream, Duration)>,
     pub live: Option<LiveFeed>,
-    /// https: each connection's TLS session is made from this.
-    pub tls: Option<TlsPlan>,
     /// One connection per request: a connection is closed after its answer, never
     /// reused, and as many may be opening at once as the in-flight bound allows.
     pub new_connection: bool,
+}
+
+/// One request of the test (of its mix), serialised once.
+pub struct PlannedTarget {
+    pub request: Arc<[u8]>,
+    pub idempotent: bool,
+    pub head: bool,
+    /// Its host: an index into `Plan::hosts`.
+    pub host: usize,
+    /// Its share of requests relative to the others'.
+    pub weight: u64,
+}
+
+/// A host requests go to: its address, and TLS for https.
+#[derive(Clone)]
+pub struct Host {
+    pub addr: SocketAddr,
+    pub tls: Option<TlsPlan>,
 }
 
 /// What every TLS connection of a test shares: the configuration (roots, ALPN, the
@@ -117,6 +137,19 @@ struct Waiting {
     /// Every connection allowed was open and busy when it began to wait (rather than
     /// one being opened): the in-flight bound was full.
     bound_full: bool,
+    target: usize,
+}
+
+/// One host's connections: how many are open and opening, those with room for another
+/// request, and the requests waiting for one.
+#[derive(Default)]
+struct Pool {
+    open: usize,
+    connecting: usize,
+    /// Connections with room for another request (checked when taken: may be stale).
+    ready: Vec<usize>,
+    /// Requests due while every connection was busy, oldest first.
+    waiting: VecDeque<Waiting>,
 }
 
 struct Engine<C: TimeSource = MonotonicSource> {
@@ -128,9 +161,8 @@ struct Engine<C: TimeSource = MonotonicSource> {
     armed: Option<Instant>,
     conns: Vec<Option<Conn>>,
     free: Vec<usize>,
-    open: usize,
+    pools: Vec<Pool>,
     opened: usize,
-    connecting: usize,
     /// How long before a due time the loop stops sleeping: the configured `spin` at
     /// most, less when the timer has been waking punctually (see `learn_wake`).
     spin: Duration,
@@ -138,11 +170,9 @@ struct Engine<C: TimeSource = MonotonicSource> {
     wake_late: Duration,
     /// Time in the measured window spent waiting with nothing to do.
     idle: Duration,
-    /// Connections with room for another request (checked when taken: may be stale).
-    ready: Vec<usize>,
-    /// Requests due while every connection was busy, oldest first.
-    waiting: VecDeque<Waiting>,
-    rec: Recorder,
+    /// A mix's draw of each arrival's target (`None`: one target).
+    mix: Option<Mix>,
+    rec: Recorders,
     done: Vec<Completion>,
     in_flight: usize,
 }
@@ -162,11 +192,12 @@ impl<C: TimeSource> Engine<C> {
         let poll = Poll::new().map_err(system("cannot create a poll"))?;
         let timer = Alarm::new(poll.registry(), TIMER)
             .map_err(system("cannot set up the schedule's timer"))?;
-        let mut rec = Recorder::new(plan.measure_from, plan.timeout);
+        let mut rec = Recorders::new(plan.measure_from, plan.timeout, plan.targets.len());
         if plan.live.as_ref().is_some_and(|f| f.counts) {
-            rec = rec.with_live();
+            rec.whole = rec.whole.with_live();
         }
-        rec.setup = SetupTimes::new(plan.tls.is_some());
+        rec.whole.setup = SetupTimes::new(plan.hosts.iter().any(|h| h.tls.is_some()));
+        let weights: Vec<u64> = plan.targets.iter().map(|t| t.weight).collect();
         Ok(Engine {
             clock,
             poll,
@@ -174,14 +205,12 @@ impl<C: TimeSource> Engine<C> {
             armed: None,
             conns: Vec::new(),
             free: Vec::new(),
-            open: 0,
+            pools: plan.hosts.iter().map(|_| Pool::default()).collect(),
             opened: 0,
-            connecting: 0,
             spin: plan.spin,
             wake_late: plan.spin / 2,
             idle: Duration::ZERO,
-            ready: Vec::new(),
-            waiting: VecDeque::new(),
+            mix: (weights.len() > 1).then(|| Mix::new(&weights, plan.seed, plan.thread)),
             rec,
             done: Vec::new(),
             in_flight: 0,
@@ -211,7 +240,8 @@ impl<C: TimeSource> Engine<C> {
         if let Work::Closed(n) = self.plan.work {
             let now = self.clock.now();
             for _ in 0..n {
-                self.take_up(now, now);
+                let t = self.draw();
+                self.take_up(t, now, now);
             }
         }
         let mut idle_since: Option<Instant> = None;
@@ -254,17 +284,19 @@ impl<C: TimeSource> Engine<C> {
         let (start, end) = (self.plan.start, self.plan.end);
         let mut took = false;
         for _ in 0..MAX_TAKEN_PER_PASS {
+            let waiting = self.waiting();
             let Work::Open(s) = &mut self.plan.work else {
                 return (end, took);
             };
             let due = start + s.peek();
-            if due > now || due >= end || self.waiting.len() >= MAX_WAITING {
+            if due > now || due >= end || waiting >= MAX_WAITING {
                 return (due, took);
             }
             s.take();
             took = true;
-            self.rec.dispatched(due, now);
-            self.take_up(due, now);
+            let t = self.draw();
+            self.rec.dispatched(t, due, now);
+            self.take_up(t, due, now);
         }
         let next = match &self.plan.work {
             Work::Open(s) => start + s.peek(),
@@ -273,9 +305,23 @@ impl<C: TimeSource> Engine<C> {
         (next, took)
     }
 
+    /// The next arrival's target: drawn from a mix, else the one target.
+    fn draw(&mut self) -> usize {
+        match &mut self.mix {
+            Some(m) => m.draw(),
+            None => 0,
+        }
+    }
+
+    /// Requests waiting for a connection, over every host.
+    fn waiting(&self) -> usize {
+        self.pools.iter().map(|p| p.waiting.len()).sum()
+    }
+
     /// Counts the arrivals due before `until` that were never taken up (the generator
     /// fell behind by more than the waiting bound or the end came first): each is a
-    /// request the schedule asked for and the target never saw.
+    /// request the schedule asked for and the target never saw. A mix draws each one's
+    /// target, as if it had been taken up.
     fn never_taken(&mut self, until: Instant) {
         let (start, measure_from) = (self.plan.start, self.plan.measure_from);
         let Work::Open(s) = &mut self.plan.work else {
@@ -284,37 +330,51 @@ impl<C: TimeSource> Engine<C> {
         let until = until.min(self.plan.end).saturating_duration_since(start);
         let from = measure_from.saturating_duration_since(start);
         let skipped = s.skip_before(until, from);
-        self.rec.failed_unsent_many(
-            skipped,
-            "not sent: the generator fell behind",
-            "due before the end, never taken up: the generator could not keep up with the schedule (its send lateness shows how far behind it was)",
-        );
+        let mut per_target = vec![0u64; self.plan.targets.len()];
+        match &mut self.mix {
+            Some(m) => (0..skipped).for_each(|_| per_target[m.draw()] += 1),
+            None => per_target[0] = skipped,
+        }
+        for (t, n) in per_target.into_iter().enumerate() {
+            self.rec.failed_unsent_many(
+                t,
+                n,
+                "not sent: the generator fell behind",
+                "due before the end, never taken up: the generator could not keep up with the schedule (its send lateness shows how far behind it was)",
+            );
+        }
     }
 
-    /// One request: on a free connection, a new one, or in the queue for one.
-    fn take_up(&mut self, due: Instant, now: Instant) {
-        if let Some(i) = self.free_connection() {
-            self.send(i, due, false);
-        } else if self.open < self.plan.max_connections && self.connecting < self.max_connecting() {
-            match self.connect() {
-                Ok(i) => self.send(i, due, false),
+    /// One request for target `t`: on a free connection to its host, a new one, or in
+    /// the host's queue for one.
+    fn take_up(&mut self, t: usize, due: Instant, now: Instant) {
+        let h = self.plan.targets[t].host;
+        if let Some(i) = self.free_connection(h) {
+            self.send(i, t, due, false);
+        } else if self.pools[h].open < self.plan.max_connections
+            && self.pools[h].connecting < self.max_connecting()
+        {
+            match self.connect(h) {
+                Ok(i) => self.send(i, t, due, false),
                 Err(f) => {
                     let now = self.clock.now();
-                    self.rec.done(due, now, now, Answer::Failed(f));
+                    self.rec.done(t, due, now, now, Answer::Failed(f));
                 }
             }
         } else {
-            self.waiting.push_back(Waiting {
+            let bound_full = self.pools[h].open >= self.plan.max_connections;
+            self.pools[h].waiting.push_back(Waiting {
                 due,
                 since: now,
                 retried: false,
-                bound_full: self.open >= self.plan.max_connections,
+                bound_full,
+                target: t,
             });
         }
     }
 
-    fn free_connection(&mut self) -> Option<usize> {
-        while let Some(i) = self.ready.pop() {
+    fn free_connection(&mut self, h: usize) -> Option<usize> {
+        while let Some(i) = self.pools[h].ready.pop() {
             if let Some(c) = self.conns[i].as_mut() {
                 if c.listed {
                     c.listed = false;
@@ -325,99 +385,26 @@ impl<C: TimeSource> Engine<C> {
         None
     }
 
-    fn send(&mut self, i: usize, due: Instant, retried: bool) {
+    fn send(&mut self, i: usize, t: usize, due: Instant, retried: bool) {
         let sent = self.clock.now();
+        let target = &self.plan.targets[t];
         let r = InFlight {
             due,
             sent,
             deadline: sent + self.plan.timeout,
             retried,
+            target: t,
+            head: target.head,
         };
         if !retried && matches!(self.plan.work, Work::Closed(_)) {
-            self.rec.dispatched(due, sent);
+            self.rec.dispatched(t, due, sent);
         }
         let c = self.conns[i].as_mut().expect("a live connection");
         self.in_flight += 1;
-        match c.push(r, &self.plan.request) {
+        match c.push(r, &self.plan.targets) {
             Ok(()) => self.offer(i),
             Err(f) => self.close(i, Ending::Failed(f)),
         }
-    }
-
-    /// The connection opened before the test (connected in `took`): open for requests,
-    /// or its handshake begun over TLS.
-    fn adopt(&mut self, s: std::net::TcpStream, took: Duration) -> Result<(), LoadError> {
-        s.set_nonblocking(true)
-            .map_err(system("cannot use the connection"))?;
-        let _ = s.set_nodelay(true);
-        let cannot = |f: Failure| LoadError::System {
-            what: "cannot use the connection",
-            cause: f.detail,
-        };
-        let s = mio::net::TcpStream::from_std(s);
-        self.rec.setup.connected(took);
-        let phase = match self.plan.tls {
-            Some(_) => Phase::Handshaking,
-            None => Phase::Open,
-        };
-        let i = self.insert(s, phase).map_err(cannot)?;
-        if phase == Phase::Handshaking {
-            self.connecting += 1;
-            self.advance_handshake(i).map_err(cannot)?;
-        } else {
-            self.offer(i);
-        }
-        Ok(())
-    }
-
-    fn connect(&mut self) -> Result<usize, Failure> {
-        let s = mio::net::TcpStream::connect(self.plan.addr).map_err(|e| connect_failure(&e))?;
-        let i = self.insert(s, Phase::Connecting)?;
-        self.connecting += 1;
-        Ok(i)
-    }
-
-    /// The transport for a new socket: plain, or a new TLS session over it.
-    fn transport(&self, s: mio::net::TcpStream) -> Result<Transport, Failure> {
-        let Some(tls) = &self.plan.tls else {
-            return Ok(Transport::Plain(s));
-        };
-        let session = rustls::ClientConnection::new(Arc::clone(&tls.config), tls.name.clone())
-            .map_err(|e| Failure {
-                kind: "TLS handshake failed",
-                detail: e.to_string(),
-            })?;
-        Ok(Transport::tls(s, session))
-    }
-
-    fn insert(&mut self, mut s: mio::net::TcpStream, phase: Phase) -> Result<usize, Failure> {
-        let i = self.free.pop().unwrap_or(self.conns.len());
-        self.poll
-            .registry()
-            .register(&mut s, Token(i), Interest::READABLE | Interest::WRITABLE)
-            .map_err(|e| connect_failure(&e))?;
-        let transport = match self.transport(s) {
-            Ok(t) => t,
-            Err(f) => {
-                self.free.push(i);
-                return Err(f);
-            }
-        };
-        let c = Conn::new(
-            transport,
-            phase,
-            self.plan.max_body,
-            self.plan.head,
-            self.plan.pipeline,
-        );
-        if i == self.conns.len() {
-            self.conns.push(Some(c));
-        } else {
-            self.conns[i] = Some(c);
-        }
-        self.open += 1;
-        self.opened += 1;
-        Ok(i)
     }
 
     /// Sleeps (on the timer) or polls until `next`, a due time or the end.
@@ -487,7 +474,7 @@ impl<C: TimeSource> Engine<C> {
                 Phase::Connecting if writable => self.finish_connect(i),
                 Phase::Connecting => Ok(false),
                 Phase::Handshaking => self.advance_handshake(i),
-                Phase::Open if ev.is_writable() => c.flush(&self.plan.request).map(|()| true),
+                Phase::Open if ev.is_writable() => c.flush(&self.plan.targets).map(|()| true),
                 Phase::Open => Ok(true),
             };
             match open {
@@ -505,211 +492,6 @@ impl<C: TimeSource> Engine<C> {
         worked
     }
 
-    /// After a writable event while connecting: false while the connect is under way.
-    /// Once connected (and over TLS, once the handshake is done: `advance_handshake`)
-    /// the queued request is written, the connection offered for more, and waiting
-    /// requests may open further connections.
-    fn finish_connect(&mut self, i: usize) -> Result<bool, Failure> {
-        let c = self.conns[i].as_mut().expect("a live connection");
-        if !c.connected()? {
-            return Ok(false);
-        }
-        self.rec.setup.connected(c.connected_at - c.began);
-        if c.phase == Phase::Handshaking {
-            return self.advance_handshake(i);
-        }
-        self.opened_now(i)
-    }
-
-    /// The TLS handshake moved on with an event; once done the connection is open.
-    fn advance_handshake(&mut self, i: usize) -> Result<bool, Failure> {
-        let c = self.conns[i].as_mut().expect("a live connection");
-        if !c.handshake()? {
-            return Ok(false);
-        }
-        let took = self.clock.now().saturating_duration_since(c.connected_at);
-        self.rec.setup.handshaken(took, c.transport.resumed());
-        self.opened_now(i)
-    }
-
-    /// A connection just became open: its queued request goes out.
-    fn opened_now(&mut self, i: usize) -> Result<bool, Failure> {
-        self.connecting -= 1;
-        let c = self.conns[i].as_mut().expect("a live connection");
-        c.flush(&self.plan.request)?;
-        self.offer(i);
-        if !self.waiting.is_empty() {
-            self.grow(self.clock.now());
-        }
-        Ok(true)
-    }
-
-    /// Connections being opened at once: a few with keep-alive (a burst waits for
-    /// them), the in-flight bound with a new connection per request (every request
-    /// opens one).
-    fn max_connecting(&self) -> usize {
-        if self.plan.new_connection {
-            self.plan.max_connections
-        } else {
-            MAX_CONNECTING
-        }
-    }
-
-    /// Puts connection `i` on the free list if it is open, has room and is not there
-    /// yet (with a new connection per request: only if it never carried one).
-    fn offer(&mut self, i: usize) {
-        let Some(c) = self.conns[i].as_mut() else {
-            return;
-        };
-        let unused = !self.plan.new_connection || (c.served == 0 && c.inflight.is_empty());
-        if c.phase == Phase::Open && c.inflight.len() < self.plan.pipeline && !c.listed && unused {
-            c.listed = true;
-            self.ready.push(i);
-        }
-    }
-
-    fn read(&mut self, i: usize, to_the_end: bool) {
-        let mut done = std::mem::take(&mut self.done);
-        let c = self.conns[i].as_mut().expect("a live connection");
-        let result = c.read(to_the_end, &mut done);
-        let mut close = None;
-        for (r, resp, at) in done.drain(..) {
-            self.in_flight -= 1;
-            let outcome = if resp.status >= 400 {
-                Answer::Status(resp.status)
-            } else {
-                Answer::Ok
-            };
-            self.rec.body(r.due, resp.body.0);
-            self.rec.done(r.due, r.sent, at, outcome);
-            if resp.close {
-                close = Some(Ending::Closed);
-            }
-        }
-        self.done = done;
-        match (result, close) {
-            (Err(f), _) => self.close(i, Ending::Failed(f)),
-            (Ok(Some(end)), _) | (Ok(None), Some(end)) => self.close(i, end),
-            (Ok(None), None) => self.room(i),
-        }
-    }
-
-    /// The connection has room again: the oldest waiting request, the next closed-loop
-    /// request, or onto the free list.
-    fn room(&mut self, i: usize) {
-        let c = self.conns[i].as_ref().expect("a live connection");
-        if self.plan.new_connection && c.served > 0 {
-            // Its one request answered: closed, and the next request opens its own.
-            if c.inflight.is_empty() {
-                self.close(i, Ending::Closed);
-            }
-            return;
-        }
-        let now = self.clock.now();
-        if c.inflight.len() >= self.plan.pipeline {
-            return;
-        }
-        if let Some(w) = self.waiting.pop_front() {
-            self.start_waiting(i, w, now);
-        } else if matches!(self.plan.work, Work::Closed(_)) {
-            if now < self.plan.end {
-                self.send(i, now, false);
-            }
-        } else {
-            self.offer(i);
-        }
-    }
-
-    /// Ends a connection. Its requests fail, except those a closed keep-alive
-    /// connection never began to answer: sent again once, like browsers and hyper do
-    /// (an idempotent request only).
-    fn close(&mut self, i: usize, why: Ending) {
-        let Some(mut c) = self.conns[i].take() else {
-            return;
-        };
-        if c.phase != Phase::Open {
-            self.connecting -= 1;
-        }
-        let _ = self.poll.registry().deregister(c.transport.socket());
-        self.free.push(i);
-        self.open -= 1;
-        let now = self.clock.now();
-        let clean = c.between_answers();
-        let mut first = true;
-        while let Some(r) = c.inflight.pop_front() {
-            self.in_flight -= 1;
-            let retry = why == Ending::Closed
-                && clean
-                && c.served > 0
-                && self.plan.idempotent
-                && !r.retried;
-            if retry {
-                self.rec.retried(r.due);
-                self.waiting.push_front(Waiting {
-                    due: r.due,
-                    since: now,
-                    retried: true,
-                    bound_full: false,
-                });
-                continue;
-            }
-            let f = match (&why, first) {
-                (Ending::Failed(f), true) => f.clone(),
-                (Ending::Closed, true) if c.served == 0 => Failure {
-                    kind: "connection closed before a response",
-                    detail: "the server accepted the connection and closed it without answering"
-                        .into(),
-                },
-                (Ending::Closed, true) => Failure {
-                    kind: "connection closed before a response",
-                    detail: format!("closed after {} answers on it", c.served),
-                },
-                _ => Failure {
-                    kind: "connection closed before a response",
-                    detail: "pipelined behind a request whose connection failed".into(),
-                },
-            };
-            first = false;
-            self.rec.done(r.due, r.sent, now, Answer::Failed(f));
-        }
-        self.grow(now);
-    }
-
-    /// New connections, within the bounds, for waiting requests, or to replace a closed
-    /// one in the closed loop.
-    fn grow(&mut self, now: Instant) {
-        let closed = matches!(self.plan.work, Work::Closed(_));
-        while self.open < self.plan.max_connections && self.connecting < self.max_connecting() {
-            let w = self.waiting.pop_front();
-            if w.is_none() && !(closed && now < self.plan.end) {
-                return;
-            }
-            match self.connect() {
-                Ok(i) => match w {
-                    Some(w) => self.start_waiting(i, w, now),
-                    None => self.send(i, now, false),
-                },
-                Err(f) => {
-                    // Fail one request, not the test: the next close or due time tries again.
-                    if let Some(w) = w {
-                        self.rec.done(w.due, now, now, Answer::Failed(f));
-                    }
-                    return;
-                }
-            }
-            if closed {
-                return;
-            }
-        }
-    }
-
-    fn start_waiting(&mut self, i: usize, w: Waiting, now: Instant) {
-        if w.bound_full {
-            self.rec.waited_for_slot(w.due, now - w.since);
-        }
-        self.send(i, w.due, w.retried);
-    }
-
     /// Learns how late the timer wakes the loop, and spins only that long (twice the
     /// recent worst, plus a margin) before each due time, never more than `--spin`: at
     /// low rates the spin is most of the generator's CPU.
@@ -721,65 +503,19 @@ impl<C: TimeSource> Engine<C> {
         self.spin = want.min(self.plan.spin);
     }
 
-    /// Requests past their deadline fail as timeouts (and take their connection with
-    /// them: a late answer would arrive for the wrong request); waiting requests past
-    /// theirs fail without being sent.
-    fn expire(&mut self, now: Instant) {
-        for i in 0..self.conns.len() {
-            let late = self.conns[i]
-                .as_ref()
-                .and_then(|c| c.inflight.front())
-                .is_some_and(|r| r.deadline <= now);
-            if late {
-                let c = self.conns[i].as_mut().expect("checked");
-                let r = c.inflight.pop_front().expect("checked");
-                self.in_flight -= 1;
-                let answer =
-                    if c.phase == Phase::Handshaking {
-                        Answer::Failed(Failure {
-                            kind: "TLS handshake timeout",
-                            detail: format!(
-                            "the TLS handshake had not finished {} after the connection was made",
-                            plumb_model::format::time(now.saturating_duration_since(c.connected_at))
-                        ),
-                        })
-                    } else {
-                        Answer::Timeout
-                    };
-                self.rec.done(r.due, r.sent, now, answer);
-                self.close(
-                    i,
-                    Ending::Failed(Failure {
-                        kind: "connection closed before a response",
-                        detail: "pipelined behind a request that timed out".into(),
-                    }),
-                );
-            }
-        }
-        while self
-            .waiting
-            .front()
-            .is_some_and(|w| w.since + self.plan.timeout <= now)
-        {
-            let w = self.waiting.pop_front().expect("checked");
-            self.rec.failed_unsent(
-                w.due,
-                "timeout waiting for a free connection",
-                "every connection stayed busy (the in-flight bound) for the whole timeout",
-            );
-        }
-    }
-
     /// The measured window is over: requests still waiting for a connection were never
     /// sent; answers in flight are awaited at most `drain`.
     fn drain(&mut self, events: &mut Events, stop: &AtomicBool) -> bool {
         self.never_taken(self.plan.end);
-        while let Some(w) = self.waiting.pop_front() {
-            self.rec.failed_unsent(
-                w.due,
-                "not sent: every connection busy until the end",
-                "the in-flight bound was full from this request's due time to the end of the test",
-            );
+        for h in 0..self.pools.len() {
+            while let Some(w) = self.pools[h].waiting.pop_front() {
+                self.rec.failed_unsent(
+                    w.target,
+                    w.due,
+                    "not sent: every connection busy until the end",
+                    "the in-flight bound was full from this request's due time to the end of the test",
+                );
+            }
         }
         let until = self.plan.end + self.plan.drain;
         if self.in_flight > 0 {
@@ -806,7 +542,7 @@ impl<C: TimeSource> Engine<C> {
         for c in self.conns.iter_mut().flatten() {
             for r in c.inflight.drain(..) {
                 self.rec
-                    .failed_unsent(r.due, "unfinished when the drain ended", &detail);
+                    .failed_unsent(r.target, r.due, "unfinished when the drain ended", &detail);
             }
         }
         self.in_flight = 0;
@@ -819,11 +555,13 @@ impl<C: TimeSource> Engine<C> {
         self.never_taken(now);
         for c in self.conns.iter_mut().flatten() {
             for r in c.inflight.drain(..) {
-                self.rec.abandoned(r.due);
+                self.rec.abandoned(r.target, r.due);
             }
         }
-        for w in self.waiting.drain(..) {
-            self.rec.abandoned(w.due);
+        for pool in &mut self.pools {
+            for w in pool.waiting.drain(..) {
+                self.rec.abandoned(w.target, w.due);
+            }
         }
         self.in_flight = 0;
     }
@@ -841,6 +579,7 @@ impl<C: TimeSource> Engine<C> {
         }
     }
 }
+
 /// An error of the operating system while setting the generator up.
 fn system(what: &'static str) -> impl Fn(std::io::Error) -> LoadError {
     move |e| LoadError::System {
@@ -849,5 +588,6 @@ fn system(what: &'static str) -> impl Fn(std::io::Error) -> LoadError {
     }
 }
 
+mod conns;
 #[cfg(test)]
 mod tests;

@@ -90,6 +90,9 @@ pub struct LoadReport {
     pub setup: SetupTimes,
     /// https: what the handshake before the test agreed (set by `run`).
     pub tls: Option<super::tls::Handshake>,
+    /// A request mix: each target's own report, in the order of the targets (empty for
+    /// a single target). Their sum is the whole.
+    pub targets: Vec<LoadReport>,
 }
 
 impl LoadReport {
@@ -134,10 +137,22 @@ impl LoadReport {
             out.threads += p.threads;
             out.busy = out.busy.max(p.busy);
             out.setup.merge(&p.setup);
+            out.targets = merge_targets(std::mem::take(&mut out.targets), p.targets)?;
             out.timeline = merge_seconds(std::mem::take(&mut out.timeline), p.timeline)?;
         }
         Ok(out)
     }
+}
+
+/// Two threads' per-target reports, target by target.
+fn merge_targets(a: Vec<LoadReport>, b: Vec<LoadReport>) -> Result<Vec<LoadReport>, LoadError> {
+    if a.is_empty() {
+        return Ok(b);
+    }
+    a.into_iter()
+        .zip(b)
+        .map(|(x, y)| LoadReport::merge(vec![x, y]))
+        .collect()
 }
 
 fn merge_seconds(a: Vec<SecondRow>, b: Vec<SecondRow>) -> Result<Vec<SecondRow>, LoadError> {
@@ -446,6 +461,7 @@ impl Recorder {
             busy: 0.0,
             setup: self.setup,
             tls: None,
+            targets: Vec::new(),
         }
     }
 }

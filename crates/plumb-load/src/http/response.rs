@@ -72,6 +72,12 @@ impl ResponseReader {
         }
     }
 
+    /// Whether the next response answers a HEAD request (set between responses: on a
+    /// connection carrying a mix, request by request).
+    pub fn answering_head(&mut self, head_request: bool) {
+        self.head_request = head_request;
+    }
+
     /// True between responses: nothing of the next one has been read.
     pub fn idle(&self) -> bool {
         self.state == State::Head

@@ -1,12 +1,10 @@
 //! A load test's configuration and its run: the target reached, generator threads run and joined.
-use super::engine::{self, LiveFeed, Plan, TlsPlan, Work};
+use super::engine::{self, LiveFeed, Plan, Work};
 use super::recorder::LoadReport;
 use super::schedule::Schedule;
-use super::target::Target;
-use super::tls::{self, Handshake, TlsOptions};
+use super::tls::TlsOptions;
 use crate::LoadError;
 use plumb_model::LoadMode;
-use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -76,6 +74,37 @@ pub struct LoadConfig {
     /// One connection per request, closed after its answer (`Connection: close` sent
     /// unless a Connection header is given): connect and handshake inside each latency.
     pub new_connection: bool,
+    /// A request mix (`--targets`), drawn per request by weight from `seed`; empty: the
+    /// one request of `url`, `method`, `headers` and `body`.
+    pub mix: Vec<MixTarget>,
+    /// The mix's draws.
+    pub seed: u64,
+}
+
+/// One request of a mix: what is sent, and its share by weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MixTarget {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub weight: u64,
+}
+
+impl LoadConfig {
+    /// Every request of the test: the mix, or the one request.
+    pub fn requests(&self) -> Vec<MixTarget> {
+        if !self.mix.is_empty() {
+            return self.mix.clone();
+        }
+        vec![MixTarget {
+            method: self.method.clone(),
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            body: self.body.clone(),
+            weight: 1,
+        }]
+    }
 }
 
 /// The default stretch of polling before each due time: enough to absorb a hypervisor's
@@ -90,7 +119,7 @@ pub fn run(
     stop: Arc<AtomicBool>,
     live: Option<LiveFeed>,
 ) -> Result<LoadReport, LoadError> {
-    let reached = reach(cfg)?;
+    let reached = super::reach::reach(cfg)?;
     let wait = match cfg.start_at {
         Some(at) => at
             .duration_since(SystemTime::now())
@@ -100,8 +129,6 @@ pub fn run(
     let start = Instant::now() + wait;
     let base_time = SystemTime::now() + wait + cfg.warmup;
     let threads = cfg.threads.max(1);
-    let tls_plan = reached.tls.as_ref().map(|(p, _)| p.clone());
-    let agreed = reached.tls.map(|(_, h)| h);
     let mut firsts = vec![Some(reached.first)];
     firsts.resize_with(threads, || None);
     let plans: Vec<Plan> = firsts
@@ -118,14 +145,12 @@ pub fn run(
             spin: cfg.spin,
             max_connections: max_connections(&cfg.mode, threads, i, cfg.pipeline),
             pipeline: cfg.pipeline.max(1),
-            request: Arc::clone(&reached.request),
-            idempotent: reached.idempotent,
-            head: reached.head,
+            targets: Arc::clone(&reached.targets),
+            hosts: Arc::clone(&reached.hosts),
+            seed: cfg.seed,
             max_body: cfg.max_body,
-            addr: reached.addr,
             first,
             live: live.clone(),
-            tls: tls_plan.clone(),
             new_connection: cfg.new_connection,
         })
         .collect();
@@ -151,88 +176,11 @@ pub fn run(
     });
     let mut report = LoadReport::merge(reports.into_iter().collect::<Result<_, _>>()?)?;
     report.measured_from = Some(base_time);
-    report.tls = agreed;
+    report.tls = reached.tls;
     if let Some(path) = &cfg.hlog {
         super::hlog::write(path, &report.timeline, base_time)?;
     }
     Ok(report)
-}
-
-/// What every generator thread (and the capacity probe) shares: the request's bytes,
-/// how its answers are read and retried, and the address that answered first.
-pub(super) struct Reached {
-    pub request: Arc<[u8]>,
-    pub idempotent: bool,
-    pub head: bool,
-    pub addr: SocketAddr,
-    /// Opened before the test so that an unreachable target is an error, not a run of
-    /// failures; its address is used from then on. With how long its connect took.
-    pub first: (TcpStream, Duration),
-    /// https: the sessions' plan, and what the handshake before the test agreed.
-    pub tls: Option<(TlsPlan, Handshake)>,
-}
-
-pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
-    let target = Target::resolve(&cfg.url)?;
-    let mut headers = cfg.headers.clone();
-    if cfg.new_connection
-        && !headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("connection"))
-    {
-        headers.push(("Connection".into(), "close".into()));
-    }
-    let request = super::request::encode(&target, &cfg.method, &headers, &cfg.body)?;
-    let mut last = String::new();
-    for addr in &target.addrs {
-        let began = std::time::Instant::now();
-        match TcpStream::connect_timeout(addr, cfg.timeout) {
-            Ok(first) => {
-                let first = (first, began.elapsed());
-                let tls = match target.tls {
-                    true => Some(check_tls(cfg, &target, *addr)?),
-                    false => None,
-                };
-                return Ok(Reached {
-                    tls,
-                    request: request.into(),
-                    idempotent: matches!(
-                        cfg.method.as_str(),
-                        "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE"
-                    ),
-                    head: cfg.method == "HEAD",
-                    addr: *addr,
-                    first,
-                });
-            }
-            Err(e) => last = format!("connect {addr}: {}", describe(&e)),
-        }
-    }
-    Err(LoadError::Unreachable {
-        url: cfg.url.clone(),
-        last,
-    })
-}
-
-/// The TLS sessions' configuration, and one handshake before any load: a certificate
-/// refused here stops the test with nothing sent.
-fn check_tls(
-    cfg: &LoadConfig,
-    target: &Target,
-    addr: SocketAddr,
-) -> Result<(TlsPlan, Handshake), LoadError> {
-    let config = tls::client_config(&cfg.tls)?;
-    let name = tls::server_name(&target.host)?;
-    let agreed = tls::check_handshake(addr, &target.host, config.clone(), cfg.timeout)?;
-    Ok((TlsPlan { config, name }, agreed))
-}
-
-fn describe(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => "timed out".into(),
-        _ => e.to_string(),
-    }
 }
 
 fn work(mode: &Pacing, threads: usize, i: usize) -> Work {

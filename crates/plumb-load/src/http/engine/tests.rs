@@ -22,14 +22,21 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         spin: Duration::from_secs(3600),
         max_connections: 0,
         pipeline: 1,
-        request: Arc::from(&b"GET / HTTP/1.1\r\n\r\n"[..]),
-        idempotent: true,
-        head: false,
+        targets: Arc::from(vec![PlannedTarget {
+            request: Arc::from(&b"GET / HTTP/1.1\r\n\r\n"[..]),
+            idempotent: true,
+            head: false,
+            host: 0,
+            weight: 1,
+        }]),
+        hosts: Arc::from(vec![Host {
+            addr: "127.0.0.1:9".parse().unwrap(),
+            tls: None,
+        }]),
+        seed: 1,
         max_body: 1 << 20,
-        addr: "127.0.0.1:9".parse().unwrap(),
         first: None,
         live: None,
-        tls: None,
         new_connection: false,
     }
 }
@@ -52,9 +59,12 @@ fn every_request_due_is_taken_up_with_its_lateness() {
     // Due at 0, 1, …, 10 ms; the next at 11 ms.
     assert!(took);
     assert_eq!(next, t0 + MS * 11);
-    let dues: Vec<Duration> = e.waiting.iter().map(|w| w.due - t0).collect();
+    let dues: Vec<Duration> = e.pools[0].waiting.iter().map(|w| w.due - t0).collect();
     assert_eq!(dues, (0..=10).map(|k| MS * k).collect::<Vec<_>>());
-    assert!(e.waiting.iter().all(|w| w.bound_full && w.since == now));
+    assert!(e.pools[0]
+        .waiting
+        .iter()
+        .all(|w| w.bound_full && w.since == now));
     // Nothing more is due until 11 ms.
     assert_eq!(e.take_up_due(now), (t0 + MS * 11, false));
     let r = e.report(false);
@@ -83,14 +93,14 @@ fn waiting_past_the_timeout_fails_unsent_and_the_rest_fails_at_the_drain() {
     e.take_up_due(now);
     // Just before their timeout nothing expires; at it, all five (due 0–4 ms) do.
     e.expire(now + timeout - Duration::from_nanos(1));
-    assert_eq!(e.waiting.len(), 5);
+    assert_eq!(e.pools[0].waiting.len(), 5);
     e.expire(now + timeout);
-    assert!(e.waiting.is_empty());
+    assert!(e.pools[0].waiting.is_empty());
     // Three more, still waiting when the window ends.
     e.clock.advance(MS * 3);
     let later = e.clock.now();
     e.take_up_due(later);
-    assert_eq!(e.waiting.len(), 3);
+    assert_eq!(e.pools[0].waiting.len(), 3);
     let stop = AtomicBool::new(false);
     let mut events = Events::with_capacity(8);
     assert!(!e.drain(&mut events, &stop), "not interrupted");
@@ -178,11 +188,11 @@ fn a_rate_far_beyond_the_target_is_bounded_in_memory_and_counted_in_full() {
     let now = e.clock.now();
     let (next, took) = e.take_up_due(now);
     assert!(took && next <= now, "still behind: {next:?}");
-    assert_eq!(e.waiting.len(), MAX_TAKEN_PER_PASS);
+    assert_eq!(e.pools[0].waiting.len(), MAX_TAKEN_PER_PASS);
     for _ in 0..200 {
         e.take_up_due(now);
     }
-    assert_eq!(e.waiting.len(), MAX_WAITING, "bounded");
+    assert_eq!(e.pools[0].waiting.len(), MAX_WAITING, "bounded");
     e.clock.advance(length);
     let stop = AtomicBool::new(false);
     let mut events = Events::with_capacity(8);

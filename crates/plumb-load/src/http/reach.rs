@@ -1,0 +1,128 @@
+//! Before the test: every target's request serialised, every host resolved, connected
+//! (the first host's connection kept for the test) and, over https, its certificate
+//! checked by one handshake — so that a bad URL, an unreachable host or a refused
+//! certificate stops the test with nothing sent.
+use super::engine::{Host, PlannedTarget, TlsPlan};
+use super::run::{LoadConfig, MixTarget};
+use super::target::Target;
+use super::tls::{self, Handshake};
+use crate::LoadError;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What every generator thread (and the capacity probe) shares: each target's request
+/// and how its answers are read and retried, each host's address and TLS.
+pub(super) struct Reached {
+    pub targets: Arc<[PlannedTarget]>,
+    pub hosts: Arc<[Host]>,
+    /// Opened to the first host before the test so that an unreachable target is an
+    /// error, not a run of failures; with how long its connect took.
+    pub first: (TcpStream, Duration),
+    /// https: what the first https host's handshake before the test agreed.
+    pub tls: Option<Handshake>,
+}
+
+pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
+    let mut hosts: Vec<(String, Host)> = Vec::new();
+    let mut targets = Vec::new();
+    let mut first = None;
+    let mut agreed = None;
+    for spec in cfg.requests() {
+        let target = Target::resolve(&spec.url)?;
+        let key = format!("{}://{}:{}", target.tls, target.host, target.port);
+        let host = match hosts.iter().position(|(k, _)| *k == key) {
+            Some(h) => h,
+            None => {
+                let (stream, took, addr) = connect(&spec.url, &target, cfg.timeout)?;
+                let tls = match target.tls {
+                    true => {
+                        let (plan, handshake) = check_tls(cfg, &target, addr)?;
+                        agreed.get_or_insert(handshake);
+                        Some(plan)
+                    }
+                    false => None,
+                };
+                first.get_or_insert((stream, took));
+                hosts.push((key, Host { addr, tls }));
+                hosts.len() - 1
+            }
+        };
+        targets.push(planned(cfg, &spec, &target, host)?);
+    }
+    Ok(Reached {
+        targets: targets.into(),
+        hosts: hosts.into_iter().map(|(_, h)| h).collect(),
+        first: first.expect("a test has a target"),
+        tls: agreed,
+    })
+}
+
+/// One target's request, serialised once (`Connection: close` added for a new
+/// connection per request, unless a Connection header is given).
+fn planned(
+    cfg: &LoadConfig,
+    spec: &MixTarget,
+    target: &Target,
+    host: usize,
+) -> Result<PlannedTarget, LoadError> {
+    let mut headers = spec.headers.clone();
+    let has_connection = headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("connection"));
+    if cfg.new_connection && !has_connection {
+        headers.push(("Connection".into(), "close".into()));
+    }
+    let request = super::request::encode(target, &spec.method, &headers, &spec.body)?;
+    Ok(PlannedTarget {
+        request: request.into(),
+        idempotent: matches!(
+            spec.method.as_str(),
+            "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE"
+        ),
+        head: spec.method == "HEAD",
+        host,
+        weight: spec.weight,
+    })
+}
+
+/// The first of the host's addresses that accepts a connection.
+fn connect(
+    url: &str,
+    target: &Target,
+    timeout: Duration,
+) -> Result<(TcpStream, Duration, SocketAddr), LoadError> {
+    let mut last = String::new();
+    for addr in &target.addrs {
+        let began = Instant::now();
+        match TcpStream::connect_timeout(addr, timeout) {
+            Ok(s) => return Ok((s, began.elapsed(), *addr)),
+            Err(e) => last = format!("connect {addr}: {}", describe(&e)),
+        }
+    }
+    Err(LoadError::Unreachable {
+        url: url.to_string(),
+        last,
+    })
+}
+
+/// The TLS sessions' configuration, and one handshake before any load: a certificate
+/// refused here stops the test with nothing sent.
+fn check_tls(
+    cfg: &LoadConfig,
+    target: &Target,
+    addr: SocketAddr,
+) -> Result<(TlsPlan, Handshake), LoadError> {
+    let config = tls::client_config(&cfg.tls)?;
+    let name = tls::server_name(&target.host)?;
+    let agreed = tls::check_handshake(addr, &target.host, config.clone(), cfg.timeout)?;
+    Ok((TlsPlan { config, name }, agreed))
+}
+
+fn describe(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => "timed out".into(),
+        _ => e.to_string(),
+    }
+}
