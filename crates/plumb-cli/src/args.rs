@@ -677,6 +677,17 @@ pub struct LoadArgs {
     /// default, sends each request on a connection with nothing in flight.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub pipeline: u32,
+    /// HTTP/2: on https offered by ALPN (a server that offers only HTTP/1.1 is said, and
+    /// measured over HTTP/1.1), on http by prior knowledge (h2c). Requests are streams
+    /// multiplexed on few connections (--streams each); latency still runs from each
+    /// request's due time.
+    #[arg(long, conflicts_with = "pipeline")]
+    pub http2: bool,
+    /// With --http2: the most streams in flight on one connection (the server's own
+    /// bound, its SETTINGS_MAX_CONCURRENT_STREAMS, applies too). Connections opened:
+    /// --max-in-flight divided by this.
+    #[arg(long, default_value_t = 100, requires = "http2", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub streams: u32,
     /// Answers with a larger body fail (and close their connection).
     #[arg(long, default_value = "64MiB", value_name = "SIZE")]
     pub max_body: plumb_model::quantity::ByteSize,

@@ -106,6 +106,12 @@ fn benchmarks_of(
         }
         if let Some(agreed) = runs.iter().find_map(|r| r.tls.as_ref()) {
             settings.tls = Some(Box::new(a.tls.settings(agreed, a.new_connection)));
+            if a.http2 && agreed.alpn.as_deref() != Some("h2") {
+                eprintln!(
+                    "plumb: --http2 asked, but the server offered only {} by ALPN: measured over HTTP/1.1",
+                    agreed.alpn.as_deref().unwrap_or("no protocol")
+                );
+            }
         }
         let mut these = load_benchmarks(settings, runs)?;
         for (k, b) in these.iter_mut().enumerate() {
@@ -443,12 +449,13 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         spin: a.spin.to_std(),
         drain: a.drain.to_std(),
         threads: a.threads as usize,
-        pipeline: a.pipeline as usize,
+        pipeline: if a.http2 { a.streams } else { a.pipeline } as usize,
         max_body: a.max_body.0,
-        tls: a.tls.options(a.new_connection),
+        tls: a.tls.options(a.new_connection, a.http2),
         new_connection: a.new_connection,
         mix: Vec::new(),
         seed: a.seed,
+        http2: a.http2,
     };
     let settings = LoadSettings {
         url: url.to_string(),
@@ -461,7 +468,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         agent: a.agent.clone(),
         spin: a.spin,
         threads: a.threads,
-        pipeline: a.pipeline,
+        pipeline: if a.http2 { a.streams } else { a.pipeline },
         drain: Some(a.drain),
         max_body: Some(a.max_body),
         max_error_rate: Some(a.max_error_rate),
@@ -472,6 +479,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         new_connection: a.new_connection,
         // Filled once the handshake before the test has said what was agreed.
         tls: None,
+        http2: a.http2,
         mix: None,
     };
     Ok((cfg, settings))

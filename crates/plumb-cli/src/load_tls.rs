@@ -38,13 +38,17 @@ impl TlsArgs {
         }
     }
 
-    /// The generator's TLS options (HTTP/1.1 offered by ALPN).
-    pub fn options(&self, new_connection: bool) -> TlsOptions {
+    /// The generator's TLS options: ALPN offers HTTP/1.1, and first HTTP/2 if asked.
+    pub fn options(&self, new_connection: bool, http2: bool) -> TlsOptions {
+        let mut alpn = vec![b"http/1.1".to_vec()];
+        if http2 {
+            alpn.insert(0, b"h2".to_vec());
+        }
         TlsOptions {
             cacert: self.cacert.clone(),
             insecure: self.insecure,
             client_cert: self.cert.clone().zip(self.key.clone()),
-            alpn: vec![b"http/1.1".to_vec()],
+            alpn,
             resume: self.resume(new_connection),
         }
     }

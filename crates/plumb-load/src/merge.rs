@@ -212,6 +212,7 @@ fn setups(parts: &[&LoadInfo]) -> Result<Option<ConnectionSetup>, LoadError> {
             Some(add(&handshakes)?)
         },
         resumed: timed.iter().map(|s| s.resumed).sum(),
+        http2: timed.iter().map(|s| s.http2).sum(),
     }))
 }
 

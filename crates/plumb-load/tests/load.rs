@@ -105,6 +105,7 @@ fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
         new_connection: false,
         mix: Vec::new(),
         seed: 1,
+        http2: false,
     }
 }
 

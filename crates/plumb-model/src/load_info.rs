@@ -77,6 +77,13 @@ pub struct ConnectionSetup {
     /// Handshakes that resumed an earlier session (abbreviated, no certificate sent).
     #[serde(default)]
     pub resumed: u64,
+    /// Connections that spoke HTTP/2 (the others HTTP/1.1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub http2: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One run of a repeated load test (`plumb load --repeat N`).

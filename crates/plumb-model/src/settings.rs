@@ -186,6 +186,10 @@ pub struct LoadSettings {
     /// https: how TLS was spoken and what the server agreed to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<Box<TlsSettings>>,
+    /// HTTP/2 was asked (`--http2`): the connections that spoke it are counted in the
+    /// result's connection setup (a server may offer only HTTP/1.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub http2: bool,
     /// A request mix (`--targets FILE`): `url` is then its first target's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mix: Option<Box<MixSettings>>,
@@ -276,6 +280,7 @@ mod tests {
                 second_url: None,
                 new_connection: false,
                 tls: None,
+                http2: false,
                 mix: None,
             }),
         };

@@ -196,11 +196,21 @@ pub fn render_connection(p: &plumb_model::ProducerSettings) -> String {
     } else {
         "kept-alive connections"
     };
+    let alpn_h2 = s.tls.as_ref().map(|t| t.alpn.as_deref() == Some("h2"));
+    let protocol = match (s.http2, alpn_h2) {
+        (false, _) => String::new(),
+        (true, None) => format!(
+            "HTTP/2 by prior knowledge (h2c), up to {} streams a connection; ",
+            s.pipeline
+        ),
+        (true, Some(true)) => format!("HTTP/2, up to {} streams a connection; ", s.pipeline),
+        (true, Some(false)) => {
+            "HTTP/2 asked, but the server offered only HTTP/1.1: measured over HTTP/1.1; ".into()
+        }
+    };
+    let policy = format!("{protocol}{policy}");
     let Some(t) = &s.tls else {
-        return format!(
-            "{policy}
-"
-        );
+        return format!("{policy}\n");
     };
     let trust = match (&t.cacert, t.verified) {
         (_, false) => style("certificate NOT verified (--insecure)")
@@ -275,6 +285,13 @@ fn setup(s: &plumb_model::ConnectionSetup) -> String {
         s.connect.count,
         if s.connect.count == 1 { "" } else { "s" }
     );
+    if s.http2 > 0 {
+        let _ = writeln!(
+            out,
+            "  HTTP/2     {} of {} connections",
+            s.http2, s.connect.count
+        );
+    }
     if let Some(h) = &s.handshake {
         let resumed = match s.resumed {
             0 => "every one in full".to_string(),

@@ -42,6 +42,7 @@ pub fn probe(cfg: &LoadConfig) -> Result<Option<Capacity>, crate::LoadError> {
         first: Some(reached.first),
         live: None,
         new_connection: cfg.new_connection,
+        http2: cfg.http2,
     };
     let cpu0 = thread_cpu();
     let report = engine::run(plan, &AtomicBool::new(false))?;

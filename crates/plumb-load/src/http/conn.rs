@@ -4,6 +4,7 @@
 //! per request: a request is a copy of the same bytes, an answer is framed and skipped.
 
 use super::engine::PlannedTarget;
+use super::h2::H2;
 use super::recorder::Failure;
 use super::response::{Response, ResponseReader};
 use super::transport::Transport;
@@ -24,6 +25,11 @@ pub struct InFlight {
     pub target: usize,
     /// A HEAD request: its answer has no body.
     pub head: bool,
+    /// HTTP/2: its stream (0 until its frames are made), the status its headers gave,
+    /// and the body bytes read so far.
+    pub stream: u32,
+    pub status: u16,
+    pub received: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,12 +68,15 @@ pub struct Conn {
     reader: ResponseReader,
     /// Answers read on this connection: above 0 it is a reused keep-alive connection.
     pub served: u64,
+    /// HTTP/2's state, when the connection speaks it.
+    pub h2: Option<Box<H2>>,
     /// In the loop's list of connections with room for another request.
     pub listed: bool,
 }
 
-/// An answer read: the request it ends, the answer, and when its last byte was read.
-pub type Completion = (InFlight, Response, Instant);
+/// An answer read (or, on HTTP/2, a stream that failed alone): the request it ends, the
+/// answer, and when its last byte was read.
+pub type Completion = (InFlight, Result<Response, Failure>, Instant);
 
 impl Conn {
     pub fn new(
@@ -92,6 +101,7 @@ impl Conn {
             end: 0,
             reader: ResponseReader::new(max_body, false),
             served: 0,
+            h2: None,
             listed: false,
         }
     }
@@ -112,6 +122,9 @@ impl Conn {
         self.transport
             .flush()
             .map_err(|e| io_failure("cannot send", &e))?;
+        if self.h2.is_some() {
+            return self.flush_h2(targets);
+        }
         while self.unwritten > 0 {
             // The unwritten requests are the last ones queued.
             let next = self.inflight[self.inflight.len() - self.unwritten].target;
@@ -130,6 +143,58 @@ impl Conn {
             }
         }
         Ok(())
+    }
+
+    /// HTTP/2: the queued requests as frames (those whose body waits for the server's
+    /// window stay queued), then as much of the frames as the socket takes.
+    fn flush_h2(&mut self, targets: &[PlannedTarget]) -> Result<(), Failure> {
+        let h2 = self.h2.as_mut().expect("an HTTP/2 connection");
+        while self.unwritten > 0 {
+            let idx = self.inflight.len() - self.unwritten;
+            let r = &mut self.inflight[idx];
+            if !h2.request(r, &targets[r.target])? {
+                break;
+            }
+            self.unwritten -= 1;
+        }
+        while h2.out_written < h2.out.len() {
+            match self.transport.write(&h2.out[h2.out_written..]) {
+                Ok(n) => h2.out_written += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_failure("cannot send", &e)),
+            }
+        }
+        h2.out.clear();
+        h2.out_written = 0;
+        Ok(())
+    }
+
+    /// From now on the connection speaks HTTP/2: its preface and settings go first.
+    pub fn start_h2(&mut self, max_body: u64) {
+        self.h2 = Some(Box::new(H2::new(max_body)));
+    }
+
+    /// Room for another request: below the pipeline (HTTP/1.1) or the streams allowed
+    /// (HTTP/2, which also has none once the server said it is going away).
+    pub fn has_room(&self, pipeline: usize) -> bool {
+        match &self.h2 {
+            Some(h2) => h2.room(self.inflight.len(), pipeline),
+            None => self.inflight.len() < pipeline,
+        }
+    }
+
+    /// The oldest request, given up (a timeout): on HTTP/2 its stream is cancelled and
+    /// the connection goes on; on HTTP/1.1 the caller closes the connection.
+    pub fn give_up_oldest(&mut self, targets: &[PlannedTarget]) -> Option<InFlight> {
+        let r = self.inflight.pop_front()?;
+        if self.unwritten > self.inflight.len() {
+            self.unwritten -= 1;
+        } else if let Some(h2) = self.h2.as_mut() {
+            h2.cancel(r.stream);
+            let _ = self.flush(targets);
+        }
+        Some(r)
     }
 
     /// After a writable event while connecting: true once connected (then open, or
@@ -177,6 +242,31 @@ impl Conn {
     pub fn read(
         &mut self,
         to_the_end: bool,
+        targets: &[PlannedTarget],
+        out: &mut Vec<Completion>,
+    ) -> Result<Option<Ending>, Failure> {
+        let ending = self.read_socket(to_the_end, out)?;
+        if ending.is_none() && self.h2.is_some() {
+            // Settings' and pings' acknowledgements, window updates, and requests a
+            // window update let go.
+            self.flush(targets)?;
+            let h2 = self.h2.as_ref().expect("checked");
+            if let Some(last) = h2.goaway {
+                if !self
+                    .inflight
+                    .iter()
+                    .any(|r| r.stream != 0 && r.stream <= last)
+                {
+                    return Ok(Some(Ending::Closed));
+                }
+            }
+        }
+        Ok(ending)
+    }
+
+    fn read_socket(
+        &mut self,
+        to_the_end: bool,
         out: &mut Vec<Completion>,
     ) -> Result<Option<Ending>, Failure> {
         loop {
@@ -187,8 +277,10 @@ impl Conn {
             match self.transport.read(&mut self.buf[self.end..]) {
                 Ok(0) => {
                     let done = Instant::now();
-                    if let Some(resp) = self.reader.eof()? {
-                        self.complete(resp, done, out)?;
+                    if self.h2.is_none() {
+                        if let Some(resp) = self.reader.eof()? {
+                            self.complete(resp, done, out)?;
+                        }
                     }
                     return Ok(Some(Ending::Closed));
                 }
@@ -208,8 +300,10 @@ impl Conn {
     }
 
     /// True when no byte of the next answer has been read (a close now lost nothing).
+    /// On HTTP/2 streams are apart: those still in flight when it closes after a GOAWAY
+    /// were never processed (RFC 9113 §6.8).
     pub fn between_answers(&self) -> bool {
-        self.reader.idle() && self.start == self.end
+        self.h2.is_some() || (self.reader.idle() && self.start == self.end)
     }
 
     fn make_room(&mut self) {
@@ -224,6 +318,22 @@ impl Conn {
     }
 
     fn parse(&mut self, done: Instant, out: &mut Vec<Completion>) -> Result<(), Failure> {
+        if let Some(h2) = self.h2.as_mut() {
+            let before = out.len();
+            let used = h2.frames(
+                &self.buf[self.start..self.end],
+                &mut self.inflight,
+                done,
+                out,
+            )?;
+            self.start += used;
+            self.served += out[before..].iter().filter(|c| c.1.is_ok()).count() as u64;
+            if self.start == self.end {
+                self.start = 0;
+                self.end = 0;
+            }
+            return Ok(());
+        }
         while self.start < self.end {
             if self.reader.idle() {
                 let head = self.inflight.front().is_some_and(|r| r.head);
@@ -256,7 +366,7 @@ impl Conn {
             });
         };
         self.served += 1;
-        out.push((r, resp, done));
+        out.push((r, Ok(resp), done));
         Ok(())
     }
 }

@@ -102,11 +102,17 @@ pub struct Plan {
     /// One connection per request: a connection is closed after its answer, never
     /// reused, and as many may be opening at once as the in-flight bound allows.
     pub new_connection: bool,
+    /// HTTP/2: on https where ALPN agrees `h2` (else HTTP/1.1), on http by prior
+    /// knowledge. `pipeline` is then the streams per connection.
+    pub http2: bool,
 }
 
-/// One request of the test (of its mix), serialised once.
+/// One request of the test (of its mix), serialised once: as HTTP/1.1 bytes, and as an
+/// HTTP/2 header block and body.
 pub struct PlannedTarget {
     pub request: Arc<[u8]>,
+    pub h2_headers: Arc<[u8]>,
+    pub body: Arc<[u8]>,
     pub idempotent: bool,
     pub head: bool,
     /// Its host: an index into `Plan::hosts`.
@@ -395,6 +401,9 @@ impl<C: TimeSource> Engine<C> {
             retried,
             target: t,
             head: target.head,
+            stream: 0,
+            status: 0,
+            received: 0,
         };
         if !retried && matches!(self.plan.work, Work::Closed(_)) {
             self.rec.dispatched(t, due, sent);

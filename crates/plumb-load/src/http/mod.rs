@@ -15,6 +15,7 @@ mod capacity;
 mod clock;
 mod conn;
 mod engine;
+mod h2;
 mod hlog;
 mod mix;
 mod reach;

@@ -74,8 +74,12 @@ fn planned(
         headers.push(("Connection".into(), "close".into()));
     }
     let request = super::request::encode(target, &spec.method, &headers, &spec.body)?;
+    let h2_headers =
+        super::h2::encode::header_block(target, &spec.method, &headers, spec.body.len());
     Ok(PlannedTarget {
         request: request.into(),
+        h2_headers: h2_headers.into(),
+        body: spec.body.clone().into(),
         idempotent: matches!(
             spec.method.as_str(),
             "GET" | "HEAD" | "PUT" | "DELETE" | "OPTIONS" | "TRACE"

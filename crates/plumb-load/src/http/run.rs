@@ -79,6 +79,9 @@ pub struct LoadConfig {
     pub mix: Vec<MixTarget>,
     /// The mix's draws.
     pub seed: u64,
+    /// HTTP/2 (ALPN `h2` on https, prior knowledge on http), `pipeline` streams per
+    /// connection.
+    pub http2: bool,
 }
 
 /// One request of a mix: what is sent, and its share by weight.
@@ -152,6 +155,7 @@ pub fn run(
             first,
             live: live.clone(),
             new_connection: cfg.new_connection,
+            http2: cfg.http2,
         })
         .collect();
     drop(live);

@@ -14,6 +14,8 @@ pub struct SetupTimes {
     pub resumed: u64,
     /// The test spoke TLS (a handshake distribution is then reported even if empty).
     pub tls: bool,
+    /// Connections that spoke HTTP/2.
+    pub http2: u64,
 }
 
 impl SetupTimes {
@@ -39,6 +41,7 @@ impl SetupTimes {
         self.handshake.merge(&other.handshake);
         self.resumed += other.resumed;
         self.tls |= other.tls;
+        self.http2 += other.http2;
     }
 
     /// The result's record; `None` when no connection was timed.
@@ -50,6 +53,7 @@ impl SetupTimes {
             connect: distribution(&self.connect),
             handshake: self.tls.then(|| distribution(&self.handshake)),
             resumed: self.resumed,
+            http2: self.http2,
         })
     }
 }

@@ -104,6 +104,15 @@ impl Transport {
         Ok(true)
     }
 
+    /// Whether HTTP/2 may be spoken: over TLS only where ALPN agreed `h2`; over plain TCP
+    /// always (prior knowledge: the caller asked for it).
+    pub fn speaks_h2(&self) -> bool {
+        match self {
+            Transport::Plain(_) => true,
+            Transport::Tls(t) => t.tls.alpn_protocol() == Some(b"h2"),
+        }
+    }
+
     /// After the handshake: whether it resumed an earlier session.
     pub fn resumed(&self) -> bool {
         match self {

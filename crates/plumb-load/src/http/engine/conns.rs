@@ -119,9 +119,14 @@ impl<C: TimeSource> Engine<C> {
         self.opened_now(i)
     }
 
-    /// A connection just became open: its queued request goes out.
+    /// A connection just became open: HTTP/2 begun where it is to be spoken (ALPN `h2`
+    /// over TLS, prior knowledge over plain TCP), and its queued request goes out.
     fn opened_now(&mut self, i: usize) -> Result<bool, Failure> {
         let c = self.conns[i].as_mut().expect("a live connection");
+        if self.plan.http2 && c.transport.speaks_h2() {
+            c.start_h2(self.plan.max_body);
+            self.rec.whole.setup.http2 += 1;
+        }
         let h = c.host;
         self.pools[h].connecting -= 1;
         c.flush(&self.plan.targets)?;
@@ -150,7 +155,7 @@ impl<C: TimeSource> Engine<C> {
             return;
         };
         let unused = !self.plan.new_connection || (c.served == 0 && c.inflight.is_empty());
-        if c.phase == Phase::Open && c.inflight.len() < self.plan.pipeline && !c.listed && unused {
+        if c.phase == Phase::Open && c.has_room(self.plan.pipeline) && !c.listed && unused {
             c.listed = true;
             self.pools[c.host].ready.push(i);
         }
@@ -159,10 +164,18 @@ impl<C: TimeSource> Engine<C> {
     pub(super) fn read(&mut self, i: usize, to_the_end: bool) {
         let mut done = std::mem::take(&mut self.done);
         let c = self.conns[i].as_mut().expect("a live connection");
-        let result = c.read(to_the_end, &mut done);
+        let result = c.read(to_the_end, &self.plan.targets, &mut done);
         let mut close = None;
-        for (r, resp, at) in done.drain(..) {
+        for (r, answer, at) in done.drain(..) {
             self.in_flight -= 1;
+            let resp = match answer {
+                Ok(resp) => resp,
+                Err(f) => {
+                    self.rec
+                        .done(r.target, r.due, r.sent, at, Answer::Failed(f));
+                    continue;
+                }
+            };
             let outcome = if resp.status >= 400 {
                 Answer::Status(resp.status)
             } else {
@@ -194,7 +207,7 @@ impl<C: TimeSource> Engine<C> {
             return;
         }
         let now = self.clock.now();
-        if c.inflight.len() >= self.plan.pipeline {
+        if !c.has_room(self.plan.pipeline) {
             return;
         }
         if let Some(w) = self.pools[c.host].waiting.pop_front() {
@@ -304,6 +317,14 @@ impl<C: TimeSource> Engine<C> {
                 .is_some_and(|r| r.deadline <= now);
             if late {
                 let c = self.conns[i].as_mut().expect("checked");
+                if c.h2.is_some() && c.phase == Phase::Open {
+                    // One stream timed out; the connection's others go on.
+                    let r = c.give_up_oldest(&self.plan.targets).expect("checked");
+                    self.in_flight -= 1;
+                    self.rec.done(r.target, r.due, r.sent, now, Answer::Timeout);
+                    self.offer(i);
+                    continue;
+                }
                 let r = c.inflight.pop_front().expect("checked");
                 self.in_flight -= 1;
                 let answer = if c.phase == Phase::Handshaking {

@@ -24,6 +24,8 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         pipeline: 1,
         targets: Arc::from(vec![PlannedTarget {
             request: Arc::from(&b"GET / HTTP/1.1\r\n\r\n"[..]),
+            h2_headers: Arc::from(&b""[..]),
+            body: Arc::from(&b""[..]),
             idempotent: true,
             head: false,
             host: 0,
@@ -38,6 +40,7 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         first: None,
         live: None,
         new_connection: false,
+        http2: false,
     }
 }
 
