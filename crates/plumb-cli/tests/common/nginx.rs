@@ -11,8 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The cases served, each on its own port: (name, certificate file stem, extra
-/// directives of its server block).
-const SERVERS: [(&str, &str, &str); 7] = [
+/// directives of its server block). Every TLS case offers HTTP/2 by ALPN but "h1-only";
+/// "h2c" speaks HTTP/2 over plain TCP (prior knowledge), "plain" HTTP/1.1.
+const SERVERS: [(&str, &str, &str); 9] = [
     ("tls13", "server", "ssl_protocols TLSv1.3;"),
     ("tls12", "server", "ssl_protocols TLSv1.2;"),
     ("wrong-name", "other", "ssl_protocols TLSv1.2 TLSv1.3;"),
@@ -28,6 +29,8 @@ const SERVERS: [(&str, &str, &str); 7] = [
         "ssl_protocols TLSv1.2 TLSv1.3; ssl_verify_client on; ssl_client_certificate DIR/ca.pem;",
     ),
     ("plain", "", ""),
+    ("h1-only", "server", "ssl_protocols TLSv1.2 TLSv1.3;"),
+    ("h2c", "", ""),
 ];
 
 pub struct Nginx {
@@ -89,7 +92,11 @@ impl Nginx {
 
     /// `https://localhost:PORT/path` of a case (`http://` for "plain").
     pub fn url(&self, name: &str, path: &str) -> String {
-        let scheme = if name == "plain" { "http" } else { "https" };
+        let scheme = if matches!(name, "plain" | "h2c") {
+            "http"
+        } else {
+            "https"
+        };
         format!("{scheme}://localhost:{}{path}", self.port(name))
     }
 
@@ -145,13 +152,18 @@ fn config(dir: &Path, ports: &BTreeMap<&'static str, u16>) -> String {
     let mut servers = String::new();
     for (name, cert, extra) in SERVERS {
         let port = ports[name];
+        // bookworm's nginx 1.22 turns HTTP/2 on with `listen … http2`.
+        let http2 = if matches!(name, "h1-only" | "plain") {
+            ""
+        } else {
+            " http2"
+        };
+        let body = "location / { return 200 \"ok\\n\"; }";
         let server = if cert.is_empty() {
-            format!(
-                "server {{ listen 127.0.0.1:{port}; location / {{ return 200 \"ok\\n\"; }} }}\n"
-            )
+            format!("server {{ listen 127.0.0.1:{port}{http2}; {body} }}\n")
         } else {
             format!(
-                "server {{ listen 127.0.0.1:{port} ssl http2; ssl_certificate {d}/{cert}.pem; ssl_certificate_key {d}/{cert}.key; {} location / {{ return 200 \"ok\\n\"; }} }}\n",
+                "server {{ listen 127.0.0.1:{port} ssl{http2}; ssl_certificate {d}/{cert}.pem; ssl_certificate_key {d}/{cert}.key; {} {body} }}\n",
                 extra.replace("DIR", &d.to_string())
             )
         };

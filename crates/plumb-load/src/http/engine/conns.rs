@@ -33,11 +33,11 @@ impl<C: TimeSource> Engine<C> {
             None => Phase::Open,
         };
         let i = self.insert(s, phase, 0).map_err(cannot)?;
+        self.pools[0].connecting += 1;
         if phase == Phase::Handshaking {
-            self.pools[0].connecting += 1;
             self.advance_handshake(i).map_err(cannot)?;
         } else {
-            self.offer(i);
+            self.opened_now(i).map_err(cannot)?;
         }
         Ok(())
     }
