@@ -178,7 +178,7 @@ fn a_mix_with_a_body_over_http2() {
     assert!(
         posts
             .iter()
-            .all(|l| l.starts_with("/orders 200 HTTP/2.0 ") && l.ends_with(" POST 18")),
+            .all(|l| l.starts_with("/orders 200 HTTP/2.0 ") && l.ends_with(" POST 18 localhost")),
         "{posts:?}"
     );
     let doc = read_doc(&json);

@@ -69,6 +69,11 @@ fn tls_1_3_and_1_2_are_measured_with_the_handshake_apart() {
         assert_eq!(log.len(), 200, "{log:?}");
         let first = format!("/{case} 200 HTTP/1.1 ");
         assert!(log.iter().all(|l| l.starts_with(&first)), "{log:?}");
+        // SNI: the URL's host name.
+        assert!(
+            log.iter().all(|l| l.ends_with(" GET - localhost")),
+            "{log:?}"
+        );
         let reused = log.iter().filter(|l| !l.contains(" 1 GET ")).count();
         assert!(
             reused >= 190,

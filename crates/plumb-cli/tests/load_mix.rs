@@ -85,7 +85,10 @@ fn a_weighted_mix_reaches_the_server_in_its_shares_and_is_reported_per_target() 
         .into_iter()
         .filter(|l| l.starts_with("/orders "))
         .collect();
-    assert!(posts.iter().all(|l| l.ends_with(" POST 18")), "{posts:?}");
+    assert!(
+        posts.iter().all(|l| l.ends_with(" POST 18 localhost")),
+        "{posts:?}"
+    );
 
     // The result: the whole first, then each target with its own counts; they add up,
     // and each target's count is what nginx logged for its path.

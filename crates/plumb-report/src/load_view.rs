@@ -167,17 +167,20 @@ fn counts(l: &LoadInfo) -> String {
             format::time(l.latency.mean)
         );
     }
-    let _ = writeln!(
-        out,
-        "  connections {} opened ({} at most in flight{})",
-        l.connections_opened,
-        l.concurrency,
-        match (l.agents, l.threads) {
-            (1, 1) => String::new(),
-            (1, t) => format!(", {t} generator threads"),
-            (a, t) => format!(", {a} agents merged, {t} generator threads in all"),
-        }
-    );
+    // A mix's target has no connections of its own (they are the whole's): no line.
+    if l.connections_opened > 0 {
+        let _ = writeln!(
+            out,
+            "  connections {} opened ({} at most in flight{})",
+            l.connections_opened,
+            l.concurrency,
+            match (l.agents, l.threads) {
+                (1, 1) => String::new(),
+                (1, t) => format!(", {t} generator threads"),
+                (a, t) => format!(", {a} agents merged, {t} generator threads in all"),
+            }
+        );
+    }
     if let Some(s) = &l.setup {
         out.push_str(&setup(s));
     }

@@ -105,8 +105,9 @@ impl Nginx {
     }
 
     /// The access log's lines for one case's port: `request-uri status protocol n method
-    /// length`, n the request's place on its connection (1: the connection's first),
-    /// length the request's Content-Length (`-` without one).
+    /// length sni`, n the request's place on its connection (1: the connection's first),
+    /// length the request's Content-Length (`-` without one), sni the name the client
+    /// sent by SNI (`-` without TLS or SNI).
     pub fn access_log(&self, name: &str) -> Vec<String> {
         let port = self.port(name).to_string();
         std::fs::read_to_string(self.dir.join("access.log"))
@@ -171,7 +172,7 @@ fn config(dir: &Path, ports: &BTreeMap<&'static str, u16>) -> String {
     }
     format!(
         "pid {d}/nginx.pid;\nerror_log {d}/error.log;\nevents {{ worker_connections 1024; }}\n\
-         http {{\n  log_format ports '$server_port $request_uri $status $server_protocol $connection_requests $request_method $content_length';\n  \
+         http {{\n  log_format ports '$server_port $request_uri $status $server_protocol $connection_requests $request_method $content_length $ssl_server_name';\n  \
          access_log {d}/access.log ports;\n  keepalive_requests 100000;\n  \
          client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n  \
          fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\

@@ -255,7 +255,10 @@ impl H2 {
             self.cancel(r.stream);
             let failure = Failure {
                 kind: "response body too large",
-                detail: format!("more than --max-body ({} bytes)", self.max_body),
+                detail: format!(
+                    "more than --max-body ({})",
+                    plumb_model::format::bytes(ByteSize(self.max_body))
+                ),
             };
             out.push((r, Err(failure), done));
         } else if h.flags & frame::END_STREAM != 0 {

@@ -247,3 +247,28 @@ fn requests_become_frames_on_odd_streams_and_bodies_wait_for_the_window() {
     let f = h2.request(&mut e, &planned).unwrap_err();
     assert_eq!(f.kind, "request body above the server's HTTP/2 window");
 }
+
+#[test]
+fn a_cancelled_stream_is_reset_and_its_late_data_dropped() {
+    let mut h2 = H2::new(1 << 20);
+    h2.out.clear();
+    h2.cancel(5);
+    assert_eq!(
+        frames_in(&h2.out),
+        [(
+            frame::RST_STREAM,
+            0,
+            5,
+            frame::CANCEL.to_be_bytes().to_vec()
+        )]
+    );
+    // DATA still arriving for it (the server had sent it) is counted for the window only.
+    let mut inflight: VecDeque<InFlight> = [in_flight(7)].into();
+    let done = run(
+        &mut h2,
+        &mut inflight,
+        &frame_of(frame::DATA, frame::END_STREAM, 5, b"late"),
+    );
+    assert!(done.is_empty());
+    assert_eq!(inflight.len(), 1);
+}
