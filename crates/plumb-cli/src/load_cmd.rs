@@ -449,13 +449,14 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         spin: a.spin.to_std(),
         drain: a.drain.to_std(),
         threads: a.threads as usize,
-        pipeline: if a.http2 { a.streams } else { a.pipeline } as usize,
+        pipeline: a.pipeline as usize,
         max_body: a.max_body.0,
         tls: a.tls.options(a.new_connection, a.http2),
         new_connection: a.new_connection,
         mix: Vec::new(),
         seed: a.seed,
         http2: a.http2,
+        streams: a.streams as usize,
     };
     let settings = LoadSettings {
         url: url.to_string(),

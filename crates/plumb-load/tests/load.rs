@@ -106,6 +106,7 @@ fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
         mix: Vec::new(),
         seed: 1,
         http2: false,
+        streams: 1,
     }
 }
 
@@ -307,4 +308,45 @@ fn a_raised_stop_flag_ends_the_test_and_keeps_what_was_measured() {
     let r = run(&c, stop, None).unwrap();
     assert!(t0.elapsed() < Duration::from_secs(5));
     assert!(r.interrupted && r.ok > 20, "{} ok", r.ok);
+}
+
+/// A server that answers 413 as soon as a connection opens, without reading the request,
+/// and keeps the connection open: a large POST is still being written when its answer
+/// arrives. The connection is out of step and is ended (counted as such), never a panic.
+#[test]
+fn an_answer_before_the_request_is_all_sent_ends_the_connection_without_a_panic() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming() {
+            let Ok(mut s) = s else { continue };
+            use std::io::Write;
+            let _ = s.write_all(b"HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n");
+            held.push(s);
+        }
+    });
+    let mut c = cfg(
+        addr,
+        Pacing::Open {
+            rate: 20.0,
+            poisson_seed: None,
+            max_in_flight: 4,
+        },
+        0.5,
+    );
+    c.method = "POST".into();
+    // Far more than loopback's socket buffers take while nobody reads.
+    c.body = vec![b'x'; 64 << 20];
+    c.warmup = Duration::ZERO;
+    c.timeout = Duration::from_millis(500);
+    c.drain = Duration::from_millis(500);
+    let r = go(&c);
+    assert_eq!(r.ok, 0);
+    assert!(
+        r.errors.contains_key("an answer to no request"),
+        "{:?}",
+        r.errors
+    );
+    assert!(r.examples["an answer to no request"].contains("before the request was all sent"));
 }

@@ -77,7 +77,7 @@ impl Nginx {
             .stderr(std::fs::File::create(dir.join("nginx.stderr")).unwrap())
             .spawn()
             .expect("nginx starts");
-        let n = Nginx {
+        let mut n = Nginx {
             child,
             dir: dir.to_path_buf(),
             ports,
@@ -117,7 +117,7 @@ impl Nginx {
             .collect()
     }
 
-    fn wait_ready(&self) {
+    fn wait_ready(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(10);
         for port in self.ports.values() {
             while TcpStream::connect(("127.0.0.1", *port)).is_err() {
@@ -128,6 +128,13 @@ impl Nginx {
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
+        }
+        // Listening on its ports, and still running (an nginx that could not bind one
+        // of them exits: the port answering would be someone else's).
+        std::thread::sleep(Duration::from_millis(50));
+        if let Ok(Some(status)) = self.child.try_wait() {
+            let err = std::fs::read_to_string(self.dir.join("nginx.stderr")).unwrap_or_default();
+            panic!("nginx exited ({status}): {err}");
         }
     }
 }
@@ -141,11 +148,28 @@ impl Drop for Nginx {
     }
 }
 
+/// A port free now and never handed to another test of this process: tests run in
+/// parallel, each with its own nginx, and two asking the kernel for a free port at once
+/// could be given the same one (one nginx then serves the other's requests). The ports
+/// count up from a base drawn from the process id, below the kernel's ephemeral range
+/// (32768 on), so no client socket takes one between the check and nginx's bind; each
+/// is checked free by binding it.
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let _ = NEXT.compare_exchange(
+        0,
+        20_000 + (std::process::id() % 120) * 100,
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    loop {
+        let port = NEXT.fetch_add(1, Ordering::SeqCst);
+        assert!(port < 65_000, "no free port left for nginx");
+        if TcpListener::bind(("127.0.0.1", port as u16)).is_ok() {
+            return port as u16;
+        }
+    }
 }
 
 fn config(dir: &Path, ports: &BTreeMap<&'static str, u16>) -> String {

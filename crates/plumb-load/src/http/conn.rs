@@ -149,7 +149,9 @@ impl Conn {
     /// window stay queued), then as much of the frames as the socket takes.
     fn flush_h2(&mut self, targets: &[PlannedTarget]) -> Result<(), Failure> {
         let h2 = self.h2.as_mut().expect("an HTTP/2 connection");
-        while self.unwritten > 0 {
+        // No new stream once the server is going away (RFC 9113 §6.8): those queued
+        // stay unsent and are sent again elsewhere when the connection closes.
+        while self.unwritten > 0 && h2.closing().is_none() {
             let idx = self.inflight.len() - self.unwritten;
             let r = &mut self.inflight[idx];
             if !h2.request(r, &targets[r.target])? {
@@ -177,11 +179,24 @@ impl Conn {
 
     /// Room for another request: below the pipeline (HTTP/1.1) or the streams allowed
     /// (HTTP/2, which also has none once the server said it is going away).
-    pub fn has_room(&self, pipeline: usize) -> bool {
+    pub fn has_room(&self, pipeline: usize, streams: usize) -> bool {
         match &self.h2 {
-            Some(h2) => h2.room(self.inflight.len(), pipeline),
+            Some(h2) => h2.room(self.inflight.len(), streams),
             None => self.inflight.len() < pipeline,
         }
+    }
+
+    /// HTTP/2 after a GOAWAY (or with its stream ids spent): every stream the server
+    /// will still answer is answered, so the connection can close (those never sent or
+    /// never processed are then sent again elsewhere).
+    pub fn done_after_goaway(&self) -> bool {
+        let Some(last) = self.h2.as_ref().and_then(|h2| h2.closing()) else {
+            return false;
+        };
+        !self
+            .inflight
+            .iter()
+            .any(|r| r.stream != 0 && r.stream <= last)
     }
 
     /// The oldest request, given up (a timeout): on HTTP/2 its stream is cancelled and
@@ -248,17 +263,10 @@ impl Conn {
         let ending = self.read_socket(to_the_end, out)?;
         if ending.is_none() && self.h2.is_some() {
             // Settings' and pings' acknowledgements, window updates, and requests a
-            // window update let go.
+            // window update (or the server's settings) let go.
             self.flush(targets)?;
-            let h2 = self.h2.as_ref().expect("checked");
-            if let Some(last) = h2.goaway {
-                if !self
-                    .inflight
-                    .iter()
-                    .any(|r| r.stream != 0 && r.stream <= last)
-                {
-                    return Ok(Some(Ending::Closed));
-                }
+            if self.done_after_goaway() {
+                return Ok(Some(Ending::Closed));
             }
         }
         Ok(ending)
@@ -359,6 +367,17 @@ impl Conn {
         done: Instant,
         out: &mut Vec<Completion>,
     ) -> Result<(), Failure> {
+        if self.unwritten > 0 && self.unwritten >= self.inflight.len() {
+            // The front request is not all written yet: the server answered before it
+            // read the request (a 413, a 401), and the connection is out of step.
+            return Err(Failure {
+                kind: "an answer to no request",
+                detail: format!(
+                    "status {} arrived before the request was all sent",
+                    resp.status
+                ),
+            });
+        }
         let Some(r) = self.inflight.pop_front() else {
             return Err(Failure {
                 kind: "an answer to no request",

@@ -86,9 +86,14 @@ pub struct Plan {
     /// After `end`, answers are awaited this long at most.
     pub drain: Duration,
     pub spin: Duration,
-    /// The most connections open at once to each host.
+    /// The most connections open at once to each host speaking HTTP/1.1 (the in-flight
+    /// bound divided by the pipeline), and to each speaking HTTP/2 (divided by the
+    /// streams a connection).
     pub max_connections: usize,
+    pub max_h2_connections: usize,
     pub pipeline: usize,
+    /// HTTP/2: the most streams in flight on one connection.
+    pub streams: usize,
     /// What is asked: one target, or a mix drawn by `weights`.
     pub targets: Arc<[PlannedTarget]>,
     /// Where: each target's host (its address and TLS), a pool of connections each.
@@ -103,7 +108,7 @@ pub struct Plan {
     /// reused, and as many may be opening at once as the in-flight bound allows.
     pub new_connection: bool,
     /// HTTP/2: on https where ALPN agrees `h2` (else HTTP/1.1), on http by prior
-    /// knowledge. `pipeline` is then the streams per connection.
+    /// knowledge.
     pub http2: bool,
 }
 
@@ -121,11 +126,13 @@ pub struct PlannedTarget {
     pub weight: u64,
 }
 
-/// A host requests go to: its address, and TLS for https.
+/// A host requests go to: its address, TLS for https, and whether its connections speak
+/// HTTP/2 (asked, and agreed by ALPN over TLS).
 #[derive(Clone)]
 pub struct Host {
     pub addr: SocketAddr,
     pub tls: Option<TlsPlan>,
+    pub h2: bool,
 }
 
 /// What every TLS connection of a test shares: the configuration (roots, ALPN, the
@@ -146,10 +153,10 @@ struct Waiting {
     target: usize,
 }
 
-/// One host's connections: how many are open and opening, those with room for another
-/// request, and the requests waiting for one.
-#[derive(Default)]
+/// One host's connections: how many may be open, how many are open and opening, those
+/// with room for another request, and the requests waiting for one.
 struct Pool {
+    limit: usize,
     open: usize,
     connecting: usize,
     /// Connections with room for another request (checked when taken: may be stale).
@@ -211,7 +218,21 @@ impl<C: TimeSource> Engine<C> {
             armed: None,
             conns: Vec::new(),
             free: Vec::new(),
-            pools: plan.hosts.iter().map(|_| Pool::default()).collect(),
+            pools: plan
+                .hosts
+                .iter()
+                .map(|h| Pool {
+                    limit: if h.h2 {
+                        plan.max_h2_connections
+                    } else {
+                        plan.max_connections
+                    },
+                    open: 0,
+                    connecting: 0,
+                    ready: Vec::new(),
+                    waiting: VecDeque::new(),
+                })
+                .collect(),
             opened: 0,
             spin: plan.spin,
             wake_late: plan.spin / 2,
@@ -352,13 +373,25 @@ impl<C: TimeSource> Engine<C> {
     }
 
     /// One request for target `t`: on a free connection to its host, a new one, or in
-    /// the host's queue for one.
+    /// the host's queue for one (behind those already waiting: first come, first sent).
     fn take_up(&mut self, t: usize, due: Instant, now: Instant) {
         let h = self.plan.targets[t].host;
+        if !self.pools[h].waiting.is_empty() {
+            let bound_full = self.pools[h].open >= self.pools[h].limit;
+            self.pools[h].waiting.push_back(Waiting {
+                due,
+                since: now,
+                retried: false,
+                bound_full,
+                target: t,
+            });
+            self.grow(h, now);
+            return;
+        }
         if let Some(i) = self.free_connection(h) {
             self.send(i, t, due, false);
-        } else if self.pools[h].open < self.plan.max_connections
-            && self.pools[h].connecting < self.max_connecting()
+        } else if self.pools[h].open < self.pools[h].limit
+            && self.pools[h].connecting < self.max_connecting(h)
         {
             match self.connect(h) {
                 Ok(i) => self.send(i, t, due, false),
@@ -368,7 +401,7 @@ impl<C: TimeSource> Engine<C> {
                 }
             }
         } else {
-            let bound_full = self.pools[h].open >= self.plan.max_connections;
+            let bound_full = self.pools[h].open >= self.pools[h].limit;
             self.pools[h].waiting.push_back(Waiting {
                 due,
                 since: now,
@@ -379,12 +412,17 @@ impl<C: TimeSource> Engine<C> {
         }
     }
 
+    /// A listed connection of host `h` that still has room (one listed before the
+    /// server's GOAWAY, or filled since, is dropped from the list).
     fn free_connection(&mut self, h: usize) -> Option<usize> {
+        let (pipeline, streams) = (self.plan.pipeline, self.plan.streams);
         while let Some(i) = self.pools[h].ready.pop() {
             if let Some(c) = self.conns[i].as_mut() {
                 if c.listed {
                     c.listed = false;
-                    return Some(i);
+                    if c.has_room(pipeline, streams) {
+                        return Some(i);
+                    }
                 }
             }
         }

@@ -35,16 +35,19 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
             Some(h) => h,
             None => {
                 let (stream, took, addr) = connect(&spec.url, &target, cfg.timeout)?;
-                let tls = match target.tls {
+                // HTTP/2 where asked: by prior knowledge on plain TCP, where ALPN agreed
+                // it over TLS (else the host's connections speak HTTP/1.1).
+                let (tls, h2) = match target.tls {
                     true => {
                         let (plan, handshake) = check_tls(cfg, &target, addr)?;
+                        let h2 = cfg.http2 && handshake.alpn.as_deref() == Some("h2");
                         agreed.get_or_insert(handshake);
-                        Some(plan)
+                        (Some(plan), h2)
                     }
-                    false => None,
+                    false => (None, cfg.http2),
                 };
                 first.get_or_insert((stream, took));
-                hosts.push((key, Host { addr, tls }));
+                hosts.push((key, Host { addr, tls, h2 }));
                 hosts.len() - 1
             }
         };

@@ -79,9 +79,9 @@ pub struct LoadConfig {
     pub mix: Vec<MixTarget>,
     /// The mix's draws.
     pub seed: u64,
-    /// HTTP/2 (ALPN `h2` on https, prior knowledge on http), `pipeline` streams per
-    /// connection.
+    /// HTTP/2 (ALPN `h2` on https, prior knowledge on http), `streams` a connection.
     pub http2: bool,
+    pub streams: usize,
 }
 
 /// One request of a mix: what is sent, and its share by weight.
@@ -147,7 +147,9 @@ pub fn run(
             drain: cfg.drain.min(cfg.timeout),
             spin: cfg.spin,
             max_connections: max_connections(&cfg.mode, threads, i, cfg.pipeline),
+            max_h2_connections: max_connections(&cfg.mode, threads, i, cfg.streams),
             pipeline: cfg.pipeline.max(1),
+            streams: cfg.streams.max(1),
             targets: Arc::clone(&reached.targets),
             hosts: Arc::clone(&reached.hosts),
             seed: cfg.seed,
@@ -201,12 +203,17 @@ fn share(n: usize, threads: usize, i: usize) -> usize {
     n / threads + usize::from(i < n % threads)
 }
 
-fn max_connections(mode: &Pacing, threads: usize, i: usize, pipeline: usize) -> usize {
-    match *mode {
-        Pacing::Open { max_in_flight, .. } => {
-            share(max_in_flight.div_ceil(pipeline.max(1)), threads, i).max(1)
-        }
-        Pacing::Closed { connections } => share(connections, threads, i),
+/// Thread `i`'s bound on connections to a host: the in-flight bound (open loop) or the
+/// clients (closed loop), divided by the requests one connection carries at once.
+fn max_connections(mode: &Pacing, threads: usize, i: usize, per_connection: usize) -> usize {
+    let in_flight = match *mode {
+        Pacing::Open { max_in_flight, .. } => max_in_flight,
+        Pacing::Closed { connections } => connections,
+    };
+    let n = share(in_flight, threads, i).div_ceil(per_connection.max(1));
+    match mode {
+        Pacing::Open { .. } => n.max(1),
+        Pacing::Closed { .. } => n,
     }
 }
 

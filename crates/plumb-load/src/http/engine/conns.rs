@@ -130,19 +130,41 @@ impl<C: TimeSource> Engine<C> {
         let h = c.host;
         self.pools[h].connecting -= 1;
         c.flush(&self.plan.targets)?;
-        self.offer(i);
+        // Waiting requests fill it (HTTP/2: as many as its streams allow) before any
+        // further connection is opened for them.
+        self.fill(i);
+        if self.conns[i].is_some() {
+            self.offer(i);
+        }
         if !self.pools[h].waiting.is_empty() {
             self.grow(h, self.clock.now());
         }
         Ok(true)
     }
 
-    /// Connections being opened at once to a host: a few with keep-alive (a burst waits
-    /// for them), the in-flight bound with a new connection per request (every request
-    /// opens one).
-    pub(super) fn max_connecting(&self) -> usize {
+    /// Connection `i` takes waiting requests while it has room; false if it closed.
+    fn fill(&mut self, i: usize) -> bool {
+        let now = self.clock.now();
+        loop {
+            let Some(c) = self.conns[i].as_ref() else {
+                return false;
+            };
+            if c.phase != Phase::Open || !c.has_room(self.plan.pipeline, self.plan.streams) {
+                return true;
+            }
+            let Some(w) = self.pools[c.host].waiting.pop_front() else {
+                return true;
+            };
+            self.start_waiting(i, w, now);
+        }
+    }
+
+    /// Connections being opened at once to host `h`: a few with keep-alive (a burst
+    /// waits for them), the in-flight bound with a new connection per request (every
+    /// request opens one).
+    pub(super) fn max_connecting(&self, h: usize) -> usize {
         if self.plan.new_connection {
-            self.plan.max_connections
+            self.pools[h].limit
         } else {
             MAX_CONNECTING
         }
@@ -155,7 +177,11 @@ impl<C: TimeSource> Engine<C> {
             return;
         };
         let unused = !self.plan.new_connection || (c.served == 0 && c.inflight.is_empty());
-        if c.phase == Phase::Open && c.has_room(self.plan.pipeline) && !c.listed && unused {
+        if c.phase == Phase::Open
+            && c.has_room(self.plan.pipeline, self.plan.streams)
+            && !c.listed
+            && unused
+        {
             c.listed = true;
             self.pools[c.host].ready.push(i);
         }
@@ -166,6 +192,7 @@ impl<C: TimeSource> Engine<C> {
         let c = self.conns[i].as_mut().expect("a live connection");
         let result = c.read(to_the_end, &self.plan.targets, &mut done);
         let mut close = None;
+        let answered = done.len();
         for (r, answer, at) in done.drain(..) {
             self.in_flight -= 1;
             let resp = match answer {
@@ -191,13 +218,14 @@ impl<C: TimeSource> Engine<C> {
         match (result, close) {
             (Err(f), _) => self.close(i, Ending::Failed(f)),
             (Ok(Some(end)), _) | (Ok(None), Some(end)) => self.close(i, end),
-            (Ok(None), None) => self.room(i),
+            (Ok(None), None) => self.room(i, answered),
         }
     }
 
-    /// The connection has room again: the oldest request waiting for its host, the next
-    /// closed-loop request, or onto the free list.
-    fn room(&mut self, i: usize) {
+    /// `answered` requests of the connection were answered: it has room again for the
+    /// oldest requests waiting for its host, as many closed-loop requests, or goes onto
+    /// the free list.
+    fn room(&mut self, i: usize, answered: usize) {
         let c = self.conns[i].as_ref().expect("a live connection");
         if self.plan.new_connection && c.served > 0 {
             // Its one request answered: closed, and the next request opens its own.
@@ -206,14 +234,18 @@ impl<C: TimeSource> Engine<C> {
             }
             return;
         }
-        let now = self.clock.now();
-        if !c.has_room(self.plan.pipeline) {
+        if !self.fill(i) {
             return;
         }
-        if let Some(w) = self.pools[c.host].waiting.pop_front() {
-            self.start_waiting(i, w, now);
-        } else if matches!(self.plan.work, super::Work::Closed(_)) {
-            if now < self.plan.end {
+        let now = self.clock.now();
+        if matches!(self.plan.work, super::Work::Closed(_)) {
+            for _ in 0..answered {
+                let room = self.conns[i]
+                    .as_ref()
+                    .is_some_and(|c| c.has_room(self.plan.pipeline, self.plan.streams));
+                if !room || now >= self.plan.end {
+                    break;
+                }
                 let t = self.draw();
                 self.send(i, t, now, false);
             }
@@ -241,9 +273,12 @@ impl<C: TimeSource> Engine<C> {
         let mut first = true;
         while let Some(r) = c.inflight.pop_front() {
             self.in_flight -= 1;
-            let retry = why == Ending::Closed
-                && clean
-                && c.served > 0
+            // HTTP/2: a stream never sent, or one the server's GOAWAY said it never
+            // processed, is safe to send again whatever closed the connection; one with
+            // nothing of its answer read, as on HTTP/1.1, if the server closed it.
+            let unprocessed = c.h2.as_ref().is_some_and(|h2| h2.unprocessed(&r));
+            let untouched = clean && r.status == 0 && r.received == 0;
+            let retry = (unprocessed || (why == Ending::Closed && untouched && c.served > 0))
                 && self.plan.targets[r.target].idempotent
                 && !r.retried;
             if retry {
@@ -267,10 +302,10 @@ impl<C: TimeSource> Engine<C> {
 
     /// New connections to host `h`, within the bounds, for waiting requests, or to
     /// replace a closed one in the closed loop.
-    fn grow(&mut self, h: usize, now: Instant) {
+    pub(super) fn grow(&mut self, h: usize, now: Instant) {
         let closed = matches!(self.plan.work, super::Work::Closed(_));
-        while self.pools[h].open < self.plan.max_connections
-            && self.pools[h].connecting < self.max_connecting()
+        while self.pools[h].open < self.pools[h].limit
+            && self.pools[h].connecting < self.max_connecting(h)
         {
             let w = self.pools[h].waiting.pop_front();
             if w.is_none() && !(closed && now < self.plan.end) {
@@ -320,9 +355,14 @@ impl<C: TimeSource> Engine<C> {
                 if c.h2.is_some() && c.phase == Phase::Open {
                     // One stream timed out; the connection's others go on.
                     let r = c.give_up_oldest(&self.plan.targets).expect("checked");
+                    let done = c.done_after_goaway();
                     self.in_flight -= 1;
                     self.rec.done(r.target, r.due, r.sent, now, Answer::Timeout);
-                    self.offer(i);
+                    if done {
+                        self.close(i, Ending::Closed);
+                    } else {
+                        self.offer(i);
+                    }
                     continue;
                 }
                 let r = c.inflight.pop_front().expect("checked");

@@ -21,7 +21,9 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         drain: Duration::ZERO,
         spin: Duration::from_secs(3600),
         max_connections: 0,
+        max_h2_connections: 0,
         pipeline: 1,
+        streams: 1,
         targets: Arc::from(vec![PlannedTarget {
             request: Arc::from(&b"GET / HTTP/1.1\r\n\r\n"[..]),
             h2_headers: Arc::from(&b""[..]),
@@ -34,6 +36,7 @@ fn plan(start: Instant, length: Duration, rate: f64, timeout: Duration) -> Plan 
         hosts: Arc::from(vec![Host {
             addr: "127.0.0.1:9".parse().unwrap(),
             tls: None,
+            h2: false,
         }]),
         seed: 1,
         max_body: 1 << 20,

@@ -19,6 +19,8 @@ use std::time::Instant;
 const DEFAULT_MAX_STREAMS: usize = 100;
 /// The connection window is returned once this much of it is used.
 const WINDOW_RETURN: u64 = 1 << 30;
+/// The last stream id a client may open (2³¹ − 1, odd).
+const LAST_STREAM: u32 = (1 << 31) - 1;
 
 pub struct H2 {
     decoder: super::hpack::Decoder,
@@ -29,6 +31,9 @@ pub struct H2 {
     peer_max_streams: usize,
     peer_initial_window: i64,
     peer_max_frame: usize,
+    /// The server's SETTINGS have been read (until then a body waits: its window and
+    /// largest frame are not known).
+    settled: bool,
     /// The connection's send window: how many body bytes the server will take.
     send_window: i64,
     /// Body bytes read since the connection's window was last returned.
@@ -57,6 +62,7 @@ impl H2 {
             peer_max_streams: DEFAULT_MAX_STREAMS,
             peer_initial_window: frame::DEFAULT_WINDOW as i64,
             peer_max_frame: frame::DEFAULT_MAX_FRAME,
+            settled: false,
             send_window: frame::DEFAULT_WINDOW as i64,
             received: 0,
             block: Vec::new(),
@@ -69,9 +75,22 @@ impl H2 {
     }
 
     /// Room for another stream: below `streams` (`--streams`) and the server's bound,
-    /// and not going away.
+    /// and neither going away nor out of stream ids.
     pub fn room(&self, in_flight: usize, streams: usize) -> bool {
-        self.goaway.is_none() && in_flight < streams.min(self.peer_max_streams)
+        self.closing().is_none() && in_flight < streams.min(self.peer_max_streams)
+    }
+
+    /// No new streams: the server's GOAWAY (its last stream id), or every stream id of
+    /// the connection used (all of ours may still be answered).
+    pub fn closing(&self) -> Option<u32> {
+        self.goaway
+            .or((self.next_stream > LAST_STREAM).then_some(LAST_STREAM))
+    }
+
+    /// A request the server never processed: never sent, or above the GOAWAY's last
+    /// stream id (RFC 9113 §6.8: safe to send again).
+    pub fn unprocessed(&self, r: &InFlight) -> bool {
+        r.stream == 0 || self.goaway.is_some_and(|last| r.stream > last)
     }
 
     /// The request `r` as frames, its stream id set; false when its body must wait for
@@ -79,12 +98,16 @@ impl H2 {
     pub fn request(&mut self, r: &mut InFlight, t: &PlannedTarget) -> Result<bool, Failure> {
         let body = t.body.len();
         if body > 0 {
-            if body as i64 > self.peer_initial_window || body > self.peer_max_frame {
+            if !self.settled {
+                return Ok(false);
+            }
+            if body as i64 > self.peer_initial_window {
                 return Err(Failure {
                     kind: "request body above the server's HTTP/2 window",
                     detail: format!(
-                        "a {body}-byte body, the server's stream window {} and largest frame {}: bodies are sent in one frame",
-                        self.peer_initial_window, self.peer_max_frame
+                        "a body of {} against a stream window of {}: a body is sent at once, never as the server's stream window updates",
+                        plumb_model::format::bytes(ByteSize(body as u64)),
+                        plumb_model::format::bytes(ByteSize(self.peer_initial_window.max(0) as u64))
                     ),
                 });
             }
@@ -116,14 +139,14 @@ impl H2 {
             frame::frame(&mut self.out, kind, flags, r.stream, chunk);
             kind = frame::CONTINUATION;
         }
-        if body > 0 {
-            frame::frame(
-                &mut self.out,
-                frame::DATA,
-                frame::END_STREAM,
-                r.stream,
-                &t.body,
-            );
+        let mut parts = t.body.chunks(self.peer_max_frame).peekable();
+        while let Some(part) = parts.next() {
+            let flags = if parts.peek().is_none() {
+                frame::END_STREAM
+            } else {
+                0
+            };
+            frame::frame(&mut self.out, frame::DATA, flags, r.stream, part);
         }
         Ok(true)
     }
@@ -324,6 +347,7 @@ impl H2 {
             }
         }
         frame::frame(&mut self.out, frame::SETTINGS, frame::ACK, 0, &[]);
+        self.settled = true;
         Ok(())
     }
 }

@@ -193,6 +193,12 @@ fn requests_become_frames_on_odd_streams_and_bodies_wait_for_the_window() {
     };
     let mut h2 = H2::new(1 << 20);
     h2.out.clear();
+    let mut waits = in_flight(0);
+    assert!(
+        !h2.request(&mut waits, &planned).unwrap(),
+        "a body waits for the server's SETTINGS (its window and largest frame)"
+    );
+    h2.settled = true;
     let (mut a, mut b) = (in_flight(0), in_flight(0));
     assert!(h2.request(&mut a, &planned).unwrap());
     assert!(h2.request(&mut b, &planned).unwrap());
