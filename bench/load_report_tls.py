@@ -11,7 +11,8 @@ RUNS = json.load(open(f"{OUT}/runs.json"))
 TITLES = {
     "keep-alive": "HTTPS, kept-alive connections",
     "http2": "HTTP/2 over TLS",
-    "new": "HTTPS, a new connection (and a full TLS handshake) per request",
+    "new": "HTTPS, a new connection per request, TLS sessions resumed (as oha does)",
+    "new-full": "HTTPS, a new connection and a full TLS handshake per request (plumb only)",
 }
 
 
@@ -55,28 +56,37 @@ def ms(us):
 def sweep(mode, runs):
     print(f"## {TITLES[mode]}\n")
     flags = RUNS["modes"][mode]
-    print(f"plumb `{' '.join(flags['plumb'])}`, oha `{' '.join(flags['oha'])}`, both with `--cacert`.\n")
-    print("| target rate | plumb achieved | lateness p99 | holds | why not | oha achieved | holds |")
-    print("|---:|---:|---:|:---:|:---|---:|:---:|")
+    peer = flags["oha"] is not None
+    print(f"plumb `{' '.join(flags['plumb'])}`" + (f", oha `{' '.join(flags['oha'])}`" if peer else "")
+          + ", with `--cacert`.\n")
+    print("| target rate | plumb achieved | lateness p99 | holds | why not |"
+          + (" oha achieved | holds |" if peer else ""))
+    print("|---:|---:|---:|:---:|:---|" + ("---:|:---:|" if peer else ""))
     best = {"plumb": 0, "oha": 0}
     peak = {"plumb": 0.0, "oha": 0.0}
     for s in runs:
         rate = s["rate"]
         ok_p, late = plumb_holds(s["plumb"], rate)
-        d = doc(s["oha"])
-        ok_o = oha_holds(d, rate)
         best["plumb"] = rate if ok_p else best["plumb"]
-        best["oha"] = rate if ok_o else best["oha"]
         l = load(s["plumb"])
         peak["plumb"] = max(peak["plumb"], l["achieved_rate"])
-        peak["oha"] = max(peak["oha"], d["summary"]["requestsPerSec"])
-        print(f"| {rate} | {l['achieved_rate']:.0f}/s | {ms(late)} | {'yes' if ok_p else 'no'} "
-              f"| {'' if ok_p else why_not(s['plumb'])} | {d['summary']['requestsPerSec']:.0f}/s "
-              f"| {'yes' if ok_o else 'no'} |")
-    ratio = best["plumb"] / best["oha"] if best["oha"] else float("nan")
-    print(f"\nHighest rate held: plumb {best['plumb']}/s, oha {best['oha']}/s: plumb/oha = {ratio:.2f} "
-          f"(of the rates tried). Highest achieved at any target: plumb {peak['plumb']:.0f}/s, "
-          f"oha {peak['oha']:.0f}/s.")
+        row = (f"| {rate} | {l['achieved_rate']:.0f}/s | {ms(late)} | {'yes' if ok_p else 'no'} "
+               f"| {'' if ok_p else why_not(s['plumb'])} |")
+        if peer:
+            d = doc(s["oha"])
+            ok_o = oha_holds(d, rate)
+            best["oha"] = rate if ok_o else best["oha"]
+            peak["oha"] = max(peak["oha"], d["summary"]["requestsPerSec"])
+            row += f" {d['summary']['requestsPerSec']:.0f}/s | {'yes' if ok_o else 'no'} |"
+        print(row)
+    if peer:
+        ratio = best["plumb"] / best["oha"] if best["oha"] else float("nan")
+        print(f"\nHighest rate held: plumb {best['plumb']}/s, oha {best['oha']}/s: plumb/oha = {ratio:.2f} "
+              f"(of the rates tried). Highest achieved at any target: plumb {peak['plumb']:.0f}/s, "
+              f"oha {peak['oha']:.0f}/s.")
+    else:
+        print(f"\nHighest rate held: plumb {best['plumb']}/s; highest achieved at any target "
+              f"{peak['plumb']:.0f}/s.")
     setup = load(runs[0]["plumb"]).get("setup") or {}
     if setup.get("handshake"):
         h = setup["handshake"]
@@ -94,8 +104,11 @@ def cpu():
     print("|:---|---:|---:|---:|")
     for mode, c in RUNS["cpu"].items():
         p_ok = load(c["plumb"])["ok"]
-        o_ok = oha_answered(doc(c["oha"]))
         p = 1e4 * c["plumb"]["cpu_seconds"] / max(p_ok, 1)
+        if "oha" not in c:
+            print(f"| {TITLES[mode]} | {1e3 * p:.0f} ms | – | – |")
+            continue
+        o_ok = oha_answered(doc(c["oha"]))
         o = 1e4 * c["oha"]["cpu_seconds"] / max(o_ok, 1)
         print(f"| {TITLES[mode]} | {1e3 * p:.0f} ms | {1e3 * o:.0f} ms | {p / o:.2f} |")
     print()

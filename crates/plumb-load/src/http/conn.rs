@@ -72,6 +72,8 @@ pub struct Conn {
     pub h2: Option<Box<H2>>,
     /// In the loop's list of connections with room for another request.
     pub listed: bool,
+    /// In the loop's list of HTTP/2 connections with streams to write.
+    pub to_flush: bool,
 }
 
 /// An answer read (or, on HTTP/2, a stream that failed alone): the request it ends, the
@@ -103,28 +105,44 @@ impl Conn {
             served: 0,
             h2: None,
             listed: false,
+            to_flush: false,
         }
     }
 
     /// Queues a request; it is written now if the connection is open.
-    pub fn push(&mut self, r: InFlight, targets: &[PlannedTarget]) -> Result<(), Failure> {
+    /// Queues a request; on HTTP/1.1 it is written now if the connection is open. On
+    /// HTTP/2 it waits for the engine's next flush of the connection, so the streams of
+    /// one pass go out together: one write and one TLS record for many requests, as an
+    /// HTTP/2 client does (a write and a record each cost the server more than the frames
+    /// in them). Returns whether the connection now waits for that flush.
+    pub fn push(&mut self, r: InFlight, targets: &[PlannedTarget]) -> Result<bool, Failure> {
         self.inflight.push_back(r);
         self.unwritten += 1;
-        if self.phase == Phase::Open {
-            self.flush(targets)?;
+        if self.phase != Phase::Open {
+            return Ok(false);
         }
-        Ok(())
+        if self.h2.is_some() {
+            return Ok(true);
+        }
+        self.flush(targets)?;
+        Ok(false)
     }
 
-    /// Writes what it can of the queued requests (and TLS records made earlier); the
-    /// rest waits for a writable event.
+    /// Writes what it can of the queued requests (and TLS records made earlier: the
+    /// handshake's last one goes out with the first request, in one write); the rest
+    /// waits for a writable event.
     pub fn flush(&mut self, targets: &[PlannedTarget]) -> Result<(), Failure> {
+        if self.h2.is_some() {
+            self.flush_h2(targets)?;
+        } else {
+            self.flush_h1(targets)?;
+        }
         self.transport
             .flush()
-            .map_err(|e| io_failure("cannot send", &e))?;
-        if self.h2.is_some() {
-            return self.flush_h2(targets);
-        }
+            .map_err(|e| io_failure("cannot send", &e))
+    }
+
+    fn flush_h1(&mut self, targets: &[PlannedTarget]) -> Result<(), Failure> {
         while self.unwritten > 0 {
             // The unwritten requests are the last ones queued.
             let next = self.inflight[self.inflight.len() - self.unwritten].target;

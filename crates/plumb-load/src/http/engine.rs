@@ -188,6 +188,8 @@ struct Engine<C: TimeSource = MonotonicSource> {
     rec: Recorders,
     done: Vec<Completion>,
     in_flight: usize,
+    /// HTTP/2 connections with streams queued and not yet written (`flush_queued`).
+    to_flush: Vec<usize>,
 }
 
 /// Runs one thread's share of the test. `stop` ends it early; what was measured is kept.
@@ -241,6 +243,7 @@ impl<C: TimeSource> Engine<C> {
             rec,
             done: Vec::new(),
             in_flight: 0,
+            to_flush: Vec::new(),
             plan,
         })
     }
@@ -449,13 +452,33 @@ impl<C: TimeSource> Engine<C> {
         let c = self.conns[i].as_mut().expect("a live connection");
         self.in_flight += 1;
         match c.push(r, &self.plan.targets) {
-            Ok(()) => self.offer(i),
+            Ok(deferred) => {
+                if deferred && !c.to_flush {
+                    c.to_flush = true;
+                    self.to_flush.push(i);
+                }
+                self.offer(i)
+            }
             Err(f) => self.close(i, Ending::Failed(f)),
+        }
+    }
+
+    /// Writes the HTTP/2 streams queued since the last wait, a connection at a time.
+    fn flush_queued(&mut self) {
+        while let Some(i) = self.to_flush.pop() {
+            let Some(c) = self.conns[i].as_mut() else {
+                continue;
+            };
+            c.to_flush = false;
+            if let Err(f) = c.flush(&self.plan.targets) {
+                self.close(i, Ending::Failed(f));
+            }
         }
     }
 
     /// Sleeps (on the timer) or polls until `next`, a due time or the end.
     fn wait(&mut self, next: Instant, now: Instant, events: &mut Events) {
+        self.flush_queued();
         let left = next.saturating_duration_since(now);
         events.clear();
         if left <= BUSY_WAIT && self.in_flight == 0 {

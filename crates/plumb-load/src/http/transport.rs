@@ -91,10 +91,16 @@ impl Transport {
                 }
                 Ok(_) => {
                     let processed = t.tls.process_new_packets();
-                    // An alert for the server, where rustls made one, before failing.
-                    let _ = t.send_records();
-                    processed.map_err(io::Error::other)?;
-                    t.send_records()?;
+                    if let Err(e) = processed {
+                        // An alert for the server, where rustls made one, before failing.
+                        let _ = t.send_records();
+                        return Err(io::Error::other(e));
+                    }
+                    // The client's last handshake record (TLS 1.3's Finished) waits for
+                    // the first request, to go out in the same write.
+                    if t.tls.is_handshaking() {
+                        t.send_records()?;
+                    }
                 }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(false),
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
