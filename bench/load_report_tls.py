@@ -6,6 +6,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from load_common import Kept, oha_holds  # noqa: E402
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.environ["OUT"]
 RUNS = json.load(open(f"{OUT}/runs.json"))
 TITLES = {
@@ -16,33 +19,8 @@ TITLES = {
 }
 
 
-def doc(run):
-    return json.load(open(f"{OUT}/{run['file']}"))
-
-
-def load(run):
-    return doc(run)["benchmarks"][0]["load"]
-
-
-def plumb_holds(run, rate):
-    l = load(run)
-    late = l["send_lateness"]["percentiles"]["p99"] / 1e3
-    errors = sum(l["errors"].values())
-    return run["code"] == 0 and l["achieved_rate"] >= 0.98 * rate and late < 5000 and errors == 0, late
-
-
-def oha_holds(d, rate):
-    s = d["summary"]
-    return s["requestsPerSec"] >= 0.98 * rate and s["successRate"] == 1.0
-
-
-def why_not(run):
-    codes = [x["code"] for x in doc(run)["benchmarks"][0]["diagnostics"] if x["severity"] != "info"]
-    if "generator-behind" in codes:
-        return "generator behind"
-    if "in-flight-bound-full" in codes:
-        return "server: in-flight bound full"
-    return ", ".join(codes) or "below 98 %"
+KEPT = Kept(OUT)
+doc, load, plumb_holds, why_not = KEPT.doc, KEPT.load, KEPT.plumb_holds, KEPT.why_not
 
 
 def oha_answered(d):

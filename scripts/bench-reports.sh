@@ -51,6 +51,8 @@ current inprocess
 report "# In-process harnesses side by side" python3 bench/inprocess_report.py "$dir"
 current load
 report "# plumb load vs wrk and oha" python3 bench/load_report.py "$dir"
+current load-tls
+report "# plumb load vs oha over HTTPS and HTTP/2" python3 bench/load_report_tls.py "$dir"
 current storage-engine
 report "# The storage-engine story, measured" python3 bench/storage_engine_report.py "$dir" 1 0
 current vs-hyperfine

@@ -10,22 +10,7 @@ use common::nginx::Nginx;
 use common::{read_doc, Env};
 
 fn load(env: &Env, url: &str, extra: &[&str]) -> common::Run {
-    let json = env.path("r.json");
-    let mut args = vec![
-        "load",
-        url,
-        "--rate",
-        "400",
-        "--duration",
-        "1s",
-        "--warmup",
-        "0s",
-        "--allow-late",
-        "--export-json",
-        json.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    env.plumb(&args)
+    common::nginx::load(env, &[url], "400", "1s", extra)
 }
 
 /// nginx's log of a case: (protocol, request's place on its connection).
@@ -153,24 +138,16 @@ fn a_mix_with_a_body_over_http2() {
         &format!("GET {base}/a\nweight 3\n\nPOST {base}/orders\nContent-Type: application/json\n@order.json\n"),
     );
     let ca = nginx.file("ca.pem");
-    let json = env.path("r.json");
-    env.plumb(&[
-        "load",
-        "--targets",
-        file.to_str().unwrap(),
-        "--rate",
+    let file = file.to_str().unwrap();
+    let ca = ca.to_str().unwrap();
+    let run = common::nginx::load(
+        &env,
+        &["--targets", file],
         "400",
-        "--duration",
         "1s",
-        "--warmup",
-        "0s",
-        "--cacert",
-        ca.to_str().unwrap(),
-        "--http2",
-        "--export-json",
-        json.to_str().unwrap(),
-    ])
-    .assert_code(0);
+        &["--cacert", ca, "--http2"],
+    );
+    run.assert_code(0);
     let log = nginx.access_log("tls13");
     assert_eq!(log.len(), 400);
     let posts: Vec<&String> = log.iter().filter(|l| l.starts_with("/orders ")).collect();
@@ -181,7 +158,7 @@ fn a_mix_with_a_body_over_http2() {
             .all(|l| l.starts_with("/orders 200 HTTP/2.0 ") && l.ends_with(" POST 18 localhost")),
         "{posts:?}"
     );
-    let doc = read_doc(&json);
+    let doc = read_doc(&env.path("r.json"));
     assert_eq!(doc.benchmarks.len(), 3);
     assert_eq!(doc.benchmarks[2].load().unwrap().ok, posts.len() as u64);
 }

@@ -11,22 +11,7 @@ use common::{read_doc, Env};
 use plumb_model::ProducerSettings;
 
 fn short_load(env: &Env, url: &str, extra: &[&str]) -> common::Run {
-    let json = env.path("r.json");
-    let mut args = vec![
-        "load",
-        url,
-        "--rate",
-        "200",
-        "--duration",
-        "1s",
-        "--warmup",
-        "0s",
-        "--allow-late",
-        "--export-json",
-        json.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    env.plumb(&args)
+    common::nginx::load(env, &[url], "200", "1s", extra)
 }
 
 fn tls_of(doc: &plumb_model::ResultDocument) -> plumb_model::TlsSettings {

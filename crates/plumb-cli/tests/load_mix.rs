@@ -10,23 +10,7 @@ use common::{read_doc, Env};
 use plumb_model::ProducerSettings;
 
 fn mix_load(env: &Env, file: &str, extra: &[&str]) -> common::Run {
-    let json = env.path("r.json");
-    let mut args = vec![
-        "load",
-        "--targets",
-        file,
-        "--rate",
-        "1000",
-        "--duration",
-        "2s",
-        "--warmup",
-        "0s",
-        "--allow-late",
-        "--export-json",
-        json.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    env.plumb(&args)
+    common::nginx::load(env, &["--targets", file], "1000", "2s", extra)
 }
 
 /// Requests per path in nginx's log of `case`.

@@ -154,6 +154,29 @@ impl Drop for Nginx {
 /// count up from a base drawn from the process id, below the kernel's ephemeral range
 /// (32768 on), so no client socket takes one between the check and nginx's bind; each
 /// is checked free by binding it.
+/// `plumb load` of `what` (a URL, or `--targets FILE`) at `rate` for `secs`, no warm-up
+/// (nginx's log then holds exactly the measured requests), its result in `r.json` of the
+/// test's directory; `extra` options last.
+pub fn load(env: &super::Env, what: &[&str], rate: &str, secs: &str, extra: &[&str]) -> super::Run {
+    let json = env.path("r.json");
+    let json = json.to_str().unwrap();
+    let mut args = vec!["load"];
+    args.extend_from_slice(what);
+    args.extend_from_slice(&[
+        "--rate",
+        rate,
+        "--duration",
+        secs,
+        "--warmup",
+        "0s",
+        "--allow-late",
+        "--export-json",
+        json,
+    ]);
+    args.extend_from_slice(extra);
+    env.plumb(&args)
+}
+
 fn free_port() -> u16 {
     use std::sync::atomic::{AtomicU32, Ordering};
     static NEXT: AtomicU32 = AtomicU32::new(0);

@@ -380,14 +380,7 @@ impl<C: TimeSource> Engine<C> {
     fn take_up(&mut self, t: usize, due: Instant, now: Instant) {
         let h = self.plan.targets[t].host;
         if !self.pools[h].waiting.is_empty() {
-            let bound_full = self.pools[h].open >= self.pools[h].limit;
-            self.pools[h].waiting.push_back(Waiting {
-                due,
-                since: now,
-                retried: false,
-                bound_full,
-                target: t,
-            });
+            self.queue(h, t, due, now);
             self.grow(h, now);
             return;
         }
@@ -404,15 +397,20 @@ impl<C: TimeSource> Engine<C> {
                 }
             }
         } else {
-            let bound_full = self.pools[h].open >= self.pools[h].limit;
-            self.pools[h].waiting.push_back(Waiting {
-                due,
-                since: now,
-                retried: false,
-                bound_full,
-                target: t,
-            });
+            self.queue(h, t, due, now);
         }
+    }
+
+    /// Target `t`'s request, due at `due`, waits for a connection to host `h`.
+    fn queue(&mut self, h: usize, t: usize, due: Instant, now: Instant) {
+        let bound_full = self.pools[h].open >= self.pools[h].limit;
+        self.pools[h].waiting.push_back(Waiting {
+            due,
+            since: now,
+            retried: false,
+            bound_full,
+            target: t,
+        });
     }
 
     /// A listed connection of host `h` that still has room (one listed before the

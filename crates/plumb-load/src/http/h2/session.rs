@@ -266,10 +266,7 @@ impl H2 {
             self.received = 0;
         }
         let body = unpadded(h, payload)?.len() as u64;
-        let Some(pos) = inflight
-            .iter()
-            .position(|r| r.stream == h.stream && r.stream != 0)
-        else {
+        let Some(pos) = position(inflight, h.stream) else {
             return Ok(()); // A stream cancelled here: its remaining DATA is dropped.
         };
         inflight[pos].received += body;
@@ -310,10 +307,7 @@ impl H2 {
             })
             .map_err(|e| protocol(format!("a header block HPACK cannot decode: {e}")))?;
         let id = self.block_stream;
-        let Some(pos) = inflight
-            .iter()
-            .position(|r| r.stream == id && r.stream != 0)
-        else {
+        let Some(pos) = position(inflight, id) else {
             return Ok(());
         };
         if let Some(s) = status {
@@ -360,11 +354,17 @@ fn answer(r: &InFlight) -> Response {
     }
 }
 
+/// Where stream `id`'s request is among those in flight (a linear search: a connection
+/// carries `--streams` of them, 100 by default).
+fn position(inflight: &VecDeque<InFlight>, id: u32) -> Option<usize> {
+    inflight
+        .iter()
+        .position(|r| r.stream == id && r.stream != 0)
+}
+
 /// The in-flight request of stream `id`, taken out.
 fn take(inflight: &mut VecDeque<InFlight>, id: u32) -> Option<InFlight> {
-    let pos = inflight
-        .iter()
-        .position(|r| r.stream == id && r.stream != 0)?;
+    let pos = position(inflight, id)?;
     inflight.remove(pos)
 }
 
