@@ -659,6 +659,15 @@ pub struct LoadArgs {
     /// This agent's name, recorded in the result (for plumb merge).
     #[arg(long)]
     pub agent: Option<String>,
+    /// N agents share one schedule: --rate is then the whole test's, and this agent sends
+    /// arrivals I, I + N, I + 2N, … of it (I from --agent-index), so the agents together
+    /// send exactly what one generator would have, due time by due time (Poisson too).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub agents: Option<u32>,
+    /// This agent's index, 0 … N − 1 (else JOB_COMPLETION_INDEX, as a Kubernetes Indexed
+    /// Job sets it, or SLURM_PROCID).
+    #[arg(long, value_name = "I")]
+    pub agent_index: Option<u32>,
     /// Confidence level recorded with the result (and used when it is analysed or compared).
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,

@@ -426,6 +426,8 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         a.tls.warn_unused(url);
     }
     let headers = headers_of(a)?;
+    let agents =
+        crate::load_agents::agent_share(a.agents, a.agent_index, |k| std::env::var(k).ok())?;
     let mode = match (a.rate, a.closed) {
         (Some(rate), None) => LoadMode::Open {
             rate,
@@ -457,6 +459,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         seed: a.seed,
         http2: a.http2,
         streams: a.streams as usize,
+        agents,
     };
     let settings = LoadSettings {
         url: url.to_string(),
@@ -466,7 +469,11 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         warmup: a.warmup,
         timeout: a.timeout,
         start_at: a.start_at,
-        agent: a.agent.clone(),
+        // One of several agents sharing a schedule is named by its index unless named.
+        agent: a
+            .agent
+            .clone()
+            .or_else(|| agents.map(|s| format!("agent-{}", s.index))),
         spin: a.spin,
         threads: a.threads,
         pipeline: if a.http2 { a.streams } else { a.pipeline },
@@ -481,6 +488,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         // Filled once the handshake before the test has said what was agreed.
         tls: None,
         http2: a.http2,
+        agents,
         mix: None,
     };
     Ok((cfg, settings))

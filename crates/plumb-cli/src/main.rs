@@ -17,6 +17,7 @@ mod history_confirm;
 mod history_out;
 mod history_report;
 mod history_show;
+mod load_agents;
 mod load_cmd;
 mod load_live;
 mod load_mix;

@@ -576,3 +576,79 @@ fn a_latency_tail_that_is_the_generator_s_is_said() {
         .iter()
         .any(|d| d.code() == plumb_model::DiagnosticCode::LatencyFromGenerator));
 }
+
+/// `--agents 2`: each agent sends half of one schedule at the whole test's rate (the
+/// second agent's index from JOB_COMPLETION_INDEX, as an Indexed Job sets it), records
+/// its share, and the merge adds the shares back to the rate asked.
+#[test]
+fn agents_share_one_schedule_and_merge_back_to_its_rate() {
+    use std::process::Stdio;
+    let env = Env::new();
+    let port = stalling_server(1_000_000, Duration::ZERO);
+    let url = format!("http://127.0.0.1:{port}/");
+    let start_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 2;
+    let agents: Vec<_> = (0..2)
+        .map(|i| {
+            let out = env.path(&format!("share{i}.json"));
+            let mut args = vec![
+                "load".to_string(),
+                url.clone(),
+                "--rate".into(),
+                "200".into(),
+                "--duration".into(),
+                "2s".into(),
+                "--warmup".into(),
+                "0s".into(),
+                "--allow-late".into(),
+                "--agents".into(),
+                "2".into(),
+                "--start-at".into(),
+                start_at.to_string(),
+                "--export-json".into(),
+                out.to_str().unwrap().into(),
+            ];
+            if i == 0 {
+                args.extend(["--agent-index".into(), "0".into()]);
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let child = env
+                .command(&args)
+                .env("JOB_COMPLETION_INDEX", "1")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            (child, out)
+        })
+        .collect();
+    let mut files = Vec::new();
+    for (child, out) in agents {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        files.push(out);
+    }
+    for (i, f) in files.iter().enumerate() {
+        let doc = read_doc(f);
+        let plumb_model::ProducerSettings::Load(s) = &doc.settings.producer else {
+            panic!("a load result")
+        };
+        let share = s.agents.expect("the share recorded");
+        assert_eq!((share.count, share.index), (2, i as u32));
+        let l = doc.benchmarks[0].load().unwrap();
+        // Half of 200/s for 2 s each: 200 requests, offered at 100/s.
+        assert_eq!(l.target_rate, Some(100.0));
+        assert!((195..=201).contains(&l.due), "agent {i}: {} due", l.due);
+    }
+    let merged = env.path("merged.json");
+    let (a, b) = (files[0].to_str().unwrap(), files[1].to_str().unwrap());
+    env.plumb(&["merge", a, b, "-o", merged.to_str().unwrap()])
+        .assert_code(0);
+    let m = read_doc(&merged).benchmarks[0].load().cloned().unwrap();
+    assert_eq!(m.due, 400, "the whole schedule: 200/s for 2 s");
+    let target = m.target_rate.unwrap();
+    assert!((199.0..=201.0).contains(&target), "{target}");
+}

@@ -29,7 +29,9 @@ pub fn load_benchmark(
         None => format!("{} {}", settings.method, settings.url),
     };
     let runs: Vec<&LoadReport> = reports.iter().collect();
-    benchmark(settings, name, &runs, 1.0)
+    // One agent of several offers its share of the whole test's rate.
+    let share = settings.agents.map_or(1.0, |a| 1.0 / a.count.max(1) as f64);
+    benchmark(settings, name, &runs, share)
 }
 
 /// The test's benchmarks: the one target's, or a mix's whole and then each target's
@@ -48,7 +50,8 @@ pub fn load_benchmarks(
         if runs.is_empty() {
             continue;
         }
-        let share = entry.weight as f64 / total as f64;
+        let agent_share = settings.agents.map_or(1.0, |a| 1.0 / a.count.max(1) as f64);
+        let share = agent_share * entry.weight as f64 / total as f64;
         let mut b = benchmark(settings, entry.name.clone(), &runs, share)?;
         b.parameters
             .insert("weight".into(), entry.weight.to_string());

@@ -107,6 +107,7 @@ fn cfg(addr: SocketAddr, mode: Pacing, secs: f64) -> LoadConfig {
         seed: 1,
         http2: false,
         streams: 1,
+        agents: None,
     }
 }
 

@@ -190,9 +190,21 @@ pub struct LoadSettings {
     /// result's connection setup (a server may offer only HTTP/1.1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub http2: bool,
+    /// One agent of several sharing one schedule (`--agents N --agent-index I`): `mode`'s
+    /// rate is then the whole test's, this agent sending arrivals I, I + N, …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<AgentShare>,
     /// A request mix (`--targets FILE`): `url` is then its first target's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mix: Option<Box<MixSettings>>,
+}
+
+/// An agent's share of a schedule shared by `count` agents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentShare {
+    pub count: u32,
+    /// 0 … count − 1.
+    pub index: u32,
 }
 
 /// A request mix as a load test drew it.
@@ -281,6 +293,7 @@ mod tests {
                 new_connection: false,
                 tls: None,
                 http2: false,
+                agents: None,
                 mix: None,
             }),
         };

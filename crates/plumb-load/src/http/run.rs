@@ -82,6 +82,9 @@ pub struct LoadConfig {
     /// HTTP/2 (ALPN `h2` on https, prior knowledge on http), `streams` a connection.
     pub http2: bool,
     pub streams: usize,
+    /// This agent's share of a schedule shared by several (`--agents N --agent-index I`):
+    /// `mode`'s rate is the whole test's.
+    pub agents: Option<plumb_model::AgentShare>,
 }
 
 /// One request of a mix: what is sent, and its share by weight.
@@ -139,7 +142,7 @@ pub fn run(
         .enumerate()
         .map(|(i, first)| Plan {
             thread: i,
-            work: work(&cfg.mode, threads, i),
+            work: work(&cfg.mode, threads, i, cfg.agents),
             start,
             measure_from: start + cfg.warmup,
             end: start + cfg.warmup + cfg.duration,
@@ -189,11 +192,19 @@ pub fn run(
     Ok(report)
 }
 
-fn work(mode: &Pacing, threads: usize, i: usize) -> Work {
+/// Thread `i`'s work: its share of the schedule (agent I of N, thread i of T: arrivals
+/// I + N·i, stride N·T), or its clients of a closed loop.
+fn work(mode: &Pacing, threads: usize, i: usize, agents: Option<plumb_model::AgentShare>) -> Work {
+    let (n, agent) = agents.map_or((1, 0), |a| (a.count as usize, a.index as usize));
     match *mode {
         Pacing::Open {
             rate, poisson_seed, ..
-        } => Work::Open(Schedule::new(rate, threads, i, poisson_seed)),
+        } => Work::Open(Schedule::new(
+            rate,
+            n * threads,
+            agent + n * i,
+            poisson_seed,
+        )),
         Pacing::Closed { connections } => Work::Closed(share(connections, threads, i)),
     }
 }

@@ -1,23 +1,26 @@
 //! When requests are due: a fixed interval or Poisson arrivals, as offsets in whole
-//! nanoseconds from the test's start. With several threads each takes every n-th request
-//! of one schedule's rate (its own phase, or its own Poisson stream at rate/n: the superposition of
-//! independent Poisson streams is Poisson), so together they offer exactly the rate asked.
+//! nanoseconds from the test's start. One schedule is shared by every generator thread of
+//! every agent: a share takes every `stride`-th arrival from `offset` (agent I of N,
+//! thread t of T: offset I + N·t, stride N·T), so the union of the shares is the single
+//! schedule's arrivals, each due to the nanosecond when one generator would have sent it —
+//! Poisson too, whose shares all walk the one stream of gaps drawn from the seed.
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::time::Duration;
 
-/// One thread's due times, as whole nanoseconds from the test's start.
+/// One share's due times, as whole nanoseconds from the test's start.
 pub struct Schedule {
-    /// Arrivals per second of the whole schedule (all threads together).
+    /// Arrivals per second of the whole schedule (every share together).
     rate: f64,
-    threads: u64,
-    /// Constant schedule: the number, in the single-thread schedule, of the next
-    /// arrival; this thread takes `index`, `index + threads`, … Each due time is computed
-    /// from its number, never by adding steps, so it does not drift and any thread's
-    /// (or agent's) arrival n is at exactly round(n · 10⁹ / rate) ns.
+    stride: u64,
+    /// Constant schedule: the number, in the single schedule, of the next arrival; this
+    /// share takes `offset`, `offset + stride`, … Each due time is computed from its
+    /// number, never by adding steps, so it does not drift and any share's arrival n is
+    /// at exactly round(n · 10⁹ / rate) ns.
     arrival: u64,
-    /// Poisson: this thread's stream.
+    /// Poisson: the one stream of gaps (each rounded to the nanosecond), walked by every
+    /// share; this one adds up `stride` of them between its arrivals.
     poisson: Option<Pcg64>,
     /// The next due time, computed once when the schedule moves past the previous one:
     /// the generator peeks at it on every pass of its loop.
@@ -25,18 +28,19 @@ pub struct Schedule {
 }
 
 impl Schedule {
-    /// Thread `index` of `threads` sharing `rate` requests/s.
-    pub fn new(rate: f64, threads: usize, index: usize, poisson_seed: Option<u64>) -> Self {
+    /// The share taking every `stride`-th arrival from `offset` of a schedule of `rate`
+    /// requests/s (thread `index` of `threads` alone: `new(rate, threads, index, …)`).
+    pub fn new(rate: f64, stride: usize, offset: usize, poisson_seed: Option<u64>) -> Self {
         let mut s = Schedule {
             rate,
-            threads: threads as u64,
-            arrival: index as u64,
-            poisson: poisson_seed.map(|seed| Pcg64::seed_from_u64(seed.wrapping_add(index as u64))),
+            stride: stride.max(1) as u64,
+            arrival: offset as u64,
+            poisson: poisson_seed.map(Pcg64::seed_from_u64),
             next: Duration::ZERO,
         };
-        let mean = s.mean_gap_ns();
         s.next = match &mut s.poisson {
-            Some(r) => exponential_gap(mean, r),
+            // The single schedule's arrival `offset` comes after offset + 1 gaps.
+            Some(r) => gaps(1e9 / rate, offset as u64 + 1, r),
             None => s.due(),
         };
         s
@@ -47,19 +51,13 @@ impl Schedule {
         Duration::from_nanos((self.arrival as f64 * 1e9 / self.rate).round() as u64)
     }
 
-    /// The mean gap of this thread's arrivals (its rate: `rate / threads`), ns.
-    fn mean_gap_ns(&self) -> f64 {
-        self.threads as f64 * 1e9 / self.rate
-    }
-
     /// The next due offset from the start, then moves past it.
     pub fn take(&mut self) -> Duration {
         let t = self.next;
-        let mean = self.mean_gap_ns();
         self.next = match &mut self.poisson {
-            Some(r) => t + exponential_gap(mean, r),
+            Some(r) => t + gaps(1e9 / self.rate, self.stride, r),
             None => {
-                self.arrival += self.threads;
+                self.arrival += self.stride;
                 self.due()
             }
         };
@@ -86,7 +84,7 @@ impl Schedule {
         }
         let first_counted = self.first_at_or_after(from.max(self.next));
         let past = self.first_at_or_after(until);
-        let counted = past.saturating_sub(first_counted) / self.threads;
+        let counted = past.saturating_sub(first_counted) / self.stride;
         self.arrival = self.arrival.max(past);
         self.next = self.due();
         counted
@@ -95,7 +93,7 @@ impl Schedule {
     /// Constant schedule: the number of this thread's first arrival at or after `t`, not
     /// before its next one.
     fn first_at_or_after(&self, t: Duration) -> u64 {
-        let step = self.threads;
+        let step = self.stride;
         let at = |n: u64| Duration::from_nanos((n as f64 * 1e9 / self.rate).round() as u64);
         // An estimate from the rate, then moved onto this thread's arrivals and corrected
         // for the rounding to whole nanoseconds.
@@ -115,9 +113,14 @@ impl Schedule {
     }
 }
 
-/// An exponential gap of mean `mean_ns`, to the nanosecond.
-fn exponential_gap(mean_ns: f64, r: &mut Pcg64) -> Duration {
-    Duration::from_nanos((-mean_ns * (1.0 - r.gen::<f64>()).ln()).round() as u64)
+/// The sum of the stream's next `n` exponential gaps of mean `mean_ns`, each rounded to
+/// the nanosecond (as the single schedule adds them one by one).
+fn gaps(mean_ns: f64, n: u64, r: &mut Pcg64) -> Duration {
+    let mut sum = 0u64;
+    for _ in 0..n {
+        sum += (-mean_ns * (1.0 - r.gen::<f64>()).ln()).round() as u64;
+    }
+    Duration::from_nanos(sum)
 }
 
 #[cfg(test)]
@@ -166,6 +169,27 @@ mod tests {
         let n = poisson.skip_before(Duration::from_secs(10), Duration::from_secs(5));
         assert!((4700..5300).contains(&n), "{n}");
         assert!(poisson.peek() >= Duration::from_secs(10));
+    }
+
+    /// Agents × threads, constant and Poisson: every share's due times together are the
+    /// single schedule's, each to the nanosecond.
+    #[test]
+    fn every_share_of_agents_and_threads_makes_up_the_single_schedule() {
+        for seed in [None, Some(11)] {
+            let (agents, threads, per_share) = (3usize, 2usize, 5_000usize);
+            let mut union: Vec<Duration> = Vec::new();
+            for agent in 0..agents {
+                for t in 0..threads {
+                    let mut s = Schedule::new(2000.0, agents * threads, agent + agents * t, seed);
+                    union.extend((0..per_share).map(|_| s.take()));
+                }
+            }
+            union.sort();
+            let mut one = Schedule::new(2000.0, 1, 0, seed);
+            for (k, t) in union.iter().enumerate() {
+                assert_eq!(*t, one.take(), "arrival {k} ({seed:?})");
+            }
+        }
     }
 
     #[test]
