@@ -461,7 +461,18 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         streams: a.streams as usize,
         agents,
     };
-    let settings = LoadSettings {
+    let settings = settings_of(a, url, mode, agents);
+    Ok((cfg, settings))
+}
+
+/// What the result records of the options (TLS filled once the handshake has agreed).
+fn settings_of(
+    a: &LoadArgs,
+    url: &str,
+    mode: LoadMode,
+    agents: Option<plumb_model::AgentShare>,
+) -> LoadSettings {
+    LoadSettings {
         url: url.to_string(),
         method: a.method.clone(),
         mode,
@@ -490,8 +501,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         http2: a.http2,
         agents,
         mix: None,
-    };
-    Ok((cfg, settings))
+    }
 }
 
 fn write_hgrm(dir: &Path, report: &LoadReport) -> Result<(), CliError> {
