@@ -651,4 +651,44 @@ fn agents_share_one_schedule_and_merge_back_to_its_rate() {
     assert_eq!(m.due, 400, "the whole schedule: 200/s for 2 s");
     let target = m.target_rate.unwrap();
     assert!((199.0..=201.0).contains(&target), "{target}");
+
+    // The same two as shares of 3 agents: agent 2 is missing, and said to be.
+    let edited = |from: &std::path::Path, name: &str, count: u32, index: u32| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(from).unwrap()).unwrap();
+        v["settings"]["producer"]["agents"] = serde_json::json!({"count": count, "index": index});
+        let path = env.path(name);
+        std::fs::write(&path, v.to_string()).unwrap();
+        path.display().to_string()
+    };
+    let (c, d) = (
+        edited(&files[0], "c.json", 3, 0),
+        edited(&files[1], "d.json", 3, 1),
+    );
+    let partial = env.path("partial.json");
+    let run = env.plumb(&["merge", &c, &d, "-o", partial.to_str().unwrap()]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("agent 2 of the 3 sharing the schedule is missing"),
+        "{}",
+        run.stdout
+    );
+    // Two results claiming the same index, or different counts: refused.
+    let e = edited(&files[1], "e.json", 3, 0);
+    let twice = env.plumb(&["merge", &c, &e, "-o", partial.to_str().unwrap()]);
+    twice.assert_code(2);
+    assert!(
+        twice.stderr.contains("are both agent 0 of 3"),
+        "{}",
+        twice.stderr
+    );
+    let f = edited(&files[1], "f.json", 2, 1);
+    let counts = env.plumb(&["merge", &c, &f, "-o", partial.to_str().unwrap()]);
+    counts.assert_code(2);
+    assert!(
+        counts.stderr.contains("is a share of 2 agents"),
+        "{}",
+        counts.stderr
+    );
 }

@@ -140,6 +140,15 @@ pub fn merged_document(
         }
     }
     let first = docs.first().ok_or(CombineError::Nothing)?;
+    let shares: Vec<Option<plumb_model::AgentShare>> = docs
+        .iter()
+        .map(|d| match &d.settings.producer {
+            ProducerSettings::Load(s) => s.agents,
+            _ => None,
+        })
+        .collect();
+    let missing = plumb_analysis::load_checks::merged::agent_shares(&shares, paths)
+        .map_err(|words| CombineError::Shares { words })?;
     let mut merged = first.clone();
     merged.benchmarks.clear();
     merged.invocation = invocation;
@@ -164,6 +173,7 @@ pub fn merged_document(
         b.diagnostics = m.notes;
         b.diagnostics
             .extend(plumb_analysis::load_checks::merged::targets(&names));
+        b.diagnostics.extend(missing.clone());
         merged.benchmarks.push(b);
     }
     Ok(merged)

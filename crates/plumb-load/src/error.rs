@@ -67,6 +67,11 @@ pub enum CombineError {
     NotLoad {
         input: String,
     },
+    /// Agents' shares of one schedule that do not make one test (a different N, an
+    /// index twice, a share beside a whole): the words say which.
+    Shares {
+        words: String,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -113,6 +118,7 @@ impl fmt::Display for CombineError {
                 "{a} and {b} are the same result (same window, same histogram): merging it twice would double its counts"
             ),
             CombineError::Disjoint { words } => f.write_str(words),
+            CombineError::Shares { words } => f.write_str(words),
             CombineError::NotLoad { input } => write!(
                 f,
                 "{input}: merge combines load results (plumb load); this file has other benchmarks"

@@ -2,7 +2,7 @@
 //! overlap (or the summed rate was never offered), and their schedules and targets
 //! should be the same.
 use plumb_model::finding::{AgentWindow, DifferentSchedules, DisjointWindows};
-use plumb_model::{Diagnostic, MeasuredWindow, Severity};
+use plumb_model::{AgentShare, Diagnostic, MeasuredWindow, Severity};
 
 /// Each window must share this fraction of itself with every other.
 pub const MIN_OVERLAP: f64 = 0.9;
@@ -77,6 +77,57 @@ pub fn targets(targets: &[String]) -> Option<Diagnostic> {
     })
 }
 
+/// Agents' shares of one schedule (`--agents N`), one per input (`None`: an input that
+/// is no share): the same N and each index once, else a refusal's words; indices absent
+/// from the inputs, a finding.
+pub fn agent_shares(
+    shares: &[Option<AgentShare>],
+    names: &[String],
+) -> Result<Option<Diagnostic>, String> {
+    let Some(first) = shares.iter().flatten().next() else {
+        return Ok(None);
+    };
+    if let Some(i) = shares.iter().position(Option::is_none) {
+        return Err(format!(
+            "{} is not a share of a schedule (--agents) while the others are: merge results of one kind",
+            label(names, i)
+        ));
+    }
+    let shares: Vec<AgentShare> = shares.iter().flatten().copied().collect();
+    if let Some(i) = shares.iter().position(|s| s.count != first.count) {
+        return Err(format!(
+            "{} is a share of {} agents, {} of {}: the agents of one test share one --agents",
+            label(names, i),
+            shares[i].count,
+            label(names, 0),
+            first.count
+        ));
+    }
+    for (i, s) in shares.iter().enumerate() {
+        if let Some(j) = shares[..i].iter().position(|t| t.index == s.index) {
+            return Err(format!(
+                "{} and {} are both agent {} of {}: each index is one agent's",
+                label(names, j),
+                label(names, i),
+                s.index,
+                s.count
+            ));
+        }
+    }
+    let missing: Vec<u32> = (0..first.count)
+        .filter(|k| !shares.iter().any(|s| s.index == *k))
+        .collect();
+    Ok((!missing.is_empty()).then(|| {
+        Diagnostic::new(
+            Severity::Warning,
+            DifferentSchedules::AgentsMissing {
+                agents: first.count,
+                missing,
+            },
+        )
+    }))
+}
+
 /// An input's name in findings: its file, or its place.
 pub fn label(names: &[String], i: usize) -> String {
     names
@@ -90,6 +141,33 @@ mod tests {
     use super::*;
     use plumb_model::quantity::{Duration, Timestamp};
     use plumb_model::Finding;
+
+    #[test]
+    fn agent_shares_must_be_one_schedules_and_missing_ones_are_said() {
+        let names: Vec<String> = ["a.json", "b.json", "c.json"].map(String::from).to_vec();
+        let share = |count, index| Some(AgentShare { count, index });
+        assert_eq!(agent_shares(&[None, None], &names), Ok(None));
+        assert_eq!(
+            agent_shares(&[share(3, 0), share(3, 2), share(3, 1)], &names),
+            Ok(None)
+        );
+        let d = agent_shares(&[share(4, 0), share(4, 3)], &names)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            d.finding,
+            Finding::DifferentSchedules(DifferentSchedules::AgentsMissing {
+                agents: 4,
+                missing: vec![1, 2]
+            })
+        );
+        let refused = |shares: &[Option<AgentShare>]| agent_shares(shares, &names).unwrap_err();
+        assert!(refused(&[share(2, 0), None]).contains("b.json is not a share"));
+        assert!(refused(&[share(2, 0), share(3, 1)])
+            .contains("b.json is a share of 3 agents, a.json of 2"));
+        assert!(refused(&[share(3, 1), share(3, 0), share(3, 1)])
+            .contains("a.json and c.json are both agent 1 of 3"));
+    }
 
     fn window(from_s: u64, to_s: u64) -> MeasuredWindow {
         let t0 = Timestamp::from_unix_secs_f64(1_800_000_000.0);

@@ -465,6 +465,11 @@ fn merged() -> Vec<Diagnostic> {
             targets: vec!["/a".into(), "/b".into()],
         }
         .into()),
+        w(DifferentSchedules::AgentsMissing {
+            agents: 4,
+            missing: vec![2],
+        }
+        .into()),
     ]
 }
 

@@ -134,4 +134,7 @@ pub enum DifferentSchedules {
     Rates { rates: Vec<Option<f64>> },
     /// The targets the inputs loaded, each merged on its own.
     Targets { targets: Vec<String> },
+    /// Agents sharing one schedule (`--agents N`) of which these indices are not among
+    /// the inputs: the merge is not the whole schedule.
+    AgentsMissing { agents: u32, missing: Vec<u32> },
 }

@@ -167,6 +167,17 @@ pub fn different_schedules(x: &DifferentSchedules) -> Words {
             targets.len(),
             targets.join(", ")
         )),
+        DifferentSchedules::AgentsMissing { agents, missing } => {
+            let missing: Vec<String> = missing.iter().map(u32::to_string).collect();
+            Words::new(format!(
+                "agent{} {} of the {agents} sharing the schedule {} missing: the merged result is {} of {agents} shares of it, and its rate falls short by the rest",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", "),
+                if missing.len() == 1 { "is" } else { "are" },
+                *agents as usize - missing.len()
+            ))
+            .advice("merge every agent's result (their indices run from 0 to N − 1)")
+        }
     }
 }
 
