@@ -5,6 +5,7 @@
 //! virtual time, driven by a closed-loop and an open-loop client, which shows what a
 //! closed-loop test hides with exact queueing arithmetic instead of a noisy clock.
 
+pub mod agents;
 mod document;
 mod error;
 mod histogram;
