@@ -5,7 +5,7 @@
 use crate::pg_url::{StoreUrl, TlsMode};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
-use rustls::crypto::{ring, verify_tls12_signature, verify_tls13_signature, CryptoProvider};
+use rustls::crypto::ring;
 use rustls::SignatureScheme;
 use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, Error, RootCertStore};
 use rustls_pki_types::pem::PemObject;
@@ -18,9 +18,10 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, String> {
     let provider = Arc::new(ring::default_provider());
     let verifier: Arc<dyn ServerCertVerifier> = match url.tls {
-        TlsMode::Disable | TlsMode::Prefer | TlsMode::Require => Arc::new(Unverified {
-            provider: provider.clone(),
-        }),
+        // libpq's `require`: any certificate, the handshake's signatures still checked.
+        TlsMode::Disable | TlsMode::Prefer | TlsMode::Require => {
+            plumb_tls::AnyCertificate::new(provider.clone())
+        }
         TlsMode::VerifyCa | TlsMode::VerifyFull => {
             let webpki = WebPkiServerVerifier::builder_with_provider(
                 Arc::new(roots(url)?),
@@ -61,63 +62,10 @@ fn roots(url: &StoreUrl) -> Result<RootCertStore, String> {
             store.add_parsable_certificates(certs);
         }
         None => {
-            store.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+            plumb_tls::add_system_roots(&mut store);
         }
     }
     Ok(store)
-}
-
-/// libpq's `require`: any certificate, while the handshake's signatures are still checked.
-#[derive(Debug)]
-struct Unverified {
-    provider: Arc<CryptoProvider>,
-}
-
-impl ServerCertVerifier for Unverified {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
 }
 
 /// libpq's `verify-ca`: the chain must lead to a root; the name is not checked.

@@ -21,10 +21,8 @@ pub struct InFlight {
     pub sent: Instant,
     pub deadline: Instant,
     pub retried: bool,
-    /// Which of the test's targets it asks for.
+    /// Which of the test's targets it asks for (a HEAD request's answer has no body).
     pub target: usize,
-    /// A HEAD request: its answer has no body.
-    pub head: bool,
     /// HTTP/2: its stream (0 until its frames are made), the status its headers gave,
     /// and the body bytes read so far.
     pub stream: u32,
@@ -278,7 +276,7 @@ impl Conn {
         targets: &[PlannedTarget],
         out: &mut Vec<Completion>,
     ) -> Result<Option<Ending>, Failure> {
-        let ending = self.read_socket(to_the_end, out)?;
+        let ending = self.read_socket(to_the_end, targets, out)?;
         if ending.is_none() && self.h2.is_some() {
             // Settings' and pings' acknowledgements, window updates, and requests a
             // window update (or the server's settings) let go.
@@ -293,6 +291,7 @@ impl Conn {
     fn read_socket(
         &mut self,
         to_the_end: bool,
+        targets: &[PlannedTarget],
         out: &mut Vec<Completion>,
     ) -> Result<Option<Ending>, Failure> {
         loop {
@@ -313,7 +312,7 @@ impl Conn {
                 Ok(n) => {
                     self.end += n;
                     let done = Instant::now();
-                    self.parse(done, out)?;
+                    self.parse(done, targets, out)?;
                     if n < space && !to_the_end && !self.transport.is_tls() {
                         return Ok(None);
                     }
@@ -343,7 +342,12 @@ impl Conn {
         }
     }
 
-    fn parse(&mut self, done: Instant, out: &mut Vec<Completion>) -> Result<(), Failure> {
+    fn parse(
+        &mut self,
+        done: Instant,
+        targets: &[PlannedTarget],
+        out: &mut Vec<Completion>,
+    ) -> Result<(), Failure> {
         if let Some(h2) = self.h2.as_mut() {
             let before = out.len();
             let used = h2.frames(
@@ -362,7 +366,10 @@ impl Conn {
         }
         while self.start < self.end {
             if self.reader.idle() {
-                let head = self.inflight.front().is_some_and(|r| r.head);
+                let head = self
+                    .inflight
+                    .front()
+                    .is_some_and(|r| targets[r.target].head);
                 self.reader.answering_head(head);
             }
             let step = self.reader.advance(&self.buf[self.start..self.end])?;

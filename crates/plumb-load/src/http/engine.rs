@@ -432,14 +432,12 @@ impl<C: TimeSource> Engine<C> {
 
     fn send(&mut self, i: usize, t: usize, due: Instant, retried: bool) {
         let sent = self.clock.now();
-        let target = &self.plan.targets[t];
         let r = InFlight {
             due,
             sent,
             deadline: sent + self.plan.timeout,
             retried,
             target: t,
-            head: target.head,
             stream: 0,
             status: 0,
             received: 0,

@@ -4,12 +4,9 @@
 //! said wherever a latency is) — and the blocking handshake made once before any load, so
 //! that a certificate that is expired, for another name or from an unknown issuer is
 //! refused naming which, with nothing sent.
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
-use rustls::{
-    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
-};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::{CertificateError, ClientConfig, RootCertStore};
 use std::fmt;
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
@@ -126,7 +123,7 @@ pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, TlsError> {
     let builder = if o.insecure {
         builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(NoVerification(provider)))
+            .with_custom_certificate_verifier(plumb_tls::AnyCertificate::new(provider))
     } else {
         builder.with_root_certificates(roots(o)?)
     };
@@ -178,51 +175,10 @@ fn roots(o: &TlsOptions) -> Result<RootCertStore, TlsError> {
             }
         }
         None => {
-            store.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+            plumb_tls::add_system_roots(&mut store);
         }
     }
     Ok(store)
-}
-
-/// `--insecure`: every certificate accepted; the handshake's signatures still checked.
-#[derive(Debug)]
-struct NoVerification(Arc<rustls::crypto::CryptoProvider>);
-
-impl ServerCertVerifier for NoVerification {
-    fn verify_server_cert(
-        &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let schemes = &self.0.signature_verification_algorithms;
-        rustls::crypto::verify_tls12_signature(message, cert, dss, schemes)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let schemes = &self.0.signature_verification_algorithms;
-        rustls::crypto::verify_tls13_signature(message, cert, dss, schemes)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
 }
 
 /// The name a host's certificate must carry (an IP literal: its address, and no SNI).

@@ -14,7 +14,6 @@ fn in_flight(stream: u32) -> InFlight {
         deadline: now,
         retried: false,
         target: 0,
-        head: false,
         stream,
         status: 0,
         received: 0,
