@@ -190,6 +190,7 @@ struct Second {
 
 /// Counts since the live line was last drawn; latencies at 2 significant digits, enough
 /// for a progress line and a tenth of the whole-run histograms' size.
+#[derive(Clone)]
 pub struct LiveCounts {
     pub ok: u64,
     pub errors: u64,

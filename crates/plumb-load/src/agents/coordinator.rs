@@ -1,0 +1,500 @@
+//! The coordinator of N agents: takes their joins (refusing a stranger, a mismatch, an
+//! index taken twice, a join after the start), waits until all N have measured their
+//! clocks, gives one start, follows their live counts, and collects their results. An
+//! agent that goes silent or away after the start is lost: the outcome says so, and
+//! which. It never tells an agent what to load: agents bring their own terms.
+use super::agent::unix_nanos;
+use super::auth::Token;
+use super::clock::Offset;
+use super::messages::{FromAgent, FromCoordinator};
+use super::serve::{self, Event, Writer};
+use super::terms::Terms;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// Connections not yet joined, at most, at once: more are closed on arrival.
+const MAX_UNJOINED: usize = 64;
+const LOOK_EVERY: Duration = Duration::from_millis(50);
+
+fn time(d: Duration) -> String {
+    plumb_model::format::time(plumb_model::quantity::Duration::from(d))
+}
+
+pub struct Options {
+    /// Agents awaited.
+    pub count: u32,
+    /// The start is given this far ahead of the moment the last agent is ready.
+    pub lead: Duration,
+    /// After the start, an agent unheard for this long is lost.
+    pub silence: Duration,
+    /// All agents must have joined within this, if set.
+    pub join_within: Option<Duration>,
+    /// An agent whose clock offset is uncertain by more than this is refused.
+    pub max_uncertainty: Duration,
+}
+
+/// What happened, for the terminal.
+pub enum Notice<'a> {
+    Refused {
+        peer: SocketAddr,
+        reason: &'a str,
+    },
+    Joined {
+        part: &'a Part,
+        joined: usize,
+        count: u32,
+    },
+    Left {
+        part: &'a Part,
+        reason: &'a str,
+    },
+    Clock {
+        part: &'a Part,
+        offset: Offset,
+    },
+    Start {
+        at_ns: i64,
+    },
+    Live {
+        part: &'a Part,
+        live: &'a FromAgent,
+    },
+    Received {
+        part: &'a Part,
+    },
+    Failed {
+        part: &'a Part,
+        message: &'a str,
+    },
+    Lost {
+        part: &'a Part,
+        reason: &'a str,
+    },
+    /// Nothing happened for a moment (the terminal may redraw).
+    Tick,
+}
+
+/// One agent of the test and what came of it.
+pub struct Part {
+    pub index: u32,
+    pub name: String,
+    pub peer: SocketAddr,
+    pub terms: Terms,
+    pub offset: Option<Offset>,
+    /// Its result document (JSON), once received.
+    pub result: Option<Vec<u8>>,
+    /// Why it has no result: its own failure, or lost (silent, gone).
+    pub failed: Option<String>,
+    pub lost: Option<String>,
+    conn: u64,
+    writer: Writer,
+    last_heard: Instant,
+    receiving: bool,
+}
+
+impl Part {
+    fn done(&self) -> bool {
+        self.result.is_some() || self.failed.is_some() || self.lost.is_some()
+    }
+}
+
+pub struct Outcome {
+    /// The start on the coordinator's clock (ns since the epoch).
+    pub start_at_ns: i64,
+    /// Every agent that was given the start, by index.
+    pub parts: Vec<Part>,
+    pub interrupted: bool,
+}
+
+#[derive(Debug)]
+pub enum CoordinateError {
+    /// Not all agents joined in time (or before Ctrl-C); those that did, by name.
+    NotAllJoined {
+        joined: Vec<String>,
+        count: u32,
+        stopped: bool,
+    },
+}
+
+impl std::fmt::Display for CoordinateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let CoordinateError::NotAllJoined {
+            joined,
+            count,
+            stopped,
+        } = self;
+        let why = if *stopped {
+            "stopped"
+        } else {
+            "gave up waiting"
+        };
+        write!(
+            f,
+            "{why} with {} of {count} agents ready ({}): no load was sent",
+            joined.len(),
+            if joined.is_empty() {
+                "none".to_string()
+            } else {
+                joined.join(", ")
+            }
+        )
+    }
+}
+
+impl std::error::Error for CoordinateError {}
+
+struct State<'n> {
+    opts: &'n Options,
+    parts: Vec<Part>,
+    /// The first accepted agent's terms: every other must agree with them.
+    reference: Option<Terms>,
+    start: Option<(Instant, i64)>,
+    notify: &'n mut dyn FnMut(Notice),
+}
+
+/// Runs the coordination on `listener` until every agent given the start has a result,
+/// failed, or is lost (or `stop`).
+pub fn coordinate(
+    listener: TcpListener,
+    token: Token,
+    opts: &Options,
+    stop: &AtomicBool,
+    notify: &mut dyn FnMut(Notice),
+) -> Result<Outcome, CoordinateError> {
+    let (tx, rx) = channel();
+    let done = Arc::new(AtomicBool::new(false));
+    let acceptor = accept_all(listener, Arc::new(token), tx, done.clone());
+    let mut state = State {
+        opts,
+        parts: Vec::new(),
+        reference: None,
+        start: None,
+        notify,
+    };
+    let result = state.run(&rx, stop);
+    done.store(true, Ordering::Relaxed);
+    let _ = acceptor.join();
+    result
+}
+
+/// Accepts connections until `done`, each served on its own thread.
+fn accept_all(
+    listener: TcpListener,
+    token: Arc<Token>,
+    tx: Sender<Event>,
+    done: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let unjoined = Arc::new(AtomicUsize::new(0));
+        let _ = listener.set_nonblocking(true);
+        let mut conn = 0u64;
+        while !done.load(Ordering::Relaxed) {
+            let (stream, peer) = match listener.accept() {
+                Ok(s) => s,
+                Err(_) => {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+            };
+            let _ = stream.set_nonblocking(false);
+            if unjoined.load(Ordering::Relaxed) >= MAX_UNJOINED {
+                let reason =
+                    format!("more than {MAX_UNJOINED} connections waiting to join: closed");
+                let _ = tx.send(Event::Refused { peer, reason });
+                continue;
+            }
+            conn += 1;
+            let (token, tx, unjoined) = (token.clone(), tx.clone(), unjoined.clone());
+            unjoined.fetch_add(1, Ordering::Relaxed);
+            std::thread::spawn(move || {
+                let counted = Unjoined(unjoined);
+                serve::serve(stream, peer, conn, token, tx, move || drop(counted));
+            });
+        }
+    })
+}
+
+/// Counts a connection as unjoined until dropped.
+struct Unjoined(Arc<AtomicUsize>);
+
+impl Drop for Unjoined {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl State<'_> {
+    fn run(&mut self, rx: &Receiver<Event>, stop: &AtomicBool) -> Result<Outcome, CoordinateError> {
+        let began = Instant::now();
+        loop {
+            match rx.recv_timeout(LOOK_EVERY) {
+                Ok(e) => self.event(e),
+                Err(RecvTimeoutError::Timeout) => (self.notify)(Notice::Tick),
+                Err(RecvTimeoutError::Disconnected) => {}
+            }
+            let stopped = stop.load(Ordering::Relaxed);
+            match self.start {
+                None => {
+                    let late = self.opts.join_within.is_some_and(|w| began.elapsed() > w);
+                    if stopped || late {
+                        return Err(self.give_up(stopped));
+                    }
+                    self.maybe_start();
+                }
+                Some((at, at_ns)) => {
+                    self.police_silence(at);
+                    if stopped {
+                        self.lose_rest("the coordinator was stopped (Ctrl-C)");
+                    }
+                    if self.parts.iter().all(Part::done) {
+                        let mut parts = std::mem::take(&mut self.parts);
+                        parts.sort_by_key(|p| p.index);
+                        return Ok(Outcome {
+                            start_at_ns: at_ns,
+                            parts,
+                            interrupted: stopped,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn part(&mut self, conn: u64) -> Option<usize> {
+        self.parts.iter().position(|p| p.conn == conn)
+    }
+
+    fn event(&mut self, e: Event) {
+        match e {
+            Event::Refused { peer, reason } => (self.notify)(Notice::Refused {
+                peer,
+                reason: &reason,
+            }),
+            Event::Join {
+                conn,
+                peer,
+                terms,
+                writer,
+            } => self.join(conn, peer, terms, writer),
+            Event::Clock { conn, offset } => self.clock(conn, offset),
+            Event::Live { conn, live } => {
+                if let Some(i) = self.part(conn) {
+                    self.parts[i].last_heard = Instant::now();
+                    (self.notify)(Notice::Live {
+                        part: &self.parts[i],
+                        live: &live,
+                    });
+                }
+            }
+            Event::Receiving { conn } => {
+                if let Some(i) = self.part(conn) {
+                    self.parts[i].receiving = true;
+                }
+            }
+            Event::Result { conn, document } => {
+                if let Some(i) = self.part(conn) {
+                    let p = &mut self.parts[i];
+                    p.result = Some(document);
+                    serve::send(&p.writer, &FromCoordinator::Received);
+                    (self.notify)(Notice::Received {
+                        part: &self.parts[i],
+                    });
+                }
+            }
+            Event::Failed { conn, message } => {
+                if let Some(i) = self.part(conn) {
+                    self.parts[i].failed = Some(message.clone());
+                    (self.notify)(Notice::Failed {
+                        part: &self.parts[i],
+                        message: &message,
+                    });
+                }
+            }
+            Event::Gone { conn, reason } => self.gone(conn, &reason),
+        }
+    }
+
+    fn join(&mut self, conn: u64, peer: SocketAddr, terms: Terms, writer: Writer) {
+        let name = format!("{} ({peer})", terms.name);
+        let refusal = self.refusal(&terms);
+        if let Some(reason) = refusal {
+            serve::refuse(&writer, &reason);
+            let said = format!("{name}: {reason}");
+            (self.notify)(Notice::Refused {
+                peer,
+                reason: &said,
+            });
+            return;
+        }
+        if self.reference.is_none() {
+            self.reference = Some(terms.clone());
+        }
+        self.parts.push(Part {
+            index: terms.index,
+            name: terms.name.clone(),
+            peer,
+            terms,
+            offset: None,
+            result: None,
+            failed: None,
+            lost: None,
+            conn,
+            writer,
+            last_heard: Instant::now(),
+            receiving: false,
+        });
+        let joined = self.parts.len();
+        let count = self.opts.count;
+        let p = self.parts.last().expect("just pushed");
+        serve::send(
+            &p.writer,
+            &FromCoordinator::Welcome {
+                joined: joined as u32,
+                count,
+            },
+        );
+        (self.notify)(Notice::Joined {
+            part: p,
+            joined,
+            count,
+        });
+    }
+
+    /// Why an agent with these terms may not join, if it may not.
+    fn refusal(&self, terms: &Terms) -> Option<String> {
+        if self.start.is_some() {
+            return Some("it joined after the start: a late agent would send its share late; start the test again".into());
+        }
+        if terms.count != self.opts.count {
+            return Some(format!(
+                "--agents {} where the coordinator waits for {}",
+                terms.count, self.opts.count
+            ));
+        }
+        if terms.index >= terms.count {
+            return Some(format!(
+                "index {} is not below --agents {}",
+                terms.index, terms.count
+            ));
+        }
+        if let Some(p) = self.parts.iter().find(|p| p.index == terms.index) {
+            return Some(format!(
+                "index {} is already {}'s ({}): two agents would send the same arrivals",
+                terms.index, p.name, p.peer
+            ));
+        }
+        let d = self
+            .reference
+            .as_ref()
+            .and_then(|r| terms.differs_from(r))?;
+        Some(format!(
+            "{} {} where the others have {}",
+            d.option, d.this, d.others
+        ))
+    }
+
+    fn clock(&mut self, conn: u64, offset: Offset) {
+        let Some(i) = self.part(conn) else { return };
+        let uncertainty = Duration::from_nanos(offset.uncertainty_ns() as u64);
+        if uncertainty > self.opts.max_uncertainty {
+            let reason = format!(
+                "its clock offset is uncertain by {} (half the best round trip of its clock rounds), more than the {} --max-skew allows",
+                time(uncertainty),
+                time(self.opts.max_uncertainty)
+            );
+            let p = self.parts.remove(i);
+            serve::refuse(&p.writer, &reason);
+            (self.notify)(Notice::Left {
+                part: &p,
+                reason: &reason,
+            });
+            return;
+        }
+        self.parts[i].offset = Some(offset);
+        (self.notify)(Notice::Clock {
+            part: &self.parts[i],
+            offset,
+        });
+    }
+
+    /// All N ready: one start for all, `lead` from now.
+    fn maybe_start(&mut self) {
+        let ready = self.parts.iter().filter(|p| p.offset.is_some()).count();
+        if ready < self.opts.count as usize {
+            return;
+        }
+        let at_ns = unix_nanos(SystemTime::now()) + self.opts.lead.as_nanos() as i64;
+        let at = Instant::now() + self.opts.lead;
+        for p in &mut self.parts {
+            serve::send(&p.writer, &FromCoordinator::Start { at: at_ns });
+            p.last_heard = at;
+        }
+        self.start = Some((at, at_ns));
+        (self.notify)(Notice::Start { at_ns });
+    }
+
+    fn gone(&mut self, conn: u64, reason: &str) {
+        let Some(i) = self.part(conn) else { return };
+        if self.start.is_none() {
+            let p = self.parts.remove(i);
+            (self.notify)(Notice::Left { part: &p, reason });
+        } else if !self.parts[i].done() {
+            let reason = format!("its connection ended before its result ({reason})");
+            self.lose(i, &reason);
+        }
+    }
+
+    fn police_silence(&mut self, at: Instant) {
+        let now = Instant::now();
+        for i in 0..self.parts.len() {
+            let p = &self.parts[i];
+            let since = now.saturating_duration_since(p.last_heard.max(at));
+            if !p.done() && !p.receiving && now > at && since > self.opts.silence {
+                let reason = format!(
+                    "silent for {} after the start (killed, stopped, or cut off)",
+                    time(since)
+                );
+                self.lose(i, &reason);
+            }
+        }
+    }
+
+    fn lose(&mut self, i: usize, reason: &str) {
+        let p = &mut self.parts[i];
+        p.lost = Some(reason.to_string());
+        if let Ok(w) = p.writer.lock() {
+            let _ = w.shutdown(std::net::Shutdown::Both);
+        }
+        (self.notify)(Notice::Lost {
+            part: &self.parts[i],
+            reason,
+        });
+    }
+
+    fn lose_rest(&mut self, reason: &str) {
+        for i in 0..self.parts.len() {
+            if !self.parts[i].done() {
+                self.lose(i, reason);
+            }
+        }
+    }
+
+    fn give_up(&mut self, stopped: bool) -> CoordinateError {
+        let reason = if stopped {
+            "the coordinator was stopped before the start"
+        } else {
+            "not every agent joined in time"
+        };
+        for p in &self.parts {
+            serve::refuse(&p.writer, reason);
+        }
+        CoordinateError::NotAllJoined {
+            joined: self.parts.iter().map(|p| p.name.clone()).collect(),
+            count: self.opts.count,
+            stopped,
+        }
+    }
+}
