@@ -80,6 +80,14 @@ pub enum Command {
     /// are refused.
     #[command(after_help = "Example:\n  plumb merge agent-*.json -o all.json")]
     Merge(MergeArgs),
+    /// Coordinate agents of one load test on many machines: they join (each with
+    /// `plumb load ... --agents N --coordinator ADDR`), get one start on a common clock,
+    /// report live, and their results are merged here. It never tells an agent what to
+    /// load: it refuses agents whose target, rate or duration differ.
+    #[command(
+        after_help = "Example (token shared in PLUMB_TOKEN):\n  plumb coordinate --agents 4 --listen 10.0.0.2:7207 -o all.json\n  plumb load http://10.0.0.1/ --rate 2000 --duration 60s --warmup 5s --agents 4 --agent-index I --coordinator 10.0.0.2:7207\n\nExit codes: 0 every agent's result merged and every gate passed; 1 a gate failed on the merged data (errors, an agent behind its schedule); 2 not every agent joined, or one was lost or failed (the result is written, marked incomplete); 128 + N stopped by signal N."
+    )]
+    Coordinate(Box<crate::agents_args::CoordinateArgs>),
     /// Show saved results again (table, verdicts, diagnostics), or convert one to another
     /// format.
     #[command(
@@ -668,6 +676,8 @@ pub struct LoadArgs {
     /// Job sets it, or SLURM_PROCID).
     #[arg(long, value_name = "I")]
     pub agent_index: Option<u32>,
+    #[command(flatten)]
+    pub link: crate::agents_args::AgentLinkArgs,
     /// Confidence level recorded with the result (and used when it is analysed or compared).
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,

@@ -26,26 +26,15 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
     };
     refuse_with_runs(&a)?;
     let workload = workload_of(&a, &targets)?;
-    let out = export::targets(&[
-        ("--export-json", &a.export_json, Format::Json),
-        ("--report", &a.report, Format::Html),
-    ]);
-    // The interval log is written at the end too: checked with the exports before the
-    // test, so a bad path cannot cost the test (issue 24, defect 2). Its format is its own;
-    // only the path is checked here.
-    let mut checked = out.clone();
-    checked.extend(export::targets(&[("--hlog", &a.hlog, Format::Json)]));
-    export::check(&checked)?;
-    if let Some(dir) = &a.hgrm_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
-    }
+    let out = outputs(&a)?;
     announce_start(a.start_at)?;
     let history = crate::history_cmd::Saver::open(&a.save)?;
     let session = crate::session::stop_on_signals()?;
+    let mut agent = crate::load_coordinated::join(&a, &targets[0].1, &session.stop)?;
     let capacity_note = capacity_check(&targets[0].0, a.allow_late)?;
     let environment = plumb_env::collect();
-    let (reports, broke) = run_in_turn(&targets, a.repeat, &session)?;
+    let mut targets = targets;
+    let (mut reports, broke) = run_as_agent(&mut targets, a.repeat, &session, &mut agent)?;
     let interrupted = reports.iter().flatten().any(|r| r.interrupted);
     let context = LoadContext {
         confidence: a.confidence,
@@ -58,7 +47,10 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         allow_late: a.allow_late,
         max_lateness: a.max_lateness,
     };
-    let mut targets = targets;
+    if let Some(side) = &agent {
+        side.shift(&mut reports);
+        side.record(&mut targets[0].1);
+    }
     let mut benchmarks = benchmarks_of(&a, &mut targets, &reports, gates)?;
     benchmarks[0].diagnostics.extend(capacity_note);
     let mut doc = load_document(benchmarks, targets[0].1.clone(), context);
@@ -73,6 +65,9 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         };
     }
     export::write_all(&out, &doc)?;
+    if let Some(side) = agent {
+        side.finish(&doc);
+    }
     history.keep(&doc)?;
     let comparison = compare_targets(&doc, &a);
     let text = report_text(&doc, comparison.as_ref(), a.timeline);
@@ -89,6 +84,47 @@ pub fn run(a: LoadArgs) -> Result<i32, CliError> {
         slower,
         &session,
     ))
+}
+
+/// The exports, checked before the test so that a bad path cannot cost it; the
+/// `--hgrm-dir` made.
+fn outputs(a: &LoadArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, CliError> {
+    let out = export::targets(&[
+        ("--export-json", &a.export_json, Format::Json),
+        ("--report", &a.report, Format::Html),
+    ]);
+    // The interval log is written at the end too: checked with the exports before the
+    // test, so a bad path cannot cost the test (issue 24, defect 2). Its format is its own;
+    // only the path is checked here.
+    let mut checked = out.clone();
+    checked.extend(export::targets(&[("--hlog", &a.hlog, Format::Json)]));
+    export::check(&checked)?;
+    if let Some(dir) = &a.hgrm_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    Ok(out)
+}
+
+/// The runs; one agent of a coordinated test first waits for the start it is given, its
+/// live counts go to the coordinator, and a test that cannot run is said to it.
+fn run_as_agent(
+    targets: &mut [(LoadConfig, LoadSettings)],
+    repeat: u32,
+    session: &crate::session::Session,
+    agent: &mut Option<crate::load_coordinated::AgentSide>,
+) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
+    if let Some(side) = agent {
+        targets[0].0.start_at = Some(side.await_start(&session.stop)?);
+    }
+    let uplink = agent.as_ref().and_then(|s| s.feed());
+    let ran = run_in_turn(targets, repeat, session, uplink);
+    if let Err(e) = &ran {
+        if let Some(side) = agent.take() {
+            side.fail(&e.0);
+        }
+    }
+    ran
 }
 
 /// Each target's benchmark from its runs, with its findings; a target's settings get
@@ -133,7 +169,7 @@ fn benchmarks_of(
 /// A mix's target: which of its requests failed, said as warnings (the whole's own
 /// findings, over every target, decide the exit code); the generator's and the
 /// connections' findings are the whole's, not repeated per target.
-fn target_findings(checks: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub(crate) fn target_findings(checks: Vec<Diagnostic>) -> Vec<Diagnostic> {
     checks
         .into_iter()
         .filter(|d| {
@@ -205,6 +241,7 @@ fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
         (a.hlog.is_some(), "--hlog"),
         (a.hgrm_dir.is_some(), "--hgrm-dir"),
         (a.start_at.is_some(), "--start-at"),
+        (a.link.coordinator.is_some(), "--coordinator"),
     ] {
         if set {
             return Err(CliError(format!(
@@ -267,6 +304,7 @@ fn run_in_turn(
     targets: &[(LoadConfig, LoadSettings)],
     repeat: u32,
     session: &crate::session::Session,
+    uplink: Option<plumb_load::agents::uplink::UplinkFeed>,
 ) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
     let n = targets.len();
     let order: Vec<usize> = (0..repeat as usize)
@@ -284,6 +322,7 @@ fn run_in_turn(
             cfg.warmup,
             cfg.drain.min(cfg.timeout),
             cfg.start_at,
+            uplink.clone(),
         );
         let report = run_load(cfg, session.stop.clone(), live.feed());
         live.finish();
@@ -501,6 +540,7 @@ fn settings_of(
         http2: a.http2,
         agents,
         mix: None,
+        coordinated: None,
     }
 }
 

@@ -1,8 +1,10 @@
 //! The line on stderr while a load test runs: elapsed time, the rate achieved over the
 //! last half second, errors, and p50/p99 of everything measured so far, drawn only when
-//! stderr is a terminal (before a `--start-at`, a countdown to it). The drain after the measured window is announced either way
-//! once it lasts long enough to notice, with its bound.
+//! stderr is a terminal (before a `--start-at`, a countdown to it). The drain after the
+//! measured window is announced either way once it lasts long enough to notice, with its
+//! bound. A coordinated test's agent hands every tick on to its uplink too.
 
+use plumb_load::agents::uplink::UplinkFeed;
 use plumb_load::http::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
 use plumb_model::format;
 use std::io::{IsTerminal, Write};
@@ -16,11 +18,14 @@ const ANNOUNCE_DRAIN_AFTER: Duration = Duration::from_millis(250);
 pub struct Live {
     tx: Option<Sender<LiveTick>>,
     draw: bool,
+    /// A coordinated test's agent: the counts go to the coordinator too.
+    uplink: bool,
     handle: Option<JoinHandle<()>>,
 }
 
 struct View {
     draw: bool,
+    uplink: Option<UplinkFeed>,
     warmup: Duration,
     drain: Duration,
     started: Instant,
@@ -40,6 +45,7 @@ impl Live {
         warmup: Duration,
         drain: Duration,
         start_at: Option<SystemTime>,
+        uplink: Option<UplinkFeed>,
     ) -> Live {
         let (tx, rx) = channel();
         let until_start = start_at
@@ -47,8 +53,10 @@ impl Live {
             .unwrap_or_default();
         let now = Instant::now() + until_start;
         let draw = std::io::stderr().is_terminal();
+        let counted = uplink.is_some();
         let view = View {
             draw,
+            uplink,
             warmup,
             drain,
             started: now,
@@ -66,14 +74,15 @@ impl Live {
         Live {
             tx: Some(tx),
             draw,
+            uplink: counted,
             handle,
         }
     }
 
-    /// The feed for the generator (counts only when a line is drawn); the line ends when
-    /// every copy of it is dropped.
+    /// The feed for the generator (counts only when a line is drawn or a coordinator
+    /// follows them); the line ends when every copy of it is dropped.
     pub fn feed(&mut self) -> Option<LiveFeed> {
-        let counts = self.draw;
+        let counts = self.draw || self.uplink;
         self.tx.take().map(|tx| LiveFeed { tx, counts })
     }
 
@@ -108,6 +117,9 @@ impl View {
     }
 
     fn add(&mut self, t: LiveTick) {
+        if let Some(u) = &self.uplink {
+            u.tick(&t);
+        }
         if let Some(c) = &t.counts {
             self.total.ok += c.ok;
             self.window_ok += c.ok;

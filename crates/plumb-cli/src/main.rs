@@ -1,10 +1,15 @@
 //! `plumb`: parse, dispatch, map the outcome to an exit code. Nothing else lives here.
 
+mod agents_args;
+mod agents_token;
 mod amdahl_cmd;
 mod args;
 mod compare_cmd;
 mod compare_noise;
 mod completions_cmd;
+mod coordinate_cmd;
+mod coordinate_live;
+mod coordinate_result;
 mod counting;
 mod design_cmd;
 mod env_cmd;
@@ -19,6 +24,7 @@ mod history_report;
 mod history_show;
 mod load_agents;
 mod load_cmd;
+mod load_coordinated;
 mod load_live;
 mod load_mix;
 mod load_tls;
@@ -56,6 +62,7 @@ fn main() {
         args::Command::Simulate(a) => simulate_cmd::run(a),
         args::Command::Load(a) => load_cmd::run(*a),
         args::Command::Merge(a) => merge_cmd::run(a),
+        args::Command::Coordinate(a) => coordinate_cmd::run(*a),
         args::Command::Profile(a) => profile_cmd::run(*a),
         args::Command::Amdahl(a) => amdahl_cmd::run(a),
         args::Command::History(a) => history_cmd::run(a),

@@ -155,6 +155,7 @@ pub fn merged_document(
     merged.settings.producer = ProducerSettings::Merged(MergedSettings {
         inputs: paths.to_vec(),
         agents: docs.iter().map(|d| d.settings.producer.clone()).collect(),
+        coordination: None,
     });
     for name in &names {
         let (parts, files): (Vec<&LoadInfo>, Vec<String>) = docs

@@ -5,14 +5,15 @@ use plumb_load::agents::agent::Link;
 use plumb_load::agents::auth::Token;
 use plumb_load::agents::coordinator::{coordinate, Notice, Options, Outcome};
 use plumb_load::agents::terms::Terms;
-use plumb_load::agents::uplink::Uplink;
+use plumb_load::agents::uplink::{Ending, Uplink};
 use plumb_load::agents::{wire, AgentError};
+use plumb_model::quantity::{Duration as PlumbDuration, Timestamp};
 use std::collections::BTreeMap;
 use std::net::TcpListener;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{channel, Sender};
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 const SECRET: &[u8] = b"a shared secret of 32 bytes, ok!";
 
@@ -84,21 +85,21 @@ fn join(addr: &str, t: &Terms, secret: &[u8]) -> Result<Link, AgentError> {
 
 /// Joins, measures the clock, waits for the start; then reports for `report` and
 /// sends `result`.
-fn agent(addr: String, t: Terms, report: Duration, result: &'static str) -> JoinHandle<i64> {
+fn agent(addr: String, t: Terms, report: Duration, result: &'static str) -> JoinHandle<Timestamp> {
     std::thread::spawn(move || {
         let mut link = join(&addr, &t, SECRET).unwrap();
         let offset = link.measure_clock().unwrap();
         // Loopback, one clock: the offset is within its own uncertainty of 0.
-        assert!(
-            offset.offset_ns.abs() <= offset.uncertainty_ns().max(50_000),
-            "{offset:?}"
-        );
+        let within = offset.uncertainty().max(PlumbDuration::from_micros(50));
+        assert!(offset.offset.magnitude() <= within, "{offset:?}");
         let stop = AtomicBool::new(false);
         let start = link.await_start(offset, &stop).unwrap();
         let uplink = Uplink::start(link.into_stream(), 1);
         std::thread::sleep(report);
-        uplink.finish(Ok(result.as_bytes().to_vec())).unwrap();
-        start.coordinator_ns
+        uplink
+            .finish(Ending::Document(result.as_bytes().to_vec()))
+            .unwrap();
+        start.coordinator
     })
 }
 
@@ -116,14 +117,11 @@ fn agents_join_start_together_and_their_results_arrive() {
             )
         })
         .collect();
-    let starts: Vec<i64> = agents.into_iter().map(|a| a.join().unwrap()).collect();
+    let starts: Vec<Timestamp> = agents.into_iter().map(|a| a.join().unwrap()).collect();
     let outcome = coord.join().unwrap().unwrap();
-    assert!(
-        starts.iter().all(|&s| s == outcome.start_at_ns),
-        "one start"
-    );
-    let now = plumb_load::agents::agent::unix_nanos(SystemTime::now());
-    assert!(outcome.start_at_ns < now && now - outcome.start_at_ns < 10_000_000_000);
+    assert!(starts.iter().all(|&s| s == outcome.start_at), "one start");
+    let now = Timestamp::now();
+    assert!(outcome.start_at < now && now.since(outcome.start_at).as_secs_f64() < 10.0);
     assert_eq!(outcome.parts.len(), 3);
     for (i, p) in outcome.parts.iter().enumerate() {
         assert_eq!(p.index, i as u32);
@@ -188,7 +186,7 @@ fn strangers_mismatches_duplicates_and_late_joins_are_refused_and_said() {
     assert!(e.to_string().contains("joined after the start"), "{e}");
     let up = Uplink::start(first.into_stream(), 1);
     std::thread::sleep(Duration::from_millis(600));
-    up.finish(Ok(b"{}".to_vec())).unwrap();
+    up.finish(Ending::Document(b"{}".to_vec())).unwrap();
     second.join().unwrap();
     let outcome = coord.join().unwrap().unwrap();
     assert!(outcome.parts.iter().all(|p| p.result.is_some()));

@@ -71,8 +71,9 @@ pub use question::Question;
 pub use revisions::{BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord};
 pub use samples::{Exit, Samples};
 pub use settings::{
-    AgentShare, CommandSettings, InProcessSettings, LoadMode, LoadSettings, MergedSettings,
-    MixEntry, MixSettings, ProducerSettings, RoundOrder, Settings, TlsSettings,
+    AgentClock, AgentShare, CommandSettings, CoordinatedAgent, Coordination, InProcessSettings,
+    LoadMode, LoadSettings, MergedSettings, MixEntry, MixSettings, ProducerSettings, RoundOrder,
+    Settings, TlsSettings,
 };
 pub use simulated_counts::{SimulatedCache, SimulatedCaches, SimulatedCounts};
 pub use simulation::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};

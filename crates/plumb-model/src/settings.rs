@@ -197,6 +197,24 @@ pub struct LoadSettings {
     /// A request mix (`--targets FILE`): `url` is then its first target's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mix: Option<Box<MixSettings>>,
+    /// One agent of a coordinated test (`--coordinator`): its clock against the
+    /// coordinator's. The result's wall-clock times (`start_at`, the measured window) are
+    /// then on the coordinator's clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coordinated: Option<Box<AgentClock>>,
+}
+
+/// An agent's clock against its coordinator's, by NTP's on-wire method over their
+/// connection (the round with the least round trip of several).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentClock {
+    /// The coordinator, as the agent reached it.
+    pub coordinator: String,
+    /// The start (`LoadSettings::start_at`, the coordinator's clock) as this agent's own
+    /// clock read it: the two differ by the clocks' offset.
+    pub start_on_own_clock: Timestamp,
+    /// The round trip the offset was measured over: the offset is true within half of it.
+    pub round_trip: Duration,
 }
 
 /// An agent's share of a schedule shared by `count` agents.
@@ -255,6 +273,39 @@ pub struct MergedSettings {
     pub inputs: Vec<String>,
     /// Each agent's own settings, in the order of `inputs`.
     pub agents: Vec<ProducerSettings>,
+    /// The agents were started together by `plumb coordinate`: the start it gave and
+    /// what came of each agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coordination: Option<Box<Coordination>>,
+}
+
+/// A coordinated test as its coordinator saw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Coordination {
+    /// Where the coordinator listened.
+    pub listen: String,
+    /// The start it gave, on its own clock.
+    pub start_at: Timestamp,
+    /// Agents awaited (`--agents N`).
+    pub count: u32,
+    /// Each agent given the start, by index.
+    pub agents: Vec<CoordinatedAgent>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CoordinatedAgent {
+    pub index: u32,
+    pub name: String,
+    /// Its address as the coordinator saw it.
+    pub address: String,
+    /// The start as its own clock read it (`start_at` minus its clock's offset), and the
+    /// round trip that bounds the offset's error (half of it).
+    pub start_on_own_clock: Timestamp,
+    pub round_trip: Duration,
+    /// Why it gave no result (its own failure, or lost: silent or disconnected); absent
+    /// when its result is merged here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
 }
 
 #[cfg(test)]
@@ -295,6 +346,7 @@ mod tests {
                 http2: false,
                 agents: None,
                 mix: None,
+                coordinated: None,
             }),
         };
         let v = serde_json::to_value(&s).unwrap();

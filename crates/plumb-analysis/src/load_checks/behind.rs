@@ -30,6 +30,7 @@ pub fn check(l: &LoadInfo, gates: LoadGates) -> Option<Diagnostic> {
         max_lateness: gates.max_lateness,
         busy,
         allow_late: gates.allow_late,
+        agent: None,
     };
     let severity = if gates.allow_late {
         Severity::Warning

@@ -9,9 +9,10 @@ use super::messages::{self, hex, unhex, FromAgent, FromCoordinator, MessageError
 use super::terms::Terms;
 use super::wire;
 use super::AgentError;
+use plumb_model::quantity::Timestamp;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Clock rounds before the start; the one with the least round trip is kept.
 pub const CLOCK_ROUNDS: usize = 8;
@@ -37,7 +38,7 @@ pub struct Link {
 #[derive(Debug, Clone, Copy)]
 pub struct Start {
     pub local: SystemTime,
-    pub coordinator_ns: i64,
+    pub coordinator: Timestamp,
     pub offset: Offset,
 }
 
@@ -106,10 +107,10 @@ impl Link {
     pub fn measure_clock(&mut self) -> Result<Offset, AgentError> {
         let mut rounds = Vec::with_capacity(CLOCK_ROUNDS);
         for _ in 0..CLOCK_ROUNDS {
-            let t1 = unix_nanos(SystemTime::now());
+            let t1 = Timestamp::now();
             messages::send(&mut self.stream, &FromAgent::Ping { t1 })?;
             let answer: FromCoordinator = messages::receive(&mut self.stream, wire::CONTROL)?;
-            let t4 = unix_nanos(SystemTime::now());
+            let t4 = Timestamp::now();
             match answer {
                 FromCoordinator::Pong { t1: back, t2, t3 } if back == t1 => {
                     rounds.push(Round { t1, t2, t3, t4 })
@@ -121,8 +122,8 @@ impl Link {
         messages::send(
             &mut self.stream,
             &FromAgent::Clock {
-                offset_ns: offset.offset_ns,
-                round_trip_ns: offset.round_trip_ns,
+                offset: offset.offset,
+                round_trip: offset.round_trip,
             },
         )?;
         Ok(offset)
@@ -136,8 +137,8 @@ impl Link {
             .map_err(AgentError::io(&self.coordinator))?;
         match messages::receive(&mut self.stream, wire::CONTROL)? {
             FromCoordinator::Start { at } => Ok(Start {
-                local: from_unix_nanos(at.saturating_sub(offset.offset_ns)),
-                coordinator_ns: at,
+                local: offset.offset.to_agent_system(at),
+                coordinator: at,
                 offset,
             }),
             other => Err(refusal_or(other, "the start")),
@@ -158,10 +159,9 @@ fn connect(addr: &str, wait: Duration, stop: &AtomicBool) -> Result<TcpStream, A
         let last = match resolve(addr).and_then(|a| {
             let left = deadline.saturating_duration_since(Instant::now());
             TcpStream::connect_timeout(&a, left.clamp(Duration::from_millis(100), ANSWER_WITHIN))
-                .map_err(|e| e.to_string())
         }) {
             Ok(s) => return Ok(s),
-            Err(e) => e,
+            Err(e) => e.to_string(),
         };
         if Instant::now() + RETRY_EVERY >= deadline {
             return Err(AgentError::Unreachable {
@@ -177,11 +177,10 @@ fn connect(addr: &str, wait: Duration, stop: &AtomicBool) -> Result<TcpStream, A
     }
 }
 
-fn resolve(addr: &str) -> Result<SocketAddr, String> {
-    addr.to_socket_addrs()
-        .map_err(|e| e.to_string())?
+fn resolve(addr: &str) -> std::io::Result<SocketAddr> {
+    addr.to_socket_addrs()?
         .next()
-        .ok_or_else(|| "the name has no address".to_string())
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the name has no address"))
 }
 
 /// Blocks until a byte can be read, looking at `stop` every `LOOK_EVERY`. (A read
@@ -226,19 +225,4 @@ fn unexpected(m: FromCoordinator, expected: &str) -> AgentError {
     AgentError::Protocol(format!(
         "the coordinator sent {m:?} where {expected} was due"
     ))
-}
-
-pub fn unix_nanos(t: SystemTime) -> i64 {
-    match t.duration_since(UNIX_EPOCH) {
-        Ok(d) => d.as_nanos() as i64,
-        Err(e) => -(e.duration().as_nanos() as i64),
-    }
-}
-
-pub fn from_unix_nanos(ns: i64) -> SystemTime {
-    if ns >= 0 {
-        UNIX_EPOCH + Duration::from_nanos(ns as u64)
-    } else {
-        UNIX_EPOCH - Duration::from_nanos(ns.unsigned_abs())
-    }
 }

@@ -3,17 +3,17 @@
 //! clocks, gives one start, follows their live counts, and collects their results. An
 //! agent that goes silent or away after the start is lost: the outcome says so, and
 //! which. It never tells an agent what to load: agents bring their own terms.
-use super::agent::unix_nanos;
 use super::auth::Token;
 use super::clock::Offset;
 use super::messages::{FromAgent, FromCoordinator};
 use super::serve::{self, Event, Writer};
 use super::terms::Terms;
+use plumb_model::quantity::Timestamp;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 /// Connections not yet joined, at most, at once: more are closed on arrival.
 const MAX_UNJOINED: usize = 64;
@@ -56,7 +56,7 @@ pub enum Notice<'a> {
         offset: Offset,
     },
     Start {
-        at_ns: i64,
+        at: Timestamp,
     },
     Live {
         part: &'a Part,
@@ -102,8 +102,8 @@ impl Part {
 }
 
 pub struct Outcome {
-    /// The start on the coordinator's clock (ns since the epoch).
-    pub start_at_ns: i64,
+    /// The start on the coordinator's clock.
+    pub start_at: Timestamp,
     /// Every agent that was given the start, by index.
     pub parts: Vec<Part>,
     pub interrupted: bool,
@@ -151,7 +151,7 @@ struct State<'n> {
     parts: Vec<Part>,
     /// The first accepted agent's terms: every other must agree with them.
     reference: Option<Terms>,
-    start: Option<(Instant, i64)>,
+    start: Option<(Instant, Timestamp)>,
     notify: &'n mut dyn FnMut(Notice),
 }
 
@@ -244,7 +244,7 @@ impl State<'_> {
                     }
                     self.maybe_start();
                 }
-                Some((at, at_ns)) => {
+                Some((at, start_at)) => {
                     self.police_silence(at);
                     if stopped {
                         self.lose_rest("the coordinator was stopped (Ctrl-C)");
@@ -253,7 +253,7 @@ impl State<'_> {
                         let mut parts = std::mem::take(&mut self.parts);
                         parts.sort_by_key(|p| p.index);
                         return Ok(Outcome {
-                            start_at_ns: at_ns,
+                            start_at,
                             parts,
                             interrupted: stopped,
                         });
@@ -398,7 +398,7 @@ impl State<'_> {
 
     fn clock(&mut self, conn: u64, offset: Offset) {
         let Some(i) = self.part(conn) else { return };
-        let uncertainty = Duration::from_nanos(offset.uncertainty_ns() as u64);
+        let uncertainty = offset.uncertainty().to_std();
         if uncertainty > self.opts.max_uncertainty {
             let reason = format!(
                 "its clock offset is uncertain by {} (half the best round trip of its clock rounds), more than the {} --max-skew allows",
@@ -426,14 +426,14 @@ impl State<'_> {
         if ready < self.opts.count as usize {
             return;
         }
-        let at_ns = unix_nanos(SystemTime::now()) + self.opts.lead.as_nanos() as i64;
+        let at_time = Timestamp::now().plus(self.opts.lead.into());
         let at = Instant::now() + self.opts.lead;
         for p in &mut self.parts {
-            serve::send(&p.writer, &FromCoordinator::Start { at: at_ns });
+            serve::send(&p.writer, &FromCoordinator::Start { at: at_time });
             p.last_heard = at;
         }
-        self.start = Some((at, at_ns));
-        (self.notify)(Notice::Start { at_ns });
+        self.start = Some((at, at_time));
+        (self.notify)(Notice::Start { at: at_time });
     }
 
     fn gone(&mut self, conn: u64, reason: &str) {

@@ -1,8 +1,10 @@
 //! The messages of the agents' protocol, as JSON frames (`wire`): what the coordinator
 //! says to an agent and what an agent says to it. Unknown fields and types are refused,
 //! so two versions that do not understand each other say so instead of guessing.
+use super::clock::ClockOffset;
 use super::terms::Terms;
 use super::wire::{self, WireError};
+use plumb_model::quantity::{Duration, Timestamp};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -21,9 +23,13 @@ pub enum FromCoordinator {
     /// The agent's terms are accepted; `joined` agents of `count` so far.
     Welcome { joined: u32, count: u32 },
     /// A clock round's answer: the agent's t1 back, the coordinator's receive and send.
-    Pong { t1: i64, t2: i64, t3: i64 },
-    /// Start the schedule at this moment of the coordinator's clock (ns since the epoch).
-    Start { at: i64 },
+    Pong {
+        t1: Timestamp,
+        t2: Timestamp,
+        t3: Timestamp,
+    },
+    /// Start the schedule at this moment of the coordinator's clock.
+    Start { at: Timestamp },
     /// The agent's result has arrived.
     Received,
     /// The coordinator will not go on with this agent, and why.
@@ -38,9 +44,12 @@ pub enum FromAgent {
     /// What the agent will run; compared with every other agent's.
     Join { terms: Terms },
     /// A clock round: the agent's send time.
-    Ping { t1: i64 },
+    Ping { t1: Timestamp },
     /// The offset the rounds found; the agent is ready to be given the start.
-    Clock { offset_ns: i64, round_trip_ns: i64 },
+    Clock {
+        offset: ClockOffset,
+        round_trip: Duration,
+    },
     /// Counts since the last: answers, errors, their latencies (an HdrHistogram of 2
     /// significant digits, V2 deflate, base64), requests in flight, and, once the measured
     /// window is over, how many answers the agent still waits for.
@@ -117,24 +126,15 @@ mod tests {
     #[test]
     fn messages_round_trip_and_strangers_are_refused() {
         let mut buf = Vec::new();
-        send(
-            &mut buf,
-            &FromCoordinator::Start {
-                at: 1_790_000_000_123_456_789,
-            },
-        )
-        .unwrap();
-        send(&mut buf, &FromAgent::Ping { t1: -5 }).unwrap();
+        let at = Timestamp::from_unix_nanos(1_790_000_000_123_456_789);
+        send(&mut buf, &FromCoordinator::Start { at }).unwrap();
+        send(&mut buf, &FromAgent::Ping { t1: at }).unwrap();
         let mut r = buf.as_slice();
         let start: FromCoordinator = receive(&mut r, wire::CONTROL).unwrap();
-        assert_eq!(
-            start,
-            FromCoordinator::Start {
-                at: 1_790_000_000_123_456_789
-            }
-        );
+        // The start crosses exact to the nanosecond.
+        assert_eq!(start, FromCoordinator::Start { at });
         let ping: FromAgent = receive(&mut r, wire::CONTROL).unwrap();
-        assert_eq!(ping, FromAgent::Ping { t1: -5 });
+        assert_eq!(ping, FromAgent::Ping { t1: at });
         for bad in [
             &br#"{"type":"start","at":1,"target":"http://elsewhere/"}"#[..],
             br#"{"type":"redirect","url":"http://elsewhere/"}"#,

@@ -8,10 +8,11 @@ use super::clock::Offset;
 use super::messages::{self, hex, unhex, FromAgent, FromCoordinator};
 use super::terms::Terms;
 use super::wire;
+use plumb_model::quantity::Timestamp;
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 /// A peer must prove the token and join within this (a silent connection holds nothing
 /// for long).
@@ -96,7 +97,7 @@ pub fn serve(
     let refused = |reason: String| Event::Refused { peer, reason };
     match authenticate(stream, &token) {
         Err(reason) => {
-            let _ = tx.send(refused(reason));
+            let _ = tx.send(refused(reason.to_string()));
         }
         Ok((mut reader, writer)) => {
             let join = messages::receive::<FromAgent>(&mut reader, wire::CONTROL);
@@ -128,28 +129,51 @@ pub fn serve(
     }
 }
 
-/// The hello and both proofs. The error is what the log says of the peer.
-fn authenticate(stream: TcpStream, token: &Token) -> Result<(TcpStream, Writer), String> {
+/// Why a peer was refused before it joined, for the coordinator's log.
+enum Unproven {
+    /// No proof arrived (a timeout, a closed connection, a frame too long or malformed).
+    NoProof(messages::MessageError),
+    /// Something else arrived where the proof was due.
+    NotAProof,
+    WrongToken,
+    /// The coordinator's own side failed (a socket option, no random bytes).
+    Here(String),
+}
+
+impl std::fmt::Display for Unproven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unproven::NoProof(e) => write!(f, "no proof of the token: {e}"),
+            Unproven::NotAProof => f.write_str("sent no proof of the token"),
+            Unproven::WrongToken => f.write_str("does not hold the token"),
+            Unproven::Here(e) => write!(f, "its connection could not be set up: {e}"),
+        }
+    }
+}
+
+/// The hello and both proofs.
+fn authenticate(stream: TcpStream, token: &Token) -> Result<(TcpStream, Writer), Unproven> {
+    let here = |e: &dyn std::fmt::Display| Unproven::Here(e.to_string());
     stream.set_nodelay(true).ok();
     stream
         .set_read_timeout(Some(JOIN_WITHIN))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| here(&e))?;
     stream
         .set_write_timeout(Some(JOIN_WITHIN))
-        .map_err(|e| e.to_string())?;
-    let mut reader = stream.try_clone().map_err(|e| e.to_string())?;
+        .map_err(|e| here(&e))?;
+    let mut reader = stream.try_clone().map_err(|e| here(&e))?;
     let writer: Writer = Arc::new(Mutex::new(stream));
-    let nc = auth::nonce().map_err(|e| e.to_string())?;
+    let nc = auth::nonce().map_err(|e| here(&e))?;
     let hello = FromCoordinator::Hello {
         protocol: messages::PROTOCOL,
         nonce: hex(&nc),
     };
     send(&writer, &hello);
     let answer = messages::receive::<FromAgent>(&mut reader, wire::BEFORE_AUTH)
-        .map_err(|e| format!("no proof of the token: {e}"))?;
+        .map_err(Unproven::NoProof)?;
     let FromAgent::Proof { nonce, proof } = answer else {
         refuse(&writer, "a proof of the token was due");
-        return Err("sent no proof of the token".into());
+        return Err(Unproven::NotAProof);
     };
     let checked = match (unhex::<NONCE_LEN>(&nonce), unhex::<32>(&proof)) {
         (Some(na), Some(p)) => token.check_agent(&nc, &na, &p).map(|()| na).ok(),
@@ -157,7 +181,7 @@ fn authenticate(stream: TcpStream, token: &Token) -> Result<(TcpStream, Writer),
     };
     let Some(na) = checked else {
         refuse(&writer, "the token does not match");
-        return Err("does not hold the token".into());
+        return Err(Unproven::WrongToken);
     };
     send(
         &writer,
@@ -178,7 +202,7 @@ fn follow(reader: &mut TcpStream, writer: &Writer, conn: u64, tx: &Sender<Event>
             Ok(m) => m,
             Err(e) => return e.to_string(),
         };
-        let t2 = super::agent::unix_nanos(SystemTime::now());
+        let t2 = Timestamp::now();
         if !budget.take() {
             refuse(writer, "too many messages");
             return format!("sent more than {PER_SECOND} messages a second: dropped");
@@ -190,19 +214,13 @@ fn follow(reader: &mut TcpStream, writer: &Writer, conn: u64, tx: &Sender<Event>
                     refuse(writer, "too many clock rounds");
                     return format!("asked for more than {MAX_PINGS} clock rounds: dropped");
                 }
-                let t3 = super::agent::unix_nanos(SystemTime::now());
+                let t3 = Timestamp::now();
                 send(writer, &FromCoordinator::Pong { t1, t2, t3 });
                 continue;
             }
-            FromAgent::Clock {
-                offset_ns,
-                round_trip_ns,
-            } => Event::Clock {
+            FromAgent::Clock { offset, round_trip } => Event::Clock {
                 conn,
-                offset: Offset {
-                    offset_ns,
-                    round_trip_ns: round_trip_ns.max(0),
-                },
+                offset: Offset { offset, round_trip },
             },
             live @ FromAgent::Live { .. } => Event::Live { conn, live },
             FromAgent::Result => {

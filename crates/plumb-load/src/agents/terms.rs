@@ -145,6 +145,7 @@ mod tests {
             http2: false,
             agents: Some(AgentShare { count: 4, index }),
             mix: None,
+            coordinated: None,
         }
     }
 

@@ -17,8 +17,15 @@ const RESULT_ANSWER_WITHIN: Duration = Duration::from_secs(60);
 
 enum Up {
     Tick(LiveTick),
-    /// The result document's JSON, or why there is none.
-    End(Result<Vec<u8>, String>),
+    End(Ending),
+}
+
+/// How an agent's test ended, for its coordinator.
+pub enum Ending {
+    /// The result document, as JSON.
+    Document(Vec<u8>),
+    /// No result, and why.
+    Failed { message: String },
 }
 
 pub struct Uplink {
@@ -57,7 +64,7 @@ impl Uplink {
     }
 
     /// Sends the result (or why there is none) and waits for the coordinator to have it.
-    pub fn finish(self, result: Result<Vec<u8>, String>) -> Result<(), AgentError> {
+    pub fn finish(self, result: Ending) -> Result<(), AgentError> {
         let _ = self.tx.send(Up::End(result));
         self.handle
             .join()
@@ -88,7 +95,8 @@ fn run(mut stream: TcpStream, rx: Receiver<Up>, threads: usize) -> Result<(), Ag
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
-                return send_result(&mut stream, Err("the agent stopped".into()))
+                let message = "the agent stopped without a result".to_string();
+                return send_result(&mut stream, Ending::Failed { message });
             }
         }
         if Instant::now() >= next {
@@ -132,13 +140,13 @@ fn send_live(stream: &mut TcpStream, w: &mut Window) -> Result<(), AgentError> {
     Ok(())
 }
 
-fn send_result(stream: &mut TcpStream, result: Result<Vec<u8>, String>) -> Result<(), AgentError> {
+fn send_result(stream: &mut TcpStream, result: Ending) -> Result<(), AgentError> {
     match result {
-        Ok(doc) => {
+        Ending::Document(doc) => {
             messages::send(stream, &FromAgent::Result)?;
             wire::write_frame(stream, &doc).map_err(messages::MessageError::from)?;
         }
-        Err(message) => {
+        Ending::Failed { message } => {
             messages::send(stream, &FromAgent::Failed { message })?;
             return Ok(());
         }

@@ -396,6 +396,15 @@ fn load() -> Vec<Diagnostic> {
             max_lateness: Duration::from_millis(5),
             busy: 0.7,
             allow_late: false,
+            agent: None,
+        }
+        .into()),
+        e(GeneratorBehind {
+            lateness_p99: Duration::from_millis(48),
+            max_lateness: Duration::from_millis(5),
+            busy: 0.99,
+            allow_late: false,
+            agent: Some("agent-2".into()),
         }
         .into()),
         w(LatencyFromGenerator {

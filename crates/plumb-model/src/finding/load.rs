@@ -39,6 +39,9 @@ pub struct GeneratorBehind {
     pub busy: f64,
     /// Accepted with `--allow-late`.
     pub allow_late: bool,
+    /// In a merged result: the agent that fell behind (absent: the generator itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 impl GeneratorBehind {

@@ -43,8 +43,12 @@ pub fn behind(x: &GeneratorBehind) -> Words {
             100.0 * x.busy
         )
     };
+    let who = match &x.agent {
+        Some(agent) => format!("{agent} fell behind its share of the schedule"),
+        None => "the generator fell behind its schedule".to_string(),
+    };
     Words::new(format!(
-        "the generator fell behind its schedule: {why}{}. Latencies include the generator's delay",
+        "{who}: {why}{}. Latencies include the generator's delay",
         if x.allow_late { " (accepted with --allow-late)" } else { "" }
     ))
     .advice("more --threads, more agents (plumb merge), or a lower rate; on a machine that starves the generator now and then, --max-lateness raises the bound, and --allow-late accepts the run as it is")
@@ -207,12 +211,17 @@ mod tests {
             max_lateness: Duration::from_micros(2_500),
             busy: 0.99,
             allow_late: false,
+            agent: None,
         };
         assert!(behind(&late)
             .message
             .contains("p99 is 8.003 ms (the bound is 2.500 ms)"));
         late.lateness_p99 = Duration::from_micros(10);
         assert!(behind(&late).message.contains("working 99 % of the time"));
+        late.agent = Some("agent-2".into());
+        assert!(behind(&late)
+            .message
+            .starts_with("agent-2 fell behind its share of the schedule: it was working"));
         let full = bound_full(&InFlightBoundFull {
             waited: 25,
             due: 100,

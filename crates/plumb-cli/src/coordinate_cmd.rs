@@ -1,0 +1,74 @@
+//! The `plumb coordinate` subcommand: waits for N agents (`plumb load ... --coordinator`),
+//! gives them one start, follows them live, and writes their merged result (each
+//! agent's own beside it), its gates evaluated on the merged data.
+use crate::agents_args::CoordinateArgs;
+use crate::exit::{self, CliError};
+use crate::export;
+use plumb_load::agents::coordinator::{coordinate, Options};
+use plumb_report::targets::ExportTarget;
+use plumb_report::Format;
+use std::net::TcpListener;
+
+pub fn run(a: CoordinateArgs) -> Result<i32, CliError> {
+    let token = crate::agents_token::token(&a.token)?;
+    let merged = [ExportTarget::new(
+        "--output",
+        a.output.clone(),
+        Format::Json,
+    )];
+    let parts: Vec<ExportTarget> = (0..a.agents)
+        .map(|i| {
+            ExportTarget::new(
+                "--output",
+                crate::coordinate_result::part_path(&a.output, i),
+                Format::Json,
+            )
+        })
+        .collect();
+    export::check(&merged)?;
+    export::check(&parts)?;
+    let listener = TcpListener::bind(&a.listen)
+        .map_err(|e| CliError(format!("cannot listen on {}: {e}", a.listen)))?;
+    let listen = listener
+        .local_addr()
+        .map_or(a.listen.clone(), |s| s.to_string());
+    eprintln!(
+        "plumb: waiting for {} agent{} on {listen} (plumb load ... --agents {} --coordinator {listen})",
+        a.agents,
+        if a.agents == 1 { "" } else { "s" },
+        a.agents
+    );
+    let session = crate::session::stop_on_signals()?;
+    let opts = Options {
+        count: a.agents,
+        lead: a.start_in.to_std(),
+        silence: a.silence.to_std(),
+        join_within: Some(a.join_within.to_std()),
+        max_uncertainty: a.max_skew.to_std(),
+    };
+    let mut view = crate::coordinate_live::View::new(a.agents);
+    let outcome = coordinate(listener, token, &opts, &session.stop, &mut |n| {
+        view.notice(n)
+    });
+    view.finish();
+    let outcome = outcome.map_err(|e| CliError(e.to_string()))?;
+    let (doc, text) = crate::coordinate_result::merged(&a, &listen, &outcome)?;
+    export::write_all(&merged, &doc)?;
+    exit::print_stdout(&text)?;
+    let incomplete =
+        outcome.parts.iter().any(|p| p.result.is_none()) || outcome.parts.len() < a.agents as usize;
+    let failed_gate = doc
+        .benchmarks
+        .iter()
+        .flat_map(|b| &b.diagnostics)
+        .any(|d| d.severity == plumb_model::Severity::Error);
+    Ok(if outcome.interrupted {
+        session.exit_code()
+    } else if incomplete {
+        exit::ERROR
+    } else if failed_gate {
+        exit::REGRESSION
+    } else {
+        exit::OK
+    })
+}

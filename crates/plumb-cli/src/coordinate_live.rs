@@ -1,0 +1,195 @@
+//! What `plumb coordinate` says while it runs: each join, refusal, clock and loss as a
+//! line on stderr, and on a terminal the merged live line (every agent's counts added:
+//! the rate over the last half second, errors, p50/p99 so far, agents reporting).
+use plumb_load::agents::clock::ClockOffset;
+use plumb_load::agents::coordinator::Notice;
+use plumb_load::agents::messages::FromAgent;
+use plumb_load::http::LiveCounts;
+use plumb_model::format;
+use plumb_model::quantity::{Duration, Timestamp};
+use std::collections::BTreeSet;
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+pub struct View {
+    draw: bool,
+    count: u32,
+    start: Option<Instant>,
+    ok: u64,
+    errors: u64,
+    latency: LiveCounts,
+    window_ok: u64,
+    window_from: Instant,
+    next_draw: Instant,
+    reporting: BTreeSet<u32>,
+    lost: usize,
+}
+
+impl View {
+    pub fn new(count: u32) -> View {
+        View {
+            draw: std::io::stderr().is_terminal(),
+            count,
+            start: None,
+            ok: 0,
+            errors: 0,
+            latency: LiveCounts::new(),
+            window_ok: 0,
+            window_from: Instant::now(),
+            next_draw: Instant::now(),
+            reporting: BTreeSet::new(),
+            lost: 0,
+        }
+    }
+
+    pub fn notice(&mut self, n: Notice) {
+        match n {
+            Notice::Refused { peer, reason } => self.say(&format!("refused {peer}: {reason}")),
+            Notice::Joined {
+                part,
+                joined,
+                count,
+            } => self.say(&format!(
+                "{} joined from {} ({joined} of {count})",
+                part.name, part.peer
+            )),
+            Notice::Left { part, reason } => {
+                self.say(&format!("{} left before the start: {reason}", part.name))
+            }
+            Notice::Clock { part, offset } => self.say(&format!(
+                "{}'s clock is {} this one's (± {})",
+                part.name,
+                signed(offset.offset),
+                format::time(offset.uncertainty())
+            )),
+            Notice::Start { at } => self.started(at),
+            Notice::Live { part, live } => {
+                self.reporting.insert(part.index);
+                self.add(live);
+            }
+            Notice::Received { part } => self.say(&format!("{}'s result received", part.name)),
+            Notice::Failed { part, message } => {
+                self.say(&format!("{} failed: {message}", part.name))
+            }
+            Notice::Lost { part, reason } => {
+                self.lost += 1;
+                self.say(&format!("{} lost: {reason}", part.name))
+            }
+            Notice::Tick => {}
+        }
+        self.maybe_draw();
+    }
+
+    fn started(&mut self, at: Timestamp) {
+        let lead = at.since(Timestamp::now());
+        self.start = Some(Instant::now() + lead.to_std());
+        self.window_from = Instant::now() + lead.to_std();
+        self.say(&format!(
+            "all {} agents ready: the test starts at {at} (in {})",
+            self.count,
+            format::time(lead)
+        ));
+    }
+
+    fn add(&mut self, live: &FromAgent) {
+        let FromAgent::Live {
+            ok,
+            errors,
+            latency,
+            ..
+        } = live
+        else {
+            return;
+        };
+        self.ok += ok;
+        self.window_ok += ok;
+        self.errors += errors;
+        // A histogram that does not decode is left out of the line (the result, not the
+        // line, is what counts).
+        if let Ok(h) = plumb_model::decode_histogram(latency) {
+            let _ = self.latency.latency.add(&h);
+        }
+    }
+
+    fn say(&self, line: &str) {
+        let clear = if self.draw { "\r\x1b[2K" } else { "" };
+        eprintln!("{clear}plumb: {line}");
+    }
+
+    fn maybe_draw(&mut self) {
+        let now = Instant::now();
+        if !self.draw || now < self.next_draw {
+            return;
+        }
+        self.next_draw = now + plumb_load::http::LIVE_EVERY;
+        let Some(start) = self.start else { return };
+        if now < start {
+            eprint!(
+                "\r\x1b[2K  starts in {}",
+                format::time(Duration::from(start - now))
+            );
+            let _ = std::io::stderr().flush();
+            return;
+        }
+        let rate = self.window_ok as f64 / (now - self.window_from).as_secs_f64().max(1e-3);
+        self.window_ok = 0;
+        self.window_from = now;
+        let q = |p: f64| {
+            if self.latency.latency.is_empty() {
+                "-".to_string()
+            } else {
+                format::time(Duration::from_micros(plumb_model::value_at_percentile(
+                    &self.latency.latency,
+                    p,
+                )))
+            }
+        };
+        eprint!(
+            "\r\x1b[2K  {:>9}  {:>9.0} req/s  {} errors  p50 {}  p99 {}  {}/{} agents reporting{}",
+            format::time(Duration::from(now - start)),
+            rate,
+            self.errors,
+            q(50.0),
+            q(99.0),
+            self.reporting.len(),
+            self.count,
+            if self.lost > 0 {
+                format!(", {} lost", self.lost)
+            } else {
+                String::new()
+            }
+        );
+        let _ = std::io::stderr().flush();
+    }
+
+    pub fn finish(&self) {
+        if self.draw {
+            eprint!("\r\x1b[2K");
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+/// "1.2 ms behind" (the agent's clock reads earlier) / "ahead of".
+pub fn signed(offset: ClockOffset) -> String {
+    let size = format::time(offset.magnitude());
+    match offset.as_nanos() {
+        0 => "level with".to_string(),
+        n if n > 0 => format!("{size} behind"),
+        _ => format!("{size} ahead of"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_offset_is_said_as_which_way_the_clock_is() {
+        // Positive: the coordinator's clock reads later, so the agent's is behind.
+        let signed = |n| signed(ClockOffset::from_nanos(n));
+        assert_eq!(signed(1_500_000), "1.50 ms behind");
+        assert_eq!(signed(-20_000), "20.0 µs ahead of");
+        assert_eq!(signed(0), "level with");
+    }
+}

@@ -1,0 +1,251 @@
+//! A coordinated test's result: each agent's document kept beside the merged one (so
+//! `plumb merge` makes it again), the merge `plumb merge` does, the coordination (the
+//! start, each agent's clock and fate) recorded, the gates evaluated on the merged data
+//! and each agent's lateness named, and the result marked incomplete when an agent is
+//! missing.
+use crate::agents_args::CoordinateArgs;
+use crate::exit::CliError;
+use crate::export;
+use plumb_analysis::{load_checks, LoadGates};
+use plumb_load::agents::coordinator::{Outcome, Part};
+use plumb_model::quantity::Duration;
+use plumb_model::{
+    format, CoordinatedAgent, Coordination, Invocation, ProducerSettings, ResultDocument, RunStatus,
+};
+use plumb_report::targets::ExportTarget;
+use plumb_report::Format;
+use std::path::{Path, PathBuf};
+
+/// Where agent `index`'s own result goes, beside `output`: `all.json` → `all.agent-3.json`.
+pub fn part_path(output: &Path, index: u32) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map_or("result".into(), |s| s.to_string_lossy().into_owned());
+    output.with_file_name(format!("{stem}.agent-{index}.json"))
+}
+
+/// The merged document and the text for the terminal.
+pub fn merged(
+    a: &CoordinateArgs,
+    listen: &str,
+    outcome: &Outcome,
+) -> Result<(ResultDocument, String), CliError> {
+    let mut missing: Vec<(u32, String)> = Vec::new();
+    let mut docs = Vec::new();
+    let mut paths = Vec::new();
+    for p in &outcome.parts {
+        match document_of(p) {
+            Ok(doc) => {
+                let path = part_path(&a.output, p.index);
+                let target = ExportTarget::new("--output", path.clone(), Format::Json);
+                export::write_all(&[target], &doc)?;
+                paths.push(path.display().to_string());
+                docs.push(doc);
+            }
+            Err(why) => missing.push((p.index, why)),
+        }
+    }
+    if docs.is_empty() {
+        return Err(CliError(format!(
+            "no agent's result arrived ({}): nothing to merge",
+            said(&missing, outcome)
+        )));
+    }
+    let mut doc = plumb_load::merged_document(&docs, &paths, false, Invocation::current())
+        .map_err(|e| {
+            CliError(format!(
+                "{e} (each agent's result is kept: {})",
+                paths.join(", ")
+            ))
+        })?;
+    record(&mut doc, a, listen, outcome, &missing);
+    gates(&mut doc, &docs);
+    if outcome.interrupted {
+        doc.status = RunStatus::Interrupted {
+            signal: Some("Ctrl-C".into()),
+        };
+    } else if !missing.is_empty() || outcome.parts.len() < a.agents as usize {
+        doc.status = RunStatus::Failed {
+            message: format!(
+                "incomplete: {} of {} agents' results ({})",
+                docs.len(),
+                a.agents,
+                said(&missing, outcome)
+            ),
+        };
+    }
+    let text = text(&doc, outcome, &paths);
+    Ok((doc, text))
+}
+
+/// An agent's result document, or why it has none.
+fn document_of(p: &Part) -> Result<ResultDocument, String> {
+    if let Some(why) = p
+        .lost
+        .as_ref()
+        .map(|l| format!("lost: {l}"))
+        .or_else(|| p.failed.clone())
+    {
+        return Err(why);
+    }
+    let bytes = p.result.as_ref().ok_or("no result")?;
+    let text = std::str::from_utf8(bytes).map_err(|_| "its result is not UTF-8".to_string())?;
+    let doc =
+        ResultDocument::from_json(text).map_err(|e| format!("its result does not read: {e}"))?;
+    let share = match &doc.settings.producer {
+        ProducerSettings::Load(s) => s.agents,
+        _ => None,
+    };
+    match share {
+        Some(s) if s.index == p.index => Ok(doc),
+        _ => Err(format!(
+            "its result is not the share of agent index {}",
+            p.index
+        )),
+    }
+}
+
+fn said(missing: &[(u32, String)], outcome: &Outcome) -> String {
+    missing
+        .iter()
+        .map(|(i, why)| {
+            let name = outcome
+                .parts
+                .iter()
+                .find(|p| p.index == *i)
+                .map_or("?", |p| p.name.as_str());
+            format!("{name}: {why}")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn record(
+    doc: &mut ResultDocument,
+    a: &CoordinateArgs,
+    listen: &str,
+    outcome: &Outcome,
+    missing: &[(u32, String)],
+) {
+    let ProducerSettings::Merged(m) = &mut doc.settings.producer else {
+        return;
+    };
+    let agents = outcome
+        .parts
+        .iter()
+        .map(|p| {
+            let offset = p.offset.unwrap_or(plumb_load::agents::clock::Offset {
+                offset: Default::default(),
+                round_trip: Duration::ZERO,
+            });
+            CoordinatedAgent {
+                index: p.index,
+                name: p.name.clone(),
+                address: p.peer.to_string(),
+                start_on_own_clock: offset.offset.to_agent(outcome.start_at),
+                round_trip: offset.round_trip,
+                missing: missing
+                    .iter()
+                    .find(|(i, _)| *i == p.index)
+                    .map(|(_, w)| w.clone()),
+            }
+        })
+        .collect();
+    m.coordination = Some(Box::new(Coordination {
+        listen: listen.to_string(),
+        start_at: outcome.start_at,
+        count: a.agents,
+        agents,
+    }));
+}
+
+/// The gates on the merged data (as one generator's result would be judged), and each
+/// agent that fell behind named: a late agent's share is late even when the merged
+/// lateness, diluted by the others, is not.
+fn gates(doc: &mut ResultDocument, parts: &[ResultDocument]) {
+    let Some(ProducerSettings::Load(s)) = parts.first().map(|d| &d.settings.producer) else {
+        return;
+    };
+    let gates = LoadGates {
+        max_error_rate: s.max_error_rate.unwrap_or(0.0),
+        allow_late: s.allow_late,
+        max_lateness: s.max_lateness.unwrap_or(load_checks::LATE_P99),
+    };
+    for (k, b) in doc.benchmarks.iter_mut().enumerate() {
+        let Some(load) = b.load() else { continue };
+        let checks = load_checks(load, gates);
+        let checks = if k == 0 {
+            checks
+        } else {
+            crate::load_cmd::target_findings(checks)
+        };
+        b.diagnostics.extend(checks);
+    }
+    let each: Vec<(String, &plumb_model::LoadInfo)> = parts
+        .iter()
+        .filter_map(|d| {
+            let name = match &d.settings.producer {
+                ProducerSettings::Load(s) => s.agent.clone().unwrap_or_default(),
+                _ => String::new(),
+            };
+            Some((name, d.benchmarks.first()?.load()?))
+        })
+        .collect();
+    let behind = load_checks::merged::agents_behind(&each, gates);
+    if let Some(first) = doc.benchmarks.first_mut() {
+        first.diagnostics.extend(behind);
+    }
+}
+
+/// The coordination (start, each agent's clock and fate, the skew its clocks allow),
+/// then the merged result as `plumb merge` shows it.
+fn text(doc: &ResultDocument, outcome: &Outcome, paths: &[String]) -> String {
+    let mut t = String::new();
+    if let RunStatus::Failed { message } = &doc.status {
+        t.push_str(&format!("The result is {message}.\n\n"));
+    }
+    let at = outcome.start_at;
+    t.push_str(&format!(
+        "Coordinated {} agents, started at {at}\n",
+        outcome.parts.len()
+    ));
+    let mut worst = [Duration::ZERO; 2];
+    for p in &outcome.parts {
+        let clock = match p.offset {
+            Some(o) => {
+                let u = o.uncertainty();
+                if u > worst[0] {
+                    worst = [u, worst[0]];
+                } else if u > worst[1] {
+                    worst[1] = u;
+                }
+                let way = crate::coordinate_live::signed(o.offset);
+                format!(
+                    "clock {} ± {}",
+                    way.trim_end_matches(" of").trim_end_matches(" with"),
+                    format::time(u)
+                )
+            }
+            None => "clock not measured".into(),
+        };
+        let fate = match (&p.result, &p.lost, &p.failed) {
+            (_, Some(l), _) => format!("LOST: {l}"),
+            (_, _, Some(f)) => format!("FAILED: {f}"),
+            (Some(_), _, _) => "result merged".into(),
+            _ => "no result".into(),
+        };
+        t.push_str(&format!(
+            "  {:>3}  {:<12} {:<22} {clock:<32} {fate}\n",
+            p.index, p.name, p.peer
+        ));
+    }
+    t.push_str(&format!(
+        "  start skew at most {} (the two largest offset uncertainties), plus each agent's own lateness\n",
+        format::time(worst[0] + worst[1])
+    ));
+    t.push_str(&format!("  each agent's result: {}\n\n", paths.join(", ")));
+    for b in &doc.benchmarks {
+        t.push_str(&plumb_report::render_load(b, false));
+    }
+    t
+}

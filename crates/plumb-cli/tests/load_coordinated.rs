@@ -1,0 +1,349 @@
+//! `plumb coordinate` and `plumb load --coordinator` end to end over loopback: agents
+//! started together and merged as `plumb merge` would, and each refusal and failure the
+//! issue names (a mismatched agent, a stranger, an unreachable coordinator, a late join,
+//! an agent killed mid-test), with what was sent to the target counted.
+mod common;
+
+use common::{ok_reply, read_doc, scripted_server, Env, Reply, Run};
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+/// A server answering 200 to everything, and how many requests it has had.
+fn counted_server() -> (String, Arc<AtomicU64>) {
+    let count = Arc::new(AtomicU64::new(0));
+    let c = count.clone();
+    let addr = scripted_server("127.0.0.1:0", move |_, _, _| {
+        c.fetch_add(1, Ordering::SeqCst);
+        Reply::Send(ok_reply())
+    });
+    (format!("http://{addr}/"), count)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn spawn(env: &Env, args: &[String]) -> Child {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    env.command(&args)
+        .env("PLUMB_TOKEN", TOKEN)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("plumb starts")
+}
+
+fn coordinator(env: &Env, port: u16, agents: u32, extra: &[&str]) -> Child {
+    let mut args: Vec<String> = [
+        "coordinate",
+        "--agents",
+        &agents.to_string(),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "-o",
+        env.path("all.json").to_str().unwrap(),
+        "--start-in",
+        "1s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    spawn(env, &args)
+}
+
+fn agent(env: &Env, url: &str, port: u16, n: u32, i: u32, rate: &str, duration: &str) -> Child {
+    let args: Vec<String> = [
+        "load",
+        url,
+        "--rate",
+        rate,
+        "--duration",
+        duration,
+        "--warmup",
+        "500ms",
+        "--agents",
+        &n.to_string(),
+        "--agent-index",
+        &i.to_string(),
+        "--coordinator",
+        &format!("127.0.0.1:{port}"),
+        "--coordinator-wait",
+        "10s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    spawn(env, &args)
+}
+
+fn ended(child: Child) -> Run {
+    Run::of(child.wait_with_output().expect("plumb ends"))
+}
+
+#[test]
+fn agents_start_together_and_merge_into_what_plumb_merge_makes() {
+    let env = Env::new();
+    let (url, sent) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &[]);
+    let agents: Vec<Child> = (0..2)
+        .map(|i| agent(&env, &url, port, 2, i, "400", "2s"))
+        .collect();
+    for a in agents {
+        let r = ended(a);
+        r.assert_code(0);
+        assert!(
+            r.stderr.contains("joined the coordinator at"),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = ended(co);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains("all 2 agents ready: the test starts at"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("Coordinated 2 agents"), "{}", r.stdout);
+    let doc = read_doc(&env.path("all.json"));
+    let plumb_model::ProducerSettings::Merged(m) = &doc.settings.producer else {
+        panic!("a merged result")
+    };
+    let c = m.coordination.as_ref().expect("the coordination recorded");
+    assert_eq!((c.count, c.agents.len()), (2, 2));
+    for (i, a) in c.agents.iter().enumerate() {
+        assert_eq!(a.index, i as u32);
+        assert!(a.missing.is_none());
+        // One machine, one clock: the offset is within its uncertainty (and a loopback
+        // round trip is well under a millisecond).
+        let offset =
+            a.start_on_own_clock.as_unix_nanos() as i128 - c.start_at.as_unix_nanos() as i128;
+        let bound = a.round_trip.as_nanos().max(100_000) as i128;
+        assert!(offset.abs() <= bound, "{a:?}");
+    }
+    let l = doc.benchmarks[0].load().unwrap();
+    // 400/s over 2 s measured, 0.5 s warm-up before: 1,000 requests sent in all. The
+    // shares' windows are moved onto the coordinator's clock by offsets measured to some
+    // microseconds, so their union is 2 s give or take those.
+    let target = l.target_rate.unwrap();
+    assert!((target - 400.0).abs() < 400.0 * 1e-4, "{target}");
+    assert!((795..=801).contains(&l.due), "{} due", l.due);
+    assert_eq!(sent.load(Ordering::SeqCst), 1000);
+    // Each agent's result is kept, and merging them again gives the same histograms.
+    let parts = [env.path("all.agent-0.json"), env.path("all.agent-1.json")];
+    for (i, p) in parts.iter().enumerate() {
+        let d = read_doc(p);
+        let plumb_model::ProducerSettings::Load(s) = &d.settings.producer else {
+            panic!()
+        };
+        assert_eq!(s.agents.unwrap().index, i as u32);
+        assert!(s.coordinated.is_some(), "the agent's clock recorded");
+        assert_eq!(
+            s.start_at,
+            Some(c.start_at),
+            "the start on the coordinator's clock"
+        );
+    }
+    let again = env.path("again.json");
+    env.plumb(&[
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        "-o",
+        again.to_str().unwrap(),
+    ])
+    .assert_code(0);
+    let again = read_doc(&again);
+    let (a, b) = (again.benchmarks[0].load().unwrap(), l);
+    assert_eq!(a.latency.hdr_base64, b.latency.hdr_base64);
+    assert_eq!((a.ok, a.due), (b.ok, b.due));
+}
+
+#[test]
+fn a_mismatched_agent_and_a_stranger_are_refused_and_nothing_is_sent() {
+    let env = Env::new();
+    let (url, sent) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &["--join-within", "5s"]);
+    let first = agent(&env, &url, port, 2, 0, "400", "2s");
+    std::thread::sleep(Duration::from_millis(500));
+    let r = ended(agent(&env, &url, port, 2, 1, "200", "2s"));
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("--rate 200/s where the others have 400/s")
+            && r.stderr.contains("nothing was sent to the target"),
+        "{}",
+        r.stderr
+    );
+    let r = ended(agent(&env, &url, port, 2, 0, "400", "2s"));
+    assert!(
+        r.stderr.contains("index 0 is already agent-0's"),
+        "{}",
+        r.stderr
+    );
+    let mut stranger = env.command(&[
+        "load",
+        &url,
+        "--rate",
+        "400",
+        "--duration",
+        "2s",
+        "--agents",
+        "2",
+        "--agent-index",
+        "1",
+        "--coordinator",
+        &format!("127.0.0.1:{port}"),
+    ]);
+    let out = stranger
+        .env("PLUMB_TOKEN", "not-the-token-at-all-0123")
+        .output()
+        .unwrap();
+    let r = Run::of(out);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("refused this agent: the token does not match"),
+        "{}",
+        r.stderr
+    );
+    // The coordinator gives up waiting for a second agent, and tells the first.
+    let r = ended(co);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("gave up waiting with 1 of 2 agents ready (agent-0)"),
+        "{}",
+        r.stderr
+    );
+    for why in [
+        "--rate 200/s where the others have 400/s",
+        "does not hold the token",
+        "index 0 is already",
+    ] {
+        assert!(r.stderr.contains(why), "{why:?} not in {}", r.stderr);
+    }
+    let r = ended(first);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("not every agent joined in time"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        sent.load(Ordering::SeqCst),
+        0,
+        "no request reached the target"
+    );
+}
+
+#[test]
+fn an_unreachable_coordinator_or_a_missing_token_sends_nothing() {
+    let env = Env::new();
+    let (url, sent) = counted_server();
+    let port = free_port();
+    let args = [
+        "load",
+        &url,
+        "--rate",
+        "400",
+        "--duration",
+        "1s",
+        "--agents",
+        "2",
+        "--agent-index",
+        "0",
+        "--coordinator",
+        &format!("127.0.0.1:{port}"),
+        "--coordinator-wait",
+        "1s",
+    ];
+    let out = env
+        .command(&args)
+        .env("PLUMB_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    let r = Run::of(out);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains(&format!(
+            "cannot reach the coordinator at 127.0.0.1:{port} (tried for 1"
+        )) && r.stderr.contains("nothing was sent"),
+        "{}",
+        r.stderr
+    );
+    let out = env
+        .command(&args)
+        .env_remove("PLUMB_TOKEN")
+        .output()
+        .unwrap();
+    let r = Run::of(out);
+    r.assert_code(2);
+    assert!(r.stderr.contains("needs the token"), "{}", r.stderr);
+    let out = env
+        .command(&args)
+        .env("PLUMB_TOKEN", "short")
+        .output()
+        .unwrap();
+    assert!(Run::of(out).stderr.contains("at least 16"));
+    assert_eq!(sent.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn an_agent_killed_mid_test_leaves_an_incomplete_result_and_a_late_one_is_refused() {
+    let env = Env::new();
+    let (url, _) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &["--silence", "2s"]);
+    let kept = agent(&env, &url, port, 2, 0, "200", "4s");
+    let mut killed = agent(&env, &url, port, 2, 1, "200", "4s");
+    // Joined, clocks measured, 1 s lead, then 1 s into the test.
+    std::thread::sleep(Duration::from_millis(3000));
+    let r = ended(agent(&env, &url, port, 2, 1, "200", "4s"));
+    r.assert_code(2);
+    assert!(r.stderr.contains("joined after the start"), "{}", r.stderr);
+    killed.kill().unwrap();
+    let _ = killed.wait();
+    ended(kept).assert_code(0);
+    let r = ended(co);
+    r.assert_code(2);
+    assert!(
+        r.stderr
+            .contains("agent-1 lost: its connection ended before its result"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout
+            .contains("The result is incomplete: 1 of 2 agents' results"),
+        "{}",
+        r.stdout
+    );
+    let doc = read_doc(&env.path("all.json"));
+    match &doc.status {
+        plumb_model::RunStatus::Failed { message } => {
+            assert!(message.starts_with("incomplete: 1 of 2"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let codes: Vec<_> = doc.benchmarks[0]
+        .diagnostics
+        .iter()
+        .map(|d| d.code())
+        .collect();
+    assert!(
+        codes.contains(&plumb_model::DiagnosticCode::DifferentSchedules),
+        "the missing share said: {codes:?}"
+    );
+}
