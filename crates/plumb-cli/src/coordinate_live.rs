@@ -56,12 +56,17 @@ impl View {
             Notice::Left { part, reason } => {
                 self.say(&format!("{} left before the start: {reason}", part.name))
             }
-            Notice::Clock { part, offset } => self.say(&format!(
-                "{}'s clock is {} this one's (± {})",
-                part.name,
-                signed(offset.offset),
-                format::time(offset.uncertainty())
-            )),
+            Notice::Clock { part, offset } => {
+                self.say(&format!(
+                    "{}'s clock is {} this one's (± {})",
+                    part.name,
+                    signed(offset.offset),
+                    format::time(offset.uncertainty())
+                ));
+                if let Some(w) = beyond_warmup(part, offset.offset) {
+                    self.say(&w);
+                }
+            }
             Notice::Start { at } => self.started(at),
             Notice::Live { part, live } => {
                 self.reporting.insert(part.index);
@@ -168,6 +173,24 @@ impl View {
             let _ = std::io::stderr().flush();
         }
     }
+}
+
+/// An agent whose clock is further from this one's than the warm-up: its share still
+/// starts on time (the start is moved onto its clock), but its own timestamps (an
+/// `--hlog`, its logs) are that far off, and without the coordinator the agents would not
+/// have started within the warm-up of each other.
+fn beyond_warmup(
+    part: &plumb_load::agents::coordinator::Part,
+    offset: ClockOffset,
+) -> Option<String> {
+    let warmup: Duration = part.terms.agreed.get("--warmup")?.parse().ok()?;
+    (offset.magnitude() > warmup).then(|| {
+        format!(
+            "{}'s clock is {} off, more than the warm-up ({warmup}): its start is moved onto its clock, but its own timestamps (its --hlog, its logs) are that far off; is its clock synchronised (chrony, ntpd)?",
+            part.name,
+            format::time(offset.magnitude())
+        )
+    })
 }
 
 /// "1.2 ms behind" (the agent's clock reads earlier) / "ahead of".

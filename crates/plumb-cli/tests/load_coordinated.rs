@@ -347,3 +347,84 @@ fn an_agent_killed_mid_test_leaves_an_incomplete_result_and_a_late_one_is_refuse
         "the missing share said: {codes:?}"
     );
 }
+
+#[test]
+fn an_agent_whose_clock_is_seconds_off_starts_with_the_others() {
+    // libfaketime moves the agent's wall clock 3 s ahead (its monotonic clock, which the
+    // schedule runs on, left alone). Unmeasured, its share would start 3 s early and its
+    // window would not overlap the other's: the merge would refuse.
+    if std::process::Command::new("faketime")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        plumb_testkit::skip("faketime is not installed (apt install faketime)");
+        return;
+    }
+    let env = Env::new();
+    let (url, sent) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &[]);
+    let plain = agent(&env, &url, port, 2, 0, "400", "2s");
+    let mut args: Vec<String> = vec![
+        "-f".into(),
+        "+3s".into(),
+        env!("CARGO_BIN_EXE_plumb").into(),
+    ];
+    args.extend(
+        [
+            "load",
+            &url,
+            "--rate",
+            "400",
+            "--duration",
+            "2s",
+            "--warmup",
+            "500ms",
+            "--agents",
+            "2",
+            "--agent-index",
+            "1",
+            "--coordinator",
+            &format!("127.0.0.1:{port}"),
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    let skewed = std::process::Command::new("faketime")
+        .args(&args)
+        .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+        .env("PLUMB_TOKEN", TOKEN)
+        .current_dir(env.dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    ended(plain).assert_code(0);
+    let r = ended(skewed);
+    r.assert_code(0);
+    assert!(r.stderr.contains("this clock is 3.0"), "{}", r.stderr);
+    let r = ended(co);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains("agent-1's clock is 3.0") && r.stderr.contains("more than the warm-up"),
+        "{}",
+        r.stderr
+    );
+    let doc = read_doc(&env.path("all.json"));
+    let l = doc.benchmarks[0].load().unwrap();
+    assert!((795..=801).contains(&l.due), "{} due", l.due);
+    assert_eq!(sent.load(Ordering::SeqCst), 1000);
+    // Both shares' windows on the coordinator's clock: they overlap within the offset's
+    // uncertainty, not 3 s apart.
+    let windows: Vec<_> = [0, 1]
+        .iter()
+        .map(|i| {
+            let d = read_doc(&env.path(&format!("all.agent-{i}.json")));
+            d.benchmarks[0].load().unwrap().window.unwrap()
+        })
+        .collect();
+    let apart = windows[0].start.since(windows[1].start).as_secs_f64()
+        + windows[1].start.since(windows[0].start).as_secs_f64();
+    assert!(apart < 0.05, "windows {apart} s apart: {windows:?}");
+}
