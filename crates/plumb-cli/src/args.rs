@@ -72,6 +72,8 @@ pub enum Command {
     /// Load an HTTP server at a constant rate, open loop: latency from each request's due
     /// time, no coordinated omission.
     #[command(
+        args_conflicts_with_subcommands = true,
+        subcommand_negates_reqs = true,
         after_help = "Example:\n  plumb load http://127.0.0.1:8080/ --rate 1000 --duration 30s --warmup 5s --export-json a.json\n\nExit codes: 0 done and every gate passed; 1 a gate failed: errors above --max-error-rate (0 % by default: any error fails), or the generator fell behind its schedule (its own send lateness p99 above 5 ms) without --allow-late; 2 bad input, an unreachable target, or no request succeeded; 128 + N stopped by signal N."
     )]
     Load(Box<LoadArgs>),
@@ -678,6 +680,8 @@ pub struct LoadArgs {
     pub agent_index: Option<u32>,
     #[command(flatten)]
     pub link: crate::agents_args::AgentLinkArgs,
+    #[command(subcommand)]
+    pub deploy: Option<crate::deploy_args::LoadCommand>,
     /// Confidence level recorded with the result (and used when it is analysed or compared).
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,

@@ -15,7 +15,11 @@ use plumb_report::{render_load, render_load_comparison, Format};
 use std::io::IsTerminal;
 use std::path::Path;
 
-pub fn run(a: LoadArgs) -> Result<i32, CliError> {
+pub fn run(mut a: LoadArgs) -> Result<i32, CliError> {
+    if let Some(crate::deploy_args::LoadCommand::Deploy(d)) = a.deploy.take() {
+        let crate::deploy_args::Engine::K8s(k) = d.engine;
+        return crate::deploy_k8s::run(k);
+    }
     let targets: Vec<(LoadConfig, LoadSettings)> = match &a.targets {
         Some(file) => vec![plan_mix(&a, file)?],
         None => a

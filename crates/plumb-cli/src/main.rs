@@ -11,6 +11,8 @@ mod coordinate_cmd;
 mod coordinate_live;
 mod coordinate_result;
 mod counting;
+mod deploy_args;
+mod deploy_k8s;
 mod design_cmd;
 mod env_cmd;
 mod exit;
@@ -43,6 +45,7 @@ mod session;
 mod show_cmd;
 mod simulate_cmd;
 mod values;
+mod yaml;
 
 fn main() {
     let cli = args::parse();
