@@ -4,6 +4,7 @@
 pub mod browser;
 pub mod git_fixture;
 pub mod history;
+pub mod netns;
 pub mod nginx;
 pub mod postgres;
 

@@ -193,9 +193,9 @@ fn wait_readable(stream: &TcpStream, stop: &AtomicBool) -> Result<(), AgentError
     loop {
         match stream.peek(&mut one) {
             Ok(0) => {
-                return Err(AgentError::Wire(MessageError::Wire(wire::WireError::Io(
-                    std::io::ErrorKind::UnexpectedEof.into(),
-                ))))
+                return Err(AgentError::Wire(MessageError::Wire(
+                    wire::WireError::Closed,
+                )))
             }
             Ok(_) => return Ok(()),
             Err(e)

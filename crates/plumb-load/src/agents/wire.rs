@@ -17,6 +17,8 @@ pub const RESULT: usize = 64 * 1024 * 1024;
 pub enum WireError {
     /// The peer announced a frame longer than allowed at this point.
     TooLong { length: usize, limit: usize },
+    /// The peer closed the connection between two frames.
+    Closed,
     /// The stream ended, or failed, inside a frame or before one.
     Io(io::Error),
 }
@@ -35,6 +37,7 @@ impl fmt::Display for WireError {
                     size(*limit)
                 )
             }
+            WireError::Closed => f.write_str("the peer closed the connection"),
             WireError::Io(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
                 f.write_str("the peer closed the connection inside a message")
             }
@@ -60,7 +63,16 @@ pub fn write_frame(w: &mut impl Write, payload: &[u8]) -> Result<(), WireError> 
 /// the payload is read or any memory is taken for it.
 pub fn read_frame(r: &mut impl Read, limit: usize) -> Result<Vec<u8>, WireError> {
     let mut len = [0u8; 4];
-    r.read_exact(&mut len).map_err(WireError::Io)?;
+    let mut got = 0;
+    while got < len.len() {
+        match r.read(&mut len[got..]) {
+            Ok(0) if got == 0 => return Err(WireError::Closed),
+            Ok(0) => return Err(WireError::Io(io::ErrorKind::UnexpectedEof.into())),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(WireError::Io(e)),
+        }
+    }
     let length = u32::from_be_bytes(len) as usize;
     if length > limit {
         return Err(WireError::TooLong { length, limit });
@@ -96,5 +108,8 @@ mod tests {
         let e = read_frame(&mut &cut[..8], CONTROL).unwrap_err();
         assert!(e.to_string().contains("inside a message"), "{e}");
         assert!(read_frame(&mut &cut[..2], CONTROL).is_err());
+        // Nothing at all: closed between frames, said apart from a frame cut short.
+        let e = read_frame(&mut &b""[..], CONTROL).unwrap_err();
+        assert!(matches!(e, WireError::Closed), "{e}");
     }
 }
