@@ -45,6 +45,8 @@ report() {
   echo "bench reports: $(basename "$(printf '%s\n' "$@" | grep -m1 '\.py$')"): $(wc -l <<<"$out") lines"
 }
 
+current agents
+report "# Many agents as one load test" python3 bench/agents_report.py "$dir"
 current before-after
 report "# Before and after" python3 bench/before_after_report.py "$dir"
 current inprocess

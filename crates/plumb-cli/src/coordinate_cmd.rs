@@ -55,8 +55,8 @@ pub fn run(a: CoordinateArgs) -> Result<i32, CliError> {
     let (doc, text) = crate::coordinate_result::merged(&a, &listen, &outcome)?;
     export::write_all(&merged, &doc)?;
     exit::print_stdout(&text)?;
-    let incomplete =
-        outcome.parts.iter().any(|p| p.result.is_none()) || outcome.parts.len() < a.agents as usize;
+    // Set by the merge when an agent's share is missing, cut short, lost or failed.
+    let incomplete = matches!(doc.status, plumb_model::RunStatus::Failed { .. });
     let failed_gate = doc
         .benchmarks
         .iter()

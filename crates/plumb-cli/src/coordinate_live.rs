@@ -44,7 +44,10 @@ impl View {
 
     pub fn notice(&mut self, n: Notice) {
         match n {
-            Notice::Refused { peer, reason } => self.say(&format!("refused {peer}: {reason}")),
+            Notice::Refused { peer, name, reason } => match name {
+                Some(name) => self.say(&format!("refused {name} ({peer}): {reason}")),
+                None => self.say(&format!("refused {peer}: {reason}")),
+            },
             Notice::Joined {
                 part,
                 joined,

@@ -39,8 +39,21 @@ pub fn merged(
                 let path = part_path(&a.output, p.index);
                 let target = ExportTarget::new("--output", path.clone(), Format::Json);
                 export::write_all(&[target], &doc)?;
-                paths.push(path.display().to_string());
-                docs.push(doc);
+                // A share cut short (the agent stopped by a signal, or a run that broke)
+                // is kept, but not merged: its window would not cover the others'.
+                match &doc.status {
+                    RunStatus::Complete => {
+                        paths.push(path.display().to_string());
+                        docs.push(doc);
+                    }
+                    RunStatus::Interrupted { .. } | RunStatus::Failed { .. } => missing.push((
+                        p.index,
+                        format!(
+                            "its test did not finish; what it measured is in {}",
+                            path.display()
+                        ),
+                    )),
+                }
             }
             Err(why) => missing.push((p.index, why)),
         }
@@ -74,7 +87,7 @@ pub fn merged(
             ),
         };
     }
-    let text = text(&doc, outcome, &paths);
+    let text = text(&doc, outcome, &paths, &missing);
     Ok((doc, text))
 }
 
@@ -199,7 +212,12 @@ fn gates(doc: &mut ResultDocument, parts: &[ResultDocument]) {
 
 /// The coordination (start, each agent's clock and fate, the skew its clocks allow),
 /// then the merged result as `plumb merge` shows it.
-fn text(doc: &ResultDocument, outcome: &Outcome, paths: &[String]) -> String {
+fn text(
+    doc: &ResultDocument,
+    outcome: &Outcome,
+    paths: &[String],
+    missing: &[(u32, String)],
+) -> String {
     let mut t = String::new();
     if let RunStatus::Failed { message } = &doc.status {
         t.push_str(&format!("The result is {message}.\n\n"));
@@ -231,7 +249,10 @@ fn text(doc: &ResultDocument, outcome: &Outcome, paths: &[String]) -> String {
         let fate = match (&p.result, &p.lost, &p.failed) {
             (_, Some(l), _) => format!("LOST: {l}"),
             (_, _, Some(f)) => format!("FAILED: {f}"),
-            (Some(_), _, _) => "result merged".into(),
+            (Some(_), _, _) => match missing.iter().find(|(i, _)| *i == p.index) {
+                Some((_, why)) => format!("NOT MERGED: {why}"),
+                None => "result merged".into(),
+            },
             _ => "no result".into(),
         };
         t.push_str(&format!(

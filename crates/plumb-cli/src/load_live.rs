@@ -97,8 +97,18 @@ impl Live {
 impl View {
     fn run(mut self, rx: Receiver<LiveTick>) {
         let mut next_draw = Instant::now() + LIVE_EVERY;
+        // Each wake-up of this thread can take the CPU from a generator thread about to
+        // send. Without a line to draw it wakes only as often as the drain's announcement
+        // needs: 8 agents sharing one core (bench/agents.sh) sent with a send lateness p99
+        // of 24.5 µs instead of 38.5 µs (median of 24 agents), and the gaps between their
+        // requests at the server went from 1.17 to 0.94 times as uneven as one generator's.
+        let look = if self.draw {
+            Duration::from_millis(50)
+        } else {
+            ANNOUNCE_DRAIN_AFTER
+        };
         loop {
-            match rx.recv_timeout(Duration::from_millis(50)) {
+            match rx.recv_timeout(look) {
                 Ok(t) => self.add(t),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,

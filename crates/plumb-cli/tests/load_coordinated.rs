@@ -428,3 +428,47 @@ fn an_agent_whose_clock_is_seconds_off_starts_with_the_others() {
         + windows[1].start.since(windows[0].start).as_secs_f64();
     assert!(apart < 0.05, "windows {apart} s apart: {windows:?}");
 }
+
+#[test]
+fn an_agent_stopped_by_ctrl_c_is_kept_apart_and_the_rest_merged() {
+    let env = Env::new();
+    let (url, _) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &[]);
+    let kept = agent(&env, &url, port, 2, 0, "200", "3s");
+    let stopped = agent(&env, &url, port, 2, 1, "200", "3s");
+    // Joined, 1 s lead, half a second of warm-up, 1 s measured: then Ctrl-C.
+    std::thread::sleep(Duration::from_millis(3000));
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &stopped.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let r = ended(stopped);
+    assert_eq!(r.code, 130, "{}", r.stderr);
+    ended(kept).assert_code(0);
+    let r = ended(co);
+    r.assert_code(2);
+    assert!(
+        r.stdout
+            .contains("agent-1: its test did not finish; what it measured is in"),
+        "{}",
+        r.stdout
+    );
+    // Its partial result is kept beside the merged one, marked as interrupted.
+    let part = read_doc(&env.path("all.agent-1.json"));
+    assert!(matches!(
+        part.status,
+        plumb_model::RunStatus::Interrupted { .. }
+    ));
+    let doc = read_doc(&env.path("all.json"));
+    let plumb_model::ProducerSettings::Merged(m) = &doc.settings.producer else {
+        panic!()
+    };
+    assert_eq!(
+        m.inputs.len(),
+        1,
+        "only the whole share merged: {:?}",
+        m.inputs
+    );
+}

@@ -50,7 +50,12 @@ fn coordinator(
         let stop = AtomicBool::new(false);
         let mut notify = |n: Notice| {
             let line = match n {
-                Notice::Refused { reason, .. } => format!("refused: {reason}"),
+                Notice::Refused { reason, name, .. } => {
+                    format!(
+                        "refused: {}{reason}",
+                        name.map_or(String::new(), |n| format!("{n}: "))
+                    )
+                }
                 Notice::Joined { part, .. } => format!("joined {}", part.name),
                 Notice::Left { part, reason } => format!("left {}: {reason}", part.name),
                 Notice::Start { .. } => "start".into(),
@@ -234,4 +239,76 @@ fn an_agent_silent_after_the_start_is_lost_and_the_others_still_count() {
     );
     assert!(outcome.parts[0].result.is_some());
     assert!(heard.try_iter().any(|l| l.starts_with("lost agent-1")));
+}
+
+#[test]
+fn a_peer_that_floods_after_joining_is_dropped() {
+    use plumb_load::agents::messages::{self, FromAgent};
+    let (said, heard) = channel();
+    let (addr, _coord) = coordinator(options(2), said);
+    // Clock rounds past the bound.
+    let mut pinger = join(&addr, &terms(0, 2, "2000/s"), SECRET)
+        .unwrap()
+        .into_stream();
+    for _ in 0..70 {
+        let t1 = Timestamp::now();
+        if messages::send(&mut pinger, &FromAgent::Ping { t1 }).is_err() {
+            break;
+        }
+    }
+    // Live counts far faster than an agent sends them (two a second).
+    let mut flooder = join(&addr, &terms(1, 2, "2000/s"), SECRET)
+        .unwrap()
+        .into_stream();
+    let live = FromAgent::Live {
+        ok: 1,
+        errors: 0,
+        latency: String::new(),
+        in_flight: 0,
+        draining: None,
+    };
+    for _ in 0..100 {
+        if messages::send(&mut flooder, &live).is_err() {
+            break;
+        }
+    }
+    let mut lines = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while lines.len() < 4 && std::time::Instant::now() < deadline {
+        if let Ok(l) = heard.recv_timeout(Duration::from_millis(200)) {
+            lines.push(l);
+        }
+    }
+    let left = |name: &str, why: &str| {
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("left {name}")) && l.contains(why))
+    };
+    assert!(left("agent-0", "more than 64 clock rounds"), "{lines:#?}");
+    assert!(left("agent-1", "messages a second: dropped"), "{lines:#?}");
+}
+
+#[test]
+fn an_agent_refuses_a_coordinator_that_cannot_prove_the_token() {
+    use plumb_load::agents::messages::{self, hex, FromCoordinator};
+    // A listener posing as the coordinator: a hello, then a proof made without the token.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        let hello = FromCoordinator::Hello {
+            protocol: messages::PROTOCOL,
+            nonce: hex(&[7; 32]),
+        };
+        messages::send(&mut s, &hello).unwrap();
+        let _proof = wire::read_frame(&mut s, wire::BEFORE_AUTH).unwrap();
+        let fake = FromCoordinator::Proof {
+            proof: hex(&[0; 32]),
+        };
+        messages::send(&mut s, &fake).unwrap();
+        // Whatever the agent would say next (its terms) must never arrive.
+        assert!(wire::read_frame(&mut s, wire::CONTROL).is_err());
+    });
+    let e = join(&addr, &terms(0, 1, "2000/s"), SECRET).unwrap_err();
+    assert!(e.to_string().contains("did not prove the token"), "{e}");
 }

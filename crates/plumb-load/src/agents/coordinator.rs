@@ -40,6 +40,8 @@ pub struct Options {
 pub enum Notice<'a> {
     Refused {
         peer: SocketAddr,
+        /// The name the peer's terms gave, once it has proven the token.
+        name: Option<&'a str>,
         reason: &'a str,
     },
     Joined {
@@ -271,6 +273,7 @@ impl State<'_> {
         match e {
             Event::Refused { peer, reason } => (self.notify)(Notice::Refused {
                 peer,
+                name: None,
                 reason: &reason,
             }),
             Event::Join {
@@ -318,14 +321,13 @@ impl State<'_> {
     }
 
     fn join(&mut self, conn: u64, peer: SocketAddr, terms: Terms, writer: Writer) {
-        let name = format!("{} ({peer})", terms.name);
         let refusal = self.refusal(&terms);
         if let Some(reason) = refusal {
             serve::refuse(&writer, &reason);
-            let said = format!("{name}: {reason}");
             (self.notify)(Notice::Refused {
                 peer,
-                reason: &said,
+                name: Some(&terms.name),
+                reason: &reason,
             });
             return;
         }
