@@ -214,8 +214,8 @@ mod tests {
     fn the_offset_is_said_as_which_way_the_clock_is() {
         // Positive: the coordinator's clock reads later, so the agent's is behind.
         let signed = |n| signed(ClockOffset::from_nanos(n));
-        assert_eq!(signed(1_500_000), "1.50 ms behind");
-        assert_eq!(signed(-20_000), "20.0 µs ahead of");
+        assert_eq!(signed(1_500_000), "1.500 ms behind");
+        assert_eq!(signed(-20_000), "20.00 µs ahead of");
         assert_eq!(signed(0), "level with");
     }
 }
