@@ -3,13 +3,12 @@
 //! the rate over the last half second, errors, p50/p99 so far, agents reporting).
 use plumb_load::agents::clock::ClockOffset;
 use plumb_load::agents::coordinator::Notice;
-use plumb_load::agents::messages::FromAgent;
 use plumb_load::http::LiveCounts;
 use plumb_model::format;
 use plumb_model::quantity::{Duration, Timestamp};
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
-use std::time::Instant;
+use std::time::{Duration as StdDuration, Instant};
 
 pub struct View {
     draw: bool,
@@ -23,6 +22,9 @@ pub struct View {
     next_draw: Instant,
     reporting: BTreeSet<u32>,
     lost: usize,
+    refusals: u32,
+    refusals_from: Instant,
+    unsaid: u64,
 }
 
 impl View {
@@ -39,6 +41,9 @@ impl View {
             next_draw: Instant::now(),
             reporting: BTreeSet::new(),
             lost: 0,
+            refusals: 0,
+            refusals_from: Instant::now(),
+            unsaid: 0,
         }
     }
 
@@ -99,29 +104,50 @@ impl View {
         ));
     }
 
-    fn add(&mut self, live: &FromAgent) {
-        let FromAgent::Live {
-            ok,
-            errors,
-            latency,
-            ..
-        } = live
-        else {
-            return;
-        };
-        self.ok += ok;
-        self.window_ok += ok;
-        self.errors += errors;
-        // A histogram that does not decode is left out of the line (the result, not the
-        // line, is what counts).
-        if let Ok(h) = plumb_model::decode_histogram(latency) {
-            let _ = self.latency.latency.add(&h);
-        }
+    fn add(&mut self, live: &plumb_load::agents::coordinator::AgentLive) {
+        let c = &live.counts;
+        self.ok = self.ok.saturating_add(c.ok);
+        self.window_ok = self.window_ok.saturating_add(c.ok);
+        self.errors = self.errors.saturating_add(c.errors);
+        // Both of the same fixed bounds: adding cannot fail.
+        let _ = self.latency.latency.add(&c.latency);
     }
 
-    fn say(&self, line: &str) {
+    /// A line of its own; control characters in it (an agent's name, a reason it sent)
+    /// are written escaped, so no peer can move the cursor or forge a line.
+    fn say(&mut self, line: &str) {
+        let now = Instant::now();
+        if line.starts_with("refused ") {
+            // Refusals of strangers come as fast as they connect: a few a second are said,
+            // the rest counted.
+            if now.duration_since(self.refusals_from) < StdDuration::from_secs(1)
+                && self.refusals >= 5
+            {
+                self.unsaid += 1;
+                return;
+            }
+            if now.duration_since(self.refusals_from) >= StdDuration::from_secs(1) {
+                self.refusals_from = now;
+                self.refusals = 0;
+            }
+            self.refusals += 1;
+        }
         let clear = if self.draw { "\r\x1b[2K" } else { "" };
-        eprintln!("{clear}plumb: {line}");
+        if self.unsaid > 0 {
+            eprintln!("{clear}plumb: ({} more refusals not shown)", self.unsaid);
+            self.unsaid = 0;
+        }
+        let shown: String = line
+            .chars()
+            .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
+                if c.is_control() {
+                    Box::new(c.escape_default())
+                } else {
+                    Box::new(std::iter::once(c))
+                }
+            })
+            .collect();
+        eprintln!("{clear}plumb: {shown}");
     }
 
     fn maybe_draw(&mut self) {

@@ -8,7 +8,7 @@ use crate::exit::CliError;
 use crate::export;
 use plumb_analysis::{load_checks, LoadGates};
 use plumb_load::agents::coordinator::{Outcome, Part};
-use plumb_model::quantity::Duration;
+use plumb_model::quantity::{Duration, Timestamp};
 use plumb_model::{
     format, CoordinatedAgent, Coordination, Invocation, ProducerSettings, ResultDocument, RunStatus,
 };
@@ -34,7 +34,7 @@ pub fn merged(
     let mut docs = Vec::new();
     let mut paths = Vec::new();
     for p in &outcome.parts {
-        match document_of(p) {
+        match document_of(p, a.agents, outcome.start_at) {
             Ok(doc) => {
                 let path = part_path(&a.output, p.index);
                 let target = ExportTarget::new("--output", path.clone(), Format::Json);
@@ -92,7 +92,7 @@ pub fn merged(
 }
 
 /// An agent's result document, or why it has none.
-fn document_of(p: &Part) -> Result<ResultDocument, String> {
+fn document_of(p: &Part, count: u32, start_at: Timestamp) -> Result<ResultDocument, String> {
     if let Some(why) = p
         .lost
         .as_ref()
@@ -105,14 +105,16 @@ fn document_of(p: &Part) -> Result<ResultDocument, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "its result is not UTF-8".to_string())?;
     let doc =
         ResultDocument::from_json(text).map_err(|e| format!("its result does not read: {e}"))?;
-    let share = match &doc.settings.producer {
-        ProducerSettings::Load(s) => s.agents,
-        _ => None,
+    // The result must be of this test: this agent's share of N, started at the start
+    // given (a result kept from another run, sent by mistake, is refused).
+    let (share, start) = match &doc.settings.producer {
+        ProducerSettings::Load(s) => (s.agents, s.start_at),
+        _ => (None, None),
     };
     match share {
-        Some(s) if s.index == p.index => Ok(doc),
+        Some(s) if s.index == p.index && s.count == count && start == Some(start_at) => Ok(doc),
         _ => Err(format!(
-            "its result is not the share of agent index {}",
+            "its result is not agent {} of {count}'s share of this test",
             p.index
         )),
     }

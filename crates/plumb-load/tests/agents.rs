@@ -263,7 +263,7 @@ fn a_peer_that_floods_after_joining_is_dropped() {
     let live = FromAgent::Live {
         ok: 1,
         errors: 0,
-        latency: String::new(),
+        latency: Vec::new(),
         in_flight: 0,
         draining: None,
     };
@@ -311,4 +311,34 @@ fn an_agent_refuses_a_coordinator_that_cannot_prove_the_token() {
     });
     let e = join(&addr, &terms(0, 1, "2000/s"), SECRET).unwrap_err();
     assert!(e.to_string().contains("did not prove the token"), "{e}");
+}
+
+#[test]
+fn a_stranger_trickling_bytes_is_dropped_when_the_handshake_time_is_up() {
+    use std::io::Write;
+    let (said, heard) = channel();
+    let (addr, _coord) = coordinator(options(2), said);
+    let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+    let _hello = wire::read_frame(&mut slow, wire::BEFORE_AUTH).unwrap();
+    let began = std::time::Instant::now();
+    // A frame of 4 KiB announced, then a byte a second: each read is quick, the whole
+    // never ends — but the handshake's deadline does.
+    slow.write_all(&4096u32.to_be_bytes()).unwrap();
+    let mut closed = false;
+    for _ in 0..12 {
+        std::thread::sleep(Duration::from_secs(1));
+        if slow.write_all(b"x").is_err() {
+            closed = true;
+            break;
+        }
+    }
+    let line = heard.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(
+        line.contains("no proof of the token (none within 5 s)"),
+        "{line}"
+    );
+    let took = began.elapsed();
+    assert!(took < Duration::from_secs(8), "held {took:?}");
+    // The coordinator closed its side: a write fails at the latest on the next one.
+    assert!(closed || slow.write_all(b"x").is_err() || slow.write_all(b"x").is_err());
 }

@@ -21,6 +21,8 @@ pub const CLOCK_ROUNDS: usize = 8;
 const ANSWER_WITHIN: Duration = Duration::from_secs(10);
 /// Between tries to reach a coordinator that is not listening yet.
 const RETRY_EVERY: Duration = Duration::from_millis(250);
+/// A start further ahead than this is refused: a coordinator gives it seconds ahead.
+const FURTHEST_START: Duration = Duration::from_secs(3600);
 /// How often a wait for the start looks at the stop flag (Ctrl-C).
 const LOOK_EVERY: Duration = Duration::from_millis(100);
 
@@ -53,12 +55,7 @@ impl Link {
         wait: Duration,
         stop: &AtomicBool,
     ) -> Result<Link, AgentError> {
-        let mut stream = connect(addr, wait, stop)?;
-        stream.set_nodelay(true).ok();
-        stream
-            .set_read_timeout(Some(ANSWER_WITHIN))
-            .map_err(AgentError::io(addr))?;
-        let hello: FromCoordinator = messages::receive(&mut stream, wire::BEFORE_AUTH)?;
+        let (mut stream, hello) = reach(addr, wait, stop)?;
         let FromCoordinator::Hello { protocol, nonce } = hello else {
             return Err(unexpected(hello, "its hello"));
         };
@@ -118,7 +115,11 @@ impl Link {
                 other => return Err(refusal_or(other, "an answer to a clock round")),
             }
         }
-        let offset = clock::best(&rounds).expect("rounds were made");
+        let offset = clock::best(&rounds).ok_or_else(|| {
+            AgentError::Protocol(
+                "the coordinator's clock answers were impossible (sent before received)".into(),
+            )
+        })?;
         messages::send(
             &mut self.stream,
             &FromAgent::Clock {
@@ -136,11 +137,21 @@ impl Link {
             .set_read_timeout(Some(ANSWER_WITHIN))
             .map_err(AgentError::io(&self.coordinator))?;
         match messages::receive(&mut self.stream, wire::CONTROL)? {
-            FromCoordinator::Start { at } => Ok(Start {
-                local: offset.offset.to_agent_system(at),
-                coordinator: at,
-                offset,
-            }),
+            FromCoordinator::Start { at } => {
+                let local = offset.offset.to_agent_system(at);
+                let ahead = local.duration_since(SystemTime::now()).unwrap_or_default();
+                if ahead > FURTHEST_START {
+                    return Err(AgentError::Protocol(format!(
+                        "the coordinator's start is {} away: more than the hour a start may be ahead",
+                        plumb_model::format::time(plumb_model::quantity::Duration::from(ahead))
+                    )));
+                }
+                Ok(Start {
+                    local,
+                    coordinator: at,
+                    offset,
+                })
+            }
             other => Err(refusal_or(other, "the start")),
         }
     }
@@ -148,6 +159,35 @@ impl Link {
     /// The connection, for the uplink.
     pub fn into_stream(self) -> TcpStream {
         self.stream
+    }
+}
+
+/// Connects and reads the coordinator's hello, trying again until `wait` has passed: a
+/// coordinator not listening yet, or one that closes the connection before its hello
+/// (crowded by other connections waiting to join), is tried again every `RETRY_EVERY`.
+fn reach(
+    addr: &str,
+    wait: Duration,
+    stop: &AtomicBool,
+) -> Result<(TcpStream, FromCoordinator), AgentError> {
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let mut stream = connect(addr, left, stop)?;
+        stream.set_nodelay(true).ok();
+        stream
+            .set_read_timeout(Some(ANSWER_WITHIN))
+            .map_err(AgentError::io(addr))?;
+        stream
+            .set_write_timeout(Some(ANSWER_WITHIN))
+            .map_err(AgentError::io(addr))?;
+        match messages::receive(&mut stream, wire::BEFORE_AUTH) {
+            Ok(hello) => return Ok((stream, hello)),
+            Err(MessageError::Wire(wire::WireError::Closed)) if Instant::now() < deadline => {
+                std::thread::sleep(RETRY_EVERY)
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
 }
 

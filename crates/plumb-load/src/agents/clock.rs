@@ -89,9 +89,12 @@ impl Round {
         let sum = d(self.t2, self.t1) + d(self.t3, self.t4);
         // A round trip below zero is clock noise on one side: none is shorter than 0.
         let delay = (d(self.t4, self.t1) - d(self.t3, self.t2)).max(0);
+        // Clamped, not wrapped: absurd times give an absurd offset and a huge round trip
+        // (never chosen as the best round), not a small one.
+        let half = sum.div_euclid(2).clamp(i64::MIN as i128, i64::MAX as i128);
         Offset {
-            offset: ClockOffset::from_nanos(sum.div_euclid(2) as i64),
-            round_trip: Duration::from_nanos(delay as u64),
+            offset: ClockOffset::from_nanos(half as i64),
+            round_trip: Duration::from_nanos(delay.min(u64::MAX as i128) as u64),
         }
     }
 }
@@ -100,6 +103,8 @@ impl Round {
 pub fn best(rounds: &[Round]) -> Option<Offset> {
     rounds
         .iter()
+        // A coordinator that answered before it received is not a round to trust.
+        .filter(|r| r.t3 >= r.t2)
         .map(|r| r.offset())
         .min_by_key(|o| o.round_trip)
 }
@@ -159,5 +164,34 @@ mod tests {
             -2_000
         );
         assert_eq!(o.magnitude(), Duration::from_nanos(2_000));
+    }
+
+    #[test]
+    fn absurd_rounds_neither_wrap_nor_win() {
+        // A coordinator's answer "sent" before it was "received" is left out; times at
+        // the ends of the range give a clamped offset and a round trip too long to win.
+        let sane = Round {
+            t1: at(1_000),
+            t2: at(1_500),
+            t3: at(1_600),
+            t4: at(2_000),
+        };
+        let backwards = Round {
+            t1: at(1_000),
+            t2: at(u64::MAX),
+            t3: at(0),
+            t4: at(1_001),
+        };
+        let far = Round {
+            t1: at(0),
+            t2: at(u64::MAX),
+            t3: at(u64::MAX),
+            t4: at(u64::MAX),
+        };
+        assert_eq!(best(&[backwards]), None);
+        assert_eq!(best(&[backwards, far, sane]), Some(sane.offset()));
+        let o = far.offset();
+        assert_eq!(o.offset.as_nanos(), i64::MAX);
+        assert_eq!(o.round_trip, Duration::from_nanos(u64::MAX));
     }
 }

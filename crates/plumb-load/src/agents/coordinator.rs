@@ -5,18 +5,22 @@
 //! which. It never tells an agent what to load: agents bring their own terms.
 use super::auth::Token;
 use super::clock::Offset;
-use super::messages::{FromAgent, FromCoordinator};
+use super::messages::FromCoordinator;
+pub use super::serve::Live as AgentLive;
 use super::serve::{self, Event, Writer};
 use super::terms::Terms;
 use plumb_model::quantity::Timestamp;
-use std::net::{SocketAddr, TcpListener};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Connections not yet joined, at most, at once: more are closed on arrival.
+/// Connections not yet joined, at most, at once, and from one address: more are closed
+/// on arrival.
 const MAX_UNJOINED: usize = 64;
+const MAX_UNJOINED_PER_ADDRESS: usize = 8;
 const LOOK_EVERY: Duration = Duration::from_millis(50);
 
 fn time(d: Duration) -> String {
@@ -62,7 +66,7 @@ pub enum Notice<'a> {
     },
     Live {
         part: &'a Part,
-        live: &'a FromAgent,
+        live: &'a serve::Live,
     },
     Received {
         part: &'a Part,
@@ -151,8 +155,6 @@ impl std::error::Error for CoordinateError {}
 struct State<'n> {
     opts: &'n Options,
     parts: Vec<Part>,
-    /// The first accepted agent's terms: every other must agree with them.
-    reference: Option<Terms>,
     start: Option<(Instant, Timestamp)>,
     notify: &'n mut dyn FnMut(Notice),
 }
@@ -172,7 +174,6 @@ pub fn coordinate(
     let mut state = State {
         opts,
         parts: Vec::new(),
-        reference: None,
         start: None,
         notify,
     };
@@ -190,41 +191,79 @@ fn accept_all(
     done: Arc<AtomicBool>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        let unjoined = Arc::new(AtomicUsize::new(0));
+        let unjoined: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
         let _ = listener.set_nonblocking(true);
         let mut conn = 0u64;
+        let mut said_accept_error = false;
         while !done.load(Ordering::Relaxed) {
             let (stream, peer) = match listener.accept() {
                 Ok(s) => s,
-                Err(_) => {
+                Err(e) => {
+                    // WouldBlock: nobody waiting. Anything else (out of descriptors) is
+                    // said once, and accepting goes on.
+                    if e.kind() != std::io::ErrorKind::WouldBlock && !said_accept_error {
+                        said_accept_error = true;
+                        let peer = SocketAddr::from(([0, 0, 0, 0], 0));
+                        let reason = format!("cannot accept connections: {e}");
+                        let _ = tx.send(Event::Refused { peer, reason });
+                    }
                     std::thread::sleep(Duration::from_millis(10));
                     continue;
                 }
             };
             let _ = stream.set_nonblocking(false);
-            if unjoined.load(Ordering::Relaxed) >= MAX_UNJOINED {
-                let reason =
-                    format!("more than {MAX_UNJOINED} connections waiting to join: closed");
+            if let Some(reason) = admit(&unjoined, peer.ip()) {
                 let _ = tx.send(Event::Refused { peer, reason });
                 continue;
             }
             conn += 1;
-            let (token, tx, unjoined) = (token.clone(), tx.clone(), unjoined.clone());
-            unjoined.fetch_add(1, Ordering::Relaxed);
-            std::thread::spawn(move || {
-                let counted = Unjoined(unjoined);
-                serve::serve(stream, peer, conn, token, tx, move || drop(counted));
-            });
+            let counted = Unjoined(unjoined.clone(), peer.ip());
+            let (token, tx2) = (token.clone(), tx.clone());
+            let spawned = std::thread::Builder::new()
+                .name("plumb-agent".into())
+                .spawn(move || serve::serve(stream, peer, conn, token, tx2, move || drop(counted)));
+            if let Err(e) = spawned {
+                let reason = format!("no thread for its connection: {e}");
+                let _ = tx.send(Event::Refused { peer, reason });
+            }
         }
     })
 }
 
-/// Counts a connection as unjoined until dropped.
-struct Unjoined(Arc<AtomicUsize>);
+/// Whether one more connection from `ip` may wait to join; counts it if so. Connections
+/// waiting to join are bounded in all and per address, so strangers cannot crowd out
+/// the agents (each waits 5 s at most).
+fn admit(unjoined: &Mutex<HashMap<IpAddr, usize>>, ip: IpAddr) -> Option<String> {
+    let mut map = unjoined.lock().ok()?;
+    let all: usize = map.values().sum();
+    let here = map.get(&ip).copied().unwrap_or(0);
+    if all >= MAX_UNJOINED {
+        return Some(format!(
+            "more than {MAX_UNJOINED} connections waiting to join: closed"
+        ));
+    }
+    if here >= MAX_UNJOINED_PER_ADDRESS {
+        return Some(format!(
+            "more than {MAX_UNJOINED_PER_ADDRESS} connections from one address waiting to join: closed"
+        ));
+    }
+    *map.entry(ip).or_default() += 1;
+    None
+}
+
+/// Counts a connection as waiting to join until dropped.
+struct Unjoined(Arc<Mutex<HashMap<IpAddr, usize>>>, IpAddr);
 
 impl Drop for Unjoined {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        if let Ok(mut map) = self.0.lock() {
+            if let Some(n) = map.get_mut(&self.1) {
+                *n -= 1;
+                if *n == 0 {
+                    map.remove(&self.1);
+                }
+            }
+        }
     }
 }
 
@@ -233,9 +272,18 @@ impl State<'_> {
         let began = Instant::now();
         loop {
             match rx.recv_timeout(LOOK_EVERY) {
-                Ok(e) => self.event(e),
+                Ok(e) => {
+                    self.event(e);
+                    // Everything already waiting, before silence is judged: a burst of
+                    // events must not make agents that did report look silent.
+                    while let Ok(e) = rx.try_recv() {
+                        self.event(e);
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => (self.notify)(Notice::Tick),
-                Err(RecvTimeoutError::Disconnected) => {}
+                // Cannot happen while this holds a sender's clone through the acceptor;
+                // were it to, waiting keeps the loop from spinning.
+                Err(RecvTimeoutError::Disconnected) => std::thread::sleep(LOOK_EVERY),
             }
             let stopped = stop.load(Ordering::Relaxed);
             match self.start {
@@ -285,7 +333,9 @@ impl State<'_> {
             Event::Clock { conn, offset } => self.clock(conn, offset),
             Event::Live { conn, live } => {
                 if let Some(i) = self.part(conn) {
-                    self.parts[i].last_heard = Instant::now();
+                    // When it arrived, not when this loop came to it.
+                    let p = &mut self.parts[i];
+                    p.last_heard = p.last_heard.max(live.arrived);
                     (self.notify)(Notice::Live {
                         part: &self.parts[i],
                         live: &live,
@@ -330,9 +380,6 @@ impl State<'_> {
                 reason: &reason,
             });
             return;
-        }
-        if self.reference.is_none() {
-            self.reference = Some(terms.clone());
         }
         self.parts.push(Part {
             index: terms.index,
@@ -388,10 +435,12 @@ impl State<'_> {
                 terms.index, p.name, p.peer
             ));
         }
+        // Against the agents joined now: one that left with a mistaken option does not
+        // keep refusing its corrected restart.
         let d = self
-            .reference
-            .as_ref()
-            .and_then(|r| terms.differs_from(r))?;
+            .parts
+            .first()
+            .and_then(|r| terms.differs_from(&r.terms))?;
         Some(format!(
             "{} {} where the others have {}",
             d.option, d.this, d.others
@@ -399,7 +448,10 @@ impl State<'_> {
     }
 
     fn clock(&mut self, conn: u64, offset: Offset) {
-        let Some(i) = self.part(conn) else { return };
+        // One report an agent, before the start (its connection's thread refuses a second).
+        let Some(i) = self.part(conn).filter(|_| self.start.is_none()) else {
+            return;
+        };
         let uncertainty = offset.uncertainty().to_std();
         if uncertainty > self.opts.max_uncertainty {
             let reason = format!(
@@ -430,12 +482,18 @@ impl State<'_> {
         }
         let at_time = Timestamp::now().plus(self.opts.lead.into());
         let at = Instant::now() + self.opts.lead;
-        for p in &mut self.parts {
-            serve::send(&p.writer, &FromCoordinator::Start { at: at_time });
+        let mut unsent = Vec::new();
+        for (i, p) in self.parts.iter_mut().enumerate() {
+            if !serve::send(&p.writer, &FromCoordinator::Start { at: at_time }) {
+                unsent.push(i);
+            }
             p.last_heard = at;
         }
         self.start = Some((at, at_time));
         (self.notify)(Notice::Start { at: at_time });
+        for i in unsent {
+            self.lose(i, "the start could not be sent to it");
+        }
     }
 
     fn gone(&mut self, conn: u64, reason: &str) {

@@ -13,6 +13,9 @@ use std::io::{Read, Write};
 /// The protocol's version, in the coordinator's hello; an agent of another refuses.
 pub const PROTOCOL: u32 = 1;
 
+/// A latency value (µs) and how many answers took it.
+pub type LiveLatency = (u64, u64);
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FromCoordinator {
@@ -50,13 +53,15 @@ pub enum FromAgent {
         offset: ClockOffset,
         round_trip: Duration,
     },
-    /// Counts since the last: answers, errors, their latencies (an HdrHistogram of 2
-    /// significant digits, V2 deflate, base64), requests in flight, and, once the measured
-    /// window is over, how many answers the agent still waits for.
+    /// Counts since the last: answers, errors, their latencies (each recorded value of
+    /// a histogram of 2 significant digits, in µs, with its count: plain numbers the
+    /// coordinator records into a histogram of its own bounds, never a serialised
+    /// histogram whose header it would have to trust), requests in flight, and, once the
+    /// measured window is over, how many answers the agent still waits for.
     Live {
         ok: u64,
         errors: u64,
-        latency: String,
+        latency: Vec<LiveLatency>,
         in_flight: u64,
         draining: Option<u64>,
     },

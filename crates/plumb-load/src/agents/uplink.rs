@@ -8,10 +8,14 @@ use super::wire;
 use super::AgentError;
 use crate::http::{LiveCounts, LiveTick, LIVE_EVERY};
 use std::net::TcpStream;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Ticks waiting to be added up, at most (the threads send two a second each).
+const TICKS_QUEUED: usize = 4096;
+/// A write to the coordinator waits at most this.
+const WRITE_WITHIN: Duration = Duration::from_secs(10);
 /// How long the coordinator may take to acknowledge a result.
 const RESULT_ANSWER_WITHIN: Duration = Duration::from_secs(60);
 
@@ -29,13 +33,13 @@ pub enum Ending {
 }
 
 pub struct Uplink {
-    tx: Sender<Up>,
+    tx: SyncSender<Up>,
     handle: JoinHandle<Result<(), AgentError>>,
 }
 
 /// Where the live line hands each thread's tick on.
 #[derive(Clone)]
-pub struct UplinkFeed(Sender<Up>);
+pub struct UplinkFeed(SyncSender<Up>);
 
 impl UplinkFeed {
     pub fn tick(&self, t: &LiveTick) {
@@ -45,13 +49,17 @@ impl UplinkFeed {
             in_flight: t.in_flight,
             draining: t.draining,
         };
-        let _ = self.0.send(Up::Tick(copy));
+        // A full queue (the coordinator not reading) drops the tick: it only feeds the
+        // live line, and the generator's side must never wait on the network.
+        let _ = self.0.try_send(Up::Tick(copy));
     }
 }
 
 impl Uplink {
     pub fn start(stream: TcpStream, threads: usize) -> Uplink {
-        let (tx, rx) = channel();
+        // A coordinator that stops reading must not hold the agent for ever.
+        let _ = stream.set_write_timeout(Some(WRITE_WITHIN));
+        let (tx, rx) = sync_channel(TICKS_QUEUED);
         let handle = std::thread::Builder::new()
             .name("plumb-uplink".into())
             .spawn(move || run(stream, rx, threads))
@@ -129,10 +137,15 @@ fn send_live(stream: &mut TcpStream, w: &mut Window) -> Result<(), AgentError> {
         .iter()
         .any(Option::is_some)
         .then(|| w.draining.iter().flatten().sum());
+    let latency = counts
+        .latency
+        .iter_recorded()
+        .map(|v| (v.value_iterated_to(), v.count_at_value()))
+        .collect();
     let live = FromAgent::Live {
         ok: counts.ok,
         errors: counts.errors,
-        latency: plumb_model::encode_histogram(&counts.latency),
+        latency,
         in_flight: w.in_flight.iter().sum(),
         draining,
     };
