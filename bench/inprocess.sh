@@ -1,18 +1,16 @@
 #!/usr/bin/env bash
 # plumb-bench vs criterion vs divan on the same bodies (bench/inprocess/src/lib.rs):
-# empty; black_box(x)+1; a sum of 128 integers; a ~10 µs loop. In one run, BLOCKS blocks
-# (default 3) of INVOCATIONS invocations (default 5) of each harness in rotating order,
-# reporting:
-#  - the per-iteration cost each reports for the empty body,
-#  - the wall time each needs to finish its four benchmarks,
-#  - the spread (coefficient of variation) of each one's mean, median and minimum over
-#    the invocations of a block, per block, as the median over blocks, and pooled.
-# About 16 minutes with the defaults (criterion, and plumb-bench at its budget, take ~40 s
-# and ~20 s an invocation).
+# empty; black_box(x)+1; a sum of 128 integers; a ~10 µs loop; a walk of dependent loads
+# over 64 MiB (memory-bound); a body of two costs (bimodal). ROUNDS rounds (default 30),
+# each one invocation of every tool in TOOLS, the order rotated round by round, so each
+# comparison is between invocations adjacent in time. Reports, per body: each tool's CV
+# of the mean and the median over the rounds and its ratio to criterion's with a 95 %
+# bootstrap interval over rounds; the wall-time ratio; how often an invocation's mean
+# falls outside another's reported interval; the same samples through other estimators.
+# About a minute a round with the default tools (criterion takes ~50 s of it).
 # Keeps every output in target/bench/inprocess; writes bench/results/inprocess.md.
 set -euo pipefail
 cd "$(dirname "$0")/inprocess"
-INVOCATIONS=${INVOCATIONS:-5}
 cargo bench --no-run --quiet 2>/dev/null
 exe() { cargo bench --no-run --message-format=json 2>/dev/null | python3 -c "
 import json, sys
@@ -22,6 +20,6 @@ for line in sys.stdin:
         print(m['executable'])" "$1"; }
 out=$PWD/../../target/bench/inprocess; rm -rf "$out"; mkdir -p "$out"
 PLUMB=$(exe with_plumb) CRITERION=$(exe with_criterion) DIVAN=$(exe with_divan) OUT=$out \
-  INVOCATIONS=$INVOCATIONS BLOCKS=${BLOCKS:-3} python3 ../inprocess_run.py
+  ROUNDS=${ROUNDS:-30} python3 ../inprocess_run.py
 # Measuring and reporting are apart: the report reads only what the run kept in $out.
 python3 ../inprocess_report.py "$out" | tee ../results/inprocess.md

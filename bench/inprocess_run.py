@@ -1,18 +1,20 @@
-"""Runs the three harnesses (see bench/inprocess.sh) and keeps what each wrote: BLOCKS
-blocks of INVOCATIONS invocations of each harness, rotating order within a block. Every
-output is saved in OUT (plumb-bench's documents, criterion's estimates and raw samples,
-divan's text), and OUT/runs.json lists the invocations with their wall times.
-bench/inprocess_report.py reads them."""
+"""Runs the harnesses (see bench/inprocess.sh) and keeps what each wrote: ROUNDS rounds,
+each one invocation of every tool, the order rotated from round to round, so that the
+invocations compared are adjacent in time and each tool runs first as often as the
+others. Every output is saved in OUT (plumb-bench's documents with their samples,
+criterion's estimates and raw samples, divan's text), and OUT/runs.json lists the
+invocations with their rounds and wall times. bench/inprocess_report.py reads them.
+TOOLS (comma-separated) chooses among: plumb-bench, plumb-bench --quick, criterion,
+divan, plumb-bench (criterion's budget), plumb-bench --launches 3."""
 import json
 import os
 import shutil
 import subprocess
 import time
 
-N = int(os.environ.get("INVOCATIONS", "5"))
-BLOCKS = int(os.environ.get("BLOCKS", "3"))
+ROUNDS = int(os.environ.get("ROUNDS", "30"))
 OUT = os.environ["OUT"]
-BODIES = ["empty", "add_one", "sum128", "spin_10us"]
+BODIES = ["empty", "add_one", "sum128", "spin_10us", "walk_64mib", "bimodal"]
 
 
 def run_plumb(name, extra=()):
@@ -37,24 +39,26 @@ def run_divan(name):
     return f"{name}.txt"
 
 
-# plumb-bench at criterion's budget too: the same 3 s warm-up cap and a fixed 5 s of
-# samples, to separate the estimator from the time spent.
+# plumb-bench at criterion's budget: the same 3 s warm-up cap and a fixed 5 s of samples,
+# to separate the estimator from the time spent.
 CRITERION_BUDGET = ["--measure-time", "5s", "--warmup-cap", "3s", "--target-error", "off"]
 RUN = {"plumb-bench": ("plumb-bench", lambda n: run_plumb(n)),
        "plumb-bench --quick": ("plumb-bench", lambda n: run_plumb(n, ["--quick"])),
+       "criterion": ("criterion", run_criterion), "divan": ("divan", run_divan),
        "plumb-bench (criterion's budget)": ("plumb-bench", lambda n: run_plumb(n, CRITERION_BUDGET)),
-       "criterion": ("criterion", run_criterion), "divan": ("divan", run_divan)}
-tools = list(RUN)
+       # Each benchmark in 3 fresh processes, merged: per-process effects averaged.
+       "plumb-bench --launches 3": ("plumb-bench", lambda n: run_plumb(n, ["--launches", "3"]))}
+tools = os.environ.get("TOOLS", "plumb-bench,plumb-bench --quick,criterion,divan").split(",")
 invocations = []
-for blk in range(BLOCKS):
-    for i in range(N):
-        for k in range(len(tools)):
-            t = tools[(i + k) % len(tools)]
-            reader, run = RUN[t]
-            t0 = time.perf_counter()
-            path = run(f"{reader}-{len(invocations)}")
-            invocations.append({"tool": t, "reader": reader, "block": blk, "path": path,
-                                "wall_seconds": time.perf_counter() - t0})
-cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": \t")
-json.dump({"blocks": BLOCKS, "invocations_per_block": N, "tools": tools, "bodies": BODIES, "cpu": cpu,
-           "invocations": invocations}, open(f"{OUT}/runs.json", "w"), indent=1)
+for r in range(ROUNDS):
+    for k in range(len(tools)):
+        t = tools[(r + k) % len(tools)]
+        reader, run = RUN[t]
+        t0 = time.perf_counter()
+        path = run(f"{reader}-{len(invocations)}")
+        invocations.append({"tool": t, "reader": reader, "round": r, "path": path,
+                            "wall_seconds": time.perf_counter() - t0})
+    # Kept after every round: a run cut short still reports what it has.
+    cpu = open("/proc/cpuinfo").read().split("model name")[1].split("\n")[0].strip(": \t")
+    json.dump({"rounds": r + 1, "tools": tools, "bodies": BODIES, "cpu": cpu, "invocations": invocations},
+              open(f"{OUT}/runs.json", "w"), indent=1)

@@ -8,6 +8,10 @@ fn bodies(c: &mut Criterion) {
     c.bench_function("add_one", |b| b.iter(|| add_one(black_box(41))));
     c.bench_function("sum128", |b| b.iter(|| sum128(&xs)));
     c.bench_function("spin_10us", |b| b.iter(spin_10us));
+    let mut walk = Walk::new();
+    c.bench_function("walk_64mib", |b| b.iter(|| walk.steps()));
+    let mut two = Bimodal::new();
+    c.bench_function("bimodal", |b| b.iter(|| two.call()));
 }
 
 criterion_group!(benches, bodies);

@@ -23,3 +23,15 @@ fn sum128_(b: divan::Bencher) {
 fn spin_10us_() -> u64 {
     spin_10us()
 }
+
+#[divan::bench]
+fn walk_64mib_(b: divan::Bencher) {
+    let mut walk = Walk::new();
+    b.bench_local(|| walk.steps());
+}
+
+#[divan::bench]
+fn bimodal_(b: divan::Bencher) {
+    let mut two = Bimodal::new();
+    b.bench_local(|| two.call());
+}
