@@ -65,10 +65,12 @@ def first_delays(run):
     of a shared schedule is due I/R after the start; the old way, every agent at the start."""
     start, rate = start_ns(run), META["rate"]
     shared = run["way"] == "coordinated"
+    first_from = {}
+    for t, peer in arrivals(run):
+        first_from[peer] = min(t, first_from.get(peer, t))
     delays = []
     for i in range(META["agents"] if run["way"] in ("coordinated", "naive") else 1):
-        a = META["addresses"][f"a{i}"]
-        first = min(t for t, peer in arrivals(run) if peer == a)
+        first = first_from[META["addresses"][f"a{i}"]]
         due = start + (i * 1e9 / rate if shared else 0)
         delays.append((first - due) / 1e6)
     return delays
@@ -117,7 +119,7 @@ def summary(by):
         load = doc(r)["benchmarks"][0]["load"]
         offs.append(100 * (load["achieved_rate"] / load["target_rate"] - 1))
     skews = [max(d) - min(d) for d in (first_delays(r) for r in co)]
-    equal = sum(1 for r in co + by.get("naive", []) if merged_check(r)[0] == merged_check(r)[1])
+    equal = sum(1 for a, b in (merged_check(r) for r in co + by.get("naive", [])) if a == b)
     checked = len(co) + len(by.get("naive", []))
     cv = {w: [statistics.pstdev(g) / statistics.fmean(g) for g in (gaps(r) for r in rs)] for w, rs in by.items()}
     print("## Summary")

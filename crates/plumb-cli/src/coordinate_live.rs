@@ -14,9 +14,8 @@ pub struct View {
     draw: bool,
     count: u32,
     start: Option<Instant>,
-    ok: u64,
-    errors: u64,
-    latency: LiveCounts,
+    /// Every agent's counts so far, added up.
+    total: LiveCounts,
     window_ok: u64,
     window_from: Instant,
     next_draw: Instant,
@@ -33,9 +32,7 @@ impl View {
             draw: std::io::stderr().is_terminal(),
             count,
             start: None,
-            ok: 0,
-            errors: 0,
-            latency: LiveCounts::new(),
+            total: LiveCounts::new(),
             window_ok: 0,
             window_from: Instant::now(),
             next_draw: Instant::now(),
@@ -50,8 +47,8 @@ impl View {
     pub fn notice(&mut self, n: Notice) {
         match n {
             Notice::Refused { peer, name, reason } => match name {
-                Some(name) => self.say(&format!("refused {name} ({peer}): {reason}")),
-                None => self.say(&format!("refused {peer}: {reason}")),
+                Some(name) => self.refused(&format!("refused {name} ({peer}): {reason}")),
+                None => self.refused(&format!("refused {peer}: {reason}")),
             },
             Notice::Joined {
                 part,
@@ -59,15 +56,16 @@ impl View {
                 count,
             } => self.say(&format!(
                 "{} joined from {} ({joined} of {count})",
-                part.name, part.peer
+                part.name(),
+                part.peer
             )),
             Notice::Left { part, reason } => {
-                self.say(&format!("{} left before the start: {reason}", part.name))
+                self.say(&format!("{} left before the start: {reason}", part.name()))
             }
             Notice::Clock { part, offset } => {
                 self.say(&format!(
                     "{}'s clock is {} this one's (± {})",
-                    part.name,
+                    part.name(),
                     signed(offset.offset),
                     format::time(offset.uncertainty())
                 ));
@@ -77,16 +75,16 @@ impl View {
             }
             Notice::Start { at } => self.started(at),
             Notice::Live { part, live } => {
-                self.reporting.insert(part.index);
+                self.reporting.insert(part.index());
                 self.add(live);
             }
-            Notice::Received { part } => self.say(&format!("{}'s result received", part.name)),
+            Notice::Received { part } => self.say(&format!("{}'s result received", part.name())),
             Notice::Failed { part, message } => {
-                self.say(&format!("{} failed: {message}", part.name))
+                self.say(&format!("{} failed: {message}", part.name()))
             }
             Notice::Lost { part, reason } => {
                 self.lost += 1;
-                self.say(&format!("{} lost: {reason}", part.name))
+                self.say(&format!("{} lost: {reason}", part.name()))
             }
             Notice::Tick => {}
         }
@@ -105,33 +103,29 @@ impl View {
     }
 
     fn add(&mut self, live: &plumb_load::agents::coordinator::AgentLive) {
-        let c = &live.counts;
-        self.ok = self.ok.saturating_add(c.ok);
-        self.window_ok = self.window_ok.saturating_add(c.ok);
-        self.errors = self.errors.saturating_add(c.errors);
-        // Both of the same fixed bounds: adding cannot fail.
-        let _ = self.latency.latency.add(&c.latency);
+        self.total.add(&live.counts);
+        self.window_ok = self.window_ok.saturating_add(live.counts.ok);
     }
 
     /// A line of its own; control characters in it (an agent's name, a reason it sent)
     /// are written escaped, so no peer can move the cursor or forge a line.
-    fn say(&mut self, line: &str) {
+    /// Refusals of strangers come as fast as they connect: a few a second are said, the
+    /// rest counted (and the count said with the next line).
+    fn refused(&mut self, line: &str) {
         let now = Instant::now();
-        if line.starts_with("refused ") {
-            // Refusals of strangers come as fast as they connect: a few a second are said,
-            // the rest counted.
-            if now.duration_since(self.refusals_from) < StdDuration::from_secs(1)
-                && self.refusals >= 5
-            {
-                self.unsaid += 1;
-                return;
-            }
-            if now.duration_since(self.refusals_from) >= StdDuration::from_secs(1) {
-                self.refusals_from = now;
-                self.refusals = 0;
-            }
-            self.refusals += 1;
+        if now.duration_since(self.refusals_from) >= StdDuration::from_secs(1) {
+            self.refusals_from = now;
+            self.refusals = 0;
         }
+        if self.refusals >= 5 {
+            self.unsaid += 1;
+            return;
+        }
+        self.refusals += 1;
+        self.say(line);
+    }
+
+    fn say(&mut self, line: &str) {
         let clear = if self.draw { "\r\x1b[2K" } else { "" };
         if self.unsaid > 0 {
             eprintln!("{clear}plumb: ({} more refusals not shown)", self.unsaid);
@@ -169,11 +163,11 @@ impl View {
         self.window_ok = 0;
         self.window_from = now;
         let q = |p: f64| {
-            if self.latency.latency.is_empty() {
+            if self.total.latency.is_empty() {
                 "-".to_string()
             } else {
                 format::time(Duration::from_micros(plumb_model::value_at_percentile(
-                    &self.latency.latency,
+                    &self.total.latency,
                     p,
                 )))
             }
@@ -182,7 +176,7 @@ impl View {
             "\r\x1b[2K  {:>9}  {:>9.0} req/s  {} errors  p50 {}  p99 {}  {}/{} agents reporting{}",
             format::time(Duration::from(now - start)),
             rate,
-            self.errors,
+            self.total.errors,
             q(50.0),
             q(99.0),
             self.reporting.len(),
@@ -216,19 +210,30 @@ fn beyond_warmup(
     (offset.magnitude() > warmup).then(|| {
         format!(
             "{}'s clock is {} off, more than the warm-up ({warmup}): its start is moved onto its clock, but its own timestamps (its --hlog, its logs) are that far off; is its clock synchronised (chrony, ntpd)?",
-            part.name,
+            part.name(),
             format::time(offset.magnitude())
         )
     })
 }
 
-/// "1.2 ms behind" (the agent's clock reads earlier) / "ahead of".
-pub fn signed(offset: ClockOffset) -> String {
+/// "1.2 ms behind" (the agent's clock reads earlier) / "ahead" / "level": which way an
+/// agent's clock is from the coordinator's.
+pub fn clock_way(offset: ClockOffset) -> String {
     let size = format::time(offset.magnitude());
     match offset.as_nanos() {
-        0 => "level with".to_string(),
+        0 => "level".to_string(),
         n if n > 0 => format!("{size} behind"),
-        _ => format!("{size} ahead of"),
+        _ => format!("{size} ahead"),
+    }
+}
+
+/// `clock_way` before another clock's name: "1.2 ms behind", "ahead of", "level with".
+pub fn signed(offset: ClockOffset) -> String {
+    let way = clock_way(offset);
+    match offset.as_nanos() {
+        0 => format!("{way} with"),
+        n if n > 0 => way,
+        _ => format!("{way} of"),
     }
 }
 

@@ -36,7 +36,7 @@ pub fn merged(
     for p in &outcome.parts {
         match document_of(p, a.agents, outcome.start_at) {
             Ok(doc) => {
-                let path = part_path(&a.output, p.index);
+                let path = part_path(&a.output, p.index());
                 let target = ExportTarget::new("--output", path.clone(), Format::Json);
                 export::write_all(&[target], &doc)?;
                 // A share cut short (the agent stopped by a signal, or a run that broke)
@@ -47,7 +47,7 @@ pub fn merged(
                         docs.push(doc);
                     }
                     RunStatus::Interrupted { .. } | RunStatus::Failed { .. } => missing.push((
-                        p.index,
+                        p.index(),
                         format!(
                             "its test did not finish; what it measured is in {}",
                             path.display()
@@ -55,7 +55,7 @@ pub fn merged(
                     )),
                 }
             }
-            Err(why) => missing.push((p.index, why)),
+            Err(why) => missing.push((p.index(), why)),
         }
     }
     if docs.is_empty() {
@@ -112,10 +112,10 @@ fn document_of(p: &Part, count: u32, start_at: Timestamp) -> Result<ResultDocume
         _ => (None, None),
     };
     match share {
-        Some(s) if s.index == p.index && s.count == count && start == Some(start_at) => Ok(doc),
+        Some(s) if s.index == p.index() && s.count == count && start == Some(start_at) => Ok(doc),
         _ => Err(format!(
             "its result is not agent {} of {count}'s share of this test",
-            p.index
+            p.index()
         )),
     }
 }
@@ -127,8 +127,8 @@ fn said(missing: &[(u32, String)], outcome: &Outcome) -> String {
             let name = outcome
                 .parts
                 .iter()
-                .find(|p| p.index == *i)
-                .map_or("?", |p| p.name.as_str());
+                .find(|p| p.index() == *i)
+                .map_or("?", |p| p.name());
             format!("{name}: {why}")
         })
         .collect::<Vec<_>>()
@@ -154,14 +154,14 @@ fn record(
                 round_trip: Duration::ZERO,
             });
             CoordinatedAgent {
-                index: p.index,
-                name: p.name.clone(),
+                index: p.index(),
+                name: p.name().to_string(),
                 address: p.peer.to_string(),
                 start_on_own_clock: offset.offset.to_agent(outcome.start_at),
                 round_trip: offset.round_trip,
                 missing: missing
                     .iter()
-                    .find(|(i, _)| *i == p.index)
+                    .find(|(i, _)| *i == p.index())
                     .map(|(_, w)| w.clone()),
             }
         })
@@ -186,16 +186,7 @@ fn gates(doc: &mut ResultDocument, parts: &[ResultDocument]) {
         allow_late: s.allow_late,
         max_lateness: s.max_lateness.unwrap_or(load_checks::LATE_P99),
     };
-    for (k, b) in doc.benchmarks.iter_mut().enumerate() {
-        let Some(load) = b.load() else { continue };
-        let checks = load_checks(load, gates);
-        let checks = if k == 0 {
-            checks
-        } else {
-            crate::load_cmd::target_findings(checks)
-        };
-        b.diagnostics.extend(checks);
-    }
+    crate::load_cmd::attach_gates(&mut doc.benchmarks, gates);
     let each: Vec<(String, &plumb_model::LoadInfo)> = parts
         .iter()
         .filter_map(|d| {
@@ -239,10 +230,9 @@ fn text(
                 } else if u > worst[1] {
                     worst[1] = u;
                 }
-                let way = crate::coordinate_live::signed(o.offset);
                 format!(
                     "clock {} ± {}",
-                    way.trim_end_matches(" of").trim_end_matches(" with"),
+                    crate::coordinate_live::clock_way(o.offset),
                     format::time(u)
                 )
             }
@@ -251,7 +241,7 @@ fn text(
         let fate = match (&p.result, &p.lost, &p.failed) {
             (_, Some(l), _) => format!("LOST: {l}"),
             (_, _, Some(f)) => format!("FAILED: {f}"),
-            (Some(_), _, _) => match missing.iter().find(|(i, _)| *i == p.index) {
+            (Some(_), _, _) => match missing.iter().find(|(i, _)| *i == p.index()) {
                 Some((_, why)) => format!("NOT MERGED: {why}"),
                 None => "result merged".into(),
             },
@@ -259,7 +249,9 @@ fn text(
         };
         t.push_str(&format!(
             "  {:>3}  {:<12} {:<22} {clock:<32} {fate}\n",
-            p.index, p.name, p.peer
+            p.index(),
+            p.name(),
+            p.peer
         ));
     }
     t.push_str(&format!(

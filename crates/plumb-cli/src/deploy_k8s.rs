@@ -218,10 +218,13 @@ fn coordinator(a: &K8sArgs) -> Yaml {
     ]);
     job(
         a,
+        format!("{}-coordinator", a.name),
         "coordinator",
         vec![("backoffLimit", Yaml::Int(0))],
-        container,
-        Some(volume),
+        vec![
+            ("containers", Yaml::List(vec![container])),
+            ("volumes", Yaml::List(vec![volume])),
+        ],
     )
 }
 
@@ -242,56 +245,29 @@ fn agents(a: &K8sArgs, load: &[String]) -> Yaml {
         // A failed agent is not retried: its retry would join after the start.
         ("backoffLimitPerIndex", Yaml::Int(0)),
     ];
-    job(a, "agent", spec, container, None)
+    let pod = vec![
+        ("affinity", spread_agents(a)),
+        ("containers", Yaml::List(vec![container])),
+    ];
+    job(a, format!("{}-agents", a.name), "agent", spec, pod)
 }
 
-/// A Job of one container, never restarted in place; agents spread over nodes where
-/// they can be (two on one node share its network and CPU).
+/// A Job named `name` whose pods (labelled `component`, never restarted in place) have
+/// `pod` as their spec after the restart policy.
 fn job(
     a: &K8sArgs,
+    name: String,
     component: &str,
     mut spec: Vec<(&str, Yaml)>,
-    container: Yaml,
-    volume: Option<Yaml>,
+    pod: Vec<(&str, Yaml)>,
 ) -> Yaml {
-    let name = if component == "agent" {
-        format!("{}-agents", a.name)
-    } else {
-        format!("{}-coordinator", a.name)
-    };
-    let mut pod = vec![("restartPolicy", s("Never"))];
-    if component == "agent" {
-        let term = map(vec![
-            (
-                "labelSelector",
-                map(vec![("matchLabels", labels(a, "agent"))]),
-            ),
-            ("topologyKey", s("kubernetes.io/hostname")),
-        ]);
-        let preferred = Yaml::List(vec![map(vec![
-            ("weight", Yaml::Int(100)),
-            ("podAffinityTerm", term),
-        ])]);
-        pod.push((
-            "affinity",
-            map(vec![(
-                "podAntiAffinity",
-                map(vec![(
-                    "preferredDuringSchedulingIgnoredDuringExecution",
-                    preferred,
-                )]),
-            )]),
-        ));
-    }
-    pod.push(("containers", Yaml::List(vec![container])));
-    if let Some(v) = volume {
-        pod.push(("volumes", Yaml::List(vec![v])));
-    }
+    let mut pod_spec = vec![("restartPolicy", s("Never"))];
+    pod_spec.extend(pod);
     spec.push((
         "template",
         map(vec![
             ("metadata", map(vec![("labels", labels(a, component))])),
-            ("spec", map(pod)),
+            ("spec", map(pod_spec)),
         ]),
     ));
     map(vec![
@@ -300,6 +276,28 @@ fn job(
         ("metadata", metadata(a, name, component)),
         ("spec", map(spec)),
     ])
+}
+
+/// Agents spread over nodes where they can be: two on one node share its network and CPU.
+fn spread_agents(a: &K8sArgs) -> Yaml {
+    let term = map(vec![
+        (
+            "labelSelector",
+            map(vec![("matchLabels", labels(a, "agent"))]),
+        ),
+        ("topologyKey", s("kubernetes.io/hostname")),
+    ]);
+    let preferred = Yaml::List(vec![map(vec![
+        ("weight", Yaml::Int(100)),
+        ("podAffinityTerm", term),
+    ])]);
+    map(vec![(
+        "podAntiAffinity",
+        map(vec![(
+            "preferredDuringSchedulingIgnoredDuringExecution",
+            preferred,
+        )]),
+    )])
 }
 
 #[cfg(test)]

@@ -154,14 +154,7 @@ fn benchmarks_of(
             }
         }
         let mut these = load_benchmarks(settings, runs)?;
-        for (k, b) in these.iter_mut().enumerate() {
-            let checks = load_checks(b.load().expect("a load result"), gates);
-            if k == 0 {
-                b.diagnostics.extend(checks);
-            } else {
-                b.diagnostics.extend(target_findings(checks));
-            }
-        }
+        attach_gates(&mut these, gates);
         these[0]
             .diagnostics
             .extend(load_checks::settings_checks(settings));
@@ -170,10 +163,24 @@ fn benchmarks_of(
     Ok(benchmarks)
 }
 
+/// The gates' findings on a test's benchmarks: all of them on the first (the whole, or
+/// the one target); on a mix's targets only which of their requests failed, as warnings.
+pub(crate) fn attach_gates(benchmarks: &mut [plumb_model::Benchmark], gates: LoadGates) {
+    for (k, b) in benchmarks.iter_mut().enumerate() {
+        let Some(load) = b.load() else { continue };
+        let checks = load_checks(load, gates);
+        if k == 0 {
+            b.diagnostics.extend(checks);
+        } else {
+            b.diagnostics.extend(target_findings(checks));
+        }
+    }
+}
+
 /// A mix's target: which of its requests failed, said as warnings (the whole's own
 /// findings, over every target, decide the exit code); the generator's and the
 /// connections' findings are the whole's, not repeated per target.
-pub(crate) fn target_findings(checks: Vec<Diagnostic>) -> Vec<Diagnostic> {
+fn target_findings(checks: Vec<Diagnostic>) -> Vec<Diagnostic> {
     checks
         .into_iter()
         .filter(|d| {

@@ -35,17 +35,15 @@ pub fn join(
     let mut terms = Terms::of(settings, &name)
         .ok_or_else(|| CliError("--coordinator needs --agents N".into()))?;
     // What the result's settings do not keep but every agent must still send alike.
-    let digest = |parts: &[&[u8]]| format!("{:016x}", fnv(parts));
-    let headers: Vec<u8> = a.headers.join("\n").into_bytes();
-    terms
-        .agreed
-        .insert("-H/--header".into(), digest(&[&headers]));
-    terms
-        .agreed
-        .insert("--body".into(), digest(&[a.body.as_bytes()]));
-    terms
-        .agreed
-        .insert("--insecure".into(), a.tls.insecure.to_string());
+    let digest = plumb_load::agents::terms::digest;
+    let headers = a.headers.join("\n");
+    for (option, value) in [
+        ("-H/--header", digest(&[headers.as_bytes()])),
+        ("--body", digest(&[a.body.as_bytes()])),
+        ("--insecure", a.tls.insecure.to_string()),
+    ] {
+        terms.agreed.insert(option.into(), value);
+    }
     let link = Link::join(addr, &token, &terms, a.link.coordinator_wait.to_std(), stop)
         .map_err(|e| CliError(format!("{e}; nothing was sent to the target")))?;
     let (joined, count) = link.joined;
@@ -132,14 +130,4 @@ impl AgentSide {
             );
         }
     }
-}
-
-/// FNV-1a over the parts: a stable digest to compare two agents' options by (the agents
-/// are trusted once they have proven the token; this catches mistakes, not attacks).
-fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in parts.iter().flat_map(|p| p.iter()) {
-        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }

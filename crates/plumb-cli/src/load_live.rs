@@ -131,10 +131,8 @@ impl View {
             u.tick(&t);
         }
         if let Some(c) = &t.counts {
-            self.total.ok += c.ok;
+            self.total.add(c);
             self.window_ok += c.ok;
-            self.total.errors += c.errors;
-            let _ = self.total.latency.add(&c.latency);
         }
         if let Some(n) = t.draining {
             if let Some(slot) = self.draining.get_mut(t.thread) {

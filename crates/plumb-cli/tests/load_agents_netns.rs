@@ -31,12 +31,8 @@ fn server(hosts: &Hosts, port: u16) -> Arrivals {
     let (ready_tx, ready) = channel();
     let (seen, addr) = (arrivals.clone(), format!("{}:{port}", hosts.addr(0)));
     let ns = hosts.namespace("srv");
-    let path = format!("/run/netns/{ns}");
     std::thread::spawn(move || {
-        let f = std::fs::File::open(&path).unwrap();
-        use std::os::fd::AsRawFd;
-        // SAFETY: setns on an open namespace file; this thread only.
-        assert_eq!(unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) }, 0);
+        common::netns::enter(&ns);
         let listener = TcpListener::bind(&addr).unwrap();
         ready_tx.send(()).unwrap();
         for sock in listener.incoming() {

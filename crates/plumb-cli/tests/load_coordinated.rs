@@ -60,8 +60,9 @@ fn coordinator(env: &Env, port: u16, agents: u32, extra: &[&str]) -> Child {
     spawn(env, &args)
 }
 
-fn agent(env: &Env, url: &str, port: u16, n: u32, i: u32, rate: &str, duration: &str) -> Child {
-    let args: Vec<String> = [
+/// `plumb load`'s arguments for agent `i` of `n`, reporting to the coordinator on `port`.
+fn agent_args(url: &str, port: u16, n: u32, i: u32, rate: &str, duration: &str) -> Vec<String> {
+    [
         "load",
         url,
         "--rate",
@@ -81,8 +82,11 @@ fn agent(env: &Env, url: &str, port: u16, n: u32, i: u32, rate: &str, duration: 
     ]
     .iter()
     .map(|s| s.to_string())
-    .collect();
-    spawn(env, &args)
+    .collect()
+}
+
+fn agent(env: &Env, url: &str, port: u16, n: u32, i: u32, rate: &str, duration: &str) -> Child {
+    spawn(env, &agent_args(url, port, n, i, rate, duration))
 }
 
 fn ended(child: Child) -> Run {
@@ -192,20 +196,8 @@ fn a_mismatched_agent_and_a_stranger_are_refused_and_nothing_is_sent() {
         "{}",
         r.stderr
     );
-    let mut stranger = env.command(&[
-        "load",
-        &url,
-        "--rate",
-        "400",
-        "--duration",
-        "2s",
-        "--agents",
-        "2",
-        "--agent-index",
-        "1",
-        "--coordinator",
-        &format!("127.0.0.1:{port}"),
-    ]);
+    let args = agent_args(&url, port, 2, 1, "400", "2s");
+    let mut stranger = env.command(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let out = stranger
         .env("PLUMB_TOKEN", "not-the-token-at-all-0123")
         .output()
@@ -371,26 +363,7 @@ fn an_agent_whose_clock_is_seconds_off_starts_with_the_others() {
         "+3s".into(),
         env!("CARGO_BIN_EXE_plumb").into(),
     ];
-    args.extend(
-        [
-            "load",
-            &url,
-            "--rate",
-            "400",
-            "--duration",
-            "2s",
-            "--warmup",
-            "500ms",
-            "--agents",
-            "2",
-            "--agent-index",
-            "1",
-            "--coordinator",
-            &format!("127.0.0.1:{port}"),
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
+    args.extend(agent_args(&url, port, 2, 1, "400", "2s"));
     let skewed = std::process::Command::new("faketime")
         .args(&args)
         .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")

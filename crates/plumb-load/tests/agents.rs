@@ -56,11 +56,11 @@ fn coordinator(
                         name.map_or(String::new(), |n| format!("{n}: "))
                     )
                 }
-                Notice::Joined { part, .. } => format!("joined {}", part.name),
-                Notice::Left { part, reason } => format!("left {}: {reason}", part.name),
+                Notice::Joined { part, .. } => format!("joined {}", part.name()),
+                Notice::Left { part, reason } => format!("left {}: {reason}", part.name()),
                 Notice::Start { .. } => "start".into(),
-                Notice::Lost { part, reason } => format!("lost {}: {reason}", part.name),
-                Notice::Received { part } => format!("received {}", part.name),
+                Notice::Lost { part, reason } => format!("lost {}: {reason}", part.name()),
+                Notice::Received { part } => format!("received {}", part.name()),
                 _ => return,
             };
             let _ = said.send(line);
@@ -129,7 +129,7 @@ fn agents_join_start_together_and_their_results_arrive() {
     assert!(outcome.start_at < now && now.since(outcome.start_at).as_secs_f64() < 10.0);
     assert_eq!(outcome.parts.len(), 3);
     for (i, p) in outcome.parts.iter().enumerate() {
-        assert_eq!(p.index, i as u32);
+        assert_eq!(p.index(), i as u32);
         assert_eq!(p.result.as_deref(), Some(&b"{}"[..]));
         assert!(p.lost.is_none() && p.failed.is_none());
         assert!(p.offset.is_some());

@@ -84,21 +84,6 @@ impl Hosts {
         c.args(["netns", "exec", &self.namespace(host), program]);
         c
     }
-
-    /// Moves the calling thread into `host`'s namespace.
-    pub fn enter(&self, host: &str) {
-        let path = format!("/run/netns/{}", self.namespace(host));
-        let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        use std::os::fd::AsRawFd;
-        // SAFETY: setns on an open namespace file; it affects the calling thread only.
-        let r = unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) };
-        assert_eq!(
-            r,
-            0,
-            "setns into {path}: {}",
-            std::io::Error::last_os_error()
-        );
-    }
 }
 
 impl Drop for Hosts {
@@ -108,4 +93,21 @@ impl Drop for Hosts {
             let _ = ip(&["netns", "del", ns]);
         }
     }
+}
+
+/// Moves the calling thread into the network namespace named `namespace` (a
+/// `Hosts::namespace`): setns(2) affects the calling thread only, and sockets it makes
+/// stay in that namespace whichever thread uses them.
+pub fn enter(namespace: &str) {
+    let path = format!("/run/netns/{namespace}");
+    let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    use std::os::fd::AsRawFd;
+    // SAFETY: setns on an open namespace file; it affects the calling thread only.
+    let r = unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) };
+    assert_eq!(
+        r,
+        0,
+        "setns into {path}: {}",
+        std::io::Error::last_os_error()
+    );
 }

@@ -172,48 +172,55 @@ fn reach(
 ) -> Result<(TcpStream, FromCoordinator), AgentError> {
     let deadline = Instant::now() + wait;
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let mut stream = connect(addr, left, stop)?;
-        stream.set_nodelay(true).ok();
-        stream
-            .set_read_timeout(Some(ANSWER_WITHIN))
-            .map_err(AgentError::io(addr))?;
-        stream
-            .set_write_timeout(Some(ANSWER_WITHIN))
-            .map_err(AgentError::io(addr))?;
-        match messages::receive(&mut stream, wire::BEFORE_AUTH) {
-            Ok(hello) => return Ok((stream, hello)),
-            Err(MessageError::Wire(wire::WireError::Closed)) if Instant::now() < deadline => {
-                std::thread::sleep(RETRY_EVERY)
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-}
-
-/// Tries to connect until `wait` has passed; a coordinator not (yet) listening is tried
-/// again every `RETRY_EVERY`.
-fn connect(addr: &str, wait: Duration, stop: &AtomicBool) -> Result<TcpStream, AgentError> {
-    let deadline = Instant::now() + wait;
-    loop {
-        let last = match resolve(addr).and_then(|a| {
-            let left = deadline.saturating_duration_since(Instant::now());
-            TcpStream::connect_timeout(&a, left.clamp(Duration::from_millis(100), ANSWER_WITHIN))
-        }) {
-            Ok(s) => return Ok(s),
-            Err(e) => e.to_string(),
-        };
-        if Instant::now() + RETRY_EVERY >= deadline {
-            return Err(AgentError::Unreachable {
+        // What to say if time runs out now: the last reason this try failed.
+        let out_of_time = match attempt(addr, deadline) {
+            Ok(reached) => return Ok(reached),
+            Err(Tried::Failed(e)) => return Err(e),
+            Err(Tried::NotListening(cause)) => AgentError::Unreachable {
                 addr: addr.to_string(),
                 waited: wait,
-                cause: last,
-            });
+                cause,
+            },
+            Err(Tried::ClosedBeforeHello) => wire::WireError::Closed.into(),
+        };
+        if Instant::now() + RETRY_EVERY >= deadline {
+            return Err(out_of_time);
         }
         if stop.load(Ordering::Relaxed) {
             return Err(AgentError::Stopped);
         }
         std::thread::sleep(RETRY_EVERY);
+    }
+}
+
+/// How one try to reach the coordinator ended, when it did not.
+enum Tried {
+    /// No connection (nobody listening, no address yet): worth another try.
+    NotListening(String),
+    /// Connected, then closed before the hello: worth another try.
+    ClosedBeforeHello,
+    /// Anything else: final.
+    Failed(AgentError),
+}
+
+fn attempt(addr: &str, deadline: Instant) -> Result<(TcpStream, FromCoordinator), Tried> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let mut stream = resolve(addr)
+        .and_then(|a| {
+            TcpStream::connect_timeout(&a, left.clamp(Duration::from_millis(100), ANSWER_WITHIN))
+        })
+        .map_err(|e| Tried::NotListening(e.to_string()))?;
+    stream.set_nodelay(true).ok();
+    for timeout in [
+        stream.set_read_timeout(Some(ANSWER_WITHIN)),
+        stream.set_write_timeout(Some(ANSWER_WITHIN)),
+    ] {
+        timeout.map_err(|e| Tried::Failed(AgentError::io(addr)(e)))?;
+    }
+    match messages::receive(&mut stream, wire::BEFORE_AUTH) {
+        Ok(hello) => Ok((stream, hello)),
+        Err(MessageError::Wire(wire::WireError::Closed)) => Err(Tried::ClosedBeforeHello),
+        Err(e) => Err(Tried::Failed(e.into())),
     }
 }
 
@@ -228,15 +235,11 @@ fn resolve(addr: &str) -> std::io::Result<SocketAddr> {
 fn wait_readable(stream: &TcpStream, stop: &AtomicBool) -> Result<(), AgentError> {
     stream
         .set_read_timeout(Some(LOOK_EVERY))
-        .map_err(|e| AgentError::Wire(MessageError::Wire(wire::WireError::Io(e))))?;
+        .map_err(|e| AgentError::from(wire::WireError::Io(e)))?;
     let mut one = [0u8; 1];
     loop {
         match stream.peek(&mut one) {
-            Ok(0) => {
-                return Err(AgentError::Wire(MessageError::Wire(
-                    wire::WireError::Closed,
-                )))
-            }
+            Ok(0) => return Err(wire::WireError::Closed.into()),
             Ok(_) => return Ok(()),
             Err(e)
                 if matches!(
@@ -248,7 +251,7 @@ fn wait_readable(stream: &TcpStream, stop: &AtomicBool) -> Result<(), AgentError
                     return Err(AgentError::Stopped);
                 }
             }
-            Err(e) => return Err(AgentError::Wire(MessageError::Wire(wire::WireError::Io(e)))),
+            Err(e) => return Err(wire::WireError::Io(e).into()),
         }
     }
 }

@@ -85,9 +85,8 @@ pub enum Notice<'a> {
 
 /// One agent of the test and what came of it.
 pub struct Part {
-    pub index: u32,
-    pub name: String,
     pub peer: SocketAddr,
+    /// What it joined with: its index and name among them.
     pub terms: Terms,
     pub offset: Option<Offset>,
     /// Its result document (JSON), once received.
@@ -102,6 +101,14 @@ pub struct Part {
 }
 
 impl Part {
+    pub fn index(&self) -> u32 {
+        self.terms.index
+    }
+
+    pub fn name(&self) -> &str {
+        &self.terms.name
+    }
+
     fn done(&self) -> bool {
         self.result.is_some() || self.failed.is_some() || self.lost.is_some()
     }
@@ -301,7 +308,7 @@ impl State<'_> {
                     }
                     if self.parts.iter().all(Part::done) {
                         let mut parts = std::mem::take(&mut self.parts);
-                        parts.sort_by_key(|p| p.index);
+                        parts.sort_by_key(|p| p.index());
                         return Ok(Outcome {
                             start_at,
                             parts,
@@ -382,8 +389,6 @@ impl State<'_> {
             return;
         }
         self.parts.push(Part {
-            index: terms.index,
-            name: terms.name.clone(),
             peer,
             terms,
             offset: None,
@@ -429,10 +434,12 @@ impl State<'_> {
                 terms.index, terms.count
             ));
         }
-        if let Some(p) = self.parts.iter().find(|p| p.index == terms.index) {
+        if let Some(p) = self.parts.iter().find(|p| p.index() == terms.index) {
             return Some(format!(
                 "index {} is already {}'s ({}): two agents would send the same arrivals",
-                terms.index, p.name, p.peer
+                terms.index,
+                p.name(),
+                p.peer
             ));
         }
         // Against the agents joined now: one that left with a mistaken option does not
@@ -552,7 +559,7 @@ impl State<'_> {
             serve::refuse(&p.writer, reason);
         }
         CoordinateError::NotAllJoined {
-            joined: self.parts.iter().map(|p| p.name.clone()).collect(),
+            joined: self.parts.iter().map(|p| p.name().to_string()).collect(),
             count: self.opts.count,
             stopped,
         }

@@ -77,3 +77,9 @@ impl From<MessageError> for AgentError {
         AgentError::Wire(e)
     }
 }
+
+impl From<super::wire::WireError> for AgentError {
+    fn from(e: super::wire::WireError) -> Self {
+        AgentError::Wire(MessageError::Wire(e))
+    }
+}

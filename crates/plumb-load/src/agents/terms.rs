@@ -94,20 +94,32 @@ impl Terms {
 /// A mix as its file, seed and a digest of its targets and weights: two agents reading
 /// files that differ in one weight differ here.
 fn mix_summary(m: &plumb_model::MixSettings) -> String {
-    // FNV-1a: a stable digest to compare, not a defence (the agents are trusted once
-    // authenticated).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for t in &m.targets {
-        for b in t.name.bytes().chain(t.weight.to_le_bytes()) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
+    let weights: Vec<[u8; 8]> = m.targets.iter().map(|t| t.weight.to_le_bytes()).collect();
+    let parts: Vec<&[u8]> = m
+        .targets
+        .iter()
+        .zip(&weights)
+        .flat_map(|(t, w)| [t.name.as_bytes(), w.as_slice()])
+        .collect();
     format!(
-        "{} ({} targets, seed {}, digest {h:016x})",
+        "{} ({} targets, seed {}, digest {})",
         m.file,
         m.targets.len(),
-        m.seed
+        m.seed,
+        digest(&parts)
     )
+}
+
+/// A digest of the parts, one after another, in hex: what two agents' options are
+/// compared by where the options themselves are too long to say (headers, a body, a
+/// mix). FNV-1a: stable and enough to catch a mistake, not a defence (the agents are
+/// trusted once they have proven the token).
+pub fn digest(parts: &[&[u8]]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in parts.iter().flat_map(|p| p.iter()) {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 #[cfg(test)]

@@ -43,15 +43,9 @@ pub struct UplinkFeed(SyncSender<Up>);
 
 impl UplinkFeed {
     pub fn tick(&self, t: &LiveTick) {
-        let copy = LiveTick {
-            thread: t.thread,
-            counts: t.counts.clone(),
-            in_flight: t.in_flight,
-            draining: t.draining,
-        };
         // A full queue (the coordinator not reading) drops the tick: it only feeds the
         // live line, and the generator's side must never wait on the network.
-        let _ = self.0.try_send(Up::Tick(copy));
+        let _ = self.0.try_send(Up::Tick(t.clone()));
     }
 }
 
@@ -116,10 +110,8 @@ fn run(mut stream: TcpStream, rx: Receiver<Up>, threads: usize) -> Result<(), Ag
 
 impl Window {
     fn add(&mut self, t: LiveTick) {
-        if let Some(c) = t.counts {
-            self.counts.ok += c.ok;
-            self.counts.errors += c.errors;
-            let _ = self.counts.latency.add(&c.latency);
+        if let Some(c) = &t.counts {
+            self.counts.add(c);
         }
         if let Some(slot) = self.in_flight.get_mut(t.thread) {
             *slot = t.in_flight as u64;

@@ -55,6 +55,7 @@ pub enum Work {
 }
 
 /// What the live line needs from a thread, every `LIVE_EVERY`.
+#[derive(Clone)]
 pub struct LiveTick {
     pub thread: usize,
     /// Answers since the last tick; only when the feed asked for them.

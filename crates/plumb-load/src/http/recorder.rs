@@ -208,6 +208,16 @@ impl LiveCounts {
     }
 }
 
+impl LiveCounts {
+    /// Adds `other`'s counts to these (counts saturate; both histograms have the same
+    /// fixed bounds, so adding them cannot fail).
+    pub fn add(&mut self, other: &LiveCounts) {
+        self.ok = self.ok.saturating_add(other.ok);
+        self.errors = self.errors.saturating_add(other.errors);
+        let _ = self.latency.add(&other.latency);
+    }
+}
+
 impl Default for LiveCounts {
     fn default() -> Self {
         Self::new()
