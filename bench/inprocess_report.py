@@ -34,6 +34,30 @@ BOOT = 4000
 rng = random.Random(1)
 
 
+# Student's t at 0.9995 (a two-sided 99.9 % interval) by degrees of freedom (scipy's
+# t.ppf(0.9995, df)): plumb-bench's interval is over its launch means (df = launches − 1)
+# or, in one process, over 10 batch means (df 9) when there are 20 samples or more.
+T_9995 = {1: 636.619, 2: 31.599, 3: 12.924, 4: 8.610, 5: 6.869, 6: 5.959, 7: 5.408,
+          8: 5.041, 9: 4.781, 10: 4.587, 11: 4.437, 12: 4.318, 13: 4.221, 14: 4.140,
+          19: 3.883, 29: 3.659}
+
+
+def plumb_t(b, n):
+    launches = len((b.get("function") or {}).get("launch_sample_counts") or [])
+    if launches >= 2:
+        return T_9995[launches - 1]
+    return T_9995[9] if n >= 20 else 3.2905
+
+
+def launch_means(per, counts):
+    out, at = [], 0
+    for n in counts:
+        if n:
+            out.append(statistics.fmean(per[at:at + n]))
+        at += n
+    return out
+
+
 def read_plumb(path):
     doc = json.load(open(f"{OUT}/{path}"))
     res = {}
@@ -43,11 +67,14 @@ def read_plumb(path):
         # Absent when every sample is one iteration.
         iters = b["samples"].get("iterations") or [1] * len(times)
         per = [t / n for t, n in zip(times, iters)]
+        counts = (b.get("function") or {}).get("launch_sample_counts") or []
         res[b["name"]] = {"mean": st["summary"]["mean"], "median": st["summary"]["median"],
+                          "launch_means": launch_means(per, counts),
+                          # One process's samples cut in 10 consecutive runs: spread over the
+                          # same span of time as launches, but in one process.
+                          "segment_means": [] if counts else launch_means(per, [len(per) // 10] * 10),
                           "ci": (st["mean_ci"]["lo"], st["mean_ci"]["hi"]), "n": len(times),
-                          # The 99.9 % interval is Student's over 10 batch means (plumb-analysis's
-                          # replicates.rs) when there are 20 samples or more: t(0.9995, 9).
-                          "z": 4.7809 if len(times) >= 20 else 3.2905,
+                          "z": plumb_t(b, len(times)),
                           "alt": {"mean of per-sample means": statistics.fmean(per),
                                   "median of per-sample means": statistics.median(per)}}
     return res
@@ -141,8 +168,10 @@ def main():
     print()
     print(f"{RUNS['cpu']}; {len(rounds)} rounds, each one invocation of every tool ({', '.join(TOOLS)}), "
           "the order rotated round by round. Each tool's own defaults (criterion: 3 s warm-up + 5 s per "
-          "benchmark, 100 samples; divan: 100 samples; plumb-bench: warm-up to steady state, then samples until "
-          "the mean's batch-means interval is within ±2 % or 3 s; --quick: 2 ms of samples). Re-run with "
+          "benchmark, 100 samples; divan: 100 samples; plumb-bench: ten fresh processes (launches), each taking "
+          "every benchmark with a warm-up to steady state and 50 ms of samples, the mean's interval over the "
+          "launch means; --launches 1, the default before issue 30: one process, samples until the mean's "
+          "batch-means interval is within ±2 % or 3 s; --quick: one process, 2 ms of samples). Re-run with "
           "`bash bench/inprocess.sh` (ROUNDS, TOOLS). Bodies: `bench/inprocess/src/lib.rs`; `empty` is left out "
           "(the compiler deletes it; plumb-bench says so).")
     print()
@@ -151,6 +180,7 @@ def main():
     coverage_table()
     within_between_table()
     estimator_table()
+    process_table()
     stopping_table()
     position_table()
 
@@ -249,10 +279,35 @@ def spearman(a, b):
     return num / den if den else float("nan")
 
 
+def process_table():
+    launched, single = "plumb-bench", "plumb-bench --launches 1"
+    if launched not in by or single not in by:
+        return
+    print("## A fresh process against more time in one")
+    print()
+    print("Within each invocation: the CV of the means of its 10 launches (fresh processes, one after another), "
+          "against the CV of the means of 10 consecutive runs of samples in one process (--launches 1, its "
+          "samples cut in ten): the median over the rounds. Both spans are of the same order of time; where the "
+          "launches spread more, the process itself (code and data placement, address-space randomisation, "
+          "huge pages) moves the number, and only more processes average it.")
+    print()
+    print("| body | CV of 10 launch means | CV of 10 runs in one process | ratio |")
+    print("|---|---:|---:|---:|")
+    for body in BODIES:
+        a = statistics.median(cv(by[launched][r][0][body]["launch_means"]) for r in rounds)
+        b = statistics.median(cv(by[single][r][0][body]["segment_means"]) for r in rounds)
+        print(f"| {body} | {100 * a:.2f} % | {100 * b:.2f} % | {a / b:.1f} |")
+    print()
+
+
 def stopping_table():
+    tool = "plumb-bench --launches 1"
+    if tool not in by:
+        return
     print("## The stopping rule")
     print()
-    print("plumb-bench stops sampling when the mean's interval is within ±2 % (or at its cap), so how many "
+    print("plumb-bench in one process (--launches 1) stops sampling when the mean's interval is within ±2 % "
+          "(or at its cap), so how many "
           "samples an invocation takes depends on its noise. If the estimate moved with the number of samples "
           "(a noisy invocation sampling longer and landing elsewhere), the rank correlation below would be far "
           "from 0 (|ρ| above about 0.36 is unlikely by chance at 30 rounds).")
@@ -260,7 +315,7 @@ def stopping_table():
     print("| body | samples (min … max) | CV of the sample count | Spearman ρ (samples, mean) |")
     print("|---|---|---:|---:|")
     for body in BODIES:
-        inv = [by["plumb-bench"][r][0][body] for r in rounds]
+        inv = [by[tool][r][0][body] for r in rounds]
         ns_ = [x["n"] for x in inv]
         print(f"| {body} | {min(ns_)} … {max(ns_)} | {100 * cv(ns_):.1f} % | {spearman(ns_, [x['mean'] for x in inv]):+.2f} |")
     print()

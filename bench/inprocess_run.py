@@ -4,8 +4,9 @@ invocations compared are adjacent in time and each tool runs first as often as t
 others. Every output is saved in OUT (plumb-bench's documents with their samples,
 criterion's estimates and raw samples, divan's text), and OUT/runs.json lists the
 invocations with their rounds and wall times. bench/inprocess_report.py reads them.
-TOOLS (comma-separated) chooses among: plumb-bench, plumb-bench --quick, criterion,
-divan, plumb-bench (criterion's budget), plumb-bench --launches 3."""
+TOOLS (comma-separated) chooses among: plumb-bench (its default: ten launches), plumb-bench
+--launches 1 (one process, sampling to a precision target: the default before issue 30),
+plumb-bench --quick, criterion, divan, plumb-bench (criterion's budget)."""
 import json
 import os
 import shutil
@@ -39,16 +40,17 @@ def run_divan(name):
     return f"{name}.txt"
 
 
-# plumb-bench at criterion's budget: the same 3 s warm-up cap and a fixed 5 s of samples,
-# to separate the estimator from the time spent.
-CRITERION_BUDGET = ["--measure-time", "5s", "--warmup-cap", "3s", "--target-error", "off"]
+# plumb-bench at criterion's budget in one process: the same 3 s warm-up cap and a fixed
+# 5 s of samples, to separate the estimator from the time spent.
+CRITERION_BUDGET = ["--launches", "1", "--measure-time", "5s", "--warmup-cap", "3s",
+                    "--target-error", "off"]
 RUN = {"plumb-bench": ("plumb-bench", lambda n: run_plumb(n)),
        "plumb-bench --quick": ("plumb-bench", lambda n: run_plumb(n, ["--quick"])),
        "criterion": ("criterion", run_criterion), "divan": ("divan", run_divan),
        "plumb-bench (criterion's budget)": ("plumb-bench", lambda n: run_plumb(n, CRITERION_BUDGET)),
-       # Each benchmark in 3 fresh processes, merged: per-process effects averaged.
-       "plumb-bench --launches 3": ("plumb-bench", lambda n: run_plumb(n, ["--launches", "3"]))}
-tools = os.environ.get("TOOLS", "plumb-bench,plumb-bench --quick,criterion,divan").split(",")
+       "plumb-bench --launches 1": ("plumb-bench", lambda n: run_plumb(n, ["--launches", "1"]))}
+tools = os.environ.get(
+    "TOOLS", "plumb-bench,plumb-bench --launches 1,plumb-bench --quick,criterion,divan").split(",")
 invocations = []
 for r in range(ROUNDS):
     for k in range(len(tools)):

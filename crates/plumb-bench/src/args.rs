@@ -105,7 +105,12 @@ impl Default for Args {
             quiet: false,
             verbose: false,
             warmup_window: 10,
-            launches: 1,
+            // Ten fresh processes a benchmark, its budget split between them: a process
+            // fixes code and data placement for all its samples, and on this project's
+            // machines that moved a mean 5–19× more than its samples' noise (issue 30,
+            // bench/results/inprocess.md). Ten give the mean's interval 9 degrees of
+            // freedom and keep the process start-ups a small share of the time.
+            launches: 10,
             launch_child: false,
         }
     }
@@ -123,12 +128,18 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --no-warmup             skip warm-up (to see cold behaviour)
   --warmup-cap TIME       give up on steady state after TIME (default 3s)
   --warmup-window N       samples per warm-up window (default 10)
-  --quick                 a short run: 2 ms of samples, no precision target, warm-up
-                          windows of 5, capped at 0.05 s
-  --sample-count N        samples per benchmark in the first --measure-time (default 500)
-  --measure-time TIME     time for one benchmark's samples (default 500ms)
-  --target-error PCT|off  then keep sampling until the mean's interval (batch means, at
-                          --confidence) is within PCT of it (default 2%)
+  --quick                 a short run: one process, 2 ms of samples, no precision
+                          target, warm-up windows of 5, capped at 0.05 s
+  --launches N            measure in N fresh processes of this binary, each taking
+                          every benchmark with 1/N of its samples and time (default
+                          10); the mean's interval is over the processes, so it holds
+                          for another run. 1: measure in this process
+  --sample-count N        samples per benchmark (default 500, over all launches)
+  --measure-time TIME     time for one benchmark's samples (default 500ms, over all
+                          launches)
+  --target-error PCT|off  with --launches 1: then keep sampling until the mean's
+                          interval (batch means, at --confidence) is within PCT of it
+                          (default 2%)
   --max-measure-time TIME ... or until TIME of samples (default 3s)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
   --counters[=MODE]       read event counters around each measured sample (never
@@ -142,8 +153,6 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --delta                 delta timing: time N and 2N iterations per sample and remove
                           the fixed per-sample cost, 2·t(N) − t(2N)
   --pin CPU               pin this process to one CPU
-  --launches N            run each benchmark in N fresh processes and report the
-                          between-launch variation apart (layout, ASLR)
   --confidence LEVEL      e.g. 99.9% (default), 99.9 or 0.999
   --sesoi EFFECT          smallest effect of interest, e.g. 2% (default)
   --question Q            what verdicts compare: best (minimum), typical (median),
@@ -203,13 +212,20 @@ fn time_limit(s: &str, flag: &str) -> Result<Duration, ArgsError> {
 }
 
 impl Args {
-    /// Arguments for a `--launches` child that measures benchmark `name` alone.
-    pub fn child_args(&self, name: &str, out: &std::path::Path) -> Vec<String> {
+    /// Arguments for one `--launches` child: measure the benchmarks `names` (exact), each
+    /// with this launch's share of the samples and time, and write them to `out`.
+    ///
+    /// A child samples to a fixed budget (no precision target): the launches, not the
+    /// samples of one, are the replicates, and a stop that waits on the noise made slow
+    /// invocations sample longer (issue 30). It is told the number of launches so that it
+    /// takes its share of the samples the median's interval needs, not all of them.
+    pub fn child_args(&self, names: &[String], out: &std::path::Path) -> Vec<String> {
         let mut v: Vec<String> = vec!["--bench".into(), "--launch-child".into(), "--quiet".into()];
         let mut push = |k: &str, val: String| {
             v.push(k.to_string());
             v.push(val);
         };
+        let share = self.launches.max(1);
         push(
             "--clock",
             match self.clock {
@@ -219,13 +235,16 @@ impl Args {
         );
         push("--warmup-cap", self.warmup_cap.to_string());
         push("--warmup-window", self.warmup_window.to_string());
-        push("--sample-count", self.sample_count.to_string());
-        push("--measure-time", self.measure_time.to_string());
         push(
-            "--target-error",
-            self.target_error.map_or("off".into(), |t| t.to_string()),
+            "--sample-count",
+            self.sample_count.div_ceil(share).max(2).to_string(),
         );
-        push("--max-measure-time", self.max_measure_time.to_string());
+        push(
+            "--measure-time",
+            self.measure_time.div_u64(share as u64).to_string(),
+        );
+        push("--target-error", "off".into());
+        push("--launches", share.to_string());
         push("--confidence", self.confidence.to_string());
         push("--sesoi", self.sesoi.to_string());
         push("--question", self.question.to_string());
@@ -248,7 +267,7 @@ impl Args {
             v.push("--counters".into());
         }
         v.push("--exact".into());
-        v.push(name.to_string());
+        v.extend(names.iter().cloned());
         v
     }
 }
@@ -294,6 +313,7 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
                 a.target_error = None;
                 a.warmup_cap = Duration::from_millis(50);
                 a.warmup_window = 5;
+                a.launches = 1;
             }
             "--quiet" | "-q" => a.quiet = true,
             "--verbose" | "-v" => a.verbose = true,
@@ -387,42 +407,52 @@ mod tests {
         assert_eq!(a.question, plumb_model::Question::Worst(99.9));
     }
 
-    /// The arguments a launch child gets: this run's settings, one exact filter, its own
-    /// output file.
+    /// The arguments a launch child gets: this run's settings, its share of the samples
+    /// and time, a fixed budget, exact filters, its own output file.
     #[test]
     fn child_arguments_round_trip() {
         let a = Args {
             clock: ClockChoice::Tsc,
             sample_count: 30,
+            measure_time: Duration::from_millis(400),
             subtract_overhead: true,
             pin: Some(1),
             launches: 4,
             warmup_window: 5,
-            target_error: None,
-            max_measure_time: Duration::from_millis(7500),
             ..Args::default()
         };
-        let child = a.child_args("g/x", std::path::Path::new("/tmp/o.json"));
+        let names = ["g/x".to_string(), "g/y".to_string()];
+        let child = a.child_args(&names, std::path::Path::new("/tmp/o.json"));
         let back = parse(&child).unwrap();
-        assert_eq!(back.filters, ["g/x"]);
+        assert_eq!(back.filters, names);
         assert!(back.launch_child && back.bench && !back.regex && back.quiet);
         assert_eq!(
             (back.clock, back.sample_count, back.pin),
-            (ClockChoice::Tsc, 30, Some(1))
+            (ClockChoice::Tsc, 8, Some(1))
         );
+        assert_eq!(back.measure_time, Duration::from_millis(100));
         assert!(back.subtract_overhead);
-        assert_eq!(back.launches, 1);
+        assert_eq!(back.launches, 4);
         assert_eq!(back.warmup_window, 5);
-        assert_eq!(
-            (back.target_error, back.max_measure_time),
-            (None, Duration::from_millis(7500))
-        );
-        let by_default = parse(&Args::default().child_args("g/x", std::path::Path::new("o")));
-        assert_eq!(by_default.unwrap().target_error, Fraction::new(0.02));
+        assert_eq!(back.target_error, None);
         assert_eq!(
             back.export_json.as_deref(),
             Some(std::path::Path::new("/tmp/o.json"))
         );
+        // At least two samples a launch, however many launches.
+        let many = Args {
+            launches: 400,
+            ..Args::default()
+        };
+        let back = parse(&many.child_args(&names, std::path::Path::new("o"))).unwrap();
+        assert_eq!(back.sample_count, 2);
+    }
+
+    #[test]
+    fn quick_is_one_process_unless_launches_follow() {
+        assert_eq!(p(&[]).unwrap().launches, 10);
+        assert_eq!(p(&["--quick"]).unwrap().launches, 1);
+        assert_eq!(p(&["--quick", "--launches", "3"]).unwrap().launches, 3);
     }
 
     #[test]

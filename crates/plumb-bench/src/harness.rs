@@ -301,28 +301,21 @@ impl<'a> Harness<'a> {
         Ok((ctx, clock_info, environment))
     }
 
-    /// Each chosen benchmark in `--launches` fresh processes.
+    /// The chosen benchmarks in `--launches` fresh processes.
     fn measure_in_launches(
         &self,
         chosen: &[usize],
         stop: &AtomicBool,
     ) -> Result<Vec<Benchmark>, BenchError> {
-        let quiet = self.args.quiet;
-        let mut out = Vec::new();
-        for &i in chosen {
-            if stop.load(Ordering::Relaxed) {
-                break;
+        let entries: Vec<&Entry<'_>> = chosen.iter().map(|&i| &self.entries[i]).collect();
+        let progress = !self.args.quiet;
+        let out = crate::launches::measure(&self.args, &entries, stop, progress)?;
+        if progress {
+            for b in &out {
+                if let Some(why) = b.function().and_then(|f| f.failure.as_deref()) {
+                    eprintln!("  {} FAILED: {why}", b.name);
+                }
             }
-            let e = &self.entries[i];
-            if !quiet {
-                eprint!("  {} × {} launches … ", e.full_name, self.args.launches);
-            }
-            let b = crate::launches::measure(&self.args, e, stop)?;
-            if !quiet {
-                let failure = b.function().and_then(|f| f.failure.clone());
-                eprintln!("{}", failure.unwrap_or_else(|| "done".into()));
-            }
-            out.push(b);
         }
         Ok(out)
     }
@@ -381,10 +374,7 @@ impl<'a> Harness<'a> {
 fn sampling(args: &Args, min_sample: Duration, stop: Arc<AtomicBool>) -> SamplingConfig {
     SamplingConfig {
         sample_count: args.sample_count,
-        // Enough for the median's interval at the run's confidence (11 at 99.9 %).
-        min_samples: plumb_stats::samples_needed(args.confidence.get())
-            .max(10)
-            .min(args.sample_count),
+        min_samples: min_samples(args),
         min_sample,
         measure: args.measure_time.to_std(),
         warmup: if args.warmup {
@@ -406,6 +396,19 @@ fn sampling(args: &Args, min_sample: Duration, stop: Arc<AtomicBool>) -> Samplin
         }),
         stop,
     }
+}
+
+/// Enough samples for the median's interval at the run's confidence (11 at 99.9 %); a
+/// launch child takes its share of them (at least 2), so that a slow routine's launches
+/// together take what one process would.
+fn min_samples(args: &Args) -> usize {
+    let needed = plumb_stats::samples_needed(args.confidence.get()).max(10);
+    let share = if args.launch_child {
+        needed.div_ceil(args.launches.max(1)).max(2)
+    } else {
+        needed
+    };
+    share.min(args.sample_count)
 }
 
 /// The clock, the sample length it allows, the allocator, and what will run.

@@ -1,7 +1,9 @@
-//! `--launches N`: each benchmark is measured in N fresh processes of this bench binary
-//! (re-executed with an exact filter), and the launches are merged. A process fixes code
-//! layout and address-space randomisation for all its samples, so between-launch
-//! variation is a noise source that within-process samples cannot show.
+//! `--launches N` (10 by default): the chosen benchmarks are measured in N fresh
+//! processes of this bench binary (re-executed with exact filters), each process taking
+//! every benchmark with 1/N of its samples and time, and each benchmark's launches are
+//! merged. A process fixes code and data placement and address-space randomisation for
+//! all its samples, so between-launch variation is a noise source that the samples of
+//! one process cannot show: the launches, not the samples, are the replicates.
 
 use crate::args::Args;
 use crate::error::{system, BenchError};
@@ -9,59 +11,186 @@ use crate::registry::Entry;
 #[cfg(test)]
 use plumb_model::quantity::Duration;
 use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric, ResultDocument};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration as StdDuration, Instant};
 
-/// Measures `e` in `args.launches` child processes and merges them into one benchmark.
+/// What the launches gave one benchmark.
+#[derive(Default)]
+struct Kept {
+    launches: Vec<Benchmark>,
+    failures: Vec<String>,
+}
+
+/// Measures `entries` in `args.launches` child processes and merges each benchmark's
+/// launches into one. A benchmark with neither a launch nor a failure (a stop came first)
+/// is left out, as an unstarted benchmark is in one process. `progress` prints a line a
+/// launch.
 pub(crate) fn measure(
     args: &Args,
-    e: &Entry<'_>,
-    stop: &std::sync::atomic::AtomicBool,
-) -> Result<Benchmark, BenchError> {
+    entries: &[&Entry<'_>],
+    stop: &AtomicBool,
+    progress: bool,
+) -> Result<Vec<Benchmark>, BenchError> {
     let exe = std::env::current_exe().map_err(system("cannot find this bench binary"))?;
     let dir = tempfile::tempdir().map_err(system("cannot make a temporary directory"))?;
-    let mut launches = Vec::new();
-    let mut failures = Vec::new();
+    let names: Vec<String> = entries.iter().map(|e| e.full_name.clone()).collect();
+    let mut kept: Vec<Kept> = entries.iter().map(|_| Kept::default()).collect();
+    // One process takes all the benchmarks of a launch (one start-up, not one a
+    // benchmark), until one dies without writing its result: from then on each benchmark
+    // has a process of its own, so a routine that kills its process loses only itself.
+    let mut alone = names.len() == 1;
     for l in 0..args.launches {
-        // Ctrl-C reaches the launch too (one process group): it writes what it measured,
-        // which is kept, and no further launch starts.
-        if l > 0 && stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             break;
         }
-        let out = dir.path().join(format!("launch-{l}.json"));
-        let run = Command::new(&exe)
-            .args(args.child_args(&e.full_name, &out))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .map_err(system(format!("cannot start launch {}", l + 1)))?;
-        let doc = std::fs::read_to_string(&out)
-            .ok()
-            .and_then(|t| ResultDocument::from_json(&t).ok());
-        match doc.and_then(|d| d.benchmark(&e.full_name).cloned()) {
-            Some(b) if run.status.success() || stop.load(std::sync::atomic::Ordering::Relaxed) => {
-                launches.push(b)
+        if progress {
+            eprint!("  launch {} of {} … ", l + 1, args.launches);
+        }
+        let started = Instant::now();
+        let before: usize = kept.iter().map(|k| k.failures.len()).sum();
+        let together = !alone
+            && match run_launch(&exe, args, &names, dir.path(), stop)? {
+                Launched::Wrote(doc) => {
+                    take(&mut kept, &names, &doc, l, stop);
+                    true
+                }
+                Launched::Died(_) => {
+                    alone = true;
+                    false
+                }
+            };
+        if !together {
+            for (i, name) in names.iter().enumerate() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let one = std::slice::from_ref(name);
+                match run_launch(&exe, args, one, dir.path(), stop)? {
+                    Launched::Wrote(doc) => take(&mut kept[i..=i], one, &doc, l, stop),
+                    Launched::Died(why) => {
+                        kept[i].failures.push(format!("launch {}: {why}", l + 1))
+                    }
+                }
             }
-            Some(b) => {
-                let why = b
-                    .function()
-                    .and_then(|f| f.failure.clone())
-                    .unwrap_or_default();
-                failures.push(format!("launch {}: {why}", l + 1));
-            }
-            None => {
-                let err = String::from_utf8_lossy(&run.stderr);
-                let tail: Vec<&str> = err.lines().rev().take(3).collect();
-                failures.push(format!(
-                    "launch {} ({}): {}",
-                    l + 1,
-                    run.status,
-                    tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-                ));
+        }
+        if progress {
+            let failed: usize = kept.iter().map(|k| k.failures.len()).sum::<usize>() - before;
+            let took = plumb_model::format::time(started.elapsed());
+            match failed {
+                0 => eprintln!("{took}"),
+                n => eprintln!("{took}, {n} failed"),
             }
         }
     }
-    Ok(merge(e, launches, failures))
+    Ok(entries
+        .iter()
+        .zip(kept)
+        .filter(|(_, k)| !k.launches.is_empty() || !k.failures.is_empty())
+        .map(|(e, k)| merge(e, k.launches, k.failures))
+        .collect())
+}
+
+/// Each benchmark of `names` from launch `l`'s result: kept, or its failure.
+fn take(kept: &mut [Kept], names: &[String], doc: &ResultDocument, l: usize, stop: &AtomicBool) {
+    for (k, name) in kept.iter_mut().zip(names) {
+        match doc.benchmark(name) {
+            Some(b) => match b.function().and_then(|f| f.failure.clone()) {
+                Some(why) => k.failures.push(format!("launch {}: {why}", l + 1)),
+                None => k.launches.push(b.clone()),
+            },
+            // Stopped before it started: as in one process, nothing to say.
+            None if stop.load(Ordering::Relaxed) => {}
+            None => k
+                .failures
+                .push(format!("launch {}: not in the launch's result", l + 1)),
+        }
+    }
+}
+
+/// What became of one child process.
+enum Launched {
+    Wrote(Box<ResultDocument>),
+    /// It wrote no readable result: how it ended and the end of what it said.
+    Died(String),
+}
+
+/// Runs one launch of the benchmarks `names` and reads what it wrote. A stop asked of
+/// this process is passed on to the child (a terminal's Ctrl-C reaches both; a `kill`
+/// reaches only this one), which then writes what it measured.
+fn run_launch(
+    exe: &Path,
+    args: &Args,
+    names: &[String],
+    dir: &Path,
+    stop: &AtomicBool,
+) -> Result<Launched, BenchError> {
+    let out = dir.join("launch.json");
+    let err = dir.join("launch.stderr");
+    let _ = std::fs::remove_file(&out);
+    let stderr = std::fs::File::create(&err).map_err(system("cannot make a launch's log"))?;
+    let mut child = Command::new(exe)
+        .args(args.child_args(names, &out))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .map_err(system("cannot start a launch"))?;
+    let status = wait_passing_stop(&mut child, stop).map_err(system("cannot wait for a launch"))?;
+    let doc = std::fs::read_to_string(&out)
+        .ok()
+        .and_then(|t| ResultDocument::from_json(&t).ok());
+    Ok(match doc {
+        Some(doc) => Launched::Wrote(Box::new(doc)),
+        None => Launched::Died(died(
+            status,
+            &std::fs::read_to_string(&err).unwrap_or_default(),
+        )),
+    })
+}
+
+/// Waits for `child`, sending it SIGINT once if `stop` is raised meanwhile. This thread
+/// blocks in wait(), so the launch's end is seen at once; a watcher looks at `stop` ten
+/// times a second (a few microseconds each, on whichever core the child is not using)
+/// and ends as soon as the wait does.
+fn wait_passing_stop(
+    child: &mut std::process::Child,
+    stop: &AtomicBool,
+) -> std::io::Result<ExitStatus> {
+    let pid = child.id() as libc::pid_t;
+    let (done, ended) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                ended.recv_timeout(StdDuration::from_millis(100))
+            {
+                if stop.load(Ordering::Relaxed) {
+                    // SAFETY: kill(2) on our child's pid; no memory is involved. The pid
+                    // is reaped by wait() a few instructions before `done` is dropped, too
+                    // short a window for the system to reuse it.
+                    unsafe {
+                        libc::kill(pid, libc::SIGINT);
+                    }
+                    return;
+                }
+            }
+        });
+        let status = child.wait();
+        drop(done);
+        status
+    })
+}
+
+/// How a launch that wrote nothing ended: its status and its last lines on stderr.
+fn died(status: ExitStatus, stderr: &str) -> String {
+    let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
+    let said = tail.into_iter().rev().collect::<Vec<_>>().join(" / ");
+    if said.is_empty() {
+        format!("died ({status}) without a result")
+    } else {
+        format!("died ({status}) without a result: {said}")
+    }
 }
 
 /// One benchmark from its launches: samples in launch order, with each launch's count.

@@ -30,6 +30,8 @@ fn measure(data: &enemies::EnemyData, dir: &std::path::Path, only: &[&str]) -> R
         // Noisy variants may sample on for precision; bound that to keep the test short.
         max_measure_time: plumb_model::quantity::Duration::from_millis(500),
         sample_count: 40,
+        // In this test binary: it cannot be re-executed as a harness.
+        launches: 1,
         quiet: true,
         export_json: Some(dir.join("enemies.json")),
         filters: only.iter().map(|s| s.to_string()).collect(),

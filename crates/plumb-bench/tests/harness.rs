@@ -11,6 +11,8 @@ fn quick(dir: &std::path::Path, filters: &[&str]) -> Args {
         measure_time: plumb_model::quantity::Duration::from_millis(20),
         sample_count: 10,
         warmup_cap: plumb_model::quantity::Duration::from_millis(200),
+        // In this test binary: it cannot be re-executed as a harness.
+        launches: 1,
         quiet: true,
         filters: filters.iter().map(|s| s.to_string()).collect(),
         export_json: Some(dir.join("r.json")),

@@ -1,7 +1,8 @@
 //! Ctrl-C mid-sampling keeps what was measured, end to end: this test is its own bench
 //! binary (`harness = false`). Run by `cargo test`, it starts itself as a harness whose
 //! first benchmark would sample for 30 s, sends SIGINT after 3 s, and reads what the
-//! stopped harness wrote.
+//! stopped harness wrote: in one process, and in launches (the SIGINT sent to the parent
+//! alone, as `kill` does, which passes it on to the launch measuring).
 
 use plumb_bench::{black_box, Harness};
 use plumb_model::{ResultDocument, RunStatus};
@@ -17,17 +18,20 @@ fn main() {
         h.bench("never_started", |b| b.iter(|| black_box(1u64)));
         h.run();
     }
-    ctrl_c_writes_the_samples_taken();
-    println!("interrupted: 1 test passed");
+    // One process: 30 s of samples. Launches: 30 s a launch (300 s over ten).
+    ctrl_c_writes_the_samples_taken(&["--launches", "1", "--measure-time", "30s"]);
+    ctrl_c_writes_the_samples_taken(&["--measure-time", "300s"]);
+    println!("interrupted: 2 tests passed");
 }
 
-fn ctrl_c_writes_the_samples_taken() {
+fn ctrl_c_writes_the_samples_taken(how: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
     let started = Instant::now();
     let child = Command::new(std::env::current_exe().unwrap())
         .env(CHILD, "1")
-        .args(["--bench", "--measure-time", "30s", "--target-error", "off"])
+        .args(["--bench", "--target-error", "off"])
+        .args(how)
         .args(["--warmup-cap", "0.2s", "--export-json"])
         .arg(&json)
         .stdout(Stdio::piped())

@@ -583,6 +583,8 @@ fn the_harness_keeps_its_result_in_the_history() {
         measure_time: plumb_model::quantity::Duration::from_millis(30),
         sample_count: 10,
         warmup_cap: plumb_model::quantity::Duration::from_millis(50),
+        // In this test binary: it cannot be re-executed as a harness.
+        launches: 1,
         quiet: true,
         export_json: Some(env.path("bench.json")),
         history: Some(history.to_string()),

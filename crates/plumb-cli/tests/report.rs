@@ -230,6 +230,8 @@ fn an_in_process_sweep_reports_its_sweep() {
         measure_time: plumb_model::quantity::Duration::from_millis(30),
         sample_count: 10,
         warmup_cap: plumb_model::quantity::Duration::from_millis(100),
+        // In this test binary: it cannot be re-executed as a harness.
+        launches: 1,
         quiet: true,
         export_json: Some(dir.join("r.json")),
         report: Some(dir.join("report.html")),

@@ -14,6 +14,8 @@ fn each_design_runs_and_raises_its_red_flags() {
         measure_time: plumb_bench::design::Duration::from_millis(20),
         max_measure_time: plumb_bench::design::Duration::from_millis(40),
         sample_count: 5,
+        // In this test binary: it cannot be re-executed as a harness.
+        launches: 1,
         warmup_cap: plumb_bench::design::Duration::from_millis(50),
         quiet: true,
         export_json: Some(dir.path().join("r.json")),
