@@ -126,7 +126,8 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --list                  list benchmarks and exit
   --clock monotonic|tsc   timer (default monotonic; tsc needs an invariant TSC)
   --no-warmup             skip warm-up (to see cold behaviour)
-  --warmup-cap TIME       give up on steady state after TIME (default 3s)
+  --warmup-cap TIME       give up on steady state after TIME (default 3s, over all
+                          launches)
   --warmup-window N       samples per warm-up window (default 10)
   --quick                 a short run: one process, 2 ms of samples, no precision
                           target, warm-up windows of 5, capped at 0.05 s
@@ -233,7 +234,12 @@ impl Args {
                 ClockChoice::Tsc => "tsc".into(),
             },
         );
-        push("--warmup-cap", self.warmup_cap.to_string());
+        // The cap bounds a benchmark's warm-up in all: a routine that never steadies
+        // costs one cap over the launches, as it would in one process, not one a launch.
+        push(
+            "--warmup-cap",
+            self.warmup_cap.div_u64(share as u64).to_string(),
+        );
         push("--warmup-window", self.warmup_window.to_string());
         push(
             "--sample-count",
@@ -431,6 +437,7 @@ mod tests {
             (ClockChoice::Tsc, 8, Some(1))
         );
         assert_eq!(back.measure_time, Duration::from_millis(100));
+        assert_eq!(back.warmup_cap, Duration::from_millis(750));
         assert!(back.subtract_overhead);
         assert_eq!(back.launches, 4);
         assert_eq!(back.warmup_window, 5);
@@ -439,6 +446,14 @@ mod tests {
             back.export_json.as_deref(),
             Some(std::path::Path::new("/tmp/o.json"))
         );
+        // Shares that do not divide evenly still reach the child (to the picosecond).
+        let sevenths = Args {
+            launches: 7,
+            ..Args::default()
+        };
+        let back = parse(&sevenths.child_args(&names, std::path::Path::new("o"))).unwrap();
+        assert_eq!(back.measure_time, Duration::from_millis(500).div_u64(7));
+        assert_eq!(back.warmup_cap, Duration::from_secs(3).div_u64(7));
         // At least two samples a launch, however many launches.
         let many = Args {
             launches: 400,
