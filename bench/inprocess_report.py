@@ -42,18 +42,24 @@ T_9995 = {1: 636.619, 2: 31.599, 3: 12.924, 4: 8.610, 5: 6.869, 6: 5.959, 7: 5.4
           19: 3.883, 29: 3.659}
 
 
+def t_9995(df):
+    if df in T_9995:
+        return T_9995[df]
+    from scipy.stats import t  # only for launch counts the table does not hold
+    return float(t.ppf(0.9995, df))
+
+
 def plumb_t(b, n):
     launches = len((b.get("function") or {}).get("launch_sample_counts") or [])
     if launches >= 2:
-        return T_9995[launches - 1]
+        return t_9995(launches - 1)
     return T_9995[9] if n >= 20 else 3.2905
 
 
 def launch_means(per, counts):
     out, at = [], 0
     for n in counts:
-        if n:
-            out.append(statistics.fmean(per[at:at + n]))
+        out.append(statistics.fmean(per[at:at + n]))
         at += n
     return out
 

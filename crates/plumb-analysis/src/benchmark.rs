@@ -334,7 +334,12 @@ mod tests {
             .iter()
             .find(|d| d.code() == DiagnosticCode::Launches)
             .unwrap();
-        assert_eq!(d.severity, plumb_model::Severity::Warning, "{d:?}");
+        // Launches that differ are said (information: the Error already includes them).
+        assert_eq!(d.severity, plumb_model::Severity::Info, "{d:?}");
+        match &d.finding {
+            plumb_model::Finding::Launches(l) => assert!(l.differ(), "{l:?}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -134,7 +134,8 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
   --launches N            measure in N fresh processes of this binary, each taking
                           every benchmark with 1/N of its samples and time (default
                           10); the mean's interval is over the processes, so it holds
-                          for another run. 1: measure in this process
+                          for another run. Each runs main's setup again: where that is
+                          heavy, 1 measures in this process
   --sample-count N        samples per benchmark (default 500, over all launches)
   --measure-time TIME     time for one benchmark's samples (default 500ms, over all
                           launches)
@@ -143,6 +144,7 @@ USAGE: cargo bench [--bench NAME] -- [OPTIONS] [FILTER...]
                           (default 2%)
   --max-measure-time TIME ... or until TIME of samples (default 3s)
   --subtract-overhead     subtract the empty-body loop overhead from every sample
+                          (in one process: with --launches 1 or --quick)
   --counters[=MODE]       read event counters around each measured sample (never
                           warm-up or calibration): the CPU's where it has them, the
                           kernel's software events always; per operation in the result.
@@ -213,6 +215,18 @@ fn time_limit(s: &str, flag: &str) -> Result<Duration, ArgsError> {
 }
 
 impl Args {
+    /// Options that launches cannot honour. `--subtract-overhead`: each launch sizes its
+    /// own batch, so its per-sample overhead differs, and one correction would over- or
+    /// under-correct every launch but one.
+    pub fn check_launches(&self) -> Result<(), ArgsError> {
+        if self.subtract_overhead && self.launches > 1 {
+            return Err(ArgsError::Conflict(
+                "--subtract-overhead needs one process (--launches 1): each launch calibrates its own batch",
+            ));
+        }
+        Ok(())
+    }
+
     /// Arguments for one `--launches` child: measure the benchmarks `names` (exact), each
     /// with this launch's share of the samples and time, and write them to `out`.
     ///
@@ -261,9 +275,6 @@ impl Args {
         if !self.warmup {
             v.push("--no-warmup".into());
         }
-        if self.subtract_overhead {
-            v.push("--subtract-overhead".into());
-        }
         if self.delta {
             v.push("--delta".into());
         }
@@ -303,6 +314,8 @@ fn counting_option<'a>(
 /// Parses the arguments after the program name.
 pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
     let mut a = Args::default();
+    // `--quick` is one process unless `--launches` says otherwise, in either order.
+    let (mut quick, mut launches) = (false, None);
     let mut it = raw.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -319,7 +332,7 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
                 a.target_error = None;
                 a.warmup_cap = Duration::from_millis(50);
                 a.warmup_window = 5;
-                a.launches = 1;
+                quick = true;
             }
             "--quiet" | "-q" => a.quiet = true,
             "--verbose" | "-v" => a.verbose = true,
@@ -351,7 +364,7 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             }
             "--max-measure-time" => a.max_measure_time = time_limit(value(&mut it, arg)?, arg)?,
             "--pin" => a.pin = Some(count(value(&mut it, arg)?, arg, 0)?),
-            "--launches" => a.launches = count(value(&mut it, arg)?, arg, 1)?,
+            "--launches" => launches = Some(count(value(&mut it, arg)?, arg, 1)?),
             "--launch-child" => a.launch_child = true,
             "--confidence" => a.confidence = quantity(value(&mut it, arg)?, arg)?,
             "--sesoi" => a.sesoi = quantity(value(&mut it, arg)?, arg)?,
@@ -371,6 +384,13 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             filter => a.filters.push(filter.to_string()),
         }
     }
+    a.launches = launches.unwrap_or(if quick { 1 } else { a.launches });
+    checked(a)
+}
+
+/// The options, once they are known not to conflict.
+fn checked(a: Args) -> Result<Args, ArgsError> {
+    a.check_launches()?;
     if a.delta && a.subtract_overhead {
         return Err(ArgsError::Conflict(
             "--delta and --subtract-overhead both remove a fixed cost; choose one",
@@ -421,7 +441,7 @@ mod tests {
             clock: ClockChoice::Tsc,
             sample_count: 30,
             measure_time: Duration::from_millis(400),
-            subtract_overhead: true,
+            delta: true,
             pin: Some(1),
             launches: 4,
             warmup_window: 5,
@@ -438,7 +458,7 @@ mod tests {
         );
         assert_eq!(back.measure_time, Duration::from_millis(100));
         assert_eq!(back.warmup_cap, Duration::from_millis(750));
-        assert!(back.subtract_overhead);
+        assert!(back.delta);
         assert_eq!(back.launches, 4);
         assert_eq!(back.warmup_window, 5);
         assert_eq!(back.target_error, None);
@@ -464,10 +484,19 @@ mod tests {
     }
 
     #[test]
+    fn subtract_overhead_is_refused_with_launches() {
+        let e = err(&["--subtract-overhead"]);
+        assert!(e.contains("--launches 1"), "{e}");
+        assert!(p(&["--subtract-overhead", "--launches", "1"]).is_ok());
+        assert!(p(&["--subtract-overhead", "--quick"]).is_ok());
+    }
+
+    #[test]
     fn quick_is_one_process_unless_launches_follow() {
         assert_eq!(p(&[]).unwrap().launches, 10);
         assert_eq!(p(&["--quick"]).unwrap().launches, 1);
         assert_eq!(p(&["--quick", "--launches", "3"]).unwrap().launches, 3);
+        assert_eq!(p(&["--launches", "3", "--quick"]).unwrap().launches, 3);
     }
 
     #[test]

@@ -26,7 +26,8 @@ pub(crate) fn settings(args: &Args, clock: &ClockInfo, ctx: &Context) -> InProce
         warmup_window: args.warmup_window,
         sample_count: args.sample_count,
         measure_time: args.measure_time,
-        target_error: args.target_error,
+        // Launches sample to a fixed budget: no precision target was pursued.
+        target_error: args.target_error.filter(|_| args.launches <= 1),
         max_measure_time: args.max_measure_time,
         min_sample: ctx.sampling.min_sample.into(),
         subtract_overhead: args.subtract_overhead,

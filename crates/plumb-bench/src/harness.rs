@@ -56,6 +56,10 @@ impl<'a> Harness<'a> {
         }
     }
 
+    /// A harness with these options, not the command line's. With `launches` above 1
+    /// (the default) it re-executes this binary for each launch, which only works where
+    /// `main` builds its harness with [`Harness::from_env`]; elsewhere (a test, say) set
+    /// `launches: 1`, or each launch fails saying so.
     pub fn with_args(args: Args) -> Self {
         Harness {
             args,
@@ -142,14 +146,11 @@ impl<'a> Harness<'a> {
         let history = crate::history::open(&self.args, test_mode)?;
         // Caught from here to the end: a stop ends sampling, and what was measured is
         // analysed, printed and written like a whole run, marked interrupted.
-        let signals =
-            StopOnSignals::install(SecondSignal::Exits).map_err(|cause| BenchError::System {
-                what: "cannot catch Ctrl-C".into(),
-                cause,
-            })?;
+        let signals = self.catch_stops()?;
         let (ctx, clock_info, environment) = self.prepare(test_mode, Arc::clone(&signals.stop))?;
         let counting = self.counting(&environment, test_mode)?;
-        if !test_mode {
+        // A launch's parent has said it; a launch's stderr is kept for why it failed.
+        if !test_mode && !self.args.launch_child {
             announce(&clock_info, &ctx, &chosen, &names);
             for notice in &counting.notices {
                 eprintln!("note: {notice}");
@@ -188,6 +189,22 @@ impl<'a> Harness<'a> {
         history.keep(&doc)?;
         printed?;
         Ok(Some(doc))
+    }
+
+    /// Ctrl-C and the other stop signals, caught until the run ends. A launch gets a
+    /// terminal's Ctrl-C and then its parent's too: the second must not end it before it
+    /// writes what it measured.
+    fn catch_stops(&self) -> Result<StopOnSignals, BenchError> {
+        let second = if self.args.launch_child {
+            crate::launches::end_with_parent();
+            SecondSignal::Same
+        } else {
+            SecondSignal::Exits
+        };
+        StopOnSignals::install(second).map_err(|cause| BenchError::System {
+            what: "cannot catch Ctrl-C".into(),
+            cause,
+        })
     }
 
     /// `--counters` decided against this machine: how the run simulates counters (when it
@@ -276,7 +293,10 @@ impl<'a> Harness<'a> {
         // the first benchmark (so it neither runs during samples nor allocates into the
         // counters).
         let environment_thread = (!test_mode).then(|| std::thread::spawn(plumb_env::collect));
-        if let Some(cpu) = self.args.pin {
+        // With launches, only they are pinned: the parent waits, and its stop watcher
+        // should not share the measuring CPU.
+        let launching = self.args.launches > 1 && !self.args.launch_child && !test_mode;
+        if let Some(cpu) = self.args.pin.filter(|_| !launching) {
             pin_to(cpu)?;
         }
         let clock = make_clock(self.args.clock)?;
@@ -307,6 +327,8 @@ impl<'a> Harness<'a> {
         chosen: &[usize],
         stop: &AtomicBool,
     ) -> Result<Vec<Benchmark>, BenchError> {
+        // Checked here too: `with_args` takes its options without parsing them.
+        self.args.check_launches().map_err(BenchError::Args)?;
         let entries: Vec<&Entry<'_>> = chosen.iter().map(|&i| &self.entries[i]).collect();
         let progress = !self.args.quiet;
         let out = crate::launches::measure(&self.args, &entries, stop, progress)?;

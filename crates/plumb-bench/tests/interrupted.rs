@@ -19,12 +19,23 @@ fn main() {
         h.run();
     }
     // One process: 30 s of samples. Launches: 30 s a launch (300 s over ten).
-    ctrl_c_writes_the_samples_taken(&["--launches", "1", "--measure-time", "30s"]);
-    ctrl_c_writes_the_samples_taken(&["--measure-time", "300s"]);
-    println!("interrupted: 2 tests passed");
+    ctrl_c_writes_the_samples_taken(&["--launches", "1", "--measure-time", "30s"], To::Harness);
+    ctrl_c_writes_the_samples_taken(&["--measure-time", "300s"], To::Harness);
+    // As a terminal's Ctrl-C: to the parent and the launch at once, and then the parent
+    // passes it on (a second signal, which must not end the launch before it writes).
+    ctrl_c_writes_the_samples_taken(&["--measure-time", "300s"], To::Group);
+    println!("interrupted: 3 tests passed");
 }
 
-fn ctrl_c_writes_the_samples_taken(how: &[&str]) {
+/// Whom SIGINT is sent to: the harness alone (`kill PID`) or its process group.
+#[derive(PartialEq)]
+enum To {
+    Harness,
+    Group,
+}
+
+fn ctrl_c_writes_the_samples_taken(how: &[&str], to: To) {
+    use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
     let started = Instant::now();
@@ -36,12 +47,17 @@ fn ctrl_c_writes_the_samples_taken(how: &[&str]) {
         .arg(&json)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .unwrap();
     // Well past start-up and the 0.2 s warm-up cap, even in a debug build on a busy machine.
     std::thread::sleep(Duration::from_millis(3000));
+    let target = match to {
+        To::Harness => child.id().to_string(),
+        To::Group => format!("-{}", child.id()),
+    };
     let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", "--", &target])
         .status()
         .unwrap();
     assert!(sent.success());

@@ -8,12 +8,19 @@ use plumb_model::{Metric, ResultDocument};
 use std::process::{Command, Output};
 
 const CHILD: &str = "PLUMB_LAUNCHES_CHILD";
+const PIDS: &str = "PLUMB_LAUNCHES_PIDS";
 
 fn main() {
     if std::env::var_os(CHILD).is_some() {
         let mut h = Harness::from_env();
-        h.bench("mul", |b| b.iter(|| black_box(3u64).wrapping_mul(7)));
-        h.bench("sum", |b| b.iter(|| (0..black_box(64u64)).sum::<u64>()));
+        h.bench("mul", |b| {
+            note_process("mul");
+            b.iter(|| black_box(3u64).wrapping_mul(7))
+        });
+        h.bench("sum", |b| {
+            note_process("sum");
+            b.iter(|| (0..black_box(64u64)).sum::<u64>())
+        });
         h.bench("panics", |b| b.iter(|| panic!("boom")));
         h.bench("aborts", |b| b.iter(|| std::process::abort()));
         h.run();
@@ -24,11 +31,34 @@ fn main() {
     println!("launches: 3 tests passed");
 }
 
+/// In a harness: which process measured benchmark `name` (a line in the file PIDS names).
+fn note_process(name: &str) {
+    use std::io::Write;
+    let path = std::env::var_os(PIDS).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .unwrap();
+    writeln!(f, "{name} {}", std::process::id()).unwrap();
+}
+
+/// The processes that measured each benchmark, in order, from the PIDS file in `dir`.
+fn processes(dir: &std::path::Path, name: &str) -> Vec<u32> {
+    std::fs::read_to_string(dir.join("pids"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix(&format!("{name} ")))
+        .map(|p| p.parse().unwrap())
+        .collect()
+}
+
 /// Runs this binary as a harness with `args`; its exit and the document it wrote.
 fn harness(dir: &std::path::Path, args: &[&str]) -> (Output, ResultDocument) {
     let json = dir.join("r.json");
     let out = Command::new(std::env::current_exe().unwrap())
         .env(CHILD, "1")
+        .env(PIDS, dir.join("pids"))
         .args(["--bench", "--warmup-cap", "0.1s", "--export-json"])
         .arg(&json)
         .args(args)
@@ -59,6 +89,14 @@ fn launches_split_the_budget_and_are_the_replicates() {
     for n in 1..=4 {
         assert!(stderr.contains(&format!("launch {n} of 4")), "{stderr}");
     }
+    // One process a launch for both benchmarks, four processes, none the parent.
+    let (mul, sum) = (processes(dir.path(), "mul"), processes(dir.path(), "sum"));
+    assert_eq!(mul, sum);
+    assert_eq!(mul.len(), 4);
+    assert_eq!(
+        mul.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        4
+    );
     for name in ["mul", "sum"] {
         let b = doc.benchmark(name).unwrap();
         let counts = &b.function().unwrap().launch_sample_counts;
@@ -98,12 +136,7 @@ fn a_panic_fails_its_benchmark_alone() {
         .failure
         .clone();
     let failure = failure.expect("a failure");
-    for n in 1..=3 {
-        assert!(
-            failure.contains(&format!("launch {n}: panicked: boom")),
-            "{failure}"
-        );
-    }
+    assert_eq!(failure, "launches 1, 2, 3: panicked: boom");
 }
 
 fn a_routine_that_kills_its_process_loses_only_itself() {
@@ -133,9 +166,16 @@ fn a_routine_that_kills_its_process_loses_only_itself() {
         .failure
         .clone();
     let failure = failure.expect("a failure");
+    assert!(failure.starts_with("launches 1, 2: died"), "{failure}");
+    // Launch 1 took mul and sum (registry order) in the process that then died, and
+    // again each in a process of its own; so did launch 2.
+    let (mul, sum) = (processes(dir.path(), "mul"), processes(dir.path(), "sum"));
+    assert_eq!((mul.len(), sum.len()), (3, 3), "{mul:?} {sum:?}");
+    assert_eq!(mul[0], sum[0]);
+    assert!(sum[1..].iter().all(|p| !mul.contains(p)), "{mul:?} {sum:?}");
     assert!(
-        failure.contains("launch 1: died") && failure.contains("launch 2: died"),
-        "{failure}"
+        stderr.contains("from now on one benchmark a process"),
+        "{stderr}"
     );
     assert!(stderr.contains("aborts FAILED"), "{stderr}");
 }

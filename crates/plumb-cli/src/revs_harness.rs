@@ -185,7 +185,15 @@ fn rounds(
                 };
                 t.means[i].push(mean);
                 match &mut t.pooled[i] {
-                    Some(p) => p.samples.append(&b.samples).map_err(CliError)?,
+                    Some(p) => {
+                        p.samples.append(&b.samples).map_err(CliError)?;
+                        // Each run's launches stay launches of the pooled benchmark, so its
+                        // replicates are every run's launch means.
+                        let counts = b.function().map(|f| f.launch_sample_counts.clone());
+                        if let (Some(f), Some(counts)) = (p.function_mut(), counts) {
+                            f.launch_sample_counts.extend(counts);
+                        }
+                    }
                     slot => *slot = Some(b.clone()),
                 }
             }

@@ -193,7 +193,7 @@ pub fn launches(x: &Launches) -> Words {
             "the {} launches differ (one-way ANOVA F={:.1}, p={:.1e}): launch means spread {between} while samples within a launch spread {within}; the process itself (layout, ASLR) moves this result, and the Error is computed from launch means",
             x.launches, x.f, x.p
         ))
-        .advice("compare results with --launches on both sides; more launches narrow the interval")
+        .advice("compare runs made in launches on both sides (plumb-bench's default; not --launches 1 or --quick); more launches narrow the interval")
     } else {
         Words::new(format!(
             "{} launches agree (one-way ANOVA p={:.2}): launch means spread {between}, samples within a launch {within}",
