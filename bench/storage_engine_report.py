@@ -65,11 +65,11 @@ def verdict_table(docs, statistic):
 
 
 typical = [json.load(open(f"{work}/typical{i}.json")) for i in range(1, runs + 1)]
-print("**On the mean** (the default question; the interval from the batch means):")
+print("**On the mean** (the default question; the interval over each run's ten launch means):")
 print()
 verdict_table(docs, "mean")
 print("**On the typical case** (`--question typical`: each side's median, distribution-free "
-      "order-statistic intervals; each run right after the mean's):")
+      "order-statistic intervals over the pooled samples of the ten launches; each run right after the mean's):")
 print()
 verdict_table(typical, "median")
 print("Time per operation (mean, first run):")
