@@ -53,6 +53,12 @@ fn processes(dir: &std::path::Path, name: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The failure the document gives benchmark `name`.
+fn failure_of(doc: &ResultDocument, name: &str) -> String {
+    let f = doc.benchmark(name).and_then(|b| b.function()).unwrap();
+    f.failure.clone().expect("a failure")
+}
+
 /// Runs this binary as a harness with `args`; its exit and the document it wrote.
 fn harness(dir: &std::path::Path, args: &[&str]) -> (Output, ResultDocument) {
     let json = dir.join("r.json");
@@ -128,14 +134,7 @@ fn a_panic_fails_its_benchmark_alone() {
     let mul = doc.benchmark("mul").unwrap();
     assert_eq!(mul.function().unwrap().launch_sample_counts.len(), 3);
     assert!(mul.function().unwrap().failure.is_none());
-    let failure = doc
-        .benchmark("panics")
-        .unwrap()
-        .function()
-        .unwrap()
-        .failure
-        .clone();
-    let failure = failure.expect("a failure");
+    let failure = failure_of(&doc, "panics");
     assert_eq!(failure, "launches 1, 2, 3: panicked: boom");
 }
 
@@ -158,14 +157,7 @@ fn a_routine_that_kills_its_process_loses_only_itself() {
         assert_eq!(f.launch_sample_counts.len(), 2, "{name}: {stderr}");
         assert!(f.failure.is_none(), "{name}: {:?}", f.failure);
     }
-    let failure = doc
-        .benchmark("aborts")
-        .unwrap()
-        .function()
-        .unwrap()
-        .failure
-        .clone();
-    let failure = failure.expect("a failure");
+    let failure = failure_of(&doc, "aborts");
     assert!(failure.starts_with("launches 1, 2: died"), "{failure}");
     // Launch 1 took mul and sum (registry order) in the process that then died, and
     // again each in a process of its own; so did launch 2.
