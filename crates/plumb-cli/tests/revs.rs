@@ -294,12 +294,13 @@ fn ctrl_c_during_the_rounds_keeps_what_was_measured() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_200)],
     );
     let json = env.path("i.json");
-    let out = env.plumb_signalled_in(
-        &dir,
-        &timed_prog(&["HEAD~1"], &json),
-        "-INT",
-        Duration::from_millis(2500),
-    );
+    // 20 runs a side a round (≥ 0.4 s a round): the first look, at round 10, comes after
+    // 4 s, so no verdict can settle before the signal at 2.5 s however quiet the machine
+    // (at 4 a round, a clean-clone CI run once settled before it).
+    let mut args = timed_prog(&["HEAD~1"], &json);
+    let at = args.iter().position(|a| *a == "--runs-per-round").unwrap();
+    args[at + 1] = "20";
+    let out = env.plumb_signalled_in(&dir, &args, "-INT", Duration::from_millis(2500));
     assert_eq!(out.code, 130, "{}", out.stderr);
     let doc = read_doc(&json);
     assert!(
