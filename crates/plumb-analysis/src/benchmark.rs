@@ -2,7 +2,10 @@
 use crate::replicates::replicates;
 use crate::{checks, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, Metric, MetricStats, Question, ResultDocument, SimulatedCounts};
+use plumb_model::{
+    Benchmark, Diagnostic, DiagnosticCode, Metric, MetricStats, Question, ResultDocument, Severity,
+    SimulatedCounts,
+};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
 use std::collections::BTreeMap;
 
@@ -105,6 +108,25 @@ pub fn metric_stats(b: &Benchmark, metric: &Metric, level: f64) -> Option<Metric
     })
 }
 
+/// A function benchmark that failed (an import's, whose producer ran no harness checks)
+/// says so, as plumb-bench's own failures do, instead of whatever its missing samples
+/// would raise.
+fn said_failed(doc: &mut ResultDocument) {
+    for b in &mut doc.benchmarks {
+        let Some(reason) = b.function().and_then(|f| f.failure.clone()) else {
+            continue;
+        };
+        if !b
+            .diagnostics
+            .iter()
+            .any(|d| d.code() == DiagnosticCode::Failed)
+        {
+            let failed = plumb_model::finding::Failed { reason };
+            b.diagnostics = vec![Diagnostic::new(Severity::Error, failed)];
+        }
+    }
+}
+
 /// The share of a per-sample correction in the mean per-op value: the mean of
 /// 1 / iterations over the samples (1 for commands).
 fn correction_per_op(b: &Benchmark) -> f64 {
@@ -134,6 +156,7 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
             ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
         };
         analyse_document(doc, &cfg);
+        said_failed(doc);
         return;
     }
     let level = doc.settings.confidence.get();

@@ -11,7 +11,33 @@ use std::path::Path;
 /// imports (hyperfine, Google Benchmark), saying which when it is not plumb's. Statistics
 /// a result lacks are completed.
 pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
+    if path.is_dir() {
+        // A directory is another tool's output (criterion's target/criterion).
+        let imported = plumb_import::import_path(path, None)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+        let mut doc = said(
+            path,
+            imported.expect("a directory is criterion's or an error"),
+        );
+        complete_statistics(&mut doc);
+        return Ok(doc);
+    }
     parse(path, &read(path)?)
+}
+
+/// An imported result, its notes said: what it is, what it carried, and each part of it
+/// that was not taken.
+fn said(path: &Path, i: plumb_import::Imported) -> ResultDocument {
+    eprintln!(
+        "plumb: note: {} is {} output: read are {}; no machine record beyond its own, no run order",
+        path.display(),
+        i.tool.name(),
+        i.tool.carries()
+    );
+    for note in &i.notes {
+        eprintln!("plumb: note: {}: {note}", path.display());
+    }
+    i.doc
 }
 
 /// A file's text, or an error naming it.
@@ -20,23 +46,19 @@ pub fn read(path: &Path) -> Result<String, CliError> {
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
 }
 
+const NOT_IMPORTED: &str = "not a plumb result, nor a hyperfine or Google Benchmark JSON export, Go benchmark output or criterion directory";
+
 /// A result from the `text` read from `path`, as `load` reads it.
 pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
     let failed = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
     let mut doc = match ResultDocument::from_json(text) {
         Ok(doc) => doc,
-        Err(ModelError::Foreign { .. }) => {
-            let (tool, doc) = plumb_import::import(text)
-                .map_err(|e| failed(&e))?
-                .ok_or_else(|| {
-                    failed(&"not a plumb result, nor a hyperfine or Google Benchmark JSON export")
-                })?;
-            eprintln!(
-                "plumb: note: {} is a {} export; read with what it records (no machine record, no run order)",
-                path.display(),
-                tool.name()
-            );
-            doc
+        Err(e @ (ModelError::Foreign { .. } | ModelError::NotJson(_))) => {
+            match plumb_import::import_text(text, None).map_err(|e| failed(&e))? {
+                Some(imported) => said(path, imported),
+                None if matches!(e, ModelError::NotJson(_)) => return Err(failed(&e)),
+                None => return Err(failed(&NOT_IMPORTED)),
+            }
         }
         Err(e) => return Err(failed(&e)),
     };

@@ -1,0 +1,156 @@
+//! criterion.rs's output directory (`target/criterion`, or any directory inside it): each
+//! `<benchmark>/new/` holds `benchmark.json` (its ids) and `sample.json` (`iters` and
+//! `times`: each sample's total nanoseconds over its iterations, linear or flat sampling).
+//! Every sample is kept; criterion's own estimates (`estimates.json`) are not needed, as
+//! plumb computes its own. A benchmark whose files are bad is kept as a failure saying
+//! which file and why, and the others are read.
+
+use crate::error::ImportError;
+use plumb_model::{
+    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ResultDocument,
+};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The `new/` directories under `dir` (itself included), in name order.
+fn runs(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if !p.is_dir() {
+                continue;
+            }
+            if p.file_name().is_some_and(|n| n == "new") && p.join("benchmark.json").is_file() {
+                found.push(p);
+            } else if p
+                .file_name()
+                .is_some_and(|n| n != "report" && n != "base" && n != "change")
+            {
+                stack.push(p);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Reads every benchmark under `dir`.
+pub fn read(dir: &Path) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let found = runs(dir);
+    if found.is_empty() {
+        return Err(ImportError::at(
+            dir.display().to_string(),
+            "not a criterion output directory: no <benchmark>/new/benchmark.json under it",
+        ));
+    }
+    let mut doc = crate::document(crate::ForeignTool::Criterion, Environment::default());
+    let mut notes = Vec::new();
+    for new in found {
+        let shown = new.strip_prefix(dir).unwrap_or(&new).display().to_string();
+        let b = match one(&new) {
+            Ok(b) => b,
+            Err(e) => {
+                notes.push(format!("{shown}: {e}"));
+                failed(&new, &shown, &e)
+            }
+        };
+        if doc.benchmarks.iter().any(|d| d.name == b.name) {
+            notes.push(format!(
+                "{shown}: a second benchmark named {:?}; left out",
+                b.name
+            ));
+            continue;
+        }
+        doc.benchmarks.push(b);
+    }
+    Ok((doc, notes))
+}
+
+fn json(path: &Path) -> Result<Value, ImportError> {
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ImportError::at(&name, e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| ImportError::at(&name, format!("not JSON ({e})")))
+}
+
+/// One benchmark from its `new/` directory.
+fn one(new: &Path) -> Result<Benchmark, ImportError> {
+    let id = json(&new.join("benchmark.json"))?;
+    let name = id["full_id"]
+        .as_str()
+        .ok_or_else(|| ImportError::at("benchmark.json", "no \"full_id\""))?;
+    let sample = json(&new.join("sample.json"))?;
+    let at = |why: String| ImportError::at("sample.json", why);
+    if sample.is_array() {
+        return Err(at(
+            "the layout of criterion before 0.3 ([[iters], [times]]), which plumb does not read"
+                .into(),
+        ));
+    }
+    let numbers = |key: &str| -> Result<Vec<f64>, ImportError> {
+        let list = sample[key]
+            .as_array()
+            .ok_or_else(|| at(format!("no \"{key}\" list")))?;
+        list.iter()
+            .enumerate()
+            .map(|(i, v)| match v.as_f64() {
+                Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => Err(at(format!("{key}[{i}] is {v}, not a count or time"))),
+            })
+            .collect()
+    };
+    let (iters, times) = (numbers("iters")?, numbers("times")?);
+    if iters.len() != times.len() || iters.is_empty() {
+        return Err(at(format!(
+            "{} iters against {} times",
+            iters.len(),
+            times.len()
+        )));
+    }
+    let mut b = benchmark(name, &id);
+    for (i, (n, t)) in iters.iter().zip(&times).enumerate() {
+        if n.round() < 1.0 {
+            return Err(at(format!("iters[{i}] is {n}: a sample of no iterations")));
+        }
+        b.samples
+            .push(n.round() as u64, &[(Metric::WallTime, t.round() as u64)]);
+    }
+    Ok(b)
+}
+
+fn benchmark(name: &str, id: &Value) -> Benchmark {
+    let mut b = Benchmark::new(name, BenchmarkKind::Function);
+    b.group = id["group_id"]
+        .as_str()
+        .filter(|g| *g != name)
+        .map(str::to_string);
+    if let Some(v) = id["value_str"].as_str() {
+        b.parameters.insert("value".into(), v.to_string());
+    }
+    b.metrics
+        .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
+    b
+}
+
+/// A benchmark plumb could not read, kept under its name (from `benchmark.json` when that
+/// file can be read, else its directory) with why.
+fn failed(new: &Path, shown: &str, e: &ImportError) -> Benchmark {
+    let name = json(&new.join("benchmark.json"))
+        .ok()
+        .and_then(|id| id["full_id"].as_str().map(str::to_string))
+        .unwrap_or_else(|| shown.trim_end_matches("/new").to_string());
+    let mut b = Benchmark::new(&name, BenchmarkKind::Function);
+    b.set_function(FunctionInfo {
+        failure: Some(format!("not imported: {e}")),
+        ..FunctionInfo::default()
+    });
+    b
+}

@@ -1,0 +1,320 @@
+//! Go's `go test -bench` output, read as benchstat reads it (golang.org/x/perf/benchfmt):
+//! each result line, `BenchmarkName-P  N  v unit  [v unit …]`, is one sample of N
+//! iterations (`-count 5` gives five); `key: value` lines (goos, goarch, pkg, cpu) hold
+//! for the results after them; `--- FAIL: BenchmarkName` and its indented log mark a
+//! failed benchmark; everything else (test output, logs, PASS/FAIL/ok) is passed over.
+//! `go test -json` (test2json) is read by joining each package's output events in order.
+
+use crate::error::ImportError;
+use plumb_model::{
+    Aggregate, Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo,
+    ResultDocument, Source, Unit,
+};
+use serde_json::Value;
+
+/// One benchmark as its lines are read.
+struct Reading {
+    package: String,
+    name: String,
+    metrics: Vec<Metric>,
+    samples: Vec<(u64, Vec<u64>)>,
+    failure: Option<String>,
+}
+
+/// A result line: the iterations and each (value, unit) after them.
+struct ResultLine<'a> {
+    name: &'a str,
+    iterations: u64,
+    values: Vec<(f64, &'a str)>,
+}
+
+/// Whether `text` holds at least one Go benchmark result line.
+pub fn recognises(text: &str) -> bool {
+    text.lines().any(|l| matches!(result_line(l), Some(Ok(_))))
+}
+
+/// Whether `text` is `go test -json` output: lines of test2json events.
+pub fn recognises_events(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty());
+    first
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .is_some_and(|v| v.get("Action").is_some_and(Value::is_string))
+}
+
+/// The text test2json's output events carry, each package's in the order it came.
+pub fn events_text(text: &str) -> Result<String, ImportError> {
+    let mut packages: Vec<(String, String)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(line).map_err(|e| {
+            ImportError::at(
+                format!("line {}", i + 1),
+                format!("not a test2json event ({e})"),
+            )
+        })?;
+        if v["Action"].as_str() != Some("output") {
+            continue;
+        }
+        let package = v["Package"].as_str().unwrap_or_default().to_string();
+        let output = v["Output"].as_str().unwrap_or_default();
+        match packages.iter_mut().find(|(p, _)| *p == package) {
+            Some((_, out)) => out.push_str(output),
+            None => packages.push((package, output.to_string())),
+        }
+    }
+    Ok(packages.into_iter().map(|(_, out)| out).collect())
+}
+
+/// `line` as a benchmark result: None when it is not one at all, an error when it starts
+/// like one but is malformed.
+fn result_line(line: &str) -> Option<Result<ResultLine<'_>, String>> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let name = fields.first()?.strip_prefix("Benchmark")?;
+    // A name alone (`-v` prints it before the result), or a failure after the name.
+    if name.is_empty() || fields.len() == 1 || fields[1] == "---" {
+        return None;
+    }
+    Some(parse_result(fields))
+}
+
+fn parse_result(fields: Vec<&str>) -> Result<ResultLine<'_>, String> {
+    let iterations = fields[1]
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or(format!("{:?} is not a positive iteration count", fields[1]))?;
+    let rest = &fields[2..];
+    if rest.is_empty() || rest.len() % 2 != 0 {
+        return Err("a result needs value-unit pairs after the iteration count".into());
+    }
+    let values = rest
+        .chunks(2)
+        .map(|p| match p[0].parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => Ok((v, p[1])),
+            _ => Err(format!("{:?} {} is not a value", p[0], p[1])),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ResultLine {
+        name: fields[0],
+        iterations,
+        values,
+    })
+}
+
+/// The metric a per-operation unit is kept as; None for units that are not per
+/// operation (MB/s follows from ns/op and the bytes an operation handles).
+fn metric_of(unit: &str) -> Option<Metric> {
+    match unit {
+        "ns/op" => Some(Metric::WallTime),
+        "B/op" => Some(Metric::AllocatedBytes),
+        "allocs/op" => Some(Metric::Allocations),
+        other => other
+            .strip_suffix("/op")
+            .map(|u| Metric::Named(u.to_string())),
+    }
+}
+
+/// A `key: value` configuration line (lower-case key, no spaces), as benchfmt reads one.
+fn config_line(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let ok = key.starts_with(|c: char| c.is_ascii_lowercase())
+        && !key.contains(|c: char| c.is_whitespace() || c.is_uppercase());
+    (ok && value.starts_with([' ', '\t'])).then(|| (key, value.trim()))
+}
+
+/// Reads Go benchmark text: the document, and a note for each line or unit not taken.
+pub fn read(text: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let mut env = Environment::default();
+    let mut package = String::new();
+    let mut benches: Vec<Reading> = Vec::new();
+    let mut notes = Vec::new();
+    let mut failing: Option<usize> = None;
+    // Indented lines since the last other line: `-v` prints a benchmark's log before its
+    // `--- FAIL`, plain output after it.
+    let mut log: Vec<&str> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let place = format!("line {}", i + 1);
+        let indented = line.starts_with([' ', '\t']) && !line.trim().is_empty();
+        if failing.is_none() {
+            if indented {
+                log.push(line.trim());
+                continue;
+            }
+            if failed_benchmark(line).is_none() {
+                log.clear();
+            }
+        }
+        if let Some(k) = failing {
+            if line.starts_with([' ', '\t']) && !line.trim().is_empty() {
+                let f = benches[k].failure.get_or_insert_with(String::new);
+                if !f.is_empty() {
+                    f.push_str(" / ");
+                }
+                f.push_str(line.trim());
+                continue;
+            }
+            failing = None;
+        }
+        if let Some(name) = failed_benchmark(line) {
+            let k = bench_index(&mut benches, &package, name);
+            let f = benches[k].failure.get_or_insert_with(String::new);
+            f.push_str(&log.join(" / "));
+            log.clear();
+            failing = Some(k);
+        } else if let Some(r) = result_line(line) {
+            match r.and_then(|r| take(&mut benches, &package, r, &mut notes)) {
+                Ok(()) => {}
+                Err(why) => notes.push(format!("{place}: {why}; the line is left out")),
+            }
+        } else if let Some((key, value)) = config_line(line) {
+            match key {
+                "pkg" => package = value.to_string(),
+                "goos" => env.os = Some(value.to_string()),
+                "goarch" => env.arch = Some(value.to_string()),
+                "cpu" => env.cpu_model = Some(value.to_string()),
+                _ => {}
+            }
+        }
+    }
+    if benches.is_empty() {
+        return Err(ImportError::at("", "no benchmark result lines"));
+    }
+    Ok((document(env, benches), notes))
+}
+
+/// The benchmark a `--- FAIL: BenchmarkX` line (alone, or after the name) names.
+fn failed_benchmark(line: &str) -> Option<&str> {
+    let at = line.find("--- FAIL: Benchmark")?;
+    line[at + "--- FAIL: ".len()..].split_whitespace().next()
+}
+
+fn bench_index(benches: &mut Vec<Reading>, package: &str, name: &str) -> usize {
+    // A failed benchmark is named without its -P suffix; a result line with it.
+    let same = |b: &Reading| {
+        b.package == package
+            && (b.name == name
+                || b.name
+                    .rsplit_once('-')
+                    .is_some_and(|(n, p)| n == name && p.parse::<u32>().is_ok()))
+    };
+    match benches.iter().position(same) {
+        Some(k) => k,
+        None => {
+            benches.push(Reading {
+                package: package.to_string(),
+                name: name.to_string(),
+                metrics: Vec::new(),
+                samples: Vec::new(),
+                failure: None,
+            });
+            benches.len() - 1
+        }
+    }
+}
+
+/// One result line into its benchmark: totals over its iterations, the metrics of its
+/// first line (a line with others is refused, as benchstat would not pool it).
+fn take(
+    benches: &mut Vec<Reading>,
+    package: &str,
+    r: ResultLine<'_>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let mut metrics = Vec::new();
+    let mut totals = Vec::new();
+    for (v, unit) in &r.values {
+        match metric_of(unit) {
+            Some(m) if !metrics.contains(&m) => {
+                metrics.push(m);
+                totals.push((v * r.iterations as f64).round() as u64);
+            }
+            Some(_) => return Err(format!("{unit} twice")),
+            None => {
+                let note = format!("{unit} is not per operation and is not kept");
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+        }
+    }
+    if !metrics.contains(&Metric::WallTime) {
+        return Err(format!("{}: no ns/op", r.name));
+    }
+    let k = bench_index(benches, package, r.name);
+    let b = &mut benches[k];
+    if b.samples.is_empty() {
+        b.metrics = metrics.clone();
+    }
+    if b.metrics != metrics {
+        return Err(format!("{}: other units than its earlier lines", r.name));
+    }
+    b.samples.push((r.iterations, totals));
+    Ok(())
+}
+
+fn document(env: Environment, benches: Vec<Reading>) -> ResultDocument {
+    let mut doc = crate::document(crate::ForeignTool::Go, env);
+    let packages: std::collections::BTreeSet<&str> =
+        benches.iter().map(|b| b.package.as_str()).collect();
+    let qualify = packages.len() > 1;
+    for r in &benches {
+        let name = if qualify && !r.package.is_empty() {
+            format!("{}.{}", r.package, r.name)
+        } else {
+            r.name.clone()
+        };
+        doc.benchmarks.push(benchmark(&name, r));
+    }
+    doc
+}
+
+fn benchmark(name: &str, r: &Reading) -> Benchmark {
+    let mut b = Benchmark::new(name, BenchmarkKind::Function);
+    for m in &r.metrics {
+        let info = match m {
+            Metric::Named(_) => MetricInfo {
+                unit: Unit::Count,
+                source: Source::Measured,
+                aggregate: Aggregate::Sum,
+            },
+            known => MetricInfo::measured(known),
+        };
+        b.metrics.insert(m.clone(), info);
+    }
+    // Sub-benchmark parts such as size=64, and GOMAXPROCS, as benchfmt splits a name.
+    let (base, procs) = match r.name.rsplit_once('-') {
+        Some((n, p)) if p.parse::<u32>().is_ok() => (n, Some(p)),
+        _ => (r.name.as_str(), None),
+    };
+    for part in base.split('/').skip(1) {
+        if let Some((k, v)) = part.split_once('=') {
+            b.parameters.insert(k.to_string(), v.to_string());
+        }
+    }
+    if let Some(p) = procs {
+        b.parameters.insert("gomaxprocs".into(), p.to_string());
+    }
+    for (n, totals) in &r.samples {
+        let values: Vec<(Metric, u64)> = r
+            .metrics
+            .iter()
+            .cloned()
+            .zip(totals.iter().copied())
+            .collect();
+        b.samples.push(*n, &values);
+    }
+    if let Some(f) = &r.failure {
+        let why = if f.is_empty() {
+            "--- FAIL with no log".to_string()
+        } else {
+            f.clone()
+        };
+        b.set_function(FunctionInfo {
+            failure: Some(why),
+            ..FunctionInfo::default()
+        });
+    }
+    b
+}
