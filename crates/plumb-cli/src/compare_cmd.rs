@@ -29,7 +29,7 @@ pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
 /// that was not taken.
 fn said(path: &Path, i: plumb_import::Imported) -> ResultDocument {
     eprintln!(
-        "plumb: note: {} is {} output: read are {}; no machine record beyond its own, no run order",
+        "plumb: note: {} is a {} export: read are {}; no machine record beyond its own, no run order",
         path.display(),
         i.tool.name(),
         i.tool.carries()

@@ -180,3 +180,111 @@ fn figures_are_printed_without_noise_and_with_their_level() {
         run.stdout
     );
 }
+
+/// Go's benchmark output (issue 31): each result line a sample; the failed benchmark said;
+/// two saved outputs compared; test2json read as the text it carries; shown, reported and
+/// kept in the history like plumb's own.
+#[test]
+fn go_benchmark_output_is_shown_compared_reported_and_kept() {
+    let env = Env::new();
+    let go = |f: &str| format!("{FIXTURES}/go/{f}");
+    let run = env.plumb(&["show", &go("go-v.txt")]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("is a Go testing export: read are each benchmark's result lines"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("BenchmarkSum/size=1024-2"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("✗ failed: the benchmark failed: sums_test.go:39: setting up"),
+        "{}",
+        run.stdout
+    );
+    // The other package's failing test and log lines are passed over, not benchmarks.
+    assert!(!run.stdout.contains("TestBroken"), "{}", run.stdout);
+    let run = env.plumb(&["show", &go("go-test2json.json")]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("BenchmarkAlloc-2"), "{}", run.stdout);
+    // `t += x % 7` made the sum slower: five lines a side, both sizes judged slower.
+    let run = env.plumb(&["compare", &go("go-before.txt"), &go("go-after.txt")]);
+    run.assert_code(1);
+    assert!(
+        run.stdout.contains("BenchmarkSum/size=64-2"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.matches("× slower [").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    let run = env.plumb(&["report", &go("go-v.txt"), "-o", "-"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("BenchmarkSum/size=64-2"),
+        "{}",
+        &run.stdout[..200.min(run.stdout.len())]
+    );
+    let store = env.path("h.db");
+    let run = env.plumb(&[
+        "history",
+        "add",
+        &go("go-before.txt"),
+        "--history",
+        store.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    let run = env.plumb(&["history", "list", "--history", store.to_str().unwrap()]);
+    assert!(
+        run.stdout.contains("BenchmarkSum/size=1024-2"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// criterion's output directory (issue 31): every sample, compared between two runs.
+#[test]
+fn a_criterion_directory_is_shown_and_compared() {
+    let env = Env::new();
+    let before = format!("{FIXTURES}/criterion-before");
+    let run = env.plumb(&["show", &before]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("is a criterion export: read are each benchmark's samples"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("sum128") && run.stdout.contains("spin_10us"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("│ 100\n"), "{}", run.stdout);
+    let after = format!("{FIXTURES}/criterion-after");
+    let run = env.plumb(&["compare", &before, &after]);
+    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("sum128") && run.stdout.contains("spin_10us"),
+        "{}",
+        run.stdout
+    );
+    // A directory that is not criterion's: one line naming it.
+    let empty = env.path("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = env.plumb(&["show", empty.to_str().unwrap()]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("not a criterion output directory"),
+        "{}",
+        run.stderr
+    );
+}

@@ -154,3 +154,95 @@ fn failed(new: &Path, shown: &str, e: &ImportError) -> Benchmark {
     });
     b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name)
+    }
+
+    #[test]
+    fn every_sample_is_kept_over_its_iterations() {
+        let (doc, notes) = read(&fixture("criterion-before")).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        let names: Vec<&str> = doc.benchmarks.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["spin_10us", "sum128"]);
+        let b = doc.benchmark("sum128").unwrap();
+        // sample.json: iters[0] = 17057.0, times[0] = 193467.0 (ns in all).
+        assert_eq!(b.samples.len(), 100);
+        assert_eq!(b.samples.iterations()[0], 17057);
+        assert_eq!(b.samples.values(&Metric::WallTime).unwrap()[0], 193_467);
+        // A directory inside target/criterion reads its own benchmarks only.
+        let (one, _) = read(&fixture("criterion-before/sum128")).unwrap();
+        assert_eq!(one.benchmarks.len(), 1);
+    }
+
+    fn write(dir: &Path, bench: &str, sample: &str) {
+        let new = dir.join(bench).join("new");
+        std::fs::create_dir_all(&new).unwrap();
+        let id = format!(
+            r#"{{"group_id":"g","function_id":"{bench}","value_str":null,"full_id":"g/{bench}"}}"#
+        );
+        std::fs::write(new.join("benchmark.json"), id).unwrap();
+        std::fs::write(new.join("sample.json"), sample).unwrap();
+    }
+
+    #[test]
+    fn a_bad_benchmark_fails_alone_naming_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = r#"{"sampling_mode":"Flat","iters":[10.0,10.0],"times":[100.0,120.0]}"#;
+        write(dir.path(), "fine", ok);
+        write(
+            dir.path(),
+            "nan",
+            r#"{"iters":[10.0,10.0],"times":[100.0,-1.0]}"#,
+        );
+        write(dir.path(), "zero", r#"{"iters":[0.0],"times":[100.0]}"#);
+        write(dir.path(), "cut", r#"{"iters":[10.0],"ti"#);
+        write(dir.path(), "old", "[[10.0],[100.0]]");
+        write(
+            dir.path(),
+            "uneven",
+            r#"{"iters":[10.0,10.0],"times":[100.0]}"#,
+        );
+        let (doc, notes) = read(dir.path()).unwrap();
+        assert_eq!(doc.benchmark("g/fine").unwrap().samples.len(), 2);
+        let failure = |n: &str| {
+            doc.benchmark(n)
+                .unwrap()
+                .function()
+                .unwrap()
+                .failure
+                .clone()
+                .unwrap()
+        };
+        assert!(
+            failure("g/nan").contains("sample.json: times[1] is -1.0"),
+            "{}",
+            failure("g/nan")
+        );
+        assert!(failure("g/zero").contains("iters[0] is 0: a sample of no iterations"));
+        assert!(failure("g/cut").contains("sample.json: not JSON"));
+        assert!(failure("g/old").contains("before 0.3"));
+        assert!(failure("g/uneven").contains("2 iters against 1 times"));
+        assert_eq!(notes.len(), 5, "{notes:?}");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("nan/new: sample.json: times[1]")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_directory_without_criterion_output_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("x/new")).unwrap();
+        let e = read(dir.path()).unwrap_err();
+        assert!(e.why.contains("not a criterion output directory"), "{e}");
+    }
+}

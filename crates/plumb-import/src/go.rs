@@ -86,7 +86,7 @@ fn parse_result(fields: Vec<&str>) -> Result<ResultLine<'_>, String> {
         .filter(|&n| n > 0)
         .ok_or(format!("{:?} is not a positive iteration count", fields[1]))?;
     let rest = &fields[2..];
-    if rest.is_empty() || rest.len() % 2 != 0 {
+    if rest.is_empty() || !rest.len().is_multiple_of(2) {
         return Err("a result needs value-unit pairs after the iteration count".into());
     }
     let values = rest
@@ -317,4 +317,142 @@ fn benchmark(name: &str, r: &Reading) -> Benchmark {
         });
     }
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &str = include_str!("../tests/fixtures/go/go-v.txt");
+
+    fn times(doc: &ResultDocument, name: &str) -> Vec<u64> {
+        doc.benchmark(name)
+            .unwrap()
+            .samples
+            .values(&Metric::WallTime)
+            .unwrap()
+            .to_vec()
+    }
+
+    #[test]
+    fn each_result_line_is_a_sample_of_its_iterations() {
+        let (doc, notes) = read(FIXTURE).unwrap();
+        // BenchmarkSum/size=64-2 \t 1000000 \t 19.01 ns/op (one of its three lines): the
+        // total over the line's iterations, in whole nanoseconds.
+        let b = doc.benchmark("BenchmarkSum/size=64-2").unwrap();
+        assert_eq!(b.samples.len(), 3);
+        assert_eq!(b.parameters["size"], "64");
+        assert_eq!(b.parameters["gomaxprocs"], "2");
+        let alloc = doc.benchmark("BenchmarkAlloc-2").unwrap();
+        assert_eq!(
+            alloc.samples.values(&Metric::AllocatedBytes).unwrap()[0],
+            256 * 353_172
+        );
+        assert_eq!(
+            alloc.samples.values(&Metric::Allocations).unwrap()[0],
+            353_172
+        );
+        assert_eq!(
+            alloc
+                .samples
+                .values(&Metric::Named("widgets".into()))
+                .unwrap()[0],
+            3 * 353_172
+        );
+        assert_eq!(
+            times(&doc, "BenchmarkAlloc-2")[0],
+            (65.18f64 * 353_172.0).round() as u64
+        );
+        assert_eq!(doc.environment.cpu_model.as_deref(), Some("AMD EPYC"));
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn a_failed_benchmark_keeps_its_log_and_tests_and_logs_are_passed_over() {
+        let (doc, _) = read(FIXTURE).unwrap();
+        let failed = doc.benchmark("BenchmarkFails").unwrap();
+        assert_eq!(
+            failed.function().unwrap().failure.as_deref(),
+            Some("sums_test.go:39: setting up / sums_test.go:40: the fixture could not be opened")
+        );
+        // The other package's failing test and its benchmark that never ran add nothing.
+        assert_eq!(doc.benchmarks.len(), 4);
+        // Plain output prints the log after the --- FAIL line.
+        let plain = include_str!("../tests/fixtures/go/go-plain.txt");
+        let (doc, _) = read(plain).unwrap();
+        let f = doc
+            .benchmark("BenchmarkFails")
+            .unwrap()
+            .function()
+            .unwrap()
+            .failure
+            .clone();
+        assert!(f.unwrap().ends_with("the fixture could not be opened"));
+    }
+
+    #[test]
+    fn test2json_events_read_as_the_text_they_carry() {
+        let events = include_str!("../tests/fixtures/go/go-test2json.json");
+        assert!(recognises_events(events));
+        let (doc, _) = read(&events_text(events).unwrap()).unwrap();
+        // -count 2: a result line's name and numbers arrive in separate events.
+        assert_eq!(
+            doc.benchmark("BenchmarkSum/size=1024-2")
+                .unwrap()
+                .samples
+                .len(),
+            2
+        );
+        assert!(doc
+            .benchmark("BenchmarkFails")
+            .unwrap()
+            .function()
+            .unwrap()
+            .failure
+            .is_some());
+        let bad = "{\"Action\":\"output\",\"Output\":\"x\"}\n{\"Action\": oops}\n";
+        assert_eq!(events_text(bad).unwrap_err().place, "line 2");
+    }
+
+    #[test]
+    fn a_bad_line_is_said_and_the_rest_kept() {
+        let text = "pkg: p\n\
+            BenchmarkA-2 \t 100 \t 10.0 ns/op\n\
+            BenchmarkA-2 \t 100 \t 12.0\n\
+            BenchmarkA-2 \t 0 \t 10.0 ns/op\n\
+            BenchmarkA-2 \t 100 \t NaN ns/op\n\
+            BenchmarkA-2 \t 100 \t 11.0 ns/op \t 5 B/op\n\
+            BenchmarkB-2 \t 100 \t 20.0 ns/op \t 3.0 MB/s\n\
+            BenchmarkA-2 \t 100 \t 11.0 ns/op\n";
+        let (doc, notes) = read(text).unwrap();
+        assert_eq!(times(&doc, "BenchmarkA-2"), [1000, 1100]);
+        assert_eq!(times(&doc, "BenchmarkB-2"), [2000]);
+        assert_eq!(notes.len(), 5, "{notes:?}");
+        assert!(
+            notes[0].starts_with("line 3: a result needs value-unit pairs"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[1].starts_with("line 4: \"0\" is not a positive iteration count"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[2].starts_with("line 5: \"NaN\" ns/op is not a value"),
+            "{notes:?}"
+        );
+        assert!(
+            notes[3].contains("other units than its earlier lines"),
+            "{notes:?}"
+        );
+        assert_eq!(notes[4], "MB/s is not per operation and is not kept");
+        assert!(read("PASS\nok  \tp\t0.1s\n").is_err());
+    }
+
+    #[test]
+    fn benchmarks_of_several_packages_are_named_by_package() {
+        let text = "pkg: a\nBenchmarkX-2 1 5 ns/op\npkg: b\nBenchmarkX-2 1 7 ns/op\n";
+        let (doc, _) = read(text).unwrap();
+        assert_eq!(times(&doc, "a.BenchmarkX-2"), [5]);
+        assert_eq!(times(&doc, "b.BenchmarkX-2"), [7]);
+    }
 }
