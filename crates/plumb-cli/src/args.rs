@@ -437,6 +437,8 @@ pub struct CompareArgs {
     /// URL); without it, $PLUMB_HISTORY, else .plumb/history.db when there is one.
     #[arg(long, value_name = "PATH|URL")]
     pub history: Option<String>,
+    #[command(flatten)]
+    pub import: ImportArgs,
 }
 
 #[derive(Debug, Args)]
@@ -463,6 +465,17 @@ pub struct ReportArgs {
     /// Also write each chart as an SVG file of its own into DIR.
     #[arg(long, value_name = "DIR")]
     pub svg_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub import: ImportArgs,
+}
+
+/// The tool whose results the files are, when their content does not say.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Read the results as this tool's: hyperfine, google-benchmark, criterion, go (found
+    /// from the content otherwise).
+    #[arg(long, value_name = "NAME", value_parser = crate::compare_cmd::import_format)]
+    pub format: Option<plumb_import::ForeignTool>,
 }
 
 #[derive(Debug, Args)]
@@ -475,6 +488,8 @@ pub struct ShowArgs {
     pub environment: bool,
     #[command(flatten)]
     pub exports: ExportArgs,
+    #[command(flatten)]
+    pub import: ImportArgs,
 }
 
 /// Keeping a result in the history store as well as in its files.
@@ -793,6 +808,8 @@ pub struct HistoryAddArgs {
     /// The commit they were measured at, when not the working directory's HEAD.
     #[arg(long, value_name = "SHA")]
     pub commit: Option<String>,
+    #[command(flatten)]
+    pub import: ImportArgs,
 }
 
 #[derive(Debug, Args)]

@@ -3,26 +3,36 @@ use crate::args::CompareArgs;
 use crate::exit::{self, CliError};
 use crate::export;
 use plumb_analysis::{compare_documents, complete_statistics, Judging, Side};
+use plumb_import::ForeignTool;
 use plumb_model::{ModelError, ResultDocument};
 use plumb_report::{render_document_comparison, Format};
 use std::path::Path;
 
-/// Reads a result file: plumb's own (any version it reads), or another tool's export it
-/// imports (hyperfine, Google Benchmark), saying which when it is not plumb's. Statistics
-/// a result lacks are completed.
-pub fn load(path: &Path) -> Result<ResultDocument, CliError> {
-    if path.is_dir() {
-        // A directory is another tool's output (criterion's target/criterion).
-        let imported = plumb_import::import_path(path, None)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-        let mut doc = said(
-            path,
-            imported.expect("a directory is criterion's or an error"),
-        );
+/// Reads a result file: plumb's own (any version it reads), or another tool's export or
+/// output directory it imports, found from the content or named by `forced`, saying which
+/// when it is not plumb's. Statistics a result lacks are completed.
+pub fn load(path: &Path, forced: Option<ForeignTool>) -> Result<ResultDocument, CliError> {
+    // A directory is another tool's output (criterion's target/criterion); a format
+    // named by --format is read as that tool's, whatever the content looks like.
+    if path.is_dir() || forced.is_some() {
+        let failed = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+        let imported = plumb_import::import_path(path, forced).map_err(|e| failed(&e))?;
+        let mut doc = said(path, imported.ok_or_else(|| failed(&NOT_IMPORTED))?);
         complete_statistics(&mut doc);
         return Ok(doc);
     }
     parse(path, &read(path)?)
+}
+
+/// `--format NAME`: the tool whose results a file is, when its content does not say.
+pub fn import_format(name: &str) -> Result<ForeignTool, String> {
+    ForeignTool::by_key(name).ok_or_else(|| {
+        let names: Vec<&str> = ForeignTool::ALL.iter().map(|t| t.key()).collect();
+        format!(
+            "unknown format {name:?}; plumb imports {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// An imported result, its notes said: what it is, what it carried, and each part of it
@@ -93,8 +103,8 @@ fn outputs(a: &CompareArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, 
 
 pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let out = outputs(&a)?;
-    let base = load(&a.base)?;
-    let new = load(&a.new)?;
+    let base = load(&a.base, a.import.format)?;
+    let new = load(&a.new, a.import.format)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
     if !base.regions.is_empty() && !new.regions.is_empty() && base.benchmarks.is_empty() {
         crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new))?;

@@ -16,7 +16,7 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
             let docs = a
                 .results
                 .iter()
-                .map(|p| compare_cmd::load(p))
+                .map(|p| compare_cmd::load(p, a.import.format))
                 .collect::<Result<Vec<_>, _>>()?;
             let here = std::env::current_dir()?;
             let commit = history_git::commit(&here, a.commit.as_deref())?;

@@ -16,7 +16,11 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
     )];
     export::refuse_overwrite("--output", &a.inputs, &a.output, "inputs", "merge")?;
     export::check(&targets)?;
-    let docs: Vec<ResultDocument> = a.inputs.iter().map(|p| load(p)).collect::<Result<_, _>>()?;
+    let docs: Vec<ResultDocument> = a
+        .inputs
+        .iter()
+        .map(|p| load(p, None))
+        .collect::<Result<_, _>>()?;
     let paths: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
     let merged = merged_document(&docs, &paths, a.allow_disjoint, Invocation::current())?;
     export::write_all(&targets, &merged)?;

@@ -1,6 +1,6 @@
 //! The `plumb report` subcommand: saved results as one self-contained HTML page, and SVG charts.
 use crate::args::ReportArgs;
-use crate::compare_cmd::{parse, read};
+use crate::compare_cmd::{load, parse, read};
 use crate::exit::{self, CliError};
 use crate::export;
 use plumb_model::{ComparisonDocument, Metric, ResultDocument};
@@ -24,6 +24,11 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
     let mut docs: Vec<(String, ResultDocument)> = Vec::new();
     let mut comparisons: Vec<ComparisonDocument> = Vec::new();
     for path in &a.results {
+        // Another tool's directory, or a file named as another tool's, is a result.
+        if path.is_dir() || a.import.format.is_some() {
+            docs.push((path.display().to_string(), load(path, a.import.format)?));
+            continue;
+        }
         // Each file read once: a saved comparison, or else a result.
         let text = read(path)?;
         match comparison_in(path, &text)? {

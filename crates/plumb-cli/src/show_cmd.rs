@@ -19,7 +19,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
     export::check(&targets)?;
     let mut text = String::new();
     for path in &a.results {
-        let doc = load(path)?;
+        let doc = load(path, a.import.format)?;
         text.push_str(&render(&path.display().to_string(), &doc, a.environment));
         if !targets.is_empty() {
             export::write_all(&targets, &doc)?;

@@ -288,3 +288,49 @@ fn a_criterion_directory_is_shown_and_compared() {
         run.stderr
     );
 }
+
+/// `--format NAME` reads a file as that tool's, and says so when it is not (issue 31).
+#[test]
+fn a_format_named_is_read_as_that_tools_or_refused_in_one_line() {
+    let env = Env::new();
+    let go = format!("{FIXTURES}/go/go-before.txt");
+    let run = env.plumb(&["show", "--format", "go", &go]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("BenchmarkSum/size=64-2"),
+        "{}",
+        run.stdout
+    );
+    let run = env.plumb(&["show", "--format", "hyperfine", &go]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("go-before.txt: not JSON"),
+        "{}",
+        run.stderr
+    );
+    let run = env.plumb(&["compare", "--format", "criterion", &go, &go]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("criterion's results are a directory"),
+        "{}",
+        run.stderr
+    );
+    let run = env.plumb(&["show", "--format", "nosuch", &go]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("plumb imports hyperfine, google-benchmark, criterion, go"),
+        "{}",
+        run.stderr
+    );
+    // A criterion directory on a report page, both runs compared there.
+    let before = format!("{FIXTURES}/criterion-before");
+    let after = format!("{FIXTURES}/criterion-after");
+    let run = env.plumb(&["report", &before, &after, "-o", "-"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("sum128"),
+        "{}",
+        &run.stdout[..200.min(run.stdout.len())]
+    );
+}
