@@ -176,6 +176,7 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
             sim.stats = simulated_stats(sim, level);
         }
     }
+    said_failed(doc);
 }
 
 /// Analyses every benchmark, compares each with its group's baseline (benchmarks without

@@ -472,8 +472,8 @@ pub struct ReportArgs {
 /// The tool whose results the files are, when their content does not say.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Read the results as this tool's: hyperfine, google-benchmark, criterion, go (found
-    /// from the content otherwise).
+    /// Read the results as this tool's: hyperfine, google-benchmark, criterion, go,
+    /// pytest-benchmark (found from the content otherwise).
     #[arg(long, value_name = "NAME", value_parser = crate::compare_cmd::import_format)]
     pub format: Option<plumb_import::ForeignTool>,
 }

@@ -319,7 +319,7 @@ fn a_format_named_is_read_as_that_tools_or_refused_in_one_line() {
     run.assert_code(2);
     assert!(
         run.stderr
-            .contains("plumb imports hyperfine, google-benchmark, criterion, go"),
+            .contains("plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark"),
         "{}",
         run.stderr
     );
@@ -332,5 +332,50 @@ fn a_format_named_is_read_as_that_tools_or_refused_in_one_line() {
         run.stdout.contains("sum128"),
         "{}",
         &run.stdout[..200.min(run.stdout.len())]
+    );
+}
+
+/// pytest-benchmark's JSON (issue 31): each round a sample; a slower sum judged slower on
+/// both sizes; a run saved without its data said to be a summary, not invented into
+/// samples.
+#[test]
+fn pytest_benchmark_json_is_compared_and_a_summary_only_is_said() {
+    let env = Env::new();
+    let py = |f: &str| format!("{FIXTURES}/pytest/{f}");
+    let run = env.plumb(&[
+        "compare",
+        &py("pytest-before.json"),
+        &py("pytest-after.json"),
+    ]);
+    run.assert_code(1);
+    assert!(
+        run.stderr
+            .contains("is a pytest-benchmark export: read are each benchmark's rounds"),
+        "{}",
+        run.stderr
+    );
+    for size in ["64", "1024"] {
+        let line = format!("test_sums.py::test_sum[{size}]\n");
+        let at = run
+            .stdout
+            .find(&line)
+            .unwrap_or_else(|| panic!("{}", run.stdout));
+        assert!(
+            run.stdout[at..]
+                .lines()
+                .nth(1)
+                .unwrap()
+                .contains("× slower ["),
+            "{}",
+            run.stdout
+        );
+    }
+    let run = env.plumb(&["show", &py("pytest-saved-summary.json")]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("not imported: a summary only (saved without --benchmark-save-data)"),
+        "{}",
+        run.stdout
     );
 }

@@ -7,6 +7,7 @@ mod error;
 mod go;
 mod google_benchmark;
 mod hyperfine;
+mod pytest_benchmark;
 
 pub use error::ImportError;
 use std::path::Path;
@@ -22,15 +23,17 @@ pub enum ForeignTool {
     GoogleBenchmark,
     Criterion,
     Go,
+    PytestBenchmark,
 }
 
 impl ForeignTool {
     /// Every tool plumb imports, in the order content is tried.
-    pub const ALL: [ForeignTool; 4] = [
+    pub const ALL: [ForeignTool; 5] = [
         ForeignTool::Hyperfine,
         ForeignTool::GoogleBenchmark,
         ForeignTool::Criterion,
         ForeignTool::Go,
+        ForeignTool::PytestBenchmark,
     ];
 
     pub fn name(self) -> &'static str {
@@ -39,6 +42,7 @@ impl ForeignTool {
             ForeignTool::GoogleBenchmark => "Google Benchmark",
             ForeignTool::Criterion => "criterion",
             ForeignTool::Go => "Go testing",
+            ForeignTool::PytestBenchmark => "pytest-benchmark",
         }
     }
 
@@ -49,6 +53,7 @@ impl ForeignTool {
             ForeignTool::GoogleBenchmark => "google-benchmark",
             ForeignTool::Criterion => "criterion",
             ForeignTool::Go => "go",
+            ForeignTool::PytestBenchmark => "pytest-benchmark",
         }
     }
 
@@ -68,6 +73,7 @@ impl ForeignTool {
             ForeignTool::Go => {
                 "each benchmark's result lines (one a -count), each over its iterations"
             }
+            ForeignTool::PytestBenchmark => "each benchmark's rounds, each over its iterations",
         }
     }
 }
@@ -138,6 +144,10 @@ pub fn import_text(
                 "criterion's results are a directory (target/criterion)",
             ))
         }
+        ForeignTool::PytestBenchmark => {
+            let (doc, notes) = pytest_benchmark::read(&json()?)?;
+            Imported { tool, doc, notes }
+        }
         ForeignTool::Go => {
             let events = go::recognises_events(text);
             let body = if events {
@@ -159,6 +169,9 @@ fn detect(text: &str) -> Option<ForeignTool> {
         }
         if google_benchmark::recognises(&v) {
             return Some(ForeignTool::GoogleBenchmark);
+        }
+        if pytest_benchmark::recognises(&v) {
+            return Some(ForeignTool::PytestBenchmark);
         }
         return None;
     }
