@@ -318,8 +318,9 @@ fn a_format_named_is_read_as_that_tools_or_refused_in_one_line() {
     let run = env.plumb(&["show", "--format", "nosuch", &go]);
     run.assert_code(2);
     assert!(
-        run.stderr
-            .contains("plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark"),
+        run.stderr.contains(
+            "plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark, jmh, bmf"
+        ),
         "{}",
         run.stderr
     );
@@ -375,6 +376,55 @@ fn pytest_benchmark_json_is_compared_and_a_summary_only_is_said() {
     assert!(
         run.stdout
             .contains("not imported: a summary only (saved without --benchmark-save-data)"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// JMH's JSON and Bencher Metric Format (issue 31): JMH's forks are launches, so the
+/// mean's interval is over them; BMF's single values are kept and said to be a summary,
+/// from which no verdict comes.
+#[test]
+fn jmh_forks_are_launches_and_bmf_is_a_summary_without_a_verdict() {
+    let env = Env::new();
+    let jmh = format!("{FIXTURES}/jmh/jmh-avgt.json");
+    let run = env.plumb(&["show", &jmh]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("is a JMH export: read are each benchmark's measured iterations"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.contains("bench.Sums.sum(size=1024)"),
+        "{}",
+        run.stdout
+    );
+    let run = env.plumb(&[
+        "show",
+        "--format",
+        "jmh",
+        &format!("{FIXTURES}/jmh/jmh-sample.json"),
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("bench.Sums.sum(size=64) [sample]"),
+        "{}",
+        run.stdout
+    );
+    let bmf = format!("{FIXTURES}/bmf/report_latency.json");
+    let run = env.plumb(&["compare", &bmf, &bmf]);
+    run.assert_code(0);
+    assert!(
+        run.stderr
+            .contains("a summary: one value per benchmark and measure"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout
+            .contains("cannot compare: needs at least 2 samples, has 1"),
         "{}",
         run.stdout
     );

@@ -6,9 +6,7 @@
 //! which file and why, and the others are read.
 
 use crate::error::ImportError;
-use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ResultDocument,
-};
+use plumb_model::{Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -148,10 +146,7 @@ fn failed(new: &Path, shown: &str, e: &ImportError) -> Benchmark {
         .and_then(|id| id["full_id"].as_str().map(str::to_string))
         .unwrap_or_else(|| shown.trim_end_matches("/new").to_string());
     let mut b = Benchmark::new(&name, BenchmarkKind::Function);
-    b.set_function(FunctionInfo {
-        failure: Some(format!("not imported: {e}")),
-        ..FunctionInfo::default()
-    });
+    crate::not_imported(&mut b, &e.to_string());
     b
 }
 

@@ -2,11 +2,13 @@
 //! like plumb's own. Detected by content, not by file name (or named by `--format`). What a foreign file does not
 //! record (the machine, the run order, plumb's checks) is left unknown, never invented.
 
+mod bmf;
 mod criterion;
 mod error;
 mod go;
 mod google_benchmark;
 mod hyperfine;
+mod jmh;
 mod pytest_benchmark;
 
 pub use error::ImportError;
@@ -24,16 +26,20 @@ pub enum ForeignTool {
     Criterion,
     Go,
     PytestBenchmark,
+    Jmh,
+    Bmf,
 }
 
 impl ForeignTool {
     /// Every tool plumb imports, in the order content is tried.
-    pub const ALL: [ForeignTool; 5] = [
+    pub const ALL: [ForeignTool; 7] = [
         ForeignTool::Hyperfine,
         ForeignTool::GoogleBenchmark,
         ForeignTool::Criterion,
         ForeignTool::Go,
         ForeignTool::PytestBenchmark,
+        ForeignTool::Jmh,
+        ForeignTool::Bmf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,6 +49,8 @@ impl ForeignTool {
             ForeignTool::Criterion => "criterion",
             ForeignTool::Go => "Go testing",
             ForeignTool::PytestBenchmark => "pytest-benchmark",
+            ForeignTool::Jmh => "JMH",
+            ForeignTool::Bmf => "Bencher Metric Format",
         }
     }
 
@@ -54,6 +62,8 @@ impl ForeignTool {
             ForeignTool::Criterion => "criterion",
             ForeignTool::Go => "go",
             ForeignTool::PytestBenchmark => "pytest-benchmark",
+            ForeignTool::Jmh => "jmh",
+            ForeignTool::Bmf => "bmf",
         }
     }
 
@@ -74,6 +84,8 @@ impl ForeignTool {
                 "each benchmark's result lines (one a -count), each over its iterations"
             }
             ForeignTool::PytestBenchmark => "each benchmark's rounds, each over its iterations",
+            ForeignTool::Jmh => "each benchmark's measured iterations (each sampled call in sample mode), its forks as launches",
+            ForeignTool::Bmf => "one value per benchmark and measure (a summary)",
         }
     }
 }
@@ -148,6 +160,14 @@ pub fn import_text(
             let (doc, notes) = pytest_benchmark::read(&json()?)?;
             Imported { tool, doc, notes }
         }
+        ForeignTool::Jmh => {
+            let (doc, notes) = jmh::read(&json()?)?;
+            Imported { tool, doc, notes }
+        }
+        ForeignTool::Bmf => {
+            let (doc, notes) = bmf::read(&json()?)?;
+            Imported { tool, doc, notes }
+        }
         ForeignTool::Go => {
             let events = go::recognises_events(text);
             let body = if events {
@@ -172,6 +192,13 @@ fn detect(text: &str) -> Option<ForeignTool> {
         }
         if pytest_benchmark::recognises(&v) {
             return Some(ForeignTool::PytestBenchmark);
+        }
+        if jmh::recognises(&v) {
+            return Some(ForeignTool::Jmh);
+        }
+        // Last: its shape (an object of objects with values) is the loosest.
+        if bmf::recognises(&v) {
+            return Some(ForeignTool::Bmf);
         }
         return None;
     }
@@ -213,4 +240,13 @@ fn document(tool: ForeignTool, environment: Environment) -> ResultDocument {
     // Unknown: 0 reads as "at an unknown time" (JSON has no NaN).
     doc.started = plumb_model::quantity::Timestamp::EPOCH;
     doc
+}
+
+/// A benchmark plumb could not read from the file, kept as a failure saying why, so that
+/// it shows as failed rather than vanishing.
+fn not_imported(b: &mut plumb_model::Benchmark, why: &str) {
+    b.set_function(plumb_model::FunctionInfo {
+        failure: Some(format!("not imported: {why}")),
+        ..plumb_model::FunctionInfo::default()
+    });
 }

@@ -7,9 +7,7 @@
 //! pytest-benchmark leaves failed benchmarks out of its file.
 
 use crate::error::ImportError;
-use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ResultDocument,
-};
+use plumb_model::{Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument};
 use serde_json::Value;
 
 pub fn recognises(v: &Value) -> bool {
@@ -44,10 +42,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         let mut b = benchmark(name, e);
         if let Err(why) = samples(&mut b, &e["stats"]) {
             notes.push(format!("{place} ({name}): {why}"));
-            b.set_function(FunctionInfo {
-                failure: Some(format!("not imported: {why}")),
-                ..FunctionInfo::default()
-            });
+            crate::not_imported(&mut b, &why);
         }
         doc.benchmarks.push(b);
     }
