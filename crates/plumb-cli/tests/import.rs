@@ -319,7 +319,7 @@ fn a_format_named_is_read_as_that_tools_or_refused_in_one_line() {
     run.assert_code(2);
     assert!(
         run.stderr.contains(
-            "plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark, jmh, bmf"
+            "plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark, jmh, benchmarkdotnet, bmf"
         ),
         "{}",
         run.stderr
@@ -425,6 +425,33 @@ fn jmh_forks_are_launches_and_bmf_is_a_summary_without_a_verdict() {
     assert!(
         run.stdout
             .contains("cannot compare: needs at least 2 samples, has 1"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// BenchmarkDotNet's full JSON (issue 31): the result phase is read, each iteration a
+/// sample; a brief export is a summary, not imported, and said so.
+#[test]
+fn benchmarkdotnet_full_json_is_shown_and_a_brief_one_said() {
+    let env = Env::new();
+    let full = format!("{FIXTURES}/bdn/memory-report-full.json");
+    let run = env.plumb(&["show", &full]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains(
+            "is a BenchmarkDotNet export: read are each benchmark's result-phase iterations"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("AllocEmptyList"), "{}", run.stdout);
+    let brief = format!("{FIXTURES}/bdn/brief-no-measurements.json");
+    let run = env.plumb(&["show", &brief]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("not imported: a summary only (a brief export"),
         "{}",
         run.stdout
     );

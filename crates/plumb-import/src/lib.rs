@@ -2,6 +2,7 @@
 //! like plumb's own. Detected by content, not by file name (or named by `--format`). What a foreign file does not
 //! record (the machine, the run order, plumb's checks) is left unknown, never invented.
 
+mod benchmark_dotnet;
 mod bmf;
 mod criterion;
 mod error;
@@ -27,18 +28,20 @@ pub enum ForeignTool {
     Go,
     PytestBenchmark,
     Jmh,
+    BenchmarkDotNet,
     Bmf,
 }
 
 impl ForeignTool {
     /// Every tool plumb imports, in the order content is tried.
-    pub const ALL: [ForeignTool; 7] = [
+    pub const ALL: [ForeignTool; 8] = [
         ForeignTool::Hyperfine,
         ForeignTool::GoogleBenchmark,
         ForeignTool::Criterion,
         ForeignTool::Go,
         ForeignTool::PytestBenchmark,
         ForeignTool::Jmh,
+        ForeignTool::BenchmarkDotNet,
         ForeignTool::Bmf,
     ];
 
@@ -50,6 +53,7 @@ impl ForeignTool {
             ForeignTool::Go => "Go testing",
             ForeignTool::PytestBenchmark => "pytest-benchmark",
             ForeignTool::Jmh => "JMH",
+            ForeignTool::BenchmarkDotNet => "BenchmarkDotNet",
             ForeignTool::Bmf => "Bencher Metric Format",
         }
     }
@@ -63,6 +67,7 @@ impl ForeignTool {
             ForeignTool::Go => "go",
             ForeignTool::PytestBenchmark => "pytest-benchmark",
             ForeignTool::Jmh => "jmh",
+            ForeignTool::BenchmarkDotNet => "benchmarkdotnet",
             ForeignTool::Bmf => "bmf",
         }
     }
@@ -85,6 +90,9 @@ impl ForeignTool {
             }
             ForeignTool::PytestBenchmark => "each benchmark's rounds, each over its iterations",
             ForeignTool::Jmh => "each benchmark's measured iterations (each sampled call in sample mode), its forks as launches",
+            ForeignTool::BenchmarkDotNet => {
+                "each benchmark's result-phase iterations, each over its operations, by launch"
+            }
             ForeignTool::Bmf => "one value per benchmark and measure (a summary)",
         }
     }
@@ -164,6 +172,10 @@ pub fn import_text(
             let (doc, notes) = jmh::read(&json()?)?;
             Imported { tool, doc, notes }
         }
+        ForeignTool::BenchmarkDotNet => {
+            let (doc, notes) = benchmark_dotnet::read(&json()?)?;
+            Imported { tool, doc, notes }
+        }
         ForeignTool::Bmf => {
             let (doc, notes) = bmf::read(&json()?)?;
             Imported { tool, doc, notes }
@@ -195,6 +207,9 @@ fn detect(text: &str) -> Option<ForeignTool> {
         }
         if jmh::recognises(&v) {
             return Some(ForeignTool::Jmh);
+        }
+        if benchmark_dotnet::recognises(&v) {
+            return Some(ForeignTool::BenchmarkDotNet);
         }
         // Last: its shape (an object of objects with values) is the loosest.
         if bmf::recognises(&v) {
