@@ -264,9 +264,26 @@ mod tests {
             .unwrap();
         let mut e =
             Executable::new(&argv(&["./prog"]), Some(dir.path()), &OutputPolicy::Discard).unwrap();
-        assert_eq!(e.run_once().unwrap().exit, Exit::Code(1), "no marker yet");
+        assert_eq!(run_written(&mut e).exit, Exit::Code(1), "no marker yet");
         std::fs::write(dir.path().join("marker"), "").unwrap();
         assert_eq!(e.run_once().unwrap().exit, Exit::Code(0));
+    }
+
+    /// Runs a program this test has just written. Another test's fork, between its fork
+    /// and exec, can hold the file open for writing for a moment, and exec then fails with
+    /// "Text file busy" (ETXTBSY; a clean-clone CI run met it): tried again, briefly.
+    fn run_written(e: &mut Executable) -> RunRecord {
+        for _ in 0..100 {
+            match e.run_once() {
+                Err(SpawnError::Other { error, .. })
+                    if error.kind() == std::io::ErrorKind::ExecutableFileBusy =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(10))
+                }
+                other => return other.unwrap(),
+            }
+        }
+        panic!("./prog stayed busy for a second")
     }
 
     #[test]
