@@ -156,9 +156,15 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
             ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
         };
         analyse_document(doc, &cfg);
-        said_failed(doc);
-        return;
+    } else {
+        fill_missing_stats(doc);
     }
+    said_failed(doc);
+}
+
+/// An analysed result's statistics that are missing (a metric a migrated result kept no
+/// statistics of, a simulation's), completed.
+fn fill_missing_stats(doc: &mut ResultDocument) {
     let level = doc.settings.confidence.get();
     for b in &mut doc.benchmarks {
         let missing: Vec<Metric> = b
@@ -176,7 +182,6 @@ pub fn complete_statistics(doc: &mut ResultDocument) {
             sim.stats = simulated_stats(sim, level);
         }
     }
-    said_failed(doc);
 }
 
 /// Analyses every benchmark, compares each with its group's baseline (benchmarks without

@@ -156,7 +156,7 @@ impl<'a> Harness<'a> {
                 eprintln!("note: {notice}");
             }
         }
-        let mut benchmarks = if self.args.launches > 1 && !self.args.launch_child && !test_mode {
+        let mut benchmarks = if self.launching(test_mode) {
             self.measure_in_launches(&chosen, &signals.stop)?
         } else {
             match self.measure_here(&ctx, &chosen, test_mode)? {
@@ -189,6 +189,11 @@ impl<'a> Harness<'a> {
         history.keep(&doc)?;
         printed?;
         Ok(Some(doc))
+    }
+
+    /// Whether this process measures in launches (fresh processes) rather than itself.
+    fn launching(&self, test_mode: bool) -> bool {
+        self.args.launches > 1 && !self.args.launch_child && !test_mode
     }
 
     /// Ctrl-C and the other stop signals, caught until the run ends. A launch gets a
@@ -295,8 +300,7 @@ impl<'a> Harness<'a> {
         let environment_thread = (!test_mode).then(|| std::thread::spawn(plumb_env::collect));
         // With launches, only they are pinned: the parent waits, and its stop watcher
         // should not share the measuring CPU.
-        let launching = self.args.launches > 1 && !self.args.launch_child && !test_mode;
-        if let Some(cpu) = self.args.pin.filter(|_| !launching) {
+        if let Some(cpu) = self.args.pin.filter(|_| !self.launching(test_mode)) {
             pin_to(cpu)?;
         }
         let clock = make_clock(self.args.clock)?;

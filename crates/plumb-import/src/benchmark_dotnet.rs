@@ -21,27 +21,16 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
     let entries = v["Benchmarks"]
         .as_array()
         .ok_or_else(|| ImportError::at("", "no \"Benchmarks\" list"))?;
-    let mut doc = crate::document(
-        crate::ForeignTool::BenchmarkDotNet,
-        environment(&v["HostEnvironmentInfo"]),
-    );
-    let mut notes = Vec::new();
+    let machine = environment(&v["HostEnvironmentInfo"]);
+    let mut reading = crate::Reading::new(crate::ForeignTool::BenchmarkDotNet, machine);
     for (i, e) in entries.iter().enumerate() {
         let place = format!("Benchmarks[{i}]");
         let Some(name) = name(e) else {
-            notes.push(format!(
-                "{place}: neither \"FullName\" nor \"Type\" and \"Method\"; left out"
-            ));
+            let why = "neither \"FullName\" nor \"Type\" and \"Method\"; left out";
+            reading.notes.push(format!("{place}: {why}"));
             continue;
         };
-        let name = name.as_str();
-        if doc.benchmarks.iter().any(|b| b.name == name) {
-            notes.push(format!(
-                "{place}: a second benchmark named {name:?}; left out"
-            ));
-            continue;
-        }
-        let mut b = Benchmark::new(name, BenchmarkKind::Function);
+        let mut b = Benchmark::new(&name, BenchmarkKind::Function);
         for pair in e["Parameters"].as_str().unwrap_or("").split('&') {
             if let Some((k, val)) = pair.split_once('=') {
                 b.parameters.insert(k.to_string(), val.to_string());
@@ -49,13 +38,10 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         }
         b.metrics
             .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
-        if let Err(why) = result_phase(&mut b, e) {
-            notes.push(format!("{place} ({name}): {why}"));
-            crate::not_imported(&mut b, &why);
-        }
-        doc.benchmarks.push(b);
+        let filled = result_phase(&mut b, e);
+        reading.keep(&place, b, filled);
     }
-    Ok((doc, notes))
+    Ok(reading.done())
 }
 
 /// `FullName`, or (before BenchmarkDotNet wrote it) the namespace, type and method with

@@ -10,7 +10,7 @@ use plumb_model::{
     Aggregate, Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument, Source,
     Unit,
 };
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A JSON object of benchmarks, each an object of measures, each with a numeric "value".
 pub fn recognises(v: &Value) -> bool {
@@ -61,11 +61,9 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
 }
 
 fn benchmark(name: &str, measures: &Value) -> Result<Benchmark, String> {
-    let empty = Map::new();
-    let measures = measures.as_object().unwrap_or(&empty);
     let mut b = Benchmark::new(name, BenchmarkKind::Function);
     let mut values = Vec::new();
-    for (slug, m) in measures {
+    for (slug, m) in measures.as_object().into_iter().flatten() {
         let value = m["value"]
             .as_f64()
             .filter(|x| x.is_finite() && *x >= 0.0)

@@ -46,27 +46,19 @@ pub fn read(dir: &Path) -> Result<(ResultDocument, Vec<String>), ImportError> {
             "not a criterion output directory: no <benchmark>/new/benchmark.json under it",
         ));
     }
-    let mut doc = crate::document(crate::ForeignTool::Criterion, Environment::default());
-    let mut notes = Vec::new();
+    let mut reading = crate::Reading::new(crate::ForeignTool::Criterion, Environment::default());
     for new in found {
         let shown = new.strip_prefix(dir).unwrap_or(&new).display().to_string();
         let b = match one(&new) {
             Ok(b) => b,
             Err(e) => {
-                notes.push(format!("{shown}: {e}"));
+                reading.notes.push(format!("{shown}: {e}"));
                 failed(&new, &shown, &e)
             }
         };
-        if doc.benchmarks.iter().any(|d| d.name == b.name) {
-            notes.push(format!(
-                "{shown}: a second benchmark named {:?}; left out",
-                b.name
-            ));
-            continue;
-        }
-        doc.benchmarks.push(b);
+        reading.keep(&shown, b, Ok(()));
     }
-    Ok((doc, notes))
+    Ok(reading.done())
 }
 
 fn json(path: &Path) -> Result<Value, ImportError> {

@@ -67,6 +67,22 @@ pub fn events_text(text: &str) -> Result<String, ImportError> {
     Ok(packages.into_iter().map(|(_, out)| out).collect())
 }
 
+/// Whether `text` is Go benchmark output, as text or as test2json events carrying it.
+pub fn recognises_output(text: &str) -> bool {
+    if recognises_events(text) {
+        return events_text(text).is_ok_and(|t| recognises(&t));
+    }
+    recognises(text)
+}
+
+/// Reads Go benchmark output, as text or as test2json events carrying it.
+pub fn read_output(text: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    if recognises_events(text) {
+        return read(&events_text(text)?);
+    }
+    read(text)
+}
+
 /// `line` as a benchmark result: None when it is not one at all, an error when it starts
 /// like one but is malformed.
 fn result_line(line: &str) -> Option<Result<ResultLine<'_>, String>> {

@@ -31,26 +31,14 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
     let runs = v
         .as_array()
         .ok_or_else(|| ImportError::at("", "not a list of JMH runs"))?;
-    let mut doc = crate::document(crate::ForeignTool::Jmh, Environment::default());
-    let mut notes = Vec::new();
+    let mut reading = crate::Reading::new(crate::ForeignTool::Jmh, Environment::default());
     for (i, r) in runs.iter().enumerate() {
-        let name = name(r);
-        if doc.benchmarks.iter().any(|b| b.name == name) {
-            notes.push(format!("[{i}]: a second run of {name:?}; left out"));
-            continue;
-        }
-        let mut b = benchmark(&name, r);
-        if let Err(why) = samples(
-            &mut b,
-            &r["primaryMetric"],
-            r["mode"].as_str().unwrap_or(""),
-        ) {
-            notes.push(format!("[{i}] ({name}): {why}"));
-            crate::not_imported(&mut b, &why);
-        }
-        doc.benchmarks.push(b);
+        let mut b = benchmark(&name(r), r);
+        let mode = r["mode"].as_str().unwrap_or("");
+        let filled = samples(&mut b, &r["primaryMetric"], mode);
+        reading.keep(&format!("[{i}]"), b, filled);
     }
-    Ok((doc, notes))
+    Ok(reading.done())
 }
 
 /// The benchmark's name with its parameters, as JMH's table shows them:

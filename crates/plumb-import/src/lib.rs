@@ -139,99 +139,97 @@ pub fn import_text(
     text: &str,
     forced: Option<ForeignTool>,
 ) -> Result<Option<Imported>, ImportError> {
-    let tool = match forced {
-        Some(t) => t,
-        None => match detect(text) {
-            Some(t) => t,
-            None => return Ok(None),
-        },
+    // Parsed once: for finding the format and for reading it.
+    let json = serde_json::from_str::<Value>(text);
+    let Some(tool) = forced.or_else(|| detect(json.as_ref().ok(), text)) else {
+        return Ok(None);
     };
-    let plain = |doc| Imported {
-        tool,
-        doc,
-        notes: Vec::new(),
-    };
-    let json = || {
-        serde_json::from_str::<Value>(text)
-            .map_err(|e| ImportError::at("", format!("not JSON ({e})")))
-    };
-    Ok(Some(match tool {
-        ForeignTool::Hyperfine => plain(hyperfine::read(&json()?)?),
-        ForeignTool::GoogleBenchmark => plain(google_benchmark::read(&json()?)?),
+    let (doc, notes) = match tool {
         ForeignTool::Criterion => {
             return Err(ImportError::at(
                 "",
                 "criterion's results are a directory (target/criterion)",
             ))
         }
-        ForeignTool::PytestBenchmark => {
-            let (doc, notes) = pytest_benchmark::read(&json()?)?;
-            Imported { tool, doc, notes }
+        ForeignTool::Go => go::read_output(text)?,
+        json_tool => {
+            let v = json.map_err(|e| ImportError::at("", format!("not JSON ({e})")))?;
+            read_json(json_tool, &v)?
         }
-        ForeignTool::Jmh => {
-            let (doc, notes) = jmh::read(&json()?)?;
-            Imported { tool, doc, notes }
-        }
-        ForeignTool::BenchmarkDotNet => {
-            let (doc, notes) = benchmark_dotnet::read(&json()?)?;
-            Imported { tool, doc, notes }
-        }
-        ForeignTool::Bmf => {
-            let (doc, notes) = bmf::read(&json()?)?;
-            Imported { tool, doc, notes }
-        }
-        ForeignTool::Go => {
-            let events = go::recognises_events(text);
-            let body = if events {
-                go::events_text(text)?
-            } else {
-                text.to_string()
-            };
-            let (doc, notes) = go::read(&body)?;
-            Imported { tool, doc, notes }
-        }
-    }))
+    };
+    Ok(Some(Imported { tool, doc, notes }))
 }
 
-/// The format `text` is in, by its content.
-fn detect(text: &str) -> Option<ForeignTool> {
-    if let Ok(v) = serde_json::from_str::<Value>(text) {
-        if hyperfine::recognises(&v) {
-            return Some(ForeignTool::Hyperfine);
+/// A JSON export of `tool`'s, with the notes of what was not taken.
+fn read_json(tool: ForeignTool, v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let alone = |doc| (doc, Vec::new());
+    match tool {
+        ForeignTool::Hyperfine => Ok(alone(hyperfine::read(v)?)),
+        ForeignTool::GoogleBenchmark => Ok(alone(google_benchmark::read(v)?)),
+        ForeignTool::PytestBenchmark => pytest_benchmark::read(v),
+        ForeignTool::Jmh => jmh::read(v),
+        ForeignTool::BenchmarkDotNet => benchmark_dotnet::read(v),
+        ForeignTool::Bmf => bmf::read(v),
+        ForeignTool::Criterion | ForeignTool::Go => {
+            unreachable!("{} is not read from JSON", tool.name())
         }
-        if google_benchmark::recognises(&v) {
-            return Some(ForeignTool::GoogleBenchmark);
-        }
-        if pytest_benchmark::recognises(&v) {
-            return Some(ForeignTool::PytestBenchmark);
-        }
-        if jmh::recognises(&v) {
-            return Some(ForeignTool::Jmh);
-        }
-        if benchmark_dotnet::recognises(&v) {
-            return Some(ForeignTool::BenchmarkDotNet);
-        }
-        // Last: its shape (an object of objects with values) is the loosest.
-        if bmf::recognises(&v) {
-            return Some(ForeignTool::Bmf);
-        }
-        return None;
     }
-    if go::recognises_events(text) {
-        return go::events_text(text)
-            .ok()
-            .filter(|t| go::recognises(t))
-            .map(|_| ForeignTool::Go);
-    }
-    go::recognises(text).then_some(ForeignTool::Go)
 }
 
-/// Reads another tool's export: `Ok(None)` when it is no format plumb imports, an error
-/// when it is one but malformed.
-pub fn import(text: &str) -> Result<Option<(ForeignTool, ResultDocument)>, String> {
-    import_text(text, None)
-        .map(|i| i.map(|i| (i.tool, i.doc)))
-        .map_err(|e| e.to_string())
+/// Whether a JSON value has a format's shape.
+type Recognises = fn(&Value) -> bool;
+
+/// The format an input is in, by its content (`json`: the input parsed, when it is JSON).
+fn detect(json: Option<&Value>, text: &str) -> Option<ForeignTool> {
+    if let Some(v) = json {
+        let by_shape: [(ForeignTool, Recognises); 6] = [
+            (ForeignTool::Hyperfine, hyperfine::recognises),
+            (ForeignTool::GoogleBenchmark, google_benchmark::recognises),
+            (ForeignTool::PytestBenchmark, pytest_benchmark::recognises),
+            (ForeignTool::Jmh, jmh::recognises),
+            (ForeignTool::BenchmarkDotNet, benchmark_dotnet::recognises),
+            // Last: its shape (an object of objects with values) is the loosest.
+            (ForeignTool::Bmf, bmf::recognises),
+        ];
+        return by_shape.into_iter().find(|(_, r)| r(v)).map(|(t, _)| t);
+    }
+    go::recognises_output(text).then_some(ForeignTool::Go)
+}
+
+/// What an importer builds: the document, and a note for each part of the input it did
+/// not take.
+struct Reading {
+    doc: ResultDocument,
+    notes: Vec<String>,
+}
+
+impl Reading {
+    fn new(tool: ForeignTool, environment: Environment) -> Reading {
+        Reading {
+            doc: document(tool, environment),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Keeps `b`, found at `place`, whose samples were read as `filled` says: one whose
+    /// samples could not be read is kept as not imported, saying why (so it shows as
+    /// failed rather than vanishing); a second benchmark of one name is left out.
+    fn keep(&mut self, place: &str, mut b: plumb_model::Benchmark, filled: Result<(), String>) {
+        if self.doc.benchmarks.iter().any(|d| d.name == b.name) {
+            let note = format!("{place}: a second benchmark named {:?}; left out", b.name);
+            self.notes.push(note);
+            return;
+        }
+        if let Err(why) = filled {
+            self.notes.push(format!("{place} ({}): {why}", b.name));
+            not_imported(&mut b, &why);
+        }
+        self.doc.benchmarks.push(b);
+    }
+
+    fn done(self) -> (ResultDocument, Vec<String>) {
+        (self.doc, self.notes)
+    }
 }
 
 /// An empty document for an import: default levels, the tool named, nothing else known.

@@ -19,34 +19,24 @@ pub fn recognises(v: &Value) -> bool {
 }
 
 pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
-    let mut doc = crate::document(
-        crate::ForeignTool::PytestBenchmark,
-        environment(&v["machine_info"]),
-    );
     let entries = v["benchmarks"]
         .as_array()
         .ok_or_else(|| ImportError::at("", "no \"benchmarks\" list"))?;
-    let mut notes = Vec::new();
+    let machine = environment(&v["machine_info"]);
+    let mut reading = crate::Reading::new(crate::ForeignTool::PytestBenchmark, machine);
     for (i, e) in entries.iter().enumerate() {
         let place = format!("benchmarks[{i}]");
         let Some(name) = e["fullname"].as_str() else {
-            notes.push(format!("{place}: no \"fullname\"; left out"));
+            reading
+                .notes
+                .push(format!("{place}: no \"fullname\"; left out"));
             continue;
         };
-        if doc.benchmarks.iter().any(|b| b.name == name) {
-            notes.push(format!(
-                "{place}: a second benchmark named {name:?}; left out"
-            ));
-            continue;
-        }
         let mut b = benchmark(name, e);
-        if let Err(why) = samples(&mut b, &e["stats"]) {
-            notes.push(format!("{place} ({name}): {why}"));
-            crate::not_imported(&mut b, &why);
-        }
-        doc.benchmarks.push(b);
+        let filled = samples(&mut b, &e["stats"]);
+        reading.keep(&place, b, filled);
     }
-    Ok((doc, notes))
+    Ok(reading.done())
 }
 
 fn benchmark(name: &str, e: &Value) -> Benchmark {
