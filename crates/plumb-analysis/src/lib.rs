@@ -17,6 +17,7 @@ mod profile_diff;
 mod question;
 mod replicates;
 mod settling;
+mod summary_verdict;
 mod verdict;
 
 pub use amdahl::{predict as predict_amdahl, Speedup};

@@ -39,6 +39,9 @@ fn answer(
     resolution: Option<Duration>,
 ) -> Comparison {
     let mut c = mean.clone();
+    if c.from_summaries.is_some() {
+        return c; // a summary answers only the question its figures are of
+    }
     c.question = question;
     if matches!(
         c.reason,

@@ -31,6 +31,10 @@ pub fn judge(
     confidence: Confidence,
     effect: Fraction,
 ) -> Comparison {
+    if let Some(c) = crate::summary_verdict::judge_summaries(base, cand, metric, confidence, effect)
+    {
+        return c;
+    }
     let (level, sesoi) = (confidence.get(), effect.get());
     // The ratio's interval and the tests are taken over each side's replicates (launch
     // means, batch means of an in-process run, or samples: whatever is independent). The
@@ -74,10 +78,24 @@ pub fn judge(
         };
         return c;
     };
-    let alpha = 1.0 - level;
-    (c.verdict, c.reason) = if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
-        let constant =
-            s.welch_p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
+    let constant =
+        s.welch_p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
+    (c.verdict, c.reason) = decide(ci, s.tost_p, s.welch_p, 1.0 - level, sesoi, constant);
+    c
+}
+
+/// The verdict on a ratio of means from its interval and the tests at significance
+/// `alpha`: beyond the SESOI, shown within it (TOST), a real change of unsettled size
+/// (Welch), or not shown. `constant`: both sides' samples were constant.
+pub(crate) fn decide(
+    ci: plumb_stats::Interval,
+    tost_p: f64,
+    welch_p: f64,
+    alpha: f64,
+    sesoi: f64,
+    constant: bool,
+) -> (Verdict, VerdictReason) {
+    if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
         let v = if ci.lo > 1.0 {
             Verdict::Slower
         } else {
@@ -87,14 +105,13 @@ pub fn judge(
             constant_samples: constant,
         };
         (v, reason)
-    } else if s.tost_p < alpha {
+    } else if tost_p < alpha {
         (Verdict::Equivalent, VerdictReason::WithinSesoi)
-    } else if s.welch_p < alpha {
+    } else if welch_p < alpha {
         (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
     } else {
         (Verdict::Inconclusive, VerdictReason::NotShown)
-    };
-    c
+    }
 }
 
 /// A count that is zero throughout the baseline: a ratio to it means nothing, but going

@@ -473,7 +473,8 @@ pub struct ReportArgs {
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// Read the results as this tool's: hyperfine, google-benchmark, criterion, go,
-    /// pytest-benchmark, jmh, benchmarkdotnet, bmf (found from the content otherwise).
+    /// pytest-benchmark, jmh, benchmarkdotnet, asv, catch2, gungraun, bmf (found from
+    /// the content otherwise).
     #[arg(long, value_name = "NAME", value_parser = crate::compare_cmd::import_format)]
     pub format: Option<plumb_import::ForeignTool>,
 }

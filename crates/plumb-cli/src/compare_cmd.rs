@@ -47,7 +47,30 @@ fn said(path: &Path, i: plumb_import::Imported) -> ResultDocument {
     for note in &i.notes {
         eprintln!("plumb: note: {}: {note}", path.display());
     }
+    let summaries: Vec<&str> = (i.doc.benchmarks.iter())
+        .filter(|b| plumb_model::Carried::of(b) == plumb_model::Carried::Summary)
+        .map(|b| b.name.as_str())
+        .collect();
+    if !summaries.is_empty() {
+        eprintln!(
+            "plumb: note: {}: {} of {} benchmarks carry {}'s own summary only ({}): verdicts from what a summary holds, no checks of samples",
+            path.display(),
+            summaries.len(),
+            i.doc.benchmarks.len(),
+            i.tool.name(),
+            listed(&summaries)
+        );
+    }
     i.doc
+}
+
+/// Names as a short list: the first three, then how many more.
+fn listed(names: &[&str]) -> String {
+    match names {
+        [a] => (*a).to_string(),
+        [first @ .., last] if names.len() <= 3 => format!("{} and {last}", first.join(", ")),
+        _ => format!("{}, and {} more", names[..3].join(", "), names.len() - 3),
+    }
 }
 
 /// A file's text, or an error naming it.
@@ -56,7 +79,7 @@ pub fn read(path: &Path) -> Result<String, CliError> {
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
 }
 
-const NOT_IMPORTED: &str = "not a plumb result, nor a hyperfine or Google Benchmark JSON export, Go benchmark output or criterion directory";
+const NOT_IMPORTED: &str = "not a plumb result, nor any format plumb imports (hyperfine, Google Benchmark, criterion, Go, pytest-benchmark, JMH, BenchmarkDotNet, asv, Catch2 XML, Bencher Metric Format; --format names one)";
 
 /// A result from the `text` read from `path`, as `load` reads it.
 pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {

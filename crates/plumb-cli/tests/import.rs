@@ -319,7 +319,7 @@ fn a_format_named_is_read_as_that_tools_or_refused_in_one_line() {
     run.assert_code(2);
     assert!(
         run.stderr.contains(
-            "plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark, jmh, benchmarkdotnet, bmf"
+            "plumb imports hyperfine, google-benchmark, criterion, go, pytest-benchmark, jmh, benchmarkdotnet, asv, catch2, gungraun, bmf"
         ),
         "{}",
         run.stderr
@@ -371,19 +371,40 @@ fn pytest_benchmark_json_is_compared_and_a_summary_only_is_said() {
             run.stdout
         );
     }
-    let run = env.plumb(&["show", &py("pytest-saved-summary.json")]);
+    // Saved without its data: pytest-benchmark's summary, judged from mean, deviation
+    // and count against the rounds of the other file, and said to be that.
+    let summary = py("pytest-saved-summary.json");
+    let run = env.plumb(&["show", &summary]);
     run.assert_code(0);
     assert!(
+        run.stderr.contains(
+            "3 of 3 benchmarks carry pytest-benchmark's own summary only (test_sums.py::test_sum[64], test_sums.py::test_sum[1024] and test_sums.py::test_builtin_sum)"
+        ),
+        "{}",
+        run.stderr
+    );
+    // test_sum[1024]: mean 30.38 µs, stddev 7.576 µs, 61 rounds.
+    let row = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("test_sum[1024]"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(
+        row.contains("30.38 µs") && row.contains("7576 ns") && row.trim_end().ends_with(" 61"),
+        "{row}"
+    );
+    let run = env.plumb(&["compare", &summary, &py("pytest-after.json")]);
+    assert!(
         run.stdout
-            .contains("not imported: a summary only (saved without --benchmark-save-data)"),
+            .contains("judged from each side's mean, standard deviation and count"),
         "{}",
         run.stdout
     );
 }
 
 /// JMH's JSON and Bencher Metric Format (issue 31): JMH's forks are launches, so the
-/// mean's interval is over them; BMF's single values are kept and said to be a summary,
-/// from which no verdict comes.
+/// mean's interval is over them; BMF's single values are kept as a summary, from which no
+/// verdict comes, and compare says what it would need.
 #[test]
 fn jmh_forks_are_launches_and_bmf_is_a_summary_without_a_verdict() {
     let env = Env::new();
@@ -423,15 +444,16 @@ fn jmh_forks_are_launches_and_bmf_is_a_summary_without_a_verdict() {
         run.stderr
     );
     assert!(
-        run.stdout
-            .contains("cannot compare: needs at least 2 samples, has 1"),
+        run.stdout.contains(
+            "has a value of an unnamed statistic, an interval of an unnamed statistic at no stated level"
+        ),
         "{}",
         run.stdout
     );
 }
 
 /// BenchmarkDotNet's full JSON (issue 31): the result phase is read, each iteration a
-/// sample; a brief export is a summary, not imported, and said so.
+/// sample; a brief export is BenchmarkDotNet's summary, and said so.
 #[test]
 fn benchmarkdotnet_full_json_is_shown_and_a_brief_one_said() {
     let env = Env::new();
@@ -450,9 +472,9 @@ fn benchmarkdotnet_full_json_is_shown_and_a_brief_one_said() {
     let run = env.plumb(&["show", &brief]);
     run.assert_code(0);
     assert!(
-        run.stdout
-            .contains("not imported: a summary only (a brief export"),
+        run.stderr
+            .contains("carry BenchmarkDotNet's own summary only"),
         "{}",
-        run.stdout
+        run.stderr
     );
 }

@@ -4,12 +4,14 @@
 //! total over the operations). The result phase (`Workload` `Result`: BenchmarkDotNet's
 //! actual iterations with the overhead subtracted and its outliers removed) is read, each
 //! iteration a sample, and its launches (`LaunchIndex`, fresh processes) as launches. A
-//! brief export has no measurements: a summary only, kept as not imported. A benchmark
-//! that failed has `Statistics` null and no result phase.
+//! brief export has no measurements: its `Statistics` (N, mean, standard deviation,
+//! median, minimum, maximum, in nanoseconds per operation) are kept as BenchmarkDotNet's
+//! summary. A benchmark that failed has `Statistics` null and no result phase.
 
 use crate::error::ImportError;
 use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ResultDocument,
+    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ReportedSummary,
+    ResultDocument,
 };
 use serde_json::Value;
 
@@ -64,9 +66,7 @@ fn name(e: &Value) -> Option<String> {
 /// The `Workload` `Result` measurements as samples, grouped by launch.
 fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), String> {
     let Some(all) = e["Measurements"].as_array() else {
-        return Err(
-            "a summary only (a brief export, without measurements): export the full JSON".into(),
-        );
+        return statistics(b, &e["Statistics"]);
     };
     let mut launches: Vec<(u64, usize)> = Vec::new();
     for (i, m) in all.iter().enumerate() {
@@ -104,6 +104,35 @@ fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), String> {
             ..FunctionInfo::default()
         });
     }
+    Ok(())
+}
+
+/// A brief export's `Statistics`, in nanoseconds per operation, as the summary.
+fn statistics(b: &mut Benchmark, st: &Value) -> Result<(), String> {
+    if st.is_null() {
+        return Err(
+            "no measurements and no statistics: the benchmark failed in BenchmarkDotNet".into(),
+        );
+    }
+    let ns = |key: &str| -> Result<Option<f64>, String> {
+        match &st[key] {
+            Value::Null => Ok(None),
+            v => match v.as_f64() {
+                Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
+                _ => Err(format!("Statistics.{key} is {v}, not a time")),
+            },
+        }
+    };
+    let summary = ReportedSummary {
+        n: st["N"].as_u64(),
+        mean: Some(ns("Mean")?.ok_or("no Statistics.Mean")?),
+        median: ns("Median")?,
+        std_dev: ns("StandardDeviation")?,
+        min: ns("Min")?,
+        max: ns("Max")?,
+        ..ReportedSummary::default()
+    };
+    b.reported.insert(Metric::WallTime, summary);
     Ok(())
 }
 
@@ -153,13 +182,14 @@ mod tests {
     }
 
     #[test]
-    fn a_brief_export_or_a_failed_benchmark_is_not_imported_and_said() {
+    fn a_brief_export_is_a_summary_and_a_failed_benchmark_is_said() {
         let (doc, notes) = read(&fixture("brief-no-measurements.json")).unwrap();
-        assert_eq!(notes.len(), doc.benchmarks.len());
-        assert!(
-            notes[0].contains("a summary only (a brief export"),
-            "{notes:?}"
-        );
+        assert!(notes.is_empty(), "{notes:?}");
+        // Statistics: N 20, Mean 10362283.085796878, StandardDeviation 45702.118369205156.
+        let r = &doc.benchmarks[0].reported[&Metric::WallTime];
+        assert_eq!(r.n, Some(20));
+        assert_eq!(r.mean, Some(10362283.085796878));
+        assert_eq!(r.std_dev, Some(45702.118369205156));
         let mut v = fixture("memory-report-full.json");
         v["Benchmarks"][1]["Statistics"] = Value::Null;
         let rows = v["Benchmarks"][1]["Measurements"].as_array_mut().unwrap();

@@ -1,14 +1,15 @@
 //! Bencher Metric Format (BMF) JSON: `{ benchmark: { measure: { "value", "lower_value"?,
 //! "upper_value"? } } }`, what every Bencher adapter and many scripts write. It is a
-//! summary: one value per benchmark and measure. plumb keeps that value as one sample of
-//! one operation (`latency` as wall time in nanoseconds, other measures under their own
-//! names), so a comparison of two BMF files has one value a side and says it cannot
-//! judge from that; the bounds are not samples and are not kept.
+//! summary: one value per benchmark and measure, of a statistic it does not name, with
+//! bounds of a kind it does not say (each adapter fills them its own way). plumb keeps
+//! them as the harness's summary (`latency` as wall time in nanoseconds, other measures
+//! under their own names), so a comparison of two BMF files says it cannot judge from
+//! one value a side.
 
 use crate::error::ImportError;
 use plumb_model::{
-    Aggregate, Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument, Source,
-    Unit,
+    Aggregate, Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ReportedInterval,
+    ReportedStatistic, ReportedSummary, ResultDocument, Source, Unit,
 };
 use serde_json::Value;
 
@@ -49,7 +50,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         .ok_or_else(|| ImportError::at("", "not an object of benchmarks"))?;
     let mut doc = crate::document(crate::ForeignTool::Bmf, Environment::default());
     let mut notes = vec![
-        "a summary: one value per benchmark and measure, kept as one sample (no interval or verdict can come from one value)".to_string(),
+        "a summary: one value per benchmark and measure, of an unnamed statistic (no verdict can come from one value a side)".to_string(),
     ];
     for (name, measures) in benches {
         match benchmark(name, measures) {
@@ -62,20 +63,39 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
 
 fn benchmark(name: &str, measures: &Value) -> Result<Benchmark, String> {
     let mut b = Benchmark::new(name, BenchmarkKind::Function);
-    let mut values = Vec::new();
     for (slug, m) in measures.as_object().into_iter().flatten() {
-        let value = m["value"]
-            .as_f64()
-            .filter(|x| x.is_finite() && *x >= 0.0)
-            .ok_or(format!("{slug}: value {} is not a measurement", m["value"]))?;
+        let figure = |key: &str| -> Result<Option<f64>, String> {
+            match &m[key] {
+                Value::Null => Ok(None),
+                x => x
+                    .as_f64()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .map(Some)
+                    .ok_or(format!("{slug}: {key} {x} is not a measurement")),
+            }
+        };
+        let value = figure("value")?.ok_or(format!("{slug}: no value"))?;
+        let interval = match (figure("lower_value")?, figure("upper_value")?) {
+            (Some(lo), Some(hi)) => Some(ReportedInterval {
+                of: ReportedStatistic::Unknown,
+                lo,
+                hi,
+                level: None,
+            }),
+            _ => None,
+        };
         let (metric, info) = metric_of(slug);
         b.metrics.insert(metric.clone(), info);
-        values.push((metric, value.round() as u64));
+        let summary = ReportedSummary {
+            value: Some(value),
+            interval,
+            ..ReportedSummary::default()
+        };
+        b.reported.insert(metric, summary);
     }
-    if values.is_empty() {
+    if b.reported.is_empty() {
         return Err("no measures".into());
     }
-    b.samples.push(1, &values);
     Ok(b)
 }
 
@@ -91,7 +111,7 @@ mod tests {
         let (doc, notes) = read(&v).unwrap();
         assert_eq!(doc.benchmarks.len(), 3);
         let b = doc.benchmark("tests::benchmark_b").unwrap();
-        assert_eq!(b.samples.values(&Metric::WallTime).unwrap(), [3443]);
+        assert_eq!(b.reported[&Metric::WallTime].value, Some(3443.0));
         assert_eq!(notes.len(), 1);
         let bad: Value = serde_json::from_str(
             r#"{"a": {"latency": {"value": 5.0}, "throughput": {"value": 2.5}}, "b": {"latency": {"value": -1}}}"#,
@@ -100,11 +120,8 @@ mod tests {
         let (doc, notes) = read(&bad).unwrap();
         assert_eq!(doc.benchmarks.len(), 1);
         assert_eq!(
-            doc.benchmarks[0]
-                .samples
-                .values(&Metric::Named("throughput".into()))
-                .unwrap(),
-            [3]
+            doc.benchmarks[0].reported[&Metric::Named("throughput".into())].value,
+            Some(2.5)
         );
         assert!(
             notes[1].starts_with("\"b\": latency: value -1 is not a measurement"),

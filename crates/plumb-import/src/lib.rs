@@ -2,8 +2,10 @@
 //! like plumb's own. Detected by content, not by file name (or named by `--format`). What a foreign file does not
 //! record (the machine, the run order, plumb's checks) is left unknown, never invented.
 
+mod asv;
 mod benchmark_dotnet;
 mod bmf;
+mod catch2;
 mod criterion;
 mod error;
 mod go;
@@ -29,12 +31,14 @@ pub enum ForeignTool {
     PytestBenchmark,
     Jmh,
     BenchmarkDotNet,
+    Asv,
+    Catch2,
     Bmf,
 }
 
 impl ForeignTool {
     /// Every tool plumb imports, in the order content is tried.
-    pub const ALL: [ForeignTool; 8] = [
+    pub const ALL: [ForeignTool; 10] = [
         ForeignTool::Hyperfine,
         ForeignTool::GoogleBenchmark,
         ForeignTool::Criterion,
@@ -42,6 +46,8 @@ impl ForeignTool {
         ForeignTool::PytestBenchmark,
         ForeignTool::Jmh,
         ForeignTool::BenchmarkDotNet,
+        ForeignTool::Asv,
+        ForeignTool::Catch2,
         ForeignTool::Bmf,
     ];
 
@@ -54,6 +60,8 @@ impl ForeignTool {
             ForeignTool::PytestBenchmark => "pytest-benchmark",
             ForeignTool::Jmh => "JMH",
             ForeignTool::BenchmarkDotNet => "BenchmarkDotNet",
+            ForeignTool::Asv => "asv",
+            ForeignTool::Catch2 => "Catch2",
             ForeignTool::Bmf => "Bencher Metric Format",
         }
     }
@@ -68,6 +76,8 @@ impl ForeignTool {
             ForeignTool::PytestBenchmark => "pytest-benchmark",
             ForeignTool::Jmh => "jmh",
             ForeignTool::BenchmarkDotNet => "benchmarkdotnet",
+            ForeignTool::Asv => "asv",
+            ForeignTool::Catch2 => "catch2",
             ForeignTool::Bmf => "bmf",
         }
     }
@@ -92,6 +102,12 @@ impl ForeignTool {
             ForeignTool::Jmh => "each benchmark's measured iterations (each sampled call in sample mode), its forks as launches",
             ForeignTool::BenchmarkDotNet => {
                 "each benchmark's result-phase iterations, each over its operations, by launch"
+            }
+            ForeignTool::Asv => {
+                "each parameter combination's samples (with --record-samples), else its median with asv's 99 % interval (a summary)"
+            }
+            ForeignTool::Catch2 => {
+                "each benchmark's mean with its interval, standard deviation and sample count (a summary: Catch2 writes no samples)"
             }
             ForeignTool::Bmf => "one value per benchmark and measure (a summary)",
         }
@@ -131,7 +147,7 @@ pub fn import_path(
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| ImportError::at(path.display().to_string(), e.to_string()))?;
-    import_text(&text, forced)
+    read_text(&text, forced, Some(path))
 }
 
 /// `import_path` for text already read.
@@ -139,8 +155,21 @@ pub fn import_text(
     text: &str,
     forced: Option<ForeignTool>,
 ) -> Result<Option<Imported>, ImportError> {
-    // Parsed once: for finding the format and for reading it.
-    let json = serde_json::from_str::<Value>(text);
+    read_text(text, forced, None)
+}
+
+/// Reads `text`, read from `path` when it was a file (asv finds its units beside it).
+fn read_text(
+    text: &str,
+    forced: Option<ForeignTool>,
+    path: Option<&Path>,
+) -> Result<Option<Imported>, ImportError> {
+    // Parsed once: for finding the format and for reading it. asv writes NaN as a bare
+    // literal, which JSON has not.
+    let json = serde_json::from_str::<Value>(text).or_else(|e| match asv::may_be(text) {
+        true => serde_json::from_str(&asv::literals_as_strings(text)).map_err(|_| e),
+        false => Err(e),
+    });
     let Some(tool) = forced.or_else(|| detect(json.as_ref().ok(), text)) else {
         return Ok(None);
     };
@@ -152,12 +181,25 @@ pub fn import_text(
             ))
         }
         ForeignTool::Go => go::read_output(text)?,
+        ForeignTool::Catch2 => catch2::read(text)?,
+        ForeignTool::Asv => {
+            let v = json.map_err(|e| ImportError::at("", format!("not JSON ({e})")))?;
+            asv::read(&v, asv_benchmarks(path).as_ref())?
+        }
         json_tool => {
             let v = json.map_err(|e| ImportError::at("", format!("not JSON ({e})")))?;
             read_json(json_tool, &v)?
         }
     };
     Ok(Some(Imported { tool, doc, notes }))
+}
+
+/// asv's `benchmarks.json` (units, parameter names), in the results directory above a
+/// result file's machine directory, when it is there and readable.
+fn asv_benchmarks(result: Option<&Path>) -> Option<Value> {
+    let file = result?.parent()?.parent()?.join("benchmarks.json");
+    let text = std::fs::read_to_string(file).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// A JSON export of `tool`'s, with the notes of what was not taken.
@@ -170,8 +212,8 @@ fn read_json(tool: ForeignTool, v: &Value) -> Result<(ResultDocument, Vec<String
         ForeignTool::Jmh => jmh::read(v),
         ForeignTool::BenchmarkDotNet => benchmark_dotnet::read(v),
         ForeignTool::Bmf => bmf::read(v),
-        ForeignTool::Criterion | ForeignTool::Go => {
-            unreachable!("{} is not read from JSON", tool.name())
+        ForeignTool::Criterion | ForeignTool::Go | ForeignTool::Catch2 | ForeignTool::Asv => {
+            unreachable!("{} is read on its own path", tool.name())
         }
     }
 }
@@ -182,16 +224,20 @@ type Recognises = fn(&Value) -> bool;
 /// The format an input is in, by its content (`json`: the input parsed, when it is JSON).
 fn detect(json: Option<&Value>, text: &str) -> Option<ForeignTool> {
     if let Some(v) = json {
-        let by_shape: [(ForeignTool, Recognises); 6] = [
+        let by_shape: [(ForeignTool, Recognises); 7] = [
             (ForeignTool::Hyperfine, hyperfine::recognises),
             (ForeignTool::GoogleBenchmark, google_benchmark::recognises),
             (ForeignTool::PytestBenchmark, pytest_benchmark::recognises),
             (ForeignTool::Jmh, jmh::recognises),
             (ForeignTool::BenchmarkDotNet, benchmark_dotnet::recognises),
+            (ForeignTool::Asv, asv::recognises),
             // Last: its shape (an object of objects with values) is the loosest.
             (ForeignTool::Bmf, bmf::recognises),
         ];
         return by_shape.into_iter().find(|(_, r)| r(v)).map(|(t, _)| t);
+    }
+    if catch2::recognises(text) {
+        return Some(ForeignTool::Catch2);
     }
     go::recognises_output(text).then_some(ForeignTool::Go)
 }

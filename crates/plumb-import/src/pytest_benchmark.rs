@@ -2,12 +2,14 @@
 //! `machine_info`, and `benchmarks[]` each with `stats`. `stats.data` holds each round's
 //! time per iteration in seconds (always in `--benchmark-json`; in a saved run only with
 //! `--benchmark-save-data`), and `stats.iterations` the iterations of a round: each round
-//! is one sample. A benchmark saved without its data is a summary only, which plumb does
-//! not turn into samples: it is kept as not imported, saying how to save the data.
+//! is one sample. A benchmark saved without its data is a summary only: its rounds, mean,
+//! standard deviation, median, minimum and maximum are kept as pytest-benchmark's summary.
 //! pytest-benchmark leaves failed benchmarks out of its file.
 
 use crate::error::ImportError;
-use plumb_model::{Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument};
+use plumb_model::{
+    Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ReportedSummary, ResultDocument,
+};
 use serde_json::Value;
 
 pub fn recognises(v: &Value) -> bool {
@@ -53,13 +55,11 @@ fn benchmark(name: &str, e: &Value) -> Benchmark {
     b
 }
 
-/// Each round of `stats.data` as a sample of `stats.iterations`, in whole nanoseconds.
+/// Each round of `stats.data` as a sample of `stats.iterations`, in whole nanoseconds;
+/// without `data`, the summary pytest-benchmark keeps.
 fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
     let Some(data) = stats["data"].as_array() else {
-        return Err(
-            "a summary only (saved without --benchmark-save-data): plumb needs each round's time"
-                .into(),
-        );
+        return summary(b, stats);
     };
     let iterations = stats["iterations"]
         .as_u64()
@@ -80,6 +80,30 @@ fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
     for t in totals {
         b.samples.push(iterations, &[(Metric::WallTime, t)]);
     }
+    Ok(())
+}
+
+/// A run saved without `--benchmark-save-data`: the statistics of its rounds, in seconds.
+fn summary(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
+    let ns = |key: &str| -> Result<Option<f64>, String> {
+        match &stats[key] {
+            Value::Null => Ok(None),
+            v => match v.as_f64() {
+                Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(s * 1e9)),
+                _ => Err(format!("stats.{key} is {v}, not a time in seconds")),
+            },
+        }
+    };
+    let summary = ReportedSummary {
+        n: stats["rounds"].as_u64(),
+        mean: Some(ns("mean")?.ok_or("no stats.mean")?),
+        median: ns("median")?,
+        std_dev: ns("stddev")?,
+        min: ns("min")?,
+        max: ns("max")?,
+        ..ReportedSummary::default()
+    };
+    b.reported.insert(Metric::WallTime, summary);
     Ok(())
 }
 
@@ -124,16 +148,17 @@ mod tests {
     }
 
     #[test]
-    fn a_summary_only_is_kept_as_not_imported_and_a_bad_round_fails_alone() {
+    fn a_summary_only_is_kept_as_its_summary_and_a_bad_round_fails_alone() {
         let (doc, notes) = read(&fixture("pytest-saved-summary.json")).unwrap();
-        assert_eq!(notes.len(), 3, "{notes:?}");
-        let f = doc.benchmarks[0]
-            .function()
-            .unwrap()
-            .failure
-            .clone()
-            .unwrap();
-        assert!(f.contains("--benchmark-save-data"), "{f}");
+        assert!(notes.is_empty(), "{notes:?}");
+        let b = doc.benchmark("test_sums.py::test_sum[1024]").unwrap();
+        assert!(b.samples.is_empty());
+        // stats: rounds 61, mean 3.037760683075815e-05 s, stddev 7.576011583485731e-06 s.
+        let r = &b.reported[&Metric::WallTime];
+        assert_eq!(r.n, Some(61));
+        assert!((r.mean.unwrap() - 30377.60683075815).abs() < 1e-6);
+        assert!((r.std_dev.unwrap() - 7576.011583485731).abs() < 1e-6);
+        assert!((r.max.unwrap() - 87740.00161793083).abs() < 1e-6);
         let mut v = fixture("pytest-before.json");
         v["benchmarks"][1]["stats"]["data"][4] = Value::from(-1.0);
         v["benchmarks"][2]["fullname"] = v["benchmarks"][0]["fullname"].clone();

@@ -1,8 +1,8 @@
 //! A benchmark in the result model: its kind, samples, corrections, statistics and diagnostics.
 use crate::quantity::ByteSize;
 use crate::{
-    Aggregate, Design, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, Samples,
-    SimulatedCounts, Source, Workload,
+    Aggregate, Design, Diagnostic, FunctionInfo, LoadInfo, Metric, MetricInfo, ReportedSummary,
+    Samples, SimulatedCounts, Source, Workload,
 };
 use plumb_stats::{Interval, Summary};
 use serde::{Deserialize, Serialize};
@@ -113,6 +113,10 @@ pub struct Benchmark {
     /// Statistics of each metric per operation, corrected; absent without samples.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stats: BTreeMap<Metric, MetricStats>,
+    /// An imported benchmark whose harness kept no samples: its own summary of each
+    /// metric, as it gave it (plumb's `stats` are then absent).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reported: BTreeMap<Metric, ReportedSummary>,
     #[serde(default)]
     pub diagnostics: Vec<Diagnostic>,
     /// Counters from a simulator, taken in runs of their own.
@@ -138,6 +142,7 @@ impl Benchmark {
             corrections: Vec::new(),
             excluded: Vec::new(),
             stats: BTreeMap::new(),
+            reported: BTreeMap::new(),
             diagnostics: Vec::new(),
             simulated: None,
         }

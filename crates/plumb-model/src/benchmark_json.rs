@@ -4,7 +4,7 @@
 use crate::quantity::ByteSize;
 use crate::{
     Benchmark, BenchmarkKind, Correction, Design, Diagnostic, FunctionInfo, LoadInfo, Metric,
-    MetricInfo, MetricStats, Samples, SimulatedCounts, Workload,
+    MetricInfo, MetricStats, ReportedSummary, Samples, SimulatedCounts, Workload,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -39,6 +39,8 @@ pub(crate) struct RawBenchmark {
     excluded: Vec<usize>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     stats: BTreeMap<Metric, MetricStats>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    reported: BTreeMap<Metric, ReportedSummary>,
     #[serde(default)]
     diagnostics: Vec<Diagnostic>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,6 +88,7 @@ impl TryFrom<RawBenchmark> for Benchmark {
             corrections: r.corrections,
             excluded: r.excluded,
             stats: r.stats,
+            reported: r.reported,
             diagnostics: r.diagnostics,
             simulated: r.simulated,
         })
@@ -125,6 +128,7 @@ impl From<Benchmark> for RawBenchmark {
             corrections: b.corrections,
             excluded: b.excluded,
             stats: b.stats,
+            reported: b.reported,
             diagnostics: b.diagnostics,
             function,
             load,

@@ -1,6 +1,6 @@
 //! A comparison in the result model: one benchmark against its baseline, its verdict and why.
 use crate::quantity::{Confidence, Fraction};
-use crate::{Diagnostic, Metric, Question, Source};
+use crate::{Diagnostic, Metric, Question, ReportedStatistic, Source};
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -146,6 +146,25 @@ pub struct Comparison {
     /// (`time-not-work`), or the reverse (`work-not-time`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Diagnostic>,
+    /// Judged from a harness's own summaries (an import that kept no samples) rather
+    /// than from samples, and from which figures of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_summaries: Option<SummaryBasis>,
+}
+
+/// What a verdict from summaries rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum SummaryBasis {
+    /// Each side's mean, standard deviation and count (a side with samples gives its
+    /// replicates'): Welch's test, TOST and Fieller's interval as for samples, the
+    /// harness's samples taken as independent. Mann–Whitney and Hodges–Lehmann need
+    /// samples and are absent.
+    Moments,
+    /// Each side's reported interval of `of` at its harness's level: the ratio's interval
+    /// is [lo_new / hi_base, hi_new / lo_base], holding at the comparison's `level`
+    /// (1 − the two sides' α together).
+    Intervals { of: ReportedStatistic },
 }
 
 /// One counter per operation (or IPC) of the candidate against the baseline.
@@ -198,6 +217,7 @@ impl Comparison {
             hodges_lehmann: f64::NAN,
             counters: Vec::new(),
             notes: Vec::new(),
+            from_summaries: None,
         }
     }
 }

@@ -26,6 +26,7 @@ mod profile;
 pub mod quantity;
 mod question;
 pub mod redact;
+mod reported;
 mod revisions;
 mod samples;
 mod settings;
@@ -36,7 +37,7 @@ mod workload;
 
 pub use amount::Amount;
 pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
-pub use comparison::{Comparison, CounterChange, Verdict, VerdictReason};
+pub use comparison::{Comparison, CounterChange, SummaryBasis, Verdict, VerdictReason};
 pub use comparison_document::{
     ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,
     COMPARISON_FORMAT_VERSION,
@@ -68,6 +69,7 @@ pub use profile::{
     CallGraph, FoldedStack, Profile, ProfileSettings, ProfiledFunction, ShareChange,
 };
 pub use question::Question;
+pub use reported::{Carried, ReportedInterval, ReportedStatistic, ReportedSummary};
 pub use revisions::{BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord};
 pub use samples::{Exit, Samples};
 pub use settings::{

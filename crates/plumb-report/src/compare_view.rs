@@ -51,7 +51,15 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
     let mut out = String::new();
     let mean = |d: &ResultDocument, name: &str| {
         d.benchmark(name).map_or("-".to_string(), |b| {
-            let value = c.question.of(&b.analysed(&c.metric));
+            let value = match b.reported.get(&c.metric).filter(|_| b.samples.is_empty()) {
+                // A harness's summary: the figure of the statistic judged, where it gave one.
+                Some(r) => match c.question {
+                    plumb_model::Question::Mean => r.mean.or(r.value),
+                    plumb_model::Question::Typical => r.median,
+                    _ => None,
+                },
+                None => c.question.of(&b.analysed(&c.metric)),
+            };
             value.map_or("-".to_string(), |v| {
                 format::value(format::unit_of(b, &c.metric), v)
             })

@@ -2,7 +2,9 @@
 //! and the comparison's own ratio, interval and p-values.
 
 use plumb_model::format::factor;
-use plumb_model::{Comparison, PercentileComparison, Verdict, VerdictReason};
+use plumb_model::{
+    Comparison, PercentileComparison, ReportedStatistic, SummaryBasis, Verdict, VerdictReason,
+};
 
 /// `=1.2e-5`, or `<1e-15` below what the distribution functions resolve.
 fn fmt_p(p: f64) -> String {
@@ -51,6 +53,64 @@ pub fn reason_text(c: &Comparison) -> String {
         .ratio_ci
         .map(|ci| format!("ratio CI [{}, {}]", factor(ci.lo), factor(ci.hi)))
         .unwrap_or_else(|| "ratio CI unbounded".into());
+    match c.from_summaries {
+        Some(basis) => summary_reason(c, basis, &change, &ci, &sesoi)
+            .unwrap_or_else(|| sample_reason(c, &change, &ci, &sesoi)),
+        None => sample_reason(c, &change, &ci, &sesoi),
+    }
+}
+
+/// Why a verdict judged from harnesses' summaries is what it is, and what it rests on;
+/// `None` for the reasons said as for samples (no ratio to speak of).
+fn summary_reason(
+    c: &Comparison,
+    basis: SummaryBasis,
+    change: &str,
+    ci: &str,
+    sesoi: &str,
+) -> Option<String> {
+    let from = match basis {
+        SummaryBasis::Moments => format!(
+            "judged from each side's mean, standard deviation and count (Welch p{}; the samples behind a summary taken as independent)",
+            fmt_p(c.welch_p)
+        ),
+        SummaryBasis::Intervals { of } => format!(
+            "judged from each side's reported interval of the {}, which hold together at {} confidence: the harness kept no samples",
+            statistic_name(of),
+            c.level
+        ),
+    };
+    let said = match &c.reason {
+        VerdictReason::BeyondSesoi { .. } => {
+            format!("{change}: the whole {ci} lies beyond the SESOI of {sesoi}")
+        }
+        VerdictReason::WithinSesoi if basis == SummaryBasis::Moments => format!(
+            "within {sesoi} (TOST p{} < α={:.0e})",
+            fmt_p(c.tost_p),
+            c.level.alpha()
+        ),
+        VerdictReason::WithinSesoi => format!("the whole {ci} lies within {sesoi}"),
+        VerdictReason::StraddlesSesoi => {
+            format!("a {change} difference is real but its {ci} straddles the SESOI of {sesoi}")
+        }
+        VerdictReason::NotShown => format!(
+            "the {ci} holds 1 and reaches beyond {sesoi}: too noisy or too few samples to say"
+        ),
+        _ => return None,
+    };
+    Some(format!("{said}; {from}"))
+}
+
+fn statistic_name(s: ReportedStatistic) -> &'static str {
+    match s {
+        ReportedStatistic::Mean => "mean",
+        ReportedStatistic::Median => "median",
+        ReportedStatistic::Unknown => "unnamed statistic",
+    }
+}
+
+/// Why a verdict judged from samples is what it is.
+fn sample_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String {
     match &c.reason {
         VerdictReason::Unjudged => "not judged".into(),
         VerdictReason::CannotCompare {
@@ -112,7 +172,7 @@ pub fn reason_text(c: &Comparison) -> String {
         }
         VerdictReason::Quantile { .. }
         | VerdictReason::TooFewForQuantile { .. }
-        | VerdictReason::BestCase { .. } => question_reason(c, &change, &ci, &sesoi),
+        | VerdictReason::BestCase { .. } => question_reason(c, change, ci, sesoi),
         VerdictReason::NotShown => format!(
             "no difference in means significant at {} confidence (α={:.0e}; {}) and not shown within {sesoi} (TOST p{}): too noisy or too few runs to say",
             c.level,

@@ -25,9 +25,22 @@ struct Layout {
     allocs: bool,
 }
 
-/// The wall-time figures of a row, in the order of the table's time columns.
+/// The wall-time figures of a row, in the order of the table's time columns. An imported
+/// benchmark with only its harness's summary shows the figures the harness gave (its
+/// Error, at another level than the run's, is not shown).
 fn time_cells(b: &Benchmark) -> Option<[f64; 6]> {
-    let t = b.time()?;
+    let Some(t) = b.time() else {
+        let r = b.reported.get(&Metric::WallTime)?;
+        let nan = f64::NAN;
+        return Some([
+            r.mean.unwrap_or(nan),
+            nan,
+            r.std_dev.unwrap_or(nan),
+            r.median.unwrap_or(nan),
+            r.min.unwrap_or(nan),
+            r.max.unwrap_or(nan),
+        ]);
+    };
     let s = &t.summary;
     Some([
         s.mean,
@@ -152,7 +165,10 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
             mean(&Metric::AllocatedBytes).map_or_else(dash, |a| format::value(Unit::Bytes, a)),
         );
     }
-    cells.push(b.analysed_times_ns().len().to_string());
+    cells.push(match b.reported.get(&Metric::WallTime) {
+        Some(r) if b.samples.is_empty() => r.n.map_or_else(dash, |n| n.to_string()),
+        _ => b.analysed_times_ns().len().to_string(),
+    });
     cells
 }
 

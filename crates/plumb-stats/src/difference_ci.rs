@@ -1,7 +1,7 @@
 //! The confidence interval of a difference of means (Welch's, or pooled), checked against scipy.
 use crate::error::check_level;
 use crate::welch::welch_parts;
-use crate::{check_finite, mean, t_quantile, variance, Interval, StatsError};
+use crate::{check_finite, mean, t_quantile, variance, Interval, Moments, StatsError};
 
 /// The interval of mean(x) − mean(y) at `level`. With two or more values on each side,
 /// Welch's (unequal variances). With a single value on one side, its spread cannot be
@@ -20,7 +20,7 @@ pub fn difference_ci(x: &[f64], y: &[f64], level: f64) -> Result<Interval, Stats
             (mean(x) - mean(y), se, m as f64 - 1.0)
         }
         _ => {
-            let w = welch_parts(x, y);
+            let w = welch_parts(&Moments::of(x)?, &Moments::of(y)?);
             (w.diff, w.se, w.df)
         }
     };

@@ -1,5 +1,5 @@
 //! Effect sizes of new against base: Cohen's d and the Hodges–Lehmann shift, checked against numpy.
-use crate::{check_finite, mean, sorted, variance, StatsError};
+use crate::{check_finite, sorted, Moments, StatsError};
 
 /// Cohen's d of new vs base: (mean(new) - mean(base)) / pooled standard deviation.
 ///
@@ -7,13 +7,19 @@ use crate::{check_finite, mean, sorted, variance, StatsError};
 /// deviation is small, so a 0.5 % difference can score as a "large" effect (d > 0.8).
 /// Judge practical importance with the ratio against a SESOI, not with d.
 pub fn cohens_d(base: &[f64], new: &[f64]) -> Result<f64, StatsError> {
-    check_finite(base, 2)?;
-    check_finite(new, 2)?;
-    let (n1, n2) = (base.len() as f64, new.len() as f64);
+    Ok(cohens_d_from_moments(
+        &Moments::of(base)?,
+        &Moments::of(new)?,
+    ))
+}
+
+/// `cohens_d` from each side's size, mean and variance.
+pub fn cohens_d_from_moments(base: &Moments, new: &Moments) -> f64 {
+    let (n1, n2) = (base.n as f64, new.n as f64);
     let pooled =
-        (((n1 - 1.0) * variance(base) + (n2 - 1.0) * variance(new)) / (n1 + n2 - 2.0)).sqrt();
-    let diff = mean(new) - mean(base);
-    Ok(if pooled == 0.0 {
+        (((n1 - 1.0) * base.variance + (n2 - 1.0) * new.variance) / (n1 + n2 - 2.0)).sqrt();
+    let diff = new.mean - base.mean;
+    if pooled == 0.0 {
         if diff == 0.0 {
             0.0
         } else {
@@ -21,7 +27,7 @@ pub fn cohens_d(base: &[f64], new: &[f64]) -> Result<f64, StatsError> {
         }
     } else {
         diff / pooled
-    })
+    }
 }
 
 /// Hodges–Lehmann estimate of the shift new - base: the median of all pairwise

@@ -20,6 +20,7 @@ mod mann_whitney;
 mod median_ci;
 mod modality;
 mod modes;
+mod moments;
 mod multimodality;
 mod outliers;
 mod proportions;
@@ -46,25 +47,26 @@ pub use change_points::{
 pub use difference_ci::difference_ci;
 pub use dip::{dip, Dip};
 pub use dip_test::{dip_test, DipTest, DIP_P_FLOOR};
-pub use effect::{cohens_d, hodges_lehmann};
+pub use effect::{cohens_d, cohens_d_from_moments, hodges_lehmann};
 pub use error::StatsError;
 pub use group_sequential::{boundaries, boundaries_with, crossing_probability, Spending};
 pub use mann_whitney::{mann_whitney_u, MannWhitney};
 pub use median_ci::{median_ci, samples_needed, MedianCi};
 pub use modality::{mvalue, mvalue_fixed_bins, Modality};
 pub use modes::{modes, Mode};
+pub use moments::Moments;
 pub use multimodality::{multimodality, Multimodality, DIP_ALPHA};
 pub use outliers::{tukey_outliers, TukeyOutliers};
 pub use proportions::{share_ci, share_difference_ci, share_half_width};
 pub use quantile_ci::{quantile_ci, samples_for_quantile, QuantileCi};
 pub use quantiles::normal_quantile;
-pub use ratio::{ratio_of_means, ratio_sd, RatioEstimate};
+pub use ratio::{ratio_from_moments, ratio_of_means, ratio_sd, RatioEstimate};
 pub use sequential::{sequential_look, SequentialDesign, SequentialLook, SequentialVerdict};
 pub use student_t::{mean_ci, t_quantile, MeanCi};
 pub use summary::{median_of_sorted, percentile_of_sorted, Summary};
-pub use tost::{tost_welch, Tost};
+pub use tost::{tost_from_moments, tost_welch, Tost};
 pub use trend::{mann_kendall, MannKendall};
-pub use welch::{welch_t_test, WelchTest};
+pub use welch::{welch_from_moments, welch_t_test, WelchTest};
 pub use zipf_mass::{harmonic, zipf_hot_items};
 
 /// A closed interval `[lo, hi]`.

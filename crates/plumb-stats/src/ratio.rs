@@ -1,7 +1,7 @@
 //! The ratio of two means with its Fieller interval and spread (RatioSD), checked against scipy.
 use crate::error::check_level;
 use crate::student_t::t_quantile;
-use crate::{check_finite, mean, variance, Interval, StatsError};
+use crate::{check_finite, mean, variance, Interval, Moments, StatsError};
 
 /// The ratio mean(new) / mean(base) with its uncertainty.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,31 +43,35 @@ fn spread_of_ratio(new_mean: f64, base_mean: f64, new_var: f64, base_var: f64) -
 /// right for a ratio.
 pub fn ratio_of_means(base: &[f64], new: &[f64], level: f64) -> Result<RatioEstimate, StatsError> {
     check_level(level)?;
-    check_finite(base, 2)?;
-    check_finite(new, 2)?;
-    let (a, b) = (mean(new), mean(base));
-    let (na, nb) = (new.len() as f64, base.len() as f64);
-    let (sa2, sb2) = (variance(new), variance(base));
-    let (va, vb) = (sa2 / na, sb2 / nb);
+    ratio_from_moments(&Moments::of(base)?, &Moments::of(new)?, level)
+}
+
+/// `ratio_of_means` from each side's size, mean and variance.
+pub fn ratio_from_moments(
+    base: &Moments,
+    new: &Moments,
+    level: f64,
+) -> Result<RatioEstimate, StatsError> {
+    check_level(level)?;
+    let (a, b) = (new.mean, base.mean);
+    let (na, nb) = (new.n as f64, base.n as f64);
+    let (sa2, sb2) = (new.variance, base.variance);
+    let (va, vb) = (new.mean_variance(), base.mean_variance());
     let r = a / b;
     let ratio_sd = spread_of_ratio(a, b, sa2, sb2);
+    let exact = |interval| RatioEstimate {
+        ratio: r,
+        interval,
+        level,
+        ratio_sd,
+    };
     if b == 0.0 {
-        return Ok(RatioEstimate {
-            ratio: r,
-            interval: None,
-            level,
-            ratio_sd,
-        });
+        return Ok(exact(None));
     }
     let denom = va * va / (na - 1.0) + r.powi(4) * vb * vb / (nb - 1.0);
     if denom == 0.0 {
         // Both samples constant: the ratio is known exactly.
-        return Ok(RatioEstimate {
-            ratio: r,
-            interval: Some(Interval { lo: r, hi: r }),
-            level,
-            ratio_sd,
-        });
+        return Ok(exact(Some(Interval { lo: r, hi: r })));
     }
     let df = (va + r * r * vb).powi(2) / denom;
     let t = t_quantile(1.0 - (1.0 - level) / 2.0, df);
@@ -84,12 +88,7 @@ pub fn ratio_of_means(base: &[f64], new: &[f64], level: f64) -> Result<RatioEsti
     } else {
         None
     };
-    Ok(RatioEstimate {
-        ratio: r,
-        interval,
-        level,
-        ratio_sd,
-    })
+    Ok(exact(interval))
 }
 
 #[cfg(test)]

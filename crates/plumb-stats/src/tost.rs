@@ -1,7 +1,7 @@
 //! Equivalence within a margin by two one-sided Welch tests (TOST), checked against statsmodels.
 use crate::student_t::t_sf;
 use crate::welch::welch_parts;
-use crate::{check_finite, StatsError};
+use crate::{Moments, StatsError};
 
 /// Two one-sided Welch t-tests (TOST) for equivalence of two means within ±`margin`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,8 +18,15 @@ pub struct Tost {
 /// TOST on mean(new) - mean(base) with absolute margin `margin` (> 0), as statsmodels'
 /// `ttost_ind(new, base, -margin, margin, usevar="unequal")`.
 pub fn tost_welch(base: &[f64], new: &[f64], margin: f64) -> Result<Tost, StatsError> {
-    check_finite(base, 2)?;
-    check_finite(new, 2)?;
+    Ok(tost_from_moments(
+        &Moments::of(base)?,
+        &Moments::of(new)?,
+        margin,
+    ))
+}
+
+/// `tost_welch` from each side's size, mean and variance.
+pub fn tost_from_moments(base: &Moments, new: &Moments, margin: f64) -> Tost {
     let w = welch_parts(new, base);
     let (p_lower, p_upper) = if w.se == 0.0 {
         let inside = |b: bool| if b { 0.0 } else { 1.0 };
@@ -30,12 +37,12 @@ pub fn tost_welch(base: &[f64], new: &[f64], margin: f64) -> Result<Tost, StatsE
             t_sf((margin - w.diff) / w.se, w.df),
         )
     };
-    Ok(Tost {
+    Tost {
         margin,
         p_lower,
         p_upper,
         p: p_lower.max(p_upper),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Welch's t-test: two means with unequal variances, checked against scipy.
 use crate::student_t::t_sf;
-use crate::{check_finite, mean, variance, StatsError};
+use crate::{Moments, StatsError};
 
 /// Welch's unequal-variances t-test of mean(x) - mean(y).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,22 +18,27 @@ pub(crate) struct WelchParts {
     pub df: f64,
 }
 
-pub(crate) fn welch_parts(x: &[f64], y: &[f64]) -> WelchParts {
-    let (nx, ny) = (x.len() as f64, y.len() as f64);
-    let (vx, vy) = (variance(x) / nx, variance(y) / ny);
+pub(crate) fn welch_parts(x: &Moments, y: &Moments) -> WelchParts {
+    let (nx, ny) = (x.n as f64, y.n as f64);
+    let (vx, vy) = (x.mean_variance(), y.mean_variance());
     let se2 = vx + vy;
     let df = se2 * se2 / (vx * vx / (nx - 1.0) + vy * vy / (ny - 1.0));
     WelchParts {
-        diff: mean(x) - mean(y),
+        diff: x.mean - y.mean,
         se: se2.sqrt(),
         // Two constant samples: df is 0/0; any df gives the same (degenerate) answer.
         df: if df.is_finite() { df } else { nx + ny - 2.0 },
     }
 }
 
+/// Welch's unequal-variances t-test of mean(x) - mean(y).
 pub fn welch_t_test(x: &[f64], y: &[f64]) -> Result<WelchTest, StatsError> {
-    check_finite(x, 2)?;
-    check_finite(y, 2)?;
+    Ok(welch_from_moments(&Moments::of(x)?, &Moments::of(y)?))
+}
+
+/// Welch's test from each side's size, mean and variance (scipy's
+/// `ttest_ind_from_stats(..., equal_var=False)`).
+pub fn welch_from_moments(x: &Moments, y: &Moments) -> WelchTest {
     let w = welch_parts(x, y);
     if w.se == 0.0 {
         // No spread at all: any difference is certain, none is certainly none.
@@ -43,14 +48,14 @@ pub fn welch_t_test(x: &[f64], y: &[f64]) -> Result<WelchTest, StatsError> {
         } else {
             w.diff.signum() * f64::INFINITY
         };
-        return Ok(WelchTest { t, df: w.df, p });
+        return WelchTest { t, df: w.df, p };
     }
     let t = w.diff / w.se;
-    Ok(WelchTest {
+    WelchTest {
         t,
         df: w.df,
         p: (2.0 * t_sf(t.abs(), w.df)).min(1.0),
-    })
+    }
 }
 
 #[cfg(test)]

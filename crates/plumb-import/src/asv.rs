@@ -1,0 +1,297 @@
+//! airspeed velocity (asv) result files (`results/<machine>/<commit>-<env>.json`, format
+//! version 2): each benchmark a row of the columns `result_columns` names, each parameter
+//! combination (the product of `params`, the first slowest) one entry of its lists. asv
+//! keeps each combination's samples only with `--record-samples` (each the time of one
+//! call, averaged over `stats_number` calls); without them, its summary: the median,
+//! asv's own 99 % interval of it, and the sample count. A `null` result failed, a NaN one
+//! was skipped by the benchmark. Units come from `results/benchmarks.json` when it is
+//! beside the results, else from the name (`time_` in seconds, `mem_`/`peakmem_` bytes).
+//! asv writes NaN and Infinity as bare JSON literals; they are read as strings.
+
+use crate::error::ImportError;
+use crate::{ForeignTool, Reading};
+use plumb_model::quantity::Confidence;
+use plumb_model::{
+    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ReportedInterval,
+    ReportedStatistic, ReportedSummary, ResultDocument, Source, Unit,
+};
+use serde_json::Value;
+
+/// Whether `text` may be an asv result that plain JSON refused (bare NaN literals).
+pub fn may_be(text: &str) -> bool {
+    text.contains("\"result_columns\"")
+}
+
+/// `text` with the bare literals `NaN`, `Infinity` and `-Infinity` outside strings
+/// turned into the strings "NaN", "Infinity", "-Infinity", so a JSON parser takes it.
+pub fn literals_as_strings(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == '"' {
+            in_string = true;
+        } else if let Some(lit) = ["NaN", "-Infinity", "Infinity"]
+            .into_iter()
+            .find(|l| rest.starts_with(l))
+        {
+            out.push('"');
+            out.push_str(lit);
+            out.push('"');
+            rest = &rest[lit.len()..];
+            continue;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// An object with asv's `result_columns` and `results`.
+pub fn recognises(v: &Value) -> bool {
+    v.get("result_columns").is_some_and(Value::is_array)
+        && v.get("results").is_some_and(Value::is_object)
+}
+
+/// What `benchmarks.json` (or the name) says a benchmark measures.
+struct Kind {
+    metric: Metric,
+    info: MetricInfo,
+    /// Nanoseconds per unit of the file's values (1e9 for seconds), or 1.
+    scale: f64,
+    param_names: Vec<String>,
+}
+
+fn kind(name: &str, described: Option<&Value>) -> Kind {
+    let unit = described.and_then(|d| d["unit"].as_str());
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let param_names = described
+        .and_then(|d| d["param_names"].as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let time = unit == Some("seconds") || (unit.is_none() && last.starts_with("time"));
+    let bytes = unit == Some("bytes") || (unit.is_none() && last.contains("mem_"));
+    let (metric, info, scale) = if time {
+        let info = MetricInfo::known(&Metric::WallTime, Source::Measured);
+        (Metric::WallTime, info, 1e9)
+    } else {
+        let named = if bytes { "memory" } else { "tracked" };
+        let info = MetricInfo {
+            unit: if bytes { Unit::Bytes } else { Unit::Count },
+            source: Source::Measured,
+            aggregate: plumb_model::Aggregate::Sum,
+        };
+        (Metric::Named(named.into()), info, 1.0)
+    };
+    Kind {
+        metric,
+        info,
+        scale,
+        param_names,
+    }
+}
+
+/// Reads an asv result; `benchmarks` is `benchmarks.json`, when it was found.
+pub fn read(
+    v: &Value,
+    benchmarks: Option<&Value>,
+) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    match v["version"].as_u64() {
+        Some(2) => {}
+        other => {
+            let version = other.map_or("no".to_string(), |n| n.to_string());
+            return Err(ImportError::at(
+                "version",
+                format!("asv result format version {version}; plumb reads version 2 (asv 0.5 and later)"),
+            ));
+        }
+    }
+    let columns: Vec<&str> = v["result_columns"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut reading = Reading::new(ForeignTool::Asv, Environment::default());
+    if benchmarks.is_none() {
+        reading.notes.push(
+            "no benchmarks.json beside it: units and parameter names taken from the names".into(),
+        );
+    }
+    let results = v["results"].as_object().into_iter().flatten();
+    for (name, row) in results {
+        let col = |key: &str| {
+            let i = columns.iter().position(|c| *c == key)?;
+            row.get(i).filter(|x| !x.is_null())
+        };
+        let k = kind(name, benchmarks.and_then(|b| b.get(name)));
+        for combo in combinations(name, col("params"), &k.param_names) {
+            read_combination(&mut reading, name, &combo, &k, &col);
+        }
+    }
+    Ok(reading.done())
+}
+
+/// One parameter combination: its index in the lists, its name and parameters.
+struct Combination {
+    index: usize,
+    name: String,
+    parameters: Vec<(String, String)>,
+}
+
+/// The product of the parameter lists, the first slowest, as asv orders its lists.
+fn combinations(name: &str, params: Option<&Value>, names: &[String]) -> Vec<Combination> {
+    let lists: Vec<Vec<String>> = params
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            let values = l.as_array().into_iter().flatten();
+            values
+                .map(|x| x.as_str().map_or(x.to_string(), String::from))
+                .collect()
+        })
+        .collect();
+    let mut combos = vec![Vec::<String>::new()];
+    for list in &lists {
+        combos = combos
+            .iter()
+            .flat_map(|c| {
+                list.iter()
+                    .map(move |x| [c.clone(), vec![x.clone()]].concat())
+            })
+            .collect();
+    }
+    combos
+        .into_iter()
+        .enumerate()
+        .map(|(index, values)| {
+            let parameters: Vec<(String, String)> = values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let key = names.get(i).cloned().unwrap_or(format!("param{}", i + 1));
+                    (key, v)
+                })
+                .collect();
+            let suffix: String = parameters
+                .iter()
+                .map(|(k, v)| format!("/{k}={v}"))
+                .collect();
+            Combination {
+                index,
+                name: format!("{name}{suffix}"),
+                parameters,
+            }
+        })
+        .collect()
+}
+
+fn read_combination<'v>(
+    reading: &mut Reading,
+    name: &str,
+    combo: &Combination,
+    k: &Kind,
+    col: &dyn Fn(&str) -> Option<&'v Value>,
+) {
+    let at = |key: &str| {
+        col(key)
+            .and_then(|l| l.get(combo.index))
+            .filter(|x| !x.is_null())
+    };
+    let mut b = Benchmark::new(&combo.name, BenchmarkKind::Function);
+    b.series = (!combo.parameters.is_empty()).then(|| name.to_string());
+    b.parameters = combo.parameters.iter().cloned().collect();
+    let place = format!("results[{name:?}]");
+    let Some(result) = at("result") else {
+        b.set_function(FunctionInfo {
+            failure: Some("failed: asv recorded no result".into()),
+            ..FunctionInfo::default()
+        });
+        reading.keep(&place, b, Ok(()));
+        return;
+    };
+    if result.as_str() == Some("NaN") {
+        let note = format!(
+            "{place}: {} was skipped by the benchmark (NaN); left out",
+            combo.name
+        );
+        reading.notes.push(note);
+        return;
+    }
+    b.metrics.insert(k.metric.clone(), k.info);
+    let filled = match at("samples") {
+        Some(samples) => fill_samples(&mut b, k, samples, at("stats_number")),
+        None => fill_summary(&mut b, k, result, &at),
+    };
+    reading.keep(&place, b, filled);
+}
+
+/// A number asv wrote, or why it is not a measurement.
+fn measurement(x: &Value) -> Result<f64, String> {
+    x.as_f64()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("{x} is not a measurement"))
+}
+
+fn fill_samples(
+    b: &mut Benchmark,
+    k: &Kind,
+    samples: &Value,
+    number: Option<&Value>,
+) -> Result<(), String> {
+    let number = number.and_then(Value::as_u64).unwrap_or(1);
+    if number == 0 {
+        return Err("stats_number is 0: no calls a sample".into());
+    }
+    let list = samples.as_array().ok_or("samples is not a list")?;
+    for (i, s) in list.iter().enumerate() {
+        let v = measurement(s).map_err(|e| format!("sample {i}: {e}"))?;
+        let total = (v * k.scale * number as f64).round() as u64;
+        b.samples.push(number, &[(k.metric.clone(), total)]);
+    }
+    if b.samples.is_empty() {
+        return Err("no samples".into());
+    }
+    Ok(())
+}
+
+fn fill_summary<'v>(
+    b: &mut Benchmark,
+    k: &Kind,
+    result: &Value,
+    at: &dyn Fn(&str) -> Option<&'v Value>,
+) -> Result<(), String> {
+    let median = measurement(result)? * k.scale;
+    let bound = |key: &str| {
+        at(key)
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite())
+            .map(|v| v * k.scale)
+    };
+    let interval = match (bound("stats_ci_99_a"), bound("stats_ci_99_b")) {
+        (Some(lo), Some(hi)) if lo <= median && median <= hi => Some(ReportedInterval {
+            of: ReportedStatistic::Median,
+            lo,
+            hi,
+            level: Confidence::new(0.99),
+        }),
+        _ => None,
+    };
+    let summary = ReportedSummary {
+        n: at("stats_repeat").and_then(Value::as_u64),
+        median: Some(median),
+        interval,
+        ..ReportedSummary::default()
+    };
+    b.reported.insert(k.metric.clone(), summary);
+    Ok(())
+}
