@@ -2,7 +2,8 @@
 //! the summaries support and no more. Each side's mean, standard deviation and count
 //! give Welch's test, TOST and Fieller's interval as samples do; each side's interval of
 //! one statistic at a stated level gives the ratio's interval [lo_B / hi_A, hi_B / lo_A]
-//! at the two levels together; one value a side gives no verdict, and says so.
+//! at the two levels together (a side with samples gives its own interval of that
+//! statistic at that level); one value a side gives no verdict, and says so.
 //!
 //! Written here rather than taken from a crate because it is the verdict logic.
 
@@ -27,16 +28,18 @@ pub fn judge_summaries(
     confidence: Confidence,
     effect: Fraction,
 ) -> Option<Comparison> {
+    let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
+    if let (Some(b), Some(n)) = (counted_only(base), counted_only(cand)) {
+        by_counts(&mut c, b, n);
+        return Some(c);
+    }
     if summary(base, metric).is_none() && summary(cand, metric).is_none() {
         return None;
     }
-    let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
     c.metric = metric.clone();
     if let (Some(b), Some(n)) = (moments(base, metric), moments(cand, metric)) {
         by_moments(&mut c, &b, &n);
-    } else if let (Some(b), Some(n)) =
-        (stated_interval(base, metric), stated_interval(cand, metric))
-    {
+    } else if let Some((b, n)) = stated_pair(base, cand, metric) {
         by_intervals(&mut c, b, n);
     } else {
         c.reason = VerdictReason::CannotCompare {
@@ -46,6 +49,51 @@ pub fn judge_summaries(
         };
     }
     Some(c)
+}
+
+/// Instructions per operation counted by a simulator, for a benchmark that has nothing
+/// else (gungraun's): no samples and no summary.
+fn counted_only(b: &Benchmark) -> Option<f64> {
+    if !b.samples.is_empty() || !b.reported.is_empty() {
+        return None;
+    }
+    let per_op = b.simulated.as_ref()?.per_op(&Metric::Instructions);
+    (per_op.len() == 1).then(|| per_op[0])
+}
+
+/// Judges simulated instruction counts by their ratio alone: they are exact for the run
+/// simulated, so there is no interval to take; beyond the SESOI more or fewer, within it
+/// equivalent.
+fn by_counts(c: &mut Comparison, base: f64, new: f64) {
+    let sesoi = c.sesoi.get();
+    c.metric = Metric::Instructions;
+    c.from_summaries = Some(SummaryBasis::SimulatedCounts);
+    if base <= 0.0 {
+        c.reason = VerdictReason::BaselineNearZero {
+            baseline_mean: base,
+        };
+        return;
+    }
+    c.ratio = new / base;
+    c.ratio_ci = Some(Interval {
+        lo: c.ratio,
+        hi: c.ratio,
+    });
+    (c.verdict, c.reason) = if c.ratio > 1.0 + sesoi || c.ratio < 1.0 - sesoi {
+        let v = if c.ratio > 1.0 {
+            Verdict::Slower
+        } else {
+            Verdict::Faster
+        };
+        (
+            v,
+            VerdictReason::BeyondSesoi {
+                constant_samples: false,
+            },
+        )
+    } else {
+        (Verdict::Equivalent, VerdictReason::WithinSesoi)
+    };
 }
 
 /// The harness's summary of `metric`, when `b` has it and no samples.
@@ -116,6 +164,45 @@ fn stated_interval(b: &Benchmark, metric: &Metric) -> Option<Stated> {
         value,
         interval: Interval { lo: i.lo, hi: i.hi },
         alpha: i.level?.alpha(),
+    })
+}
+
+/// Both sides' intervals of one statistic: each summary's own, and for a side with
+/// samples its own interval of the statistic the other side's summary bounds, at that
+/// summary's level (the median's order-statistic interval, or the mean's over its
+/// replicates).
+fn stated_pair(base: &Benchmark, cand: &Benchmark, metric: &Metric) -> Option<(Stated, Stated)> {
+    match (stated_interval(base, metric), stated_interval(cand, metric)) {
+        (Some(b), Some(n)) => Some((b, n)),
+        (Some(b), None) if summary(cand, metric).is_none() => {
+            Some((b, from_samples(cand, metric, b)?))
+        }
+        (None, Some(n)) if summary(base, metric).is_none() => {
+            Some((from_samples(base, metric, n)?, n))
+        }
+        _ => None,
+    }
+}
+
+/// A side's own interval of the statistic `like` bounds, at `like`'s level.
+fn from_samples(b: &Benchmark, metric: &Metric, like: Stated) -> Option<Stated> {
+    let values = b.analysed(metric);
+    let level = 1.0 - like.alpha;
+    let (value, interval) = match like.of {
+        ReportedStatistic::Median => {
+            let m = plumb_stats::median_ci(&values, level).ok()?;
+            (m.median, m.interval)
+        }
+        ReportedStatistic::Mean => {
+            let m = plumb_stats::mean_ci(&replicates(b, metric, &values), level).ok()?;
+            (m.mean, m.interval)
+        }
+        ReportedStatistic::Unknown => return None,
+    };
+    Some(Stated {
+        value,
+        interval,
+        ..like
     })
 }
 

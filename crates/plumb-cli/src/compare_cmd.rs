@@ -39,9 +39,9 @@ pub fn import_format(name: &str) -> Result<ForeignTool, String> {
 /// that was not taken.
 fn said(path: &Path, i: plumb_import::Imported) -> ResultDocument {
     eprintln!(
-        "plumb: note: {} is a {} export: read are {}; no machine record beyond its own, no run order",
+        "plumb: note: {} is {} export: read are {}; no machine record beyond its own, no run order",
         path.display(),
-        i.tool.name(),
+        plumb_import::a_or_an(i.tool.name()),
         i.tool.carries()
     );
     for note in &i.notes {
@@ -87,7 +87,7 @@ pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
     let mut doc = match ResultDocument::from_json(text) {
         Ok(doc) => doc,
         Err(e @ (ModelError::Foreign { .. } | ModelError::NotJson(_))) => {
-            match plumb_import::import_text(text, None).map_err(|e| failed(&e))? {
+            match plumb_import::read_text(text, None, Some(path)).map_err(|e| failed(&e))? {
                 Some(imported) => said(path, imported),
                 None if matches!(e, ModelError::NotJson(_)) => return Err(failed(&e)),
                 None => return Err(failed(&NOT_IMPORTED)),
@@ -141,7 +141,11 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
             .iter()
             .filter(|b| b.load().is_none())
             .peekable();
-        timed.peek().is_none() || timed.any(|b| b.metrics.contains_key(&a.metric))
+        // A benchmark with only a simulator's counts (gungraun's) is judged by them.
+        timed.peek().is_none()
+            || timed.any(|b| {
+                b.metrics.contains_key(&a.metric) || (b.samples.is_empty() && b.simulated.is_some())
+            })
     };
     if !measured(&base) || !measured(&new) {
         return Err(CliError(format!(

@@ -42,7 +42,7 @@ fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {
         .as_deref()
         .unwrap_or("an unknown CPU");
     let what = match &doc.settings.producer {
-        ProducerSettings::Imported { tool } => format!("a {tool} export"),
+        ProducerSettings::Imported { tool } => format!("{} export", plumb_import::a_or_an(tool)),
         _ => format!("plumb {} result", doc.tool.version),
     };
     let mut out = format!("{path}: {what}, {when}, on {host} ({cpu})\n\n");

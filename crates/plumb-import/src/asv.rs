@@ -213,7 +213,7 @@ fn read_combination<'v>(
     let place = format!("results[{name:?}]");
     let Some(result) = at("result") else {
         b.set_function(FunctionInfo {
-            failure: Some("failed: asv recorded no result".into()),
+            failure: Some("asv recorded no result (the benchmark raised or timed out)".into()),
             ..FunctionInfo::default()
         });
         reading.keep(&place, b, Ok(()));
@@ -286,11 +286,19 @@ fn fill_summary<'v>(
         }),
         _ => None,
     };
-    let summary = ReportedSummary {
-        n: at("stats_repeat").and_then(Value::as_u64),
-        median: Some(median),
-        interval,
-        ..ReportedSummary::default()
+    // A time's result is the median of its samples; a memory size or a tracked value is
+    // the one value the benchmark gave.
+    let summary = match k.metric {
+        Metric::WallTime => ReportedSummary {
+            n: at("stats_repeat").and_then(Value::as_u64),
+            median: Some(median),
+            interval,
+            ..ReportedSummary::default()
+        },
+        _ => ReportedSummary {
+            value: Some(median),
+            ..ReportedSummary::default()
+        },
     };
     b.reported.insert(k.metric.clone(), summary);
     Ok(())

@@ -85,9 +85,6 @@ pub fn read(text: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
         let note = format!("{}: the file ends inside {:?}; left out", p.place, p.name);
         reading.notes.push(note);
     }
-    reading.notes.push(
-        "Catch2 writes a summary, not samples: verdicts come from each benchmark's mean, standard deviation and count".into(),
-    );
     Ok(reading.done())
 }
 
@@ -115,7 +112,7 @@ fn benchmark(p: &Pending) -> (Benchmark, Result<(), String>) {
     let mut b = Benchmark::new(&p.name, BenchmarkKind::Function);
     if let Some(message) = &p.failed {
         b.set_function(FunctionInfo {
-            failure: Some(format!("failed: {message}")),
+            failure: Some(format!("Catch2: {message}")),
             ..FunctionInfo::default()
         });
         return (b, Ok(()));

@@ -10,6 +10,7 @@ mod criterion;
 mod error;
 mod go;
 mod google_benchmark;
+mod gungraun;
 mod hyperfine;
 mod jmh;
 mod pytest_benchmark;
@@ -33,12 +34,13 @@ pub enum ForeignTool {
     BenchmarkDotNet,
     Asv,
     Catch2,
+    Gungraun,
     Bmf,
 }
 
 impl ForeignTool {
     /// Every tool plumb imports, in the order content is tried.
-    pub const ALL: [ForeignTool; 10] = [
+    pub const ALL: [ForeignTool; 11] = [
         ForeignTool::Hyperfine,
         ForeignTool::GoogleBenchmark,
         ForeignTool::Criterion,
@@ -48,6 +50,7 @@ impl ForeignTool {
         ForeignTool::BenchmarkDotNet,
         ForeignTool::Asv,
         ForeignTool::Catch2,
+        ForeignTool::Gungraun,
         ForeignTool::Bmf,
     ];
 
@@ -62,6 +65,7 @@ impl ForeignTool {
             ForeignTool::BenchmarkDotNet => "BenchmarkDotNet",
             ForeignTool::Asv => "asv",
             ForeignTool::Catch2 => "Catch2",
+            ForeignTool::Gungraun => "gungraun",
             ForeignTool::Bmf => "Bencher Metric Format",
         }
     }
@@ -78,6 +82,7 @@ impl ForeignTool {
             ForeignTool::BenchmarkDotNet => "benchmarkdotnet",
             ForeignTool::Asv => "asv",
             ForeignTool::Catch2 => "catch2",
+            ForeignTool::Gungraun => "gungraun",
             ForeignTool::Bmf => "bmf",
         }
     }
@@ -109,6 +114,9 @@ impl ForeignTool {
             ForeignTool::Catch2 => {
                 "each benchmark's mean with its interval, standard deviation and sample count (a summary: Catch2 writes no samples)"
             }
+            ForeignTool::Gungraun => {
+                "each benchmark's callgrind counts of one simulated call (instructions, data accesses, cache misses, branches): exact, compared by their ratio, never as a time"
+            }
             ForeignTool::Bmf => "one value per benchmark and measure (a summary)",
         }
     }
@@ -130,8 +138,17 @@ pub fn import_path(
     forced: Option<ForeignTool>,
 ) -> Result<Option<Imported>, ImportError> {
     if path.is_dir() {
-        return match forced {
-            Some(ForeignTool::Criterion) | None => {
+        let summaries = gungraun::summaries_under(path);
+        return match (forced, summaries) {
+            (Some(ForeignTool::Gungraun) | None, Some(files)) => {
+                let (doc, notes) = gungraun::read_files(&files)?;
+                Ok(Some(Imported {
+                    tool: ForeignTool::Gungraun,
+                    doc,
+                    notes,
+                }))
+            }
+            (Some(ForeignTool::Criterion) | None, _) => {
                 let (doc, notes) = criterion::read(path)?;
                 Ok(Some(Imported {
                     tool: ForeignTool::Criterion,
@@ -139,7 +156,7 @@ pub fn import_path(
                     notes,
                 }))
             }
-            Some(t) => Err(ImportError::at(
+            (Some(t), _) => Err(ImportError::at(
                 path.display().to_string(),
                 format!("a directory; {} results are a file", t.name()),
             )),
@@ -158,8 +175,14 @@ pub fn import_text(
     read_text(text, forced, None)
 }
 
-/// Reads `text`, read from `path` when it was a file (asv finds its units beside it).
-fn read_text(
+/// "a hyperfine", "an asv": a tool's name with its article.
+pub fn a_or_an(name: &str) -> String {
+    let vowel = name.starts_with(|c: char| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// `import_text` for text read from `path` (asv finds its units beside its file).
+pub fn read_text(
     text: &str,
     forced: Option<ForeignTool>,
     path: Option<&Path>,
@@ -182,6 +205,17 @@ fn read_text(
         }
         ForeignTool::Go => go::read_output(text)?,
         ForeignTool::Catch2 => catch2::read(text)?,
+        ForeignTool::Gungraun if json.is_err() => {
+            let lines = gungraun::lines(text).ok_or_else(|| {
+                ImportError::at("", "neither a gungraun summary nor its JSON lines")
+            })?;
+            let placed = lines.into_iter().enumerate();
+            gungraun::read_all(
+                placed
+                    .map(|(i, v)| (format!("line {}", i + 1), v))
+                    .collect(),
+            )
+        }
         ForeignTool::Asv => {
             let v = json.map_err(|e| ImportError::at("", format!("not JSON ({e})")))?;
             asv::read(&v, asv_benchmarks(path).as_ref())?
@@ -209,6 +243,7 @@ fn read_json(tool: ForeignTool, v: &Value) -> Result<(ResultDocument, Vec<String
         ForeignTool::Hyperfine => Ok(alone(hyperfine::read(v)?)),
         ForeignTool::GoogleBenchmark => Ok(alone(google_benchmark::read(v)?)),
         ForeignTool::PytestBenchmark => pytest_benchmark::read(v),
+        ForeignTool::Gungraun => gungraun::read(v),
         ForeignTool::Jmh => jmh::read(v),
         ForeignTool::BenchmarkDotNet => benchmark_dotnet::read(v),
         ForeignTool::Bmf => bmf::read(v),
@@ -224,13 +259,14 @@ type Recognises = fn(&Value) -> bool;
 /// The format an input is in, by its content (`json`: the input parsed, when it is JSON).
 fn detect(json: Option<&Value>, text: &str) -> Option<ForeignTool> {
     if let Some(v) = json {
-        let by_shape: [(ForeignTool, Recognises); 7] = [
+        let by_shape: [(ForeignTool, Recognises); 8] = [
             (ForeignTool::Hyperfine, hyperfine::recognises),
             (ForeignTool::GoogleBenchmark, google_benchmark::recognises),
             (ForeignTool::PytestBenchmark, pytest_benchmark::recognises),
             (ForeignTool::Jmh, jmh::recognises),
             (ForeignTool::BenchmarkDotNet, benchmark_dotnet::recognises),
             (ForeignTool::Asv, asv::recognises),
+            (ForeignTool::Gungraun, gungraun::recognises),
             // Last: its shape (an object of objects with values) is the loosest.
             (ForeignTool::Bmf, bmf::recognises),
         ];
@@ -238,6 +274,9 @@ fn detect(json: Option<&Value>, text: &str) -> Option<ForeignTool> {
     }
     if catch2::recognises(text) {
         return Some(ForeignTool::Catch2);
+    }
+    if gungraun::lines(text).is_some() {
+        return Some(ForeignTool::Gungraun);
     }
     go::recognises_output(text).then_some(ForeignTool::Go)
 }

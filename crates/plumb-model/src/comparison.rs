@@ -165,6 +165,9 @@ pub enum SummaryBasis {
     /// is [lo_new / hi_base, hi_new / lo_base], holding at the comparison's `level`
     /// (1 − the two sides' α together).
     Intervals { of: ReportedStatistic },
+    /// Instructions per operation a simulator counted (gungraun's callgrind), exact for
+    /// the run simulated: the ratio alone, beyond or within the SESOI.
+    SimulatedCounts,
 }
 
 /// One counter per operation (or IPC) of the candidate against the baseline.

@@ -50,20 +50,9 @@ pub fn render_document_comparison(
 fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> String {
     let mut out = String::new();
     let mean = |d: &ResultDocument, name: &str| {
-        d.benchmark(name).map_or("-".to_string(), |b| {
-            let value = match b.reported.get(&c.metric).filter(|_| b.samples.is_empty()) {
-                // A harness's summary: the figure of the statistic judged, where it gave one.
-                Some(r) => match c.question {
-                    plumb_model::Question::Mean => r.mean.or(r.value),
-                    plumb_model::Question::Typical => r.median,
-                    _ => None,
-                },
-                None => c.question.of(&b.analysed(&c.metric)),
-            };
-            value.map_or("-".to_string(), |v| {
-                format::value(format::unit_of(b, &c.metric), v)
-            })
-        })
+        d.benchmark(name)
+            .and_then(|b| compared_value(b, c))
+            .map_or("-".to_string(), |(v, unit)| format::value(unit, v))
     };
     let statistic = match c.question {
         plumb_model::Question::Mean => String::new(),
@@ -101,6 +90,25 @@ fn comparison(base: &ResultDocument, new: &ResultDocument, c: &Comparison) -> St
     }
     out.push_str(&crate::terminal::explained(c, 4));
     out
+}
+
+/// The statistic `c` compared, of one side, with its unit: from the samples, from the
+/// harness's summary (the figure of that statistic, where it gave one), or a simulator's
+/// instructions per operation.
+fn compared_value(b: &plumb_model::Benchmark, c: &Comparison) -> Option<(f64, Unit)> {
+    if c.from_summaries == Some(plumb_model::SummaryBasis::SimulatedCounts) {
+        let v = b.simulated.as_ref()?.per_op(&c.metric).first().copied()?;
+        return Some((v, Unit::Count));
+    }
+    let value = match b.reported.get(&c.metric).filter(|_| b.samples.is_empty()) {
+        Some(r) => match c.question {
+            plumb_model::Question::Mean => r.mean.or(r.value),
+            plumb_model::Question::Typical => r.median,
+            _ => None,
+        },
+        None => c.question.of(&b.analysed(&c.metric)),
+    }?;
+    Some((value, format::unit_of(b, &c.metric)))
 }
 
 /// A load benchmark of both results, percentile by percentile.

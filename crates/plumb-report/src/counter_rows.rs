@@ -213,12 +213,14 @@ fn slowdown(b: &Benchmark) -> Option<f64> {
 }
 
 fn simulated_caption(doc: &ResultDocument) -> String {
-    let tool = doc
-        .benchmarks
-        .iter()
-        .find_map(|b| b.simulated.as_ref())
-        .map_or("", |s| s.tool.as_str());
-    format!("Simulated counters per operation ({tool}, this machine's cache sizes; deterministic, one run each):")
+    let sim = doc.benchmarks.iter().find_map(|b| b.simulated.as_ref());
+    let tool = sim.map_or("", |s| s.tool.as_str());
+    // An imported simulation (gungraun's) did not record the caches it modelled.
+    let caches = match sim.and_then(|s| s.caches) {
+        Some(_) => "this machine's cache sizes",
+        None => "cache sizes not recorded",
+    };
+    format!("Simulated counters per operation ({tool}, {caches}; deterministic, one run each):")
 }
 
 /// The benchmarks that were to be simulated and were not, with why.

@@ -74,12 +74,16 @@ fn summary_reason(
             "judged from each side's mean, standard deviation and count (Welch p{}; the samples behind a summary taken as independent)",
             fmt_p(c.welch_p)
         ),
+        SummaryBasis::SimulatedCounts => String::new(),
         SummaryBasis::Intervals { of } => format!(
-            "judged from each side's reported interval of the {}, which hold together at {} confidence: the harness kept no samples",
+            "judged from each side's interval of the {} (the harness's own where it kept no samples), which hold together at {} confidence",
             statistic_name(of),
             c.level
         ),
     };
+    if basis == SummaryBasis::SimulatedCounts {
+        return Some(counts_reason(c, change, sesoi));
+    }
     let said = match &c.reason {
         VerdictReason::BeyondSesoi { .. } => {
             format!("{change}: the whole {ci} lies beyond the SESOI of {sesoi}")
@@ -99,6 +103,16 @@ fn summary_reason(
         _ => return None,
     };
     Some(format!("{said}; {from}"))
+}
+
+/// A verdict on simulated instruction counts: the ratio alone decides.
+fn counts_reason(c: &Comparison, change: &str, sesoi: &str) -> String {
+    let how = "instructions a call as callgrind counted them, exact for the run it simulated: the ratio alone decides (it says nothing of time)";
+    match c.reason {
+        VerdictReason::BeyondSesoi { .. } => format!("{change} beyond the SESOI of {sesoi}; {how}"),
+        VerdictReason::WithinSesoi => format!("{change}, within {sesoi}; {how}"),
+        _ => how.to_string(),
+    }
 }
 
 fn statistic_name(s: ReportedStatistic) -> &'static str {

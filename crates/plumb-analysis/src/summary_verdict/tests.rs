@@ -120,6 +120,22 @@ fn stated_intervals_bound_the_ratio_at_their_levels_together() {
     assert_eq!(c.reason, VerdictReason::NotShown);
 }
 
+/// asv with samples on one commit and without on the next: the samples' own
+/// order-statistic interval of the median at the summary's 99 %.
+#[test]
+fn samples_meet_a_stated_interval_with_their_own_at_its_level() {
+    // 30 samples 100..=129: median 114.5; at 99 % the order statistics of ranks 8 and 23
+    // (scipy binom(30, ½): P(B ≤ 7) = 0.00261 ≤ 0.005 < P(B ≤ 8) = 0.00806): [107, 122].
+    let base = Benchmark::of_wall_times("a", BenchmarkKind::Command, 100..130);
+    let c = judge(&base, &median_in("a", 160.0, 155.0, 165.0, 0.99));
+    assert_eq!(c.verdict, Verdict::Slower);
+    assert_close(c.level.get(), 0.98, 1e-12);
+    let ci = c.ratio_ci.unwrap();
+    assert_close(ci.lo, 155.0 / 122.0, 1e-12);
+    assert_close(ci.hi, 165.0 / 107.0, 1e-12);
+    assert_close(c.ratio, 160.0 / 114.5, 1e-12);
+}
+
 #[test]
 fn one_value_a_side_is_no_verdict_and_says_why() {
     let value = |v| {

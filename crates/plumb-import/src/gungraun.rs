@@ -1,0 +1,154 @@
+//! gungraun's (formerly iai-callgrind's) benchmark summaries: a `summary.json` per
+//! benchmark (`--save-summary=json`, under `target/gungraun`), or the JSON lines
+//! `--output-format=json` prints, one summary a line. Callgrind's counts are exact for the
+//! one run it simulated: each benchmark's `Callgrind` profile total (its `new` values;
+//! `old` is gungraun's own baseline) is kept as simulated counts of one call —
+//! instructions, data reads and writes, L1 and last-level data misses, branches — and
+//! never as a time.
+
+use crate::error::ImportError;
+use crate::{ForeignTool, Reading};
+use plumb_model::{
+    Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument, SimulatedCounts,
+    Source,
+};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A gungraun summary, or a list of them.
+pub fn recognises(v: &Value) -> bool {
+    let one = |v: &Value| v.get("module_path").is_some() && v["profiles"].is_array();
+    match v.as_array() {
+        Some(list) => !list.is_empty() && list.iter().all(one),
+        None => one(v),
+    }
+}
+
+/// Summaries one a line, as `--output-format=json` prints them.
+pub fn lines(text: &str) -> Option<Vec<Value>> {
+    let values: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    (!values.is_empty() && values.iter().all(recognises)).then_some(values)
+}
+
+/// Every `summary.json` under `dir`, in path order; `None` when there is none.
+pub fn summaries_under(dir: &Path) -> Option<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.file_name().is_some_and(|n| n == "summary.json") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    (!found.is_empty()).then_some(found)
+}
+
+/// The summaries in the files `paths`, each read on its own (a bad file is a note).
+pub fn read_files(paths: &[PathBuf]) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let mut values = Vec::new();
+    let mut notes = Vec::new();
+    for p in paths {
+        let read = std::fs::read_to_string(p).map_err(|e| e.to_string());
+        match read.and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string())) {
+            Ok(v) => values.push((p.display().to_string(), v)),
+            Err(e) => notes.push(format!("{}: {e}; left out", p.display())),
+        }
+    }
+    let (doc, mut more) = read_all(values);
+    notes.append(&mut more);
+    Ok((doc, notes))
+}
+
+/// A summary or a list of them, from one file.
+pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let list = match v.as_array() {
+        Some(list) => list.clone(),
+        None => vec![v.clone()],
+    };
+    Ok(read_all(
+        list.into_iter()
+            .enumerate()
+            .map(|(i, v)| (format!("summary {}", i + 1), v))
+            .collect(),
+    ))
+}
+
+/// Summaries with the place each was found.
+pub fn read_all(values: Vec<(String, Value)>) -> (ResultDocument, Vec<String>) {
+    let mut reading = Reading::new(ForeignTool::Gungraun, Environment::default());
+    for (place, v) in values {
+        let Some(module) = v["module_path"].as_str() else {
+            reading
+                .notes
+                .push(format!("{place}: no module_path; left out"));
+            continue;
+        };
+        let name = match v["id"].as_str() {
+            Some(id) => format!("{module}.{id}"),
+            None => module.to_string(),
+        };
+        let mut b = Benchmark::new(name, BenchmarkKind::Function);
+        let filled = counts(&v).map(|sim| b.simulated = Some(sim));
+        reading.keep(&place, b, filled);
+    }
+    reading.done()
+}
+
+/// Callgrind's metric names, and the model's simulated metric each adds to.
+const COUNTED: [(&str, Metric); 11] = [
+    ("Ir", Metric::Instructions),
+    ("Dr", Metric::DataReads),
+    ("Dw", Metric::DataWrites),
+    ("D1mr", Metric::D1Misses),
+    ("D1mw", Metric::D1Misses),
+    ("DLmr", Metric::LlMisses),
+    ("DLmw", Metric::LlMisses),
+    ("Bc", Metric::ConditionalBranches),
+    ("Bcm", Metric::ConditionalMispredictions),
+    ("Bi", Metric::IndirectBranches),
+    ("Bim", Metric::IndirectMispredictions),
+];
+
+/// The `Callgrind` profile's total counts as one simulated run of one call.
+fn counts(v: &Value) -> Result<SimulatedCounts, String> {
+    let profiles = v["profiles"].as_array().ok_or("no profiles")?;
+    let callgrind = profiles
+        .iter()
+        .find(|p| p["tool"] == "Callgrind")
+        .ok_or("no Callgrind profile (gungraun ran other tools only)")?;
+    let metrics = &callgrind["data"]["total"]["metrics"];
+    let schema = v["version"].as_str().unwrap_or("?");
+    let mut sim = SimulatedCounts::new(format!("callgrind (gungraun summary v{schema})"), None);
+    let mut totals: Vec<(Metric, u64)> = Vec::new();
+    for (name, metric) in COUNTED {
+        let Some(new) = metrics.get(name).map(|m| &m["values"]["new"]) else {
+            continue;
+        };
+        let count = new
+            .as_u64()
+            .ok_or_else(|| format!("{name}: {new} is not a count"))?;
+        match totals.iter_mut().find(|(m, _)| *m == metric) {
+            Some((_, t)) => *t += count,
+            None => totals.push((metric, count)),
+        }
+    }
+    if !totals.iter().any(|(m, _)| *m == Metric::Instructions) {
+        return Err("no instruction count (Ir) in the Callgrind total".into());
+    }
+    for (m, _) in &totals {
+        sim.metrics
+            .insert(m.clone(), MetricInfo::known(m, Source::Simulated));
+    }
+    sim.samples.push(1, &totals);
+    Ok(sim)
+}
