@@ -111,6 +111,21 @@ pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
     Ok(doc)
 }
 
+/// Whether `doc` measured `metric`. Load results carry latency histograms, not metric
+/// columns: only the other benchmarks need the metric; a benchmark with only a
+/// simulator's counts (gungraun's) is judged by them.
+fn measures(doc: &ResultDocument, metric: &plumb_model::Metric) -> bool {
+    let mut timed = doc
+        .benchmarks
+        .iter()
+        .filter(|b| b.load().is_none())
+        .peekable();
+    timed.peek().is_none()
+        || timed.any(|b| {
+            b.metrics.contains_key(metric) || (b.samples.is_empty() && b.simulated.is_some())
+        })
+}
+
 /// Where the comparison is written, checked before anything is read: never over one of
 /// the results compared (issue 24, defect 1).
 fn outputs(a: &CompareArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, CliError> {
@@ -133,30 +148,13 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new))?;
         return Ok(exit::OK);
     }
-    // Load results carry latency histograms, not metric columns: only the other
-    // benchmarks need the metric.
-    let measured = |d: &ResultDocument| {
-        let mut timed = d
-            .benchmarks
-            .iter()
-            .filter(|b| b.load().is_none())
-            .peekable();
-        // A benchmark with only a simulator's counts (gungraun's) is judged by them.
-        timed.peek().is_none()
-            || timed.any(|b| {
-                b.metrics.contains_key(&a.metric) || (b.samples.is_empty() && b.simulated.is_some())
-            })
-    };
-    if !measured(&base) || !measured(&new) {
-        return Err(CliError(format!(
-            "--metric {}: not measured in {}",
-            a.metric,
-            if measured(&base) {
-                &new_path
-            } else {
-                &base_path
-            }
-        )));
+    for (doc, path) in [(&base, &base_path), (&new, &new_path)] {
+        if !measures(doc, &a.metric) {
+            return Err(CliError(format!(
+                "--metric {}: not measured in {path}",
+                a.metric
+            )));
+        }
     }
     let how = Judging {
         metric: &a.metric,

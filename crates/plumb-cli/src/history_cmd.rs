@@ -31,6 +31,9 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
                     format!("kept before as run {}: not kept again", added.run)
                 };
                 eprintln!("plumb: {}: {said}", file.display());
+                if let Some(note) = outside_series(doc) {
+                    eprintln!("plumb: note: {}: {note}", file.display());
+                }
             }
             Ok(exit::OK)
         }
@@ -51,6 +54,30 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
             Ok(exit::OK)
         }
     }
+}
+
+/// The imported benchmarks whose harness's summary gives no mean and median: kept with
+/// the run, in no series (a series of medians and means mixed would mislead).
+fn outside_series(doc: &ResultDocument) -> Option<String> {
+    let unit = plumb_model::Unit::Nanoseconds;
+    let names: Vec<&str> = (doc.benchmarks.iter())
+        .filter(|b| b.samples.is_empty() && !b.reported.is_empty())
+        .filter(|b| {
+            let points = b.reported.values();
+            points
+                .filter_map(|r| plumb_history::summary_point(r, unit))
+                .count()
+                == 0
+        })
+        .map(|b| b.name.as_str())
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "{} benchmark(s) kept with the run but in no series: their harness's summary gives no mean and median ({})",
+            names.len(),
+            names.join(", ")
+        )
+    })
 }
 
 /// A change as `plumb history changes` names it: SERIES@RUN.

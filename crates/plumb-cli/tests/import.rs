@@ -478,3 +478,60 @@ fn benchmarkdotnet_full_json_is_shown_and_a_brief_one_said() {
         run.stderr
     );
 }
+
+/// asv, Catch2 and gungraun (issue 31): asv's samples on one side meet its summary (the
+/// median's 99 % interval) on the other; Catch2's summaries are judged from mean,
+/// deviation and count; gungraun's counts by their ratio on instructions. Each is
+/// reported and kept; a summary without a mean and median is kept in no series.
+#[test]
+fn asv_catch2_and_gungraun_are_compared_reported_and_kept() {
+    let env = Env::new();
+    let asv = |f: &str| format!("{FIXTURES}/asv/results/vm/{f}");
+    let run = env.plumb(&["compare", &asv("asv-before.json"), &asv("asv-after.json")]);
+    run.assert_code(1);
+    assert!(run.stderr.contains("is an asv export"), "{}", run.stderr);
+    for line in [
+        "median 1.572 µs → 2.488 µs   1.58× slower [1.33, 1.99]",
+        "judged from each side's interval of the median (the harness's own where it kept no samples), which hold together at 98% confidence",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    let c2 = |f: &str| format!("{FIXTURES}/catch2/{f}");
+    let run = env.plumb(&["compare", &c2("catch2-before.xml"), &c2("catch2-after.xml")]);
+    run.assert_code(1);
+    for line in [
+        "35.50 ns → 99.51 ns   2.80× slower [2.38, 3.23]",
+        "judged from each side's mean, standard deviation and count (Welch p=1.20e-15",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    let gg = |f: &str| format!("{FIXTURES}/gungraun/{f}");
+    let run = env.plumb(&["compare", &gg("before"), &gg("after.jsonl")]);
+    run.assert_code(1);
+    for line in [
+        "on instructions per operation",
+        "242.00 → 961.00   3.97× slower [3.97, 3.97]",
+        "exact for the run it simulated: the ratio alone decides",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    let run = env.plumb(&["report", &c2("catch2-before.xml"), "-o", "-"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("sums/sum 1024"), "report");
+    let store = env.path("h.db");
+    let store = store.to_str().unwrap();
+    let summary = format!("{FIXTURES}/pytest/pytest-saved-summary.json");
+    for file in [&summary, &c2("catch2-before.xml")] {
+        let run = env.plumb(&["history", "add", file, "--history", store]);
+        run.assert_code(0);
+        let outside = run.stderr.contains("kept with the run but in no series");
+        assert_eq!(outside, file.ends_with(".xml"), "{}", run.stderr);
+    }
+    let run = env.plumb(&["history", "list", "--history", store]);
+    assert!(
+        run.stdout.contains("test_sums.py::test_sum[1024]"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("sums/sum 64"), "{}", run.stdout);
+}

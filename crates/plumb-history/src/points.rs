@@ -37,8 +37,20 @@ pub fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(Ser
     out
 }
 
-/// A command's or function's metrics, from their statistics.
+/// A command's or function's metrics, from their statistics; an imported benchmark that
+/// kept only its harness's summary, from that summary where it gives both a mean and a
+/// median (a series of one but not the other would mix statistics).
 fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
+    if b.samples.is_empty() && !b.reported.is_empty() {
+        return b
+            .reported
+            .iter()
+            .filter_map(|(metric, r)| {
+                let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
+                Some((metric.to_string(), summary_point(r, unit)?))
+            })
+            .collect();
+    }
     b.stats
         .iter()
         .map(|(metric, stats)| {
@@ -59,6 +71,24 @@ fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
             (metric.to_string(), point)
         })
         .collect()
+}
+
+/// A harness's summary as a point: its mean and median, the standard error from its
+/// deviation and count; its own interval (at its level, not the result's) is not kept.
+pub fn summary_point(r: &plumb_model::ReportedSummary, unit: Unit) -> Option<Point> {
+    let (mean, median) = (r.mean?, r.median?);
+    let n = r.n.unwrap_or(1);
+    Some(Point {
+        n,
+        mean,
+        median,
+        interval: None,
+        stderr: r
+            .std_dev
+            .filter(|_| n >= 2)
+            .map(|sd| sd / (n as f64).sqrt()),
+        unit,
+    })
 }
 
 /// A load percentile: over the runs of a repeated test (their mean, its interval), else

@@ -303,3 +303,85 @@ fn fill_summary<'v>(
     b.reported.insert(k.metric.clone(), summary);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn fixture(name: &str) -> crate::Imported {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/asv/results/vm");
+        crate::import_path(&Path::new(dir).join(name), None)
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn samples_when_recorded_and_the_median_with_its_interval_otherwise() {
+        let before = fixture("asv-before.json");
+        assert_eq!(before.tool, ForeignTool::Asv);
+        assert!(before.notes.is_empty(), "{:?}", before.notes);
+        // time_sum, size 64: samples[0] = 1.5419998362631304e-06 s, stats_number 1.
+        let b = before
+            .doc
+            .benchmark("bench_sums.Sums.time_sum/size=64")
+            .unwrap();
+        assert_eq!(b.samples.len(), 10);
+        assert_eq!(b.samples.values(&Metric::WallTime).unwrap()[0], 1542);
+        assert_eq!(b.parameters["size"], "64");
+        let failed = before
+            .doc
+            .benchmark("bench_sums.Sums.time_only_small/size=1024");
+        assert!(failed.unwrap().function().unwrap().failure.is_some());
+        // mem_list: 8056 bytes (benchmarks.json: unit "bytes"), one value.
+        let mem = before.doc.benchmark("bench_sums.mem_list").unwrap();
+        let r = &mem.reported[&Metric::Named("memory".into())];
+        assert_eq!((r.value, r.median), (Some(8056.0), None));
+        // time_sum, size 64, without --record-samples: result 2.488499944774958e-06 s,
+        // stats_ci_99_a 2.213e-06, stats_ci_99_b 2.794e-06, stats_repeat 10.
+        let after = fixture("asv-after.json");
+        let b = after
+            .doc
+            .benchmark("bench_sums.Sums.time_sum/size=64")
+            .unwrap();
+        let r = &b.reported[&Metric::WallTime];
+        assert!((r.median.unwrap() - 2488.499944774958).abs() < 1e-6);
+        let i = r.interval.unwrap();
+        assert_eq!(i.of, ReportedStatistic::Median);
+        assert!((i.lo - 2213.0).abs() < 1e-9 && (i.hi - 2794.0).abs() < 1e-9);
+        assert_eq!((r.n, i.level.unwrap().get()), (Some(10), 0.99));
+    }
+
+    #[test]
+    fn bare_nan_is_read_and_a_skipped_or_bad_combination_is_said() {
+        let text = r#"{"a": NaN, "b": "NaN \" -Infinity", "c": [-Infinity, Infinity]}"#;
+        let v: Value = serde_json::from_str(&literals_as_strings(text)).unwrap();
+        assert_eq!(v["a"], "NaN");
+        assert_eq!(v["b"], "NaN \" -Infinity");
+        assert_eq!(v["c"][0], "-Infinity");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/asv/results/vm");
+        let text = std::fs::read_to_string(format!("{dir}/asv-before.json")).unwrap();
+        // time_sum's first result NaN (skipped), its second's fourth sample negative.
+        let broken = text
+            .replacen("[[1.572000087435299e-06,", "[[NaN,", 1)
+            .replacen("3.392100006749388e-05", "-3.3e-05", 1);
+        let imported = crate::import_text(&broken, None).unwrap().unwrap();
+        let notes = imported.notes.join("\n");
+        assert!(
+            notes.contains("time_sum/param1=64 was skipped by the benchmark (NaN)"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("time_sum/param1=1024): sample 3: -0.000033 is not a measurement"),
+            "{notes}"
+        );
+        assert!(notes.contains("no benchmarks.json beside it"), "{notes}");
+        assert!(imported
+            .doc
+            .benchmark("bench_sums.Sums.time_only_small/param1=64")
+            .is_some());
+        let old = text.replacen("\"version\": 2", "\"version\": 1", 1);
+        let err = crate::import_text(&old, None).unwrap_err().to_string();
+        assert!(err.contains("asv result format version 1"), "{err}");
+    }
+}

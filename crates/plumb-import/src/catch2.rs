@@ -173,3 +173,66 @@ fn line_of(text: &str, offset: u64) -> String {
         + 1;
     format!("line {line}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BEFORE: &str = include_str!("../tests/fixtures/catch2/catch2-before.xml");
+
+    #[test]
+    fn each_benchmark_is_its_summary_and_a_throw_a_failure() {
+        assert!(recognises(BEFORE));
+        let (doc, notes) = read(BEFORE).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        // <BenchmarkResults name="sum 64" samples="30" …><mean value="35.5016"
+        // lowerBound="35.4463" upperBound="35.7207" ci="0.95"/>
+        let b = doc.benchmark("sums/sum 64").unwrap();
+        let r = &b.reported[&Metric::WallTime];
+        assert_eq!((r.n, r.mean), (Some(30), Some(35.5016)));
+        let i = r.interval.unwrap();
+        assert_eq!(
+            (i.lo, i.hi, i.level.unwrap().get()),
+            (35.4463, 35.7207, 0.95)
+        );
+        assert!(b.samples.is_empty());
+        let f = doc.benchmark("fails/throws").unwrap().function().unwrap();
+        assert_eq!(f.failure.as_deref(), Some("Catch2: boom"));
+    }
+
+    #[test]
+    fn a_bad_benchmark_fails_alone_and_a_truncated_file_keeps_what_it_holds() {
+        let nan = BEFORE.replacen("value=\"35.5016\"", "value=\"nan\"", 1);
+        let (doc, notes) = read(&nan).unwrap();
+        assert_eq!(doc.benchmarks.len(), 3);
+        assert!(
+            notes[0].contains("(sums/sum 64): mean NaN is not a time"),
+            "{notes:?}"
+        );
+        let none = BEFORE.replacen("samples=\"30\"", "samples=\"0\"", 1);
+        let (_, notes) = read(&none).unwrap();
+        assert!(notes[0].ends_with("no samples"), "{notes:?}");
+        let twice = BEFORE.replacen("name=\"sum 1024\"", "name=\"sum 64\"", 1);
+        let (doc, notes) = read(&twice).unwrap();
+        assert_eq!(doc.benchmarks.len(), 2);
+        assert!(
+            notes[0].contains("a second benchmark named \"sums/sum 64\""),
+            "{notes:?}"
+        );
+        // Cut inside a tag, and between the elements of a benchmark.
+        let at = BEFORE.find("name=\"sum 1024\"").unwrap();
+        let (doc, notes) = read(&BEFORE[..at + 40]).unwrap();
+        assert_eq!(doc.benchmarks.len(), 1);
+        assert!(
+            notes[0].starts_with("line 11: not well-formed XML")
+                && notes[0].ends_with("the rest left out"),
+            "{notes:?}"
+        );
+        let mean = at + BEFORE[at..].find("<mean").unwrap();
+        let (doc, notes) = read(&BEFORE[..mean]).unwrap();
+        assert_eq!(doc.benchmarks.len(), 1);
+        assert!(notes.last().unwrap().contains("left out"), "{notes:?}");
+        let err = read(&BEFORE[..60]).unwrap_err().to_string();
+        assert!(err.starts_with("line 2"), "{err}");
+    }
+}

@@ -152,3 +152,47 @@ fn counts(v: &Value) -> Result<SimulatedCounts, String> {
     sim.samples.push(1, &totals);
     Ok(sim)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/gungraun");
+
+    fn instructions(doc: &ResultDocument, name: &str) -> f64 {
+        let sim = doc.benchmark(name).unwrap().simulated.as_ref().unwrap();
+        sim.per_op(&Metric::Instructions)[0]
+    }
+
+    #[test]
+    fn a_directory_of_summaries_and_json_lines_are_counts_of_one_call() {
+        let dir = Path::new(FIXTURES).join("before");
+        let files = summaries_under(&dir).unwrap();
+        assert_eq!(files.len(), 2);
+        let (doc, notes) = read_files(&files).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        // bench_sum.small: "Ir": {"values": {"new": 242}}; Dr 69, D1mr 0 + D1mw 0.
+        assert_eq!(instructions(&doc, "sums::sums::bench_sum.small"), 242.0);
+        let sim = doc.benchmarks[1].simulated.as_ref().unwrap();
+        assert_eq!(sim.per_op(&Metric::DataReads), [69.0]);
+        assert!(doc.benchmarks[1].samples.is_empty());
+        // after.jsonl: "Ir": {"values": {"new": 961, "old": 242}}: the new run.
+        let text = std::fs::read_to_string(format!("{FIXTURES}/after.jsonl")).unwrap();
+        let lines = lines(&text).unwrap();
+        let placed = lines.into_iter().map(|v| ("l".to_string(), v)).collect();
+        let (doc, _) = read_all(placed);
+        assert_eq!(instructions(&doc, "sums::sums::bench_sum.small"), 961.0);
+    }
+
+    #[test]
+    fn a_summary_without_callgrind_or_with_a_bad_count_fails_alone() {
+        let text = std::fs::read_to_string(format!("{FIXTURES}/after.jsonl")).unwrap();
+        let mut lines = lines(&text).unwrap();
+        lines[0]["profiles"][0]["tool"] = "DHAT".into();
+        lines[1]["profiles"][0]["data"]["total"]["metrics"]["Ir"]["values"]["new"] = "x".into();
+        let (doc, notes) = read(&Value::Array(lines)).unwrap();
+        assert_eq!(doc.benchmarks.len(), 2);
+        assert!(notes[0].contains("no Callgrind profile"), "{notes:?}");
+        assert!(notes[1].contains("Ir: \"x\" is not a count"), "{notes:?}");
+    }
+}
