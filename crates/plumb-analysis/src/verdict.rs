@@ -50,8 +50,13 @@ pub fn judge(
     let s = match Statistics::of(&x, &y, &bt, &ct, level, sesoi) {
         Ok(s) => s,
         Err(e) => {
+            // A side that failed says so, rather than that it has too few samples.
+            let failed = [("the baseline", base), ("the candidate", cand)]
+                .into_iter()
+                .find_map(|(side, b)| Some((side, b.function()?.failure.as_deref()?)));
             c.reason = VerdictReason::CannotCompare {
-                problem: e.to_string(),
+                problem: failed
+                    .map_or(e.to_string(), |(side, why)| format!("{side} failed: {why}")),
                 baseline_n: x.len(),
                 candidate_n: y.len(),
             };

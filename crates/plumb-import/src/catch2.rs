@@ -44,9 +44,12 @@ pub fn read(text: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
                 if reading.doc.benchmarks.is_empty() {
                     return Err(ImportError::at(place, why));
                 }
+                let lost = pending.take().map_or("the rest".to_string(), |p| {
+                    format!("{:?} and the rest", p.name)
+                });
                 reading
                     .notes
-                    .push(format!("{place}: {why}; the rest left out"));
+                    .push(format!("{place}: {why}; {lost} left out"));
                 break;
             }
         };

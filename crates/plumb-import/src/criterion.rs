@@ -42,8 +42,8 @@ pub fn read(dir: &Path) -> Result<(ResultDocument, Vec<String>), ImportError> {
     let found = runs(dir);
     if found.is_empty() {
         return Err(ImportError::at(
-            dir.display().to_string(),
-            "not a criterion output directory: no <benchmark>/new/benchmark.json under it",
+            "",
+            "neither a criterion output directory (no <benchmark>/new/benchmark.json under it) nor gungraun's (no summary.json)",
         ));
     }
     let mut reading = crate::Reading::new(crate::ForeignTool::Criterion, Environment::default());
@@ -230,6 +230,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("x/new")).unwrap();
         let e = read(dir.path()).unwrap_err();
-        assert!(e.why.contains("not a criterion output directory"), "{e}");
+        assert!(
+            e.why.contains("neither a criterion output directory"),
+            "{e}"
+        );
     }
 }

@@ -3,6 +3,8 @@
 //! `iterations`; aggregates (mean, median, stddev) are skipped, as plumb computes its own.
 //! `real_time` and `cpu_time` are per iteration in `time_unit`.
 
+use crate::error::ImportError;
+use crate::{ForeignTool, Reading};
 use plumb_model::quantity::ByteSize;
 use plumb_model::{
     Aggregate, Benchmark, BenchmarkKind, CacheLevel, Environment, Metric, MetricInfo,
@@ -32,45 +34,69 @@ fn cpu_time() -> Metric {
     Metric::Named("cpu-time".into())
 }
 
-pub fn read(v: &Value) -> Result<ResultDocument, String> {
-    let mut doc = super::document(
-        super::ForeignTool::GoogleBenchmark,
-        environment(&v["context"]),
-    );
-    let entries = v["benchmarks"].as_array().ok_or("no \"benchmarks\"")?;
+pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let mut reading = Reading::new(ForeignTool::GoogleBenchmark, environment(&v["context"]));
+    let entries = v["benchmarks"]
+        .as_array()
+        .ok_or_else(|| ImportError::at("", "no \"benchmarks\""))?;
+    // Each name's repetitions, with where it was first found and whether all were read.
+    let mut built: Vec<(String, Benchmark, Result<(), String>)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         if e["run_type"].as_str() == Some("aggregate") {
             continue;
         }
-        let name = e["run_name"]
-            .as_str()
-            .or(e["name"].as_str())
-            .ok_or(format!("benchmarks[{i}]: no name"))?;
-        let iterations = e["iterations"].as_u64().filter(|&n| n > 0).ok_or(format!(
-            "benchmarks[{i}]: \"iterations\" is not a positive count"
-        ))?;
-        let per = unit_ns(e["time_unit"].as_str().unwrap_or("ns"))?;
-        let total = |key: &str| -> Result<u64, String> {
-            let t = e[key]
-                .as_f64()
-                .ok_or(format!("benchmarks[{i}]: \"{key}\" is not a number"))?;
-            Ok((t * per * iterations as f64).round().max(0.0) as u64)
+        let place = format!("benchmarks[{i}]");
+        let Some(name) = e["run_name"].as_str().or(e["name"].as_str()) else {
+            reading.notes.push(format!("{place}: no name; left out"));
+            continue;
         };
-        let values = [
-            (Metric::WallTime, total("real_time")?),
-            (cpu_time(), total("cpu_time")?),
-        ];
-        let b = match doc.benchmarks.iter_mut().position(|b| b.name == name) {
-            Some(k) => &mut doc.benchmarks[k],
+        let k = match built.iter().position(|(_, b, _)| b.name == name) {
+            Some(k) => k,
             None => {
-                doc.benchmarks
-                    .push(new_benchmark(name, doc.benchmarks.is_empty()));
-                doc.benchmarks.last_mut().expect("just pushed")
+                built.push((place.clone(), new_benchmark(name, built.is_empty()), Ok(())));
+                built.len() - 1
             }
         };
-        b.samples.push(iterations, &values);
+        let (first, b, filled) = &mut built[k];
+        if filled.is_ok() {
+            // A later repetition names its own row; the first is the benchmark's place.
+            let at = |why| match *first == place {
+                true => why,
+                false => format!("{place}: {why}"),
+            };
+            *filled = repetition(b, e).map_err(at);
+        }
     }
-    Ok(doc)
+    for (place, b, filled) in built {
+        reading.keep(&place, b, filled);
+    }
+    Ok(reading.done())
+}
+
+/// One repetition's row as a sample of its iterations.
+fn repetition(b: &mut Benchmark, e: &Value) -> Result<(), String> {
+    if e["error_occurred"].as_bool() == Some(true) {
+        let message = e["error_message"].as_str().unwrap_or("no message");
+        return Err(format!("the benchmark reported an error: {message}"));
+    }
+    let iterations = e["iterations"]
+        .as_u64()
+        .filter(|&n| n > 0)
+        .ok_or("\"iterations\" is not a positive count")?;
+    let per = unit_ns(e["time_unit"].as_str().unwrap_or("ns"))?;
+    let total = |key: &str| -> Result<u64, String> {
+        let t = e[key]
+            .as_f64()
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .ok_or(format!("\"{key}\" is {}, not a time", e[key]))?;
+        Ok((t * per * iterations as f64).round() as u64)
+    };
+    let values = [
+        (Metric::WallTime, total("real_time")?),
+        (cpu_time(), total("cpu_time")?),
+    ];
+    b.samples.push(iterations, &values);
+    Ok(())
 }
 
 fn new_benchmark(name: &str, baseline: bool) -> Benchmark {
@@ -139,7 +165,7 @@ mod tests {
     fn repetitions_are_samples_and_aggregates_are_skipped() {
         let v: Value = serde_json::from_str(EXPORT).unwrap();
         assert!(recognises(&v));
-        let doc = read(&v).unwrap();
+        let (doc, _) = read(&v).unwrap();
         assert_eq!(doc.benchmarks.len(), 1);
         let b = &doc.benchmarks[0];
         assert_eq!(b.samples.iterations(), [1000, 1000]);

@@ -17,22 +17,39 @@ use std::path::{Path, PathBuf};
 
 /// A gungraun summary, or a list of them.
 pub fn recognises(v: &Value) -> bool {
-    let one = |v: &Value| v.get("module_path").is_some() && v["profiles"].is_array();
     match v.as_array() {
         Some(list) => !list.is_empty() && list.iter().all(one),
         None => one(v),
     }
 }
 
-/// Summaries one a line, as `--output-format=json` prints them.
-pub fn lines(text: &str) -> Option<Vec<Value>> {
-    let values: Vec<Value> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(serde_json::from_str)
-        .collect::<Result<_, _>>()
-        .ok()?;
-    (!values.is_empty() && values.iter().all(recognises)).then_some(values)
+/// A summary with the place it was found (a file, a line).
+pub type Placed = (String, Value);
+
+/// Summaries one a line, as `--output-format=json` prints them, each with its line; a
+/// line that is not one (a cut last line) is a note. `None` unless the first line is one.
+pub fn lines(text: &str) -> Option<(Vec<Placed>, Vec<String>)> {
+    let mut numbered = (text.lines().enumerate()).filter(|(_, l)| !l.trim().is_empty());
+    let (first_at, first) = numbered.next()?;
+    let first = serde_json::from_str::<Value>(first)
+        .ok()
+        .filter(one)?;
+    let mut values = vec![(format!("line {}", first_at + 1), first)];
+    let mut notes = Vec::new();
+    for (i, line) in numbered {
+        let place = format!("line {}", i + 1);
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) if one(&v) => values.push((place, v)),
+            Ok(_) => notes.push(format!("{place}: not a gungraun summary; left out")),
+            Err(e) => notes.push(format!("{place}: not JSON ({e}); left out")),
+        }
+    }
+    Some((values, notes))
+}
+
+/// One summary: a benchmark's module path and profiles.
+fn one(v: &Value) -> bool {
+    v.get("module_path").is_some() && v["profiles"].is_array()
 }
 
 /// Every `summary.json` under `dir`, in path order; `None` when there is none.
@@ -84,7 +101,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
 }
 
 /// Summaries with the place each was found.
-pub fn read_all(values: Vec<(String, Value)>) -> (ResultDocument, Vec<String>) {
+pub fn read_all(values: Vec<Placed>) -> (ResultDocument, Vec<String>) {
     let mut reading = Reading::new(ForeignTool::Gungraun, Environment::default());
     for (place, v) in values {
         let Some(module) = v["module_path"].as_str() else {
@@ -178,16 +195,25 @@ mod tests {
         assert!(doc.benchmarks[1].samples.is_empty());
         // after.jsonl: "Ir": {"values": {"new": 961, "old": 242}}: the new run.
         let text = std::fs::read_to_string(format!("{FIXTURES}/after.jsonl")).unwrap();
-        let lines = lines(&text).unwrap();
-        let placed = lines.into_iter().map(|v| ("l".to_string(), v)).collect();
+        let (placed, notes) = lines(&text).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
         let (doc, _) = read_all(placed);
         assert_eq!(instructions(&doc, "sums::sums::bench_sum.small"), 961.0);
+        // The last line cut: the first kept, the second said.
+        let (placed, notes) = lines(&text[..text.len() - 100]).unwrap();
+        assert_eq!(placed.len(), 1);
+        assert!(notes[0].starts_with("line 2: not JSON"), "{notes:?}");
     }
 
     #[test]
     fn a_summary_without_callgrind_or_with_a_bad_count_fails_alone() {
         let text = std::fs::read_to_string(format!("{FIXTURES}/after.jsonl")).unwrap();
-        let mut lines = lines(&text).unwrap();
+        let mut lines: Vec<Value> = lines(&text)
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect();
         lines[0]["profiles"][0]["tool"] = "DHAT".into();
         lines[1]["profiles"][0]["data"]["total"]["metrics"]["Ir"]["values"]["new"] = "x".into();
         let (doc, notes) = read(&Value::Array(lines)).unwrap();

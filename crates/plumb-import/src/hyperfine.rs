@@ -2,6 +2,8 @@
 //! run), `exit_codes`, `parameters`; its `user`/`system` are means only, so they are not
 //! samples and are left out.
 
+use crate::error::ImportError;
+use crate::{ForeignTool, Reading};
 use plumb_model::{Benchmark, BenchmarkKind, Exit, Metric, MetricInfo, ResultDocument, Samples};
 use serde_json::Value;
 
@@ -12,33 +14,19 @@ pub fn recognises(v: &Value) -> bool {
     })
 }
 
-pub fn read(v: &Value) -> Result<ResultDocument, String> {
-    let mut doc = super::document(super::ForeignTool::Hyperfine, Default::default());
-    let results = v["results"].as_array().ok_or("no \"results\"")?;
+pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let mut reading = Reading::new(ForeignTool::Hyperfine, Default::default());
+    let results = v["results"]
+        .as_array()
+        .ok_or_else(|| ImportError::at("", "no \"results\""))?;
     for (i, r) in results.iter().enumerate() {
-        let command = r["command"]
-            .as_str()
-            .ok_or(format!("results[{i}]: \"command\" is not text"))?;
-        let times: Vec<f64> = r["times"]
-            .as_array()
-            .ok_or(format!("results[{i}]: \"times\" is not a list"))?
-            .iter()
-            .enumerate()
-            .map(|(k, t)| match t.as_f64() {
-                None => Err(format!("results[{i}]: a time is not a number")),
-                // hyperfine subtracts its shell's spawn time, which can exceed a short
-                // command's own: such a time is not a run's duration, and reading it as 0
-                // would bias everything computed from it.
-                Some(t) if t < 0.0 => Err(format!(
-                    "results[{i}] ({command:?}): times[{k}] is {t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run"
-                )),
-                Some(t) => Ok(t),
-            })
-            .collect::<Result<_, _>>()?;
-        let codes: Option<Vec<i32>> = r["exit_codes"]
-            .as_array()
-            .filter(|c| c.len() == times.len())
-            .map(|c| c.iter().map(|x| x.as_i64().unwrap_or(0) as i32).collect());
+        let place = format!("results[{i}]");
+        let Some(command) = r["command"].as_str() else {
+            reading
+                .notes
+                .push(format!("{place}: \"command\" is not text; left out"));
+            continue;
+        };
         let mut b = Benchmark::new(command, BenchmarkKind::Command);
         b.set_command(command.to_string());
         b.baseline = i == 0;
@@ -50,10 +38,34 @@ pub fn read(v: &Value) -> Result<ResultDocument, String> {
         }
         b.metrics
             .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
-        b.samples = samples(&times, codes.as_deref());
-        doc.benchmarks.push(b);
+        let filled = times(r).map(|times| {
+            let codes: Option<Vec<i32>> = r["exit_codes"]
+                .as_array()
+                .filter(|c| c.len() == times.len())
+                .map(|c| c.iter().map(|x| x.as_i64().unwrap_or(0) as i32).collect());
+            b.samples = samples(&times, codes.as_deref());
+        });
+        reading.keep(&place, b, filled);
     }
-    Ok(doc)
+    Ok(reading.done())
+}
+
+/// A result's `times` in seconds, or why they are not run times.
+fn times(r: &Value) -> Result<Vec<f64>, String> {
+    let list = r["times"].as_array().ok_or("\"times\" is not a list")?;
+    list.iter()
+        .enumerate()
+        .map(|(k, t)| match t.as_f64() {
+            None => Err(format!("times[{k}] is {t}, not a number")),
+            // hyperfine subtracts its shell's spawn time, which can exceed a short
+            // command's own: such a time is not a run's duration, and reading it as 0
+            // would bias everything computed from it.
+            Some(t) if t < 0.0 => Err(format!(
+                "times[{k}] is {t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run"
+            )),
+            Some(t) => Ok(t),
+        })
+        .collect()
 }
 
 fn samples(times_s: &[f64], codes: Option<&[i32]>) -> Samples {
@@ -83,7 +95,7 @@ mod tests {
         )
         .unwrap();
         assert!(recognises(&v));
-        let doc = read(&v).unwrap();
+        let (doc, _) = read(&v).unwrap();
         let b = &doc.benchmarks[0];
         assert!(b.baseline);
         assert_eq!(

@@ -35,8 +35,14 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
     for (i, r) in runs.iter().enumerate() {
         let mut b = benchmark(&name(r), r);
         let mode = r["mode"].as_str().unwrap_or("");
-        let filled = samples(&mut b, &r["primaryMetric"], mode);
-        reading.keep(&format!("[{i}]"), b, filled);
+        let place = format!("[{i}]");
+        let filled = samples(&mut b, &r["primaryMetric"], mode).map(|forks| {
+            let asked = r["forks"].as_u64().unwrap_or(0) as usize;
+            if let Some(note) = failed_forks(&forks, asked) {
+                reading.notes.push(format!("{place} ({}): {note}", b.name));
+            }
+        });
+        reading.keep(&place, b, filled);
     }
     Ok(reading.done())
 }
@@ -91,8 +97,31 @@ fn per_op_ns(score: f64, unit: &str) -> Result<f64, String> {
     }
 }
 
-/// Every iteration (every sampled call) of every fork as a sample, the forks as launches.
-fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<(), String> {
+/// What is said of forks that measured nothing (each fork's iteration count given, and
+/// the forks JMH was asked for): a fork that failed leaves the result of the others.
+fn failed_forks(per_fork: &[usize], asked: usize) -> Option<String> {
+    let empty: Vec<String> = (per_fork.iter().enumerate())
+        .filter(|(_, &n)| n == 0)
+        .map(|(f, _)| (f + 1).to_string())
+        .collect();
+    let measured = per_fork.len() - empty.len();
+    if !empty.is_empty() {
+        return Some(format!(
+            "fork {} measured nothing (it failed): read from the other {measured}",
+            empty.join(", ")
+        ));
+    }
+    (asked > per_fork.len()).then(|| {
+        format!(
+            "{asked} forks asked, {} in the file (a fork failed): read from those",
+            per_fork.len()
+        )
+    })
+}
+
+/// Every iteration (every sampled call) of every fork as a sample, the forks as launches
+/// (a fork that measured nothing left out); each fork's count of iterations is returned.
+fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, String> {
     let unit = m["scoreUnit"].as_str().ok_or("no \"scoreUnit\"")?;
     let (key, histogram) = if mode == "sample" {
         ("rawDataHistogram", true)
@@ -140,13 +169,14 @@ fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<(), String> {
             &[(Metric::WallTime, (x * SCALE as f64).round() as u64)],
         );
     }
-    if per_fork.len() > 1 {
+    let launches: Vec<usize> = per_fork.iter().copied().filter(|&n| n > 0).collect();
+    if launches.len() > 1 {
         b.set_function(FunctionInfo {
-            launch_sample_counts: per_fork,
+            launch_sample_counts: launches,
             ..FunctionInfo::default()
         });
     }
-    Ok(())
+    Ok(per_fork)
 }
 
 #[cfg(test)]

@@ -206,15 +206,12 @@ pub fn read_text(
         ForeignTool::Go => go::read_output(text)?,
         ForeignTool::Catch2 => catch2::read(text)?,
         ForeignTool::Gungraun if json.is_err() => {
-            let lines = gungraun::lines(text).ok_or_else(|| {
+            let (placed, mut bad) = gungraun::lines(text).ok_or_else(|| {
                 ImportError::at("", "neither a gungraun summary nor its JSON lines")
             })?;
-            let placed = lines.into_iter().enumerate();
-            gungraun::read_all(
-                placed
-                    .map(|(i, v)| (format!("line {}", i + 1), v))
-                    .collect(),
-            )
+            let (doc, mut notes) = gungraun::read_all(placed);
+            notes.append(&mut bad);
+            (doc, notes)
         }
         ForeignTool::Asv => {
             let v = json.map_err(|e| ImportError::at("", format!("not JSON ({e})")))?;
@@ -238,10 +235,9 @@ fn asv_benchmarks(result: Option<&Path>) -> Option<Value> {
 
 /// A JSON export of `tool`'s, with the notes of what was not taken.
 fn read_json(tool: ForeignTool, v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
-    let alone = |doc| (doc, Vec::new());
     match tool {
-        ForeignTool::Hyperfine => Ok(alone(hyperfine::read(v)?)),
-        ForeignTool::GoogleBenchmark => Ok(alone(google_benchmark::read(v)?)),
+        ForeignTool::Hyperfine => hyperfine::read(v),
+        ForeignTool::GoogleBenchmark => google_benchmark::read(v),
         ForeignTool::PytestBenchmark => pytest_benchmark::read(v),
         ForeignTool::Gungraun => gungraun::read(v),
         ForeignTool::Jmh => jmh::read(v),

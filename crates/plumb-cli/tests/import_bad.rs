@@ -1,0 +1,149 @@
+//! Other tools' exports with one defect each (issue 31's bad input): truncated, a wrong
+//! unit, zero iterations, a negative time, a duplicate name, a failed JMH fork, a Go
+//! output interleaved with failures and logs, a directory of neither tool. Each is one
+//! line naming the file and the place, and the file's other benchmarks are still read;
+//! only a file that cannot be parsed at all (truncated JSON) is refused, saying where.
+mod common;
+
+use common::Env;
+
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../plumb-import/tests/fixtures"
+);
+
+fn fixture(path: &str) -> String {
+    std::fs::read_to_string(format!("{FIXTURES}/{path}")).unwrap()
+}
+
+/// One defect: the file's text, and what `plumb show` must say of it.
+struct Case {
+    file: &'static str,
+    text: String,
+    /// The one line said, after "<file>: ".
+    said: &'static str,
+    /// Benchmarks still shown, for a file that is read (None: refused, exit 2).
+    kept: Option<&'static [&'static str]>,
+}
+
+fn cut(text: &str, fraction: f64) -> String {
+    let mut end = (text.len() as f64 * fraction) as usize;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+fn cases() -> Vec<Case> {
+    let gb = fixture("gbench.json");
+    let jmh = fixture("jmh/jmh-avgt.json");
+    let mut failed_fork: serde_json::Value = serde_json::from_str(&jmh).unwrap();
+    let raw = &mut failed_fork[0]["primaryMetric"]["rawData"];
+    raw[1] = serde_json::json!([]);
+    vec![
+        Case {
+            file: "cut.json",
+            text: cut(&fixture("pytest/pytest-before.json"), 0.5),
+            said: "not valid JSON: EOF while parsing",
+            kept: None,
+        },
+        Case {
+            file: "cut.xml",
+            text: cut(&fixture("catch2/catch2-before.xml"), 0.6),
+            said: "line 15: not well-formed XML (syntax error: tag not closed: `>` not found before end of input); \"sums/sum 1024\" and the rest left out",
+            kept: Some(&["sums/sum 64"]),
+        },
+        Case {
+            file: "cut.jsonl",
+            text: cut(&fixture("gungraun/after.jsonl"), 0.7),
+            said: "line 2: not JSON (EOF while parsing",
+            kept: Some(&["sums::sums::bench_sum.small"]),
+        },
+        Case {
+            file: "unit.json",
+            text: gb.replacen("\"time_unit\": \"ns\"", "\"time_unit\": \"fortnights\"", 1),
+            said: "benchmarks[0] (BM_sum/1024): unknown time_unit \"fortnights\"",
+            kept: Some(&["BM_sum/4096"]),
+        },
+        Case {
+            file: "unit-jmh.json",
+            text: jmh.replacen("\"ns/op\"", "\"furlongs/op\"", 1),
+            said: "[0] (bench.Sums.sum(size=64)): unit \"furlongs/op\" is neither",
+            kept: Some(&["bench.Sums.sum(size=1024)"]),
+        },
+        Case {
+            file: "zero.json",
+            text: gb.replacen("\"iterations\": ", "\"iterations\": 0, \"was\": ", 1),
+            said: "benchmarks[0] (BM_sum/1024): \"iterations\" is not a positive count",
+            kept: Some(&["BM_sum/4096"]),
+        },
+        Case {
+            file: "negative.json",
+            text: fixture("hyperfine.json").replacen("\"times\": [", "\"times\": [-0.5, ", 1),
+            said: "results[0] (sleep 0.01): times[0] is -0.5 (seconds), below zero",
+            kept: Some(&["sleep 0.02"]),
+        },
+        Case {
+            file: "twice.json",
+            text: {
+                let mut v: serde_json::Value = serde_json::from_str(&jmh).unwrap();
+                let first = v[0].clone();
+                v.as_array_mut().unwrap().push(first);
+                v.to_string()
+            },
+            said: "[2]: a second benchmark named \"bench.Sums.sum(size=64)\"; left out",
+            kept: Some(&["bench.Sums.sum(size=64)", "bench.Sums.sum(size=1024)"]),
+        },
+        Case {
+            file: "fork.json",
+            text: failed_fork.to_string(),
+            said: "[0] (bench.Sums.sum(size=64)): fork 2 measured nothing (it failed)",
+            kept: Some(&["bench.Sums.sum(size=64)", "bench.Sums.sum(size=1024)"]),
+        },
+    ]
+}
+
+#[test]
+fn each_defect_is_one_line_naming_the_place_and_the_rest_is_read() {
+    let env = Env::new();
+    for case in cases() {
+        let path = env.write(case.file, &case.text);
+        let run = env.plumb(&["show", path.to_str().unwrap()]);
+        let line = format!("{}: {}", path.display(), case.said);
+        let said: Vec<&str> = run.stderr.lines().filter(|l| l.contains(&line)).collect();
+        assert_eq!(said.len(), 1, "{}: {line}\n{}", case.file, run.stderr);
+        match case.kept {
+            None => {
+                run.assert_code(2);
+            }
+            Some(kept) => {
+                run.assert_code(0);
+                for name in kept {
+                    let row = format!(" {name} ");
+                    assert!(
+                        run.stdout.contains(&row),
+                        "{}: {name}\n{}",
+                        case.file,
+                        run.stdout
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_directory_of_neither_tool_is_refused_in_one_line() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path("d/sub")).unwrap();
+    std::fs::write(env.path("d/sub/readme.txt"), "x").unwrap();
+    let run = env.plumb(&["show", env.path("d").to_str().unwrap()]);
+    run.assert_code(2);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("d: neither a criterion output directory"),
+        "{}",
+        run.stderr
+    );
+}
