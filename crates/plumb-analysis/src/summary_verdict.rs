@@ -33,10 +33,26 @@ pub fn judge_summaries(
         by_counts(&mut c, b, n);
         return Some(c);
     }
+    c.metric = metric.clone();
+    if let Some(other) = [base, cand]
+        .into_iter()
+        .find(|b| other_metrics_only(b, metric))
+    {
+        let names: Vec<String> = other.reported.keys().map(|m| m.to_string()).collect();
+        c.reason = VerdictReason::CannotCompare {
+            problem: format!(
+                "{:?} has only its harness's summary of {} (compare them with --metric)",
+                other.name,
+                names.join(", ")
+            ),
+            baseline_n: count(base, metric),
+            candidate_n: count(cand, metric),
+        };
+        return Some(c);
+    }
     if summary(base, metric).is_none() && summary(cand, metric).is_none() {
         return None;
     }
-    c.metric = metric.clone();
     if let (Some(b), Some(n)) = (moments(base, metric), moments(cand, metric)) {
         by_moments(&mut c, &b, &n);
     } else if let Some((b, n)) = stated_pair(base, cand, metric) {
@@ -94,6 +110,12 @@ fn by_counts(c: &mut Comparison, base: f64, new: f64) {
     } else {
         (Verdict::Equivalent, VerdictReason::WithinSesoi)
     };
+}
+
+/// A benchmark with no samples whose harness's summary is of other metrics only (asv's
+/// memory sizes and tracked values).
+fn other_metrics_only(b: &Benchmark, metric: &Metric) -> bool {
+    b.samples.is_empty() && !b.reported.is_empty() && !b.reported.contains_key(metric)
 }
 
 /// The harness's summary of `metric`, when `b` has it and no samples.

@@ -31,9 +31,7 @@ pub type Placed = (String, Value);
 pub fn lines(text: &str) -> Option<(Vec<Placed>, Vec<String>)> {
     let mut numbered = (text.lines().enumerate()).filter(|(_, l)| !l.trim().is_empty());
     let (first_at, first) = numbered.next()?;
-    let first = serde_json::from_str::<Value>(first)
-        .ok()
-        .filter(one)?;
+    let first = serde_json::from_str::<Value>(first).ok().filter(one)?;
     let mut values = vec![(format!("line {}", first_at + 1), first)];
     let mut notes = Vec::new();
     for (i, line) in numbered {
