@@ -91,25 +91,12 @@ fn by_counts(c: &mut Comparison, base: f64, new: f64) {
         return;
     }
     c.ratio = new / base;
-    c.ratio_ci = Some(Interval {
+    let exact = Interval {
         lo: c.ratio,
         hi: c.ratio,
-    });
-    (c.verdict, c.reason) = if c.ratio > 1.0 + sesoi || c.ratio < 1.0 - sesoi {
-        let v = if c.ratio > 1.0 {
-            Verdict::Slower
-        } else {
-            Verdict::Faster
-        };
-        (
-            v,
-            VerdictReason::BeyondSesoi {
-                constant_samples: false,
-            },
-        )
-    } else {
-        (Verdict::Equivalent, VerdictReason::WithinSesoi)
     };
+    c.ratio_ci = Some(exact);
+    (c.verdict, c.reason) = by_interval(exact, sesoi);
 }
 
 /// A benchmark with no samples whose harness's summary is of other metrics only (asv's
@@ -269,25 +256,29 @@ fn by_intervals(c: &mut Comparison, base: Stated, new: Stated) {
         hi: new.interval.hi / base.interval.lo,
     };
     c.ratio_ci = Some(ci);
-    (c.verdict, c.reason) = if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
+    (c.verdict, c.reason) = by_interval(ci, sesoi);
+}
+
+/// The verdict a ratio's interval gives alone (no test beside it): beyond the SESOI,
+/// wholly within it, excluding 1 but straddling it, or neither.
+fn by_interval(ci: Interval, sesoi: f64) -> (Verdict, VerdictReason) {
+    if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
         let v = if ci.lo > 1.0 {
             Verdict::Slower
         } else {
             Verdict::Faster
         };
-        (
-            v,
-            VerdictReason::BeyondSesoi {
-                constant_samples: false,
-            },
-        )
+        let reason = VerdictReason::BeyondSesoi {
+            constant_samples: false,
+        };
+        (v, reason)
     } else if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi {
         (Verdict::Equivalent, VerdictReason::WithinSesoi)
     } else if ci.lo > 1.0 || ci.hi < 1.0 {
         (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
     } else {
         (Verdict::Inconclusive, VerdictReason::NotShown)
-    };
+    }
 }
 
 fn name(s: ReportedStatistic) -> &'static str {

@@ -10,8 +10,7 @@
 
 use crate::error::ImportError;
 use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ReportedSummary,
-    ResultDocument,
+    Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ResultDocument,
 };
 use serde_json::Value;
 
@@ -114,24 +113,12 @@ fn statistics(b: &mut Benchmark, st: &Value) -> Result<(), String> {
             "no measurements and no statistics: the benchmark failed in BenchmarkDotNet".into(),
         );
     }
-    let ns = |key: &str| -> Result<Option<f64>, String> {
-        match &st[key] {
-            Value::Null => Ok(None),
-            v => match v.as_f64() {
-                Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t)),
-                _ => Err(format!("Statistics.{key} is {v}, not a time")),
-            },
-        }
+    let keys = crate::SummaryKeys {
+        place: "Statistics",
+        scale_ns: 1.0,
+        keys: ["N", "Mean", "Median", "StandardDeviation", "Min", "Max"],
     };
-    let summary = ReportedSummary {
-        n: st["N"].as_u64(),
-        mean: Some(ns("Mean")?.ok_or("no Statistics.Mean")?),
-        median: ns("Median")?,
-        std_dev: ns("StandardDeviation")?,
-        min: ns("Min")?,
-        max: ns("Max")?,
-        ..ReportedSummary::default()
-    };
+    let summary = keys.read(st)?;
     b.reported.insert(Metric::WallTime, summary);
     Ok(())
 }

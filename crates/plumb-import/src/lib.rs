@@ -313,6 +313,40 @@ impl Reading {
     }
 }
 
+/// Where a harness's summary keeps each figure: the keys of its statistics object, named
+/// as `place` in what is said of a bad one, and the nanoseconds in one of its units.
+struct SummaryKeys {
+    place: &'static str,
+    scale_ns: f64,
+    /// Count, mean, median, standard deviation, minimum, maximum.
+    keys: [&'static str; 6],
+}
+
+impl SummaryKeys {
+    /// The summary `stats` holds, in nanoseconds per operation; it must have a mean.
+    fn read(&self, stats: &Value) -> Result<plumb_model::ReportedSummary, String> {
+        let [n, mean, median, std_dev, min, max] = self.keys;
+        let ns = |key: &str| -> Result<Option<f64>, String> {
+            match &stats[key] {
+                Value::Null => Ok(None),
+                v => match v.as_f64() {
+                    Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * self.scale_ns)),
+                    _ => Err(format!("{}.{key} is {v}, not a time", self.place)),
+                },
+            }
+        };
+        Ok(plumb_model::ReportedSummary {
+            n: stats[n].as_u64(),
+            mean: Some(ns(mean)?.ok_or(format!("no {}.{mean}", self.place))?),
+            median: ns(median)?,
+            std_dev: ns(std_dev)?,
+            min: ns(min)?,
+            max: ns(max)?,
+            ..plumb_model::ReportedSummary::default()
+        })
+    }
+}
+
 /// An empty document for an import: default levels, the tool named, nothing else known.
 fn document(tool: ForeignTool, environment: Environment) -> ResultDocument {
     let mut doc = ResultDocument::new(

@@ -7,9 +7,7 @@
 //! pytest-benchmark leaves failed benchmarks out of its file.
 
 use crate::error::ImportError;
-use plumb_model::{
-    Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ReportedSummary, ResultDocument,
-};
+use plumb_model::{Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, ResultDocument};
 use serde_json::Value;
 
 pub fn recognises(v: &Value) -> bool {
@@ -85,25 +83,12 @@ fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
 
 /// A run saved without `--benchmark-save-data`: the statistics of its rounds, in seconds.
 fn summary(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
-    let ns = |key: &str| -> Result<Option<f64>, String> {
-        match &stats[key] {
-            Value::Null => Ok(None),
-            v => match v.as_f64() {
-                Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(s * 1e9)),
-                _ => Err(format!("stats.{key} is {v}, not a time in seconds")),
-            },
-        }
+    let keys = crate::SummaryKeys {
+        place: "stats",
+        scale_ns: 1e9,
+        keys: ["rounds", "mean", "median", "stddev", "min", "max"],
     };
-    let summary = ReportedSummary {
-        n: stats["rounds"].as_u64(),
-        mean: Some(ns("mean")?.ok_or("no stats.mean")?),
-        median: ns("median")?,
-        std_dev: ns("stddev")?,
-        min: ns("min")?,
-        max: ns("max")?,
-        ..ReportedSummary::default()
-    };
-    b.reported.insert(Metric::WallTime, summary);
+    b.reported.insert(Metric::WallTime, keys.read(stats)?);
     Ok(())
 }
 

@@ -171,3 +171,30 @@ fn samples_on_both_sides_are_not_judged_here() {
     let (c, e) = (Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
     assert!(judge_summaries(&a, &a, &Metric::WallTime, c, e).is_none());
 }
+
+fn counted(name: &str, instructions: u64) -> Benchmark {
+    let mut b = Benchmark::new(name, BenchmarkKind::Function);
+    let mut sim = plumb_model::SimulatedCounts::new("callgrind", None);
+    let info =
+        plumb_model::MetricInfo::known(&Metric::Instructions, plumb_model::Source::Simulated);
+    sim.metrics.insert(Metric::Instructions, info);
+    sim.samples.push(1, &[(Metric::Instructions, instructions)]);
+    b.simulated = Some(sim);
+    b
+}
+
+/// gungraun's counts: 242 → 961 instructions a call is 3.97× more, beyond ±2 %; 1000 →
+/// 1010 is within it. Exact counts: the interval is the ratio itself.
+#[test]
+fn simulated_counts_alone_are_judged_by_their_ratio_on_instructions() {
+    let c = judge(&counted("a", 242), &counted("a", 961));
+    assert_eq!(
+        (c.verdict, c.metric.clone()),
+        (Verdict::Slower, Metric::Instructions)
+    );
+    assert_eq!(c.from_summaries, Some(SummaryBasis::SimulatedCounts));
+    assert_close(c.ratio, 961.0 / 242.0, 1e-12);
+    assert_eq!(c.ratio_ci.map(|i| i.lo), Some(c.ratio));
+    let c = judge(&counted("a", 1000), &counted("a", 1010));
+    assert_eq!(c.verdict, Verdict::Equivalent);
+}
