@@ -29,6 +29,28 @@ pub fn judge_question(
     answer(&mean, base, cand, question, resolution)
 }
 
+/// A verdict from summaries answers the statistic they hold (the row says which): the
+/// mean, asked by default, takes it; another question asked of a summary that does not
+/// hold its statistic is refused, saying what the summary holds. Exact counts answer any.
+fn of_a_summary(mut c: Comparison, question: Question, counts: (usize, usize)) -> Comparison {
+    let exact = c.from_summaries == Some(plumb_model::SummaryBasis::SimulatedCounts);
+    if exact || question == Question::Mean || question == c.question {
+        return c;
+    }
+    let held = c.question.statistic();
+    c.verdict = Verdict::Inconclusive;
+    c.ratio_ci = None;
+    c.reason = VerdictReason::CannotCompare {
+        problem: format!(
+            "the harnesses' summaries answer the {held}, not the {} asked",
+            question.statistic()
+        ),
+        baseline_n: counts.0,
+        candidate_n: counts.1,
+    };
+    c
+}
+
 /// The comparison of the means (`verdict::judge`'s) turned into the answer to `question`,
 /// so that several questions of one pair share one judgement of the means.
 fn answer(
@@ -40,7 +62,11 @@ fn answer(
 ) -> Comparison {
     let mut c = mean.clone();
     if c.from_summaries.is_some() {
-        return c; // a summary answers only the question its figures are of
+        let counts = (
+            crate::summary_verdict::count(base, &c.metric),
+            crate::summary_verdict::count(cand, &c.metric),
+        );
+        return of_a_summary(c, question, counts);
     }
     c.question = question;
     if matches!(

@@ -150,7 +150,13 @@ fn measures(doc: &ResultDocument, metric: &plumb_model::Metric) -> bool {
         .peekable();
     timed.peek().is_none()
         || timed.any(|b| {
-            b.metrics.contains_key(metric) || (b.samples.is_empty() && b.simulated.is_some())
+            let counted_only = b.samples.is_empty() && b.reported.is_empty();
+            let simulated = b.simulated.as_ref().filter(|_| counted_only);
+            b.metrics.contains_key(metric)
+                || b.reported.contains_key(metric)
+                || simulated.is_some_and(|s| {
+                    *metric == plumb_model::Metric::WallTime || s.metrics.contains_key(metric)
+                })
         })
 }
 

@@ -56,21 +56,9 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
     }
 }
 
-/// The imported benchmarks whose harness's summary gives no mean and median: kept with
-/// the run, in no series (a series of medians and means mixed would mislead).
+/// What is said of the imported benchmarks that give no point to a series.
 fn outside_series(doc: &ResultDocument) -> Option<String> {
-    let unit = plumb_model::Unit::Nanoseconds;
-    let names: Vec<&str> = (doc.benchmarks.iter())
-        .filter(|b| b.samples.is_empty() && !b.reported.is_empty())
-        .filter(|b| {
-            let points = b.reported.values();
-            points
-                .filter_map(|r| plumb_history::summary_point(r, unit))
-                .count()
-                == 0
-        })
-        .map(|b| b.name.as_str())
-        .collect();
+    let names = plumb_history::outside_series(doc);
     (!names.is_empty()).then(|| {
         format!(
             "{} benchmark(s) kept with the run but in no series: their harness's summary gives no mean and median ({})",

@@ -147,3 +147,38 @@ fn a_directory_of_neither_tool_is_refused_in_one_line() {
         run.stderr
     );
 }
+
+/// A `target/` holding both criterion's output and gungraun's is refused, not read as
+/// either; `--format` picks one.
+#[test]
+fn a_directory_of_both_tools_is_refused_unless_one_is_named() {
+    let env = Env::new();
+    let both = env.path("target");
+    std::fs::create_dir_all(&both).unwrap();
+    for (from, to) in [
+        ("criterion-before", "criterion"),
+        ("gungraun/before", "gungraun"),
+    ] {
+        let status = std::process::Command::new("cp")
+            .args(["-r", &format!("{FIXTURES}/{from}")])
+            .arg(both.join(to))
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let run = env.plumb(&["show", both.to_str().unwrap()]);
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("holds both criterion's output and gungraun's"),
+        "{}",
+        run.stderr
+    );
+    let run = env.plumb(&["show", "--format", "gungraun", both.to_str().unwrap()]);
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("sums::sums::bench_sum.small"),
+        "{}",
+        run.stdout
+    );
+}

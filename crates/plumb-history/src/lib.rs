@@ -29,7 +29,7 @@ pub use location::Location;
 #[cfg(feature = "postgres")]
 pub use pg::PostgresStore;
 pub use pg_url::redacted;
-pub use points::{points_of, summary_point};
+pub use points::{outside_series, points_of};
 pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 pub use sqlite::SqliteStore;
 pub use store::{Added, Confirmation, HistoryStore};

@@ -73,9 +73,18 @@ fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
         .collect()
 }
 
+/// The benchmarks of `doc` that give no point: imported with a harness's summary that
+/// has no mean and median (kept with the run, in no series).
+pub fn outside_series(doc: &ResultDocument) -> Vec<&str> {
+    (doc.benchmarks.iter())
+        .filter(|b| b.samples.is_empty() && !b.reported.is_empty() && measured(b, 0.999).is_empty())
+        .map(|b| b.name.as_str())
+        .collect()
+}
+
 /// A harness's summary as a point: its mean and median, the standard error from its
 /// deviation and count; its own interval (at its level, not the result's) is not kept.
-pub fn summary_point(r: &plumb_model::ReportedSummary, unit: Unit) -> Option<Point> {
+fn summary_point(r: &plumb_model::ReportedSummary, unit: Unit) -> Option<Point> {
     let (mean, median) = (r.mean?, r.median?);
     let n = r.n.unwrap_or(1);
     Some(Point {
@@ -123,5 +132,56 @@ fn load_point(load: &LoadInfo, label: &str, level: f64) -> Option<Point> {
                 unit: Unit::Nanoseconds,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::{BenchmarkKind, Metric, ReportedSummary};
+
+    fn summarised(name: &str, r: ReportedSummary) -> Benchmark {
+        let mut b = Benchmark::new(name, BenchmarkKind::Function);
+        b.reported.insert(Metric::WallTime, r);
+        b
+    }
+
+    /// pytest-benchmark's saved summary (mean, median, deviation, rounds) is a point with
+    /// the standard error σ/√n; Catch2's (a mean, no median) is kept in no series.
+    #[test]
+    fn a_summary_with_mean_and_median_is_a_point_and_others_are_said() {
+        let mut doc = ResultDocument::new(
+            "0",
+            plumb_model::Invocation {
+                argv: Vec::new(),
+                cwd: None,
+            },
+            plumb_model::Environment::default(),
+            plumb_model::Settings::default_levels(plumb_model::ProducerSettings::Imported {
+                tool: "t".into(),
+            }),
+        );
+        let full = ReportedSummary {
+            n: Some(100),
+            mean: Some(50.0),
+            median: Some(48.0),
+            std_dev: Some(5.0),
+            ..ReportedSummary::default()
+        };
+        doc.benchmarks.push(summarised("pytest", full));
+        let mean_only = ReportedSummary {
+            n: Some(30),
+            mean: Some(35.5),
+            ..ReportedSummary::default()
+        };
+        doc.benchmarks.push(summarised("catch2", mean_only));
+        let machine = MachineFingerprint::of(&doc.environment);
+        let points = points_of(&doc, &machine);
+        assert_eq!(points.len(), 1);
+        let (key, p) = &points[0];
+        assert_eq!(key.benchmark, "pytest");
+        assert_eq!((p.n, p.mean, p.median, p.interval), (100, 50.0, 48.0, None));
+        assert_eq!(p.stderr, Some(0.5));
+        assert_eq!(outside_series(&doc), ["catch2"]);
     }
 }

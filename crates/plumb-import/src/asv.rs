@@ -4,8 +4,9 @@
 //! keeps each combination's samples only with `--record-samples` (each the time of one
 //! call, averaged over `stats_number` calls); without them, its summary: the median,
 //! asv's own 99 % interval of it, and the sample count. A `null` result failed, a NaN one
-//! was skipped by the benchmark. Units come from `results/benchmarks.json` when it is
-//! beside the results, else from the name (`time_` in seconds, `mem_`/`peakmem_` bytes).
+//! was skipped by the benchmark. What each measures comes from `results/benchmarks.json`
+//! (`type` and `unit`) when it is beside the results, else from the name's prefix
+//! (`time_` in seconds, `mem_` and `peakmem_` in bytes, `track_` a value of its own).
 //! asv writes NaN and Infinity as bare JSON literals; they are read as strings.
 
 use crate::error::ImportError;
@@ -67,7 +68,6 @@ struct Kind {
 }
 
 fn kind(name: &str, described: Option<&Value>) -> Kind {
-    let unit = described.and_then(|d| d["unit"].as_str());
     let last = name.rsplit('.').next().unwrap_or(name);
     let param_names = described
         .and_then(|d| d["param_names"].as_array())
@@ -77,19 +77,33 @@ fn kind(name: &str, described: Option<&Value>) -> Kind {
                 .collect()
         })
         .unwrap_or_default();
-    let time = unit == Some("seconds") || (unit.is_none() && last.starts_with("time"));
-    let bytes = unit == Some("bytes") || (unit.is_none() && last.contains("mem_"));
-    let (metric, info, scale) = if time {
-        let info = MetricInfo::known(&Metric::WallTime, Source::Measured);
-        (Metric::WallTime, info, 1e9)
-    } else {
-        let named = if bytes { "memory" } else { "tracked" };
+    // benchmarks.json's type, else the name's prefix, as asv itself finds it.
+    let by_name = ["timeraw", "time", "peakmem", "mem", "track"]
+        .into_iter()
+        .find(|p| last.starts_with(&format!("{p}_")))
+        .map(|p| match p {
+            "timeraw" | "time" => "time",
+            "peakmem" => "peakmemory",
+            "mem" => "memory",
+            other => other,
+        });
+    let kind = described.and_then(|d| d["type"].as_str()).or(by_name);
+    let named = |metric: &str, unit| {
         let info = MetricInfo {
-            unit: if bytes { Unit::Bytes } else { Unit::Count },
+            unit,
             source: Source::Measured,
             aggregate: plumb_model::Aggregate::Sum,
         };
-        (Metric::Named(named.into()), info, 1.0)
+        (Metric::Named(metric.into()), info, 1.0)
+    };
+    let (metric, info, scale) = match kind {
+        Some("time") => {
+            let info = MetricInfo::known(&Metric::WallTime, Source::Measured);
+            (Metric::WallTime, info, 1e9)
+        }
+        Some("memory") => named("memory", Unit::Bytes),
+        Some("peakmemory") => named("peak-memory", Unit::Bytes),
+        _ => named("tracked", Unit::Count),
     };
     Kind {
         metric,
@@ -277,12 +291,19 @@ fn fill_summary<'v>(
             .filter(|v| v.is_finite())
             .map(|v| v * k.scale)
     };
+    let repeat = at("stats_repeat").and_then(Value::as_u64);
+    // asv's interval is the median's 99 % order-statistic interval from 8 samples on
+    // (1 − 2·½ⁿ ≥ 0.99); below that it takes a posterior interval, which is no
+    // confidence interval: kept, at no stated level.
+    let level = repeat
+        .filter(|&n| n >= 8)
+        .and_then(|_| Confidence::new(0.99));
     let interval = match (bound("stats_ci_99_a"), bound("stats_ci_99_b")) {
         (Some(lo), Some(hi)) if lo <= median && median <= hi => Some(ReportedInterval {
             of: ReportedStatistic::Median,
             lo,
             hi,
-            level: Confidence::new(0.99),
+            level,
         }),
         _ => None,
     };
@@ -290,7 +311,7 @@ fn fill_summary<'v>(
     // the one value the benchmark gave.
     let summary = match k.metric {
         Metric::WallTime => ReportedSummary {
-            n: at("stats_repeat").and_then(Value::as_u64),
+            n: repeat,
             median: Some(median),
             interval,
             ..ReportedSummary::default()

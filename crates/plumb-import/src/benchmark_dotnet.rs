@@ -115,7 +115,7 @@ fn statistics(b: &mut Benchmark, st: &Value) -> Result<(), String> {
     }
     let keys = crate::SummaryKeys {
         place: "Statistics",
-        scale_ns: 1.0,
+        scale: 1.0,
         keys: ["N", "Mean", "Median", "StandardDeviation", "Min", "Max"],
     };
     let summary = keys.read(st)?;

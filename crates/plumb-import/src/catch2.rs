@@ -1,7 +1,8 @@
 //! Catch2's XML reporter (`-r xml`, Catch2 2.x `<Catch>` and 3.x `<Catch2TestRun>`). Catch2
 //! writes no samples: each `BenchmarkResults` is a summary — the sample count, the mean
 //! per call with its bootstrap interval and level, the standard deviation — in
-//! nanoseconds, six significant digits. plumb keeps it as the harness's summary; a
+//! nanoseconds, six significant digits (the deviation with divisor n, made n − 1 here).
+//! plumb keeps it as the harness's summary; a
 //! benchmark that threw (`<failed message=…>`) is kept as failed.
 
 use crate::error::ImportError;
@@ -140,13 +141,20 @@ fn summary(p: &Pending) -> Result<ReportedSummary, String> {
         }
     };
     let n = p.n.filter(|&n| n > 0).ok_or("no samples")?;
+    // Catch2 divides by n (catch_stats.cpp's standard_deviation); the model's is n − 1.
+    let bessel = if n > 1 {
+        (n as f64 / (n - 1) as f64).sqrt()
+    } else {
+        1.0
+    };
+    let std_dev = p
+        .std_dev
+        .map(|s| time("standard deviation", s))
+        .transpose()?;
     Ok(ReportedSummary {
         n: Some(n),
         mean: Some(time("mean", mean)?),
-        std_dev: p
-            .std_dev
-            .map(|s| time("standard deviation", s))
-            .transpose()?,
+        std_dev: std_dev.map(|s| s * bessel),
         interval: Some(ReportedInterval {
             of: ReportedStatistic::Mean,
             lo: time("the mean's lower bound", lo)?,
@@ -193,6 +201,8 @@ mod tests {
         let b = doc.benchmark("sums/sum 64").unwrap();
         let r = &b.reported[&Metric::WallTime];
         assert_eq!((r.n, r.mean), (Some(30), Some(35.5016)));
+        // standardDeviation value="0.291412", Catch2's divisor n: × √(30/29) for n − 1.
+        assert!((r.std_dev.unwrap() - 0.291412 * (30.0f64 / 29.0).sqrt()).abs() < 1e-12);
         let i = r.interval.unwrap();
         assert_eq!(
             (i.lo, i.hi, i.level.unwrap().get()),

@@ -37,6 +37,11 @@ fn runs(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Whether `dir` holds criterion's output.
+pub fn holds_output(dir: &Path) -> bool {
+    !runs(dir).is_empty()
+}
+
 /// Reads every benchmark under `dir`.
 pub fn read(dir: &Path) -> Result<(ResultDocument, Vec<String>), ImportError> {
     let found = runs(dir);

@@ -15,10 +15,10 @@ use plumb_model::{
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// A gungraun summary, or a list of them.
+/// A gungraun summary, or a list holding one (the others are said and left out).
 pub fn recognises(v: &Value) -> bool {
     match v.as_array() {
-        Some(list) => !list.is_empty() && list.iter().all(one),
+        Some(list) => list.iter().any(one),
         None => one(v),
     }
 }
@@ -27,14 +27,15 @@ pub fn recognises(v: &Value) -> bool {
 pub type Placed = (String, Value);
 
 /// Summaries one a line, as `--output-format=json` prints them, each with its line; a
-/// line that is not one (a cut last line) is a note. `None` unless the first line is one.
+/// line that is not one (a cut line) is a note. `None` when no line is one.
 pub fn lines(text: &str) -> Option<(Vec<Placed>, Vec<String>)> {
-    let mut numbered = (text.lines().enumerate()).filter(|(_, l)| !l.trim().is_empty());
-    let (first_at, first) = numbered.next()?;
-    let first = serde_json::from_str::<Value>(first).ok().filter(one)?;
-    let mut values = vec![(format!("line {}", first_at + 1), first)];
+    let mut values = Vec::new();
     let mut notes = Vec::new();
-    for (i, line) in numbered {
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let place = format!("line {}", i + 1);
         match serde_json::from_str::<Value>(line) {
             Ok(v) if one(&v) => values.push((place, v)),
@@ -42,7 +43,7 @@ pub fn lines(text: &str) -> Option<(Vec<Placed>, Vec<String>)> {
             Err(e) => notes.push(format!("{place}: not JSON ({e}); left out")),
         }
     }
-    Some((values, notes))
+    (!values.is_empty()).then_some((values, notes))
 }
 
 /// One summary: a benchmark's module path and profiles.
@@ -50,17 +51,21 @@ fn one(v: &Value) -> bool {
     v.get("module_path").is_some() && v["profiles"].is_array()
 }
 
-/// Every `summary.json` under `dir`, in path order; `None` when there is none.
+/// Every `summary.json` under `dir`, in path order; `None` when there is none. A
+/// directory that cannot be read is passed over, and links are not followed (a loop).
 pub fn summaries_under(dir: &Path) -> Option<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(d) = pending.pop() {
-        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
             let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.file_name().is_some_and(|n| n == "summary.json") {
-                found.push(path);
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => pending.push(path),
+                Ok(t) if t.is_file() && entry.file_name() == "summary.json" => found.push(path),
+                _ => {}
             }
         }
     }

@@ -138,33 +138,41 @@ pub fn import_path(
     forced: Option<ForeignTool>,
 ) -> Result<Option<Imported>, ImportError> {
     if path.is_dir() {
-        let summaries = gungraun::summaries_under(path);
-        return match (forced, summaries) {
-            (Some(ForeignTool::Gungraun) | None, Some(files)) => {
-                let (doc, notes) = gungraun::read_files(&files)?;
-                Ok(Some(Imported {
-                    tool: ForeignTool::Gungraun,
-                    doc,
-                    notes,
-                }))
-            }
-            (Some(ForeignTool::Criterion) | None, _) => {
-                let (doc, notes) = criterion::read(path)?;
-                Ok(Some(Imported {
-                    tool: ForeignTool::Criterion,
-                    doc,
-                    notes,
-                }))
-            }
-            (Some(t), _) => Err(ImportError::at(
-                path.display().to_string(),
-                format!("a directory; {} results are a file", t.name()),
-            )),
-        };
+        return read_directory(path, forced).map(Some);
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| ImportError::at(path.display().to_string(), e.to_string()))?;
     read_text(&text, forced, Some(path))
+}
+
+/// A directory: criterion's output or gungraun's. One holding both (a `target/`) is
+/// refused rather than read as either: the user names one.
+fn read_directory(path: &Path, forced: Option<ForeignTool>) -> Result<Imported, ImportError> {
+    let summaries = gungraun::summaries_under(path);
+    let tool = match (forced, &summaries) {
+        (Some(t @ (ForeignTool::Gungraun | ForeignTool::Criterion)), _) => t,
+        (Some(t), _) => {
+            let why = format!("a directory; {} results are a file", t.name());
+            return Err(ImportError::at("", why));
+        }
+        (None, Some(_)) if criterion::holds_output(path) => {
+            return Err(ImportError::at(
+                "",
+                "holds both criterion's output and gungraun's: give its criterion or gungraun directory, or --format",
+            ))
+        }
+        (None, Some(_)) => ForeignTool::Gungraun,
+        (None, None) => ForeignTool::Criterion,
+    };
+    let (doc, notes) = match (tool, summaries) {
+        (ForeignTool::Gungraun, Some(files)) => gungraun::read_files(&files)?,
+        (ForeignTool::Gungraun, None) => {
+            let why = "no gungraun summary.json under it (cargo bench -- --save-summary=json writes them)";
+            return Err(ImportError::at("", why));
+        }
+        _ => criterion::read(path)?,
+    };
+    Ok(Imported { tool, doc, notes })
 }
 
 /// `import_path` for text already read.
@@ -317,7 +325,7 @@ impl Reading {
 /// as `place` in what is said of a bad one, and the nanoseconds in one of its units.
 struct SummaryKeys {
     place: &'static str,
-    scale_ns: f64,
+    scale: f64,
     /// Count, mean, median, standard deviation, minimum, maximum.
     keys: [&'static str; 6],
 }
@@ -330,7 +338,7 @@ impl SummaryKeys {
             match &stats[key] {
                 Value::Null => Ok(None),
                 v => match v.as_f64() {
-                    Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * self.scale_ns)),
+                    Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * self.scale)),
                     _ => Err(format!("{}.{key} is {v}, not a time", self.place)),
                 },
             }

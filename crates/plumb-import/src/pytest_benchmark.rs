@@ -85,7 +85,7 @@ fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
 fn summary(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
     let keys = crate::SummaryKeys {
         place: "stats",
-        scale_ns: 1e9,
+        scale: 1e9,
         keys: ["rounds", "mean", "median", "stddev", "min", "max"],
     };
     b.reported.insert(Metric::WallTime, keys.read(stats)?);

@@ -12,11 +12,17 @@ pub fn render_document_comparison(
     new: &ResultDocument,
     cmp: &ComparisonDocument,
 ) -> String {
-    let metric = match cmp.comparisons.first().map(|c| &c.metric) {
+    // Said once when every comparison shares it; each row says its own otherwise (a
+    // summary's median, a simulator's instructions).
+    let first = cmp.comparisons.first();
+    let shared = |same: &dyn Fn(&Comparison, &Comparison) -> bool| {
+        first.filter(|f| cmp.comparisons.iter().all(|c| same(f, c)))
+    };
+    let metric = match shared(&|a, b| a.metric == b.metric).map(|c| &c.metric) {
         Some(m) if *m != Metric::WallTime => format!(" on {m} per operation"),
         _ => String::new(),
     };
-    let question = (cmp.comparisons.first())
+    let question = shared(&|a, b| a.question == b.question)
         .map(|c| format!(", on the {}", c.question.describe()))
         .unwrap_or_default();
     let mut out = format!(

@@ -82,7 +82,7 @@ fn summary_reason(
         ),
     };
     if basis == SummaryBasis::SimulatedCounts {
-        return Some(counts_reason(c, change, sesoi));
+        return counts_reason(c, change, sesoi);
     }
     let said = match &c.reason {
         VerdictReason::BeyondSesoi { .. } => {
@@ -106,12 +106,18 @@ fn summary_reason(
 }
 
 /// A verdict on simulated instruction counts: the ratio alone decides.
-fn counts_reason(c: &Comparison, change: &str, sesoi: &str) -> String {
-    let how = "instructions a call as callgrind counted them, exact for the run it simulated: the ratio alone decides (it says nothing of time)";
+/// `None` for the reasons said as for samples (a baseline of none).
+fn counts_reason(c: &Comparison, change: &str, sesoi: &str) -> Option<String> {
+    let how = format!(
+        "{} a call as a simulator counted them, exact for the run it simulated: the ratio alone decides (it says nothing of time)",
+        c.metric
+    );
     match c.reason {
-        VerdictReason::BeyondSesoi { .. } => format!("{change} beyond the SESOI of {sesoi}; {how}"),
-        VerdictReason::WithinSesoi => format!("{change}, within {sesoi}; {how}"),
-        _ => how.to_string(),
+        VerdictReason::BeyondSesoi { .. } => {
+            Some(format!("{change} beyond the SESOI of {sesoi}; {how}"))
+        }
+        VerdictReason::WithinSesoi => Some(format!("{change}, within {sesoi}; {how}")),
+        _ => None,
     }
 }
 
