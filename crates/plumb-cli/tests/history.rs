@@ -359,6 +359,9 @@ fn load_save_keeps_its_latency_percentiles() {
         "h.db",
         "--export-json",
         "l.json",
+        // What is kept is under test, not the generator: on two cores shared with the
+        // other tests its lateness can pass the gate (a full run failed on it once).
+        "--allow-late",
     ]);
     r.assert_code(0);
     assert!(r.stderr.contains("kept as run 1 in h.db"), "{}", r.stderr);
