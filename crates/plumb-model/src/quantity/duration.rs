@@ -211,8 +211,14 @@ impl fmt::Display for Duration {
 
 impl Serialize for Duration {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.picos.is_multiple_of(1_000) {
-            s.serialize_u64(self.as_nanos())
+        // Whole nanoseconds as an integer, exactly; a fraction of a nanosecond as an f64,
+        // unless the f64 cannot hold it (a long duration: the f64 is whole, and the
+        // fraction is lost either way), when it is the integer rounded — so that what is
+        // read back is written the same (cargo fuzz found both forms of one duration).
+        let ns = self.as_nanos_f64();
+        if self.picos.is_multiple_of(1_000) || ns.fract() == 0.0 {
+            let ns = (self.picos + 500) / 1_000;
+            s.serialize_u64(u64::try_from(ns).unwrap_or(u64::MAX))
         } else {
             s.serialize_f64(self.as_nanos_f64())
         }
@@ -221,13 +227,39 @@ impl Serialize for Duration {
 
 impl<'de> Deserialize<'de> for Duration {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let ns = f64::deserialize(d)?;
+        d.deserialize_any(NanosVisitor)
+    }
+}
+
+/// Nanoseconds as written: a whole number read exactly (an f64 holds whole nanoseconds
+/// exactly only below 2⁵³, about 104 days; the fuzzer found a duration it changed), a
+/// fraction as the f64 it is.
+struct NanosVisitor;
+
+impl serde::de::Visitor<'_> for NanosVisitor {
+    type Value = Duration;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a duration in nanoseconds")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, ns: u64) -> Result<Duration, E> {
+        Ok(Duration {
+            picos: u128::from(ns) * 1_000,
+        })
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, ns: i64) -> Result<Duration, E> {
+        u64::try_from(ns)
+            .map_err(|_| E::custom(format!("{ns} is not a duration in nanoseconds")))
+            .and_then(|ns| self.visit_u64(ns))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, ns: f64) -> Result<Duration, E> {
         if ns.is_finite() && ns >= 0.0 {
             Ok(Duration::from_nanos_f64(ns))
         } else {
-            Err(serde::de::Error::custom(format!(
-                "{ns} is not a duration in nanoseconds"
-            )))
+            Err(E::custom(format!("{ns} is not a duration in nanoseconds")))
         }
     }
 }
@@ -235,6 +267,30 @@ impl<'de> Deserialize<'de> for Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whole nanoseconds beyond 2⁵³ are read back exactly (cargo fuzz found
+    /// "9050550.15055s" coming back 384 ps short through an f64).
+    #[test]
+    fn whole_nanoseconds_are_read_back_exactly() {
+        let d: Duration = "9050550.15055s".parse().unwrap();
+        let json = serde_json::to_string(&d).unwrap();
+        assert_eq!(json, "9050550150550000");
+        assert_eq!(serde_json::from_str::<Duration>(&json).unwrap(), d);
+        assert!(serde_json::from_str::<Duration>("-5").is_err());
+        assert_eq!(
+            serde_json::from_str::<Duration>("1.5").unwrap().to_string(),
+            "1.5ns"
+        );
+        // A sub-ns part beyond an f64's reach is rounded once, and the form is stable.
+        let d: Duration = "19005550.1758187501s".parse().unwrap();
+        let json = serde_json::to_string(&d).unwrap();
+        assert_eq!(json, "19005550175818750");
+        let back: Duration = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        // 1 ps past a whole ns, where an f64 of the ns has no room for it: an integer.
+        let d: Duration = "19015.507581870001s".parse().unwrap();
+        assert_eq!(serde_json::to_string(&d).unwrap(), "19015507581870");
+    }
 
     fn d(s: &str) -> Duration {
         s.parse().unwrap()
