@@ -13,7 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let forced = ForeignTool::ALL.get(first as usize % (ForeignTool::ALL.len() + 1)).copied();
+    let forced = ForeignTool::ALL
+        .get(first as usize % (ForeignTool::ALL.len() + 1))
+        .copied();
     match import_text(text, forced) {
         Ok(Some(imported)) => {
             let written = imported.doc.to_json();

@@ -10,7 +10,11 @@ fuzz_target!(|text: &str| {
             let written = doc.to_json();
             let again = ResultDocument::from_json(&written)
                 .unwrap_or_else(|e| panic!("a document plumb wrote is refused: {e}"));
-            assert_eq!(again.to_json(), written, "read → write → read changed the document");
+            assert_eq!(
+                again.to_json(),
+                written,
+                "read → write → read changed the document"
+            );
         }
         Err(e) => assert!(!e.to_string().is_empty()),
     }

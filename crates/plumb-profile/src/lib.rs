@@ -61,7 +61,8 @@ pub fn take(perf: &PerfTool, request: &Request, stop: &AtomicBool) -> Result<Tak
     let recording = record::record(perf, &request.sampler, &request.argv, &request.data, stop)?;
     let lost = record::lost_records(perf, &recording.data);
     let script = script::run(perf, &recording.data)?;
-    let stacks = folded::collapse(&script.text, request.region.as_deref().unwrap_or(&[]))?;
+    let regions = request.region.as_deref().unwrap_or(&[]);
+    let stacks = folded::collapse(&script.text, &request.sampler.event, regions)?;
     let (stacks, outside_samples) = match &request.region {
         Some(regions) => folded::split_region(stacks, regions),
         None => (stacks, 0),

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every cargo fuzz target (fuzz/fuzz_targets) for SECONDS each (default 30), from its
+# committed seeds (fuzz/seeds/<target>) into a fresh corpus, and stops at the first crash:
+# the input is left in fuzz/artifacts/<target>, the panic printed. One line a target:
+#   fuzz<TAB>target<TAB>seconds<TAB>runs<TAB>runs per second<TAB>coverage (edges)<TAB>features
+# Installs what it needs: the nightly toolchain and cargo-fuzz. Used by .ci/run (30 s a
+# target) and bench/fuzz.sh (longer, written to bench/results/fuzz.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-30}
+rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked cargo-fuzz
+cd fuzz
+cargo +nightly fuzz build -O >&2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for target in $(cargo +nightly fuzz list); do
+  if [ ! -d "seeds/$target" ]; then
+    echo "fuzz: $target has no seeds in fuzz/seeds/$target" >&2
+    exit 1
+  fi
+  corpus=$work/$target
+  mkdir -p "$corpus"
+  log=$work/$target.log
+  if ! cargo +nightly fuzz run -O "$target" "$corpus" "seeds/$target" -- \
+    -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1; then
+    echo "fuzz: $target failed after at most $secs s:" >&2
+    grep -E -A12 'panicked|ERROR|Test unit written' "$log" >&2 || tail -40 "$log" >&2
+    exit 1
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1)
+  cov=$(sed -E 's/.*cov: ([0-9]+).*/\1/' <<<"$done_line")
+  ft=$(sed -E 's/.* ft: ([0-9]+).*/\1/' <<<"$done_line")
+  printf 'fuzz\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$secs" "$runs" "$rate" "$cov" "$ft"
+done
