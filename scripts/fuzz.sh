@@ -11,6 +11,9 @@ secs=${1:-30}
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install --locked cargo-fuzz
 cd fuzz
+# cargo-fuzz finds its binaries under fuzz/target; a CARGO_TARGET_DIR elsewhere (CI's)
+# would build them where it does not look.
+unset CARGO_TARGET_DIR
 cargo +nightly fuzz build -O >&2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
