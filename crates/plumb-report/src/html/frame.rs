@@ -161,11 +161,13 @@ impl LabelPlacer {
             (x - 3.0 - w, x - 3.0, "end")
         };
         let mut top = y - 10.0;
+        // The width is an estimate: a browser's font can be wider, so labels side by side
+        // keep a gap (a full test run once drew "mean 5.475 ms" over "median 5.540 ms").
+        const GAP: f64 = 8.0;
         for _ in 0..12 {
-            let free = self
-                .placed
-                .iter()
-                .all(|&(l, t, r, b)| left + w <= l || left >= r || top + 12.0 <= t || top >= b);
+            let free = self.placed.iter().all(|&(l, t, r, b)| {
+                left + w + GAP <= l || left >= r + GAP || top + 12.0 <= t || top >= b
+            });
             if free || top + 24.0 > self.area.bottom {
                 break;
             }
