@@ -3,6 +3,7 @@
 //! the same stacks.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use plumb_model::FoldedStack;
 use plumb_profile::{folded, script};
 
 fuzz_target!(|text: &str| {
@@ -11,10 +12,7 @@ fuzz_target!(|text: &str| {
     let Ok(stacks) = folded::collapse(&prepared.text, "cpu-clock", &regions) else {
         return;
     };
-    let written: String = stacks
-        .iter()
-        .map(|s| format!("{} {}\n", s.stack, s.samples))
-        .collect();
+    let written = FoldedStack::text(&stacks);
     let back = folded::parse(&written).unwrap_or_else(|e| panic!("{written:?}: {e}"));
     assert_eq!(back.len(), stacks.len());
     assert_eq!(folded::total(&back), folded::total(&stacks));

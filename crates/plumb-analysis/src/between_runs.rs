@@ -104,30 +104,13 @@ pub fn widened(
 
 /// The verdict of a widened ratio interval: beyond the SESOI, within it, or neither.
 fn judged(ci: Interval, sesoi: Fraction, reason: VerdictReason) -> (Verdict, VerdictReason) {
-    let s = sesoi.get();
     let constant_samples = matches!(
         reason,
         VerdictReason::BeyondSesoi {
             constant_samples: true
         }
     );
-    if ci.lo > 1.0 + s {
-        (
-            Verdict::Slower,
-            VerdictReason::BeyondSesoi { constant_samples },
-        )
-    } else if ci.hi < 1.0 - s {
-        (
-            Verdict::Faster,
-            VerdictReason::BeyondSesoi { constant_samples },
-        )
-    } else if ci.lo >= 1.0 - s && ci.hi <= 1.0 + s {
-        (Verdict::Equivalent, VerdictReason::WithinSesoi)
-    } else if ci.lo > 1.0 || ci.hi < 1.0 {
-        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
-    } else {
-        (Verdict::Inconclusive, VerdictReason::NotShown)
-    }
+    crate::verdict::by_interval(ci, sesoi.get(), constant_samples)
 }
 
 /// The note for separate runs whose between-run noise no history measured.

@@ -89,6 +89,34 @@ pub fn compare_documents(
     Ok(out)
 }
 
+/// `--pair OLD=NEW` split where both names exist: a name may hold `=` itself (JMH's
+/// `sum(size=64)`), so a pair whose first split names no benchmark is split again at the
+/// `=` that names one on each side, when exactly one does.
+fn resplit(
+    pairs: &[(String, String)],
+    base: &ResultDocument,
+    new: &ResultDocument,
+) -> Vec<(String, String)> {
+    let both = |o: &str, n: &str| base.benchmark(o).is_some() && new.benchmark(n).is_some();
+    pairs
+        .iter()
+        .map(|(o, n)| {
+            if both(o, n) {
+                return (o.clone(), n.clone());
+            }
+            let whole = format!("{o}={n}");
+            let splits: Vec<(String, String)> = (whole.match_indices('='))
+                .map(|(i, _)| (whole[..i].to_string(), whole[i + 1..].to_string()))
+                .filter(|(o, n)| both(o, n))
+                .collect();
+            match <[_; 1]>::try_from(splits) {
+                Ok([split]) => split,
+                Err(_) => (o.clone(), n.clone()),
+            }
+        })
+        .collect()
+}
+
 /// The pairs to compare: explicit ones first, then equal names, then — when nothing else
 /// paired and each side has one benchmark — those two. Unpaired names are recorded.
 fn pair<'d>(
@@ -114,8 +142,9 @@ fn pair<'d>(
             )
         })
     };
+    let explicit = resplit(explicit, b_doc, n_doc);
     let mut pairs = Vec::new();
-    for (old, new_name) in explicit {
+    for (old, new_name) in &explicit {
         pairs.push((find(b_doc, old, base)?, find(n_doc, new_name, new)?));
     }
     let named_base: HashSet<&str> = explicit.iter().map(|(b, _)| b.as_str()).collect();

@@ -11,7 +11,7 @@ mod counts;
 mod intervals;
 
 use crate::replicates::replicates;
-use crate::verdict::decide;
+use crate::verdict::{decide, failed_side, sides};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, Comparison, Metric, ReportedStatistic, ReportedSummary, SummaryBasis, VerdictReason,
@@ -34,44 +34,29 @@ pub fn judge_summaries(
     if counts::judge(&mut c, base, cand, metric) {
         return Some(c);
     }
-    if !summarised(base) && !summarised(cand) {
+    if !base.summary_only() && !cand.summary_only() {
         return None;
     }
     c.metric = metric.clone();
     if let Some(problem) = refusal(base, cand, metric) {
         c.reason = cannot(problem, base, cand, metric);
     } else if let (Some(b), Some(n)) = (moments(base, metric), moments(cand, metric)) {
-        by_moments(&mut c, &b, &n, summarised(base) && summarised(cand));
+        by_moments(&mut c, &b, &n, base.summary_only() && cand.summary_only());
     } else if !intervals::judge(&mut c, base, cand, metric) {
         c.reason = cannot(why_not(base, cand, metric), base, cand, metric);
     }
     Some(c)
 }
 
-/// A benchmark with its harness's summary and no samples.
-fn summarised(b: &Benchmark) -> bool {
-    b.samples.is_empty() && !b.reported.is_empty()
-}
-
-/// The harness's summary of `metric`, when `b` has it and no samples.
-fn summary<'b>(b: &'b Benchmark, metric: &Metric) -> Option<&'b ReportedSummary> {
-    b.reported.get(metric).filter(|_| b.samples.is_empty())
-}
-
 /// Why the pair cannot be judged before any figure is looked at: a side failed, or has
 /// a summary of other metrics only (asv's memory sizes and tracked values).
 fn refusal(base: &Benchmark, cand: &Benchmark, metric: &Metric) -> Option<String> {
-    let sides = [("the baseline", base), ("the candidate", cand)];
-    let failed = sides.iter().find_map(|(side, b)| {
-        let why = b.function()?.failure.as_deref()?;
-        b.samples
-            .is_empty()
-            .then(|| format!("{side} failed: {why}"))
-    });
+    let failed = sides(base, cand)
+        .filter(|(_, b)| b.samples.is_empty())
+        .find_map(|(side, b)| failed_side(side, b));
     failed.or_else(|| {
-        let (_, other) = sides
-            .iter()
-            .find(|(_, b)| summarised(b) && !b.reported.contains_key(metric))?;
+        let (_, other) = sides(base, cand)
+            .find(|(_, b)| b.summary_only() && !b.reported.contains_key(metric))?;
         let names: Vec<String> = other.reported.keys().map(|m| m.to_string()).collect();
         Some(format!(
             "{:?} has only its harness's summary of {} (compare that with --metric)",
@@ -92,8 +77,8 @@ fn cannot(problem: String, base: &Benchmark, cand: &Benchmark, metric: &Metric) 
 /// Size, mean and variance: of the summary's count, mean and standard deviation, or of
 /// a side's replicates when it has samples.
 fn moments(b: &Benchmark, metric: &Metric) -> Option<Moments> {
-    if summarised(b) {
-        let r = summary(b, metric)?;
+    if b.summary_only() {
+        let r = b.reported_summary(metric)?;
         let n = usize::try_from(r.n?).ok()?;
         return Moments::from_summary(n, r.mean?, r.std_dev?).ok();
     }
@@ -145,7 +130,7 @@ fn why_not(base: &Benchmark, cand: &Benchmark, metric: &Metric) -> String {
         .into_iter()
         .find(|b| moments(b, metric).is_none() && intervals::stated(b, metric).is_none())
         .unwrap_or(base);
-    let has = match summary(lacking, metric) {
+    let has = match lacking.reported_summary(metric) {
         Some(r) => figures(r),
         None => match lacking.samples.len() {
             0 => "no samples".to_string(),
@@ -189,7 +174,7 @@ fn figures(r: &ReportedSummary) -> String {
 
 /// The samples behind a side: its own, or the count its summary gives.
 pub(crate) fn count(b: &Benchmark, metric: &Metric) -> usize {
-    summary(b, metric)
+    b.reported_summary(metric)
         .and_then(|r| r.n)
         .map_or(b.samples.len(), |n| n as usize)
 }

@@ -51,12 +51,9 @@ pub fn judge(
         Ok(s) => s,
         Err(e) => {
             // A side that failed says so, rather than that it has too few samples.
-            let failed = [("the baseline", base), ("the candidate", cand)]
-                .into_iter()
-                .find_map(|(side, b)| Some((side, b.function()?.failure.as_deref()?)));
+            let failed = sides(base, cand).find_map(|(side, b)| failed_side(side, b));
             c.reason = VerdictReason::CannotCompare {
-                problem: failed
-                    .map_or(e.to_string(), |(side, why)| format!("{side} failed: {why}")),
+                problem: failed.unwrap_or_else(|| e.to_string()),
                 baseline_n: x.len(),
                 candidate_n: y.len(),
             };
@@ -100,16 +97,8 @@ pub(crate) fn decide(
     sesoi: f64,
     constant: bool,
 ) -> (Verdict, VerdictReason) {
-    if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
-        let v = if ci.lo > 1.0 {
-            Verdict::Slower
-        } else {
-            Verdict::Faster
-        };
-        let reason = VerdictReason::BeyondSesoi {
-            constant_samples: constant,
-        };
-        (v, reason)
+    if let Some(beyond) = beyond_sesoi(ci, sesoi, constant) {
+        beyond
     } else if tost_p < alpha {
         (Verdict::Equivalent, VerdictReason::WithinSesoi)
     } else if welch_p < alpha {
@@ -117,6 +106,60 @@ pub(crate) fn decide(
     } else {
         (Verdict::Inconclusive, VerdictReason::NotShown)
     }
+}
+
+/// Slower or faster when the whole interval lies beyond 1 ∓ SESOI; `constant`: both
+/// sides' samples were constant.
+pub(crate) fn beyond_sesoi(
+    ci: plumb_stats::Interval,
+    sesoi: f64,
+    constant: bool,
+) -> Option<(Verdict, VerdictReason)> {
+    if !(ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi) {
+        return None;
+    }
+    let v = if ci.lo > 1.0 {
+        Verdict::Slower
+    } else {
+        Verdict::Faster
+    };
+    let reason = VerdictReason::BeyondSesoi {
+        constant_samples: constant,
+    };
+    Some((v, reason))
+}
+
+/// The verdict a ratio's interval gives alone, with no test beside it (an interval widened
+/// by the noise between runs, two stated intervals, exact counts): beyond the SESOI,
+/// wholly within it, excluding 1 but straddling it, or neither.
+pub(crate) fn by_interval(
+    ci: plumb_stats::Interval,
+    sesoi: f64,
+    constant: bool,
+) -> (Verdict, VerdictReason) {
+    if let Some(beyond) = beyond_sesoi(ci, sesoi, constant) {
+        beyond
+    } else if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi {
+        (Verdict::Equivalent, VerdictReason::WithinSesoi)
+    } else if ci.lo > 1.0 || ci.hi < 1.0 {
+        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
+    } else {
+        (Verdict::Inconclusive, VerdictReason::NotShown)
+    }
+}
+
+/// The two sides of a comparison, named as a reason names them.
+pub(crate) fn sides<'b>(
+    base: &'b Benchmark,
+    cand: &'b Benchmark,
+) -> impl Iterator<Item = (&'static str, &'b Benchmark)> {
+    [("the baseline", base), ("the candidate", cand)].into_iter()
+}
+
+/// "the baseline failed: why", when that side failed.
+pub(crate) fn failed_side(side: &str, b: &Benchmark) -> Option<String> {
+    let why = b.function()?.failure.as_deref()?;
+    Some(format!("{side} failed: {why}"))
 }
 
 /// A count that is zero throughout the baseline: a ratio to it means nothing, but going

@@ -111,34 +111,6 @@ pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
     Ok(doc)
 }
 
-/// `--pair OLD=NEW` split where both names exist: a name may hold `=` itself (JMH's
-/// `sum(size=64)`), so a pair whose first split names no benchmark is split again at the
-/// `=` that names one on each side, when exactly one does.
-fn resplit(
-    pairs: &[(String, String)],
-    base: &ResultDocument,
-    new: &ResultDocument,
-) -> Vec<(String, String)> {
-    let both = |o: &str, n: &str| base.benchmark(o).is_some() && new.benchmark(n).is_some();
-    pairs
-        .iter()
-        .map(|(o, n)| {
-            if both(o, n) {
-                return (o.clone(), n.clone());
-            }
-            let whole = format!("{o}={n}");
-            let splits: Vec<(String, String)> = (whole.match_indices('='))
-                .map(|(i, _)| (whole[..i].to_string(), whole[i + 1..].to_string()))
-                .filter(|(o, n)| both(o, n))
-                .collect();
-            match <[_; 1]>::try_from(splits) {
-                Ok([split]) => split,
-                Err(_) => (o.clone(), n.clone()),
-            }
-        })
-        .collect()
-}
-
 /// Whether `doc` measured `metric`. Load results carry latency histograms, not metric
 /// columns: only the other benchmarks need the metric; a benchmark with only a
 /// simulator's counts (gungraun's) is judged by them.
@@ -195,7 +167,7 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         level: a.confidence,
         sesoi: a.sesoi,
         question: a.question,
-        pairs: &resplit(&a.pairs, &base, &new),
+        pairs: &a.pairs,
     };
     let base_side = Side {
         doc: &base,

@@ -41,15 +41,8 @@ pub fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(Ser
 /// kept only its harness's summary, from that summary where it gives both a mean and a
 /// median (a series of one but not the other would mix statistics).
 fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
-    if b.samples.is_empty() && !b.reported.is_empty() {
-        return b
-            .reported
-            .iter()
-            .filter_map(|(metric, r)| {
-                let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
-                Some((metric.to_string(), summary_point(r, unit)?))
-            })
-            .collect();
+    if b.summary_only() {
+        return summary_points(b);
     }
     b.stats
         .iter()
@@ -77,8 +70,19 @@ fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
 /// has no mean and median (kept with the run, in no series).
 pub fn outside_series(doc: &ResultDocument) -> Vec<&str> {
     (doc.benchmarks.iter())
-        .filter(|b| b.samples.is_empty() && !b.reported.is_empty() && measured(b, 0.999).is_empty())
+        .filter(|b| b.summary_only() && summary_points(b).is_empty())
         .map(|b| b.name.as_str())
+        .collect()
+}
+
+/// The points of a benchmark that has only its harness's summary, one a metric whose
+/// summary gives them.
+fn summary_points(b: &Benchmark) -> Vec<(String, Point)> {
+    (b.reported.iter())
+        .filter_map(|(metric, r)| {
+            let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
+            Some((metric.to_string(), summary_point(r, unit)?))
+        })
         .collect()
 }
 

@@ -13,26 +13,17 @@ use std::path::{Path, PathBuf};
 /// The `new/` directories under `dir` (itself included), in name order.
 fn runs(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if !p.is_dir() {
-                continue;
-            }
-            if p.file_name().is_some_and(|n| n == "new") && p.join("benchmark.json").is_file() {
-                found.push(p);
-            } else if p
-                .file_name()
-                .is_some_and(|n| n != "report" && n != "base" && n != "change")
-            {
-                stack.push(p);
-            }
+    crate::walk(dir, |p, is_dir| {
+        let name = p.file_name().unwrap_or_default();
+        if !is_dir {
+            false
+        } else if name == "new" && p.join("benchmark.json").is_file() {
+            found.push(p.to_path_buf());
+            false
+        } else {
+            name != "report" && name != "base" && name != "change"
         }
-    }
+    });
     found.sort();
     found
 }

@@ -51,24 +51,15 @@ fn one(v: &Value) -> bool {
     v.get("module_path").is_some() && v["profiles"].is_array()
 }
 
-/// Every `summary.json` under `dir`, in path order; `None` when there is none. A
-/// directory that cannot be read is passed over, and links are not followed (a loop).
+/// Every `summary.json` under `dir`, in path order; `None` when there is none.
 pub fn summaries_under(dir: &Path) -> Option<Vec<PathBuf>> {
     let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(d) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => pending.push(path),
-                Ok(t) if t.is_file() && entry.file_name() == "summary.json" => found.push(path),
-                _ => {}
-            }
+    crate::walk(dir, |p, is_dir| {
+        if !is_dir && p.file_name().is_some_and(|n| n == "summary.json") {
+            found.push(p.to_path_buf());
         }
-    }
+        is_dir
+    });
     found.sort();
     (!found.is_empty()).then_some(found)
 }

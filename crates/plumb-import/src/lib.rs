@@ -145,6 +145,26 @@ pub fn import_path(
     read_text(&text, forced, Some(path))
 }
 
+/// Walks the tree under `dir` (criterion's and gungraun's output), calling `visit` with
+/// each entry and whether it is a directory, entering a directory when `visit` says so.
+/// Links are not followed (a loop would never end); a directory that cannot be read is
+/// passed over.
+fn walk(dir: &Path, mut visit: impl FnMut(&Path, bool) -> bool) {
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if visit(&path, is_dir) && is_dir {
+                pending.push(path);
+            }
+        }
+    }
+}
+
 /// A directory: criterion's output or gungraun's. One holding both (a `target/`) is
 /// refused rather than read as either: the user names one.
 fn read_directory(path: &Path, forced: Option<ForeignTool>) -> Result<Imported, ImportError> {
@@ -201,7 +221,9 @@ pub fn read_text(
         true => serde_json::from_str(&asv::literals_as_strings(text)).map_err(|_| e),
         false => Err(e),
     });
-    let Some(tool) = forced.or_else(|| detect(json.as_ref().ok(), text)) else {
+    // gungraun's JSON lines: not one JSON value; read once, to detect and to import.
+    let lines = json.is_err().then(|| gungraun::lines(text)).flatten();
+    let Some(tool) = forced.or_else(|| detect(json.as_ref().ok(), text, lines.is_some())) else {
         return Ok(None);
     };
     let (doc, notes) = match tool {
@@ -214,7 +236,7 @@ pub fn read_text(
         ForeignTool::Go => go::read_output(text)?,
         ForeignTool::Catch2 => catch2::read(text)?,
         ForeignTool::Gungraun if json.is_err() => {
-            let (placed, mut bad) = gungraun::lines(text).ok_or_else(|| {
+            let (placed, mut bad) = lines.ok_or_else(|| {
                 ImportError::at("", "neither a gungraun summary nor its JSON lines")
             })?;
             let (doc, mut notes) = gungraun::read_all(placed);
@@ -261,7 +283,8 @@ fn read_json(tool: ForeignTool, v: &Value) -> Result<(ResultDocument, Vec<String
 type Recognises = fn(&Value) -> bool;
 
 /// The format an input is in, by its content (`json`: the input parsed, when it is JSON).
-fn detect(json: Option<&Value>, text: &str) -> Option<ForeignTool> {
+/// `gungraun_lines`: the text is gungraun's JSON lines.
+fn detect(json: Option<&Value>, text: &str, gungraun_lines: bool) -> Option<ForeignTool> {
     if let Some(v) = json {
         let by_shape: [(ForeignTool, Recognises); 8] = [
             (ForeignTool::Hyperfine, hyperfine::recognises),
@@ -279,7 +302,7 @@ fn detect(json: Option<&Value>, text: &str) -> Option<ForeignTool> {
     if catch2::recognises(text) {
         return Some(ForeignTool::Catch2);
     }
-    if gungraun::lines(text).is_some() {
+    if gungraun_lines {
         return Some(ForeignTool::Gungraun);
     }
     go::recognises_output(text).then_some(ForeignTool::Go)

@@ -236,6 +236,18 @@ impl Benchmark {
         self.corrections.iter().find(|c| &c.metric == metric)
     }
 
+    /// An imported benchmark whose harness kept only its own summary: no samples.
+    pub fn summary_only(&self) -> bool {
+        self.samples.is_empty() && !self.reported.is_empty()
+    }
+
+    /// The harness's summary of `metric`, when it is all there is of it (no samples).
+    pub fn reported_summary(&self, metric: &Metric) -> Option<&ReportedSummary> {
+        self.reported
+            .get(metric)
+            .filter(|_| self.samples.is_empty())
+    }
+
     /// Statistics of `metric`, when analysed.
     pub fn stats(&self, metric: &Metric) -> Option<&MetricStats> {
         self.stats.get(metric)

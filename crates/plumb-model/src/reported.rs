@@ -87,7 +87,7 @@ impl Carried {
             Carried::Launches { launches, samples }
         } else if samples > 0 {
             Carried::Samples(samples)
-        } else if !b.reported.is_empty() {
+        } else if b.summary_only() {
             Carried::Summary
         } else {
             Carried::Nothing

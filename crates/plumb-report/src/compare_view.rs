@@ -106,7 +106,7 @@ fn compared_value(b: &plumb_model::Benchmark, c: &Comparison) -> Option<(f64, Un
         let v = b.simulated.as_ref()?.per_op(&c.metric).first().copied()?;
         return Some((v, Unit::Count));
     }
-    let value = match b.reported.get(&c.metric).filter(|_| b.samples.is_empty()) {
+    let value = match b.reported_summary(&c.metric) {
         Some(r) => match c.question {
             plumb_model::Question::Mean => r.mean.or(r.value),
             plumb_model::Question::Typical => r.median,

@@ -30,7 +30,7 @@ struct Layout {
 /// Error, at another level than the run's, is not shown).
 fn time_cells(b: &Benchmark) -> Option<[f64; 6]> {
     let Some(t) = b.time() else {
-        let r = b.reported.get(&Metric::WallTime)?;
+        let r = b.reported_summary(&Metric::WallTime)?;
         let nan = f64::NAN;
         return Some([
             r.mean.unwrap_or(nan),
@@ -165,8 +165,8 @@ fn row(doc: &ResultDocument, b: &Benchmark, l: &Layout) -> Vec<String> {
             mean(&Metric::AllocatedBytes).map_or_else(dash, |a| format::value(Unit::Bytes, a)),
         );
     }
-    cells.push(match b.reported.get(&Metric::WallTime) {
-        Some(r) if b.samples.is_empty() => r.n.map_or_else(dash, |n| n.to_string()),
+    cells.push(match b.reported_summary(&Metric::WallTime) {
+        Some(r) => r.n.map_or_else(dash, |n| n.to_string()),
         _ => b.analysed_times_ns().len().to_string(),
     });
     cells

@@ -3,7 +3,7 @@
 //! the SESOI more or fewer, within it equivalent. Wall time asked of such a pair is
 //! answered in instructions, which is what the harness measures.
 
-use super::intervals::by_interval;
+use crate::verdict::by_interval;
 use plumb_model::{Benchmark, Comparison, Metric, SummaryBasis, VerdictReason};
 use plumb_stats::Interval;
 
@@ -34,7 +34,7 @@ pub(super) fn judge(
         hi: c.ratio,
     };
     c.ratio_ci = Some(exact);
-    (c.verdict, c.reason) = by_interval(exact, c.sesoi.get());
+    (c.verdict, c.reason) = by_interval(exact, c.sesoi.get(), false);
     true
 }
 

@@ -6,12 +6,12 @@
 //! When two harnesses' own levels hold together below the confidence asked, no verdict
 //! is given: a lower bar is the user's to set, with `--confidence`.
 
-use super::{count, name, summary};
+use super::{count, name};
 use crate::replicates::replicates;
+use crate::verdict::by_interval;
 use plumb_model::quantity::Confidence;
 use plumb_model::{
-    Benchmark, Comparison, Metric, Question, ReportedStatistic, SummaryBasis, Verdict,
-    VerdictReason,
+    Benchmark, Comparison, Metric, Question, ReportedStatistic, SummaryBasis, VerdictReason,
 };
 use plumb_stats::Interval;
 
@@ -41,7 +41,7 @@ pub(super) fn judge(
 
 /// The harness's interval of `metric`, when it named the statistic and the level.
 pub(super) fn stated(b: &Benchmark, metric: &Metric) -> Option<Stated> {
-    let r = summary(b, metric)?;
+    let r = b.reported_summary(metric)?;
     let i = r.interval?;
     let value = match i.of {
         ReportedStatistic::Mean => r.mean?,
@@ -76,8 +76,8 @@ fn pair(
     };
     match (stated(base, metric), stated(cand, metric)) {
         (Some(b), Some(n)) => Some((b, n)),
-        (Some(b), None) if summary(cand, metric).is_none() => Some((b, own(cand, b)?)),
-        (None, Some(n)) if summary(base, metric).is_none() => Some((own(base, n)?, n)),
+        (Some(b), None) if cand.reported_summary(metric).is_none() => Some((b, own(cand, b)?)),
+        (None, Some(n)) if base.reported_summary(metric).is_none() => Some((own(base, n)?, n)),
         _ => None,
     }
 }
@@ -153,27 +153,5 @@ fn by_intervals(c: &mut Comparison, base: Stated, new: Stated, (base_n, cand_n):
         hi: new.interval.hi / base.interval.lo,
     };
     c.ratio_ci = Some(ci);
-    (c.verdict, c.reason) = by_interval(ci, c.sesoi.get());
-}
-
-/// The verdict a ratio's interval gives alone (no test beside it): beyond the SESOI,
-/// wholly within it, excluding 1 but straddling it, or neither.
-pub(super) fn by_interval(ci: Interval, sesoi: f64) -> (Verdict, VerdictReason) {
-    if ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi {
-        let v = if ci.lo > 1.0 {
-            Verdict::Slower
-        } else {
-            Verdict::Faster
-        };
-        let reason = VerdictReason::BeyondSesoi {
-            constant_samples: false,
-        };
-        (v, reason)
-    } else if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi {
-        (Verdict::Equivalent, VerdictReason::WithinSesoi)
-    } else if ci.lo > 1.0 || ci.hi < 1.0 {
-        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
-    } else {
-        (Verdict::Inconclusive, VerdictReason::NotShown)
-    }
+    (c.verdict, c.reason) = by_interval(ci, c.sesoi.get(), false);
 }
