@@ -89,6 +89,19 @@ pub fn compare_documents(
     Ok(out)
 }
 
+/// `--pair OLD=NEW` as typed, split at its first `=` (see `resplit` for names holding
+/// `=`): two benchmark names to compare with each other.
+pub fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((old, new)) if !old.is_empty() && !new.is_empty() => {
+            Ok((old.to_string(), new.to_string()))
+        }
+        _ => Err(format!(
+            "{s:?} is not OLD=NEW (e.g. --pair 'sleep 0.01=sleep 0.02')"
+        )),
+    }
+}
+
 /// `--pair OLD=NEW` split where both names exist: a name may hold `=` itself (JMH's
 /// `sum(size=64)`), so a pair whose first split names no benchmark is split again at the
 /// `=` that names one on each side, when exactly one does.

@@ -7,7 +7,7 @@ use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{
     command_settings, expand, produce, CommandSpec, FakeSpawner, Order, OutputPolicy, Parameter,
-    ParameterValues, ProcessSpawner, RunContext, RunCount, RunPlan,
+    ProcessSpawner, RunContext, RunCount, RunPlan,
 };
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
 use plumb_report::{render_terminal_at, Detail};
@@ -208,45 +208,11 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
 fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
     let mut params = Vec::new();
     for chunk in a.parameter_scan.chunks(3) {
-        // NaN and infinity parse as f64 but bound no scan: refused by name here, not
-        // found later as an empty scan ("no command to benchmark").
-        let num = |s: &str| -> Result<f64, CliError> {
-            s.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| {
-                    CliError(format!(
-                        "--parameter-scan {}: {s:?} is not a finite number, so it cannot bound a scan",
-                        chunk[0]
-                    ))
-                })
-        };
-        if !a.parameter_step_size.is_finite() {
-            return Err(CliError(format!(
-                "--parameter-step-size {}: not a finite number",
-                a.parameter_step_size
-            )));
-        }
-        params.push(Parameter {
-            name: chunk[0].clone(),
-            values: ParameterValues::Range {
-                lo: num(&chunk[1])?,
-                hi: num(&chunk[2])?,
-                step: a.parameter_step_size,
-            },
-        });
+        let scan = Parameter::scan(&chunk[0], &chunk[1], &chunk[2], a.parameter_step_size);
+        params.push(scan.map_err(|e| CliError(format!("--parameter-scan: {e}")))?);
     }
     for chunk in a.parameter_list.chunks(2) {
-        params.push(Parameter {
-            name: chunk[0].clone(),
-            values: ParameterValues::List(
-                chunk[1]
-                    .split(',')
-                    .filter(|v| !v.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            ),
-        });
+        params.push(Parameter::list(&chunk[0], &chunk[1]));
     }
     Ok(params)
 }

@@ -55,12 +55,5 @@ pub fn at_least_two(s: &str) -> Result<u64, QuantityError> {
 
 /// `OLD=NEW`: two benchmark names to compare with each other.
 pub fn pair(s: &str) -> Result<(String, String), String> {
-    match s.split_once('=') {
-        Some((old, new)) if !old.is_empty() && !new.is_empty() => {
-            Ok((old.to_string(), new.to_string()))
-        }
-        _ => Err(format!(
-            "{s:?} is not OLD=NEW (e.g. --pair 'sleep 0.01=sleep 0.02')"
-        )),
-    }
+    plumb_analysis::parse_pair(s)
 }

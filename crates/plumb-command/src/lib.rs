@@ -20,7 +20,7 @@ mod stop_children;
 
 pub use document::{command_settings, produce, produce_until, RunContext};
 pub use fake::FakeSpawner;
-pub use params::{expand, ParamError, Parameter, ParameterValues};
+pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::reset_sigchld;
 

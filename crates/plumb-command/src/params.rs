@@ -24,12 +24,44 @@ pub struct Parameter {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParamError {
-    EmptyRange { name: String, lo: f64, hi: f64 },
-    BadStep { name: String, step: f64 },
+    EmptyRange {
+        name: String,
+        lo: f64,
+        hi: f64,
+    },
+    BadStep {
+        name: String,
+        step: f64,
+    },
     EmptyList(String),
-    TooManyValues { name: String, count: f64 },
+    TooManyValues {
+        name: String,
+        count: f64,
+    },
+    /// The product of all parameters' values.
+    TooManyCombinations {
+        count: f64,
+    },
+    /// A scan bound as typed that is no finite number.
+    NotFinite {
+        name: String,
+        text: String,
+    },
+    /// Two values of a scan print the same: the step is below the precision of doubles
+    /// near them.
+    StepTooFine {
+        name: String,
+        value: String,
+        step: f64,
+    },
     Unused(String),
+    /// Two parameters of one name: the second would silently replace the first.
+    Repeated(String),
 }
+
+/// Values one parameter, or all parameters together, may take: more is a typo's
+/// `-D 0.00001`, and each command costs open files and memory before anything runs.
+pub const MAX_VALUES: usize = 100_000;
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -38,13 +70,30 @@ impl fmt::Display for ParamError {
                 f,
                 "parameter '{name}': the range {lo}..{hi} is empty (the start is above the end)"
             ),
-            ParamError::BadStep { name, step } => {
-                write!(f, "parameter '{name}': the step must be positive, got {step}")
-            }
+            ParamError::BadStep { name, step } => write!(
+                f,
+                "parameter '{name}': the step must be positive and finite, got {step}"
+            ),
             ParamError::EmptyList(name) => write!(f, "parameter '{name}': the list is empty"),
             ParamError::TooManyValues { name, count } => write!(
                 f,
-                "parameter '{name}': {count} values is more than the 100000 allowed; use a larger step"
+                "parameter '{name}': {count} values is more than the {MAX_VALUES} allowed; use a larger step"
+            ),
+            ParamError::TooManyCombinations { count } => write!(
+                f,
+                "the parameters make {count} commands (each command at every combination of their values), more than the {MAX_VALUES} allowed; scan fewer values"
+            ),
+            ParamError::NotFinite { name, text } => write!(
+                f,
+                "parameter '{name}': {text:?} is not a finite number, so it cannot bound a scan"
+            ),
+            ParamError::StepTooFine { name, value, step } => write!(
+                f,
+                "parameter '{name}': a step of {step} is below the precision of numbers near {value} (two values would both be {value}); use a larger step"
+            ),
+            ParamError::Repeated(name) => write!(
+                f,
+                "parameter '{name}' is given twice; give each parameter one name"
             ),
             ParamError::Unused(name) => write!(
                 f,
@@ -57,6 +106,43 @@ impl fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 impl Parameter {
+    /// `-P NAME LO HI` with `-D STEP`, the bounds as typed. NaN and infinity parse as
+    /// numbers but bound no scan: refused by name here, not found later as an empty scan.
+    pub fn scan(name: &str, lo: &str, hi: &str, step: f64) -> Result<Parameter, ParamError> {
+        let bound = |text: &str| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| ParamError::NotFinite {
+                    name: name.to_string(),
+                    text: text.to_string(),
+                })
+        };
+        Ok(Parameter {
+            name: name.to_string(),
+            values: ParameterValues::Range {
+                lo: bound(lo)?,
+                hi: bound(hi)?,
+                step,
+            },
+        })
+    }
+
+    /// `-L NAME a,b,c`: the comma-separated values, empty ones dropped (a trailing comma
+    /// adds none).
+    pub fn list(name: &str, values: &str) -> Parameter {
+        Parameter {
+            name: name.to_string(),
+            values: ParameterValues::List(
+                values
+                    .split(',')
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            ),
+        }
+    }
+
     fn value_list(&self) -> Result<Vec<String>, ParamError> {
         match &self.values {
             ParameterValues::List(v) if v.is_empty() => {
@@ -76,30 +162,36 @@ impl Parameter {
                 lo: *lo,
                 hi: *hi,
             }),
-            ParameterValues::Range { lo, hi, step } => {
-                let count = ((hi - lo) / step + 1e-9).floor() + 1.0;
-                if count > 100_000.0 {
-                    return Err(ParamError::TooManyValues {
-                        name: self.name.clone(),
-                        count,
-                    });
-                }
-                let integral = lo.fract() == 0.0 && step.fract() == 0.0;
-                Ok((0..count as u64)
-                    .map(|i| {
-                        let v = lo + i as f64 * step;
-                        if integral {
-                            format!("{}", v as i64)
-                        } else {
-                            // Print as many decimals as the step has, so 0.1 steps read 0.3,
-                            // not 0.30000000000000004.
-                            let decimals = format!("{step}").split('.').nth(1).map_or(0, str::len);
-                            format!("{v:.decimals$}")
-                        }
-                    })
-                    .collect())
-            }
+            ParameterValues::Range { lo, hi, step } => self.scan_values(*lo, *hi, *step),
         }
+    }
+}
+
+impl Parameter {
+    /// A scan's values as text, with as many decimals as the start or the step has, so
+    /// 0.1 steps read 0.3, not 0.30000000000000004, and a start of 0.5 stays 0.5.
+    fn scan_values(&self, lo: f64, hi: f64, step: f64) -> Result<Vec<String>, ParamError> {
+        let count = ((hi - lo) / step + 1e-9).floor() + 1.0;
+        if count > MAX_VALUES as f64 {
+            return Err(ParamError::TooManyValues {
+                name: self.name.clone(),
+                count,
+            });
+        }
+        let decimals_of = |x: f64| format!("{x}").split('.').nth(1).map_or(0, str::len);
+        let decimals = decimals_of(lo).max(decimals_of(step));
+        // `+ 0.0` turns -0 into 0: a scan from -0 prints "0".
+        let values: Vec<String> = (0..count as u64)
+            .map(|i| format!("{:.decimals$}", lo + i as f64 * step + 0.0))
+            .collect();
+        if let Some(w) = values.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ParamError::StepTooFine {
+                name: self.name.clone(),
+                value: w[0].clone(),
+                step,
+            });
+        }
+        Ok(values)
     }
 }
 
@@ -116,8 +208,11 @@ pub fn expand(
     commands: &[CommandSpec],
     params: &[Parameter],
 ) -> Result<Vec<CommandSpec>, ParamError> {
-    let mut combos: Vec<BTreeMap<String, String>> = vec![BTreeMap::new()];
-    for p in params {
+    let mut lists = Vec::with_capacity(params.len());
+    for (i, p) in params.iter().enumerate() {
+        if params[..i].iter().any(|q| q.name == p.name) {
+            return Err(ParamError::Repeated(p.name.clone()));
+        }
         if !commands.iter().any(|c| {
             let needle = format!("{{{}}}", p.name);
             c.command.contains(&needle)
@@ -126,7 +221,16 @@ pub fn expand(
         }) {
             return Err(ParamError::Unused(p.name.clone()));
         }
-        let values = p.value_list()?;
+        lists.push((p, p.value_list()?));
+    }
+    let count: f64 = lists.iter().map(|(_, v)| v.len() as f64).product();
+    if count * commands.len() as f64 > MAX_VALUES as f64 {
+        return Err(ParamError::TooManyCombinations {
+            count: count * commands.len() as f64,
+        });
+    }
+    let mut combos: Vec<BTreeMap<String, String>> = vec![BTreeMap::new()];
+    for (p, values) in lists {
         combos = combos
             .into_iter()
             .flat_map(|c| {
@@ -308,6 +412,64 @@ mod tests {
         assert_eq!(names, ["sleep 0.1", "sleep 0.2", "sleep 0.3"]);
     }
 
+    /// The decimals of the start count too (a start of 0.5 with a step of 1 printed
+    /// "0", "2", "2" before), integers print exactly however large, and -0 prints 0.
+    #[test]
+    fn scans_print_each_value_as_typed() {
+        let values = |lo: &str, hi: &str, step: f64| {
+            let p = Parameter::scan("n", lo, hi, step).unwrap();
+            let out = expand(&[spec("x {n}")], &[p]).unwrap();
+            out.into_iter().map(|c| c.command).collect::<Vec<_>>()
+        };
+        assert_eq!(values("0.5", "2.5", 1.0), ["x 0.5", "x 1.5", "x 2.5"]);
+        assert_eq!(values("1e20", "1e20", 1.0), ["x 100000000000000000000"]);
+        assert_eq!(values("-0", "1", 1.0), ["x 0", "x 1"]);
+        assert_eq!(values("-1", "-0.8", 0.1), ["x -1.0", "x -0.9", "x -0.8"]);
+    }
+
+    #[test]
+    fn typed_scans_and_lists_are_read_or_refused_by_name() {
+        assert_eq!(
+            Parameter::scan("n", "NaN", "1", 1.0),
+            Err(ParamError::NotFinite {
+                name: "n".into(),
+                text: "NaN".into()
+            })
+        );
+        assert!(Parameter::scan("n", "1", "inf", 1.0).is_err());
+        assert!(Parameter::scan("n", "1", " 2", 1.0).is_err());
+        assert_eq!(
+            Parameter::list("m", "a,,b,").values,
+            ParameterValues::List(vec!["a".into(), "b".into()])
+        );
+    }
+
+    /// Two scans of 1000 values each make a million commands: refused before a single
+    /// one is built (it used to build them all, and run out of memory at larger scans).
+    #[test]
+    fn too_many_combinations_are_refused_before_building_them() {
+        let params = [range("a", 1.0, 1000.0, 1.0), range("b", 1.0, 1000.0, 1.0)];
+        assert_eq!(
+            expand(&[spec("x {a} {b}")], &params),
+            Err(ParamError::TooManyCombinations { count: 1e6 })
+        );
+        let params = [range("a", 1.0, 1000.0, 1.0), range("b", 1.0, 100.0, 1.0)];
+        assert_eq!(
+            expand(&[spec("x {a} {b}")], &params).unwrap().len(),
+            100_000
+        );
+    }
+
+    /// Near 1e15 doubles are 0.125 apart: a step of 0.01 there repeats values.
+    #[test]
+    fn a_step_below_the_precision_of_its_values_is_refused() {
+        let p = Parameter::scan("n", "1000000000000000.25", "1000000000000000.5", 0.01).unwrap();
+        assert!(matches!(
+            expand(&[spec("x {n}")], &[p]),
+            Err(ParamError::StepTooFine { .. })
+        ));
+    }
+
     #[test]
     fn bad_parameters_are_refused() {
         assert!(matches!(
@@ -322,6 +484,13 @@ mod tests {
             expand(&[spec("x")], &[range("k", 1.0, 5.0, 1.0)]),
             Err(ParamError::Unused(_))
         ));
+        assert_eq!(
+            expand(
+                &[spec("x {n}")],
+                &[range("n", 1.0, 2.0, 1.0), list("n", &["a"])]
+            ),
+            Err(ParamError::Repeated("n".into()))
+        );
         let empty = Parameter {
             name: "n".into(),
             values: ParameterValues::List(vec![]),

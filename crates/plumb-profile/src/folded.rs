@@ -1,7 +1,7 @@
 //! Folded stacks: collapsed from perf script by inferno, cut to a region, read and written
 //! as the `.folded` text FlameGraph's tools share.
 
-use crate::ProfileError;
+use crate::{ascii_shield, ProfileError};
 use inferno::collapse::perf::{Folder, Options};
 use inferno::collapse::Collapse;
 use plumb_model::FoldedStack;
@@ -13,23 +13,33 @@ use plumb_model::FoldedStack;
 ///
 /// The event is given to inferno rather than left for it to find in the first sample:
 /// inferno 0.12 asserts it found one there, and a script whose first block is not a
-/// sample (cargo fuzz made one) would panic instead of folding the rest.
+/// sample (cargo fuzz made one) would panic instead of folding the rest. Non-ASCII names
+/// reach inferno escaped (see `ascii_shield`), another of its panics.
 pub fn collapse(
     script: &str,
     event: &str,
     regions: &[String],
 ) -> Result<Vec<FoldedStack>, ProfileError> {
+    let (script, escaped) = ascii_shield::escape(script);
     let mut options = Options::default();
     options.event_filter = Some(event.split(':').next().unwrap_or(event).to_string());
     options.include_addrs = true;
     options.nthreads = 1;
-    options.skip_after = regions.to_vec();
+    options.skip_after = regions
+        .iter()
+        .map(|r| ascii_shield::escape(r).0.into_owned())
+        .collect();
     let mut out = Vec::new();
     Folder::from(options)
         .collapse(script.as_bytes(), &mut out)
         .map_err(|e| ProfileError::Script(format!("folding the stacks: {e}")))?;
     let text = String::from_utf8_lossy(&out);
     let mut stacks = parse(&text).map_err(ProfileError::Script)?;
+    if escaped {
+        for s in &mut stacks {
+            s.stack = ascii_shield::restore(&s.stack);
+        }
+    }
     sort(&mut stacks);
     Ok(stacks)
 }
@@ -119,6 +129,21 @@ mod tests {
         assert_eq!(total(&collapse(&s, "cpu-clock", &[]).unwrap()), 11);
         assert_eq!(total(&collapse(&s, "cpu-clock:u", &[]).unwrap()), 11);
         assert!(collapse(&s, "cycles", &[]).unwrap().is_empty());
+    }
+
+    /// cargo fuzz found inferno slicing a symbol inside a character 17 bytes from its end;
+    /// such names fold, and come back as perf wrote them, regions too.
+    #[test]
+    fn non_ascii_names_fold_as_written() {
+        let s = script()
+            .replace("heavy", "fooן0123456789abcdef")
+            .replace("main", "régión%");
+        let region = ["régión%".to_string()];
+        let stacks = collapse(&s, "cpu-clock", &region).unwrap();
+        assert_eq!(
+            FoldedStack::text(&stacks),
+            "régión%;fooן0123456789abcdef 7\nrégión%;medium 2\nrégión%;light 1\nrégión%;setup 1\n"
+        );
     }
 
     #[test]

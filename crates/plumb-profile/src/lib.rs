@@ -5,6 +5,7 @@
 //! graphs are drawn by plumb-report.
 
 pub mod annotate;
+mod ascii_shield;
 pub mod binary;
 pub mod dhat;
 mod error;
