@@ -82,6 +82,24 @@ fn empty_parameter_range_and_list() {
         "step must be positive",
     );
     fails_with(&env, &["run", "echo", "-P", "n", "1", "5"], "not used");
+    fails_with(
+        &env,
+        &["run", "echo {n}", "-P", "n", "1", "5", "-L", "n", "a"],
+        "given twice",
+    );
+    let product = [
+        "run",
+        "echo {a} {b}",
+        "-P",
+        "a",
+        "1",
+        "1000",
+        "-P",
+        "b",
+        "1",
+        "1000",
+    ];
+    fails_with(&env, &product, "1000000 commands");
 }
 
 #[test]
