@@ -37,13 +37,14 @@ for target in "${targets[@]}"; do
     echo "fuzz: $target failed after at most $secs s:" >&2
     grep -E -A12 'panicked|ERROR|Test unit written' "$log" >&2 || tail -40 "$log" >&2
     input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
-    outcome="crashed: fuzz/${input#"$PWD"/}"
+    outcome="crashed: fuzz/${input#"$(pwd -P)"/}"
+    [ -n "$input" ] || outcome="failed, no input written (see the output above)"
     crashed=1
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   # The last status line: DONE after a full run, the last pulse or NEW before a crash.
-  status_line=$(grep -E '^#[0-9]+[[:space:]].* cov: ' "$log" | tail -1)
+  status_line=$({ grep -E '^#[0-9]+[[:space:]].* cov: ' "$log" || true; } | tail -1)
   cov=$(sed -E 's/.*cov: ([0-9]+).*/\1/' <<<"$status_line")
   ft=$(sed -E 's/.* ft: ([0-9]+).*/\1/' <<<"$status_line")
   printf 'fuzz\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$target" "$secs" "${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$outcome"

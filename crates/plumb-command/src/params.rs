@@ -1,6 +1,7 @@
 //! Command parameters (`-P` scans, `-L` lists), expanded over their product into commands to run.
 use crate::plan::parse_working_set;
 use crate::CommandSpec;
+use plumb_model::quantity::ByteSize;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -42,6 +43,10 @@ pub enum ParamError {
     TooManyCombinations {
         count: f64,
     },
+    /// The text of every command once expanded, estimated before building any.
+    TooMuchText {
+        bytes: ByteSize,
+    },
     /// A scan bound as typed that is no finite number.
     NotFinite {
         name: String,
@@ -63,6 +68,11 @@ pub enum ParamError {
 /// `-D 0.00001`, and each command costs open files and memory before anything runs.
 pub const MAX_VALUES: usize = 100_000;
 
+/// Text the expanded commands may hold together: a command with its `{n}` written a
+/// thousand times, expanded 100000 times, takes gigabytes before anything runs (cargo
+/// fuzz's memory limit found that a count alone does not bound it).
+pub const MAX_TEXT: ByteSize = ByteSize(256 << 20);
+
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -77,11 +87,15 @@ impl fmt::Display for ParamError {
             ParamError::EmptyList(name) => write!(f, "parameter '{name}': the list is empty"),
             ParamError::TooManyValues { name, count } => write!(
                 f,
-                "parameter '{name}': {count} values is more than the {MAX_VALUES} allowed; use a larger step"
+                "parameter '{name}': {count} values is more than the {MAX_VALUES} allowed; use a larger step or a narrower range"
             ),
             ParamError::TooManyCombinations { count } => write!(
                 f,
-                "the parameters make {count} commands (each command at every combination of their values), more than the {MAX_VALUES} allowed; scan fewer values"
+                "{count} commands to run (each command at every combination of the parameters' values), more than the {MAX_VALUES} allowed; scan fewer values"
+            ),
+            ParamError::TooMuchText { bytes } => write!(
+                f,
+                "the commands would hold about {bytes} of text once expanded, more than the {MAX_TEXT} allowed; scan fewer values or shorten the commands"
             ),
             ParamError::NotFinite { name, text } => write!(
                 f,
@@ -180,9 +194,15 @@ impl Parameter {
         }
         let decimals_of = |x: f64| format!("{x}").split('.').nth(1).map_or(0, str::len);
         let decimals = decimals_of(lo).max(decimals_of(step));
-        // `+ 0.0` turns -0 into 0: a scan from -0 prints "0".
         let values: Vec<String> = (0..count as u64)
-            .map(|i| format!("{:.decimals$}", lo + i as f64 * step + 0.0))
+            .map(|i| {
+                let text = format!("{:.decimals$}", lo + i as f64 * step);
+                // -0.9 + 3 × 0.3 is -1.1e-16, and -0 is -0: both print as zero.
+                match text.strip_prefix('-') {
+                    Some(zero) if zero.bytes().all(|b| b == b'0' || b == b'.') => zero.into(),
+                    _ => text,
+                }
+            })
             .collect();
         if let Some(w) = values.windows(2).find(|w| w[0] == w[1]) {
             return Err(ParamError::StepTooFine {
@@ -229,6 +249,18 @@ pub fn expand(
             count: count * commands.len() as f64,
         });
     }
+    let bytes = count * commands.iter().map(|c| text_of_one(c, &lists)).sum::<f64>();
+    if bytes > MAX_TEXT.0 as f64 {
+        // Rounded up to a step that prints short (ByteSize prints exactly).
+        let step = if bytes >= (1u64 << 30) as f64 {
+            128 << 20
+        } else {
+            1 << 20
+        };
+        return Err(ParamError::TooMuchText {
+            bytes: ByteSize((bytes / step as f64).ceil() as u64 * step),
+        });
+    }
     let mut combos: Vec<BTreeMap<String, String>> = vec![BTreeMap::new()];
     for (p, values) in lists {
         combos = combos
@@ -266,6 +298,35 @@ pub fn expand(
         }
     }
     Ok(out)
+}
+
+/// The most text one combination of `c` can hold once its placeholders take the longest
+/// values: its name (twice, with its series), command, prepare, cleanup, operations and
+/// working set.
+fn text_of_one(c: &CommandSpec, lists: &[(&Parameter, Vec<String>)]) -> f64 {
+    let fields = [
+        Some(&c.name),
+        Some(&c.name),
+        Some(&c.command),
+        c.prepare.as_ref(),
+        c.cleanup.as_ref(),
+        c.operations.as_ref(),
+        c.working_set.as_ref(),
+    ];
+    fields
+        .into_iter()
+        .flatten()
+        .map(|text| {
+            let grown: usize = lists
+                .iter()
+                .map(|(p, values)| {
+                    let longest = values.iter().map(String::len).max().unwrap_or(0);
+                    text.matches(&format!("{{{}}}", p.name)).count() * longest
+                })
+                .sum();
+            (text.len() + grown) as f64
+        })
+        .sum()
 }
 
 /// A command's working set as written: `--working-set`, or else its parameter named
@@ -424,6 +485,10 @@ mod tests {
         assert_eq!(values("0.5", "2.5", 1.0), ["x 0.5", "x 1.5", "x 2.5"]);
         assert_eq!(values("1e20", "1e20", 1.0), ["x 100000000000000000000"]);
         assert_eq!(values("-0", "1", 1.0), ["x 0", "x 1"]);
+        assert_eq!(
+            values("-0.9", "0.3", 0.3),
+            ["x -0.9", "x -0.6", "x -0.3", "x 0.0", "x 0.3"]
+        );
         assert_eq!(values("-1", "-0.8", 0.1), ["x -1.0", "x -0.9", "x -0.8"]);
     }
 
@@ -457,6 +522,24 @@ mod tests {
         assert_eq!(
             expand(&[spec("x {a} {b}")], &params).unwrap().len(),
             100_000
+        );
+    }
+
+    /// A thousand `{n}` in one command, over 100000 values, would be about 1.2 GB of text.
+    #[test]
+    fn too_much_text_is_refused_before_building_it() {
+        let command = "{n} ".repeat(1000);
+        let p = range("n", 1.0, 100_000.0, 1.0);
+        let refused = expand(&[spec(&command)], &[p]).unwrap_err();
+        assert!(
+            matches!(refused, ParamError::TooMuchText { bytes } if bytes.0 > 1_000_000_000),
+            "{refused}"
+        );
+        assert!(
+            refused
+                .to_string()
+                .contains("about 2.875GiB of text once expanded, more than the 256MiB allowed"),
+            "{refused}"
         );
     }
 

@@ -7,7 +7,9 @@
 //! before a symbol's end. Real scripts can carry such names (C++ or Go identifiers, paths,
 //! thread names), so rather than lose the profile, plumb hands inferno only ASCII: every
 //! non-ASCII byte and every `%` becomes `%XX`. Each escape sits between characters inferno
-//! splits on, so the folded names decode to what perf wrote.
+//! splits on, so the folded names decode to what perf wrote. (One difference: inferno's
+//! trimming no longer sees non-ASCII white space, such as a no-break space, as space; perf
+//! writes none.)
 
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet};
 use std::borrow::Cow;
@@ -22,6 +24,16 @@ pub fn escape(text: &str) -> (Cow<'_, str>, bool) {
         (Cow::Borrowed(text), false)
     } else {
         (utf8_percent_encode(text, ESCAPED).into(), true)
+    }
+}
+
+/// `text` as it must reach inferno beside a script `escape` gave: escaped exactly when the
+/// script was, so that a region or event name still matches its frames.
+pub fn escape_like(text: &str, escaped: bool) -> String {
+    if escaped {
+        utf8_percent_encode(text, ESCAPED).to_string()
+    } else {
+        text.to_string()
     }
 }
 
@@ -48,5 +60,7 @@ mod tests {
         assert!(escaped && text.is_ascii());
         assert_eq!(text, "\t1 foo%D7%9F0123 50%25%C3%A9x (/p/%C3%BC)\n");
         assert_eq!(restore(&text), original);
+        assert_eq!(escape_like("50%", true), "50%25");
+        assert_eq!(escape_like("50%", false), "50%");
     }
 }

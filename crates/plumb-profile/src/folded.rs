@@ -22,12 +22,13 @@ pub fn collapse(
 ) -> Result<Vec<FoldedStack>, ProfileError> {
     let (script, escaped) = ascii_shield::escape(script);
     let mut options = Options::default();
-    options.event_filter = Some(event.split(':').next().unwrap_or(event).to_string());
+    let event = event.split(':').next().unwrap_or(event);
+    options.event_filter = Some(ascii_shield::escape_like(event, escaped));
     options.include_addrs = true;
     options.nthreads = 1;
     options.skip_after = regions
         .iter()
-        .map(|r| ascii_shield::escape(r).0.into_owned())
+        .map(|r| ascii_shield::escape_like(r, escaped))
         .collect();
     let mut out = Vec::new();
     Folder::from(options)
@@ -144,6 +145,10 @@ mod tests {
             FoldedStack::text(&stacks),
             "régión%;fooן0123456789abcdef 7\nrégión%;medium 2\nrégión%;light 1\nrégión%;setup 1\n"
         );
+        // An ASCII region in a script that is not ASCII is escaped like the script.
+        let s = s.replace("régión%", "region%");
+        let stacks = collapse(&s, "cpu-clock", &["region%".to_string()]).unwrap();
+        assert!(FoldedStack::text(&stacks).starts_with("region%;fooן0123456789abcdef 7\n"));
     }
 
     #[test]
