@@ -215,9 +215,14 @@ impl Parameter {
     }
 }
 
+/// How a command names a parameter: `{name}`.
+fn placeholder(name: &str) -> String {
+    format!("{{{name}}}")
+}
+
 fn substitute(text: &str, values: &BTreeMap<String, String>) -> String {
     values.iter().fold(text.to_string(), |acc, (k, v)| {
-        acc.replace(&format!("{{{k}}}"), v)
+        acc.replace(&placeholder(k), v)
     })
 }
 
@@ -234,7 +239,7 @@ pub fn expand(
             return Err(ParamError::Repeated(p.name.clone()));
         }
         if !commands.iter().any(|c| {
-            let needle = format!("{{{}}}", p.name);
+            let needle = placeholder(&p.name);
             c.command.contains(&needle)
                 || c.prepare.as_deref().is_some_and(|s| s.contains(&needle))
                 || c.cleanup.as_deref().is_some_and(|s| s.contains(&needle))
@@ -321,7 +326,7 @@ fn text_of_one(c: &CommandSpec, lists: &[(&Parameter, Vec<String>)]) -> f64 {
                 .iter()
                 .map(|(p, values)| {
                     let longest = values.iter().map(String::len).max().unwrap_or(0);
-                    text.matches(&format!("{{{}}}", p.name)).count() * longest
+                    text.matches(&placeholder(&p.name)).count() * longest
                 })
                 .sum();
             (text.len() + grown) as f64
@@ -337,12 +342,12 @@ fn working_set_of(c: &CommandSpec, params: &[Parameter]) -> Option<String> {
         params
             .iter()
             .filter(|p| p.name == "size" || p.name == "bytes")
-            .filter(|p| c.command.contains(&format!("{{{}}}", p.name)))
+            .filter(|p| c.command.contains(&placeholder(&p.name)))
             .find(|p| {
                 p.value_list()
                     .is_ok_and(|v| v.iter().all(|v| parse_working_set(v).is_some()))
             })
-            .map(|p| format!("{{{}}}", p.name))
+            .map(|p| placeholder(&p.name))
     })
 }
 
@@ -354,7 +359,7 @@ fn series_of(
     combo: &BTreeMap<String, String>,
 ) -> Option<String> {
     let working_set = working_set?;
-    let swept = |k: &String| working_set.contains(&format!("{{{k}}}"));
+    let swept = |k: &String| working_set.contains(&placeholder(k));
     let fixed: BTreeMap<String, String> = combo
         .iter()
         .filter(|(k, _)| !swept(k))

@@ -23,7 +23,7 @@ pub fn escape(text: &str) -> (Cow<'_, str>, bool) {
     if text.is_ascii() {
         (Cow::Borrowed(text), false)
     } else {
-        (utf8_percent_encode(text, ESCAPED).into(), true)
+        (Cow::Owned(escape_like(text, true)), true)
     }
 }
 
