@@ -110,7 +110,7 @@ fn judged(ci: Interval, sesoi: Fraction, reason: VerdictReason) -> (Verdict, Ver
             constant_samples: true
         }
     );
-    crate::verdict::by_interval(ci, sesoi.get(), constant_samples)
+    crate::called::by_interval(ci, sesoi.get(), constant_samples)
 }
 
 /// The note for separate runs whose between-run noise no history measured.

@@ -3,6 +3,7 @@
 //! what that says: time moved but the work did not (the machine, the code's layout or
 //! its memory behaviour changed), or the work moved but time did not.
 
+use crate::called::verdict_of;
 use crate::question::{judge_question, question_matters};
 use crate::verdict::judge;
 use plumb_model::finding::{CounterMoved, TimeNotWork, WorkNotTime};
@@ -10,6 +11,7 @@ use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     Benchmark, Comparison, CounterChange, Diagnostic, Metric, Question, Severity, Source, Verdict,
 };
+use plumb_stats::{decide, Evidence, Interval, Look};
 
 /// The counters a comparison is explained by, in the order they are shown. Hardware and
 /// simulated names of one thing are both listed; a pair of benchmarks has one or the
@@ -130,13 +132,15 @@ fn by_ratio(
     } else {
         1.0
     };
-    let s = sesoi.get();
-    let verdict = if (ratio - 1.0).abs() <= s {
-        Verdict::Equivalent
-    } else if (ratio > 1.0) != higher_is_faster {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
+    // An exact ratio is its own interval.
+    let exact = Interval {
+        lo: ratio,
+        hi: ratio,
+    };
+    let verdict = match verdict_of(decide(exact, sesoi.get(), Evidence::Interval, Look::Fixed)) {
+        Verdict::Slower if higher_is_faster => Verdict::Faster,
+        Verdict::Faster if higher_is_faster => Verdict::Slower,
+        v => v,
     };
     CounterChange {
         counter: counter.to_string(),

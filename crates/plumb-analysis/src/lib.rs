@@ -5,6 +5,7 @@ mod amdahl;
 mod benchmark;
 mod between_runs;
 mod bisect;
+mod called;
 mod checks;
 mod compare;
 mod design_checks;
@@ -17,6 +18,7 @@ mod profile_diff;
 mod question;
 mod replicates;
 mod settling;
+mod sides;
 mod summary_verdict;
 mod verdict;
 

@@ -9,13 +9,14 @@
 //! for both. One run per side cannot be judged: the verdict is inconclusive, and the
 //! interval within the runs (as if requests were independent) is shown for what it is.
 
+use crate::called::verdict_of;
 use hdrhistogram::Histogram;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     value_at_percentile, LatencyDistribution, LoadComparison, LoadInfo, PercentileComparison,
     Verdict, LATENCY_PERCENTILES,
 };
-use plumb_stats::Interval;
+use plumb_stats::{decide, Evidence, Interval, Look};
 
 /// A percentile's interval within one run (whose tail `enough_beyond` has passed).
 /// Distribution-free, from order statistics: in n requests the q-quantile lies between
@@ -119,13 +120,13 @@ fn percentile(
             true,
         )
     };
-    let verdict = match ratio_ci.filter(|_| judged) {
-        Some(ci) if ci.lo > 1.0 + sesoi => Verdict::Slower,
-        Some(ci) if ci.hi < 1.0 - sesoi => Verdict::Faster,
-        Some(ci) if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi => Verdict::Equivalent,
-        // Straddling the SESOI, one run per side, or too few requests beyond the percentile.
-        _ => Verdict::Inconclusive,
-    };
+    // Straddling the SESOI, one run per side, or too few requests beyond the percentile:
+    // inconclusive.
+    let verdict = ratio_ci
+        .filter(|_| judged)
+        .map_or(Verdict::Inconclusive, |ci| {
+            verdict_of(decide(ci, sesoi, Evidence::Interval, Look::Fixed))
+        });
     PercentileComparison {
         percentile: label.to_string(),
         base: Duration::from_nanos_f64(b * 1e3),

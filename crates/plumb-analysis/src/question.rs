@@ -6,13 +6,14 @@
 //!
 //! Written here rather than taken from a crate because it is the verdict logic.
 
+use crate::called::verdict_of;
 use crate::verdict::judge;
 use plumb_model::finding::{QuestionAnswer, QuestionMatters};
 use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, Metric, Question, Severity, Verdict, VerdictReason,
 };
-use plumb_stats::{quantile_ci, samples_for_quantile, Interval};
+use plumb_stats::{decide, quantile_ci, samples_for_quantile, Evidence, Interval, Look};
 
 /// `cand` against `base` on `metric`, answering `question`. The mean's tests (Welch,
 /// Mann–Whitney, TOST) stay in the comparison as context whatever the question.
@@ -120,20 +121,12 @@ fn by_quantile(c: &mut Comparison, x: &[f64], y: &[f64], p: f64) {
         };
         return;
     };
-    let s = c.sesoi.get();
-    c.verdict = if ci.lo > 1.0 + s {
-        Verdict::Slower
-    } else if ci.hi < 1.0 - s {
-        Verdict::Faster
-    } else if ci.lo >= 1.0 - s && ci.hi <= 1.0 + s {
-        Verdict::Equivalent
-    } else {
-        Verdict::Inconclusive
-    };
+    let call = decide(ci, c.sesoi.get(), Evidence::Interval, Look::Fixed);
+    c.verdict = verdict_of(call);
     c.reason = VerdictReason::Quantile {
         statistic,
         each_level,
-        excludes_one: ci.lo > 1.0 || ci.hi < 1.0,
+        excludes_one: !ci.contains(1.0),
     };
 }
 
@@ -151,13 +144,11 @@ fn by_minimum(c: &mut Comparison, x: &[f64], y: &[f64], resolution_ns: f64) {
     }
     c.ratio = n / b;
     let margin = c.sesoi.get() + resolution_ns / b;
-    c.verdict = if c.ratio > 1.0 + margin {
-        Verdict::Slower
-    } else if c.ratio < 1.0 - margin {
-        Verdict::Faster
-    } else {
-        Verdict::Inconclusive
+    let point = Interval {
+        lo: c.ratio,
+        hi: c.ratio,
     };
+    c.verdict = verdict_of(decide(point, margin, Evidence::Point, Look::Fixed));
     c.reason = VerdictReason::BestCase {
         margin,
         baseline_n: x.len(),

@@ -15,8 +15,9 @@
 //! Asked another question (`--question`), a round's statistic is that question's: the log
 //! ratio of the round's means (mean) or of its minima (best). A high percentile is not
 //! offered: a round holds 5–50 runs a side, and its p99 would be its slowest run.
+use crate::called::verdict_of;
 use plumb_model::{Look, Metric, Question, ResultDocument, SequentialDesignRecord, Verdict};
-use plumb_stats::{sequential_look, SequentialDesign, SequentialVerdict, Spending};
+use plumb_stats::{sequential_look, SequentialDesign, Spending};
 
 /// The rounds a design looks at: the first look, then every `every`, to the cap.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,14 +86,7 @@ impl Settling {
                 rounds: look.rounds as u64,
                 ratio: look.ratio,
                 interval: look.interval,
-                verdict: match look.verdict {
-                    SequentialVerdict::Slower => Verdict::Slower,
-                    SequentialVerdict::Faster => Verdict::Faster,
-                    SequentialVerdict::Equivalent => Verdict::Equivalent,
-                    SequentialVerdict::Continue | SequentialVerdict::Unknown => {
-                        Verdict::Inconclusive
-                    }
-                },
+                verdict: verdict_of(look.verdict),
             });
         }
         self.settled()

@@ -10,8 +10,9 @@
 mod counts;
 mod intervals;
 
+use crate::called::by_tests;
 use crate::replicates::replicates;
-use crate::verdict::{decide, failed_side, sides};
+use crate::sides::{failed_side, sides};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, Comparison, Metric, ReportedStatistic, ReportedSummary, SummaryBasis, VerdictReason,
@@ -113,7 +114,7 @@ fn by_moments(c: &mut Comparison, base: &Moments, new: &Moments, both_summaries:
         return;
     };
     let constant = base.variance == 0.0 && new.variance == 0.0;
-    (c.verdict, c.reason) = decide(ci, c.tost_p, c.welch_p, 1.0 - level, sesoi, constant);
+    (c.verdict, c.reason) = by_tests(ci, (c.tost_p, c.welch_p, 1.0 - level), sesoi, constant);
 }
 
 fn name(s: ReportedStatistic) -> &'static str {

@@ -15,7 +15,9 @@
 //! Welch's t-test (on means, like the ratio) and Mann–Whitney U (on ranks) are reported;
 //! when they disagree, the reason says so ("means differ, ranks do not" is a tail change).
 
+use crate::called::by_tests;
 use crate::replicates::replicates;
+use crate::sides::{failed_side, sides};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{Benchmark, Comparison, Metric, Unit, Verdict, VerdictReason};
 use plumb_stats::{
@@ -82,84 +84,8 @@ pub fn judge(
     };
     let constant =
         s.welch_p == 0.0 && plumb_stats::Summary::of(&bt).is_ok_and(|s| s.std_dev == 0.0);
-    (c.verdict, c.reason) = decide(ci, s.tost_p, s.welch_p, 1.0 - level, sesoi, constant);
+    (c.verdict, c.reason) = by_tests(ci, (s.tost_p, s.welch_p, 1.0 - level), sesoi, constant);
     c
-}
-
-/// The verdict on a ratio of means from its interval and the tests at significance
-/// `alpha`: beyond the SESOI, shown within it (TOST), a real change of unsettled size
-/// (Welch), or not shown. `constant`: both sides' samples were constant.
-pub(crate) fn decide(
-    ci: plumb_stats::Interval,
-    tost_p: f64,
-    welch_p: f64,
-    alpha: f64,
-    sesoi: f64,
-    constant: bool,
-) -> (Verdict, VerdictReason) {
-    if let Some(beyond) = beyond_sesoi(ci, sesoi, constant) {
-        beyond
-    } else if tost_p < alpha {
-        (Verdict::Equivalent, VerdictReason::WithinSesoi)
-    } else if welch_p < alpha {
-        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
-    } else {
-        (Verdict::Inconclusive, VerdictReason::NotShown)
-    }
-}
-
-/// Slower or faster when the whole interval lies beyond 1 ∓ SESOI; `constant`: both
-/// sides' samples were constant.
-pub(crate) fn beyond_sesoi(
-    ci: plumb_stats::Interval,
-    sesoi: f64,
-    constant: bool,
-) -> Option<(Verdict, VerdictReason)> {
-    if !(ci.lo > 1.0 + sesoi || ci.hi < 1.0 - sesoi) {
-        return None;
-    }
-    let v = if ci.lo > 1.0 {
-        Verdict::Slower
-    } else {
-        Verdict::Faster
-    };
-    let reason = VerdictReason::BeyondSesoi {
-        constant_samples: constant,
-    };
-    Some((v, reason))
-}
-
-/// The verdict a ratio's interval gives alone, with no test beside it (an interval widened
-/// by the noise between runs, two stated intervals, exact counts): beyond the SESOI,
-/// wholly within it, excluding 1 but straddling it, or neither.
-pub(crate) fn by_interval(
-    ci: plumb_stats::Interval,
-    sesoi: f64,
-    constant: bool,
-) -> (Verdict, VerdictReason) {
-    if let Some(beyond) = beyond_sesoi(ci, sesoi, constant) {
-        beyond
-    } else if ci.lo >= 1.0 - sesoi && ci.hi <= 1.0 + sesoi {
-        (Verdict::Equivalent, VerdictReason::WithinSesoi)
-    } else if ci.lo > 1.0 || ci.hi < 1.0 {
-        (Verdict::Inconclusive, VerdictReason::StraddlesSesoi)
-    } else {
-        (Verdict::Inconclusive, VerdictReason::NotShown)
-    }
-}
-
-/// The two sides of a comparison, named as a reason names them.
-pub(crate) fn sides<'b>(
-    base: &'b Benchmark,
-    cand: &'b Benchmark,
-) -> impl Iterator<Item = (&'static str, &'b Benchmark)> {
-    [("the baseline", base), ("the candidate", cand)].into_iter()
-}
-
-/// "the baseline failed: why", when that side failed.
-pub(crate) fn failed_side(side: &str, b: &Benchmark) -> Option<String> {
-    let why = b.function()?.failure.as_deref()?;
-    Some(format!("{side} failed: {why}"))
 }
 
 /// A count that is zero throughout the baseline: a ratio to it means nothing, but going

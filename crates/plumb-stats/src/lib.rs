@@ -9,6 +9,7 @@ mod amdahl;
 mod anova;
 mod batch_means;
 mod change_points;
+mod decision;
 mod difference_ci;
 mod dip;
 mod dip_null;
@@ -44,6 +45,7 @@ pub use change_points::{
     otava_change_points, otava_divisive, Change, ChangeParams, Level, OtavaChange, OtavaParams,
     Series, SplitState, SplitTest,
 };
+pub use decision::{decide, Call, Evidence, Look};
 pub use difference_ci::difference_ci;
 pub use dip::{dip, Dip};
 pub use dip_test::{dip_test, DipTest, DIP_P_FLOOR};
@@ -61,7 +63,7 @@ pub use proportions::{share_ci, share_difference_ci, share_half_width};
 pub use quantile_ci::{quantile_ci, samples_for_quantile, QuantileCi};
 pub use quantiles::normal_quantile;
 pub use ratio::{ratio_from_moments, ratio_of_means, ratio_sd, RatioEstimate};
-pub use sequential::{sequential_look, SequentialDesign, SequentialLook, SequentialVerdict};
+pub use sequential::{sequential_look, SequentialDesign, SequentialLook};
 pub use student_t::{mean_ci, t_quantile, MeanCi};
 pub use summary::{median_of_sorted, percentile_of_sorted, Summary};
 pub use tost::{tost_from_moments, tost_welch, Tost};

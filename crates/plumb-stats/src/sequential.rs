@@ -7,6 +7,7 @@
 //! stop, and each wrong verdict has a chance of at most α/2. The statistic is paired over
 //! rounds: d_r is round r's log ratio of B to A (plumb-analysis' `settling` says which),
 //! so drift between rounds cancels.
+use crate::decision::{decide, Call, Evidence, Look};
 use crate::group_sequential::{boundaries, Spending};
 use crate::{t_quantile, Interval};
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -46,22 +47,11 @@ impl SequentialDesign {
     }
 }
 
-/// Where a look leaves the comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SequentialVerdict {
-    /// Not settled: add rounds.
-    Continue,
-    Slower,
-    Faster,
-    Equivalent,
-    /// Not settled at the cap.
-    Unknown,
-}
-
-/// One look: its verdict, the ratio B/A and its repeated confidence interval.
+/// One look: its call (`Continue` before the cap; unsettled or not shown at the cap is
+/// unknown), the ratio B/A and its repeated confidence interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SequentialLook {
-    pub verdict: SequentialVerdict,
+    pub verdict: Call,
     pub ratio: f64,
     pub interval: Interval,
     pub rounds: usize,
@@ -83,18 +73,12 @@ pub fn sequential_look(d: &[f64], design: &SequentialDesign, sesoi: f64) -> Opti
         lo: (mean - half).exp(),
         hi: (mean + half).exp(),
     };
-    let last = k + 1 == design.looks.len();
-    let verdict = if interval.lo > 1.0 + sesoi {
-        SequentialVerdict::Slower
-    } else if interval.hi < 1.0 - sesoi {
-        SequentialVerdict::Faster
-    } else if interval.lo >= 1.0 - sesoi && interval.hi <= 1.0 + sesoi {
-        SequentialVerdict::Equivalent
-    } else if last {
-        SequentialVerdict::Unknown
+    let look = if k + 1 == design.looks.len() {
+        Look::Last
     } else {
-        SequentialVerdict::Continue
+        Look::Interim
     };
+    let verdict = decide(interval, sesoi, Evidence::Interval, look);
     Some(SequentialLook {
         verdict,
         ratio: mean.exp(),
@@ -129,7 +113,7 @@ mod tests {
         loop {
             d.push(g.sample(rng));
             if let Some(l) = sequential_look(&d, design, 0.02) {
-                if l.verdict != SequentialVerdict::Continue {
+                if l.verdict != Call::Continue {
                     return l;
                 }
             }
@@ -143,14 +127,11 @@ mod tests {
         let mut rng = Pcg64::seed_from_u64(26);
         let d = design(0.001);
         let l = settle((1.10f64).ln(), 0.01, &d, &mut rng);
-        assert_eq!((l.verdict, l.rounds), (SequentialVerdict::Slower, 10));
+        assert_eq!((l.verdict, l.rounds), (Call::Slower, 10));
         let loose = design(0.05);
         let runs = 4000;
         let different = (0..runs)
-            .filter(|_| {
-                let v = settle(0.0, 0.03, &loose, &mut rng).verdict;
-                v == SequentialVerdict::Slower || v == SequentialVerdict::Faster
-            })
+            .filter(|_| settle(0.0, 0.03, &loose, &mut rng).verdict.is_change())
             .count();
         let bound = 0.025 + 3.0 * (0.025f64 * 0.975 / runs as f64).sqrt();
         assert!(

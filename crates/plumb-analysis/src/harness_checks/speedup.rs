@@ -4,6 +4,7 @@
 use super::GroupChecks;
 use plumb_model::finding::{CheckTheWork, Noise};
 use plumb_model::{Comparison, Diagnostic, ResultDocument, Severity, Verdict};
+use plumb_stats::{decide, Call, Evidence, Look};
 use std::collections::BTreeMap;
 
 pub fn check(
@@ -42,11 +43,12 @@ fn identical_apart(c: &Comparison) -> Option<Diagnostic> {
         ratio_ci: c.ratio_ci,
         sesoi: c.sesoi,
     };
-    let sesoi = c.sesoi.get();
     let noisy = finding.apart()
         || (c.verdict != Verdict::Equivalent
             // Inside ±SESOI yet not shown equivalent is TOST's stricter level, not noise.
-            && c.ratio_ci.is_some_and(|ci| ci.lo < 1.0 - sesoi || ci.hi > 1.0 + sesoi));
+            && c.ratio_ci.is_some_and(|ci| {
+                decide(ci, c.sesoi.get(), Evidence::Interval, Look::Fixed) != Call::Equivalent
+            }));
     noisy.then(|| Diagnostic::new(Severity::Warning, finding))
 }
 

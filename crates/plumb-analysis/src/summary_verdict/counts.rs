@@ -3,7 +3,7 @@
 //! the SESOI more or fewer, within it equivalent. Wall time asked of such a pair is
 //! answered in instructions, which is what the harness measures.
 
-use crate::verdict::by_interval;
+use crate::called::by_interval;
 use plumb_model::{Benchmark, Comparison, Metric, SummaryBasis, VerdictReason};
 use plumb_stats::Interval;
 

@@ -7,8 +7,8 @@
 //! is given: a lower bar is the user's to set, with `--confidence`.
 
 use super::{count, name};
+use crate::called::by_interval;
 use crate::replicates::replicates;
-use crate::verdict::by_interval;
 use plumb_model::quantity::Confidence;
 use plumb_model::{
     Benchmark, Comparison, Metric, Question, ReportedStatistic, SummaryBasis, VerdictReason,

@@ -73,9 +73,14 @@ impl Noise {
     /// Measured apart: a verdict, or an interval that excludes 1 around an estimate
     /// beyond the SESOI. Otherwise the interval was too wide to show them equivalent.
     pub fn apart(&self) -> bool {
+        use plumb_stats::{decide, Evidence, Look};
+        let point = Interval {
+            lo: self.ratio,
+            hi: self.ratio,
+        };
         matches!(self.verdict, Verdict::Faster | Verdict::Slower)
-            || (self.ratio_ci.is_some_and(|ci| ci.lo > 1.0 || ci.hi < 1.0)
-                && (self.ratio - 1.0).abs() > self.sesoi.get())
+            || (self.ratio_ci.is_some_and(|ci| !ci.contains(1.0))
+                && decide(point, self.sesoi.get(), Evidence::Point, Look::Fixed).is_change())
     }
 }
 
