@@ -126,6 +126,26 @@ impl Settling {
     }
 }
 
+/// The producers' view of the design (plumb-model's `Settle`): `plumb revs` and history
+/// confirmation measure rounds until it settles.
+impl plumb_model::Settle for Settling {
+    fn after(&mut self, base: &[f64], new: &[f64]) -> bool {
+        Settling::after(self, base, new)
+    }
+    fn settled(&self) -> bool {
+        Settling::settled(self)
+    }
+    fn max_rounds(&self) -> usize {
+        Settling::max_rounds(self)
+    }
+    fn looks(&self) -> &[Look] {
+        &self.looks
+    }
+    fn record(&self) -> SequentialDesignRecord {
+        Settling::record(self)
+    }
+}
+
 /// A `plumb revs` result's verdict is its sequential design's, whenever the document is
 /// analysed (again): the comparison of B with A takes the last look's verdict, ratio and
 /// repeated interval, and loses the fixed-sample tests' p-values, which looking

@@ -10,13 +10,13 @@ use crate::history_analysis::{analyse, Analysed, Found, Method};
 use crate::history_cmd::parse_change;
 use crate::history_out::name;
 use crate::revs_args::{ConfirmOptions, HistoryConfirmArgs};
-use crate::revs_run::{build_side, measure, Measure, NotBuilt};
+use crate::revs_measure::{self, measure, Request};
 use crate::session::Session;
 use plumb_analysis::{bisect, Bisection, Step};
 use plumb_history::{ChangeStatus, Confirmation, HistoryStore, StoredChange};
 use plumb_model::quantity::{Confidence, Fraction, Timestamp};
 use plumb_model::{Metric, ResultDocument, Verdict};
-use plumb_revs::{Repo, RepoConfig};
+use plumb_revs::{build_side, NotBuilt, Repo, RepoConfig};
 use plumb_stats::ChangeParams;
 
 /// What confirming needs once for every change: the repository, its plumb.toml, the
@@ -115,14 +115,20 @@ fn command_for(
 /// the change's; the result document when it was measured.
 fn compare(
     c: &mut Confirming,
-    m: &Measure,
+    m: &Request,
     (old, new): (&str, &str),
     regression: bool,
 ) -> Result<(Step, Option<ResultDocument>), CliError> {
     let mut sides = Vec::new();
     for sha in [old, new] {
         let rev = c.repo.resolve(sha)?;
-        match build_side(&c.repo, &rev, m.build.as_deref(), &c.session.stop)? {
+        match build_side(
+            &c.repo,
+            &rev,
+            m.measure.build.as_deref(),
+            &c.session.stop,
+            &mut revs_measure::say,
+        )? {
             Ok(side) => {
                 c.builds += usize::from(matches!(side.built, plumb_revs::Built::Done { .. }));
                 sides.push(side);
@@ -176,13 +182,13 @@ fn comparisons_allowed(n: usize) -> usize {
     }
 }
 
-fn measure_for(c: &Confirming, command: String, confidence: Confidence) -> Measure {
+fn measure_for(c: &Confirming, command: String, confidence: Confidence) -> Request<'static> {
     let build = c
         .options
         .build
         .clone()
         .or_else(|| c.config.revs.build.clone());
-    Measure::new(&c.options.rounds, command, (confidence, c.sesoi), build)
+    Request::new(&c.options.rounds, command, (confidence, c.sesoi), build)
 }
 
 /// The change's two ends as full commit ids, the old an ancestor of the new; `None` when
@@ -221,7 +227,7 @@ fn plan_comparisons(
     (old, new): (&str, &str),
     between: &[String],
     command: String,
-) -> Result<Measure, CliError> {
+) -> Result<Request<'static>, CliError> {
     if between.last().map(String::as_str) != Some(new) {
         return Err(CliError(format!(
             "{label}: {} is not on {}'s first-parent line: nothing to bisect in order",
@@ -267,10 +273,16 @@ pub fn confirm_one(
         if status == ChangeStatus::Confirmed && between.len() > 1 && c.stopped().is_none() {
             let mut commits = vec![old.clone()];
             commits.extend(between.iter().cloned());
-            let step = Measure {
-                sesoi: halfway(&doc).unwrap_or(m.sesoi),
-                ..m.clone()
-            };
+            let mut step = Request::new(
+                &c.options.rounds,
+                m.measure.command.clone(),
+                (
+                    m.measure.confidence,
+                    halfway(&doc).unwrap_or(m.measure.sesoi),
+                ),
+                m.measure.build.clone(),
+            );
+            step.measure.seed = m.measure.seed;
             let budget = comparisons_allowed(between.len()) - 1;
             Some(bisect_range(c, &step, &commits, (regression, budget)))
         } else {
@@ -327,7 +339,7 @@ fn halfway(doc: &Option<ResultDocument>) -> Option<Fraction> {
 /// cannot run, is skipped as a commit that does not build is.
 fn bisect_range(
     c: &mut Confirming,
-    m: &Measure,
+    m: &Request,
     commits: &[String],
     (regression, budget): (bool, usize),
 ) -> (Bisection, Vec<String>) {

@@ -104,6 +104,11 @@ pub struct RoundsArgs {
     /// Warm-up runs of each side before the first round.
     #[arg(short, long, default_value = "3", value_name = "N", value_parser = values::count, allow_negative_numbers = true)]
     pub warmup: u64,
+
+    /// For plumb's own tests: run nothing; each command "takes" the time its text says,
+    /// `cat FILE` the time FILE in its worktree holds (plumb run's --debug-fake-runs).
+    #[arg(long, hide = true)]
+    pub debug_fake_runs: bool,
 }
 
 /// How `plumb history confirm` and `plumb history changes --confirm` re-run a change's

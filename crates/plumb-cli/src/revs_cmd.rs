@@ -4,11 +4,11 @@
 use crate::exit::{self, CliError};
 use crate::export;
 use crate::revs_args::RevsArgs;
-use crate::revs_run::{build_side, measure, Measure, NotBuilt, Side};
+use crate::revs_measure::{self, measure, Request};
 use plumb_model::Question;
 use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
-use plumb_revs::{Repo, Resolved, RevsError};
+use plumb_revs::{build_side, is_harness, NotBuilt, Repo, Resolved, RevsError, Side};
 use std::io::IsTerminal;
 
 pub fn run(a: RevsArgs) -> Result<i32, CliError> {
@@ -32,7 +32,13 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
     let build = build_command(&repo, &a)?;
     let mut sides = Vec::new();
     for rev in [&base, &new] {
-        match build_side(&repo, rev, build.as_deref(), &session.stop)? {
+        match build_side(
+            &repo,
+            rev,
+            build.as_deref(),
+            &session.stop,
+            &mut revs_measure::say,
+        )? {
             Ok(side) => sides.push(side),
             Err(NotBuilt::Failed(message)) => return Err(CliError(message)),
             Err(NotBuilt::Interrupted) => {
@@ -46,15 +52,9 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         }
     }
     let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
-    let m = Measure {
-        build,
-        ..settings(&a)
-    };
-    let measured = if a.harness || crate::revs_harness::is_harness(&a.command) {
-        crate::revs_harness::measure_harness(&sides, &m, &a.command, &session)?
-    } else {
-        measure(&sides, &m, &session)?
-    };
+    let mut request = request(&a, build);
+    revs_measure::count(&mut request.measure, a.counters)?;
+    let measured = measure(&sides, &request, &session)?;
     let Some(mut doc) = measured else {
         eprintln!(
             "plumb: stopped by {} before the first round: nothing was measured",
@@ -125,7 +125,7 @@ fn resolve_sides(repo: &Repo, a: &RevsArgs) -> Result<(Resolved, Resolved), CliE
 /// The questions a round can answer: typical (the median of its pairs), mean, best; a
 /// harness's rounds are one invocation a side, so only its typical pair.
 fn check_question(a: &RevsArgs) -> Result<(), CliError> {
-    let harness = a.harness || crate::revs_harness::is_harness(&a.command);
+    let harness = a.harness || is_harness(&a.command);
     match a.question {
         Question::Worst(_) => Err(CliError(format!(
             "--question {}: plumb revs judges rounds of 5–50 runs a side, and a round's {} would be its slowest run; ask it of fixed samples instead: plumb run CMD_A CMD_B --question {}",
@@ -141,22 +141,22 @@ fn check_question(a: &RevsArgs) -> Result<(), CliError> {
     }
 }
 
-fn settings(a: &RevsArgs) -> Measure {
-    Measure {
-        question: a.question,
-        prepare: a.prepare.clone(),
-        seed: a.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
-        }),
-        counters: a.counters,
-        progress: !a.no_progress && std::io::stderr().is_terminal(),
-        ..Measure::new(
-            &a.rounds,
-            plumb_command::join_words(&a.command),
-            (a.confidence, a.sesoi),
-            a.build.clone(),
-        )
-    }
+/// The request the options make: the rounds, the command (or harness), the verdict's terms.
+fn request(a: &RevsArgs, build: Option<String>) -> Request<'_> {
+    let mut r = Request::new(
+        &a.rounds,
+        plumb_command::join_words(&a.command),
+        (a.confidence, a.sesoi),
+        build,
+    );
+    r.measure.prepare = a.prepare.clone();
+    r.measure.seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    r.question = a.question;
+    r.progress = !a.no_progress && std::io::stderr().is_terminal();
+    r.harness = (a.harness || is_harness(&a.command)).then_some(a.command.as_slice());
+    r
 }

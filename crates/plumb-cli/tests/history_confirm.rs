@@ -3,10 +3,12 @@
 //! one commit of 20, results missing for a few commits around it, as when CI skipped
 //! them): the change confirmed and bisected to exactly that commit, around a commit that
 //! does not build; a step only in the history rejected; noise with one slow point
-//! confirming nothing; a command only the store recorded refused unless trusted.
+//! confirming nothing; a command only the store recorded refused unless trusted. The
+//! re-runs are fake (`--debug-fake-runs -- cat speed`: each commit's time as its `speed`
+//! file says), so the verdicts never depend on the clock; bench/revs.sh times real ones.
 mod common;
 
-use common::git_fixture::{have_cc, repo_with, Version, BUILD};
+use common::git_fixture::{have_cc, repo_with, Version, BUILD, FAKE};
 use common::history::{result, result_at, sqlite_value};
 use common::Env;
 use std::path::Path;
@@ -34,17 +36,20 @@ fn history(env: &Env, dir: &Path, commits: &[String], level: impl Fn(usize) -> f
     }
 }
 
-/// `history changes --confirm` re-running the fixture's program, four runs a round.
-const CONFIRM_CHANGES: [&str; 9] = [
+/// `history changes --confirm` re-running the fixture's commits (fake runs of their
+/// `speed`), four runs a round.
+const CONFIRM_CHANGES: [&str; 11] = [
     "history",
     "changes",
     "--confirm",
+    "--debug-fake-runs",
     "--build",
     BUILD,
     "--runs-per-round",
     "4",
     "--",
-    "./prog",
+    FAKE[0],
+    FAKE[1],
 ];
 
 fn store(dir: &Path) -> std::path::PathBuf {
@@ -104,10 +109,19 @@ fn a_commit_that_does_not_build_is_stepped_around_with_plumb_toml_commands() {
             _ => Version::Sleeps(10_500),
         })
         .collect();
-    let toml = format!("[revs]\nbuild = \"{BUILD}\"\n[benchmarks]\nprog = \"./prog\"\n");
+    let toml = format!("[revs]\nbuild = \"{BUILD}\"\n[benchmarks]\nprog = \"cat speed\"\n");
     let (dir, commits) = repo_with(&env, "r", &versions, &[("plumb.toml", &toml)]);
     history(&env, &dir, &commits, |i| if i < 14 { 10e6 } else { 10.5e6 });
-    let run = env.plumb_in(&dir, &["history", "confirm", "--runs-per-round", "4"]);
+    let run = env.plumb_in(
+        &dir,
+        &[
+            "history",
+            "confirm",
+            "--debug-fake-runs",
+            "--runs-per-round",
+            "4",
+        ],
+    );
     run.assert_code(1);
     assert!(
         run.stderr

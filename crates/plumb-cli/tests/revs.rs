@@ -1,9 +1,11 @@
 //! `plumb revs` end to end on repositories the tests make: a slower commit found slower
 //! (exit 1) and its builds reused, equal programs equivalent, and every bad input of
-//! issue 26 said clearly with what was measured kept.
+//! issue 26 said clearly with what was measured kept. Verdicts come from fake runs
+//! (`--debug-fake-runs -- cat speed`: each commit's time as its `speed` file says), never
+//! from the clock: the same verdicts on real runs are bench/revs.sh's.
 mod common;
 
-use common::git_fixture::{git, have_cc, repo, Version, BUILD};
+use common::git_fixture::{git, have_cc, repo, Version, BUILD, FAKE};
 use common::{read_doc, Env};
 use plumb_model::{Ending, RunStatus, Verdict, VerdictReason};
 use std::time::Duration;
@@ -35,9 +37,17 @@ fn timed_prog<'a>(revs: &[&'a str], json: &'a std::path::Path) -> Vec<&'a str> {
     args
 }
 
+/// `timed_prog` with fake runs: each side's runs take the time its commit's `speed` says.
+fn faked<'a>(revs: &[&'a str], json: &'a std::path::Path) -> Vec<&'a str> {
+    let mut args = timed_prog(revs, json);
+    args.truncate(args.len() - 1);
+    args.extend(FAKE);
+    args.insert(1, "--debug-fake-runs");
+    args
+}
+
 #[test]
 fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
-    let _one_at_a_time = measuring();
     if !have_cc() {
         return;
     }
@@ -48,7 +58,7 @@ fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_500)],
     );
     let json = env.path("r.json");
-    let args = timed_prog(&["HEAD~1"], &json);
+    let args = faked(&["HEAD~1"], &json);
     let run = env.plumb_in(&dir, &args);
     run.assert_code(1);
     assert!(
@@ -107,7 +117,6 @@ fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
 
 #[test]
 fn the_same_program_in_two_trees_is_equivalent() {
-    let _one_at_a_time = measuring();
     if !have_cc() {
         return;
     }
@@ -118,7 +127,7 @@ fn the_same_program_in_two_trees_is_equivalent() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_000)],
     );
     let json = env.path("r.json");
-    let run = env.plumb_in(&dir, &timed_prog(&["HEAD~1", "HEAD"], &json));
+    let run = env.plumb_in(&dir, &faked(&["HEAD~1", "HEAD"], &json));
     run.assert_code(0);
     let r = read_doc(&json).revisions.unwrap();
     assert_eq!(
@@ -453,7 +462,6 @@ exec "$PLUMB" run --debug-fake-runs --runs 5 --warmup 0 -n parse -n emit "sleep 
 /// high percentile is refused before anything is built.
 #[test]
 fn the_rounds_answer_the_question_asked() {
-    let _one_at_a_time = measuring();
     if !have_cc() {
         return;
     }
@@ -464,7 +472,7 @@ fn the_rounds_answer_the_question_asked() {
         &[Version::Sleeps(10_000), Version::Sleeps(10_500)],
     );
     let json = env.path("r.json");
-    let mut args = timed_prog(&["HEAD~1"], &json);
+    let mut args = faked(&["HEAD~1"], &json);
     args.splice(1..1, ["--question", "best"]);
     let run = env.plumb_in(&dir, &args);
     run.assert_code(1);

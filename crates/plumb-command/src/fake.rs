@@ -4,6 +4,9 @@
 //!
 //! What a fake command measures, from its argv:
 //! - `sleep S` — S seconds;
+//! - `cat FILE` — the time FILE (in the run's directory) holds, in plumb's duration grammar
+//!   (`10ms`), so each worktree of `plumb revs` can take its own; status 1 when FILE
+//!   cannot be read or holds no duration, as `cat` would fail;
 //! - `NAME TIME` — TIME, in plumb's duration grammar (`fast 5ms`);
 //! - `… exit N` at the end — exits with status N (`fail 2ms exit 3`);
 //! - `sh -c SCRIPT` (prepare, cleanup, the shell) — 1 ms, status N if SCRIPT has `exit N`;
@@ -52,10 +55,13 @@ impl Spawner for FakeSpawner {
     fn prepare(
         &mut self,
         argv: &[String],
-        _: Option<&std::path::Path>,
+        dir: Option<&std::path::Path>,
         _: &OutputPolicy,
     ) -> io::Result<Box<dyn Launch>> {
-        let (wall, code) = behaviour(argv);
+        let (wall, code) = match argv {
+            [cat, file] if cat == "cat" => held_in(&dir.unwrap_or(".".as_ref()).join(file)),
+            _ => behaviour(argv),
+        };
         Ok(Box::new(FakeLaunch {
             line: argv.join(" "),
             record: RunRecord {
@@ -69,6 +75,14 @@ impl Spawner for FakeSpawner {
             interrupt: self.interrupt.clone(),
         }))
     }
+}
+
+/// `cat FILE`: the duration FILE holds, or a failure taking 1 ms.
+fn held_in(file: &std::path::Path) -> (Duration, i32) {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| text.trim().parse().ok())
+        .map_or((Duration::from_millis(1), 1), |wall| (wall, 0))
 }
 
 fn behaviour(argv: &[String]) -> (Duration, i32) {
@@ -132,6 +146,22 @@ mod tests {
         assert_eq!(run(&["fail", "2ms", "exit", "3"]).exit, Exit::Code(3));
         assert_eq!(run(&["sh", "-c", "echo x; exit 4"]).exit, Exit::Code(4));
         assert_eq!(run(&["true"]).wall, Duration::from_millis(1));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("speed"), "10.5ms\n").unwrap();
+        let in_dir = |file: &str| {
+            let argv = ["cat".to_string(), file.to_string()];
+            FakeSpawner::new()
+                .prepare(&argv, Some(dir.path()), &OutputPolicy::Discard)
+                .unwrap()
+                .run_once()
+                .unwrap()
+        };
+        let held = in_dir("speed");
+        assert_eq!(
+            (held.wall, held.exit),
+            (Duration::from_micros(10_500), Exit::Code(0))
+        );
+        assert_eq!(in_dir("missing").exit, Exit::Code(1));
         let r = run(&["x", "10ms"]);
         assert_eq!(
             (r.user, r.sys),

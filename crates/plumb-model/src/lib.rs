@@ -30,6 +30,7 @@ mod reported;
 mod revisions;
 mod samples;
 mod settings;
+mod settle;
 mod simulated_counts;
 mod simulation;
 pub mod sweep;
@@ -77,6 +78,7 @@ pub use settings::{
     LoadMode, LoadSettings, MergedSettings, MixEntry, MixSettings, ProducerSettings, RoundOrder,
     Settings, TlsSettings,
 };
+pub use settle::{Settle, SettleWith};
 pub use simulated_counts::{SimulatedCache, SimulatedCaches, SimulatedCounts};
 pub use simulation::{SimulateSettings, SimulatedClient, SimulatedStall, Simulation};
 pub use workload::Workload;

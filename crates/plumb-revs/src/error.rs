@@ -1,5 +1,5 @@
-//! What can go wrong between a revision's name and a built worktree, each said with what
-//! to do about it.
+//! What can go wrong between a revision's name and a measured comparison of two built
+//! worktrees, each said with what to do about it.
 use std::fmt;
 
 #[derive(Debug)]
@@ -20,6 +20,23 @@ pub enum RevsError {
     Config { file: String, why: String },
     /// Reading or writing plumb's cache directory failed.
     Cache { path: String, why: String },
+    /// The command could not be run or measured (plumb-command's runner).
+    Run(plumb_command::RunError),
+    /// The command fails in one worktree or both (each: where, and how).
+    CommandFails {
+        only_one: bool,
+        failures: Vec<String>,
+    },
+    /// A side's harness failed, or wrote no result plumb can read.
+    Harness {
+        role: String,
+        label: String,
+        why: String,
+    },
+    /// A benchmark of the harnesses cannot be compared in a round.
+    HarnessBenchmark { name: String, why: String },
+    /// The two harnesses share no benchmark name.
+    NothingInCommon,
 }
 
 impl fmt::Display for RevsError {
@@ -51,6 +68,21 @@ impl fmt::Display for RevsError {
             RevsError::Git { what, why } => write!(f, "{what}: {why}"),
             RevsError::Cache { path, why } => write!(f, "{path}: {why}"),
             RevsError::Config { file, why } => write!(f, "{file}: {why}"),
+            RevsError::Run(e) => e.fmt(f),
+            RevsError::CommandFails { only_one, failures } => write!(
+                f,
+                "the command fails {}{}",
+                failures.join("; and "),
+                if *only_one { " only" } else { "" }
+            ),
+            RevsError::Harness { role, label, why } => {
+                write!(f, "the harness failed in {role}'s worktree ({label}): {why}")
+            }
+            RevsError::HarnessBenchmark { name, why } => write!(f, "benchmark {name:?} {why}"),
+            RevsError::NothingInCommon => write!(
+                f,
+                "the two harnesses have no benchmark in common: nothing to compare"
+            ),
         }
     }
 }
@@ -58,6 +90,10 @@ impl fmt::Display for RevsError {
 impl std::error::Error for RevsError {}
 
 impl RevsError {
+    pub(crate) fn run(e: plumb_command::RunError) -> RevsError {
+        RevsError::Run(e)
+    }
+
     /// A file or directory of plumb's cache (or a build's) that could not be used.
     pub(crate) fn io(path: &std::path::Path, e: std::io::Error) -> RevsError {
         RevsError::Cache {

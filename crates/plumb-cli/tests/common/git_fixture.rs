@@ -1,5 +1,7 @@
 //! Git repositories the `plumb revs` and `history confirm` tests create: a C program whose
-//! run time each commit sets (`work.h`), committed one version at a time.
+//! run time each commit sets (`work.h`), and the same time in `speed` for plumb's fake runs
+//! (`--debug-fake-runs -- cat speed`: the verdict from the commit's time, not the clock's),
+//! committed one version at a time.
 use super::Env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,6 +59,17 @@ fn work_h(v: Version) -> String {
     }
 }
 
+/// The version's time in plumb's duration grammar (`cat speed` under fake runs).
+fn speed(v: Version) -> String {
+    match v {
+        Version::Sleeps(us) => format!("{us}us\n"),
+        Version::Broken => "1us\n".to_string(),
+    }
+}
+
+/// The command a fake run times by the commit's `speed` (`--debug-fake-runs`).
+pub const FAKE: [&str; 2] = ["cat", "speed"];
+
 /// A repository at `<env>/<name>` with one commit per version, oldest first; the
 /// commits' full ids in the same order. `none` commits change only a note (a new tree
 /// with the same program).
@@ -81,6 +94,7 @@ pub fn repo_with(
     let mut commits = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         std::fs::write(dir.join("work.h"), work_h(*v)).unwrap();
+        std::fs::write(dir.join("speed"), speed(*v)).unwrap();
         std::fs::write(dir.join("NOTE"), format!("commit {i}\n")).unwrap();
         git(&dir, &["add", "."]);
         git(&dir, &["commit", "-q", "-m", &format!("commit {i}")]);

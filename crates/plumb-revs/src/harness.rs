@@ -1,19 +1,19 @@
-//! In-process benchmarks in `plumb revs`: `-- cargo bench --bench NAME [-- ARGS]`, or with
-//! `--harness` any command that writes a plumb result to the file `--export-json FILE`
-//! names (a plumb-bench harness does). Each round runs each side's harness once, in random
-//! order; a benchmark's mean time per operation in that run is the round's value for its
-//! side and ln(B / A) the round's statistic — a harness run already holds many samples, so
-//! the run is the replicate — judged sequentially per benchmark at α over their number.
-//! Every sample of every run is pooled per side in the result.
-use crate::exit::CliError;
-use crate::revs_run::{Measure, Side};
-use crate::session::Session;
-use plumb_analysis::{analyse_document, AnalysisConfig, Settling};
-use plumb_model::{Benchmark, BenchmarkLooks, Ending, Metric, ResultDocument, Revisions, Settings};
+//! In-process benchmarks of two revisions: `cargo bench --bench NAME [-- ARGS]`, or any
+//! command that writes a plumb result to the file `--export-json FILE` names (a plumb-bench
+//! harness does), run through the `Spawner` seam. Each round runs each side's harness
+//! once, in random order; a benchmark's mean time per operation in that run is the round's
+//! value for its side and ln(B / A) the round's statistic — a harness run already holds
+//! many samples, so the run is the replicate — judged sequentially per benchmark at α
+//! over their number. Every sample of every run is pooled per side in the result.
+use crate::{Measure, RevsError, Side};
+use plumb_command::{OutputPolicy, Spawner};
+use plumb_model::{
+    Benchmark, BenchmarkLooks, Ending, Exit, Metric, ResultDocument, Revisions, Settings, Settle,
+    SettleWith,
+};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
-use std::process::{Command, Stdio};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Whether `command` is a cargo bench run (its harness writes plumb results).
@@ -36,52 +36,53 @@ fn argv_for(command: &[String], json: &std::path::Path) -> Vec<String> {
     argv
 }
 
-/// One run of a side's harness; `None` when a stop signal came during it.
-fn run_harness(
-    side: &Side,
-    role: &str,
-    command: &[String],
-    session: &Session,
-) -> Result<Option<ResultDocument>, CliError> {
-    let json = side.checkout.entry.join("harness.json");
-    let _ = std::fs::remove_file(&json);
-    let argv = argv_for(command, &json);
-    let out = Command::new(&argv[0])
-        .args(&argv[1..])
-        .current_dir(&side.checkout.dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .output()
-        .map_err(|e| {
-            CliError(format!(
-                "cannot run {:?} in {role}'s worktree: {e}",
-                argv[0]
+/// Where a side's harness runs and how: the program, the spawner, the stop flag.
+pub struct HarnessRun<'a> {
+    pub command: &'a [String],
+    pub spawner: &'a mut dyn Spawner,
+    pub stop: &'a AtomicBool,
+}
+
+impl HarnessRun<'_> {
+    /// One run of a side's harness; `None` when a stop signal came during it.
+    fn once(&mut self, side: &Side, role: &str) -> Result<Option<ResultDocument>, RevsError> {
+        let json = side.checkout.entry.join("harness.json");
+        let _ = std::fs::remove_file(&json);
+        let argv = argv_for(self.command, &json);
+        let failed = |why: String| RevsError::Harness {
+            role: role.to_string(),
+            label: side.rev.label(),
+            why,
+        };
+        let mut launch = self
+            .spawner
+            .prepare(&argv, Some(&side.checkout.dir), &OutputPolicy::Discard)
+            .map_err(|e| failed(format!("cannot run {:?}: {e}", argv[0])))?;
+        let record = launch.run_once().map_err(|e| failed(e.to_string()))?;
+        // A terminal's Ctrl-C reaches the harness too, possibly before plumb's flag is up.
+        let killed_by_sigint = record.exit
+            == Exit::Signal {
+                signal: libc::SIGINT,
+            };
+        if self.stop.load(Ordering::Relaxed) || killed_by_sigint {
+            return Ok(None);
+        }
+        if let Some(how) = record.failure() {
+            return Err(failed(format!(
+                "it {how}; the end of its stderr:\n{}",
+                crate::last_lines(&launch.stderr_tail(64 * 1024), 20)
+            )));
+        }
+        let text = std::fs::read_to_string(&json).map_err(|e| {
+            failed(format!(
+                "it wrote no result to {} ({e}): does it take --export-json FILE (a plumb-bench harness does)?",
+                json.display()
             ))
         })?;
-    // A terminal's Ctrl-C reaches the harness too, possibly before plumb's flag is up.
-    let killed_by_sigint =
-        std::os::unix::process::ExitStatusExt::signal(&out.status) == Some(libc::SIGINT);
-    if session.stop.load(Ordering::Relaxed) || killed_by_sigint {
-        return Ok(None);
+        ResultDocument::from_json(&text)
+            .map(Some)
+            .map_err(|e| failed(format!("its result {}: {e}", json.display())))
     }
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(CliError(format!(
-            "the harness failed in {role}'s worktree ({}): {}; the end of its stderr:\n{}",
-            side.rev.label(),
-            out.status,
-            plumb_revs::last_lines(&err, 20)
-        )));
-    }
-    let text = std::fs::read_to_string(&json).map_err(|e| {
-        CliError(format!(
-            "the harness in {role}'s worktree wrote no result to {} ({e}): does it take --export-json FILE (a plumb-bench harness does)?",
-            json.display()
-        ))
-    })?;
-    Ok(Some(ResultDocument::from_json(&text).map_err(|e| {
-        CliError(format!("{role}'s harness result {}: {e}", json.display()))
-    })?))
 }
 
 /// Time per operation over a run's samples.
@@ -94,22 +95,22 @@ fn per_op_mean(b: &Benchmark) -> Option<f64> {
 /// Per benchmark name (those both sides have): its settling, the rounds' means per side,
 /// and the samples pooled per side.
 struct Tracked {
-    settling: Settling,
+    settling: Box<dyn Settle>,
     means: [Vec<f64>; 2],
     pooled: [Option<Benchmark>; 2],
 }
 
-/// Measures the two sides' harnesses; `None` when stopped before the first round.
+/// Measures the two sides' harnesses; the document (not yet analysed), `None` when stopped
+/// before the first round.
 pub fn measure_harness(
     sides: &[Side; 2],
     m: &Measure,
-    command: &[String],
-    session: &Session,
-) -> Result<Option<ResultDocument>, CliError> {
-    eprintln!("plumb: in-process benchmarks: each round runs both sides' harness once, and judges each benchmark's mean per operation");
+    settle_with: SettleWith,
+    run: &mut HarnessRun,
+) -> Result<Option<ResultDocument>, RevsError> {
     let mut trial = Vec::new();
     for (role, side) in ["A", "B"].iter().zip(sides) {
-        match run_harness(side, role, command, session)? {
+        match run.once(side, role)? {
             Some(doc) => trial.push(doc),
             None => return Ok(None),
         }
@@ -121,23 +122,21 @@ pub fn measure_harness(
         .filter(|n| trial[1].benchmarks.iter().any(|b| &b.name == n))
         .collect();
     if names.is_empty() {
-        return Err(CliError(
-            "the two harnesses have no benchmark in common: nothing to compare".into(),
-        ));
+        return Err(RevsError::NothingInCommon);
     }
     let alpha = m.confidence.alpha() / names.len() as f64;
     let mut tracked: BTreeMap<String, Tracked> = names
         .iter()
         .map(|n| {
             let t = Tracked {
-                settling: Settling::new(m.looks, alpha, m.sesoi.get(), 1),
+                settling: settle_with(alpha, 1),
                 means: [Vec::new(), Vec::new()],
                 pooled: [None, None],
             };
             (n.clone(), t)
         })
         .collect();
-    let ended = rounds(sides, m, command, session, &mut tracked)?;
+    let ended = rounds(sides, m, run, &mut tracked)?;
     Ok(Some(document(
         sides,
         m,
@@ -151,10 +150,9 @@ pub fn measure_harness(
 fn rounds(
     sides: &[Side; 2],
     m: &Measure,
-    command: &[String],
-    session: &Session,
+    run: &mut HarnessRun,
     tracked: &mut BTreeMap<String, Tracked>,
-) -> Result<Ending, CliError> {
+) -> Result<Ending, RevsError> {
     let mut rng = rand_pcg::Pcg64::seed_from_u64(m.seed);
     let deadline = m.max_time.map(|t| Instant::now() + t.to_std());
     let max_rounds = tracked
@@ -165,7 +163,7 @@ fn rounds(
         let order = if rng.gen_bool(0.5) { [0, 1] } else { [1, 0] };
         let mut docs: [Option<ResultDocument>; 2] = [None, None];
         for i in order {
-            match run_harness(&sides[i], ["A", "B"][i], command, session)? {
+            match run.once(&sides[i], ["A", "B"][i])? {
                 Some(doc) => docs[i] = Some(doc),
                 None => return Ok(Ending::Stopped),
             }
@@ -173,29 +171,7 @@ fn rounds(
         for (name, t) in tracked.iter_mut() {
             for (i, doc) in docs.iter().enumerate() {
                 let doc = doc.as_ref().expect("both sides ran");
-                let Some(b) = doc.benchmarks.iter().find(|b| &b.name == name) else {
-                    return Err(CliError(format!(
-                        "benchmark {name:?} vanished from a harness run"
-                    )));
-                };
-                let Some(mean) = per_op_mean(b).filter(|m| m.is_finite() && *m > 0.0) else {
-                    return Err(CliError(format!(
-                        "benchmark {name:?} has no wall time per operation in a harness run: it cannot be compared"
-                    )));
-                };
-                t.means[i].push(mean);
-                match &mut t.pooled[i] {
-                    Some(p) => {
-                        p.samples.append(&b.samples).map_err(CliError)?;
-                        // Each run's launches stay launches of the pooled benchmark, so its
-                        // replicates are every run's launch means.
-                        let counts = b.function().map(|f| f.launch_sample_counts.clone());
-                        if let (Some(f), Some(counts)) = (p.function_mut(), counts) {
-                            f.launch_sample_counts.extend(counts);
-                        }
-                    }
-                    slot => *slot = Some(b.clone()),
-                }
+                take(name, t, i, doc)?;
             }
             if !t.settling.settled() {
                 t.settling.after(&t.means[0], &t.means[1]);
@@ -209,6 +185,39 @@ fn rounds(
         }
     }
     Ok(Ending::MaxRounds)
+}
+
+/// Benchmark `name` of side `i`'s run `doc`: its mean per operation kept for the verdict,
+/// its samples pooled.
+fn take(name: &str, t: &mut Tracked, i: usize, doc: &ResultDocument) -> Result<(), RevsError> {
+    let benchmark = |why: &str| RevsError::HarnessBenchmark {
+        name: name.to_string(),
+        why: why.to_string(),
+    };
+    let Some(b) = doc.benchmarks.iter().find(|b| b.name == name) else {
+        return Err(benchmark("vanished from a harness run"));
+    };
+    let Some(mean) = per_op_mean(b).filter(|m| m.is_finite() && *m > 0.0) else {
+        return Err(benchmark(
+            "has no wall time per operation in a harness run: it cannot be compared",
+        ));
+    };
+    t.means[i].push(mean);
+    match &mut t.pooled[i] {
+        Some(p) => {
+            p.samples
+                .append(&b.samples)
+                .map_err(|e| benchmark(&e.to_string()))?;
+            // Each run's launches stay launches of the pooled benchmark, so its
+            // replicates are every run's launch means.
+            let counts = b.function().map(|f| f.launch_sample_counts.clone());
+            if let (Some(f), Some(counts)) = (p.function_mut(), counts) {
+                f.launch_sample_counts.extend(counts);
+            }
+        }
+        slot => *slot = Some(b.clone()),
+    }
+    Ok(())
 }
 
 /// The result: each benchmark's pooled samples per side (`NAME · A-label`, baseline, and
@@ -249,7 +258,7 @@ fn document(
         design.get_or_insert_with(|| t.settling.record());
         benchmarks.push(BenchmarkLooks {
             name,
-            looks: t.settling.looks,
+            looks: t.settling.looks().to_vec(),
         });
     }
     let mut design = design.expect("at least one benchmark");
@@ -258,20 +267,22 @@ fn document(
         doc.status = plumb_model::RunStatus::Interrupted { signal: None };
     }
     doc.revisions = Some(Revisions {
-        base: crate::revs_run::revision(&sides[0]),
-        new: crate::revs_run::revision(&sides[1]),
+        base: sides[0].revision(),
+        new: sides[1].revision(),
         build: m.build.clone(),
         design,
         looks: Vec::new(),
         benchmarks,
         ended,
     });
-    analyse_document(&mut doc, &AnalysisConfig::new(m.confidence, m.sesoi));
     doc
 }
 
 #[cfg(test)]
-mod tests {
+mod tests;
+
+#[cfg(test)]
+mod argv_tests {
     use super::*;
 
     #[test]
