@@ -3,7 +3,7 @@
 use crate::args::Args;
 use crate::bencher::{Context, Measured};
 use crate::error::BenchError;
-use crate::harness::{BenchOutcome, Ran};
+use crate::ran::{BenchOutcome, Ran};
 use crate::registry::{Entry, GroupOptions};
 use crate::sampler::Sampled;
 use plumb_analysis::{analyse_document, AnalysisConfig};

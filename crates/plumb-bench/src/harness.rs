@@ -3,11 +3,11 @@ use crate::args::{self, Args, ClockChoice};
 use crate::bencher::{Bencher, Context, Measured, Untimed};
 use crate::clock::{Clock, Monotonic};
 use crate::error::{ArgsError, BenchError};
+use crate::ran::{BenchOutcome, Ran};
 use crate::registry::{select, Entry, Group, GroupOptions};
 use crate::sampler::{Precision, SamplingConfig, Warmup};
 use crate::{alloc, document};
 use plumb_counters::plan::Counting;
-use plumb_model::quantity::ByteSize;
 use plumb_model::Benchmark;
 use plumb_probe::stop::{signal_name, SecondSignal, StopOnSignals};
 use std::collections::BTreeMap;
@@ -22,19 +22,6 @@ pub struct Harness<'a> {
     args: Args,
     entries: Vec<Entry<'a>>,
     options: BTreeMap<String, GroupOptions>,
-}
-
-/// What became of one benchmark.
-pub(crate) enum BenchOutcome {
-    Measured(Box<Measured>),
-    Failed(String),
-}
-
-pub(crate) struct Ran {
-    pub outcome: BenchOutcome,
-    pub result: Option<String>,
-    pub working_set: Option<ByteSize>,
-    pub design: Option<Box<plumb_model::Design>>,
 }
 
 impl<'a> Harness<'a> {

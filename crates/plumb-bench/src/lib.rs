@@ -34,6 +34,7 @@ mod history;
 pub mod insitu;
 mod launches;
 mod measure;
+mod ran;
 mod registry;
 mod sampler;
 mod simulate;

@@ -51,3 +51,15 @@ pub fn refuse_overwrite(
         None => Ok(()),
     }
 }
+
+/// The page to `out` (`-`: standard output), said with `what` it holds.
+pub fn write_page(out: &Path, html: &str, what: &str) -> Result<(), CliError> {
+    if out.as_os_str() == "-" {
+        crate::exit::print_stdout(html)?;
+    } else {
+        std::fs::write(out, html)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
+        eprintln!("plumb: wrote {} ({what})", out.display());
+    }
+    Ok(())
+}

@@ -25,7 +25,7 @@ pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
     let series = trends(store.as_mut())?;
     let method = "change points as the last `plumb history changes` recorded them";
     let html = history_page(&series, &location.shown(), method);
-    crate::report_cmd::write_page(&a.output, &html, &format!("{} series", series.len()))?;
+    crate::export::write_page(&a.output, &html, &format!("{} series", series.len()))?;
     Ok(exit::OK)
 }
 

@@ -50,7 +50,7 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
     let pairs: Vec<(&str, &ResultDocument)> = docs.iter().map(|(p, d)| (p.as_str(), d)).collect();
     let html = plumb_report::render_html_with(&pairs, &comparisons);
     let size = plumb_model::format::bytes(plumb_model::quantity::ByteSize(html.len() as u64));
-    write_page(&a.output, &html, &size)?;
+    crate::export::write_page(&a.output, &html, &size)?;
     if let Some(dir) = &a.svg_dir {
         let charts = plumb_report::standalone_charts(&html);
         for (name, svg) in &charts {
@@ -100,16 +100,4 @@ fn compare_two(
     let c =
         plumb_analysis::compare_documents(side(base, base_path), side(new, new_path), &how).ok()?;
     (!c.is_empty()).then_some(c)
-}
-
-/// The page to `out` (`-`: standard output), said with `what` it holds.
-pub fn write_page(out: &Path, html: &str, what: &str) -> Result<(), CliError> {
-    if out.as_os_str() == "-" {
-        exit::print_stdout(html)?;
-    } else {
-        std::fs::write(out, html)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
-        eprintln!("plumb: wrote {} ({what})", out.display());
-    }
-    Ok(())
 }

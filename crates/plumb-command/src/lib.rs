@@ -22,11 +22,11 @@ pub use document::{command_settings, produce, produce_until, RunContext};
 pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
-pub use process::reset_sigchld;
+pub use process::{reset_sigchld, ProcessSpawner};
 
 /// A command's words as one line that `RunPlan::argv` splits back into the same words.
 pub fn join_words(words: &[String]) -> String {
     shell_words::join(words)
 }
 pub use runner::{run, run_until, Measured, Measurements, Progress, RunError, Status, Until};
-pub use spawner::{Launch, ProcessSpawner, RunRecord, SpawnError, Spawner};
+pub use spawner::{Launch, RunRecord, SpawnError, Spawner};

@@ -4,7 +4,7 @@
 //! stderr file are opened once, so the timed region holds the spawn, the child's life and
 //! one `wait4` — the same work hyperfine times, and nothing more.
 
-use crate::spawner::{Launch, RunRecord, SpawnError};
+use crate::spawner::{Launch, RunRecord, SpawnError, Spawner};
 use crate::OutputPolicy;
 use plumb_model::quantity::{ByteSize, Duration};
 use plumb_model::Exit;
@@ -212,6 +212,26 @@ fn decode_status(status: libc::c_int) -> Exit {
 
 fn timeval_ns(tv: libc::timeval) -> u64 {
     (tv.tv_sec as u64) * 1_000_000_000 + (tv.tv_usec as u64) * 1_000
+}
+
+/// Real processes: `posix_spawn` and `wait4`, timed by the wall clock (see `process.rs`).
+#[derive(Debug, Default)]
+pub struct ProcessSpawner;
+
+impl Spawner for ProcessSpawner {
+    fn prepare(
+        &mut self,
+        argv: &[String],
+        dir: Option<&Path>,
+        output: &OutputPolicy,
+    ) -> io::Result<Box<dyn Launch>> {
+        crate::signals::let_children_take_stop_signals();
+        Ok(Box::new(Executable::new(argv, dir, output)?))
+    }
+
+    fn reserve(&mut self, launches: usize) -> io::Result<()> {
+        crate::fd_limit::reserve(launches)
+    }
 }
 
 #[cfg(test)]

@@ -96,25 +96,3 @@ pub trait Spawner {
         Ok(())
     }
 }
-
-/// Real processes: `posix_spawn` and `wait4`, timed by the wall clock (see `process.rs`).
-#[derive(Debug, Default)]
-pub struct ProcessSpawner;
-
-impl Spawner for ProcessSpawner {
-    fn prepare(
-        &mut self,
-        argv: &[String],
-        dir: Option<&Path>,
-        output: &OutputPolicy,
-    ) -> io::Result<Box<dyn Launch>> {
-        crate::signals::let_children_take_stop_signals();
-        Ok(Box::new(crate::process::Executable::new(
-            argv, dir, output,
-        )?))
-    }
-
-    fn reserve(&mut self, launches: usize) -> io::Result<()> {
-        crate::fd_limit::reserve(launches)
-    }
-}

@@ -123,7 +123,7 @@ fn record(
 /// One row per benchmark.
 pub struct CsvExporter;
 
-impl crate::export::Exporter for CsvExporter {
+impl crate::exporter::Exporter for CsvExporter {
     fn export(&self, doc: &ResultDocument) -> String {
         render_csv(doc)
     }

@@ -1,14 +1,9 @@
-//! Outputs to files, behind one small trait: an exporter turns a document into the text
-//! of its format. One file per format (`json.rs`, `markdown.rs`, `csv_export.rs`, `html/`); a new
-//! format is one more file and one more `Format` variant.
+//! The export formats by name, each with its exporter (the `Exporter` trait, in
+//! `exporter.rs`): one file per format (`json.rs`, `markdown.rs`, `csv_export.rs`, `html/`);
+//! a new format is one more file and one more `Format` variant.
 
+use crate::exporter::Exporter;
 use plumb_model::ResultDocument;
-
-/// A file format for a result document.
-pub trait Exporter {
-    /// The document in this format.
-    fn export(&self, doc: &ResultDocument) -> String;
-}
 
 /// The export formats, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The JSON export: the result document itself, every raw sample included.
-use crate::export::Exporter;
+use crate::exporter::Exporter;
 use plumb_model::ResultDocument;
 
 /// The document itself, every raw sample included (`docs/result-format.md`).

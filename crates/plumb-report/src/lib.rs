@@ -8,6 +8,7 @@ mod csv_export;
 mod design_view;
 mod env_view;
 mod export;
+mod exporter;
 pub mod finding;
 #[cfg(test)]
 mod fixture;
@@ -35,7 +36,8 @@ pub use env_view::{
     counting_notices, hardware_counters, render_environment, render_environment_record,
     simulation_summary,
 };
-pub use export::{Exporter, Format};
+pub use export::Format;
+pub use exporter::Exporter;
 pub use html::{
     history_page, render_html, render_html_with, standalone_charts, TrendChange, TrendPoint,
     TrendSeries,

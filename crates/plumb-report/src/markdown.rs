@@ -1,8 +1,8 @@
 //! The Markdown export: a GitHub-flavoured report of the table, verdicts and diagnostics.
 use crate::counter_rows::{counter_tables, not_simulated};
 use crate::rows::{summary_table, Table};
+use crate::speed::ratio_text;
 use crate::sweep_rows::sweep_tables;
-use crate::terminal::ratio_text;
 use plumb_model::{ResultDocument, RunStatus};
 use std::fmt::Write;
 
@@ -108,7 +108,7 @@ fn diagnostics(doc: &ResultDocument) -> String {
 /// The table, verdicts and diagnostics as Markdown.
 pub struct MarkdownExporter;
 
-impl crate::export::Exporter for MarkdownExporter {
+impl crate::exporter::Exporter for MarkdownExporter {
     fn export(&self, doc: &plumb_model::ResultDocument) -> String {
         render_markdown(doc)
     }

@@ -2,7 +2,7 @@
 //! "2.82× faster" (hyperfine's words for the same runs), 1.84 is "1.84× slower", each
 //! with its interval in the same terms; equivalent and inconclusive verdicts keep the
 //! ratio itself, which is what their judgement read. Tables keep the ratio (mean / base).
-use plumb_model::{Comparison, Verdict};
+use plumb_model::{format, Comparison, Verdict};
 
 /// "2.82× faster [2.78, 2.86]", "1.84× slower [1.83, 1.85]", or "×1.003 [0.990, 1.016]".
 pub fn speed_text(c: &Comparison) -> String {
@@ -24,7 +24,7 @@ pub fn speed_text(c: &Comparison) -> String {
                 .map(|ci| format!(" [{}, {}]", times(ci.lo), times(ci.hi)));
             format!("{}× slower{}", times(c.ratio), ci.unwrap_or_default())
         }
-        _ => crate::terminal::ratio_text(c),
+        _ => ratio_text(c),
     }
 }
 
@@ -45,6 +45,20 @@ fn times(x: f64) -> String {
         format!("{x:.3}")
     } else {
         format!("{x:.2}")
+    }
+}
+
+/// The ratio with its interval, as a table cell: `×1.84 [1.83, 1.85]`.
+pub(crate) fn ratio_text(c: &Comparison) -> String {
+    match c.ratio_ci {
+        Some(ci) => format!(
+            "×{} [{}, {}]",
+            format::factor(c.ratio),
+            format::factor(ci.lo),
+            format::factor(ci.hi)
+        ),
+        None if c.ratio.is_finite() => format!("×{} [unbounded]", format::factor(c.ratio)),
+        None => "-".to_string(),
     }
 }
 

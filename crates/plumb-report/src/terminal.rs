@@ -296,21 +296,8 @@ pub(crate) fn verdict_words(c: &Comparison) -> String {
         _ => format!(
             "{}  {}",
             verdict_style(c.verdict).apply_to(format!("{:<12}", c.verdict.to_string())),
-            ratio_text(c)
+            crate::speed::ratio_text(c)
         ),
-    }
-}
-
-pub(crate) fn ratio_text(c: &Comparison) -> String {
-    match c.ratio_ci {
-        Some(ci) => format!(
-            "×{} [{}, {}]",
-            format::factor(c.ratio),
-            format::factor(ci.lo),
-            format::factor(ci.hi)
-        ),
-        None if c.ratio.is_finite() => format!("×{} [unbounded]", format::factor(c.ratio)),
-        None => "-".to_string(),
     }
 }
 

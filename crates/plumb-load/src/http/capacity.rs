@@ -4,8 +4,8 @@
 //! kernel's share of the socket calls. What that allows (threads needed for a rate) is
 //! plumb-analysis's capacity check.
 
+use super::config::LoadConfig;
 use super::engine::{self, Plan, Work};
-use super::run::LoadConfig;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,8 @@
 //! them not yet written, and the answers read so far. No task, no channel, no allocation
 //! per request: a request is a copy of the same bytes, an answer is framed and skipped.
 
-use super::engine::PlannedTarget;
 use super::h2::H2;
+use super::planned::PlannedTarget;
 use super::recorder::Failure;
 use super::response::{Response, ResponseReader};
 use super::transport::Transport;

@@ -12,6 +12,7 @@
 use super::clock::{MonotonicSource, TimeSource};
 use super::conn::{Completion, Conn, Ending, InFlight, Phase};
 use super::mix::Mix;
+use super::planned::{Host, PlannedTarget};
 use super::recorder::{Answer, LiveCounts, LoadReport};
 use super::recorders::Recorders;
 use super::schedule::Schedule;
@@ -20,7 +21,6 @@ use super::timer::Alarm;
 use crate::LoadError;
 use mio::{Events, Poll, Token};
 use std::collections::VecDeque;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
@@ -111,37 +111,6 @@ pub struct Plan {
     /// HTTP/2: on https where ALPN agrees `h2` (else HTTP/1.1), on http by prior
     /// knowledge.
     pub http2: bool,
-}
-
-/// One request of the test (of its mix), serialised once: as HTTP/1.1 bytes, and as an
-/// HTTP/2 header block and body.
-pub struct PlannedTarget {
-    pub request: Arc<[u8]>,
-    pub h2_headers: Arc<[u8]>,
-    pub body: Arc<[u8]>,
-    pub idempotent: bool,
-    pub head: bool,
-    /// Its host: an index into `Plan::hosts`.
-    pub host: usize,
-    /// Its share of requests relative to the others'.
-    pub weight: u64,
-}
-
-/// A host requests go to: its address, TLS for https, and whether its connections speak
-/// HTTP/2 (asked, and agreed by ALPN over TLS).
-#[derive(Clone)]
-pub struct Host {
-    pub addr: SocketAddr,
-    pub tls: Option<TlsPlan>,
-    pub h2: bool,
-}
-
-/// What every TLS connection of a test shares: the configuration (roots, ALPN, the
-/// session cache) and the name the server's certificate must carry (and SNI sends).
-#[derive(Clone)]
-pub struct TlsPlan {
-    pub config: Arc<rustls::ClientConfig>,
-    pub name: rustls::pki_types::ServerName<'static>,
 }
 
 struct Waiting {

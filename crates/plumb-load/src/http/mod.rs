@@ -13,11 +13,13 @@
 
 mod capacity;
 mod clock;
+mod config;
 mod conn;
 mod engine;
 mod h2;
 mod hlog;
 mod mix;
+mod planned;
 mod reach;
 mod recorder;
 mod recorders;
@@ -33,8 +35,9 @@ pub mod tls;
 mod transport;
 
 pub use capacity::{probe, Capacity, PROBE_ABOVE};
+pub use config::{LoadConfig, MixTarget, Pacing, DEFAULT_SPIN};
 pub use engine::{LiveFeed, LiveTick, LIVE_EVERY};
 pub use recorder::{Answer, LiveCounts, LoadReport, SecondRow, SlotWaits};
 pub use request::RequestError;
-pub use run::{run, LoadConfig, MixTarget, Pacing, DEFAULT_SPIN};
+pub use run::run;
 pub use target::{Target, TargetError};

@@ -2,8 +2,8 @@
 //! (the first host's connection kept for the test) and, over https, its certificate
 //! checked by one handshake — so that a bad URL, an unreachable host or a refused
 //! certificate stops the test with nothing sent.
-use super::engine::{Host, PlannedTarget, TlsPlan};
-use super::run::{LoadConfig, MixTarget};
+use super::config::{LoadConfig, MixTarget};
+use super::planned::{Host, PlannedTarget, TlsPlan};
 use super::target::Target;
 use super::tls::{self, Handshake};
 use crate::LoadError;

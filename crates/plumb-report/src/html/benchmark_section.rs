@@ -1,8 +1,8 @@
 //! One benchmark's part of the page: its findings, then the pictures of its samples.
 
 use super::cdf::{cdf_chart, Marks};
+use super::diagnostics::diagnostics;
 use super::distribution::distribution_chart;
-use super::page::diagnostics;
 use super::run_order::run_order_chart;
 use super::runs::runs_chart;
 use super::spectrum::spectrum_chart;

@@ -6,6 +6,7 @@ const STYLE: &str = include_str!("style.css");
 
 mod benchmark_section;
 mod cdf;
+mod diagnostics;
 mod distribution;
 mod flame;
 mod forest;

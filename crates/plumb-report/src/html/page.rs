@@ -3,13 +3,14 @@
 //! light and dark schemes and in print.
 
 use super::benchmark_section::benchmark_section;
+use super::diagnostics::diagnostics;
 use super::flame::flame_chart;
 use super::forest::forest_chart;
 use super::svg::escape;
 use super::sweep::{sweep_chart, sweep_misses_chart};
 use crate::rows::{summary_table, Table};
 use plumb_model::sweep::sweeps;
-use plumb_model::{ComparisonDocument, Diagnostic, ResultDocument, RunStatus};
+use plumb_model::{ComparisonDocument, ResultDocument, RunStatus};
 use std::fmt::Write;
 
 use super::STYLE;
@@ -240,30 +241,6 @@ fn machine_section(doc: &ResultDocument) -> String {
         );
     }
     out.push_str("</tbody></table></details>");
-    out
-}
-
-/// Each finding with its severity, message, the figures beside it and advice.
-pub fn diagnostics(ds: &[Diagnostic]) -> String {
-    let mut out = String::from("<ul class=\"diagnostics\">");
-    for d in ds {
-        let sev = format!("{:?}", d.severity).to_lowercase();
-        let w = crate::finding::words(&d.finding);
-        let _ = write!(
-            out,
-            "<li><span class=\"{sev}\">{sev}</span> <code>{}</code> {}",
-            d.code(),
-            escape(&w.message)
-        );
-        if let Some(details) = &w.details {
-            let _ = write!(out, " <span class=\"muted\">({})</span>", escape(details));
-        }
-        if let Some(advice) = &w.advice {
-            let _ = write!(out, "<br><span class=\"muted\">{}</span>", escape(advice));
-        }
-        out.push_str("</li>");
-    }
-    out.push_str("</ul>");
     out
 }
 

@@ -8,7 +8,7 @@
 //! event loop does not have (HPACK: `hpack.rs`, for the reason it gives).
 use super::frame::{self, FrameHeader, HEADER_LEN};
 use crate::http::conn::{Completion, InFlight};
-use crate::http::engine::PlannedTarget;
+use crate::http::planned::PlannedTarget;
 use crate::http::recorder::Failure;
 use crate::http::response::Response;
 use plumb_model::quantity::ByteSize;
