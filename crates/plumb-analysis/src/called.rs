@@ -30,16 +30,15 @@ pub(crate) fn by_interval(ci: Interval, sesoi: f64, constant: bool) -> (Verdict,
 
 /// A call as the comparison records it: its verdict and the reason for it.
 fn worded(call: Call, constant: bool) -> (Verdict, VerdictReason) {
-    let beyond = VerdictReason::BeyondSesoi {
-        constant_samples: constant,
+    let reason = match call {
+        Call::Slower | Call::Faster => VerdictReason::BeyondSesoi {
+            constant_samples: constant,
+        },
+        Call::Equivalent => VerdictReason::WithinSesoi,
+        Call::Unsettled => VerdictReason::StraddlesSesoi,
+        Call::NotShown | Call::Continue => VerdictReason::NotShown,
     };
-    match call {
-        Call::Slower => (Verdict::Slower, beyond),
-        Call::Faster => (Verdict::Faster, beyond),
-        Call::Equivalent => (Verdict::Equivalent, VerdictReason::WithinSesoi),
-        Call::Unsettled => (Verdict::Inconclusive, VerdictReason::StraddlesSesoi),
-        Call::NotShown | Call::Continue => (Verdict::Inconclusive, VerdictReason::NotShown),
-    }
+    (verdict_of(call), reason)
 }
 
 /// A call as a verdict alone: slower, faster, equivalent, or inconclusive.

@@ -273,16 +273,8 @@ pub fn confirm_one(
         if status == ChangeStatus::Confirmed && between.len() > 1 && c.stopped().is_none() {
             let mut commits = vec![old.clone()];
             commits.extend(between.iter().cloned());
-            let mut step = Request::new(
-                &c.options.rounds,
-                m.measure.command.clone(),
-                (
-                    m.measure.confidence,
-                    halfway(&doc).unwrap_or(m.measure.sesoi),
-                ),
-                m.measure.build.clone(),
-            );
-            step.measure.seed = m.measure.seed;
+            let mut step = m.clone();
+            step.measure.sesoi = halfway(&doc).unwrap_or(m.measure.sesoi);
             let budget = comparisons_allowed(between.len()) - 1;
             Some(bisect_range(c, &step, &commits, (regression, budget)))
         } else {

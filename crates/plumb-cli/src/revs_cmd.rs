@@ -52,9 +52,7 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         }
     }
     let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
-    let mut request = request(&a, build);
-    revs_measure::count(&mut request.measure, a.counters)?;
-    let measured = measure(&sides, &request, &session)?;
+    let measured = measure(&sides, &request(&a, build), &session)?;
     let Some(mut doc) = measured else {
         eprintln!(
             "plumb: stopped by {} before the first round: nothing was measured",
@@ -156,6 +154,7 @@ fn request(a: &RevsArgs, build: Option<String>) -> Request<'_> {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     r.question = a.question;
+    r.counters = a.counters;
     r.progress = !a.no_progress && std::io::stderr().is_terminal();
     r.harness = (a.harness || is_harness(&a.command)).then_some(a.command.as_slice());
     r

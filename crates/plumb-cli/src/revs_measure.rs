@@ -9,11 +9,13 @@ use crate::revs_args::RoundsArgs;
 use crate::session::Session;
 use plumb_analysis::{analyse_document, AnalysisConfig, LookPlan, Settling};
 use plumb_command::{FakeSpawner, ProcessSpawner, Spawner};
+use plumb_counters::plan::Counting;
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Question, ResultDocument, Settle};
+use plumb_model::{Environment, Question, ResultDocument, Settle};
 use plumb_revs::{HarnessRun, Measure, Side};
 
 /// What to measure and how to judge it.
+#[derive(Clone)]
 pub struct Request<'a> {
     pub measure: Measure,
     pub looks: LookPlan,
@@ -22,6 +24,9 @@ pub struct Request<'a> {
     /// In-process harnesses: the harness command (each round runs it once a side).
     pub harness: Option<&'a [String]>,
     pub progress: bool,
+    /// `--counters`: counted as this mode asks, planned against the machine read just
+    /// before measuring.
+    pub counters: Option<CountersArg>,
     /// Plumb's own tests: plumb-command's `FakeSpawner` instead of real processes.
     pub fake_runs: bool,
 }
@@ -55,24 +60,28 @@ impl Request<'_> {
             question: Question::Typical,
             harness: None,
             progress: false,
+            counters: None,
             fake_runs: rounds.debug_fake_runs,
         }
     }
 }
 
-/// With --counters: the counting plan (a minute's simulation budget, or the time cap),
-/// its notices said.
-pub fn count(m: &mut Measure, mode: Option<CountersArg>) -> Result<(), CliError> {
-    let Some(mode) = mode else { return Ok(()) };
+/// With --counters: the counting plan against `environment` (a minute's simulation
+/// budget, or the time cap), its notices said.
+fn counting(
+    m: &Measure,
+    mode: Option<CountersArg>,
+    environment: &Environment,
+) -> Result<Option<Counting>, CliError> {
+    let Some(mode) = mode else { return Ok(None) };
     let budget = m
         .max_time
         .map_or(std::time::Duration::from_secs(60), |t| t.to_std());
-    let how = crate::counting::plan(mode, &plumb_env::collect(), budget)?;
+    let how = crate::counting::plan(mode, environment, budget)?;
     for line in &how.notices {
         eprintln!("plumb: {line}");
     }
-    m.counting = Some(how);
-    Ok(())
+    Ok(Some(how))
 }
 
 /// Measures the two sides, analysed; `None` when stopped before the first round.
@@ -81,7 +90,12 @@ pub fn measure(
     r: &Request,
     session: &Session,
 ) -> Result<Option<ResultDocument>, CliError> {
-    let m = &r.measure;
+    // The machine read once, just before measuring: the record and the counting plan.
+    let environment = plumb_env::collect();
+    let m = &Measure {
+        counting: counting(&r.measure, r.counters, &environment)?,
+        ..r.measure.clone()
+    };
     let (looks, sesoi, question) = (r.looks, m.sesoi.get(), r.question);
     let settle_with = move |alpha: f64, per_round: usize| -> Box<dyn Settle> {
         Box::new(Settling::new(looks, alpha, sesoi, per_round).with_question(question))
@@ -96,12 +110,18 @@ pub fn measure(
                 spawner,
                 stop: &session.stop,
             };
-            plumb_revs::measure_harness(sides, m, &settle_with, &mut run)?
+            plumb_revs::measure_harness(sides, m, environment, &settle_with, &mut run)?
         }
         None => {
             let mut bar = Bar::new(2, r.progress);
-            let measured =
-                plumb_revs::measure(sides, m, &settle_with, (spawner, &mut bar), &session.stop);
+            let measured = plumb_revs::measure(
+                sides,
+                m,
+                environment,
+                &settle_with,
+                (spawner, &mut bar),
+                &session.stop,
+            );
             bar.finish();
             measured?
         }

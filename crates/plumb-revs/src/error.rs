@@ -90,10 +90,6 @@ impl fmt::Display for RevsError {
 impl std::error::Error for RevsError {}
 
 impl RevsError {
-    pub(crate) fn run(e: plumb_command::RunError) -> RevsError {
-        RevsError::Run(e)
-    }
-
     /// A file or directory of plumb's cache (or a build's) that could not be used.
     pub(crate) fn io(path: &std::path::Path, e: std::io::Error) -> RevsError {
         RevsError::Cache {

@@ -8,8 +8,8 @@
 use crate::{Measure, RevsError, Side};
 use plumb_command::{OutputPolicy, Spawner};
 use plumb_model::{
-    Benchmark, BenchmarkLooks, Ending, Exit, Metric, ResultDocument, Revisions, Settings, Settle,
-    SettleWith,
+    Benchmark, BenchmarkLooks, Ending, Environment, Exit, Metric, ResultDocument, Revisions,
+    Settings, Settle, SettleWith,
 };
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -100,11 +100,12 @@ struct Tracked {
     pooled: [Option<Benchmark>; 2],
 }
 
-/// Measures the two sides' harnesses; the document (not yet analysed), `None` when stopped
-/// before the first round.
+/// Measures the two sides' harnesses on the machine `environment` describes; the document
+/// (not yet analysed), `None` when stopped before the first round.
 pub fn measure_harness(
     sides: &[Side; 2],
     m: &Measure,
+    environment: Environment,
     settle_with: SettleWith,
     run: &mut HarnessRun,
 ) -> Result<Option<ResultDocument>, RevsError> {
@@ -137,10 +138,11 @@ pub fn measure_harness(
         })
         .collect();
     let ended = rounds(sides, m, run, &mut tracked)?;
+    let template = trial.swap_remove(0);
     Ok(Some(document(
         sides,
         m,
-        trial.swap_remove(0),
+        (template, environment),
         tracked,
         ended,
     )))
@@ -225,7 +227,7 @@ fn take(name: &str, t: &mut Tracked, i: usize, doc: &ResultDocument) -> Result<(
 fn document(
     sides: &[Side; 2],
     m: &Measure,
-    template: ResultDocument,
+    (template, environment): (ResultDocument, Environment),
     tracked: BTreeMap<String, Tracked>,
     ended: Ending,
 ) -> ResultDocument {
@@ -238,7 +240,7 @@ fn document(
     let mut doc = ResultDocument::new(
         env!("CARGO_PKG_VERSION"),
         plumb_model::Invocation::current(),
-        plumb_env::collect(),
+        environment,
         settings,
     );
     doc.clock = template.clock;

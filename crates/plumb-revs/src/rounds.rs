@@ -11,7 +11,7 @@ use plumb_command::{
 use plumb_counters::plan::Counting;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
-    Ending, ProducerSettings, ResultDocument, Revisions, Settings, Settle, SettleWith,
+    Ending, Environment, ProducerSettings, ResultDocument, Revisions, Settings, Settle, SettleWith,
 };
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -68,7 +68,7 @@ fn trial(
             commands: vec![spec(side, m)],
             ..RunPlan::of(&[], RunCount::Fixed(1))
         };
-        let out = run(&plan, spawner, &mut (), stop).map_err(RevsError::run)?;
+        let out = run(&plan, spawner, &mut (), stop).map_err(RevsError::Run)?;
         match out.status {
             Status::Failed { message, .. } => failures.push(format!(
                 "in {role}'s worktree ({}): {}",
@@ -118,7 +118,7 @@ impl Until for Judge {
 }
 
 /// The run's settings and machine record; with counters, the plan's simulation set.
-fn context(plan: &mut RunPlan, m: &Measure) -> RunContext {
+fn context(plan: &mut RunPlan, m: &Measure, environment: Environment) -> RunContext {
     if let Some(counting) = &m.counting {
         plan.counters = true;
         plan.simulation = counting.simulation.clone();
@@ -130,18 +130,20 @@ fn context(plan: &mut RunPlan, m: &Measure) -> RunContext {
             question: Default::default(),
             producer: ProducerSettings::Commands(command_settings(plan, false)),
         },
-        environment: plumb_env::collect(),
+        environment,
         invocation: plumb_model::Invocation::current(),
         baseline: 0,
     }
 }
 
-/// Measures the two sides' command through `spawner`; the document holds both benchmarks
-/// and the revisions record with the looks of the verdict `settle_with` made (not yet
-/// analysed). `None` when stopped before the first round.
+/// Measures the two sides' command through `spawner` on the machine `environment`
+/// describes (read by the caller, once, just before: its counting plan reads it too); the
+/// document holds both benchmarks and the revisions record with the looks of the verdict
+/// `settle_with` made (not yet analysed). `None` when stopped before the first round.
 pub fn measure(
     sides: &[Side; 2],
     m: &Measure,
+    environment: Environment,
     settle_with: SettleWith,
     (spawner, progress): (&mut dyn Spawner, &mut dyn Progress),
     stop: &AtomicBool,
@@ -161,14 +163,14 @@ pub fn measure(
             RunCount::Fixed(settling.max_rounds() as u64 * per_round),
         )
     };
-    let how = context(&mut plan, m);
+    let how = context(&mut plan, m, environment);
     let mut judge = Judge {
         deadline: m.max_time.map(|t| Instant::now() + t.to_std()),
         settling,
         ended: None,
     };
     let mut doc = produce_until(&plan, how, spawner, (progress, Some(&mut judge)), stop)
-        .map_err(RevsError::run)?;
+        .map_err(RevsError::Run)?;
     let ended = match (&doc.status, judge.ended) {
         (plumb_model::RunStatus::Complete, Some(e)) => e,
         (plumb_model::RunStatus::Complete, None) => Ending::MaxRounds,

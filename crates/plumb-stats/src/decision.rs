@@ -35,11 +35,6 @@ pub enum Call {
 }
 
 impl Call {
-    /// Slower, faster or equivalent: nothing more to learn at this confidence.
-    pub fn settled(self) -> bool {
-        matches!(self, Call::Slower | Call::Faster | Call::Equivalent)
-    }
-
     /// Slower or faster.
     pub fn is_change(self) -> bool {
         matches!(self, Call::Slower | Call::Faster)
@@ -174,7 +169,6 @@ mod tests {
             decide(ci(1.03, 1.05), 0.02, Evidence::Interval, Look::Interim),
             Call::Slower
         );
-        assert!(Call::Equivalent.settled() && !Call::Continue.settled());
         assert!(Call::Faster.is_change() && !Call::Equivalent.is_change());
     }
 }

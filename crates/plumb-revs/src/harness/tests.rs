@@ -70,7 +70,13 @@ fn measured(spawner: &mut BySide) -> Result<Option<ResultDocument>, RevsError> {
         spawner,
         stop: &AtomicBool::new(false),
     };
-    measure_harness(&sides, &request(), &settle, &mut run)
+    measure_harness(
+        &sides,
+        &request(),
+        plumb_model::Environment::default(),
+        &settle,
+        &mut run,
+    )
 }
 
 #[test]

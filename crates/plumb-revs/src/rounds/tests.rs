@@ -42,7 +42,27 @@ fn measured(
     let sides = sides(dir.path());
     let settle = settling(LookPlan::default(), question);
     let stop = AtomicBool::new(stop);
-    measure(&sides, m, &settle, (&mut spawner, &mut ()), &stop)
+    measure(
+        &sides,
+        m,
+        Environment::default(),
+        &settle,
+        (&mut spawner, &mut ()),
+        &stop,
+    )
+}
+
+/// Measured to the end, runs taking `a_ns` in A and `b_ns` in B times 1 ± `spread`.
+fn timed(
+    runs_per_round: Option<u64>,
+    question: Question,
+    (a_ns, b_ns, spread): (f64, f64, f64),
+    seed: u64,
+) -> ResultDocument {
+    let spawner = BySide::timed(a_ns, b_ns, spread, seed);
+    measured(&request(runs_per_round), question, spawner, false)
+        .unwrap()
+        .expect("not stopped")
 }
 
 fn revisions(doc: &ResultDocument) -> &Revisions {
@@ -76,14 +96,7 @@ fn a_side_five_percent_slower_settles_slower_in_whole_rounds() {
 
 #[test]
 fn the_same_program_on_both_sides_settles_equivalent() {
-    let doc = measured(
-        &request(Some(4)),
-        Question::Typical,
-        BySide::timed(10e6, 10e6, 0.02, 2),
-        false,
-    )
-    .unwrap()
-    .unwrap();
+    let doc = timed(Some(4), Question::Typical, (10e6, 10e6, 0.02), 2);
     let r = revisions(&doc);
     assert_eq!(r.looks.last().unwrap().verdict, Verdict::Equivalent);
     assert_eq!(r.ended, Ending::Settled);
@@ -91,14 +104,7 @@ fn the_same_program_on_both_sides_settles_equivalent() {
 
 #[test]
 fn the_rounds_answer_the_question_asked() {
-    let doc = measured(
-        &request(Some(4)),
-        Question::Best,
-        BySide::timed(10e6, 10.5e6, 0.02, 3),
-        false,
-    )
-    .unwrap()
-    .unwrap();
+    let doc = timed(Some(4), Question::Best, (10e6, 10.5e6, 0.02), 3);
     let r = revisions(&doc);
     assert_eq!(r.design.question, Question::Best);
     assert_eq!(r.looks.last().unwrap().verdict, Verdict::Slower);
@@ -108,28 +114,14 @@ fn the_rounds_answer_the_question_asked() {
 /// make rounds of 15.
 #[test]
 fn the_trial_run_sets_the_runs_per_round() {
-    let doc = measured(
-        &request(None),
-        Question::Typical,
-        BySide::timed(10e6, 20e6, 0.0, 4),
-        false,
-    )
-    .unwrap()
-    .unwrap();
+    let doc = timed(None, Question::Typical, (10e6, 20e6, 0.0), 4);
     assert_eq!(revisions(&doc).design.runs_per_round, 15);
 }
 
 /// Noise ten times the difference: not settled at the cap, and said so.
 #[test]
 fn unsettled_at_the_cap_is_unknown() {
-    let doc = measured(
-        &request(Some(2)),
-        Question::Typical,
-        BySide::timed(10e6, 10.1e6, 0.3, 5),
-        false,
-    )
-    .unwrap()
-    .unwrap();
+    let doc = timed(Some(2), Question::Typical, (10e6, 10.1e6, 0.3), 5);
     let r = revisions(&doc);
     assert_eq!(r.ended, Ending::MaxRounds, "{:?}", r.looks);
     assert_eq!(r.looks.len(), 11, "every look, 10 to 60");
