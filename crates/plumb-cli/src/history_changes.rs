@@ -1,10 +1,10 @@
-//! `plumb history changes`: every series' change points (`history_analysis.rs`) said as a
+//! `plumb history changes`: every series' change points (plumb-changes' `analyse`) said as a
 //! table or Markdown, each with its commits, levels, change, p-value and status;
 //! `--fail-on new-change` gates CI.
 use crate::args::{FailOn, HistoryChangesArgs};
 use crate::exit::{self, CliError};
-use crate::history_analysis::{analyse, Analysed, Found, Method, Side};
 use crate::history_out::{at, name, unit_of};
+use plumb_changes::{analyse, confirm_all, Analysed, Confirming, Found, Method, Side};
 use plumb_history::{ChangeStatus, HistoryStore, StoredChange};
 use plumb_model::format;
 use plumb_stats::{ChangeParams, OtavaParams};
@@ -26,11 +26,20 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i3
     };
     exit::print_stdout(&text)?;
     if args.confirm {
-        let mut c = crate::history_confirm::Confirming::new(o, args.sesoi)?;
-        let (code, said) =
-            crate::history_confirm::confirm_all(store, &analysed, &mut c, |_, s| {
-                s.new && s.status == ChangeStatus::Candidate
-            })?;
+        let options = o.request(args.sesoi);
+        let session = crate::session::stop_on_signals()?;
+        let mut said = crate::history_confirm::say;
+        let mut c = Confirming::new(
+            &options,
+            &std::env::current_dir()?,
+            &session.stop,
+            &mut said,
+        )?;
+        let done = confirm_all(store, &analysed, &mut c, |_, s| {
+            s.new && s.status == ChangeStatus::Candidate
+        })?;
+        let code = crate::history_confirm::exit_code(&done, &session);
+        let said = done.said;
         // The summary says what the re-runs decided too (stderr said it as it happened).
         if args.markdown {
             let mut text = String::from("\n### Re-run of each new change point (plumb revs)\n\n");

@@ -13,18 +13,7 @@ pub fn unit_of(points: &[StoredPoint]) -> Unit {
 
 /// The series' name as people say it: benchmark, parameters, metric.
 pub fn name(s: &StoredSeries) -> String {
-    let mut n = s.key.benchmark.clone();
-    if !s.key.parameters.is_empty() {
-        let p: Vec<String> = s
-            .key
-            .parameters
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let _ = write!(n, " ({})", p.join(", "));
-    }
-    let _ = write!(n, " · {}", s.key.metric);
-    n
+    s.name()
 }
 
 /// The commit (or run) of point `i`.

@@ -141,6 +141,33 @@ pub struct ConfirmOptions {
     pub command: Vec<String>,
 }
 
+impl RoundsArgs {
+    /// The rounds as plumb-changes' request takes them.
+    pub fn rounds(&self) -> plumb_changes::Rounds {
+        plumb_changes::Rounds {
+            max_rounds: self.max_rounds,
+            max_time: self.max_time,
+            runs_per_round: self.runs_per_round,
+            warmup: self.warmup,
+            fake_runs: self.debug_fake_runs,
+        }
+    }
+}
+
+impl ConfirmOptions {
+    /// The options as plumb-changes' confirmation request, judged against `sesoi`.
+    pub fn request(&self, sesoi: Fraction) -> plumb_changes::ConfirmOptions {
+        plumb_changes::ConfirmOptions {
+            build: self.build.clone(),
+            trust_stored_commands: self.trust_stored_commands,
+            rounds: self.rounds.rounds(),
+            confidence: self.confidence,
+            sesoi,
+            command: self.command.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct HistoryConfirmArgs {
     /// The change, as `plumb history changes` names it (SERIES@RUN); every candidate when

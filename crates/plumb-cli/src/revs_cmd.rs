@@ -3,8 +3,11 @@
 //! the report, the exports, and the exit code (1 when B is slower beyond the SESOI).
 use crate::exit::{self, CliError};
 use crate::export;
+use crate::history_confirm::say;
+use crate::progress::Bar;
 use crate::revs_args::RevsArgs;
-use crate::revs_measure::{self, measure, Request};
+use crate::session::Session;
+use plumb_changes::Request;
 use plumb_model::Question;
 use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
@@ -32,13 +35,7 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
     let build = build_command(&repo, &a)?;
     let mut sides = Vec::new();
     for rev in [&base, &new] {
-        match build_side(
-            &repo,
-            rev,
-            build.as_deref(),
-            &session.stop,
-            &mut revs_measure::say,
-        )? {
+        match build_side(&repo, rev, build.as_deref(), &session.stop, &mut say)? {
             Ok(side) => sides.push(side),
             Err(NotBuilt::Failed(message)) => return Err(CliError(message)),
             Err(NotBuilt::Interrupted) => {
@@ -52,7 +49,7 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         }
     }
     let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
-    let measured = measure(&sides, &request(&a, build), &session)?;
+    let measured = measure(&sides, &a, build, &session)?;
     let Some(mut doc) = measured else {
         eprintln!(
             "plumb: stopped by {} before the first round: nothing was measured",
@@ -140,9 +137,9 @@ fn check_question(a: &RevsArgs) -> Result<(), CliError> {
 }
 
 /// The request the options make: the rounds, the command (or harness), the verdict's terms.
-fn request(a: &RevsArgs, build: Option<String>) -> Request<'_> {
+fn request(a: &RevsArgs, build: Option<String>) -> Request {
     let mut r = Request::new(
-        &a.rounds,
+        &a.rounds.rounds(),
         plumb_command::join_words(&a.command),
         (a.confidence, a.sesoi),
         build,
@@ -154,8 +151,35 @@ fn request(a: &RevsArgs, build: Option<String>) -> Request<'_> {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     r.question = a.question;
-    r.counters = a.counters;
-    r.progress = !a.no_progress && std::io::stderr().is_terminal();
-    r.harness = (a.harness || is_harness(&a.command)).then_some(a.command.as_slice());
+    r.harness = (a.harness || is_harness(&a.command)).then(|| a.command.clone());
     r
+}
+
+/// The two sides measured (plumb-changes' `measure`) on the machine read just before,
+/// which with --counters is also what the counting is planned against (a minute's
+/// simulation budget, or the time cap); `None` when stopped before the first round.
+fn measure(
+    sides: &[Side; 2],
+    a: &RevsArgs,
+    build: Option<String>,
+    session: &Session,
+) -> Result<Option<plumb_model::ResultDocument>, CliError> {
+    let mut r = request(a, build);
+    let environment = plumb_env::collect();
+    if let Some(mode) = a.counters {
+        let budget = a
+            .rounds
+            .max_time
+            .map_or(std::time::Duration::from_secs(60), |t| t.to_std());
+        let how = crate::counting::plan(mode, &environment, budget)?;
+        for line in &how.notices {
+            say(line.clone());
+        }
+        r.measure.counting = Some(how);
+    }
+    let mut bar = Bar::new(2, !a.no_progress && std::io::stderr().is_terminal());
+    let measured =
+        plumb_changes::measure(sides, &r, environment, (&session.stop, &mut bar), &mut say);
+    bar.finish();
+    Ok(measured?)
 }

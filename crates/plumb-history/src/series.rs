@@ -53,6 +53,24 @@ pub struct StoredSeries {
     pub points: u64,
 }
 
+impl StoredSeries {
+    /// The series' name as people say it: benchmark, parameters, metric.
+    pub fn name(&self) -> String {
+        let k = &self.key;
+        let mut n = k.benchmark.clone();
+        if !k.parameters.is_empty() {
+            let p: Vec<String> = k
+                .parameters
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            n.push_str(&format!(" ({})", p.join(", ")));
+        }
+        n.push_str(&format!(" · {}", k.metric));
+        n
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredPoint {
     pub run: i64,

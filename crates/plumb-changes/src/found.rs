@@ -1,7 +1,7 @@
 //! The change points of every series in the store, by plumb's method (α held across every
 //! series, each series resumed from its last analysis so a new point re-searches only the
 //! windows it reaches) or Otava's (`--otava-parity`), recorded with their status.
-use crate::exit::CliError;
+use crate::ChangesError;
 use plumb_history::{HistoryStore, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_stats::{change_points_after, merge_across, otava_change_points, ChangeParams};
@@ -58,7 +58,10 @@ struct Kept {
 }
 
 /// Every series' change points, found and recorded.
-pub fn analyse(store: &mut dyn HistoryStore, method: Method) -> Result<Vec<Analysed>, CliError> {
+pub fn analyse(
+    store: &mut dyn HistoryStore,
+    method: Method,
+) -> Result<Vec<Analysed>, ChangesError> {
     let mut data = Vec::new();
     for series in store.series()? {
         let points = store.points(series.id)?;
@@ -162,7 +165,7 @@ fn resumed(
     series: Series,
     filled: Option<f64>,
     params: ChangeParams,
-) -> Result<SplitState, CliError> {
+) -> Result<SplitState, ChangesError> {
     let kept: Option<Kept> = store
         .analysis(id)?
         .and_then(|text| serde_json::from_str(&text).ok());

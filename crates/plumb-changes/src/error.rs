@@ -1,0 +1,98 @@
+//! What can go wrong finding or confirming a change, each said with what to do about it.
+use plumb_history::git::short;
+use plumb_history::HistoryError;
+use plumb_revs::RevsError;
+use plumb_stats::StatsError;
+use std::fmt;
+
+#[derive(Debug)]
+pub enum ChangesError {
+    /// The history store failed.
+    History(HistoryError),
+    /// A revision could not be resolved, built or measured.
+    Revs(RevsError),
+    /// A series could not be analysed.
+    Stats(StatsError),
+    /// The benchmark's command is recorded only in the store, and not trusted.
+    StoredCommandOnly { benchmark: String, recorded: String },
+    /// No command to re-run the benchmark with.
+    NoCommand { benchmark: String },
+    /// A change's ends are not in order on one line of history.
+    NotAncestor {
+        label: String,
+        old: String,
+        new: String,
+    },
+    /// The new end is not on the old one's first-parent line.
+    NotFirstParent {
+        label: String,
+        old: String,
+        new: String,
+    },
+    /// No such change point in the analysis.
+    NoSuchChange { series: i64, run: i64 },
+    /// The change is in a metric plumb revs does not judge.
+    NotWallTime {
+        series: i64,
+        run: i64,
+        metric: String,
+    },
+}
+
+impl fmt::Display for ChangesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChangesError::History(e) => e.fmt(f),
+            ChangesError::Revs(e) => e.fmt(f),
+            ChangesError::Stats(e) => e.fmt(f),
+            ChangesError::StoredCommandOnly { benchmark, recorded } => write!(
+                f,
+                "{benchmark}: its command is recorded only in the history store: {recorded:?}. A store may be shared, so what it holds is data, not an instruction: give the command after `--`, check it into plumb.toml's [benchmarks], or pass --trust-stored-commands to run it as recorded"
+            ),
+            ChangesError::NoCommand { benchmark } => write!(
+                f,
+                "{benchmark}: no command to re-run it (none given after `--`, none in plumb.toml's [benchmarks], none recorded)"
+            ),
+            ChangesError::NotAncestor { label, old, new } => write!(
+                f,
+                "{label}: {} (last before) is not an ancestor of {} (first after): the results lie on different lines of history, so there is nothing to re-run in order",
+                short(old),
+                short(new)
+            ),
+            ChangesError::NotFirstParent { label, old, new } => write!(
+                f,
+                "{label}: {} is not on {}'s first-parent line: nothing to bisect in order",
+                short(new),
+                short(old)
+            ),
+            ChangesError::NoSuchChange { series, run } => write!(
+                f,
+                "no change point {series}@{run} in the history's analysis (plumb history changes lists them)"
+            ),
+            ChangesError::NotWallTime { series, run, metric } => write!(
+                f,
+                "{series}@{run} is a change in {metric}: plumb revs re-runs and judges wall time, so only a wall-time change can be confirmed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ChangesError {}
+
+impl From<HistoryError> for ChangesError {
+    fn from(e: HistoryError) -> Self {
+        ChangesError::History(e)
+    }
+}
+
+impl From<RevsError> for ChangesError {
+    fn from(e: RevsError) -> Self {
+        ChangesError::Revs(e)
+    }
+}
+
+impl From<StatsError> for ChangesError {
+    fn from(e: StatsError) -> Self {
+        ChangesError::Stats(e)
+    }
+}

@@ -1,0 +1,20 @@
+//! The history's workflows as library calls: every series' change points found and
+//! recorded (`found`), two built revisions measured until the sequential verdict settles
+//! (`revisions`), and a change confirmed by re-running its two ends, bisected to its
+//! first commit (`confirm`, `step`). The CLI's `history` and `revs` commands are their
+//! front door.
+
+mod command;
+mod confirm;
+mod error;
+mod found;
+mod note;
+mod revisions;
+mod step;
+
+pub use confirm::{
+    confirm_all, confirm_named, ConfirmOptions, Confirmations, Confirmed, Confirming,
+};
+pub use error::ChangesError;
+pub use found::{analyse, Analysed, Found, Method, Side};
+pub use revisions::{measure, Request, Rounds};

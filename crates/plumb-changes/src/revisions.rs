@@ -1,0 +1,111 @@
+//! Two built revisions measured (plumb-revs' `measure` and `measure_harness`) until the
+//! sequential verdict they settle by (plumb-analysis' `Settling`) is reached, and the
+//! result analysed: `plumb revs` and each comparison of a confirmation.
+use crate::ChangesError;
+use plumb_analysis::{analyse_document, AnalysisConfig, LookPlan, Settling};
+use plumb_command::{FakeSpawner, ProcessSpawner, Progress, Spawner};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
+use plumb_model::{Environment, Question, ResultDocument, Settle};
+use plumb_revs::{HarnessRun, Measure, Side};
+use std::sync::atomic::AtomicBool;
+
+/// How many rounds, and how long: `plumb revs`' and each comparison of a confirmation's.
+#[derive(Debug, Clone, Copy)]
+pub struct Rounds {
+    /// The cap in rounds: looks at round 10, then every 5, up to this.
+    pub max_rounds: u64,
+    /// Stop adding rounds after this long.
+    pub max_time: Option<Duration>,
+    /// Runs of each side per round (from one trial run of each when absent).
+    pub runs_per_round: Option<u64>,
+    /// Warm-up runs of each side before the first round.
+    pub warmup: u64,
+    /// Plumb's own tests: plumb-command's `FakeSpawner` instead of real processes.
+    pub fake_runs: bool,
+}
+
+/// What to measure and how to judge it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub measure: Measure,
+    pub looks: LookPlan,
+    /// The question each round's statistic answers (typical unless asked).
+    pub question: Question,
+    /// In-process harnesses: the harness command (each round runs it once a side).
+    pub harness: Option<Vec<String>>,
+    pub fake_runs: bool,
+}
+
+impl Request {
+    /// The rounds asked for, the command, and the verdict's terms; no prepare, no
+    /// counters, a fixed seed (`plumb revs` sets its own).
+    pub fn new(
+        rounds: &Rounds,
+        command: String,
+        (confidence, sesoi): (Confidence, Fraction),
+        build: Option<String>,
+    ) -> Request {
+        Request {
+            measure: Measure {
+                command,
+                prepare: None,
+                warmup: rounds.warmup,
+                runs_per_round: rounds.runs_per_round,
+                max_time: rounds.max_time,
+                confidence,
+                sesoi,
+                seed: 26,
+                counting: None,
+                build,
+            },
+            looks: LookPlan {
+                max_rounds: rounds.max_rounds as usize,
+                ..LookPlan::default()
+            },
+            question: Question::Typical,
+            harness: None,
+            fake_runs: rounds.fake_runs,
+        }
+    }
+}
+
+/// Measures the two sides on the machine `environment` records, analysed; `None` when
+/// stopped before the first round. Notices go to `say`.
+pub fn measure(
+    sides: &[Side; 2],
+    r: &Request,
+    environment: Environment,
+    (stop, progress): (&AtomicBool, &mut dyn Progress),
+    say: &mut dyn FnMut(String),
+) -> Result<Option<ResultDocument>, ChangesError> {
+    let m = &r.measure;
+    let (looks, sesoi, question) = (r.looks, m.sesoi.get(), r.question);
+    let settle_with = move |alpha: f64, per_round: usize| -> Box<dyn Settle> {
+        Box::new(Settling::new(looks, alpha, sesoi, per_round).with_question(question))
+    };
+    let (mut fake, mut real) = (FakeSpawner::new(), ProcessSpawner);
+    let spawner: &mut dyn Spawner = if r.fake_runs { &mut fake } else { &mut real };
+    let measured = match &r.harness {
+        Some(command) => {
+            say("in-process benchmarks: each round runs both sides' harness once, and judges each benchmark's mean per operation".into());
+            let mut run = HarnessRun {
+                command,
+                spawner,
+                stop,
+            };
+            plumb_revs::measure_harness(sides, m, environment, &settle_with, &mut run)?
+        }
+        None => plumb_revs::measure(
+            sides,
+            m,
+            environment,
+            &settle_with,
+            (spawner, progress),
+            stop,
+        )?,
+    };
+    Ok(measured.map(|mut doc| {
+        analyse_document(&mut doc, &AnalysisConfig::new(m.confidence, m.sesoi));
+        doc
+    }))
+}
