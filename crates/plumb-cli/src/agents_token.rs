@@ -1,6 +1,6 @@
 //! The token a coordinator and its agents share: from --token-file, PLUMB_TOKEN, or
 //! --token (said to be visible in `ps`); none is an error that says how to make one.
-use crate::agents_args::TokenArgs;
+use crate::args::TokenArgs;
 use crate::exit::CliError;
 use plumb_load::agents::auth::Token;
 

@@ -16,11 +16,11 @@ pub fn apply(
     given: Option<String>,
 ) -> Result<(), CliError> {
     let machine = machine_findings(base, new);
-    let Some(location) = crate::history_cmd::existing(given)? else {
+    let Some(location) = crate::store::existing(given)? else {
         cmp.notes.push(unmeasured(machine));
         return Ok(());
     };
-    let mut store = crate::history_cmd::open(&location)?;
+    let mut store = crate::store::open(&location)?;
     let fingerprint = MachineFingerprint::of(&base.environment);
     let series = store.series()?;
     let mut measured = 0;

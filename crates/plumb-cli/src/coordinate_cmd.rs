@@ -1,7 +1,7 @@
 //! The `plumb coordinate` subcommand: waits for N agents (`plumb load ... --coordinator`),
 //! gives them one start, follows them live, and writes their merged result (each
 //! agent's own beside it), its gates evaluated on the merged data.
-use crate::agents_args::CoordinateArgs;
+use crate::args::CoordinateArgs;
 use crate::exit::{self, CliError};
 use crate::export;
 use plumb_load::agents::coordinator::{coordinate, Options};

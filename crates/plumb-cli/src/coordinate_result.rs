@@ -3,7 +3,7 @@
 //! start, each agent's clock and fate) recorded, the gates evaluated on the merged data
 //! and each agent's lateness named, and the result marked incomplete when an agent is
 //! missing.
-use crate::agents_args::CoordinateArgs;
+use crate::args::CoordinateArgs;
 use crate::exit::CliError;
 use crate::export;
 use plumb_analysis::{load_checks, LoadGates};

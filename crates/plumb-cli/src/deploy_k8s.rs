@@ -4,7 +4,7 @@
 //! a Job the agents reach through a headless Service by name. The agents' load options
 //! are checked here, as `plumb load` would read them, so a typo fails now and not in
 //! the cluster; the token stays in a Secret the user makes.
-use crate::deploy_args::K8sArgs;
+use crate::args::K8sArgs;
 use crate::exit::{self, CliError};
 use crate::yaml::{documents, map, s, strings, Yaml};
 use clap::Parser;

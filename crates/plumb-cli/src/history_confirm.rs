@@ -1,8 +1,7 @@
 //! `plumb history confirm`: the options as plumb-changes' confirmation request, the
 //! change named (or every candidate) confirmed, and the outcome's exit code.
+use crate::args::HistoryConfirmArgs;
 use crate::exit::{self, CliError};
-use crate::history_cmd::parse_change;
-use crate::revs_args::HistoryConfirmArgs;
 use crate::session::Session;
 use plumb_changes::{confirm_named, Confirmations, Confirming};
 use plumb_history::HistoryStore;
@@ -25,7 +24,6 @@ pub fn exit_code(done: &Confirmations, session: &Session) -> i32 {
 }
 
 pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<i32, CliError> {
-    let wanted = a.change.as_deref().map(parse_change).transpose()?;
     let options = a.options.request(a.sesoi);
     let session = crate::session::stop_on_signals()?;
     let mut said = say;
@@ -35,6 +33,6 @@ pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<i32, 
         &session.stop,
         &mut said,
     )?;
-    let done = confirm_named(store, &mut c, wanted)?;
+    let done = confirm_named(store, &mut c, a.change)?;
     Ok(exit_code(&done, &session))
 }

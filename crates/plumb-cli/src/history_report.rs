@@ -14,14 +14,14 @@ pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
         plumb_report::Format::Html,
     )]))?;
     let given = Some(history.to_string()).filter(|h| !h.is_empty());
-    let Some(location) = crate::history_cmd::existing(given)? else {
+    let Some(location) = crate::store::existing(given)? else {
         let path = plumb_history::git::default_store(&std::env::current_dir()?);
         return Err(CliError(format!(
             "no history at {}: plumb history add keeps one",
             path.display()
         )));
     };
-    let mut store = crate::history_cmd::open(&location)?;
+    let mut store = crate::store::open(&location)?;
     let series = trends(store.as_mut())?;
     let method = "change points as the last `plumb history changes` recorded them";
     let html = history_page(&series, &location.shown(), method);

@@ -16,8 +16,8 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 pub fn run(mut a: LoadArgs) -> Result<i32, CliError> {
-    if let Some(crate::deploy_args::LoadCommand::Deploy(d)) = a.deploy.take() {
-        let crate::deploy_args::Engine::K8s(k) = d.engine;
+    if let Some(crate::args::LoadCommand::Deploy(d)) = a.deploy.take() {
+        let crate::args::Engine::K8s(k) = d.engine;
         return crate::deploy_k8s::run(k);
     }
     let targets: Vec<(LoadConfig, LoadSettings)> = match &a.targets {
@@ -32,7 +32,7 @@ pub fn run(mut a: LoadArgs) -> Result<i32, CliError> {
     let workload = workload_of(&a, &targets)?;
     let out = outputs(&a)?;
     announce_start(a.start_at)?;
-    let history = crate::history_cmd::Saver::open(&a.save)?;
+    let history = crate::store::Saver::open(&a.save)?;
     let session = crate::session::stop_on_signals()?;
     let mut agent = crate::load_coordinated::join(&a, &targets[0].1, &session.stop)?;
     let capacity_note = capacity_check(&targets[0].0, a.allow_late)?;

@@ -1,9 +1,9 @@
 //! `plumb`: parse, dispatch, map the outcome to an exit code. Nothing else lives here.
 
-mod agents_args;
+use plumb_cli::args;
+
 mod agents_token;
 mod amdahl_cmd;
-mod args;
 mod compare_cmd;
 mod compare_noise;
 mod completions_cmd;
@@ -11,7 +11,6 @@ mod coordinate_cmd;
 mod coordinate_live;
 mod coordinate_result;
 mod counting;
-mod deploy_args;
 mod deploy_k8s;
 mod design_cmd;
 mod env_cmd;
@@ -28,20 +27,19 @@ mod load_cmd;
 mod load_coordinated;
 mod load_live;
 mod load_mix;
-mod load_tls;
 mod merge_cmd;
 mod profile_cmd;
 mod profile_diff_cmd;
 mod profile_out;
 mod progress;
 mod report_cmd;
-mod revs_args;
+mod results_in;
 mod revs_cmd;
 mod run_cmd;
 mod session;
 mod show_cmd;
 mod simulate_cmd;
-mod values;
+mod store;
 mod yaml;
 
 fn main() {

@@ -1,8 +1,8 @@
 //! The `plumb merge` subcommand: load results of agents that ran together merged into one file.
 use crate::args::MergeArgs;
-use crate::compare_cmd::load;
 use crate::exit::{self, CliError};
 use crate::export;
+use crate::results_in::load;
 use plumb_load::merged_document;
 use plumb_model::{Invocation, ResultDocument};
 use plumb_report::targets::ExportTarget;

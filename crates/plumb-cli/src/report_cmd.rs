@@ -1,8 +1,8 @@
 //! The `plumb report` subcommand: saved results as one self-contained HTML page, and SVG charts.
 use crate::args::ReportArgs;
-use crate::compare_cmd::{load, parse, read};
 use crate::exit::{self, CliError};
 use crate::export;
+use crate::results_in::{load, parse, read};
 use plumb_model::{ComparisonDocument, Metric, ResultDocument};
 use std::path::Path;
 

@@ -1,11 +1,11 @@
 //! The `plumb revs` subcommand: two revisions of the repository plumb stands in, each
 //! built in its own worktree, timed interleaved until the sequential verdict settles;
 //! the report, the exports, and the exit code (1 when B is slower beyond the SESOI).
+use crate::args::RevsArgs;
 use crate::exit::{self, CliError};
 use crate::export;
 use crate::history_confirm::say;
 use crate::progress::Bar;
-use crate::revs_args::RevsArgs;
 use crate::session::Session;
 use plumb_changes::Request;
 use plumb_model::Question;

@@ -25,7 +25,7 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
-    let history = crate::history_cmd::Saver::open(&a.save)?;
+    let history = crate::store::Saver::open(&a.save)?;
 
     let session = crate::session::stop_on_signals()?;
     let how = context(&a, &plan, baseline);

@@ -1,8 +1,8 @@
 //! The `plumb show` subcommand: saved results rendered again, or one converted to other formats.
 use crate::args::ShowArgs;
-use crate::compare_cmd::load;
 use crate::exit::{self, CliError};
 use crate::export;
+use crate::results_in::load;
 use plumb_analysis::environment_diagnostics;
 use plumb_model::{ProducerSettings, ResultDocument};
 use plumb_report::{render_environment, render_load, render_terminal};

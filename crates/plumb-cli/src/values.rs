@@ -1,6 +1,7 @@
 //! Parsers for option values that are not quantities (those parse through
 //! `plumb_model::quantity`, one grammar for every subcommand and the harness).
 
+use plumb_import::ForeignTool;
 use plumb_model::quantity::{parse_count, QuantityError, Timestamp};
 
 /// A wall-clock time in Unix seconds (fractions allowed).
@@ -56,4 +57,24 @@ pub fn at_least_two(s: &str) -> Result<u64, QuantityError> {
 /// `OLD=NEW`: two benchmark names to compare with each other.
 pub fn pair(s: &str) -> Result<(String, String), String> {
     plumb_analysis::parse_pair(s)
+}
+
+/// `--format NAME`: the tool whose results a file is, when its content does not say.
+pub fn import_format(name: &str) -> Result<ForeignTool, String> {
+    ForeignTool::by_key(name).ok_or_else(|| {
+        let names: Vec<&str> = ForeignTool::ALL.iter().map(|t| t.key()).collect();
+        format!(
+            "unknown format {name:?}; plumb imports {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// A change as `plumb history changes` names it: SERIES@RUN.
+pub fn parse_change(text: &str) -> Result<(i64, i64), String> {
+    text.split_once('@')
+        .and_then(|(s, r)| Some((s.parse().ok()?, r.parse().ok()?)))
+        .ok_or_else(|| {
+            format!("{text}: a change is SERIES@RUN, as plumb history changes names it (e.g. 3@41)")
+        })
 }

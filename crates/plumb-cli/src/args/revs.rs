@@ -1,6 +1,6 @@
 //! The options of `plumb revs`: two revisions, how to build them, the command to time in
 //! each, and the sequential design's caps.
-use crate::args::{CountersArg, ExportArgs};
+use super::common::{CountersArg, ExportArgs};
 use crate::values;
 use clap::Args;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
@@ -172,7 +172,8 @@ impl ConfirmOptions {
 pub struct HistoryConfirmArgs {
     /// The change, as `plumb history changes` names it (SERIES@RUN); every candidate when
     /// absent.
-    pub change: Option<String>,
+    #[arg(value_parser = values::parse_change, value_name = "SERIES@RUN")]
+    pub change: Option<(i64, i64)>,
 
     /// Smallest effect of interest: confirmed when the re-run differs by more, the
     /// change's way; rejected when it is within.
