@@ -6,13 +6,13 @@ use plumb_load::agents::auth::Token;
 
 pub fn token(a: &TokenArgs) -> Result<Token, CliError> {
     let secret = secret(a, std::env::var("PLUMB_TOKEN").ok())?;
-    Token::new(secret.as_bytes()).map_err(|e| CliError(format!("the shared token: {e}")))
+    Token::new(secret.as_bytes()).map_err(|e| CliError::msg(format!("the shared token: {e}")))
 }
 
 fn secret(a: &TokenArgs, env: Option<String>) -> Result<String, CliError> {
     if let Some(path) = &a.token_file {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError(format!(
+            CliError::msg(format!(
                 "cannot read the token from {}: {e}",
                 path.display()
             ))
@@ -27,7 +27,7 @@ fn secret(a: &TokenArgs, env: Option<String>) -> Result<String, CliError> {
         return Ok(t.clone());
     }
     env.filter(|t| !t.is_empty()).ok_or_else(|| {
-        CliError(
+        CliError::msg(
             "a coordinated test needs the token its coordinator and agents share: PLUMB_TOKEN=..., or --token-file FILE (make one with: head -c 32 /dev/urandom | base64 > token)"
                 .into(),
         )
@@ -57,14 +57,14 @@ mod tests {
             secret(&args(None, None), env()).unwrap(),
             "from-the-environment-0123"
         );
-        let none = secret(&args(None, None), None).unwrap_err().0;
+        let none = secret(&args(None, None), None).unwrap_err().message();
         assert!(
             none.contains("PLUMB_TOKEN") && none.contains("--token-file"),
             "{none}"
         );
         let missing = secret(&args(Some(&dir.path().join("nope")), None), None)
             .unwrap_err()
-            .0;
+            .message();
         assert!(missing.contains("cannot read the token from"), "{missing}");
     }
 }

@@ -1,10 +1,10 @@
 //! `plumb amdahl`: a function's share and its micro-benchmark speedup against the whole.
 
 use crate::args::AmdahlArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use plumb_analysis::Speedup;
 
-pub fn run(a: AmdahlArgs) -> Result<i32, CliError> {
+pub fn run(a: AmdahlArgs) -> Result<Outcome, CliError> {
     let profile = crate::profile_diff_cmd::read(&a.profile)?;
     let micro = speedup(&a.micro, "--micro")?;
     let measured = a
@@ -14,9 +14,9 @@ pub fn run(a: AmdahlArgs) -> Result<i32, CliError> {
         .transpose()?;
     let p =
         plumb_analysis::predict_amdahl(&a.function, &profile, micro, measured, a.confidence.get())
-            .map_err(CliError)?;
+            .map_err(CliError::msg)?;
     exit::print_stdout(&plumb_report::render_amdahl(&p))?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// `2`, `2x`, `2×`: twice as fast; otherwise a file whose comparison (the one named
@@ -27,7 +27,7 @@ fn speedup(given: &str, option: &str) -> Result<Speedup, CliError> {
         return if v.is_finite() && v > 0.0 {
             Ok(Speedup::exact(v))
         } else {
-            Err(CliError(format!(
+            Err(CliError::msg(format!(
                 "{option}: a speedup is above 0, not {given}"
             )))
         };
@@ -43,12 +43,12 @@ fn speedup(given: &str, option: &str) -> Result<Speedup, CliError> {
         .collect();
     match chosen.as_slice() {
         [c] => Speedup::of(c)
-            .ok_or_else(|| CliError(format!("{option}: {file}: the comparison has no ratio"))),
-        [] => Err(CliError(format!(
+            .ok_or_else(|| CliError::msg(format!("{option}: {file}: the comparison has no ratio"))),
+        [] => Err(CliError::msg(format!(
             "{option}: {file} has no comparison{}",
             bench.map_or(String::new(), |b| format!(" of {b:?}"))
         ))),
-        many => Err(CliError(format!(
+        many => Err(CliError::msg(format!(
             "{option}: {file} has {} comparisons: choose one with {file}#NAME ({})",
             many.len(),
             many.iter()
@@ -61,7 +61,7 @@ fn speedup(given: &str, option: &str) -> Result<Speedup, CliError> {
 
 fn comparisons_in(file: &str, option: &str) -> Result<Vec<plumb_model::Comparison>, CliError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
-        CliError(format!(
+        CliError::msg(format!(
             "{option}: {given} is neither a number nor a readable file: {e}",
             given = file
         ))
@@ -70,6 +70,6 @@ fn comparisons_in(file: &str, option: &str) -> Result<Vec<plumb_model::Compariso
         return Ok(doc.comparisons);
     }
     let doc = plumb_model::ResultDocument::from_json(&text)
-        .map_err(|e| CliError(format!("{option}: {file}: {e}")))?;
+        .map_err(|e| CliError::msg(format!("{option}: {file}: {e}")))?;
     Ok(doc.comparisons)
 }

@@ -1,6 +1,6 @@
 //! The `plumb compare` subcommand: two results (or one with its baselines) judged, reported, and the regression gate.
 use crate::args::CompareArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::results_in::load;
 use plumb_analysis::{compare_documents, Judging, Side};
@@ -41,18 +41,18 @@ fn outputs(a: &CompareArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, 
     Ok(out)
 }
 
-pub fn run(a: CompareArgs) -> Result<i32, CliError> {
+pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
     let out = outputs(&a)?;
     let base = load(&a.base, a.import.format)?;
     let new = load(&a.new, a.import.format)?;
     let (base_path, new_path) = (a.base.display().to_string(), a.new.display().to_string());
     if !base.regions.is_empty() && !new.regions.is_empty() && base.benchmarks.is_empty() {
         crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new))?;
-        return Ok(exit::OK);
+        return Ok(Outcome::Done);
     }
     for (doc, path) in [(&base, &base_path), (&new, &new_path)] {
         if !measures(doc, &a.metric) {
-            return Err(CliError(format!(
+            return Err(CliError::msg(format!(
                 "--metric {}: not measured in {path}",
                 a.metric
             )));
@@ -73,10 +73,10 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
         doc: &new,
         path: &new_path,
     };
-    let mut cmp = compare_documents(base_side, new_side, &how).map_err(CliError)?;
+    let mut cmp = compare_documents(base_side, new_side, &how).map_err(CliError::msg)?;
     crate::compare_noise::apply(&mut cmp, &base, &new, a.history.clone())?;
     if cmp.is_empty() {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "no benchmark names in common between {base_path} and {new_path}; pair them with --pair OLD=NEW (base: {}; new: {})",
             names(&base),
             names(&new)
@@ -85,7 +85,7 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
     let report = render_document_comparison(&base, &new, &cmp);
     if let Some(why) = cmp.nothing_compared() {
         let _ = crate::exit::print_stdout(&report);
-        return Err(CliError(format!("nothing could be compared: {why}")));
+        return Err(CliError::msg(format!("nothing could be compared: {why}")));
     }
     match out.first() {
         Some(t) if t.is_stdout() => {
@@ -96,15 +96,15 @@ pub fn run(a: CompareArgs) -> Result<i32, CliError> {
             // The comparison reaches its file even when stdout fails.
             let printed = crate::exit::print_stdout(&report);
             std::fs::write(&t.path, cmp.to_json())
-                .map_err(|e| CliError(format!("cannot write {}: {e}", t.path.display())))?;
+                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", t.path.display())))?;
             printed?;
         }
         None => crate::exit::print_stdout(&report)?,
     }
     Ok(if cmp.any_slower() {
-        exit::REGRESSION
+        Outcome::GateFailed
     } else {
-        exit::OK
+        Outcome::Done
     })
 }
 

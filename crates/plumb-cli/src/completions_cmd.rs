@@ -2,22 +2,22 @@
 //! arguments, so they never drift from them.
 
 use crate::args::{Cli, CompletionsArgs};
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use clap::CommandFactory;
 
-pub fn completions(a: CompletionsArgs) -> Result<i32, CliError> {
+pub fn completions(a: CompletionsArgs) -> Result<Outcome, CliError> {
     let mut out = Vec::new();
     clap_complete::generate(a.shell, &mut Cli::command(), "plumb", &mut out);
     exit::print_stdout(&String::from_utf8_lossy(&out))?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// The man page (roff) of `plumb`: `plumb man > plumb.1`.
-pub fn man() -> Result<i32, CliError> {
+pub fn man() -> Result<Outcome, CliError> {
     let mut out = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut out)
-        .map_err(|e| CliError(format!("cannot render the man page: {e}")))?;
+        .map_err(|e| CliError::msg(format!("cannot render the man page: {e}")))?;
     exit::print_stdout(&String::from_utf8_lossy(&out))?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }

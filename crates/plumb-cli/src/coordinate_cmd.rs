@@ -2,14 +2,14 @@
 //! gives them one start, follows them live, and writes their merged result (each
 //! agent's own beside it), its gates evaluated on the merged data.
 use crate::args::CoordinateArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use plumb_load::agents::coordinator::{coordinate, Options};
 use plumb_report::targets::ExportTarget;
 use plumb_report::Format;
 use std::net::TcpListener;
 
-pub fn run(a: CoordinateArgs) -> Result<i32, CliError> {
+pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
     let token = crate::agents_token::token(&a.token)?;
     let merged = [ExportTarget::new(
         "--output",
@@ -28,7 +28,7 @@ pub fn run(a: CoordinateArgs) -> Result<i32, CliError> {
     export::check(&merged)?;
     export::check(&parts)?;
     let listener = TcpListener::bind(&a.listen)
-        .map_err(|e| CliError(format!("cannot listen on {}: {e}", a.listen)))?;
+        .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", a.listen)))?;
     let listen = listener
         .local_addr()
         .map_or(a.listen.clone(), |s| s.to_string());
@@ -51,7 +51,7 @@ pub fn run(a: CoordinateArgs) -> Result<i32, CliError> {
         view.notice(n)
     });
     view.finish();
-    let outcome = outcome.map_err(|e| CliError(e.to_string()))?;
+    let outcome = outcome.map_err(|e| CliError::msg(e.to_string()))?;
     let (doc, text) = crate::coordinate_result::merged(&a, &listen, &outcome)?;
     export::write_all(&merged, &doc)?;
     exit::print_stdout(&text)?;
@@ -63,12 +63,12 @@ pub fn run(a: CoordinateArgs) -> Result<i32, CliError> {
         .flat_map(|b| &b.diagnostics)
         .any(|d| d.severity == plumb_model::Severity::Error);
     Ok(if outcome.interrupted {
-        session.exit_code()
+        session.stopped()
     } else if incomplete {
-        exit::ERROR
+        Outcome::Failed
     } else if failed_gate {
-        exit::REGRESSION
+        Outcome::GateFailed
     } else {
-        exit::OK
+        Outcome::Done
     })
 }

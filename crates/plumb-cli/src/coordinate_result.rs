@@ -59,14 +59,14 @@ pub fn merged(
         }
     }
     if docs.is_empty() {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "no agent's result arrived ({}): nothing to merge",
             said(&missing, outcome)
         )));
     }
     let mut doc = plumb_load::merged_document(&docs, &paths, false, Invocation::current())
         .map_err(|e| {
-            CliError(format!(
+            CliError::msg(format!(
                 "{e} (each agent's result is kept: {})",
                 paths.join(", ")
             ))

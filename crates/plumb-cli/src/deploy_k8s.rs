@@ -5,27 +5,27 @@
 //! are checked here, as `plumb load` would read them, so a typo fails now and not in
 //! the cluster; the token stays in a Secret the user makes.
 use crate::args::K8sArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::yaml::{documents, map, s, strings, Yaml};
 use clap::Parser;
 
 /// How long agents keep trying to reach the coordinator (its pod may start later).
 const COORDINATOR_WAIT: &str = "10m";
 
-pub fn run(a: K8sArgs) -> Result<i32, CliError> {
+pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
     check_name(&a.name)?;
     let load = agent_args(&a)?;
     let text = documents(&manifests(&a, &load));
     match &a.output {
         Some(path) => std::fs::write(path, &text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?,
         None => exit::print_stdout(&text)?,
     }
     eprintln!(
         "plumb: {} agents and their coordinator; the shared token goes in the Secret {:?} first:\n  kubectl create secret generic {} --from-literal=token=\"$(head -c 32 /dev/urandom | base64)\"",
         a.agents, a.token_secret, a.token_secret
     );
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// Object names are DNS labels: lower-case letters, digits and '-', at most 63 with the
@@ -41,7 +41,7 @@ fn check_name(name: &str) -> Result<(), CliError> {
     if ok {
         Ok(())
     } else {
-        Err(CliError(format!(
+        Err(CliError::msg(format!(
             "--name {name:?} is not usable in a Kubernetes name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 51 characters"
         )))
     }
@@ -60,7 +60,7 @@ fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
             .iter()
             .any(|x| x == set || x.starts_with(&format!("{set}=")))
         {
-            return Err(CliError(format!(
+            return Err(CliError::msg(format!(
                 "{set} is set by the manifests (each pod's index, the coordinator's Service): leave it out of the load options"
             )));
         }
@@ -79,24 +79,24 @@ fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
         std::iter::once("plumb".to_string()).chain(args.iter().cloned()),
     )
     .map_err(|e| {
-        CliError(format!(
+        CliError::msg(format!(
             "the load options do not read as plumb load's: {}",
             e.to_string().trim_end()
         ))
     })?;
     let crate::args::Command::Load(load) = parsed.command else {
-        return Err(CliError(
+        return Err(CliError::msg(
             "the load options do not read as plumb load's".into(),
         ));
     };
     if load.deploy.is_some() {
-        return Err(CliError("the load options name another deploy".into()));
+        return Err(CliError::msg("the load options name another deploy".into()));
     }
     for url in &load.urls {
-        plumb_load::http::Target::parse(url).map_err(|e| CliError(format!("{url}: {e}")))?;
+        plumb_load::http::Target::parse(url).map_err(|e| CliError::msg(format!("{url}: {e}")))?;
     }
     if load.rate.is_none() {
-        return Err(CliError(
+        return Err(CliError::msg(
             "agents share one open-loop schedule: give --rate (the whole test's)".into(),
         ));
     }
@@ -341,7 +341,7 @@ mod tests {
                 "10m"
             ]
         );
-        let err = |l: &[&str]| agent_args(&args(l)).unwrap_err().0;
+        let err = |l: &[&str]| agent_args(&args(l)).unwrap_err().message();
         assert!(err(&["http://x/", "--rate", "1", "--agents", "2"])
             .contains("--agents is set by the manifests"));
         assert!(

@@ -2,22 +2,19 @@
 //! layer's red flags against this machine's caches and memory, for the shared design and
 //! each benchmark's own. Nothing is measured; it takes milliseconds.
 use crate::args::{DesignArgs, DesignCommand};
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use plumb_model::quantity::ByteSize;
 use plumb_model::{parse_workload_file, Design, ResultDocument, WorkloadFile};
 use plumb_report::render_design_check;
 use std::path::Path;
 
-/// Exit status when a design raises a warning (as `compare` exits 1 on a slowdown).
-const RED_FLAGS: i32 = 1;
-
-pub fn run(a: DesignArgs) -> Result<i32, CliError> {
+pub fn run(a: DesignArgs) -> Result<Outcome, CliError> {
     match a.command {
         DesignCommand::Check { file, dir, json } => check(&file, dir.as_deref(), json),
     }
 }
 
-fn check(file: &Path, dir: Option<&Path>, json: bool) -> Result<i32, CliError> {
+fn check(file: &Path, dir: Option<&Path>, json: bool) -> Result<Outcome, CliError> {
     let workload = read_workload(file, dir)?;
     let env = plumb_env::collect();
     let mut designs = vec![("design".to_string(), workload.design.clone())];
@@ -47,7 +44,12 @@ fn check(file: &Path, dir: Option<&Path>, json: bool) -> Result<i32, CliError> {
             .collect();
         exit::print_stdout(&text.join("\n"))?;
     }
-    Ok(if flagged { RED_FLAGS } else { exit::OK })
+    // A red flag fails the design's gate (exit 1), as a regression fails compare's.
+    Ok(if flagged {
+        Outcome::GateFailed
+    } else {
+        Outcome::Done
+    })
 }
 
 /// A workload file read, parsed and checked against the disk its data would live on
@@ -55,13 +57,13 @@ fn check(file: &Path, dir: Option<&Path>, json: bool) -> Result<i32, CliError> {
 /// refused, as an impossible value.
 pub fn read_workload(file: &Path, dir: Option<&Path>) -> Result<WorkloadFile, CliError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
-        CliError(format!(
+        CliError::msg(format!(
             "cannot read the workload file {}: {e}",
             file.display()
         ))
     })?;
     let workload = parse_workload_file(&text)
-        .map_err(|e| CliError(format!("workload file {}: {e}", file.display())))?;
+        .map_err(|e| CliError::msg(format!("workload file {}: {e}", file.display())))?;
     let dir = dir
         .map(Path::to_path_buf)
         .or_else(|| {
@@ -75,7 +77,7 @@ pub fn read_workload(file: &Path, dir: Option<&Path>) -> Result<WorkloadFile, Cl
         })
         .unwrap_or_else(|| Path::new(".").to_path_buf());
     let disk = filesystem_size(&dir).map_err(|e| {
-        CliError(format!(
+        CliError::msg(format!(
             "cannot read the size of the filesystem holding {}: {e}",
             dir.display()
         ))
@@ -86,7 +88,7 @@ pub fn read_workload(file: &Path, dir: Option<&Path>) -> Result<WorkloadFile, Cl
     );
     for (scope, d) in designs {
         too_big_for_disk(&d, disk, &dir).map_err(|e| {
-            CliError(format!(
+            CliError::msg(format!(
                 "workload file {}: `{scope}working_set` {e}",
                 file.display()
             ))
@@ -138,7 +140,7 @@ pub fn workload_for_run(
     let workload = read_workload(file, None)?;
     let unmatched = workload.unmatched(names);
     if !unmatched.is_empty() {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "workload file {}: [benchmarks] names {} that this run does not have (its benchmarks: {})",
             file.display(),
             unmatched.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", "),

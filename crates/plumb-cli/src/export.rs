@@ -43,7 +43,7 @@ pub fn refuse_overwrite(
 ) -> Result<(), CliError> {
     let same = plumb_report::targets::same_path;
     match inputs.iter().find(|i| same(i, output)) {
-        Some(input) => Err(CliError(format!(
+        Some(input) => Err(CliError::msg(format!(
             "{flag} {} is one of the {what} ({}): write the {made} to a new file",
             output.display(),
             input.display()
@@ -58,7 +58,7 @@ pub fn write_page(out: &Path, html: &str, what: &str) -> Result<(), CliError> {
         crate::exit::print_stdout(html)?;
     } else {
         std::fs::write(out, html)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", out.display())))?;
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))?;
         eprintln!("plumb: wrote {} ({what})", out.display());
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! table or Markdown, each with its commits, levels, change, p-value and status;
 //! `--fail-on new-change` gates CI.
 use crate::args::{FailOn, HistoryChangesArgs};
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::history_out::{at, name, unit_of};
 use plumb_changes::{analyse, confirm_all, Analysed, Confirming, Found, Method, Side};
 use plumb_history::{ChangeStatus, HistoryStore, StoredChange};
@@ -10,11 +10,11 @@ use plumb_model::format;
 use plumb_stats::{ChangeParams, OtavaParams};
 use std::fmt::Write;
 
-pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i32, CliError> {
+pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<Outcome, CliError> {
     let method = method(args)?;
     let o = &args.confirming;
     if !args.confirm && (o.build.is_some() || !o.command.is_empty() || o.trust_stored_commands) {
-        return Err(CliError(
+        return Err(CliError::msg(
             "--build, --trust-stored-commands and a command after -- are for --confirm".into(),
         ));
     }
@@ -38,7 +38,7 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i3
         let done = confirm_all(store, &analysed, &mut c, |_, s| {
             s.new && s.status == ChangeStatus::Candidate
         })?;
-        let code = crate::history_confirm::exit_code(&done, &session);
+        let code = crate::history_confirm::outcome(&done, &session);
         let said = done.said;
         // The summary says what the re-runs decided too (stderr said it as it happened).
         if args.markdown {
@@ -63,9 +63,9 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<i3
             "plumb: {failing} new change point(s) slower by more than the SESOI ({})",
             format::percent(args.sesoi.get())
         );
-        return Ok(exit::REGRESSION);
+        return Ok(Outcome::GateFailed);
     }
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// The method and its parameters, checked.
@@ -74,18 +74,18 @@ fn method(args: &HistoryChangesArgs) -> Result<Method, CliError> {
         .alpha
         .unwrap_or(if args.otava_parity { 0.001 } else { 0.005 });
     if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "--alpha {alpha}: must be between 0 and 1"
         )));
     }
     if args.window < 6 {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "--window {}: must be at least 6 points",
             args.window
         )));
     }
     if !(args.min_magnitude >= 0.0 && args.min_magnitude.is_finite()) {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "--min-magnitude {}: must be 0 or more",
             args.min_magnitude
         )));

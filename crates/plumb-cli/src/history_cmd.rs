@@ -2,14 +2,14 @@
 //! `ack`); finding change points is `history_changes.rs`. `Saver` keeps a result of
 //! `plumb run` or `plumb load` given `--save`.
 use crate::args::{HistoryArgs, HistoryCommand};
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::store::{location, open};
 use crate::{history_changes, history_out, history_show, results_in};
 use plumb_history::git as history_git;
 use plumb_history::{kept_as, ChangeStatus};
 use plumb_model::ResultDocument;
 
-pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
+pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
     let location = location(args.history)?;
     match args.command {
         HistoryCommand::Add(a) => {
@@ -25,7 +25,7 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
             for (doc, file) in docs.iter().zip(&a.results) {
                 let added = store
                     .add(doc, commit.as_ref())
-                    .map_err(|e| CliError(format!("{}: {e}", location.shown())))?;
+                    .map_err(|e| CliError::msg(format!("{}: {e}", location.shown())))?;
                 let said = if added.new {
                     kept_as(added.run, commit.as_ref(), &location)
                 } else {
@@ -36,12 +36,12 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
                     eprintln!("plumb: note: {}: {note}", file.display());
                 }
             }
-            Ok(exit::OK)
+            Ok(Outcome::Done)
         }
         HistoryCommand::List => {
             let mut store = open(&location)?;
             exit::print_stdout(&history_out::list(store.as_mut())?)?;
-            Ok(exit::OK)
+            Ok(Outcome::Done)
         }
         HistoryCommand::Show(a) => history_show::show(open(&location)?.as_mut(), &a),
         HistoryCommand::Export(a) => history_show::export(open(&location)?.as_mut(), &a),
@@ -52,7 +52,7 @@ pub fn run(args: HistoryArgs) -> Result<i32, CliError> {
             let mut store = open(&location)?;
             store.set_status(series, run, ChangeStatus::Acknowledged, a.note.as_deref())?;
             eprintln!("plumb: change {series}@{run} acknowledged");
-            Ok(exit::OK)
+            Ok(Outcome::Done)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `plumb history confirm`: the options as plumb-changes' confirmation request, the
 //! change named (or every candidate) confirmed, and the outcome's exit code.
 use crate::args::HistoryConfirmArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::session::Session;
 use plumb_changes::{confirm_named, Confirmations, Confirming};
 use plumb_history::HistoryStore;
@@ -11,19 +11,19 @@ pub fn say(line: String) {
     eprintln!("plumb: {line}");
 }
 
-/// 1 when a regression was confirmed (said), the stop's code when stopped, else 0.
-pub fn exit_code(done: &Confirmations, session: &Session) -> i32 {
+/// A confirmed regression (said), the stop when stopped, else done.
+pub fn outcome(done: &Confirmations, session: &Session) -> Outcome {
     if done.stopped {
-        return session.exit_code();
+        return session.stopped();
     }
     if done.regressions > 0 {
         eprintln!("plumb: {} confirmed regression(s)", done.regressions);
-        return exit::REGRESSION;
+        return Outcome::GateFailed;
     }
-    exit::OK
+    Outcome::Done
 }
 
-pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<i32, CliError> {
+pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<Outcome, CliError> {
     let options = a.options.request(a.sesoi);
     let session = crate::session::stop_on_signals()?;
     let mut said = say;
@@ -34,5 +34,5 @@ pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<i32, 
         &mut said,
     )?;
     let done = confirm_named(store, &mut c, a.change)?;
-    Ok(exit_code(&done, &session))
+    Ok(outcome(&done, &session))
 }

@@ -2,12 +2,12 @@
 //! interval at its commit, each change point the last analysis recorded marked with its
 //! commits, change and status.
 use crate::args::ReportArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::history_out::{at, name, unit_of};
 use plumb_history::HistoryStore;
 use plumb_report::{history_page, TrendChange, TrendPoint, TrendSeries};
 
-pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
+pub fn run(history: &str, a: &ReportArgs) -> Result<Outcome, CliError> {
     crate::export::check(&crate::export::targets(&[(
         "--output",
         &Some(a.output.clone()),
@@ -16,7 +16,7 @@ pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
     let given = Some(history.to_string()).filter(|h| !h.is_empty());
     let Some(location) = crate::store::existing(given)? else {
         let path = plumb_history::git::default_store(&std::env::current_dir()?);
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "no history at {}: plumb history add keeps one",
             path.display()
         )));
@@ -26,7 +26,7 @@ pub fn run(history: &str, a: &ReportArgs) -> Result<i32, CliError> {
     let method = "change points as the last `plumb history changes` recorded them";
     let html = history_page(&series, &location.shown(), method);
     crate::export::write_page(&a.output, &html, &format!("{} series", series.len()))?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// Every series with its points and recorded changes, as the page draws them.

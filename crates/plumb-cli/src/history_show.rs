@@ -1,7 +1,7 @@
 //! `plumb history show` (one series: a trend line, its points, its recorded changes) and
 //! `plumb history export` (every point as CSV or JSON, the changes recorded with them).
 use crate::args::{ExportFormat, HistoryExportArgs, HistoryShowArgs};
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::history_out::{at, name, unit_of};
 use plumb_history::{HistoryStore, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::format;
@@ -34,7 +34,7 @@ fn find(store: &mut dyn HistoryStore, wanted: &str) -> Result<StoredSeries, CliE
         .chain(&of_bench)
         .map(|s| format!("{} ({})", s.id, name(s)))
         .collect();
-    Err(CliError(if candidates.is_empty() {
+    Err(CliError::msg(if candidates.is_empty() {
         format!("no series {wanted:?}: plumb history list shows them")
     } else {
         format!(
@@ -69,7 +69,7 @@ fn trend(points: &[StoredPoint], changes: &[usize]) -> String {
     format!("{line}\n{}\n", marks.trim_end())
 }
 
-pub fn show(store: &mut dyn HistoryStore, args: &HistoryShowArgs) -> Result<i32, CliError> {
+pub fn show(store: &mut dyn HistoryStore, args: &HistoryShowArgs) -> Result<Outcome, CliError> {
     let series = find(store, &args.series)?;
     let points = store.points(series.id)?;
     let changes = store.changes(series.id)?;
@@ -82,7 +82,7 @@ pub fn show(store: &mut dyn HistoryStore, args: &HistoryShowArgs) -> Result<i32,
     let _ = writeln!(out, "{}  [{}]", name(&series), series.key.machine.0);
     if points.is_empty() {
         exit::print_stdout(&out)?;
-        return Ok(exit::OK);
+        return Ok(Outcome::Done);
     }
     let _ = writeln!(
         out,
@@ -117,7 +117,7 @@ pub fn show(store: &mut dyn HistoryStore, args: &HistoryShowArgs) -> Result<i32,
         );
     }
     exit::print_stdout(&out)?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// A CSV field, quoted when it must be.
@@ -129,7 +129,7 @@ fn csv(field: &str) -> String {
     }
 }
 
-pub fn export(store: &mut dyn HistoryStore, args: &HistoryExportArgs) -> Result<i32, CliError> {
+pub fn export(store: &mut dyn HistoryStore, args: &HistoryExportArgs) -> Result<Outcome, CliError> {
     let mut text = String::new();
     let mut json = Vec::new();
     if args.format == ExportFormat::Csv {
@@ -148,10 +148,10 @@ pub fn export(store: &mut dyn HistoryStore, args: &HistoryExportArgs) -> Result<
     }
     match &args.output {
         Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?,
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?,
         None => exit::print_stdout(&text)?,
     }
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 fn csv_rows(out: &mut String, s: &StoredSeries, points: &[StoredPoint], changes: &[StoredChange]) {

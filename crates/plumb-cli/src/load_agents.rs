@@ -15,7 +15,7 @@ pub fn agent_share(
 ) -> Result<Option<AgentShare>, CliError> {
     let Some(count) = agents else {
         if index.is_some() {
-            return Err(CliError(
+            return Err(CliError::msg(
                 "--agent-index needs --agents N (how many agents share the schedule)".into(),
             ));
         }
@@ -24,14 +24,14 @@ pub fn agent_share(
     let index = match index {
         Some(i) => i,
         None => from_environment(&env)?.ok_or_else(|| {
-            CliError(format!(
+            CliError::msg(format!(
                 "--agents {count} needs this agent's index: --agent-index I, or {} set by the scheduler",
                 INDEX_VARIABLES.join(" or ")
             ))
         })?,
     };
     if index >= count {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "agent index {index} is not below --agents {count} (indices run from 0 to {})",
             count - 1
         )));
@@ -43,7 +43,7 @@ fn from_environment(env: &impl Fn(&str) -> Option<String>) -> Result<Option<u32>
     for name in INDEX_VARIABLES {
         if let Some(v) = env(name) {
             return v.trim().parse::<u32>().map(Some).map_err(|_| {
-                CliError(format!(
+                CliError::msg(format!(
                     "{name}={v:?} is not an agent index (a whole number)"
                 ))
             });
@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn a_missing_or_impossible_index_is_refused_with_what_to_give() {
-        let err = |a, i, vars| agent_share(a, i, env(vars)).unwrap_err().0;
+        let err = |a, i, vars| agent_share(a, i, env(vars)).unwrap_err().message();
         assert!(err(Some(4), None, &[]).contains("JOB_COMPLETION_INDEX or SLURM_PROCID"));
         assert!(err(Some(4), Some(4), &[]).contains("not below --agents 4"));
         assert!(err(Some(2), None, &[("SLURM_PROCID", "x")]).contains("not an agent index"));

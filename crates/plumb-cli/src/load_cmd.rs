@@ -1,6 +1,6 @@
 //! The `plumb load` subcommand: options to a load plan, each target run in turn, report, exit code.
 use crate::args::LoadArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::load_live::Live;
 use plumb_analysis::{load_checks, load_comparison, LoadGates};
@@ -15,7 +15,7 @@ use plumb_report::{render_load, render_load_comparison, Format};
 use std::io::IsTerminal;
 use std::path::Path;
 
-pub fn run(mut a: LoadArgs) -> Result<i32, CliError> {
+pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     if let Some(crate::args::LoadCommand::Deploy(d)) = a.deploy.take() {
         let crate::args::Engine::K8s(k) = d.engine;
         return crate::deploy_k8s::run(k);
@@ -105,7 +105,7 @@ fn outputs(a: &LoadArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, Cli
     export::check(&checked)?;
     if let Some(dir) = &a.hgrm_dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| CliError::msg(format!("cannot create {}: {e}", dir.display())))?;
     }
     Ok(out)
 }
@@ -125,7 +125,7 @@ fn run_as_agent(
     let ran = run_in_turn(targets, repeat, session, uplink);
     if let Err(e) = &ran {
         if let Some(side) = agent.take() {
-            side.fail(&e.0);
+            side.fail(&e.message());
         }
     }
     ran
@@ -238,7 +238,7 @@ fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
         return Ok(());
     }
     if a.urls.len() == 2 && a.urls[0] == a.urls[1] {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "the two targets are the same URL ({}): to see how much one server varies, use --repeat N on one target",
             a.urls[0]
         )));
@@ -255,7 +255,7 @@ fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
         (a.link.coordinator.is_some(), "--coordinator"),
     ] {
         if set {
-            return Err(CliError(format!(
+            return Err(CliError::msg(format!(
                 "{option} describes one run; with {why} there are several (the result keeps each run's histogram)"
             )));
         }
@@ -276,7 +276,7 @@ fn announce_start(start_at: Option<Timestamp>) -> Result<(), CliError> {
     };
     let wait = at.since(Timestamp::now());
     if wait.to_std() > FURTHEST_START {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "--start-at {at} is {} from now, more than the 24 h a start may be ahead; agents are given a moment minutes away (e.g. $(( $(date +%s) + 60 )))",
             format::time(wait)
         )));
@@ -391,7 +391,7 @@ fn capacity_check(cfg: &LoadConfig, allow_late: bool) -> Result<Option<Diagnosti
         let message = plumb_report::finding::message(&d.finding);
         if let plumb_model::Finding::RateAboveCapacity(f) = &d.finding {
             if plumb_analysis::beyond_machine(f) && !allow_late {
-                return Err(CliError(format!(
+                return Err(CliError::msg(format!(
                     "{message}. That is more than {} times what this machine could send with all its CPUs: the test would measure only the generator falling behind. Lower --rate, spread the rate over agents (docs/scale-out.md), or give --allow-late to run it anyway",
                     plumb_analysis::BEYOND_MACHINE
                 )));
@@ -411,19 +411,19 @@ fn exit_code(
     broke: bool,
     slower: bool,
     session: &crate::session::Session,
-) -> i32 {
+) -> Outcome {
     let diagnostics = || doc.benchmarks.iter().flat_map(|b| &b.diagnostics);
     let failed = |code: DiagnosticCode| {
         diagnostics().any(|d| d.code() == code && d.severity == Severity::Error)
     };
     if interrupted {
-        session.exit_code()
+        session.stopped()
     } else if broke || failed(DiagnosticCode::NothingSucceeded) {
-        exit::ERROR
+        Outcome::Failed
     } else if slower || diagnostics().any(|d| d.severity == Severity::Error) {
-        exit::REGRESSION
+        Outcome::GateFailed
     } else {
-        exit::OK
+        Outcome::Done
     }
 }
 
@@ -452,7 +452,7 @@ fn headers_of(a: &LoadArgs) -> Result<Vec<(String, String)>, CliError> {
     for h in &a.headers {
         let (k, v) = h
             .split_once(':')
-            .ok_or_else(|| CliError(format!("header {h:?} is not 'Name: value'")))?;
+            .ok_or_else(|| CliError::msg(format!("header {h:?} is not 'Name: value'")))?;
         headers.push((k.trim().to_string(), v.trim().to_string()));
     }
     Ok(headers)
@@ -462,15 +462,15 @@ fn headers_of(a: &LoadArgs) -> Result<Vec<(String, String)>, CliError> {
 /// (`url` empty: a mix, whose targets are checked as it is read).
 fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError> {
     if a.duration.is_zero() {
-        return Err(CliError("--duration must be above 0".into()));
+        return Err(CliError::msg("--duration must be above 0".into()));
     }
     if a.timeout.is_zero() {
-        return Err(CliError("--timeout must be above 0".into()));
+        return Err(CliError::msg("--timeout must be above 0".into()));
     }
     if url.is_empty() {
         a.tls.warn_unused("every target of the mix");
     } else if !plumb_load::http::Target::parse(url)
-        .map_err(|e| CliError(e.to_string()))?
+        .map_err(|e| CliError::msg(e.to_string()))?
         .tls
     {
         a.tls.warn_unused(url);
@@ -563,7 +563,7 @@ fn write_hgrm(dir: &Path, report: &LoadReport) -> Result<(), CliError> {
     for (name, h) in files {
         let path = dir.join(format!("{name}.hgrm"));
         std::fs::write(&path, percentile_distribution(h))
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
 }

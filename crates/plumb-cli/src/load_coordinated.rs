@@ -33,7 +33,7 @@ pub fn join(
     let token = crate::agents_token::token(&a.link.token)?;
     let name = settings.agent.clone().unwrap_or_default();
     let mut terms = Terms::of(settings, &name)
-        .ok_or_else(|| CliError("--coordinator needs --agents N".into()))?;
+        .ok_or_else(|| CliError::msg("--coordinator needs --agents N".into()))?;
     // What the result's settings do not keep but every agent must still send alike.
     let digest = plumb_load::agents::terms::digest;
     let headers = a.headers.join("\n");
@@ -45,7 +45,7 @@ pub fn join(
         terms.agreed.insert(option.into(), value);
     }
     let link = Link::join(addr, &token, &terms, a.link.coordinator_wait.to_std(), stop)
-        .map_err(|e| CliError(format!("{e}; nothing was sent to the target")))?;
+        .map_err(|e| CliError::msg(format!("{e}; nothing was sent to the target")))?;
     let (joined, count) = link.joined;
     eprintln!("plumb: {name} joined the coordinator at {addr} ({joined} of {count} agents)");
     Ok(Some(AgentSide {
@@ -61,7 +61,7 @@ impl AgentSide {
     /// Measures the clock, waits for the start, and gives it on this machine's clock.
     pub fn await_start(&mut self, stop: &AtomicBool) -> Result<SystemTime, CliError> {
         let mut link = self.link.take().expect("joined, not yet started");
-        let said = |e| CliError(format!("{e}; nothing was sent to the target"));
+        let said = |e| CliError::msg(format!("{e}; nothing was sent to the target"));
         let offset = link.measure_clock().map_err(said)?;
         eprintln!(
             "plumb: this clock is {} the coordinator's (± {}); waiting for the start",

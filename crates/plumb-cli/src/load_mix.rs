@@ -15,14 +15,14 @@ pub fn read_mix(
 ) -> Result<(Vec<MixTarget>, MixSettings), CliError> {
     let shown = file.display();
     let text = std::fs::read_to_string(file)
-        .map_err(|e| CliError(format!("cannot read the targets file {shown}: {e}")))?;
-    let specs = parse_targets(&text).map_err(|e| CliError(format!("{shown}: {e}")))?;
+        .map_err(|e| CliError::msg(format!("cannot read the targets file {shown}: {e}")))?;
+    let specs = parse_targets(&text).map_err(|e| CliError::msg(format!("{shown}: {e}")))?;
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut mix = Vec::new();
     for spec in &specs {
         mix.push(
             target(spec, dir, headers)
-                .map_err(|why| CliError(format!("{shown}: line {}: {why}", spec.line)))?,
+                .map_err(|why| CliError::msg(format!("{shown}: line {}: {why}", spec.line)))?,
         );
     }
     let names = names(&specs);
@@ -125,13 +125,13 @@ mod tests {
             "GET http://127.0.0.1:1/\n\nPOST http://127.0.0.1:1/\n@missing.json\n",
         )
         .unwrap();
-        let e = read_mix(&file, &[], 1).unwrap_err().0;
+        let e = read_mix(&file, &[], 1).unwrap_err().message();
         assert!(
             e.contains("line 3: cannot read the body file") && e.contains("missing.json"),
             "{e}"
         );
         std::fs::write(&file, "GET ftp://x/\n").unwrap();
-        let e = read_mix(&file, &[], 1).unwrap_err().0;
+        let e = read_mix(&file, &[], 1).unwrap_err().message();
         assert!(
             e.contains("targets.txt: line 1:") && e.contains("not supported"),
             "{e}"
@@ -139,11 +139,11 @@ mod tests {
         std::fs::write(&file, "# only a comment\n").unwrap();
         assert!(read_mix(&file, &[], 1)
             .unwrap_err()
-            .0
+            .message()
             .contains("holds no target"));
         let e = read_mix(&dir.path().join("nope.txt"), &[], 1)
             .unwrap_err()
-            .0;
+            .message();
         assert!(e.contains("cannot read the targets file"), "{e}");
     }
 }

@@ -1,6 +1,6 @@
 //! The `plumb merge` subcommand: load results of agents that ran together merged into one file.
 use crate::args::MergeArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use crate::results_in::load;
 use plumb_load::merged_document;
@@ -8,7 +8,7 @@ use plumb_model::{Invocation, ResultDocument};
 use plumb_report::targets::ExportTarget;
 use plumb_report::{render_load, Format};
 
-pub fn run(a: MergeArgs) -> Result<i32, CliError> {
+pub fn run(a: MergeArgs) -> Result<Outcome, CliError> {
     let targets = [ExportTarget::new(
         "--output",
         a.output.clone(),
@@ -33,5 +33,5 @@ pub fn run(a: MergeArgs) -> Result<i32, CliError> {
         text.push_str(&render_load(b, false));
     }
     exit::print_stdout(&text)?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }

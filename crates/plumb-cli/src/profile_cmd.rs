@@ -2,7 +2,7 @@
 //! profiles.
 
 use crate::args::{CallGraphArg, ProfileArgs};
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use crate::profile_out::{self, Outputs};
 use crate::session;
@@ -14,12 +14,12 @@ use plumb_profile::{binary, PerfTool, Request, Sampler, Taken};
 use std::ffi::OsString;
 use std::path::Path;
 
-pub fn run(a: ProfileArgs) -> Result<i32, CliError> {
+pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
     if let Some(files) = &a.diff {
         return crate::profile_diff_cmd::run(&files[0], &files[1], &a.out, a.top);
     }
     let Some(program) = a.command.first() else {
-        return Err(CliError(
+        return Err(CliError::msg(
             "give the command to profile after `--`: plumb profile -- ./prog ARGS".into(),
         ));
     };
@@ -36,7 +36,7 @@ pub fn run(a: ProfileArgs) -> Result<i32, CliError> {
     let event = choose_event(&a.event, &environment);
     perf.check_event(&event, &a.out)?;
     let path = binary::resolve(program).ok_or_else(|| {
-        CliError(format!(
+        CliError::msg(format!(
             "cannot run {program:?}: no such executable (a path, or a program on PATH)"
         ))
     })?;
@@ -104,7 +104,7 @@ fn extras(a: &ProfileArgs, perf: &PerfTool, outputs: &Outputs, p: &mut Profile) 
         eprintln!("counting allocation sites under valgrind's DHAT …");
         match allocations(a, outputs) {
             Ok(sites) => p.allocations = Some(sites),
-            Err(e) => eprintln!("plumb: warning: --alloc: {}", e.0),
+            Err(e) => eprintln!("plumb: warning: --alloc: {}", e.message()),
         }
     }
 }
@@ -144,14 +144,14 @@ fn finish(
     taken: &Taken,
     sampler: &Sampler,
     session: &session::Session,
-) -> Result<i32, CliError> {
+) -> Result<Outcome, CliError> {
     let profile = &doc.profiles[0];
     let settings = doc.settings.producer.profile();
     let mut written = outputs.write(doc, profile, settings, a.top)?;
     // The page is already in the output directory: copied, not drawn again.
     if let Some(path) = &a.report {
         std::fs::copy(outputs.dir().join(profile_out::REPORT), path)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.clone());
     }
     let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);
@@ -162,19 +162,19 @@ fn finish(
             "plumb: stopped by {}: the profile of what ran until then is written",
             session.signal_name()
         );
-        return Ok(session.exit_code());
+        return Ok(session.stopped());
     }
     if profile.samples == 0 {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "no samples: {}",
             plumb_profile::why_no_samples(taken, sampler)
         )));
     }
     match profile.exit {
-        Some(e) if !e.success() && !a.ignore_failure => Err(CliError(
+        Some(e) if !e.success() && !a.ignore_failure => Err(CliError::msg(
             "the command failed (see the note above); the profile is written; --ignore-failure to exit 0".into(),
         )),
-        _ => Ok(exit::OK),
+        _ => Ok(Outcome::Done),
     }
 }
 
@@ -217,11 +217,11 @@ fn bench_argv(path: &Path, a: &ProfileArgs, bench: &str) -> Result<Vec<OsString>
         .args(["--bench", "--list"])
         .stderr(std::process::Stdio::null())
         .output()
-        .map_err(|e| CliError(format!("cannot run {}: {e}", path.display())))?;
+        .map_err(|e| CliError::msg(format!("cannot run {}: {e}", path.display())))?;
     let names = String::from_utf8_lossy(&listed.stdout);
     if !names.lines().any(|n| n == bench) {
         let some: Vec<&str> = names.lines().take(8).collect();
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "{} has no benchmark {bench:?}{}",
             path.display(),
             if some.is_empty() {

@@ -1,17 +1,17 @@
 //! `plumb profile --diff BEFORE AFTER`: how each function's share moved, and a
 //! differential flame graph.
 
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use crate::profile_out::{self, Outputs};
 use plumb_model::{Profile, ResultDocument};
 use std::path::Path;
 
-pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<i32, CliError> {
+pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<Outcome, CliError> {
     let outputs = Outputs::prepare(out)?;
     let (b, a) = (read(before)?, read(after)?);
     for (p, path) in [(&b, before), (&a, after)] {
         if p.samples == 0 {
-            return Err(CliError(format!(
+            return Err(CliError::msg(format!(
                 "{}: the profile has no samples",
                 path.display()
             )));
@@ -29,22 +29,22 @@ pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<i32, C
         &format!("{} → {}", before.display(), after.display()),
         "AFTER's stacks; red: a larger share than BEFORE, blue: smaller (counts normalised)",
     )
-    .map_err(CliError)?;
+    .map_err(CliError::msg)?;
     let md = format!("## Profile difference\n\n```\n{table}```\n");
     let written = outputs.write_files(&[("diff.svg", svg), ("diff.md", md)])?;
     exit::print_stdout(&format!("{table}{}", profile_out::written_lines(&written)))?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// A saved profile: a plumb result with a profile, or `.folded` stacks.
 pub fn read(path: &Path) -> Result<Profile, CliError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))?;
     if text.trim_start().starts_with('{') {
         let doc = ResultDocument::from_json(&text)
-            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+            .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?;
         return doc.profiles.into_iter().next().ok_or_else(|| {
-            CliError(format!(
+            CliError::msg(format!(
                 "{}: a plumb result without a profile (give plumb profile's profile.json)",
                 path.display()
             ))

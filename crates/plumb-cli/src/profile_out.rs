@@ -13,7 +13,7 @@ impl Outputs {
     /// Makes the directory when absent, and proves it writable.
     pub fn prepare(dir: &Path) -> Result<Outputs, CliError> {
         let cannot = |e: std::io::Error| {
-            CliError(format!("--out: cannot write into {}: {e}", dir.display()))
+            CliError::msg(format!("--out: cannot write into {}: {e}", dir.display()))
         };
         std::fs::create_dir_all(dir).map_err(cannot)?;
         let probe = dir.join(".plumb-write-check");
@@ -52,7 +52,7 @@ impl Outputs {
                 format!("{} samples, {}", profile.samples, s.describe())
             });
             let svg = plumb_report::flamegraph::svg(&profile.stacks, &profile.name, &subtitle)
-                .map_err(CliError)?;
+                .map_err(CliError::msg)?;
             files.push(("flamegraph.svg", svg));
         }
         files.push((REPORT, plumb_report::render_html(&[("", doc)])));
@@ -64,7 +64,7 @@ impl Outputs {
         for (name, text) in files {
             let path = self.dir.join(name);
             std::fs::write(&path, text)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
             written.push(path);
         }
         Ok(written)

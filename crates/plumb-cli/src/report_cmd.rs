@@ -1,6 +1,6 @@
 //! The `plumb report` subcommand: saved results as one self-contained HTML page, and SVG charts.
 use crate::args::ReportArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::results_in::{load, parse, read};
 use plumb_model::{ComparisonDocument, Metric, ResultDocument};
@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Reads every result first (a bad one is reported before anything is written), then
 /// writes the page in one go.
-pub fn run(a: ReportArgs) -> Result<i32, CliError> {
+pub fn run(a: ReportArgs) -> Result<Outcome, CliError> {
     if let Some(history) = &a.history {
         return crate::history_report::run(history, &a);
     }
@@ -41,7 +41,7 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
     }
     if let Some(dir) = &a.svg_dir {
         std::fs::create_dir_all(dir).map_err(|e| {
-            CliError(format!(
+            CliError::msg(format!(
                 "--svg-dir: cannot make the directory {}: {e}",
                 dir.display()
             ))
@@ -56,7 +56,7 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
         for (name, svg) in &charts {
             let path = dir.join(name);
             std::fs::write(&path, svg)
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
         }
         eprintln!(
             "plumb: wrote {} charts into {}",
@@ -64,7 +64,7 @@ pub fn run(a: ReportArgs) -> Result<i32, CliError> {
             dir.display()
         );
     }
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// The comparison saved by `plumb compare --export-json` that `text` (from `path`) is,
@@ -78,7 +78,7 @@ fn comparison_in(path: &Path, text: &str) -> Result<Option<ComparisonDocument>, 
     }
     ComparisonDocument::from_json(text)
         .map(Some)
-        .map_err(|e| CliError(format!("{}: {e}", path.display())))
+        .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
 }
 
 /// Two results with benchmarks in common, compared as `plumb compare` would (wall time,

@@ -13,7 +13,7 @@ pub fn load(path: &Path, forced: Option<ForeignTool>) -> Result<ResultDocument, 
     // A directory is another tool's output (criterion's target/criterion); a format
     // named by --format is read as that tool's, whatever the content looks like.
     if path.is_dir() || forced.is_some() {
-        let failed = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+        let failed = |e: &dyn std::fmt::Display| CliError::msg(format!("{}: {e}", path.display()));
         let imported = plumb_import::import_path(path, forced).map_err(|e| failed(&e))?;
         let mut doc = said(path, imported.ok_or_else(|| failed(&NOT_IMPORTED))?);
         complete_statistics(&mut doc);
@@ -63,14 +63,14 @@ fn listed(names: &[&str]) -> String {
 /// A file's text, or an error naming it.
 pub fn read(path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
+        .map_err(|e| CliError::msg(format!("cannot read {}: {e}", path.display())))
 }
 
 const NOT_IMPORTED: &str = "not a plumb result, nor any format plumb imports (hyperfine, Google Benchmark, criterion, Go, pytest-benchmark, JMH, BenchmarkDotNet, asv, Catch2 XML, Bencher Metric Format; --format names one)";
 
 /// A result from the `text` read from `path`, as `load` reads it.
 pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
-    let failed = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+    let failed = |e: &dyn std::fmt::Display| CliError::msg(format!("{}: {e}", path.display()));
     let mut doc = match ResultDocument::from_json(text) {
         Ok(doc) => doc,
         Err(e @ (ModelError::Foreign { .. } | ModelError::NotJson(_))) => {

@@ -2,7 +2,7 @@
 //! built in its own worktree, timed interleaved until the sequential verdict settles;
 //! the report, the exports, and the exit code (1 when B is slower beyond the SESOI).
 use crate::args::RevsArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::history_confirm::say;
 use crate::progress::Bar;
@@ -14,7 +14,7 @@ use plumb_report::{render_terminal_at, Detail};
 use plumb_revs::{build_side, is_harness, NotBuilt, Repo, Resolved, RevsError, Side};
 use std::io::IsTerminal;
 
-pub fn run(a: RevsArgs) -> Result<i32, CliError> {
+pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
     check_question(&a)?;
@@ -29,7 +29,7 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
             new.short(),
             &base.tree[..10]
         );
-        return Ok(exit::OK);
+        return Ok(Outcome::Done);
     }
     let session = crate::session::stop_on_signals()?;
     let build = build_command(&repo, &a)?;
@@ -37,25 +37,27 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
     for rev in [&base, &new] {
         match build_side(&repo, rev, build.as_deref(), &session.stop, &mut say)? {
             Ok(side) => sides.push(side),
-            Err(NotBuilt::Failed(message)) => return Err(CliError(message)),
+            Err(NotBuilt::Failed(message)) => return Err(CliError::msg(message)),
             Err(NotBuilt::Interrupted) => {
                 eprintln!(
                     "plumb: stopped by {} during the build of {}: its worktree is kept, and the next run builds on in it",
                     session.signal_name(),
                     rev.name
                 );
-                return Ok(session.exit_code());
+                return Ok(session.stopped());
             }
         }
     }
-    let sides: [Side; 2] = sides.try_into().map_err(|_| CliError("two sides".into()))?;
+    let sides: [Side; 2] = sides
+        .try_into()
+        .map_err(|_| CliError::msg("two sides".into()))?;
     let measured = measure(&sides, &a, build, &session)?;
     let Some(mut doc) = measured else {
         eprintln!(
             "plumb: stopped by {} before the first round: nothing was measured",
             session.signal_name()
         );
-        return Ok(session.exit_code());
+        return Ok(session.stopped());
     };
     if let RunStatus::Interrupted { signal } = &mut doc.status {
         *signal = Some(session.signal_name());
@@ -73,10 +75,10 @@ pub fn run(a: RevsArgs) -> Result<i32, CliError> {
         .as_ref()
         .is_some_and(plumb_model::Revisions::any_slower);
     Ok(match doc.status {
-        RunStatus::Interrupted { .. } => session.exit_code(),
-        RunStatus::Failed { .. } => exit::ERROR,
-        RunStatus::Complete if slower => exit::REGRESSION,
-        RunStatus::Complete => exit::OK,
+        RunStatus::Interrupted { .. } => session.stopped(),
+        RunStatus::Failed { .. } => Outcome::Failed,
+        RunStatus::Complete if slower => Outcome::GateFailed,
+        RunStatus::Complete => Outcome::Done,
     })
 }
 
@@ -122,13 +124,13 @@ fn resolve_sides(repo: &Repo, a: &RevsArgs) -> Result<(Resolved, Resolved), CliE
 fn check_question(a: &RevsArgs) -> Result<(), CliError> {
     let harness = a.harness || is_harness(&a.command);
     match a.question {
-        Question::Worst(_) => Err(CliError(format!(
+        Question::Worst(_) => Err(CliError::msg(format!(
             "--question {}: plumb revs judges rounds of 5–50 runs a side, and a round's {} would be its slowest run; ask it of fixed samples instead: plumb run CMD_A CMD_B --question {}",
             a.question,
             a.question.statistic(),
             a.question
         ))),
-        Question::Best | Question::Mean if harness => Err(CliError(format!(
+        Question::Best | Question::Mean if harness => Err(CliError::msg(format!(
             "--question {}: a harness's rounds are one invocation a side, judged by their ratio (the typical question); ask {} of one result with plumb compare",
             a.question, a.question
         ))),

@@ -1,7 +1,7 @@
 //! The `plumb run` subcommand: options to a plan, the runner, the report and the exit code.
 use crate::args::{OrderArg, RunArgs};
 use crate::counting;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
@@ -13,7 +13,7 @@ use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
 use plumb_report::{render_terminal_at, Detail};
 use std::io::IsTerminal;
 
-pub fn run(a: RunArgs) -> Result<i32, CliError> {
+pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -80,9 +80,9 @@ pub fn run(a: RunArgs) -> Result<i32, CliError> {
     history.keep(&doc)?;
     printed?;
     Ok(match doc.status {
-        RunStatus::Complete => exit::OK,
-        RunStatus::Interrupted { .. } => session.exit_code(),
-        RunStatus::Failed { .. } => exit::ERROR,
+        RunStatus::Complete => Outcome::Done,
+        RunStatus::Interrupted { .. } => session.stopped(),
+        RunStatus::Failed { .. } => Outcome::Failed,
     })
 }
 
@@ -126,7 +126,7 @@ fn per_command(values: &[String], n: usize, option: &str) -> Result<Vec<Option<S
         0 => Ok(vec![None; n]),
         1 => Ok(vec![Some(values[0].clone()); n]),
         k if k == n => Ok(values.iter().cloned().map(Some).collect()),
-        k => Err(CliError(format!(
+        k => Err(CliError::msg(format!(
             "{option} was given {k} times for {n} commands: give it once for all, or once per command"
         ))),
     }
@@ -135,7 +135,7 @@ fn per_command(values: &[String], n: usize, option: &str) -> Result<Vec<Option<S
 fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
     let n = a.commands.len();
     if a.names.len() > n {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "{} --name values for {n} commands",
             a.names.len()
         )));
@@ -160,7 +160,7 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
         .collect();
     let mut commands = expand(&specs, &parameters(a)?)?;
     if commands.len() > MAX_BENCHMARKS {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "the parameters make {} benchmarks, more than {MAX_BENCHMARKS}: scan with a coarser step (-D) or fewer values",
             commands.len()
         )));
@@ -196,7 +196,7 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
     plan.validate()?;
     if let Some(shell) = &plan.shell {
         if !on_path(shell) {
-            return Err(CliError(format!(
+            return Err(CliError::msg(format!(
                 "--shell={shell}: no such program (on PATH or as a path); give an installed shell, e.g. --shell=bash"
             )));
         }
@@ -209,7 +209,7 @@ fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
     let mut params = Vec::new();
     for chunk in a.parameter_scan.chunks(3) {
         let scan = Parameter::scan(&chunk[0], &chunk[1], &chunk[2], a.parameter_step_size);
-        params.push(scan.map_err(|e| CliError(format!("--parameter-scan: {e}")))?);
+        params.push(scan.map_err(|e| CliError::msg(format!("--parameter-scan: {e}")))?);
     }
     for chunk in a.parameter_list.chunks(2) {
         params.push(Parameter::list(&chunk[0], &chunk[1]));
@@ -242,7 +242,7 @@ fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usiz
     }
     match w.parse::<usize>() {
         Ok(k) if (1..=commands.len()).contains(&k) => Ok(k - 1),
-        _ => Err(CliError(format!(
+        _ => Err(CliError::msg(format!(
             "--baseline {w:?} names no benchmark; the benchmarks are: {}",
             commands
                 .iter()

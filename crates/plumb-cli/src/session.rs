@@ -3,7 +3,7 @@
 //! and which signal it was: the exit code is 128 + its number, as a shell would report,
 //! and the output names it.
 
-use crate::exit::CliError;
+use crate::exit::{CliError, Outcome};
 use plumb_probe::stop::{signal_name, SecondSignal, StopOnSignals};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ pub struct Session {
 }
 
 pub fn stop_on_signals() -> Result<Session, CliError> {
-    let signals = StopOnSignals::install(SecondSignal::Same).map_err(CliError)?;
+    let signals = StopOnSignals::install(SecondSignal::Same).map_err(CliError::msg)?;
     Ok(Session {
         stop: Arc::clone(&signals.stop),
         signals,
@@ -34,8 +34,8 @@ impl Session {
         signal_name(self.signal())
     }
 
-    /// 128 + the signal's number: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
-    pub fn exit_code(&self) -> i32 {
-        128 + self.signal()
+    /// Stopped by the signal: exit 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
+    pub fn stopped(&self) -> Outcome {
+        Outcome::Stopped(self.signal())
     }
 }

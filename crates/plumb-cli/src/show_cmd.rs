@@ -1,6 +1,6 @@
 //! The `plumb show` subcommand: saved results rendered again, or one converted to other formats.
 use crate::args::ShowArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::results_in::load;
 use plumb_analysis::environment_diagnostics;
@@ -8,10 +8,10 @@ use plumb_model::{ProducerSettings, ResultDocument};
 use plumb_report::{render_environment, render_load, render_terminal};
 
 /// Renders saved results, and converts one to other formats.
-pub fn run(a: ShowArgs) -> Result<i32, CliError> {
+pub fn run(a: ShowArgs) -> Result<Outcome, CliError> {
     let targets = export::targets_of(&a.exports);
     if !targets.is_empty() && a.results.len() > 1 {
-        return Err(CliError(
+        return Err(CliError::msg(
             "--export-* converts one result; give one file, or show several without exporting"
                 .into(),
         ));
@@ -26,7 +26,7 @@ pub fn run(a: ShowArgs) -> Result<i32, CliError> {
         }
     }
     export::print_report(&targets, &text)?;
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 fn render(path: &str, doc: &ResultDocument, environment: bool) -> String {

@@ -1,19 +1,19 @@
 //! The `plumb simulate` subcommand: options to a queue simulation, its report and `.hgrm` files.
 use crate::args::SimulateArgs;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, Outcome};
 use plumb_load::{model::decode, percentile_distribution, simulation};
 use plumb_model::{SimulateSettings, SimulatedStall};
 use plumb_report::render_simulation;
 
-pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
+pub fn run(a: SimulateArgs) -> Result<Outcome, CliError> {
     let settings = settings(&a)?;
     if let Some(dir) = &a.hgrm_dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| CliError(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| CliError::msg(format!("cannot create {}: {e}", dir.display())))?;
     }
     let requests = settings.rate.per_second() * settings.duration.as_secs_f64();
     if requests > MAX_REQUESTS {
-        return Err(CliError(format!(
+        return Err(CliError::msg(format!(
             "{requests:.2e} requests to simulate, more than {MAX_REQUESTS:.0e}: lower --rate or --duration"
         )));
     }
@@ -32,10 +32,10 @@ pub fn run(a: SimulateArgs) -> Result<i32, CliError> {
             let path = dir.join(format!("{name}.hgrm"));
             let h = decode(&client.latency)?;
             std::fs::write(&path, percentile_distribution(&h))
-                .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
         }
     }
-    Ok(exit::OK)
+    Ok(Outcome::Done)
 }
 
 /// About what a release build simulates per second on one core (1e7 requests per client
@@ -48,10 +48,10 @@ const MAX_REQUESTS: f64 = 1e10;
 
 fn settings(a: &SimulateArgs) -> Result<SimulateSettings, CliError> {
     if a.duration.is_zero() {
-        return Err(CliError("--duration must be above 0".into()));
+        return Err(CliError::msg("--duration must be above 0".into()));
     }
     if a.service.is_zero() {
-        return Err(CliError("--service must be above 0".into()));
+        return Err(CliError::msg("--service must be above 0".into()));
     }
     let stall = match (a.stall.is_zero(), a.stall_every, a.stall_period) {
         (true, _, _) => None,
@@ -64,7 +64,7 @@ fn settings(a: &SimulateArgs) -> Result<SimulateSettings, CliError> {
             length: a.stall,
         }),
         (false, None, Some(_)) => {
-            return Err(CliError(
+            return Err(CliError::msg(
                 "--stall-period must be longer than --stall".into(),
             ))
         }

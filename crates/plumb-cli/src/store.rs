@@ -19,7 +19,7 @@ impl Saver {
         }
         let location = location(args.history.clone())?;
         let shown = location.shown();
-        let keeper = Keeper::open(location).map_err(|e| CliError(format!("{shown}: {e}")))?;
+        let keeper = Keeper::open(location).map_err(|e| CliError::msg(format!("{shown}: {e}")))?;
         Ok(Saver(Some(keeper)))
     }
 
@@ -31,7 +31,7 @@ impl Saver {
         };
         let kept = keeper.keep(doc, &std::env::current_dir()?).map_err(|e| {
             let shown = keeper.location().shown();
-            CliError(format!("{shown}: {e} (the result files are written)"))
+            CliError::msg(format!("{shown}: {e} (the result files are written)"))
         })?;
         match kept {
             Kept::Added { added, commit } => {
@@ -49,7 +49,7 @@ impl Saver {
 /// the git top level.
 pub fn location(given: Option<String>) -> Result<Location, CliError> {
     if given.as_deref() == Some("") {
-        return Err(CliError("--history: an empty path".into()));
+        return Err(CliError::msg("--history: an empty path".into()));
     }
     Ok(Location::resolve(
         given.as_deref(),
@@ -73,7 +73,7 @@ pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
     };
     if let Location::Sqlite(p) = &location {
         if !p.exists() {
-            return Err(CliError(format!(
+            return Err(CliError::msg(format!(
                 "--history {}: no such store",
                 p.display()
             )));
@@ -86,5 +86,5 @@ pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
 pub fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
     location
         .open()
-        .map_err(|e| CliError(format!("{}: {e}", location.shown())))
+        .map_err(|e| CliError::msg(format!("{}: {e}", location.shown())))
 }
