@@ -5,6 +5,7 @@ use crate::export;
 use crate::load_live::Live;
 use plumb_analysis::{load_checks, load_comparison, LoadGates};
 use plumb_load::http::{probe, run as run_load, LoadConfig, LoadReport, Pacing, PROBE_ABOVE};
+use plumb_load::plan::{agent_share, read_mix, Sent};
 use plumb_load::{load_benchmarks, load_document, percentile_distribution, LoadContext};
 use plumb_model::quantity::Timestamp;
 use plumb_model::{
@@ -430,21 +431,18 @@ fn exit_code(
 /// `--targets FILE`: the mix's configuration and record; the TLS options apply to its
 /// https targets.
 fn plan_mix(a: &LoadArgs, file: &Path) -> Result<(LoadConfig, LoadSettings), CliError> {
-    let headers = headers_of(a)?;
-    let (mix, record) = crate::load_mix::read_mix(file, &headers, a.seed)?;
-    let first = mix[0].clone();
+    let (mix, record) = read_mix(file, &headers_of(a)?, a.seed)?;
     let https = mix
         .iter()
         .find(|t| t.url.to_ascii_lowercase().starts_with("https://"))
         .map_or("", |t| t.url.as_str());
-    let (mut cfg, mut settings) = plan(a, https)?;
-    cfg.url = first.url.clone();
-    cfg.method = first.method.clone();
-    cfg.mix = mix;
-    settings.url = first.url;
-    settings.method = first.method;
+    check_plan(a, https)?;
+    let mut settings = settings_of(a, &mix[0].url)?;
+    settings.method = mix[0].method.clone();
     settings.mix = Some(Box::new(record));
-    Ok((cfg, settings))
+    let mut sent = sent_of(a)?;
+    sent.mix = mix;
+    Ok((LoadConfig::planned(&settings, sent), settings))
 }
 
 fn headers_of(a: &LoadArgs) -> Result<Vec<(String, String)>, CliError> {
@@ -458,9 +456,16 @@ fn headers_of(a: &LoadArgs) -> Result<Vec<(String, String)>, CliError> {
     Ok(headers)
 }
 
-/// The generator's configuration and the settings the result records, from the options
-/// (`url` empty: a mix, whose targets are checked as it is read).
+/// The generator's configuration and the settings the result records, from the options.
 fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError> {
+    check_plan(a, url)?;
+    let settings = settings_of(a, url)?;
+    Ok((LoadConfig::planned(&settings, sent_of(a)?), settings))
+}
+
+/// Durations above 0; TLS options that `url` (empty: a mix, whose targets are checked as
+/// it is read) will not use are said.
+fn check_plan(a: &LoadArgs, url: &str) -> Result<(), CliError> {
     if a.duration.is_zero() {
         return Err(CliError::msg("--duration must be above 0".into()));
     }
@@ -469,15 +474,29 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
     }
     if url.is_empty() {
         a.tls.warn_unused("every target of the mix");
-    } else if !plumb_load::http::Target::parse(url)
-        .map_err(|e| CliError::msg(e.to_string()))?
-        .tls
-    {
+    } else if !plumb_load::http::Target::parse(url)?.tls {
         a.tls.warn_unused(url);
     }
-    let headers = headers_of(a)?;
-    let agents =
-        crate::load_agents::agent_share(a.agents, a.agent_index, |k| std::env::var(k).ok())?;
+    Ok(())
+}
+
+/// What the test sends beyond what its result records.
+fn sent_of(a: &LoadArgs) -> Result<Sent, CliError> {
+    Ok(Sent {
+        headers: headers_of(a)?,
+        body: a.body.clone().into_bytes(),
+        tls: a.tls.options(a.new_connection, a.http2),
+        mix: Vec::new(),
+        hlog: a.hlog.clone(),
+        seed: a.seed,
+        pipeline: a.pipeline as usize,
+        streams: a.streams as usize,
+    })
+}
+
+/// What the result records of the options (TLS filled once the handshake has agreed).
+fn settings_of(a: &LoadArgs, url: &str) -> Result<LoadSettings, CliError> {
+    let agents = agent_share(a.agents, a.agent_index, |k| std::env::var(k).ok())?;
     let mode = match (a.rate, a.closed) {
         (Some(rate), None) => LoadMode::Open {
             rate,
@@ -487,42 +506,7 @@ fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError>
         (None, Some(connections)) => LoadMode::Closed { connections },
         _ => unreachable!("clap requires exactly one of --rate and --closed"),
     };
-    let cfg = LoadConfig {
-        url: url.to_string(),
-        method: a.method.clone(),
-        headers,
-        body: a.body.clone().into_bytes(),
-        duration: a.duration.to_std(),
-        warmup: a.warmup.to_std(),
-        timeout: a.timeout.to_std(),
-        mode: Pacing::from(&mode),
-        start_at: a.start_at.map(|t| t.to_system_time()),
-        hlog: a.hlog.clone(),
-        spin: a.spin.to_std(),
-        drain: a.drain.to_std(),
-        threads: a.threads as usize,
-        pipeline: a.pipeline as usize,
-        max_body: a.max_body.0,
-        tls: a.tls.options(a.new_connection, a.http2),
-        new_connection: a.new_connection,
-        mix: Vec::new(),
-        seed: a.seed,
-        http2: a.http2,
-        streams: a.streams as usize,
-        agents,
-    };
-    let settings = settings_of(a, url, mode, agents);
-    Ok((cfg, settings))
-}
-
-/// What the result records of the options (TLS filled once the handshake has agreed).
-fn settings_of(
-    a: &LoadArgs,
-    url: &str,
-    mode: LoadMode,
-    agents: Option<plumb_model::AgentShare>,
-) -> LoadSettings {
-    LoadSettings {
+    Ok(LoadSettings {
         url: url.to_string(),
         method: a.method.clone(),
         mode,
@@ -552,7 +536,7 @@ fn settings_of(
         agents,
         mix: None,
         coordinated: None,
-    }
+    })
 }
 
 fn write_hgrm(dir: &Path, report: &LoadReport) -> Result<(), CliError> {

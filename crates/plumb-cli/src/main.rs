@@ -22,11 +22,9 @@ mod history_confirm;
 mod history_out;
 mod history_report;
 mod history_show;
-mod load_agents;
 mod load_cmd;
 mod load_coordinated;
 mod load_live;
-mod load_mix;
 mod merge_cmd;
 mod profile_cmd;
 mod profile_diff_cmd;
@@ -40,7 +38,6 @@ mod session;
 mod show_cmd;
 mod simulate_cmd;
 mod store;
-mod yaml;
 
 fn main() {
     let cli = args::parse();

@@ -12,6 +12,7 @@ mod histogram;
 pub mod http;
 mod merge;
 pub mod model;
+pub mod plan;
 mod runs;
 mod simulate;
 

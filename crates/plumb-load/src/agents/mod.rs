@@ -9,6 +9,7 @@ pub mod auth;
 pub mod clock;
 pub mod coordinator;
 mod error;
+pub mod k8s;
 pub mod messages;
 mod serve;
 pub mod terms;

@@ -1,9 +1,9 @@
-//! `plumb load --targets FILE`: the request mix read (vegeta's format with weights), each
+//! `--targets FILE`: the request mix read (vegeta's format with weights), each
 //! body file read relative to the targets file, each URL checked, every refusal naming
 //! the file and the line; and the mix's record for the result.
-use crate::exit::CliError;
-use plumb_load::http::targets_file::{parse_targets, TargetSpec};
-use plumb_load::http::{MixTarget, Target};
+use super::PlanError;
+use crate::http::targets_file::{parse_targets, TargetSpec};
+use crate::http::{MixTarget, Target};
 use plumb_model::{MixEntry, MixSettings};
 use std::path::Path;
 
@@ -12,22 +12,28 @@ pub fn read_mix(
     file: &Path,
     headers: &[(String, String)],
     seed: u64,
-) -> Result<(Vec<MixTarget>, MixSettings), CliError> {
-    let shown = file.display();
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| CliError::msg(format!("cannot read the targets file {shown}: {e}")))?;
-    let specs = parse_targets(&text).map_err(|e| CliError::msg(format!("{shown}: {e}")))?;
+) -> Result<(Vec<MixTarget>, MixSettings), PlanError> {
+    let shown = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| PlanError::TargetsFile {
+        path: file.to_path_buf(),
+        cause: e.to_string(),
+    })?;
+    let specs = parse_targets(&text).map_err(|error| PlanError::Targets {
+        file: shown.clone(),
+        error,
+    })?;
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut mix = Vec::new();
     for spec in &specs {
-        mix.push(
-            target(spec, dir, headers)
-                .map_err(|why| CliError::msg(format!("{shown}: line {}: {why}", spec.line)))?,
-        );
+        mix.push(target(spec, dir, headers).map_err(|why| PlanError::Target {
+            file: shown.clone(),
+            line: spec.line,
+            why,
+        })?);
     }
     let names = names(&specs);
     let settings = MixSettings {
-        file: shown.to_string(),
+        file: shown,
         seed,
         targets: specs
             .iter()
@@ -125,13 +131,13 @@ mod tests {
             "GET http://127.0.0.1:1/\n\nPOST http://127.0.0.1:1/\n@missing.json\n",
         )
         .unwrap();
-        let e = read_mix(&file, &[], 1).unwrap_err().message();
+        let e = read_mix(&file, &[], 1).unwrap_err().to_string();
         assert!(
             e.contains("line 3: cannot read the body file") && e.contains("missing.json"),
             "{e}"
         );
         std::fs::write(&file, "GET ftp://x/\n").unwrap();
-        let e = read_mix(&file, &[], 1).unwrap_err().message();
+        let e = read_mix(&file, &[], 1).unwrap_err().to_string();
         assert!(
             e.contains("targets.txt: line 1:") && e.contains("not supported"),
             "{e}"
@@ -139,11 +145,11 @@ mod tests {
         std::fs::write(&file, "# only a comment\n").unwrap();
         assert!(read_mix(&file, &[], 1)
             .unwrap_err()
-            .message()
+            .to_string()
             .contains("holds no target"));
         let e = read_mix(&dir.path().join("nope.txt"), &[], 1)
             .unwrap_err()
-            .message();
+            .to_string();
         assert!(e.contains("cannot read the targets file"), "{e}");
     }
 }

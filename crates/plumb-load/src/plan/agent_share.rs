@@ -1,52 +1,42 @@
-//! `plumb load --agents N --agent-index I`: this agent's share of one schedule shared by
+//! `--agents N --agent-index I`: this agent's share of one schedule shared by
 //! N agents, the index from the option, else from the environment a scheduler sets
 //! (Kubernetes Indexed Jobs' `JOB_COMPLETION_INDEX`, Slurm's `SLURM_PROCID`).
-use crate::exit::CliError;
+use super::PlanError;
 use plumb_model::AgentShare;
 
 /// Where an agent's index may come from, in order after `--agent-index`.
-const INDEX_VARIABLES: [&str; 2] = ["JOB_COMPLETION_INDEX", "SLURM_PROCID"];
+pub const INDEX_VARIABLES: [&str; 2] = ["JOB_COMPLETION_INDEX", "SLURM_PROCID"];
 
 /// The share, from the options and `env` (the process's environment in a run).
 pub fn agent_share(
     agents: Option<u32>,
     index: Option<u32>,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<Option<AgentShare>, CliError> {
+) -> Result<Option<AgentShare>, PlanError> {
     let Some(count) = agents else {
         if index.is_some() {
-            return Err(CliError::msg(
-                "--agent-index needs --agents N (how many agents share the schedule)".into(),
-            ));
+            return Err(PlanError::IndexWithoutAgents);
         }
         return Ok(None);
     };
     let index = match index {
         Some(i) => i,
-        None => from_environment(&env)?.ok_or_else(|| {
-            CliError::msg(format!(
-                "--agents {count} needs this agent's index: --agent-index I, or {} set by the scheduler",
-                INDEX_VARIABLES.join(" or ")
-            ))
-        })?,
+        None => from_environment(&env)?.ok_or(PlanError::NoIndex { count })?,
     };
     if index >= count {
-        return Err(CliError::msg(format!(
-            "agent index {index} is not below --agents {count} (indices run from 0 to {})",
-            count - 1
-        )));
+        return Err(PlanError::IndexTooHigh { index, count });
     }
     Ok(Some(AgentShare { count, index }))
 }
 
-fn from_environment(env: &impl Fn(&str) -> Option<String>) -> Result<Option<u32>, CliError> {
+fn from_environment(env: &impl Fn(&str) -> Option<String>) -> Result<Option<u32>, PlanError> {
     for name in INDEX_VARIABLES {
         if let Some(v) = env(name) {
-            return v.trim().parse::<u32>().map(Some).map_err(|_| {
-                CliError::msg(format!(
-                    "{name}={v:?} is not an agent index (a whole number)"
-                ))
-            });
+            return v
+                .trim()
+                .parse::<u32>()
+                .map(Some)
+                .map_err(|_| PlanError::IndexVariable { name, value: v });
         }
     }
     Ok(None)
@@ -85,7 +75,7 @@ mod tests {
 
     #[test]
     fn a_missing_or_impossible_index_is_refused_with_what_to_give() {
-        let err = |a, i, vars| agent_share(a, i, env(vars)).unwrap_err().message();
+        let err = |a, i, vars| agent_share(a, i, env(vars)).unwrap_err().to_string();
         assert!(err(Some(4), None, &[]).contains("JOB_COMPLETION_INDEX or SLURM_PROCID"));
         assert!(err(Some(4), Some(4), &[]).contains("not below --agents 4"));
         assert!(err(Some(2), None, &[("SLURM_PROCID", "x")]).contains("not an agent index"));

@@ -1,0 +1,69 @@
+//! A load test planned from what was asked, before anything is sent: a `--targets` request
+//! mix read from its file (`mix_file`), and one agent's share of a schedule shared by
+//! several (`agent_share`); each refusal a typed `PlanError` naming what to give.
+mod agent_share;
+mod config;
+mod mix_file;
+
+pub use agent_share::{agent_share, INDEX_VARIABLES};
+pub use config::Sent;
+pub use mix_file::read_mix;
+
+use crate::http::targets_file::TargetsError;
+use std::fmt;
+use std::path::PathBuf;
+
+#[derive(Debug)]
+pub enum PlanError {
+    /// The targets file could not be read.
+    TargetsFile { path: PathBuf, cause: String },
+    /// The targets file does not parse.
+    Targets { file: String, error: TargetsError },
+    /// A target of the file is refused (its URL, its body file), at `line`.
+    Target {
+        file: String,
+        line: usize,
+        why: String,
+    },
+    /// `--agent-index` without `--agents`.
+    IndexWithoutAgents,
+    /// `--agents N` without an index from the option or the scheduler.
+    NoIndex { count: u32 },
+    /// An index not below the number of agents.
+    IndexTooHigh { index: u32, count: u32 },
+    /// A scheduler's variable that is not a whole number.
+    IndexVariable { name: &'static str, value: String },
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::TargetsFile { path, cause } => write!(
+                f,
+                "cannot read the targets file {}: {cause}",
+                path.display()
+            ),
+            PlanError::Targets { file, error } => write!(f, "{file}: {error}"),
+            PlanError::Target { file, line, why } => write!(f, "{file}: line {line}: {why}"),
+            PlanError::IndexWithoutAgents => write!(
+                f,
+                "--agent-index needs --agents N (how many agents share the schedule)"
+            ),
+            PlanError::NoIndex { count } => write!(
+                f,
+                "--agents {count} needs this agent's index: --agent-index I, or {} set by the scheduler",
+                INDEX_VARIABLES.join(" or ")
+            ),
+            PlanError::IndexTooHigh { index, count } => write!(
+                f,
+                "agent index {index} is not below --agents {count} (indices run from 0 to {})",
+                count - 1
+            ),
+            PlanError::IndexVariable { name, value } => {
+                write!(f, "{name}={value:?} is not an agent index (a whole number)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
