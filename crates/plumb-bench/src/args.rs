@@ -180,6 +180,18 @@ fn value<'a>(
     })
 }
 
+/// An option of a cargo feature this harness was built without: refused, with the line
+/// that turns it on.
+fn built_with(flag: &str, on: bool, feature: &str) -> Result<(), ArgsError> {
+    if on {
+        return Ok(());
+    }
+    Err(bad(
+        flag,
+        format!("this harness is built without plumb-bench's `{feature}` feature: plumb-bench = {{ version = \"…\", features = [\"{feature}\"] }} in [dev-dependencies]"),
+    ))
+}
+
 fn bad(flag: &str, why: impl ToString) -> ArgsError {
     ArgsError::BadValue {
         flag: flag.to_string(),
@@ -370,11 +382,20 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             "--sesoi" => a.sesoi = quantity(value(&mut it, arg)?, arg)?,
             "--question" => a.question = quantity(value(&mut it, arg)?, arg)?,
             "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
-            "--save" => a.save = true,
-            "--history" => a.history = Some(value(&mut it, arg)?.to_string()),
+            "--save" => {
+                built_with(arg, cfg!(feature = "history"), "history")?;
+                a.save = true
+            }
+            "--history" => {
+                built_with(arg, cfg!(feature = "history"), "history")?;
+                a.history = Some(value(&mut it, arg)?.to_string())
+            }
             "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
             "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
-            "--report" => a.report = Some(value(&mut it, arg)?.into()),
+            "--report" => {
+                built_with(arg, cfg!(feature = "html"), "html")?;
+                a.report = Some(value(&mut it, arg)?.into())
+            }
             "--help" | "-h" => return Err(ArgsError::Help),
             // Flags libtest-style runners pass that mean nothing here.
             "--nocapture" | "--show-output" | "--test" => {}
@@ -410,6 +431,21 @@ mod tests {
     /// The error as the harness prints it.
     fn err(args: &[&str]) -> String {
         p(args).unwrap_err().to_string()
+    }
+
+    /// An option of a feature left out is refused with the line that turns it on; one of
+    /// a feature built in passes.
+    #[test]
+    fn an_option_of_a_feature_left_out_says_how_to_turn_it_on() {
+        let e = built_with("--save", false, "history")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--save"), "{e}");
+        assert!(e.contains(r#"features = ["history"]"#), "{e}");
+        assert!(built_with("--report", true, "html").is_ok());
+        // The options reach the check: refused exactly when the feature is off.
+        assert_eq!(p(&["--save"]).is_ok(), cfg!(feature = "history"));
+        assert_eq!(p(&["--report", "r.html"]).is_ok(), cfg!(feature = "html"));
     }
 
     #[test]

@@ -231,6 +231,7 @@ pub(crate) fn targets(args: &Args) -> Vec<ExportTarget> {
     let given = [
         ("--export-markdown", &args.export_markdown, Format::Markdown),
         ("--export-csv", &args.export_csv, Format::Csv),
+        #[cfg(feature = "html")]
         ("--report", &args.report, Format::Html),
     ];
     for (option, path, format) in given {

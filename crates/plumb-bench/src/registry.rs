@@ -121,7 +121,7 @@ pub(crate) fn select(
         filters
             .iter()
             .map(|f| {
-                regex::Regex::new(f)
+                regex_lite::Regex::new(f)
                     .map(|r| Box::new(move |n: &str| r.is_match(n)) as Matcher)
                     .map_err(|e| BenchError::BadFilter {
                         filter: f.clone(),

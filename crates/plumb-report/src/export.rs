@@ -11,7 +11,8 @@ pub enum Format {
     Json,
     Markdown,
     Csv,
-    /// The self-contained page of `plumb report`.
+    /// The self-contained page of `plumb report` (the `html` feature).
+    #[cfg(feature = "html")]
     Html,
 }
 
@@ -21,6 +22,7 @@ impl Format {
             Format::Json => &crate::json::JsonExporter,
             Format::Markdown => &crate::markdown::MarkdownExporter,
             Format::Csv => &crate::csv_export::CsvExporter,
+            #[cfg(feature = "html")]
             Format::Html => &crate::html::HtmlExporter,
         }
     }

@@ -12,7 +12,9 @@ mod exporter;
 pub mod finding;
 #[cfg(test)]
 mod fixture;
+#[cfg(feature = "html")]
 pub mod flamegraph;
+#[cfg(feature = "html")]
 mod html;
 mod insitu_view;
 mod json;
@@ -38,6 +40,7 @@ pub use env_view::{
 };
 pub use export::Format;
 pub use exporter::Exporter;
+#[cfg(feature = "html")]
 pub use html::{
     history_page, render_html, render_html_with, standalone_charts, TrendChange, TrendPoint,
     TrendSeries,

@@ -226,13 +226,13 @@ mod tests {
             "{e}"
         );
         let nowhere = [ExportTarget::new(
-            "--report",
-            "/proc/nope/r.html".into(),
-            Format::Html,
+            "--export-csv",
+            "/proc/nope/r.csv".into(),
+            Format::Csv,
         )];
         let e = check(&nowhere).unwrap_err().to_string();
         assert!(
-            e.starts_with("--report: cannot write /proc/nope/r.html"),
+            e.starts_with("--export-csv: cannot write /proc/nope/r.csv"),
             "{e}"
         );
         // The check creates nothing and truncates nothing.
