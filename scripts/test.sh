@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 PLUMB_SKIP_LOG=$(mktemp)
 export PLUMB_SKIP_LOG
 trap 'rm -f "$PLUMB_SKIP_LOG"' EXIT
-cargo test --workspace --locked "$@"
+cargo test --workspace --locked --all-features "$@"
 # The enemy examples only exist in optimised code (dead-code elimination, branch layout).
 cargo test --release --locked -p plumb-bench --test enemies --test simulated "$@"
 skipped=$(wc -l < "$PLUMB_SKIP_LOG")

@@ -60,7 +60,7 @@ impl Location {
             #[cfg(not(feature = "postgres"))]
             Location::Postgres(_) => Err(HistoryError::Database {
                 what: "cannot open a PostgreSQL store",
-                cause: "this build has no PostgreSQL (plumb-history's `postgres` feature); keep the result file and add it with `plumb history add`".into(),
+                cause: "this plumb is built without PostgreSQL: build it with `--features postgres` (cargo install --locked --path crates/plumb-cli --features postgres), or keep the result file and add it later with `plumb history add`".into(),
             }),
         }
     }

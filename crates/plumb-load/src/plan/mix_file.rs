@@ -28,7 +28,7 @@ pub fn read_mix(
         mix.push(target(spec, dir, headers).map_err(|why| PlanError::Target {
             file: shown.clone(),
             line: spec.line,
-            why,
+            why: why.to_string(),
         })?);
     }
     let names = names(&specs);
@@ -48,17 +48,33 @@ pub fn read_mix(
     Ok((mix, settings))
 }
 
+/// Why one target of the file is refused.
+enum Refused {
+    Url(crate::http::TargetError),
+    Body(std::path::PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Url(e) => e.fmt(f),
+            Refused::Body(path, e) => {
+                write!(f, "cannot read the body file {}: {e}", path.display())
+            }
+        }
+    }
+}
+
 fn target(
     spec: &TargetSpec,
     dir: &Path,
     headers: &[(String, String)],
-) -> Result<MixTarget, String> {
-    Target::parse(&spec.url).map_err(|e| e.to_string())?;
+) -> Result<MixTarget, Refused> {
+    Target::parse(&spec.url).map_err(Refused::Url)?;
     let body = match &spec.body {
         Some(p) => {
             let path = dir.join(p);
-            std::fs::read(&path)
-                .map_err(|e| format!("cannot read the body file {}: {e}", path.display()))?
+            std::fs::read(&path).map_err(|e| Refused::Body(path, e))?
         }
         None => Vec::new(),
     };
