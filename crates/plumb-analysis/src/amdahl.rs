@@ -1,6 +1,7 @@
 //! Micro against macro: what one function's speedup can do for the whole program
 //! (Amdahl's law), next to what the whole did.
 
+use crate::Refused;
 use plumb_model::{AmdahlCase, AmdahlPrediction, Comparison, Profile};
 use plumb_stats::{amdahl_range, amdahl_speedup, share_ci, Interval};
 
@@ -50,26 +51,25 @@ pub fn predict(
     micro: Speedup,
     measured: Option<Speedup>,
     confidence: f64,
-) -> Result<AmdahlPrediction, String> {
-    let f = profile.function(function).ok_or_else(|| {
-        format!(
-            "no function {function:?} in the profile {:?} (its top functions: {})",
-            profile.name,
-            profile
+) -> Result<AmdahlPrediction, Refused> {
+    let f = profile
+        .function(function)
+        .ok_or_else(|| Refused::NoFunction {
+            function: function.to_string(),
+            profile: profile.name.clone(),
+            top: profile
                 .functions
                 .iter()
                 .take(5)
-                .map(|f| f.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })?;
+                .map(|f| f.name.clone())
+                .collect(),
+        })?;
     if !(micro.value.is_finite() && micro.value > 0.0) {
-        return Err(format!("the speedup must be above 0, not {}", micro.value));
+        return Err(Refused::Speedup(micro.value));
     }
     let share = profile.share(f.total_samples);
-    let share_interval = share_ci(f.total_samples, profile.samples, confidence)
-        .ok_or("the profile has no samples")?;
+    let share_interval =
+        share_ci(f.total_samples, profile.samples, confidence).ok_or(Refused::NoSamples)?;
     let predicted_interval = amdahl_range(share_interval, micro.range());
     let case = measured.map(|m| {
         let m = m.range();
@@ -186,6 +186,7 @@ mod tests {
         assert!((p.predicted_interval.hi - 1.66839).abs() < 1e-4, "{p:?}");
         assert!(predict("nothing", &profile(), s, None, 0.95)
             .unwrap_err()
+            .to_string()
             .contains("heavy"));
     }
 }

@@ -1,6 +1,6 @@
 //! Two result documents compared benchmark by benchmark, and how their machines differed.
 use crate::environment::BUSY_LOAD_PER_THREAD;
-use crate::load_comparison;
+use crate::{load_comparison, Refused};
 use plumb_model::finding::{
     BestCaseAgrees, DifferentFrequencyPolicy, DifferentLoad, DifferentMachine, MachineField,
     PairedByElimination,
@@ -47,7 +47,7 @@ pub fn compare_documents(
     base: Side<'_>,
     new: Side<'_>,
     how: &Judging<'_>,
-) -> Result<ComparisonDocument, String> {
+) -> Result<ComparisonDocument, Refused> {
     let mut out = ComparisonDocument::new(base.record(), new.record(), how.level, how.sesoi);
     let paired = pair(&base, &new, how.pairs, &mut out)?;
     let (base, new) = (base.doc, new.doc);
@@ -91,14 +91,12 @@ pub fn compare_documents(
 
 /// `--pair OLD=NEW` as typed, split at its first `=` (see `resplit` for names holding
 /// `=`): two benchmark names to compare with each other.
-pub fn parse_pair(s: &str) -> Result<(String, String), String> {
+pub fn parse_pair(s: &str) -> Result<(String, String), Refused> {
     match s.split_once('=') {
         Some((old, new)) if !old.is_empty() && !new.is_empty() => {
             Ok((old.to_string(), new.to_string()))
         }
-        _ => Err(format!(
-            "{s:?} is not OLD=NEW (e.g. --pair 'sleep 0.01=sleep 0.02')"
-        )),
+        _ => Err(Refused::PairNotOldNew(s.to_string())),
     }
 }
 
@@ -137,22 +135,15 @@ fn pair<'d>(
     new: &Side<'d>,
     explicit: &[(String, String)],
     out: &mut ComparisonDocument,
-) -> Result<Vec<(&'d Benchmark, &'d Benchmark)>, String> {
+) -> Result<Vec<(&'d Benchmark, &'d Benchmark)>, Refused> {
     let (b_doc, n_doc) = (base.doc, new.doc);
     refuse_duplicate_names(base)?;
     refuse_duplicate_names(new)?;
     let find = |doc: &'d ResultDocument, name: &str, side: &Side<'_>| {
-        doc.benchmark(name).ok_or_else(|| {
-            let names: Vec<String> = doc
-                .benchmarks
-                .iter()
-                .map(|b| format!("{:?}", b.name))
-                .collect();
-            format!(
-                "--pair: no benchmark {name:?} in {} (its benchmarks: {})",
-                side.path,
-                names.join(", ")
-            )
+        doc.benchmark(name).ok_or_else(|| Refused::NoSuchBenchmark {
+            name: name.to_string(),
+            path: side.path.to_string(),
+            names: doc.benchmarks.iter().map(|b| b.name.clone()).collect(),
         })
     };
     let explicit = resplit(explicit, b_doc, n_doc);
@@ -191,33 +182,20 @@ fn pair<'d>(
 /// Pairs are made by name: two benchmarks of one name in a file (hyperfine run with the
 /// same command twice) would both pair with the other file's one and get contradictory
 /// verdicts, so they are refused, with where they are.
-fn refuse_duplicate_names(side: &Side<'_>) -> Result<(), String> {
+fn refuse_duplicate_names(side: &Side<'_>) -> Result<(), Refused> {
     let names = &side.doc.benchmarks;
     for (i, b) in names.iter().enumerate() {
         if let Some(j) = names[i + 1..].iter().position(|o| o.name == b.name) {
-            return Err(format!(
-                "{} has two benchmarks named {:?} (the {} and the {} of its {}): a comparison pairs benchmarks by name and could not tell them apart; give each its own name (plumb run -n NAME, hyperfine --command-name NAME)",
-                side.path,
-                b.name,
-                ordinal(i + 1),
-                ordinal(i + j + 2),
-                names.len()
-            ));
+            return Err(Refused::DuplicateName {
+                path: side.path.to_string(),
+                name: b.name.clone(),
+                first: i + 1,
+                second: i + j + 2,
+                count: names.len(),
+            });
         }
     }
     Ok(())
-}
-
-/// 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// The names of `doc`'s benchmarks that are not among `paired`, in the document's order.

@@ -16,6 +16,7 @@ pub mod load_checks;
 mod load_compare;
 mod profile_diff;
 mod question;
+mod refused;
 mod replicates;
 mod settling;
 mod sides;
@@ -39,6 +40,7 @@ pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_M
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use question::{judge_question, question_matters};
+pub use refused::Refused;
 pub use replicates::{replicates, BATCHES};
 pub use settling::{judge_sequentially, round_log_ratios, LookPlan, Settling, SPENDING};
 pub use verdict::judge;

@@ -10,6 +10,7 @@
 //! interval within the runs (as if requests were independent) is shown for what it is.
 
 use crate::called::verdict_of;
+use crate::Refused;
 use hdrhistogram::Histogram;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
@@ -35,13 +36,15 @@ fn enough_beyond(count: u64, q: f64) -> bool {
 }
 
 /// The histograms of each run of `info` (the whole result when it was not repeated).
-fn run_histograms(info: &LoadInfo) -> Result<Vec<Histogram<u64>>, String> {
+fn run_histograms(info: &LoadInfo) -> Result<Vec<Histogram<u64>>, Refused> {
     let runs: Vec<&LatencyDistribution> = if info.runs.is_empty() {
         vec![&info.latency]
     } else {
         info.runs.iter().map(|r| &r.latency).collect()
     };
-    runs.into_iter().map(|d| d.histogram()).collect()
+    runs.into_iter()
+        .map(|d| d.histogram().map_err(Refused::Histogram))
+        .collect()
 }
 
 /// `new` against `base` as a comparison keeps it: compared, or why not.
@@ -57,7 +60,10 @@ pub fn load_comparison(
             benchmark,
             percentiles,
         },
-        Err(why) => LoadComparison::NotCompared { benchmark, why },
+        Err(why) => LoadComparison::NotCompared {
+            benchmark,
+            why: why.to_string(),
+        },
     }
 }
 
@@ -66,12 +72,12 @@ pub fn compare_load(
     new: &LoadInfo,
     confidence: Confidence,
     effect: Fraction,
-) -> Result<Vec<PercentileComparison>, String> {
+) -> Result<Vec<PercentileComparison>, Refused> {
     if base.mode != new.mode {
-        return Err(format!(
-            "one result is {} loop and the other {} loop: their latencies measure different things",
-            base.mode, new.mode
-        ));
+        return Err(Refused::LoadModes {
+            base: base.mode.to_string(),
+            new: new.mode.to_string(),
+        });
     }
     let (hb, hn) = (run_histograms(base)?, run_histograms(new)?);
     Ok(LATENCY_PERCENTILES
@@ -333,6 +339,7 @@ mod tests {
             Fraction::DEFAULT_SESOI
         )
         .unwrap_err()
+        .to_string()
         .contains("closed loop"));
     }
 }

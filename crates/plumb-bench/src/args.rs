@@ -3,6 +3,7 @@
 
 use crate::error::ArgsError;
 use plumb_counters::plan::CounterMode;
+use plumb_counters::unreadable::UnknownMode;
 use plumb_model::bench_child::{PROFILE_CHILD, REGION_TIME, SIMULATE_CHILD};
 use plumb_model::quantity::{parse_count, Confidence, Duration, Fraction};
 use std::path::PathBuf;
@@ -311,7 +312,7 @@ fn counting_option<'a>(
         "--counters" => a.counters = Some(CounterMode::Auto),
         _ if arg.starts_with("--counters=") => {
             let mode = arg["--counters=".len()..].parse();
-            a.counters = Some(mode.map_err(|e: String| bad("--counters", e))?)
+            a.counters = Some(mode.map_err(|e: UnknownMode| bad("--counters", e))?)
         }
         "--sim-budget" => a.sim_budget = time_limit(value(it, arg)?, arg)?,
         // plumb's own children (plumb_model::bench_child): the protocol's words.

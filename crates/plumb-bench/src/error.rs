@@ -57,7 +57,7 @@ pub enum BenchError {
         message: String,
     },
     /// `--counters` cannot be honoured here: the plan's reason.
-    Counters(String),
+    Counters(plumb_report::CountersRefused),
     Write {
         path: PathBuf,
         cause: String,
@@ -110,7 +110,7 @@ impl fmt::Display for BenchError {
             BenchError::Panicked { benchmark, message } => {
                 write!(f, "{benchmark}: panicked: {message}")
             }
-            BenchError::Counters(why) => f.write_str(why),
+            BenchError::Counters(why) => why.fmt(f),
             BenchError::Write { path, cause } => {
                 write!(f, "cannot write {}: {cause}", path.display())
             }

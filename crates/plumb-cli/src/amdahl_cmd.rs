@@ -13,8 +13,7 @@ pub fn run(a: AmdahlArgs) -> Result<Outcome, CliError> {
         .map(|m| speedup(m, "--macro"))
         .transpose()?;
     let p =
-        plumb_analysis::predict_amdahl(&a.function, &profile, micro, measured, a.confidence.get())
-            .map_err(CliError::msg)?;
+        plumb_analysis::predict_amdahl(&a.function, &profile, micro, measured, a.confidence.get())?;
     exit::print_stdout(&plumb_report::render_amdahl(&p))?;
     Ok(Outcome::Done)
 }

@@ -73,7 +73,7 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         doc: &new,
         path: &new_path,
     };
-    let mut cmp = compare_documents(base_side, new_side, &how).map_err(CliError::msg)?;
+    let mut cmp = compare_documents(base_side, new_side, &how)?;
     crate::compare_noise::apply(&mut cmp, &base, &new, a.history.clone())?;
     if cmp.is_empty() {
         return Err(CliError::msg(format!(

@@ -14,5 +14,5 @@ pub fn plan(mode: CountersArg, env: &Environment, budget: Duration) -> Result<Co
         CountersArg::Hardware => CounterMode::Hardware,
         CountersArg::Simulated => CounterMode::Simulated,
     };
-    counting_plan(mode, env, budget, Counted::Commands).map_err(CliError::msg)
+    counting_plan(mode, env, budget, Counted::Commands).map_err(CliError::from)
 }

@@ -28,8 +28,7 @@ pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<Outcom
         &a.stacks,
         &format!("{} → {}", before.display(), after.display()),
         "AFTER's stacks; red: a larger share than BEFORE, blue: smaller (counts normalised)",
-    )
-    .map_err(CliError::msg)?;
+    )?;
     let md = format!("## Profile difference\n\n```\n{table}```\n");
     let written = outputs.write_files(&[("diff.svg", svg), ("diff.md", md)])?;
     exit::print_stdout(&format!("{table}{}", profile_out::written_lines(&written)))?;

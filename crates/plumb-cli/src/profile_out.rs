@@ -51,8 +51,7 @@ impl Outputs {
             let subtitle = settings.map_or(String::new(), |s| {
                 format!("{} samples, {}", profile.samples, s.describe())
             });
-            let svg = plumb_report::flamegraph::svg(&profile.stacks, &profile.name, &subtitle)
-                .map_err(CliError::msg)?;
+            let svg = plumb_report::flamegraph::svg(&profile.stacks, &profile.name, &subtitle)?;
             files.push(("flamegraph.svg", svg));
         }
         files.push((REPORT, plumb_report::render_html(&[("", doc)])));

@@ -3,6 +3,7 @@
 //! KVM guest it reads a 256 MiB direct-mapped last level), so the geometry is always
 //! given, from the machine record: L1 instruction, L1 data, and the last level.
 
+use crate::unreadable::{BadTotals, NoGeometry};
 use plumb_model::{CacheLevel, Metric, MetricInfo, SimulatedCaches, SimulatedCounts, Source};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -27,23 +28,21 @@ pub struct Geometry {
 impl Geometry {
     /// From the machine record's caches: the level-1 instruction and data caches and the
     /// highest level. Says which is missing or incomplete.
-    pub fn from_caches(caches: &[CacheLevel]) -> Result<Geometry, String> {
+    pub fn from_caches(caches: &[CacheLevel]) -> Result<Geometry, NoGeometry> {
         let find = |level: u8, kinds: &[&str]| {
             caches
                 .iter()
                 .find(|c| c.level == level && kinds.contains(&c.kind.as_str()))
         };
-        let sim = |c: Option<&CacheLevel>, what: &str| -> Result<SimCache, String> {
-            let c = c.ok_or_else(|| format!("the machine record has no {what} cache"))?;
+        let sim = |c: Option<&CacheLevel>, what: &'static str| -> Result<SimCache, NoGeometry> {
+            let c = c.ok_or(NoGeometry::Missing(what))?;
             match (c.ways, c.line_size) {
                 (Some(ways), Some(line_size)) if ways > 0 && line_size.0 > 0 => Ok(SimCache {
                     size: c.size,
                     ways,
                     line_size,
                 }),
-                _ => Err(format!(
-                    "the machine record lacks the {what} cache's associativity or line size"
-                )),
+                _ => Err(NoGeometry::Incomplete(what)),
             }
         };
         let last = caches.iter().map(|c| c.level).max().unwrap_or(0);
@@ -95,38 +94,37 @@ pub struct Totals {
 
 /// Reads the totals from a cachegrind or callgrind output file's text. callgrind leaves
 /// out trailing zero totals; they are read as zeros.
-pub fn parse_totals(text: &str) -> Result<Totals, String> {
-    let line = |key: &str| {
+pub fn parse_totals(text: &str) -> Result<Totals, BadTotals> {
+    let line = |key: &'static str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key))
             .map(str::split_whitespace)
-            .ok_or_else(|| format!("no `{key}` line in cachegrind's output"))
+            .ok_or(BadTotals::NoLine(key))
     };
     let names: Vec<&str> = line("events:")?.collect();
     let mut values = line("summary:")?
         .map(|v| {
-            v.parse::<u64>()
-                .map_err(|e| format!("summary value {v:?}: {e}"))
+            v.parse::<u64>().map_err(|e| BadTotals::Value {
+                value: v.to_string(),
+                why: e.to_string(),
+            })
         })
-        .collect::<Result<Vec<u64>, String>>()?;
+        .collect::<Result<Vec<u64>, BadTotals>>()?;
     if values.len() < names.len() && text.contains("\ncreator: callgrind") {
         values.resize(names.len(), 0);
     }
     if names.len() != values.len() {
-        return Err(format!(
-            "cachegrind's output lists {} events but {} totals",
-            names.len(),
-            values.len()
-        ));
+        return Err(BadTotals::Count {
+            events: names.len(),
+            totals: values.len(),
+        });
     }
-    let get = |name: &str| {
+    let get = |name: &'static str| {
         names
             .iter()
             .position(|n| *n == name)
             .map(|i| values[i])
-            .ok_or_else(|| {
-                format!("cachegrind's output has no {name} (was cache and branch simulation on?)")
-            })
+            .ok_or(BadTotals::NoEvent(name))
     };
     Ok(Totals {
         instructions: get("Ir")?,
@@ -286,7 +284,7 @@ fn simulate_with(
     let wall = run.wall;
     let output = run.output_of_success(argv)?;
     Ok(SimRun {
-        totals: parse_totals(&output).map_err(SimError::Failed)?,
+        totals: parse_totals(&output).map_err(|e| SimError::Failed(e.to_string()))?,
         wall,
     })
 }
@@ -324,9 +322,9 @@ mod tests {
         );
         let mut no_ways = caches.clone();
         no_ways[3].ways = None;
-        assert!(Geometry::from_caches(&no_ways)
-            .unwrap_err()
-            .contains("last-level cache's associativity"));
+        let e = Geometry::from_caches(&no_ways).unwrap_err();
+        assert_eq!(e, NoGeometry::Incomplete("last-level"));
+        assert!(e.to_string().contains("last-level cache's associativity"));
         assert!(Geometry::from_caches(&caches[..2]).is_err());
     }
 
@@ -366,13 +364,23 @@ mod tests {
         );
         assert_eq!((t.indirect_branches, t.indirect_mispredicts), (0, 0));
         let short_cachegrind = "events: Ir Dr Dw\nsummary: 1 2\n";
-        assert!(parse_totals(short_cachegrind)
-            .unwrap_err()
-            .contains("3 events but 2 totals"));
+        assert_eq!(
+            parse_totals(short_cachegrind).unwrap_err(),
+            BadTotals::Count {
+                events: 3,
+                totals: 2
+            }
+        );
         let no_branches = "events: Ir Dr Dw\nsummary: 1 2 3\n";
-        assert!(parse_totals(no_branches).unwrap_err().contains("no D1mr"));
+        assert_eq!(
+            parse_totals(no_branches).unwrap_err(),
+            BadTotals::NoEvent("D1mr")
+        );
         assert!(parse_totals("events: Ir\nsummary: 1 2\n").is_err());
-        assert!(parse_totals("nothing").unwrap_err().contains("events:"));
+        assert_eq!(
+            parse_totals("nothing").unwrap_err(),
+            BadTotals::NoLine("events:")
+        );
     }
 
     /// Counts under simulation are deterministic: two runs of the same command give the

@@ -23,6 +23,7 @@ mod group;
 pub mod plan;
 mod probe;
 mod reading;
+pub mod unreadable;
 pub mod valgrind;
 
 pub use availability::{availability, why_missing};

@@ -3,6 +3,7 @@
 //! whether (and how) the rest is simulated.
 
 use crate::cachegrind::{valgrind_version, Geometry};
+use crate::unreadable::{CannotSimulate, UnknownMode};
 use plumb_model::Environment;
 use std::time::Duration;
 
@@ -18,15 +19,13 @@ pub enum CounterMode {
 }
 
 impl std::str::FromStr for CounterMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownMode;
+    fn from_str(s: &str) -> Result<Self, UnknownMode> {
         match s {
             "auto" => Ok(CounterMode::Auto),
             "hardware" => Ok(CounterMode::Hardware),
             "simulated" => Ok(CounterMode::Simulated),
-            other => Err(format!(
-                "unknown counters {other:?} (auto, hardware or simulated)"
-            )),
+            other => Err(UnknownMode(other.to_string())),
         }
     }
 }
@@ -59,7 +58,7 @@ impl SimulationPlan {
 pub struct Decision {
     pub simulation: Option<SimulationPlan>,
     /// Simulation was wanted (auto, no PMU) and is not possible here: why.
-    pub cannot_simulate: Option<String>,
+    pub cannot_simulate: Option<CannotSimulate>,
 }
 
 /// A run's counting as its front end settles it: the simulation (when it simulates) and
@@ -76,7 +75,7 @@ pub enum Refusal {
     /// `hardware` asked for, and the CPU or the hypervisor exposes no counters.
     NoHardwareCounters,
     /// `simulated` asked for, and valgrind is missing or the caches are unknown: why.
-    CannotSimulate(String),
+    CannotSimulate(CannotSimulate),
 }
 
 /// Decides `mode` against this machine. Refuses hardware counters where the PMU is
@@ -103,10 +102,9 @@ pub fn decide(mode: CounterMode, env: &Environment, budget: Duration) -> Result<
     Ok(decision)
 }
 
-fn simulation_plan(env: &Environment, budget: Duration) -> Result<SimulationPlan, String> {
-    let valgrind = valgrind_version().map_err(|e| e.to_string())?;
-    let geometry = Geometry::from_caches(&env.caches)
-        .map_err(|e| format!("{e}, so valgrind cannot be given this machine's caches"))?;
+fn simulation_plan(env: &Environment, budget: Duration) -> Result<SimulationPlan, CannotSimulate> {
+    let valgrind = valgrind_version().map_err(CannotSimulate::Valgrind)?;
+    let geometry = Geometry::from_caches(&env.caches).map_err(CannotSimulate::Caches)?;
     Ok(SimulationPlan {
         geometry,
         budget,
@@ -154,6 +152,7 @@ mod tests {
         assert!("sometimes"
             .parse::<CounterMode>()
             .unwrap_err()
+            .to_string()
             .contains("auto"));
     }
 }

@@ -148,7 +148,7 @@ pub fn merged_document(
         })
         .collect();
     let missing = plumb_analysis::load_checks::merged::agent_shares(&shares, paths)
-        .map_err(|words| CombineError::Shares { words })?;
+        .map_err(CombineError::Shares)?;
     let mut merged = first.clone();
     merged.benchmarks.clear();
     merged.invocation = invocation;

@@ -69,9 +69,7 @@ pub enum CombineError {
     },
     /// Agents' shares of one schedule that do not make one test (a different N, an
     /// index twice, a share beside a whole): the words say which.
-    Shares {
-        words: String,
-    },
+    Shares(plumb_analysis::Refused),
 }
 
 impl fmt::Display for LoadError {
@@ -118,7 +116,7 @@ impl fmt::Display for CombineError {
                 "{a} and {b} are the same result (same window, same histogram): merging it twice would double its counts"
             ),
             CombineError::Disjoint { words } => f.write_str(words),
-            CombineError::Shares { words } => f.write_str(words),
+            CombineError::Shares(refused) => refused.fmt(f),
             CombineError::NotLoad { input } => write!(
                 f,
                 "{input}: merge combines load results (plumb load); this file has other benchmarks"
@@ -153,7 +151,11 @@ impl From<CombineError> for LoadError {
     }
 }
 
-/// A histogram that does not decode (the model's error is its text).
-pub(crate) fn histogram(what: &'static str) -> impl Fn(String) -> LoadError {
-    move |cause| LoadError::Histogram { what, cause }
+/// A histogram that does not decode or combine (the model's or hdrhistogram's error, as
+/// its text: hdrhistogram's errors are not `Clone`).
+pub(crate) fn histogram<E: fmt::Display>(what: &'static str) -> impl Fn(E) -> LoadError {
+    move |cause| LoadError::Histogram {
+        what,
+        cause: cause.to_string(),
+    }
 }

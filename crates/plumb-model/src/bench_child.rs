@@ -58,11 +58,13 @@ impl BenchChild {
 }
 
 /// The region time a child wrote (whole nanoseconds), or why it cannot be read.
-pub fn read_region_time(text: &str) -> Result<Duration, String> {
+pub fn read_region_time(text: &str) -> Result<Duration, crate::Invalid> {
     text.trim()
         .parse::<u64>()
         .map(Duration::from_nanos)
-        .map_err(|_| format!("{text:?} is not a region time in whole nanoseconds"))
+        .map_err(|_| crate::Invalid::RegionTime {
+            text: text.to_string(),
+        })
 }
 
 /// The region time as the child writes it.

@@ -350,22 +350,30 @@ impl Benchmark {
 
     /// Every metric in the samples and the warm-up is declared in `metrics`, so its unit
     /// and aggregation are known (checked when a document is read).
-    pub fn check_metrics(&self) -> Result<(), String> {
+    pub fn check_metrics(&self) -> Result<(), crate::Invalid> {
         let undeclared = self
             .samples
             .metrics()
             .chain(self.warmup.metrics())
             .find(|m| !self.metrics.contains_key(m));
         if let Some(m) = undeclared {
-            return Err(format!(
-                "benchmark {:?}: metric \"{m}\" has values but is not declared in \"metrics\"",
-                self.name
-            ));
+            return Err(crate::Invalid::Undeclared {
+                benchmark: Some(self.name.clone()),
+                metric: m.to_string(),
+                simulated: false,
+            });
         }
         match &self.simulated {
-            Some(s) => s
-                .check_metrics()
-                .map_err(|e| format!("benchmark {:?}: {e}", self.name)),
+            Some(s) => s.check_metrics().map_err(|e| match e {
+                crate::Invalid::Undeclared {
+                    metric, simulated, ..
+                } => crate::Invalid::Undeclared {
+                    benchmark: Some(self.name.clone()),
+                    metric,
+                    simulated,
+                },
+                other => other,
+            }),
             None => Ok(()),
         }
     }

@@ -52,15 +52,15 @@ pub(crate) struct RawBenchmark {
 }
 
 impl TryFrom<RawBenchmark> for Benchmark {
-    type Error = String;
+    type Error = crate::Invalid;
 
-    fn try_from(r: RawBenchmark) -> Result<Benchmark, String> {
-        let other = |part: &str| {
-            Err(format!(
-                "benchmark {:?} is a {} benchmark with a {part} part",
-                r.name,
-                kind_name(r.kind)
-            ))
+    fn try_from(r: RawBenchmark) -> Result<Benchmark, crate::Invalid> {
+        let other = |part: &'static str| {
+            Err(crate::Invalid::KindPart {
+                benchmark: r.name.clone(),
+                kind: kind_name(r.kind),
+                part,
+            })
         };
         let workload = match r.kind {
             BenchmarkKind::Command if r.function.is_some() => return other("function"),

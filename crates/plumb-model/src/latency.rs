@@ -68,7 +68,7 @@ impl LatencyDistribution {
     }
 
     /// The histogram inside.
-    pub fn histogram(&self) -> Result<Histogram<u64>, String> {
+    pub fn histogram(&self) -> Result<Histogram<u64>, crate::Invalid> {
         decode_histogram(&self.hdr_base64)
     }
 }
@@ -82,13 +82,13 @@ pub fn encode_histogram(h: &Histogram<u64>) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-pub fn decode_histogram(b64: &str) -> Result<Histogram<u64>, String> {
+pub fn decode_histogram(b64: &str) -> Result<Histogram<u64>, crate::Invalid> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(b64)
-        .map_err(|e| format!("latency histogram is not base64: {e}"))?;
+        .map_err(crate::Invalid::HistogramBase64)?;
     Deserializer::new()
         .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format!("latency histogram does not decode: {e:?}"))
+        .map_err(|e| crate::Invalid::HistogramDecode(format!("{e:?}")))
 }
 
 #[cfg(test)]

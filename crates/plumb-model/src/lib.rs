@@ -17,6 +17,7 @@ pub mod finding;
 pub mod format;
 mod function_info;
 mod insitu;
+mod invalid;
 mod latency;
 mod load_info;
 mod metric;
@@ -59,6 +60,7 @@ pub use error::ModelError;
 pub use finding::Finding;
 pub use function_info::{FunctionInfo, PrecisionStop};
 pub use insitu::{InSituRegion, InSituSettings};
+pub use invalid::Invalid;
 pub use latency::{decode_histogram, encode_histogram, value_at_percentile, LATENCY_PERCENTILES};
 pub use load_info::{
     ConnectionSetup, LatencyDistribution, LoadInfo, LoadRun, MeasuredWindow, SlotWaits, TimelineRow,

@@ -2,7 +2,7 @@
 //! per sample: a producer appends numbers to vectors (no allocation per sample once they
 //! are reserved), a consumer takes one metric's values as a slice.
 
-use crate::Metric;
+use crate::{Invalid, Metric};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -64,8 +64,8 @@ impl From<Samples> for SamplesRepr {
 }
 
 impl TryFrom<SamplesRepr> for Samples {
-    type Error = String;
-    fn try_from(r: SamplesRepr) -> Result<Self, String> {
+    type Error = Invalid;
+    fn try_from(r: SamplesRepr) -> Result<Self, Invalid> {
         Samples::from_columns(r.count, r.iterations, r.values, r.exits)
     }
 }
@@ -77,20 +77,22 @@ impl Samples {
         iterations: Vec<u64>,
         values: BTreeMap<Metric, Vec<u64>>,
         exits: Vec<Exit>,
-    ) -> Result<Samples, String> {
+    ) -> Result<Samples, Invalid> {
         let check = |what: &str, n: usize| {
             if n == count {
                 Ok(())
             } else {
-                Err(format!(
-                    "samples: {what} has {n} values for {count} samples"
-                ))
+                Err(Invalid::ColumnLength {
+                    column: what.to_string(),
+                    values: n,
+                    count,
+                })
             }
         };
         if !iterations.is_empty() {
             check("\"iterations\"", iterations.len())?;
             if iterations.contains(&0) {
-                return Err("samples: a sample of 0 iterations".into());
+                return Err(Invalid::ZeroIterations);
             }
         }
         for (m, v) in &values {
@@ -100,7 +102,7 @@ impl Samples {
             check("\"exits\"", exits.len())?;
         }
         if count > 0 && values.is_empty() {
-            return Err(format!("samples: {count} samples with no metric's values"));
+            return Err(Invalid::NoValues { count });
         }
         Ok(Samples {
             count,
@@ -162,16 +164,16 @@ impl Samples {
 
     /// Appends `other`'s samples (another launch of the same benchmark): the same metrics,
     /// and exits on both sides or on neither.
-    pub fn append(&mut self, other: &Samples) -> Result<(), String> {
+    pub fn append(&mut self, other: &Samples) -> Result<(), Invalid> {
         if self.count == 0 && self.values.is_empty() {
             *self = other.clone();
             return Ok(());
         }
         if !self.values.keys().eq(other.values.keys()) {
-            return Err("the samples to join measure different metrics".into());
+            return Err(Invalid::JoinMetrics);
         }
         if self.exits.is_empty() != other.exits.is_empty() && other.count > 0 {
-            return Err("only one side of the samples to join records exits".into());
+            return Err(Invalid::JoinExits);
         }
         for (m, v) in &mut self.values {
             v.extend_from_slice(&other.values[m]);

@@ -71,15 +71,17 @@ impl SimulatedCounts {
     }
 
     /// Every metric in the samples is declared in `metrics`.
-    pub fn check_metrics(&self) -> Result<(), String> {
+    pub fn check_metrics(&self) -> Result<(), crate::Invalid> {
         match self
             .samples
             .metrics()
             .find(|m| !self.metrics.contains_key(m))
         {
-            Some(m) => Err(format!(
-                "simulated metric \"{m}\" has values but is not declared in \"metrics\""
-            )),
+            Some(m) => Err(crate::Invalid::Undeclared {
+                benchmark: None,
+                metric: m.to_string(),
+                simulated: true,
+            }),
             None => Ok(()),
         }
     }
@@ -104,6 +106,6 @@ mod tests {
         assert!(s.check_metrics().is_ok());
         s.samples = Samples::default();
         s.samples.push(1, &[(Metric::DataReads, 1)]);
-        assert!(s.check_metrics().unwrap_err().contains("data-reads"));
+        assert!(s.check_metrics().unwrap_err().to_string().contains("data-reads"));
     }
 }

@@ -22,8 +22,11 @@ pub fn counting_plan(
     env: &Environment,
     budget: Duration,
     counted: Counted,
-) -> Result<Counting, String> {
-    let decision = decide(mode, env, budget).map_err(|r| refusal_text(&r, env))?;
+) -> Result<Counting, CountersRefused> {
+    let decision = decide(mode, env, budget).map_err(|refusal| CountersRefused {
+        hardware: hardware_counters(env),
+        refusal,
+    })?;
     let described = decision.simulation.as_ref().map(|s| match counted {
         Counted::Commands => simulation_summary(
             &s.tool(),
@@ -40,7 +43,11 @@ pub fn counting_plan(
         env,
         mode == CounterMode::Simulated,
         described.as_deref(),
-        decision.cannot_simulate.as_deref(),
+        decision
+            .cannot_simulate
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
     );
     Ok(Counting {
         simulation: decision.simulation,
@@ -48,15 +55,37 @@ pub fn counting_plan(
     })
 }
 
+/// A refused mode (plumb-counters' `Refusal`), with how the hardware counters stand on
+/// this machine: said as why, and the mode that works here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CountersRefused {
+    pub refusal: Refusal,
+    /// `hardware_counters`' words for this machine.
+    pub hardware: String,
+}
+
+impl std::fmt::Display for CountersRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.refusal {
+            Refusal::NoHardwareCounters => write!(
+                f,
+                "--counters=hardware: hardware counters are {}; --counters=simulated (or auto) simulates them with valgrind",
+                self.hardware
+            ),
+            Refusal::CannotSimulate(why) => write!(f, "--counters=simulated: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for CountersRefused {}
+
 /// A refused mode: why, and the mode that works here.
 pub fn refusal_text(r: &Refusal, env: &Environment) -> String {
-    match r {
-        Refusal::NoHardwareCounters => format!(
-            "--counters=hardware: hardware counters are {}; --counters=simulated (or auto) simulates them with valgrind",
-            hardware_counters(env)
-        ),
-        Refusal::CannotSimulate(why) => format!("--counters=simulated: {why}"),
+    CountersRefused {
+        refusal: r.clone(),
+        hardware: hardware_counters(env),
     }
+    .to_string()
 }
 
 #[cfg(test)]
@@ -86,8 +115,9 @@ mod tests {
             Counted::Commands,
         )
         .unwrap_err();
+        assert_eq!(e.refusal, Refusal::NoHardwareCounters);
         assert_eq!(
-            e,
+            e.to_string(),
             "--counters=hardware: hardware counters are not available: the CPU or the hypervisor exposes none (cycles: No such file or directory (os error 2)); --counters=simulated (or auto) simulates them with valgrind"
         );
         let e = counting_plan(
@@ -96,7 +126,8 @@ mod tests {
             Duration::from_secs(1),
             Counted::Routines,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("--counters=simulated: "), "{e}");
     }
 }

@@ -3,9 +3,33 @@
 use inferno::differential;
 use inferno::flamegraph::{self, Options};
 use plumb_model::FoldedStack;
+use std::fmt;
+
+/// Why no flame graph was drawn.
+#[derive(Debug)]
+pub enum FlameError {
+    /// The profile has no stacks.
+    NoStacks,
+    /// inferno could not take the two profiles' difference.
+    Differential(std::io::Error),
+    /// inferno could not draw.
+    Drawing(std::io::Error),
+}
+
+impl fmt::Display for FlameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FlameError::NoStacks => f.write_str("no stacks to draw a flame graph of"),
+            FlameError::Differential(e) => write!(f, "differential stacks: {e}"),
+            FlameError::Drawing(e) => write!(f, "drawing the flame graph: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FlameError {}
 
 /// One profile's flame graph.
-pub fn svg(stacks: &[FoldedStack], title: &str, subtitle: &str) -> Result<String, String> {
+pub fn svg(stacks: &[FoldedStack], title: &str, subtitle: &str) -> Result<String, FlameError> {
     draw(&mut titled(title, subtitle), &FoldedStack::text(stacks))
 }
 
@@ -25,7 +49,7 @@ pub fn differential_svg(
     after: &[FoldedStack],
     title: &str,
     subtitle: &str,
-) -> Result<String, String> {
+) -> Result<String, FlameError> {
     let mut diff = Vec::new();
     let options = differential::Options {
         normalize: true,
@@ -37,20 +61,19 @@ pub fn differential_svg(
         FoldedStack::text(after).as_bytes(),
         &mut diff,
     )
-    .map_err(|e| format!("differential stacks: {e}"))?;
+    .map_err(FlameError::Differential)?;
     draw(
         &mut titled(title, subtitle),
         &String::from_utf8_lossy(&diff),
     )
 }
 
-fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, String> {
+fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, FlameError> {
     let mut svg = Vec::new();
     if folded_text.trim().is_empty() {
-        return Err("no stacks to draw a flame graph of".to_string());
+        return Err(FlameError::NoStacks);
     }
-    flamegraph::from_lines(options, folded_text.lines(), &mut svg)
-        .map_err(|e| format!("drawing the flame graph: {e}"))?;
+    flamegraph::from_lines(options, folded_text.lines(), &mut svg).map_err(FlameError::Drawing)?;
     Ok(String::from_utf8_lossy(&svg).into_owned())
 }
 

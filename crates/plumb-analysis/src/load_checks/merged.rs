@@ -1,6 +1,7 @@
 //! The checks of agents' load results merged into one: their measured windows must
 //! overlap (or the summed rate was never offered), and their schedules and targets
 //! should be the same.
+use crate::Refused;
 use plumb_model::finding::{AgentWindow, DifferentSchedules, DisjointWindows};
 use plumb_model::{AgentShare, Diagnostic, MeasuredWindow, Severity};
 
@@ -83,35 +84,32 @@ pub fn targets(targets: &[String]) -> Option<Diagnostic> {
 pub fn agent_shares(
     shares: &[Option<AgentShare>],
     names: &[String],
-) -> Result<Option<Diagnostic>, String> {
+) -> Result<Option<Diagnostic>, Refused> {
     let Some(first) = shares.iter().flatten().next() else {
         return Ok(None);
     };
     if let Some(i) = shares.iter().position(Option::is_none) {
-        return Err(format!(
-            "{} is not a share of a schedule (--agents) while the others are: merge results of one kind",
-            label(names, i)
-        ));
+        return Err(Refused::NotAShare {
+            input: label(names, i),
+        });
     }
     let shares: Vec<AgentShare> = shares.iter().flatten().copied().collect();
     if let Some(i) = shares.iter().position(|s| s.count != first.count) {
-        return Err(format!(
-            "{} is a share of {} agents, {} of {}: the agents of one test share one --agents",
-            label(names, i),
-            shares[i].count,
-            label(names, 0),
-            first.count
-        ));
+        return Err(Refused::ShareCounts {
+            input: label(names, i),
+            count: shares[i].count,
+            first_input: label(names, 0),
+            first_count: first.count,
+        });
     }
     for (i, s) in shares.iter().enumerate() {
         if let Some(j) = shares[..i].iter().position(|t| t.index == s.index) {
-            return Err(format!(
-                "{} and {} are both agent {} of {}: each index is one agent's",
-                label(names, j),
-                label(names, i),
-                s.index,
-                s.count
-            ));
+            return Err(Refused::SameShare {
+                first: label(names, j),
+                second: label(names, i),
+                index: s.index,
+                count: s.count,
+            });
         }
     }
     let missing: Vec<u32> = (0..first.count)
@@ -181,7 +179,8 @@ mod tests {
                 missing: vec![1, 2]
             })
         );
-        let refused = |shares: &[Option<AgentShare>]| agent_shares(shares, &names).unwrap_err();
+        let refused =
+            |shares: &[Option<AgentShare>]| agent_shares(shares, &names).unwrap_err().to_string();
         assert!(refused(&[share(2, 0), None]).contains("b.json is not a share"));
         assert!(refused(&[share(2, 0), share(3, 1)])
             .contains("b.json is a share of 3 agents, a.json of 2"));

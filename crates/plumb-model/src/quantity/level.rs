@@ -178,15 +178,11 @@ mod tests {
         assert_eq!(Fraction::new(0.02).unwrap().to_string(), "2%");
     }
 
-    fn c(s: &str) -> Result<f64, String> {
-        s.parse::<Confidence>()
-            .map(|c| c.get())
-            .map_err(|e| e.to_string())
+    fn c(s: &str) -> Result<f64, QuantityError> {
+        s.parse::<Confidence>().map(|c| c.get())
     }
-    fn f(s: &str) -> Result<f64, String> {
-        s.parse::<Fraction>()
-            .map(|c| c.get())
-            .map_err(|e| e.to_string())
+    fn f(s: &str) -> Result<f64, QuantityError> {
+        s.parse::<Fraction>().map(|c| c.get())
     }
 
     #[test]
@@ -202,7 +198,7 @@ mod tests {
     #[test]
     fn levels_outside_half_to_one_are_refused_with_an_example() {
         for bad in ["0.3", "1", "100%", "100", "30%", "x", "", "-99"] {
-            let e = c(bad).unwrap_err();
+            let e = c(bad).unwrap_err().to_string();
             assert!(e.contains("99.9%"), "{bad}: {e}");
         }
     }
@@ -213,12 +209,12 @@ mod tests {
         assert_eq!(f("0.02").unwrap(), 0.02);
         assert_eq!(f("0.5%").unwrap(), 0.005);
         assert_eq!(
-            f("2").unwrap_err(),
+            f("2").unwrap_err().to_string(),
             "`2` is ambiguous: write a percentage with % (e.g. 2%)"
         );
-        assert!(f("0").unwrap_err().contains("above 0%"));
+        assert!(f("0").unwrap_err().to_string().contains("above 0%"));
         assert!(f("100%").is_err());
-        assert!(f("abc").unwrap_err().contains("2%, 0.02"));
+        assert!(f("abc").unwrap_err().to_string().contains("2%, 0.02"));
     }
 
     #[test]

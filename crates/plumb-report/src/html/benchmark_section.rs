@@ -103,7 +103,7 @@ fn load_spectrum(name: &str, l: &LoadInfo) -> String {
     if let Some(late) = &l.send_lateness {
         series.push(("the generator's send lateness", late));
     }
-    let decoded: Result<Vec<_>, String> = series
+    let decoded: Result<Vec<_>, plumb_model::Invalid> = series
         .iter()
         .map(|(label, d)| d.histogram().map(|h| (*label, h)))
         .collect();
@@ -119,7 +119,7 @@ fn load_spectrum(name: &str, l: &LoadInfo) -> String {
         Ok(_) => "<p class=\"muted\">No request was answered: no spectrum to draw.</p>".into(),
         Err(e) => format!(
             "<p class=\"error\">The histograms in this result do not decode ({}): no spectrum.</p>",
-            escape(&e)
+            escape(&e.to_string())
         ),
     }
 }
