@@ -303,6 +303,34 @@ impl Args {
 }
 
 /// The options of counting and simulation; false when `arg` is none of them.
+/// The options that say where the result goes (files, the history store); whether `arg`
+/// was one.
+fn output_option<'a>(
+    a: &mut Args,
+    arg: &str,
+    it: &mut impl Iterator<Item = &'a String>,
+) -> Result<bool, ArgsError> {
+    match arg {
+        "--export-json" => a.export_json = Some(value(it, arg)?.into()),
+        "--save" => {
+            built_with(arg, cfg!(feature = "history"), "history")?;
+            a.save = true
+        }
+        "--history" => {
+            built_with(arg, cfg!(feature = "history"), "history")?;
+            a.history = Some(value(it, arg)?.to_string())
+        }
+        "--export-markdown" => a.export_markdown = Some(value(it, arg)?.into()),
+        "--export-csv" => a.export_csv = Some(value(it, arg)?.into()),
+        "--report" => {
+            built_with(arg, cfg!(feature = "html"), "html")?;
+            a.report = Some(value(it, arg)?.into())
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 fn counting_option<'a>(
     a: &mut Args,
     arg: &str,
@@ -340,6 +368,7 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             "--subtract-overhead" => a.subtract_overhead = true,
             "--delta" => a.delta = true,
             counting if counting_option(&mut a, counting, &mut it)? => {}
+            output if output_option(&mut a, output, &mut it)? => {}
             "--quick" => {
                 a.measure_time = Duration::from_millis(2);
                 a.target_error = None;
@@ -382,21 +411,6 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
             "--confidence" => a.confidence = quantity(value(&mut it, arg)?, arg)?,
             "--sesoi" => a.sesoi = quantity(value(&mut it, arg)?, arg)?,
             "--question" => a.question = quantity(value(&mut it, arg)?, arg)?,
-            "--export-json" => a.export_json = Some(value(&mut it, arg)?.into()),
-            "--save" => {
-                built_with(arg, cfg!(feature = "history"), "history")?;
-                a.save = true
-            }
-            "--history" => {
-                built_with(arg, cfg!(feature = "history"), "history")?;
-                a.history = Some(value(&mut it, arg)?.to_string())
-            }
-            "--export-markdown" => a.export_markdown = Some(value(&mut it, arg)?.into()),
-            "--export-csv" => a.export_csv = Some(value(&mut it, arg)?.into()),
-            "--report" => {
-                built_with(arg, cfg!(feature = "html"), "html")?;
-                a.report = Some(value(&mut it, arg)?.into())
-            }
             "--help" | "-h" => return Err(ArgsError::Help),
             // Flags libtest-style runners pass that mean nothing here.
             "--nocapture" | "--show-output" | "--test" => {}

@@ -195,7 +195,7 @@ impl<'a> Harness<'a> {
         };
         StopOnSignals::install(second).map_err(|cause| BenchError::System {
             what: "cannot catch Ctrl-C".into(),
-            cause,
+            cause: cause.to_string(),
         })
     }
 

@@ -55,7 +55,7 @@ pub fn merged(
                     )),
                 }
             }
-            Err(why) => missing.push((p.index(), why)),
+            Err(why) => missing.push((p.index(), why.to_string())),
         }
     }
     if docs.is_empty() {
@@ -91,20 +91,43 @@ pub fn merged(
     Ok((doc, text))
 }
 
-/// An agent's result document, or why it has none.
-fn document_of(p: &Part, count: u32, start_at: Timestamp) -> Result<ResultDocument, String> {
-    if let Some(why) = p
-        .lost
-        .as_ref()
-        .map(|l| format!("lost: {l}"))
-        .or_else(|| p.failed.clone())
-    {
-        return Err(why);
+/// Why an agent's share has no result document to merge.
+enum NoPart {
+    Lost(String),
+    Failed(String),
+    NoResult,
+    NotUtf8,
+    Unreadable(plumb_model::ModelError),
+    NotThisTest { index: u32, count: u32 },
+}
+
+impl std::fmt::Display for NoPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoPart::Lost(l) => write!(f, "lost: {l}"),
+            NoPart::Failed(why) => f.write_str(why),
+            NoPart::NoResult => f.write_str("no result"),
+            NoPart::NotUtf8 => f.write_str("its result is not UTF-8"),
+            NoPart::Unreadable(e) => write!(f, "its result does not read: {e}"),
+            NoPart::NotThisTest { index, count } => write!(
+                f,
+                "its result is not agent {index} of {count}'s share of this test"
+            ),
+        }
     }
-    let bytes = p.result.as_ref().ok_or("no result")?;
-    let text = std::str::from_utf8(bytes).map_err(|_| "its result is not UTF-8".to_string())?;
-    let doc =
-        ResultDocument::from_json(text).map_err(|e| format!("its result does not read: {e}"))?;
+}
+
+/// An agent's result document, or why it has none.
+fn document_of(p: &Part, count: u32, start_at: Timestamp) -> Result<ResultDocument, NoPart> {
+    if let Some(l) = &p.lost {
+        return Err(NoPart::Lost(l.to_string()));
+    }
+    if let Some(why) = &p.failed {
+        return Err(NoPart::Failed(why.clone()));
+    }
+    let bytes = p.result.as_ref().ok_or(NoPart::NoResult)?;
+    let text = std::str::from_utf8(bytes).map_err(|_| NoPart::NotUtf8)?;
+    let doc = ResultDocument::from_json(text).map_err(NoPart::Unreadable)?;
     // The result must be of this test: this agent's share of N, started at the start
     // given (a result kept from another run, sent by mistake, is refused).
     let (share, start) = match &doc.settings.producer {
@@ -113,10 +136,10 @@ fn document_of(p: &Part, count: u32, start_at: Timestamp) -> Result<ResultDocume
     };
     match share {
         Some(s) if s.index == p.index() && s.count == count && start == Some(start_at) => Ok(doc),
-        _ => Err(format!(
-            "its result is not agent {} of {count}'s share of this test",
-            p.index()
-        )),
+        _ => Err(NoPart::NotThisTest {
+            index: p.index(),
+            count,
+        }),
     }
 }
 

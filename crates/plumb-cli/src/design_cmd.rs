@@ -87,20 +87,21 @@ pub fn read_workload(file: &Path, dir: Option<&Path>) -> Result<WorkloadFile, Cl
             .map(|n| (format!("benchmarks.{n:?}."), workload.for_benchmark(n))),
     );
     for (scope, d) in designs {
-        too_big_for_disk(&d, disk, &dir).map_err(|e| {
-            CliError::msg(format!(
+        if let Some(e) = too_big_for_disk(&d, disk, &dir) {
+            return Err(CliError::msg(format!(
                 "workload file {}: `{scope}working_set` {e}",
                 file.display()
-            ))
-        })?;
+            )));
+        }
     }
     Ok(workload)
 }
 
-fn too_big_for_disk(d: &Design, disk: ByteSize, dir: &Path) -> Result<(), String> {
+/// Why the design's working set cannot be stored here, when it cannot.
+fn too_big_for_disk(d: &Design, disk: ByteSize, dir: &Path) -> Option<String> {
     match d.working_set_bytes() {
         Some((ws, estimated)) if ws > disk => {
-            Err(format!(
+            Some(format!(
             "{}{} is larger than the whole filesystem holding {} ({}): it cannot be stored here",
             plumb_model::format::bytes(ws),
             if estimated { " (records × record size)" } else { "" },
@@ -108,7 +109,7 @@ fn too_big_for_disk(d: &Design, disk: ByteSize, dir: &Path) -> Result<(), String
             plumb_model::format::bytes(disk)
         ))
         }
-        _ => Ok(()),
+        _ => None,
     }
 }
 

@@ -15,7 +15,7 @@ pub struct Session {
 }
 
 pub fn stop_on_signals() -> Result<Session, CliError> {
-    let signals = StopOnSignals::install(SecondSignal::Same).map_err(CliError::msg)?;
+    let signals = StopOnSignals::install(SecondSignal::Same)?;
     Ok(Session {
         stop: Arc::clone(&signals.stop),
         signals,

@@ -37,7 +37,7 @@ pub fn simulate_commands(
             let result = if timed_complete {
                 simulate_one(plan, sim, m, &mut slowdown, progress, stop)
             } else {
-                Err("not simulated: the timed runs did not complete".into())
+                Err(NotSimulated::TimedRunsIncomplete)
             };
             match result {
                 Ok((operations, run)) => {
@@ -45,11 +45,62 @@ pub fn simulate_commands(
                     values.push((Metric::WallTime, run.wall.as_nanos() as u64));
                     counts.samples.push(operations, &values);
                 }
-                Err(why) => counts.not_simulated = Some(why),
+                Err(why) => counts.not_simulated = Some(why.to_string()),
             }
             counts
         })
         .collect()
+}
+
+/// Why a command has no simulated counts, as its result says it.
+#[derive(Debug)]
+enum NotSimulated {
+    TimedRunsIncomplete,
+    Interrupted,
+    InvalidCommand,
+    NoTimedRun,
+    /// The estimate (the slowdown times the timed run, plus start-up) is over the budget.
+    OverBudget {
+        estimate: Duration,
+        slowdown: f64,
+        timed: Duration,
+        budget: Duration,
+    },
+    Failed(cachegrind::SimError),
+}
+
+impl std::fmt::Display for NotSimulated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use plumb_model::format::time;
+        match self {
+            NotSimulated::TimedRunsIncomplete => {
+                f.write_str("not simulated: the timed runs did not complete")
+            }
+            NotSimulated::Interrupted => {
+                f.write_str("not simulated: interrupted before its simulation")
+            }
+            NotSimulated::InvalidCommand => {
+                f.write_str("not simulated: its command line is not valid")
+            }
+            NotSimulated::NoTimedRun => {
+                f.write_str("not simulated: no timed run to estimate the simulation from")
+            }
+            NotSimulated::OverBudget {
+                estimate,
+                slowdown,
+                timed,
+                budget,
+            } => write!(
+                f,
+                "not simulated: it would take about {} ({slowdown:.0}× its timed run of {}, plus valgrind's start-up), over the budget of {} (--sim-budget)",
+                time(*estimate),
+                time(*timed),
+                // A setting: as the user writes it (`30s`).
+                plumb_model::quantity::Duration::from(*budget)
+            ),
+            NotSimulated::Failed(e) => f.write_str(&e.not_simulated()),
+        }
+    }
 }
 
 fn simulate_one(
@@ -59,15 +110,15 @@ fn simulate_one(
     slowdown: &mut f64,
     progress: &mut dyn Progress,
     stop: &AtomicBool,
-) -> Result<(u64, cachegrind::SimRun), String> {
+) -> Result<(u64, cachegrind::SimRun), NotSimulated> {
     if stop.load(Ordering::Relaxed) {
-        return Err("not simulated: interrupted before its simulation".into());
+        return Err(NotSimulated::Interrupted);
     }
     let (Ok(argv), Ok(operations)) = (plan.argv(&m.spec), RunPlan::operations(&m.spec)) else {
-        return Err("not simulated: its command line is not valid".into());
+        return Err(NotSimulated::InvalidCommand);
     };
     if m.samples.is_empty() {
-        return Err("not simulated: no timed run to estimate the simulation from".into());
+        return Err(NotSimulated::NoTimedRun);
     }
     let timed = m
         .samples
@@ -77,13 +128,12 @@ fn simulate_one(
     let timed = timed.div_u64(m.samples.len() as u64).to_std();
     let estimate = VALGRIND_STARTUP + timed.mul_f64(*slowdown);
     if estimate > sim.budget {
-        return Err(format!(
-            "not simulated: it would take about {} ({slowdown:.0}× its timed run of {}, plus valgrind's start-up), over the budget of {} (--sim-budget)",
-            plumb_model::format::time(estimate),
-            plumb_model::format::time(timed),
-            // A setting: as the user writes it (`30s`).
-            plumb_model::quantity::Duration::from(sim.budget)
-        ));
+        return Err(NotSimulated::OverBudget {
+            estimate,
+            slowdown: *slowdown,
+            timed,
+            budget: sim.budget,
+        });
     }
     progress.simulating(&m.spec.name, estimate);
     match cachegrind::simulate(&argv, &sim.geometry, sim.budget, stop) {
@@ -96,7 +146,7 @@ fn simulate_one(
             }
             Ok((operations, run))
         }
-        Err(e) => Err(e.not_simulated()),
+        Err(e) => Err(NotSimulated::Failed(e)),
     }
 }
 

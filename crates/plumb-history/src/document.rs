@@ -1,5 +1,6 @@
 //! A result document as the store keeps it: its JSON, deflated (raw samples and load
 //! histograms compress about tenfold), so a history of years stays small.
+use crate::HistoryError;
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
@@ -22,11 +23,11 @@ pub(crate) fn compress(json: &str) -> Vec<u8> {
 }
 
 /// The JSON back; an error names what is wrong with the bytes.
-pub(crate) fn decompress(bytes: &[u8]) -> Result<String, String> {
+pub(crate) fn decompress(bytes: &[u8]) -> Result<String, HistoryError> {
     let mut out = String::new();
     ZlibDecoder::new(bytes)
         .read_to_string(&mut out)
-        .map_err(|e| format!("a kept result cannot be inflated: {e}"))?;
+        .map_err(|e| HistoryError::Document(format!("a kept result cannot be inflated: {e}")))?;
     Ok(out)
 }
 

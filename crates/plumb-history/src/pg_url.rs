@@ -32,10 +32,27 @@ pub struct StoreUrl {
     pub shown: String,
 }
 
+/// An `sslmode` libpq does not have (the URL shown without its password).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownSslMode {
+    pub shown: String,
+    pub mode: String,
+}
+
+impl std::fmt::Display for UnknownSslMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: sslmode={} is not one of disable, prefer, require, verify-ca, verify-full",
+            self.shown, self.mode
+        )
+    }
+}
+
 impl StoreUrl {
     /// Reads `url` (postgres:// or postgresql://); an error says what is wrong without
     /// showing the password.
-    pub fn parse(url: &str) -> Result<StoreUrl, String> {
+    pub fn parse(url: &str) -> Result<StoreUrl, UnknownSslMode> {
         let shown = redacted(url);
         let (base, query) = split_query(url);
         let query = query.unwrap_or("");
@@ -53,9 +70,10 @@ impl StoreUrl {
                         "verify-ca" => TlsMode::VerifyCa,
                         "verify-full" => TlsMode::VerifyFull,
                         other => {
-                            return Err(format!(
-                                "{shown}: sslmode={other} is not one of disable, prefer, require, verify-ca, verify-full"
-                            ))
+                            return Err(UnknownSslMode {
+                                shown,
+                                mode: other.to_string(),
+                            })
                         }
                     }
                 }
@@ -210,7 +228,9 @@ mod tests {
         let u = StoreUrl::parse("postgres://u:pa?ss@db/h?sslmode=disable").unwrap();
         assert_eq!(u.tls, TlsMode::Disable);
         assert_eq!(u.driver, "postgres://u:pa?ss@db/h?sslmode=disable");
-        let e = StoreUrl::parse("postgres://u:hunter2@db/h?sslmode=sometimes").unwrap_err();
+        let e = StoreUrl::parse("postgres://u:hunter2@db/h?sslmode=sometimes")
+            .unwrap_err()
+            .to_string();
         assert!(
             !e.contains("hunter2") && e.contains("sslmode=sometimes"),
             "{e}"

@@ -292,7 +292,7 @@ impl HistoryStore for SqliteStore {
                 |r| r.get(0),
             )
             .map_err(db("cannot read a kept result"))?;
-        let json = decompress(&bytes).map_err(HistoryError::Document)?;
+        let json = decompress(&bytes)?;
         ResultDocument::from_json(&json).map_err(|e| HistoryError::Document(e.to_string()))
     }
 

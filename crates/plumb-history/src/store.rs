@@ -93,7 +93,7 @@ pub(crate) fn confirmation_from(
     (recorded, base_sha, new_sha, verdict, culprit): (&str, String, String, String, Option<String>),
     document: &[u8],
 ) -> Result<Confirmation, HistoryError> {
-    let json = crate::document::decompress(document).map_err(HistoryError::Document)?;
+    let json = crate::document::decompress(document)?;
     Ok(Confirmation {
         series,
         run,

@@ -250,10 +250,10 @@ fn read_combination<'v>(
 }
 
 /// A number asv wrote, or why it is not a measurement.
-fn measurement(x: &Value) -> Result<f64, String> {
+fn measurement(x: &Value) -> Result<f64, ImportError> {
     x.as_f64()
         .filter(|v| v.is_finite() && *v >= 0.0)
-        .ok_or_else(|| format!("{x} is not a measurement"))
+        .ok_or_else(|| ImportError::from(format!("{x} is not a measurement")))
 }
 
 fn fill_samples(
@@ -261,7 +261,7 @@ fn fill_samples(
     k: &Kind,
     samples: &Value,
     number: Option<&Value>,
-) -> Result<(), String> {
+) -> Result<(), ImportError> {
     let number = number.and_then(Value::as_u64).unwrap_or(1);
     if number == 0 {
         return Err("stats_number is 0: no calls a sample".into());
@@ -283,7 +283,7 @@ fn fill_summary<'v>(
     k: &Kind,
     result: &Value,
     at: &dyn Fn(&str) -> Option<&'v Value>,
-) -> Result<(), String> {
+) -> Result<(), ImportError> {
     let median = measurement(result)? * k.scale;
     let bound = |key: &str| {
         at(key)

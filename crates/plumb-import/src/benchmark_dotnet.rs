@@ -63,7 +63,7 @@ fn name(e: &Value) -> Option<String> {
 }
 
 /// The `Workload` `Result` measurements as samples, grouped by launch.
-fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), String> {
+fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), ImportError> {
     let Some(all) = e["Measurements"].as_array() else {
         return statistics(b, &e["Statistics"]);
     };
@@ -77,10 +77,10 @@ fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), String> {
             .as_f64()
             .filter(|t| t.is_finite() && *t >= 0.0);
         let (Some(ops), Some(ns)) = (ops, ns) else {
-            return Err(format!(
+            return Err(ImportError::from(format!(
                 "Measurements[{i}]: Operations {} and Nanoseconds {} are not a measurement",
                 m["Operations"], m["Nanoseconds"]
-            ));
+            )));
         };
         let launch = m["LaunchIndex"].as_u64().unwrap_or(1);
         match launches.last_mut() {
@@ -107,7 +107,7 @@ fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), String> {
 }
 
 /// A brief export's `Statistics`, in nanoseconds per operation, as the summary.
-fn statistics(b: &mut Benchmark, st: &Value) -> Result<(), String> {
+fn statistics(b: &mut Benchmark, st: &Value) -> Result<(), ImportError> {
     if st.is_null() {
         return Err(
             "no measurements and no statistics: the benchmark failed in BenchmarkDotNet".into(),

@@ -61,20 +61,22 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
     Ok((doc, notes))
 }
 
-fn benchmark(name: &str, measures: &Value) -> Result<Benchmark, String> {
+fn benchmark(name: &str, measures: &Value) -> Result<Benchmark, ImportError> {
     let mut b = Benchmark::new(name, BenchmarkKind::Function);
     for (slug, m) in measures.as_object().into_iter().flatten() {
-        let figure = |key: &str| -> Result<Option<f64>, String> {
+        let figure = |key: &str| -> Result<Option<f64>, ImportError> {
             match &m[key] {
                 Value::Null => Ok(None),
                 x => x
                     .as_f64()
                     .filter(|x| x.is_finite() && *x >= 0.0)
                     .map(Some)
-                    .ok_or(format!("{slug}: {key} {x} is not a measurement")),
+                    .ok_or(ImportError::from(format!(
+                        "{slug}: {key} {x} is not a measurement"
+                    ))),
             }
         };
-        let value = figure("value")?.ok_or(format!("{slug}: no value"))?;
+        let value = figure("value")?.ok_or(ImportError::from(format!("{slug}: no value")))?;
         let interval = match (figure("lower_value")?, figure("upper_value")?) {
             (Some(lo), Some(hi)) => Some(ReportedInterval {
                 of: ReportedStatistic::Unknown,

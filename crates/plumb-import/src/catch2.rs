@@ -112,7 +112,7 @@ fn fill(p: &mut Pending, element: &[u8], e: &BytesStart<'_>) {
 }
 
 /// The benchmark a `BenchmarkResults` describes, and whether its figures could be read.
-fn benchmark(p: &Pending) -> (Benchmark, Result<(), String>) {
+fn benchmark(p: &Pending) -> (Benchmark, Result<(), ImportError>) {
     let mut b = Benchmark::new(&p.name, BenchmarkKind::Function);
     if let Some(message) = &p.failed {
         b.set_function(FunctionInfo {
@@ -131,13 +131,13 @@ fn benchmark(p: &Pending) -> (Benchmark, Result<(), String>) {
     (b, filled)
 }
 
-fn summary(p: &Pending) -> Result<ReportedSummary, String> {
+fn summary(p: &Pending) -> Result<ReportedSummary, ImportError> {
     let (mean, lo, hi, ci) = p.mean.ok_or("no mean")?;
     let time = |what: &str, v: f64| {
         if v.is_finite() && v >= 0.0 {
             Ok(v)
         } else {
-            Err(format!("{what} {v} is not a time"))
+            Err(ImportError::from(format!("{what} {v} is not a time")))
         }
     };
     let n = p.n.filter(|&n| n > 0).ok_or("no samples")?;

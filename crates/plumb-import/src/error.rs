@@ -36,3 +36,9 @@ impl From<String> for ImportError {
         ImportError::at("", why)
     }
 }
+
+impl From<&str> for ImportError {
+    fn from(why: &str) -> ImportError {
+        ImportError::at("", why)
+    }
+}

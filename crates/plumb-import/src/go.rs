@@ -85,7 +85,7 @@ pub fn read_output(text: &str) -> Result<(ResultDocument, Vec<String>), ImportEr
 
 /// `line` as a benchmark result: None when it is not one at all, an error when it starts
 /// like one but is malformed.
-fn result_line(line: &str) -> Option<Result<ResultLine<'_>, String>> {
+fn result_line(line: &str) -> Option<Result<ResultLine<'_>, ImportError>> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let name = fields.first()?.strip_prefix("Benchmark")?;
     // A name alone (`-v` prints it before the result), or a failure after the name.
@@ -95,12 +95,15 @@ fn result_line(line: &str) -> Option<Result<ResultLine<'_>, String>> {
     Some(parse_result(fields))
 }
 
-fn parse_result(fields: Vec<&str>) -> Result<ResultLine<'_>, String> {
+fn parse_result(fields: Vec<&str>) -> Result<ResultLine<'_>, ImportError> {
     let iterations = fields[1]
         .parse::<u64>()
         .ok()
         .filter(|&n| n > 0)
-        .ok_or(format!("{:?} is not a positive iteration count", fields[1]))?;
+        .ok_or(ImportError::from(format!(
+            "{:?} is not a positive iteration count",
+            fields[1]
+        )))?;
     let rest = &fields[2..];
     if rest.is_empty() || !rest.len().is_multiple_of(2) {
         return Err("a result needs value-unit pairs after the iteration count".into());
@@ -109,7 +112,10 @@ fn parse_result(fields: Vec<&str>) -> Result<ResultLine<'_>, String> {
         .chunks(2)
         .map(|p| match p[0].parse::<f64>() {
             Ok(v) if v.is_finite() && v >= 0.0 => Ok((v, p[1])),
-            _ => Err(format!("{:?} {} is not a value", p[0], p[1])),
+            _ => Err(ImportError::from(format!(
+                "{:?} {} is not a value",
+                p[0], p[1]
+            ))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(ResultLine {
@@ -237,7 +243,7 @@ fn take(
     package: &str,
     r: ResultLine<'_>,
     notes: &mut Vec<String>,
-) -> Result<(), String> {
+) -> Result<(), ImportError> {
     let mut metrics = Vec::new();
     let mut totals = Vec::new();
     for (v, unit) in &r.values {
@@ -246,7 +252,7 @@ fn take(
                 metrics.push(m);
                 totals.push((v * r.iterations as f64).round() as u64);
             }
-            Some(_) => return Err(format!("{unit} twice")),
+            Some(_) => return Err(ImportError::from(format!("{unit} twice"))),
             None => {
                 let note = format!("{unit} is not per operation and is not kept");
                 if !notes.contains(&note) {
@@ -256,7 +262,7 @@ fn take(
         }
     }
     if !metrics.contains(&Metric::WallTime) {
-        return Err(format!("{}: no ns/op", r.name));
+        return Err(ImportError::from(format!("{}: no ns/op", r.name)));
     }
     let k = bench_index(benches, package, r.name);
     let b = &mut benches[k];
@@ -264,7 +270,10 @@ fn take(
         b.metrics = metrics.clone();
     }
     if b.metrics != metrics {
-        return Err(format!("{}: other units than its earlier lines", r.name));
+        return Err(ImportError::from(format!(
+            "{}: other units than its earlier lines",
+            r.name
+        )));
     }
     b.samples.push((r.iterations, totals));
     Ok(())

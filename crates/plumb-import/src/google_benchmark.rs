@@ -20,13 +20,13 @@ pub fn recognises(v: &Value) -> bool {
         })
 }
 
-fn unit_ns(u: &str) -> Result<f64, String> {
+fn unit_ns(u: &str) -> Result<f64, ImportError> {
     match u {
         "ns" => Ok(1.0),
         "us" => Ok(1e3),
         "ms" => Ok(1e6),
         "s" => Ok(1e9),
-        other => Err(format!("unknown time_unit {other:?}")),
+        other => Err(ImportError::from(format!("unknown time_unit {other:?}"))),
     }
 }
 
@@ -40,7 +40,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         .as_array()
         .ok_or_else(|| ImportError::at("", "no \"benchmarks\""))?;
     // Each name's repetitions, with where it was first found and whether all were read.
-    let mut built: Vec<(String, Benchmark, Result<(), String>)> = Vec::new();
+    let mut built: Vec<(String, Benchmark, Result<(), ImportError>)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         if e["run_type"].as_str() == Some("aggregate") {
             continue;
@@ -60,9 +60,9 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         let (first, b, filled) = &mut built[k];
         if filled.is_ok() {
             // A later repetition names its own row; the first is the benchmark's place.
-            let at = |why| match *first == place {
+            let at = |why: ImportError| match *first == place {
                 true => why,
-                false => format!("{place}: {why}"),
+                false => ImportError::from(format!("{place}: {why}")),
             };
             *filled = repetition(b, e).map_err(at);
         }
@@ -74,21 +74,26 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
 }
 
 /// One repetition's row as a sample of its iterations.
-fn repetition(b: &mut Benchmark, e: &Value) -> Result<(), String> {
+fn repetition(b: &mut Benchmark, e: &Value) -> Result<(), ImportError> {
     if e["error_occurred"].as_bool() == Some(true) {
         let message = e["error_message"].as_str().unwrap_or("no message");
-        return Err(format!("the benchmark reported an error: {message}"));
+        return Err(ImportError::from(format!(
+            "the benchmark reported an error: {message}"
+        )));
     }
     let iterations = e["iterations"]
         .as_u64()
         .filter(|&n| n > 0)
         .ok_or("\"iterations\" is not a positive count")?;
     let per = unit_ns(e["time_unit"].as_str().unwrap_or("ns"))?;
-    let total = |key: &str| -> Result<u64, String> {
+    let total = |key: &str| -> Result<u64, ImportError> {
         let t = e[key]
             .as_f64()
             .filter(|t| t.is_finite() && *t >= 0.0)
-            .ok_or(format!("\"{key}\" is {}, not a time", e[key]))?;
+            .ok_or(ImportError::from(format!(
+                "\"{key}\" is {}, not a time",
+                e[key]
+            )))?;
         Ok((t * per * iterations as f64).round() as u64)
     };
     let values = [

@@ -131,7 +131,7 @@ const COUNTED: [(&str, Metric); 11] = [
 ];
 
 /// The `Callgrind` profile's total counts as one simulated run of one call.
-fn counts(v: &Value) -> Result<SimulatedCounts, String> {
+fn counts(v: &Value) -> Result<SimulatedCounts, ImportError> {
     let profiles = v["profiles"].as_array().ok_or("no profiles")?;
     let callgrind = profiles
         .iter()

@@ -51,18 +51,18 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
 }
 
 /// A result's `times` in seconds, or why they are not run times.
-fn times(r: &Value) -> Result<Vec<f64>, String> {
+fn times(r: &Value) -> Result<Vec<f64>, ImportError> {
     let list = r["times"].as_array().ok_or("\"times\" is not a list")?;
     list.iter()
         .enumerate()
         .map(|(k, t)| match t.as_f64() {
-            None => Err(format!("times[{k}] is {t}, not a number")),
+            None => Err(ImportError::from(format!("times[{k}] is {t}, not a number"))),
             // hyperfine subtracts its shell's spawn time, which can exceed a short
             // command's own: such a time is not a run's duration, and reading it as 0
             // would bias everything computed from it.
-            Some(t) if t < 0.0 => Err(format!(
+            Some(t) if t < 0.0 => Err(ImportError::from(format!(
                 "times[{k}] is {t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run"
-            )),
+            ))),
             Some(t) => Ok(t),
         })
         .collect()

@@ -79,7 +79,7 @@ fn benchmark(name: &str, r: &Value) -> Benchmark {
 
 /// Nanoseconds per operation from a score in `unit`: a time per operation scaled, a
 /// throughput inverted.
-fn per_op_ns(score: f64, unit: &str) -> Result<f64, String> {
+fn per_op_ns(score: f64, unit: &str) -> Result<f64, ImportError> {
     let time = |u: &str| match u {
         "ns" => Some(1.0),
         "us" => Some(1e3),
@@ -88,11 +88,17 @@ fn per_op_ns(score: f64, unit: &str) -> Result<f64, String> {
         "min" => Some(6e10),
         _ => None,
     };
-    let bad = || format!("unit {unit:?} is neither a time per operation nor operations per time");
+    let bad = || {
+        ImportError::from(format!(
+            "unit {unit:?} is neither a time per operation nor operations per time"
+        ))
+    };
     match unit.split_once('/') {
         Some((t, "op")) => time(t).map(|k| score * k).ok_or_else(bad),
         Some(("ops", t)) if score > 0.0 => time(t).map(|k| k / score).ok_or_else(bad),
-        Some(("ops", _)) => Err(format!("a throughput of {score}: no time per operation")),
+        Some(("ops", _)) => Err(ImportError::from(format!(
+            "a throughput of {score}: no time per operation"
+        ))),
         _ => Err(bad()),
     }
 }
@@ -121,7 +127,7 @@ fn failed_forks(per_fork: &[usize], asked: usize) -> Option<String> {
 
 /// Every iteration (every sampled call) of every fork as a sample, the forks as launches
 /// (a fork that measured nothing left out); each fork's count of iterations is returned.
-fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, String> {
+fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, ImportError> {
     let unit = m["scoreUnit"].as_str().ok_or("no \"scoreUnit\"")?;
     let (key, histogram) = if mode == "sample" {
         ("rawDataHistogram", true)
@@ -131,7 +137,9 @@ fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, Strin
     let forks = m[key]
         .as_array()
         .filter(|f| !f.is_empty())
-        .ok_or(format!("no \"{key}\" (run with -Djmh.json.rawData=false?)"))?;
+        .ok_or(ImportError::from(format!(
+            "no \"{key}\" (run with -Djmh.json.rawData=false?)"
+        )))?;
     let mut per_fork = Vec::new();
     let mut values: Vec<f64> = Vec::new();
     for (f, fork) in forks.iter().enumerate() {
@@ -142,12 +150,17 @@ fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, Strin
                 for pair in it.as_array().into_iter().flatten() {
                     let (v, n) = (pair[0].as_f64(), pair[1].as_u64());
                     let (Some(v), Some(n)) = (v, n) else {
-                        return Err(format!("{place}: {pair} is not a [value, count] pair"));
+                        return Err(ImportError::from(format!(
+                            "{place}: {pair} is not a [value, count] pair"
+                        )));
                     };
                     values.extend(std::iter::repeat_n(v, n as usize));
                 }
             } else {
-                values.push(it.as_f64().ok_or(format!("{place} is {it}, not a score"))?);
+                values.push(
+                    it.as_f64()
+                        .ok_or(ImportError::from(format!("{place} is {it}, not a score")))?,
+                );
             }
         }
         per_fork.push(values.len() - before);
@@ -156,7 +169,9 @@ fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, Strin
     for v in values {
         let x = per_op_ns(v, unit)?;
         if !(x.is_finite() && x >= 0.0) {
-            return Err(format!("a score of {v} {unit} is not a time"));
+            return Err(ImportError::from(format!(
+                "a score of {v} {unit} is not a time"
+            )));
         }
         ns.push(x);
     }

@@ -326,7 +326,12 @@ impl Reading {
     /// Keeps `b`, found at `place`, whose samples were read as `filled` says: one whose
     /// samples could not be read is kept as not imported, saying why (so it shows as
     /// failed rather than vanishing); a second benchmark of one name is left out.
-    fn keep(&mut self, place: &str, mut b: plumb_model::Benchmark, filled: Result<(), String>) {
+    fn keep(
+        &mut self,
+        place: &str,
+        mut b: plumb_model::Benchmark,
+        filled: Result<(), ImportError>,
+    ) {
         if self.doc.benchmarks.iter().any(|d| d.name == b.name) {
             let note = format!("{place}: a second benchmark named {:?}; left out", b.name);
             self.notes.push(note);
@@ -334,7 +339,7 @@ impl Reading {
         }
         if let Err(why) = filled {
             self.notes.push(format!("{place} ({}): {why}", b.name));
-            not_imported(&mut b, &why);
+            not_imported(&mut b, &why.to_string());
         }
         self.doc.benchmarks.push(b);
     }
@@ -355,20 +360,23 @@ struct SummaryKeys {
 
 impl SummaryKeys {
     /// The summary `stats` holds, in nanoseconds per operation; it must have a mean.
-    fn read(&self, stats: &Value) -> Result<plumb_model::ReportedSummary, String> {
+    fn read(&self, stats: &Value) -> Result<plumb_model::ReportedSummary, ImportError> {
         let [n, mean, median, std_dev, min, max] = self.keys;
-        let ns = |key: &str| -> Result<Option<f64>, String> {
+        let ns = |key: &str| -> Result<Option<f64>, ImportError> {
             match &stats[key] {
                 Value::Null => Ok(None),
                 v => match v.as_f64() {
                     Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * self.scale)),
-                    _ => Err(format!("{}.{key} is {v}, not a time", self.place)),
+                    _ => Err(ImportError::from(format!(
+                        "{}.{key} is {v}, not a time",
+                        self.place
+                    ))),
                 },
             }
         };
         Ok(plumb_model::ReportedSummary {
             n: stats[n].as_u64(),
-            mean: Some(ns(mean)?.ok_or(format!("no {}.{mean}", self.place))?),
+            mean: Some(ns(mean)?.ok_or(ImportError::from(format!("no {}.{mean}", self.place)))?),
             median: ns(median)?,
             std_dev: ns(std_dev)?,
             min: ns(min)?,

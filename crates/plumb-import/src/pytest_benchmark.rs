@@ -55,7 +55,7 @@ fn benchmark(name: &str, e: &Value) -> Benchmark {
 
 /// Each round of `stats.data` as a sample of `stats.iterations`, in whole nanoseconds;
 /// without `data`, the summary pytest-benchmark keeps.
-fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
+fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), ImportError> {
     let Some(data) = stats["data"].as_array() else {
         return summary(b, stats);
     };
@@ -72,7 +72,11 @@ fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
             Some(s) if s.is_finite() && s >= 0.0 => {
                 totals.push((s * 1e9 * iterations as f64).round() as u64)
             }
-            _ => return Err(format!("data[{i}] is {d}, not a time in seconds")),
+            _ => {
+                return Err(ImportError::from(format!(
+                    "data[{i}] is {d}, not a time in seconds"
+                )))
+            }
         }
     }
     for t in totals {
@@ -82,7 +86,7 @@ fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
 }
 
 /// A run saved without `--benchmark-save-data`: the statistics of its rounds, in seconds.
-fn summary(b: &mut Benchmark, stats: &Value) -> Result<(), String> {
+fn summary(b: &mut Benchmark, stats: &Value) -> Result<(), ImportError> {
     let keys = crate::SummaryKeys {
         place: "stats",
         scale: 1e9,

@@ -3,7 +3,7 @@
 //! start for all, live counts, results, and an agent lost to silence.
 use plumb_load::agents::agent::Link;
 use plumb_load::agents::auth::Token;
-use plumb_load::agents::coordinator::{coordinate, Notice, Options, Outcome};
+use plumb_load::agents::coordinator::{coordinate, CoordinateError, Notice, Options, Outcome};
 use plumb_load::agents::terms::Terms;
 use plumb_load::agents::uplink::{Ending, Uplink};
 use plumb_load::agents::{wire, AgentError};
@@ -43,7 +43,7 @@ fn options(count: u32) -> Options {
 fn coordinator(
     opts: Options,
     said: Sender<String>,
-) -> (String, JoinHandle<Result<Outcome, String>>) {
+) -> (String, JoinHandle<Result<Outcome, CoordinateError>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let handle = std::thread::spawn(move || {
@@ -72,7 +72,6 @@ fn coordinator(
             &stop,
             &mut notify,
         )
-        .map_err(|e| e.to_string())
     });
     (addr, handle)
 }

@@ -106,6 +106,10 @@ mod tests {
         assert!(s.check_metrics().is_ok());
         s.samples = Samples::default();
         s.samples.push(1, &[(Metric::DataReads, 1)]);
-        assert!(s.check_metrics().unwrap_err().to_string().contains("data-reads"));
+        assert!(s
+            .check_metrics()
+            .unwrap_err()
+            .to_string()
+            .contains("data-reads"));
     }
 }

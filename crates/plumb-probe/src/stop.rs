@@ -23,15 +23,33 @@ pub struct StopOnSignals {
     ids: Vec<signal_hook::SigId>,
 }
 
+/// A stop signal's handler that could not be installed.
+#[derive(Debug)]
+pub struct NoHandler {
+    pub signal: i32,
+    pub cause: std::io::Error,
+}
+
+impl std::fmt::Display for NoHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot install the handler of signal {}: {}",
+            self.signal, self.cause
+        )
+    }
+}
+
+impl std::error::Error for NoHandler {}
+
 impl StopOnSignals {
-    pub fn install(second: SecondSignal) -> Result<StopOnSignals, String> {
+    pub fn install(second: SecondSignal) -> Result<StopOnSignals, NoHandler> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         let stop = Arc::new(AtomicBool::new(false));
         let signal = Arc::new(AtomicUsize::new(0));
         let mut ids = Vec::new();
         for sig in [SIGINT, SIGTERM, SIGHUP] {
-            let failed =
-                |e: std::io::Error| format!("cannot install the handler of signal {sig}: {e}");
+            let failed = |cause: std::io::Error| NoHandler { signal: sig, cause };
             if second == SecondSignal::Exits {
                 // Registered first, so it sees the flag as the previous signal left it.
                 ids.push(

@@ -4,7 +4,7 @@
 //! simulated counters do) and the two subtracted, so the counts are per operation and
 //! start-up, setup and the harness cancel.
 
-use crate::ProfileError;
+use crate::{ProfileError, Unreadable};
 use plumb_counters::valgrind;
 use plumb_model::bench_child::{read_region_time, BenchChild, ChildRun};
 use plumb_model::{AllocationProfile, AllocationSite};
@@ -128,27 +128,27 @@ fn run_dhat(argv: &[OsString], out: &Path, within: Option<&[&str]>) -> Result<Si
         .ok_or_else(|| ProfileError::Script(format!("DHAT wrote no profile ({})", run.status)))?;
     // Kept beside the other files of the profile, as before.
     let _ = std::fs::write(out, &text);
-    parse(&text, within).map_err(ProfileError::Script)
+    parse(&text, within).map_err(|e| ProfileError::Script(e.to_string()))
 }
 
 /// Reads DHAT's JSON (`dhatFileVersion` 2): program points (`pps`) with total blocks
 /// (`tbk`) and bytes (`tb`), each with its frames (`fs`, indices into `ftbl`, innermost
 /// first). With `within`, only the points with one of those functions on their stack.
-pub fn parse(text: &str, within: Option<&[&str]>) -> Result<Sites, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("DHAT's output: {e}"))?;
+pub fn parse(text: &str, within: Option<&[&str]>) -> Result<Sites, Unreadable> {
+    let v: Value = serde_json::from_str(text).map_err(|e| Unreadable::DhatJson(e.to_string()))?;
     if v.get("dhatFileVersion").and_then(Value::as_u64) != Some(2) {
-        return Err("DHAT's output is not of file version 2".into());
+        return Err(Unreadable::DhatVersion);
     }
     let table: Vec<&str> = v["ftbl"]
         .as_array()
-        .ok_or("DHAT's output has no frame table")?
+        .ok_or(Unreadable::DhatPart("frame table"))?
         .iter()
         .map(|f| f.as_str().unwrap_or("?"))
         .collect();
     let mut sites = Sites::new();
     for pp in v["pps"]
         .as_array()
-        .ok_or("DHAT's output has no program points")?
+        .ok_or(Unreadable::DhatPart("program points"))?
     {
         let frames: Vec<&str> = pp["fs"]
             .as_array()

@@ -47,3 +47,31 @@ impl fmt::Display for ProfileError {
 }
 
 impl std::error::Error for ProfileError {}
+
+/// A profile's text (DHAT's JSON, `.folded` lines) that does not read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unreadable {
+    /// DHAT's output is not JSON.
+    DhatJson(String),
+    /// DHAT's output of another file version.
+    DhatVersion,
+    /// DHAT's output without this part.
+    DhatPart(&'static str),
+    /// A `.folded` line that is not `frames count` (1-based).
+    FoldedLine { line: usize, text: String },
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unreadable::DhatJson(e) => write!(f, "DHAT's output: {e}"),
+            Unreadable::DhatVersion => f.write_str("DHAT's output is not of file version 2"),
+            Unreadable::DhatPart(part) => write!(f, "DHAT's output has no {part}"),
+            Unreadable::FoldedLine { line, text } => {
+                write!(f, "line {line}: not `frames count`: {text:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Unreadable {}

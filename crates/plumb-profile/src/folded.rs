@@ -35,7 +35,7 @@ pub fn collapse(
         .collapse(script.as_bytes(), &mut out)
         .map_err(|e| ProfileError::Script(format!("folding the stacks: {e}")))?;
     let text = String::from_utf8_lossy(&out);
-    let mut stacks = parse(&text).map_err(ProfileError::Script)?;
+    let mut stacks = parse(&text).map_err(|e| ProfileError::Script(e.to_string()))?;
     if escaped {
         for s in &mut stacks {
             s.stack = ascii_shield::restore(&s.stack);
@@ -61,7 +61,7 @@ pub fn total(stacks: &[FoldedStack]) -> u64 {
 }
 
 /// Reads `.folded` text; a line without a count is an error naming the line.
-pub fn parse(text: &str) -> Result<Vec<FoldedStack>, String> {
+pub fn parse(text: &str) -> Result<Vec<FoldedStack>, crate::Unreadable> {
     let mut stacks = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end();
@@ -76,7 +76,12 @@ pub fn parse(text: &str) -> Result<Vec<FoldedStack>, String> {
                 stack: stack.to_string(),
                 samples,
             }),
-            _ => return Err(format!("line {}: not `frames count`: {line:?}", i + 1)),
+            _ => {
+                return Err(crate::Unreadable::FoldedLine {
+                    line: i + 1,
+                    text: line.to_string(),
+                })
+            }
         }
     }
     Ok(stacks)
@@ -168,7 +173,7 @@ mod tests {
     #[test]
     fn malformed_folded_text_names_the_line() {
         assert_eq!(
-            parse("a;b 3\n\na;c x\n").unwrap_err(),
+            parse("a;b 3\n\na;c x\n").unwrap_err().to_string(),
             "line 3: not `frames count`: \"a;c x\""
         );
         assert!(parse(" 4").is_err());

@@ -16,7 +16,7 @@ pub mod perf_tool;
 pub mod record;
 pub mod script;
 
-pub use error::ProfileError;
+pub use error::{ProfileError, Unreadable};
 pub use perf_tool::PerfTool;
 pub use record::{Sampler, DEFAULT_FREQUENCY_HZ};
 

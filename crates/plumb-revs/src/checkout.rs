@@ -117,7 +117,7 @@ pub fn checkout(repo: &Repo, rev: &Resolved, build: Option<&str>) -> Result<Chec
                     "{why} (the disk is full: {} free on its filesystem)",
                     plumb_model::format::bytes(plumb_model::quantity::ByteSize(free))
                 ),
-                _ => why,
+                _ => why.to_string(),
             };
             repo.remove_worktree(&wt);
             return Err(RevsError::Git {

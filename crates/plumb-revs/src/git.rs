@@ -45,17 +45,38 @@ impl Resolved {
     }
 }
 
+/// Why a git command failed: it could not be started, or it failed saying why (its
+/// stderr's last lines), or without a word (its exit status).
+#[derive(Debug)]
+pub(crate) enum GitFailed {
+    NotRun(std::io::Error),
+    Said(String),
+    Status { command: String, code: i32 },
+}
+
+impl std::fmt::Display for GitFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GitFailed::NotRun(e) => write!(f, "cannot run git: {e}"),
+            GitFailed::Said(said) => f.write_str(said),
+            GitFailed::Status { command, code } => {
+                write!(f, "git {command} exited with status {code}")
+            }
+        }
+    }
+}
+
 /// git's stdout for `args` in `dir`, trimmed, or its stderr's last line as the error.
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+fn git(dir: &Path, args: &[&str]) -> Result<String, GitFailed> {
     git_with(dir, args, &[])
 }
 
-fn git_with(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, String> {
+fn git_with(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, GitFailed> {
     git_untrimmed(dir, args, env).map(|s| s.trim().to_string())
 }
 
 /// git's whole stdout (porcelain output starts with meaningful spaces).
-fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, String> {
+fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, GitFailed> {
     let mut cmd = Command::new("git");
     cmd.arg("-C").arg(dir).args(args);
     // Run from a git hook, these would point every call at the hook's repository.
@@ -70,7 +91,7 @@ fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<Str
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().map_err(|e| format!("cannot run git: {e}"))?;
+    let out = cmd.output().map_err(GitFailed::NotRun)?;
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
     }
@@ -83,8 +104,11 @@ fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<Str
         .collect();
     let said = lines[lines.len().saturating_sub(3)..].join("; ");
     Err(match out.status.code() {
-        Some(code) if said.is_empty() => format!("git {} exited with status {code}", args[0]),
-        _ => said,
+        Some(code) if said.is_empty() => GitFailed::Status {
+            command: args[0].to_string(),
+            code,
+        },
+        _ => GitFailed::Said(said),
     })
 }
 
@@ -116,10 +140,11 @@ impl Repo {
         )
         .map_err(|why| RevsError::NoSuchRevision {
             name: name.to_string(),
-            why: if why.contains("Needed a single revision") {
-                "git knows no commit by that name".into()
-            } else {
-                why
+            why: match why.to_string() {
+                said if said.contains("Needed a single revision") => {
+                    "git knows no commit by that name".into()
+                }
+                said => said,
             },
         })?;
         let tree = self.tree_of(&commit)?;
@@ -134,7 +159,7 @@ impl Repo {
         git(&self.top, &["rev-parse", &format!("{commit}^{{tree}}")]).map_err(|why| {
             RevsError::Git {
                 what: format!("reading the tree of {commit}"),
-                why,
+                why: why.to_string(),
             }
         })
     }
@@ -149,7 +174,7 @@ impl Repo {
         )
         .map_err(|why| RevsError::Git {
             what: "git status".into(),
-            why,
+            why: why.to_string(),
         })?;
         Ok(out
             .lines()
@@ -162,16 +187,16 @@ impl Repo {
     /// files only), written through a scratch index: the repository's own index, its
     /// branches and its stash are left alone, and no identity is needed.
     pub fn working_tree(&self) -> Result<Resolved, RevsError> {
-        let fail = |why| RevsError::Git {
+        let fail = |why: &dyn std::fmt::Display| RevsError::Git {
             what: "taking a snapshot of the working tree".into(),
-            why,
+            why: why.to_string(),
         };
-        let scratch = tempfile::tempdir().map_err(|e| fail(e.to_string()))?;
+        let scratch = tempfile::tempdir().map_err(|e| fail(&e))?;
         let index = scratch.path().join("index");
         let env = [("GIT_INDEX_FILE", index.as_path())];
-        git_with(&self.top, &["read-tree", "HEAD"], &env).map_err(fail)?;
-        git_with(&self.top, &["add", "--update", "--", "."], &env).map_err(fail)?;
-        let tree = git_with(&self.top, &["write-tree"], &env).map_err(fail)?;
+        git_with(&self.top, &["read-tree", "HEAD"], &env).map_err(|e| fail(&e))?;
+        git_with(&self.top, &["add", "--update", "--", "."], &env).map_err(|e| fail(&e))?;
+        let tree = git_with(&self.top, &["write-tree"], &env).map_err(|e| fail(&e))?;
         Ok(Resolved {
             name: "working tree".into(),
             commit: None,
@@ -194,7 +219,7 @@ impl Repo {
         )
         .map_err(|why| RevsError::Git {
             what: format!("listing the commits from {from} to {to}"),
-            why,
+            why: why.to_string(),
         })?;
         Ok(out.lines().map(str::to_string).collect())
     }
@@ -210,7 +235,7 @@ impl Repo {
     }
 
     /// Adds a detached worktree of `commit` at `path`.
-    pub(crate) fn add_worktree(&self, path: &Path, commit: &str) -> Result<(), String> {
+    pub(crate) fn add_worktree(&self, path: &Path, commit: &str) -> Result<(), GitFailed> {
         let p = path.to_string_lossy();
         git(
             &self.top,
@@ -241,7 +266,7 @@ impl Repo {
 
     /// Moves the worktree at `path` to `commit`, its tracked files as committed (edits
     /// made in it since are undone; untracked build outputs stay).
-    pub(crate) fn switch(path: &Path, commit: &str) -> Result<(), String> {
+    pub(crate) fn switch(path: &Path, commit: &str) -> Result<(), GitFailed> {
         git(
             path,
             &["checkout", "--quiet", "--force", "--detach", commit],

@@ -13,26 +13,26 @@ pub struct Hosts {
     names: Vec<String>,
 }
 
-fn ip(args: &[&str]) -> Result<(), String> {
+fn ip(args: &[&str]) -> std::io::Result<()> {
     let out = Command::new("ip")
         .args(args)
         .output()
-        .map_err(|e| format!("ip: {e}"))?;
+        .map_err(|e| std::io::Error::other(format!("ip: {e}")))?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
+        Err(std::io::Error::other(format!(
             "ip {}: {}",
             args.join(" "),
             String::from_utf8_lossy(&out.stderr).trim()
-        ))
+        )))
     }
 }
 
 impl Hosts {
     /// One namespace per name, addressed .1, .2, … in that order. Err when namespaces
     /// cannot be made here (not root, no iproute2): the caller skips, or fails under CI.
-    pub fn create(hosts: &[&str]) -> Result<Hosts, String> {
+    pub fn create(hosts: &[&str]) -> std::io::Result<Hosts> {
         // Unique per call: tests of one process run at once.
         static MADE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

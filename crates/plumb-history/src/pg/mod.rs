@@ -40,9 +40,9 @@ impl PostgresStore {
     /// to this plumb's version; a newer schema is refused. The password comes from the URL,
     /// else `PGPASSWORD`, else `PGPASSFILE` or `~/.pgpass`.
     pub fn open(url: &str) -> Result<PostgresStore, HistoryError> {
-        let parsed = StoreUrl::parse(url).map_err(|cause| HistoryError::Database {
+        let parsed = StoreUrl::parse(url).map_err(|e| HistoryError::Database {
             what: "cannot read the store's URL",
-            cause,
+            cause: e.to_string(),
         })?;
         let shown = parsed.shown.clone();
         let unreachable = |cause: String| HistoryError::Database {
@@ -68,7 +68,7 @@ impl PostgresStore {
         config
             .application_name(&format!("plumb (pid {})", std::process::id()))
             .connect_timeout(CONNECT_WAIT);
-        let connector = tls::connector(&parsed).map_err(unreachable)?;
+        let connector = tls::connector(&parsed).map_err(|e| unreachable(e.to_string()))?;
         let client = config
             .connect(connector)
             .map_err(|e| unreachable(connect_error(&e)))?;
@@ -196,7 +196,7 @@ impl HistoryStore for PostgresStore {
             .query_one("SELECT document FROM runs WHERE id = $1", &[&run])
             .map_err(pg("cannot read a kept result"))?
             .get(0);
-        let json = decompress(&bytes).map_err(HistoryError::Document)?;
+        let json = decompress(&bytes)?;
         ResultDocument::from_json(&json).map_err(|e| HistoryError::Document(e.to_string()))
     }
 

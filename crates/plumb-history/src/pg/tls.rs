@@ -3,19 +3,37 @@
 //! checks the certificate's chain, `verify-full` its chain and host name; against
 //! `sslrootcert` when given, else the system's roots.
 use crate::pg_url::{StoreUrl, TlsMode};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::danger::ServerCertVerifier;
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::ring;
-use rustls::SignatureScheme;
-use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, Error, RootCertStore};
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{ClientConfig, RootCertStore};
 use std::sync::Arc;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+/// Why the TLS connector could not be made.
+#[derive(Debug)]
+pub enum NoTls {
+    /// `sslrootcert`'s file gave no certificate.
+    RootCert(std::path::PathBuf, plumb_tls::PemError),
+    /// No root certificate to verify the server with.
+    NoRoots(rustls::client::VerifierBuilderError),
+    /// rustls refused the configuration.
+    Config(rustls::Error),
+}
+
+impl std::fmt::Display for NoTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoTls::RootCert(path, e) => write!(f, "sslrootcert {}: {e}", path.display()),
+            NoTls::NoRoots(e) => write!(f, "no root certificate to verify the server with: {e}"),
+            NoTls::Config(e) => e.fmt(f),
+        }
+    }
+}
+
 /// The connector for `url`'s TLS mode; an error names a root certificate file that
 /// cannot be read.
-pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, String> {
+pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, NoTls> {
     let provider = Arc::new(ring::default_provider());
     let verifier: Arc<dyn ServerCertVerifier> = match url.tls {
         // libpq's `require`: any certificate, the handshake's signatures still checked.
@@ -28,9 +46,9 @@ pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, String> {
                 provider.clone(),
             )
             .build()
-            .map_err(|e| format!("no root certificate to verify the server with: {e}"))?;
+            .map_err(NoTls::NoRoots)?;
             if url.tls == TlsMode::VerifyCa {
-                Arc::new(ChainOnly { webpki })
+                plumb_tls::ChainOnly::new(webpki)
             } else {
                 webpki
             }
@@ -38,7 +56,7 @@ pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, String> {
     };
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
+        .map_err(NoTls::Config)?
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
@@ -46,19 +64,12 @@ pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, String> {
 }
 
 /// `sslrootcert`'s certificates, else the system's.
-fn roots(url: &StoreUrl) -> Result<RootCertStore, String> {
+fn roots(url: &StoreUrl) -> Result<RootCertStore, NoTls> {
     let mut store = RootCertStore::empty();
     match &url.root_cert {
         Some(path) => {
-            let certs = CertificateDer::pem_file_iter(path)
-                .and_then(|i| i.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
-            if certs.is_empty() {
-                return Err(format!(
-                    "sslrootcert {}: no certificate in it",
-                    path.display()
-                ));
-            }
+            let certs =
+                plumb_tls::pem_certificates(path).map_err(|e| NoTls::RootCert(path.clone(), e))?;
             store.add_parsable_certificates(certs);
         }
         None => {
@@ -66,53 +77,4 @@ fn roots(url: &StoreUrl) -> Result<RootCertStore, String> {
         }
     }
     Ok(store)
-}
-
-/// libpq's `verify-ca`: the chain must lead to a root; the name is not checked.
-#[derive(Debug)]
-struct ChainOnly {
-    webpki: Arc<WebPkiServerVerifier>,
-}
-
-impl ServerCertVerifier for ChainOnly {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        match self
-            .webpki
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-        {
-            Err(Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.webpki.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.webpki.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.webpki.supported_verify_schemes()
-    }
 }

@@ -147,19 +147,11 @@ pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, TlsError> {
     Ok(Arc::new(config))
 }
 
-fn certificates(path: &PathBuf) -> Result<Vec<CertificateDer<'static>>, TlsError> {
-    let bad = |why: String| TlsError::File {
-        path: path.clone(),
-        why,
-    };
-    let certs = CertificateDer::pem_file_iter(path)
-        .map_err(|e| bad(format!("cannot read: {e}")))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| bad(format!("not PEM certificates: {e}")))?;
-    if certs.is_empty() {
-        return Err(bad("holds no certificate".into()));
-    }
-    Ok(certs)
+fn certificates(path: &std::path::Path) -> Result<Vec<CertificateDer<'static>>, TlsError> {
+    plumb_tls::pem_certificates(path).map_err(|e| TlsError::File {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    })
 }
 
 fn roots(o: &TlsOptions) -> Result<RootCertStore, TlsError> {
