@@ -170,6 +170,74 @@ fn in_a_repository_a_result_is_kept_at_head_and_a_dirty_tree_is_said() {
     assert!(list.stdout.contains("     2  "), "{}", list.stdout);
 }
 
+/// A result saved from inside another repository's git hook — which exports `GIT_DIR`
+/// and `GIT_INDEX_FILE` for its own repository — is keyed to the commit of the repository
+/// it was measured in, and kept in that repository's store (plumb-git's one rule: the
+/// environment never points a call elsewhere).
+#[test]
+fn a_result_saved_from_another_repositorys_hook_is_keyed_to_its_own_commit() {
+    let env = Env::new();
+    let (hooked, measured) = (env.path("hooked"), env.path("measured"));
+    for dir in [&hooked, &measured] {
+        std::fs::create_dir_all(dir).unwrap();
+        git_in(dir, &["init", "-q", "-b", "main"]);
+        git_in(dir, &["commit", "-q", "--allow-empty", "-m", "first"]);
+    }
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let hook = hooked.join(".git/hooks/post-commit");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\nexport GIT_DIR=\"$PWD/.git\" GIT_INDEX_FILE=\"$PWD/.git/index\"\ncd {measured:?} && {plumb:?} history add {f:?} 2> {said:?}\n",
+            measured = measured,
+            plumb = env!("CARGO_BIN_EXE_plumb"),
+            f = f,
+            said = env.path("hook.stderr"),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    git_in(&hooked, &["commit", "-q", "--allow-empty", "-m", "second"]);
+    let said = std::fs::read_to_string(env.path("hook.stderr")).unwrap();
+    let head = |dir: &std::path::Path| {
+        let out = Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    assert!(
+        said.contains(&format!("at {}", &head(&measured)[..10])),
+        "{said}"
+    );
+    assert!(!said.contains(&head(&hooked)[..10]), "{said}");
+    assert!(measured.join(".plumb/history.db").exists(), "{said}");
+    assert!(!hooked.join(".plumb").exists(), "{said}");
+}
+
+fn git_in(dir: &std::path::Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .output()
+        .expect("git runs");
+    assert!(
+        ok.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}
+
 #[test]
 fn a_hyperfine_export_is_kept_too() {
     let env = Env::new();

@@ -3,18 +3,12 @@
 use crate::{Commit, HistoryError};
 use plumb_model::quantity::Timestamp;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// git's answer to `args` in `dir`, trimmed; None when git is missing or says no.
+/// git's answer to `args` in `dir`, trimmed (plumb-git: the environment never points it
+/// at another repository, so a result saved from a hook is keyed to the repository it
+/// was measured in); None when git is missing or says no.
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    plumb_git::git(dir, args).ok()
 }
 
 /// The commit `rev` (HEAD when None) of the repository at `dir`; None outside a repository.
@@ -61,11 +55,4 @@ pub fn default_store(dir: &Path) -> PathBuf {
     top.join(".plumb").join("history.db")
 }
 
-/// A sha's first 10 characters, as people say it (a label given with --commit outside git
-/// may be any text: cut at a character, never inside one).
-pub fn short(sha: &str) -> &str {
-    match sha.char_indices().nth(10) {
-        Some((at, _)) => &sha[..at],
-        None => sha,
-    }
-}
+pub use plumb_git::short;

@@ -1,7 +1,10 @@
 //! git, asked as a program with arguments (never through a shell): where the repository
 //! is, what a revision names (commit and tree), whether the working tree has changes, the
-//! commits between two revisions, and worktrees added and removed.
+//! commits between two revisions, and worktrees added and removed; through plumb-git,
+//! whose one rule for the environment every call follows.
 use crate::RevsError;
+pub(crate) use plumb_git::GitFailed;
+use plumb_git::{git, git_untrimmed, git_with};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,73 +46,6 @@ impl Resolved {
             Some(_) => format!("{} ({})", self.name, self.short()),
         }
     }
-}
-
-/// Why a git command failed: it could not be started, or it failed saying why (its
-/// stderr's last lines), or without a word (its exit status).
-#[derive(Debug)]
-pub(crate) enum GitFailed {
-    NotRun(std::io::Error),
-    Said(String),
-    Status { command: String, code: i32 },
-}
-
-impl std::fmt::Display for GitFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GitFailed::NotRun(e) => write!(f, "cannot run git: {e}"),
-            GitFailed::Said(said) => f.write_str(said),
-            GitFailed::Status { command, code } => {
-                write!(f, "git {command} exited with status {code}")
-            }
-        }
-    }
-}
-
-/// git's stdout for `args` in `dir`, trimmed, or its stderr's last line as the error.
-fn git(dir: &Path, args: &[&str]) -> Result<String, GitFailed> {
-    git_with(dir, args, &[])
-}
-
-fn git_with(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, GitFailed> {
-    git_untrimmed(dir, args, env).map(|s| s.trim().to_string())
-}
-
-/// git's whole stdout (porcelain output starts with meaningful spaces).
-fn git_untrimmed(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Result<String, GitFailed> {
-    let mut cmd = Command::new("git");
-    cmd.arg("-C").arg(dir).args(args);
-    // Run from a git hook, these would point every call at the hook's repository.
-    for k in [
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_INDEX_FILE",
-        "GIT_COMMON_DIR",
-    ] {
-        cmd.env_remove(k);
-    }
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().map_err(GitFailed::NotRun)?;
-    if out.status.success() {
-        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
-    }
-    // git's own last few lines: the cause ("unable to write file") is often not the last.
-    let err = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = err
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let said = lines[lines.len().saturating_sub(3)..].join("; ");
-    Err(match out.status.code() {
-        Some(code) if said.is_empty() => GitFailed::Status {
-            command: args[0].to_string(),
-            code,
-        },
-        _ => GitFailed::Said(said),
-    })
 }
 
 impl Repo {
