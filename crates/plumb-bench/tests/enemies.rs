@@ -1,6 +1,7 @@
 //! Each enemy variant is flagged by the check that fits it, and its clean twin is not.
 //! Only the enemy-specific codes are asserted: generic noise checks (high CV, drift) may
-//! fire on a shared CI machine and are not what this test is about.
+//! fire on a shared machine and are not what this is about. The enemies no clock decides
+//! are a test; those a clock decides are a check bench/enemies.sh runs (ignored here).
 
 use plumb_bench::{enemies, Args, CountingAllocator, Harness};
 use plumb_model::{DiagnosticCode, ResultDocument, Severity};
@@ -71,35 +72,25 @@ fn flagged_when_clean(doc: &ResultDocument) -> Option<String> {
     None
 }
 
+/// The enemies whose check reads no clock: allocations counted in the timed loop, a
+/// working set against the machine's caches, a cold variant run without warm-up; and the
+/// result written. Deterministic on a busy machine.
 #[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "the enemies live in optimised code; scripts/test.sh runs this with --release"
 )]
-fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
+fn the_enemies_no_clock_decides_are_flagged_and_their_twins_are_not() {
     let dir = tempfile::tempdir().unwrap();
     let data = enemies::EnemyData::new();
     let doc = measure(&data, dir.path(), &[]);
-    // A slow spell of this shared machine (the host changes a core's speed for 0.1 s to
-    // seconds) at the start of the warm memo's samples looks exactly like a cold start,
-    // and during one of the quiet copies like noise. Those two clean variants, and only
-    // they, are measured once more before the test fails; both results are reported.
-    if let Some(first) = flagged_when_clean(&doc) {
-        let again = measure(&data, dir.path(), &["^e1_cold_state/", "^e3_noise_quiet/"]);
-        if let Some(second) = flagged_when_clean(&again) {
-            panic!("flagged twice: {first} / then: {second}");
-        }
-    }
-
-    // Enemy 1: cold state.
-    let cold = "e1_cold_state/memo_cold";
-    assert!(
-        flagged(&doc, cold, DiagnosticCode::ColdStart)
-            || flagged(&doc, cold, DiagnosticCode::Drift),
-        "{:?}",
-        codes(&doc, cold)
-    );
-    assert!(flagged(&doc, cold, DiagnosticCode::NoWarmup));
+    // Enemy 1: cold state, measured without warm-up on purpose (its timing: the check
+    // run by bench/enemies.sh).
+    assert!(flagged(
+        &doc,
+        "e1_cold_state/memo_cold",
+        DiagnosticCode::NoWarmup
+    ));
     assert!(!flagged(
         &doc,
         "e1_cold_state/memo_warm",
@@ -145,6 +136,54 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         "one Vec per insert, got {allocs}"
     );
 
+    // Enemy 4: working set beyond the last-level cache.
+    let cache: Vec<&str> = doc
+        .benchmarks
+        .iter()
+        .filter(|b| b.name.starts_with("e4_cache/"))
+        .map(|b| b.name.as_str())
+        .collect();
+    assert_eq!(cache.len(), 2);
+    assert!(!flagged(&doc, cache[0], DiagnosticCode::WorkingSet));
+    assert!(flagged(&doc, cache[1], DiagnosticCode::WorkingSet));
+
+    // The result was written and reads back as a plumb result.
+    let text = std::fs::read_to_string(dir.path().join("enemies.json")).unwrap();
+    let back = ResultDocument::from_json(&text).unwrap();
+    assert_eq!(back.benchmarks.len(), doc.benchmarks.len());
+    assert!(back.clock.is_some());
+}
+
+/// The enemies a clock decides — a cold start, noise from busy cores against a quiet pair
+/// of identical copies, sorted data far faster than shuffled, a loop the compiler deleted
+/// — need real timing differences to show, so this is not a test: bench/enemies.sh runs
+/// it (on an idle machine, and with CPU hogs) and keeps what it found.
+#[test]
+#[ignore = "judges real timings: bench/enemies.sh runs it and keeps its figures"]
+fn the_enemies_a_clock_decides_show_on_this_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = enemies::EnemyData::new();
+    let doc = measure(&data, dir.path(), &[]);
+    // A slow spell of this shared machine (the host changes a core's speed for 0.1 s to
+    // seconds) at the start of the warm memo's samples looks exactly like a cold start,
+    // and during one of the quiet copies like noise. Those two clean variants, and only
+    // they, are measured once more before the check fails; both results are reported.
+    if let Some(first) = flagged_when_clean(&doc) {
+        let again = measure(&data, dir.path(), &["^e1_cold_state/", "^e3_noise_quiet/"]);
+        if let Some(second) = flagged_when_clean(&again) {
+            panic!("flagged twice: {first} / then: {second}");
+        }
+    }
+
+    // Enemy 1: cold state.
+    let cold = "e1_cold_state/memo_cold";
+    assert!(
+        flagged(&doc, cold, DiagnosticCode::ColdStart)
+            || flagged(&doc, cold, DiagnosticCode::Drift),
+        "{:?}",
+        codes(&doc, cold)
+    );
+
     // Enemy 3: identical code under load is told apart from identical code at rest.
     assert!(flagged(
         &doc,
@@ -158,17 +197,6 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         "loaded {loaded}: {:?}",
         codes(&doc, "e3_noise_loaded/copy_b_with_busy_cores")
     );
-
-    // Enemy 4: working set beyond the last-level cache.
-    let cache: Vec<&str> = doc
-        .benchmarks
-        .iter()
-        .filter(|b| b.name.starts_with("e4_cache/"))
-        .map(|b| b.name.as_str())
-        .collect();
-    assert_eq!(cache.len(), 2);
-    assert!(!flagged(&doc, cache[0], DiagnosticCode::WorkingSet));
-    assert!(flagged(&doc, cache[1], DiagnosticCode::WorkingSet));
 
     // Enemy 5: sorted data trains the branch predictor: same result, far faster.
     assert!(flagged(
@@ -210,10 +238,4 @@ fn every_enemy_is_flagged_by_its_check_and_clean_variants_are_not() {
         "e6_dead_code/checksum_returned",
         DiagnosticCode::NothingMeasured
     ));
-
-    // The result was written and reads back as a plumb result.
-    let text = std::fs::read_to_string(dir.path().join("enemies.json")).unwrap();
-    let back = ResultDocument::from_json(&text).unwrap();
-    assert_eq!(back.benchmarks.len(), doc.benchmarks.len());
-    assert!(back.clock.is_some());
 }
