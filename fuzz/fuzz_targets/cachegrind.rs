@@ -5,6 +5,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     if let Err(e) = plumb_counters::cachegrind::parse_totals(text) {
-        assert!(!e.is_empty());
+        assert!(!e.to_string().is_empty());
     }
 });

@@ -5,6 +5,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     if let Err(e) = plumb_profile::dhat::parse(text, None) {
-        assert!(!e.is_empty());
+        assert!(!e.to_string().is_empty());
     }
 });

@@ -11,6 +11,6 @@ fuzz_target!(|text: &str| {
             let back = plumb_profile::folded::parse(&written).expect("written stacks read back");
             assert_eq!(back, stacks);
         }
-        Err(e) => assert!(e.contains("line"), "{e}"),
+        Err(e) => assert!(e.to_string().contains("line"), "{e}"),
     }
 });

@@ -43,7 +43,7 @@ fuzz_target!(|text: &str| {
                 assert_eq!(format!("{old}={new}"), line);
                 pairs.push((old, new));
             }
-            Err(e) => assert!(e.contains("is not OLD=NEW")),
+            Err(e) => assert!(e.to_string().contains("is not OLD=NEW")),
         }
     }
     let how = Judging {
@@ -68,6 +68,6 @@ fuzz_target!(|text: &str| {
             let most = pairs.len() + base.benchmarks.len();
             assert!(cmp.comparisons.len() <= most, "{pairs:?}");
         }
-        Err(e) => assert!(!e.is_empty()),
+        Err(e) => assert!(!e.to_string().is_empty()),
     }
 });
