@@ -66,7 +66,7 @@ impl View {
                 self.say(&format!(
                     "{}'s clock is {} this one's (± {})",
                     part.name(),
-                    signed(offset.offset),
+                    offset.offset.way_of(),
                     format::time(offset.uncertainty())
                 ));
                 if let Some(w) = beyond_warmup(part, offset.offset) {
@@ -214,39 +214,4 @@ fn beyond_warmup(
             format::time(offset.magnitude())
         )
     })
-}
-
-/// "1.2 ms behind" (the agent's clock reads earlier) / "ahead" / "level": which way an
-/// agent's clock is from the coordinator's.
-pub fn clock_way(offset: ClockOffset) -> String {
-    let size = format::time(offset.magnitude());
-    match offset.as_nanos() {
-        0 => "level".to_string(),
-        n if n > 0 => format!("{size} behind"),
-        _ => format!("{size} ahead"),
-    }
-}
-
-/// `clock_way` before another clock's name: "1.2 ms behind", "ahead of", "level with".
-pub fn signed(offset: ClockOffset) -> String {
-    let way = clock_way(offset);
-    match offset.as_nanos() {
-        0 => format!("{way} with"),
-        n if n > 0 => way,
-        _ => format!("{way} of"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_offset_is_said_as_which_way_the_clock_is() {
-        // Positive: the coordinator's clock reads later, so the agent's is behind.
-        let signed = |n| signed(ClockOffset::from_nanos(n));
-        assert_eq!(signed(1_500_000), "1.500 ms behind");
-        assert_eq!(signed(-20_000), "20.00 µs ahead of");
-        assert_eq!(signed(0), "level with");
-    }
 }

@@ -253,11 +253,7 @@ fn text(
                 } else if u > worst[1] {
                     worst[1] = u;
                 }
-                format!(
-                    "clock {} ± {}",
-                    crate::coordinate_live::clock_way(o.offset),
-                    format::time(u)
-                )
+                format!("clock {} ± {}", o.offset.way(), format::time(u))
             }
             None => "clock not measured".into(),
         };

@@ -71,7 +71,7 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     }
     export::write_all(&out, &doc)?;
     if let Some(side) = agent {
-        side.finish(&doc);
+        side.finish(&doc, &mut crate::load_coordinated::say);
     }
     history.keep(&doc)?;
     let comparison = compare_targets(&doc, &a);
@@ -120,13 +120,16 @@ fn run_as_agent(
     agent: &mut Option<crate::load_coordinated::AgentSide>,
 ) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
     if let Some(side) = agent {
-        targets[0].0.start_at = Some(side.await_start(&session.stop)?);
+        let start = side.await_start(&session.stop, &mut crate::load_coordinated::say);
+        let start =
+            start.map_err(|e| CliError::msg(format!("{e}; nothing was sent to the target")))?;
+        targets[0].0.start_at = Some(start);
     }
     let uplink = agent.as_ref().and_then(|s| s.feed());
     let ran = run_in_turn(targets, repeat, session, uplink);
     if let Err(e) = &ran {
         if let Some(side) = agent.take() {
-            side.fail(&e.message());
+            side.fail(&e.message(), &mut crate::load_coordinated::say);
         }
     }
     ran

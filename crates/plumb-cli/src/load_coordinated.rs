@@ -1,25 +1,12 @@
-//! `plumb load --coordinator ADDR`: this agent's part of a coordinated test. It joins
-//! before anything is sent (an unreachable or refusing coordinator ends the command with
-//! nothing sent), measures its clock against the coordinator's, starts when told, hands
-//! the live counts to the uplink, and sends its result at the end (after saving it
-//! locally: a coordinator gone mid-test costs nothing measured).
+//! `plumb load --coordinator ADDR`: the terms this agent joins on (its settings, and what
+//! every agent must still send alike), and its side of the test (plumb-load's
+//! `agents::side`) joined before anything is sent.
 use crate::args::LoadArgs;
 use crate::exit::CliError;
-use plumb_load::agents::agent::{Link, Start};
+pub use plumb_load::agents::side::AgentSide;
 use plumb_load::agents::terms::Terms;
-use plumb_load::agents::uplink::{Ending, Uplink, UplinkFeed};
-use plumb_load::http::LoadReport;
-use plumb_model::{format, AgentClock, LoadSettings, ResultDocument};
+use plumb_model::LoadSettings;
 use std::sync::atomic::AtomicBool;
-use std::time::SystemTime;
-
-pub struct AgentSide {
-    coordinator: String,
-    link: Option<Link>,
-    start: Option<Start>,
-    uplink: Option<Uplink>,
-    threads: usize,
-}
 
 /// Joins the coordinator named by `--coordinator`, if any.
 pub fn join(
@@ -44,90 +31,13 @@ pub fn join(
     ] {
         terms.agreed.insert(option.into(), value);
     }
-    let link = Link::join(addr, &token, &terms, a.link.coordinator_wait.to_std(), stop)
+    let wait = (a.link.coordinator_wait.to_std(), a.threads as usize);
+    let side = AgentSide::join(addr, (&token, &terms), wait, stop, &mut say)
         .map_err(|e| CliError::msg(format!("{e}; nothing was sent to the target")))?;
-    let (joined, count) = link.joined;
-    eprintln!("plumb: {name} joined the coordinator at {addr} ({joined} of {count} agents)");
-    Ok(Some(AgentSide {
-        coordinator: addr.clone(),
-        link: Some(link),
-        start: None,
-        uplink: None,
-        threads: a.threads as usize,
-    }))
+    Ok(Some(side))
 }
 
-impl AgentSide {
-    /// Measures the clock, waits for the start, and gives it on this machine's clock.
-    pub fn await_start(&mut self, stop: &AtomicBool) -> Result<SystemTime, CliError> {
-        let mut link = self.link.take().expect("joined, not yet started");
-        let said = |e| CliError::msg(format!("{e}; nothing was sent to the target"));
-        let offset = link.measure_clock().map_err(said)?;
-        eprintln!(
-            "plumb: this clock is {} the coordinator's (± {}); waiting for the start",
-            crate::coordinate_live::signed(offset.offset),
-            format::time(offset.uncertainty())
-        );
-        let start = link.await_start(offset, stop).map_err(said)?;
-        self.start = Some(start);
-        self.uplink = Some(Uplink::start(link.into_stream(), self.threads));
-        Ok(start.local)
-    }
-
-    pub fn feed(&self) -> Option<UplinkFeed> {
-        self.uplink.as_ref().map(Uplink::feed)
-    }
-
-    /// The result's settings: the start and the clock, on the coordinator's clock.
-    pub fn record(&self, settings: &mut LoadSettings) {
-        let Some(start) = self.start else { return };
-        settings.start_at = Some(start.coordinator);
-        settings.coordinated = Some(Box::new(AgentClock {
-            coordinator: self.coordinator.clone(),
-            start_on_own_clock: start.offset.offset.to_agent(start.coordinator),
-            round_trip: start.offset.round_trip,
-        }));
-    }
-
-    /// Each run's measured window moved onto the coordinator's clock, so the agents'
-    /// windows line up when merged whatever their own clocks say.
-    pub fn shift(&self, reports: &mut [Vec<LoadReport>]) {
-        let Some(start) = self.start else { return };
-        for r in reports.iter_mut().flatten() {
-            r.measured_from = r.measured_from.map(|t| {
-                start
-                    .offset
-                    .offset
-                    .to_coordinator(t.into())
-                    .to_system_time()
-            });
-        }
-    }
-
-    /// Sends the result to the coordinator and waits for it to be received.
-    pub fn finish(self, doc: &ResultDocument) {
-        match serde_json::to_vec(doc) {
-            Ok(bytes) => self.end(Ending::Document(bytes)),
-            Err(e) => self.end(Ending::Failed {
-                message: format!("its result did not serialise: {e}"),
-            }),
-        }
-    }
-
-    /// The test failed on this agent: the coordinator is told why.
-    pub fn fail(self, message: &str) {
-        self.end(Ending::Failed {
-            message: message.to_string(),
-        })
-    }
-
-    fn end(self, result: Ending) {
-        let Some(uplink) = self.uplink else { return };
-        if let Err(e) = uplink.finish(result) {
-            eprintln!(
-                "plumb: the coordinator at {} did not receive this agent's result: {e} (the result is still this command's own output)",
-                self.coordinator
-            );
-        }
-    }
+/// What the agent's side says, as `plumb: …` on stderr.
+pub fn say(line: String) {
+    eprintln!("plumb: {line}");
 }

@@ -51,6 +51,27 @@ impl ClockOffset {
     pub fn to_agent_system(self, coordinator: Timestamp) -> SystemTime {
         self.to_agent(coordinator).to_system_time()
     }
+
+    /// Which way the agent's clock is from the coordinator's: "1.2 ms behind" (it reads
+    /// earlier), "… ahead", "level".
+    pub fn way(self) -> String {
+        let size = plumb_model::format::time(self.magnitude());
+        match self.nanos {
+            0 => "level".to_string(),
+            n if n > 0 => format!("{size} behind"),
+            _ => format!("{size} ahead"),
+        }
+    }
+
+    /// `way` before another clock's name: "1.2 ms behind", "… ahead of", "level with".
+    pub fn way_of(self) -> String {
+        let way = self.way();
+        match self.nanos {
+            0 => format!("{way} with"),
+            n if n > 0 => way,
+            _ => format!("{way} of"),
+        }
+    }
 }
 
 fn shift(t: Timestamp, by: i128) -> Timestamp {
@@ -112,6 +133,15 @@ pub fn best(rounds: &[Round]) -> Option<Offset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_offset_is_said_as_which_way_the_clock_is() {
+        // Positive: the coordinator's clock reads later, so the agent's is behind.
+        let said = |n| ClockOffset::from_nanos(n).way_of();
+        assert_eq!(said(1_500_000), "1.500 ms behind");
+        assert_eq!(said(-20_000), "20.00 µs ahead of");
+        assert_eq!(said(0), "level with");
+    }
 
     fn at(ns: u64) -> Timestamp {
         Timestamp::from_unix_nanos(ns)

@@ -12,6 +12,7 @@ mod error;
 pub mod k8s;
 pub mod messages;
 mod serve;
+pub mod side;
 pub mod terms;
 pub mod uplink;
 pub mod wire;
