@@ -511,11 +511,9 @@ fn the_default_report_is_short_and_v_is_full() {
     }
     let widest = lines.iter().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 120, "{widest} columns:\n{}", run.stdout);
-    assert!(
-        run.stdout.contains("1.8") && run.stdout.contains("× slower ["),
-        "{}",
-        run.stdout
-    );
+    // The layout, not the figure: a 10 ms floor between the two sleeps is slower on any
+    // machine, by however much a busy one makes it (1.77× beside two CPU hogs).
+    assert!(run.stdout.contains("× slower ["), "{}", run.stdout);
     assert!(
         !run.stdout.contains("→ "),
         "no advice by default: {}",
