@@ -190,14 +190,21 @@ mod tests {
         let (_d, c) = entry();
         let stop = Arc::new(AtomicBool::new(false));
         let raise = stop.clone();
+        // The stop comes once the build's sleep has started (it wrote its pid), however
+        // long a busy machine takes to start it.
+        let pid_file = c.dir.join("pid");
         std::thread::spawn(move || {
-            std::thread::sleep(std::time::Duration::from_millis(200));
+            let waited = Instant::now();
+            while !pid_file.exists() && waited.elapsed() < std::time::Duration::from_secs(20) {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
             raise.store(true, Ordering::Relaxed);
         });
         let started = Instant::now();
         let out = build(&c, Some("sleep 30 & echo $! > pid; wait"), &stop).unwrap();
         assert_eq!(out, Built::Interrupted);
-        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // Well before the sleep's 30 s: the stop ended it.
+        assert!(started.elapsed() < std::time::Duration::from_secs(25));
         let pid = std::fs::read_to_string(c.dir.join("pid")).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(100));
         let alive = std::path::Path::new(&format!("/proc/{}", pid.trim())).exists()
