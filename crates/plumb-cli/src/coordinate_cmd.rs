@@ -46,7 +46,7 @@ pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
         join_within: Some(a.join_within.to_std()),
         max_uncertainty: a.max_skew.to_std(),
     };
-    let mut view = crate::coordinate_live::View::new(a.agents);
+    let mut view = plumb_load::agents::live::View::new(a.agents);
     let outcome = coordinate(listener, token, &opts, &session.stop, &mut |n| {
         view.notice(n)
     });

@@ -2,10 +2,10 @@
 use crate::args::LoadArgs;
 use crate::exit::{CliError, Outcome};
 use crate::export;
-use crate::load_live::Live;
 use plumb_analysis::{load_checks, load_comparison, LoadGates};
-use plumb_load::http::{probe, run as run_load, LoadConfig, LoadReport, Pacing, PROBE_ABOVE};
+use plumb_load::http::{probe, LoadConfig, LoadReport, Pacing, PROBE_ABOVE};
 use plumb_load::plan::{agent_share, read_mix, Sent};
+use plumb_load::session::run_in_turn;
 use plumb_load::{load_benchmarks, load_document, percentile_distribution, LoadContext};
 use plumb_model::quantity::Timestamp;
 use plumb_model::{
@@ -126,7 +126,16 @@ fn run_as_agent(
         targets[0].0.start_at = Some(start);
     }
     let uplink = agent.as_ref().and_then(|s| s.feed());
-    let ran = run_in_turn(targets, repeat, session, uplink);
+    let configs: Vec<&LoadConfig> = targets.iter().map(|(c, _)| c).collect();
+    let announce = std::io::stderr().is_terminal();
+    let ran = run_in_turn(
+        &configs,
+        repeat,
+        (&session.stop, uplink),
+        announce,
+        &mut crate::load_coordinated::say,
+    )
+    .map_err(CliError::from);
     if let Err(e) = &ran {
         if let Some(side) = agent.take() {
             side.fail(&e.message(), &mut crate::load_coordinated::say);
@@ -294,10 +303,6 @@ fn announce_start(start_at: Option<Timestamp>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The runs of each target, in turn: A B B A A B … so that a drift of the machine falls
-/// on both alike. A run that cannot start (the target went away) ends the series: the
-/// runs before it are kept (a target without any is left out), and the message says why
-/// it stopped.
 /// The workload file's designs recorded and checked: a load test's document is not
 /// analysed as a whole (its checks run per target above), so its design findings are
 /// attached here.
@@ -313,51 +318,6 @@ fn workload_of(
 ) -> Result<Option<plumb_model::WorkloadFile>, CliError> {
     let names: Vec<&str> = targets.iter().map(|(_, s)| s.url.as_str()).collect();
     crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)
-}
-
-fn run_in_turn(
-    targets: &[(LoadConfig, LoadSettings)],
-    repeat: u32,
-    session: &crate::session::Session,
-    uplink: Option<plumb_load::agents::uplink::UplinkFeed>,
-) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
-    let n = targets.len();
-    let order: Vec<usize> = (0..repeat as usize)
-        .flat_map(|i| (0..n).map(move |k| if i % 2 == 1 { n - 1 - k } else { k }))
-        .collect();
-    let mut reports: Vec<Vec<LoadReport>> = targets.iter().map(|_| Vec::new()).collect();
-    let announce = order.len() > 1 && std::io::stderr().is_terminal();
-    for (k, &t) in order.iter().enumerate() {
-        let cfg = &targets[t].0;
-        if announce {
-            eprintln!("plumb: run {} of {}: {}", k + 1, order.len(), cfg.url);
-        }
-        let mut live = Live::start(
-            cfg.threads,
-            cfg.warmup,
-            cfg.drain.min(cfg.timeout),
-            cfg.start_at,
-            uplink.clone(),
-        );
-        let report = run_load(cfg, session.stop.clone(), live.feed());
-        live.finish();
-        match report {
-            Ok(r) => {
-                let stop = r.interrupted;
-                reports[t].push(r);
-                if stop {
-                    break;
-                }
-            }
-            Err(e) if reports.iter().any(|r| !r.is_empty()) => {
-                let message = format!("run {} of {} ({}) failed: {e}", k + 1, order.len(), cfg.url);
-                eprintln!("plumb: {message}");
-                return Ok((reports, Some(message)));
-            }
-            Err(e) => return Err(CliError::from(e)),
-        }
-    }
-    Ok((reports, None))
 }
 
 /// A second target compared with the first, percentile by percentile.

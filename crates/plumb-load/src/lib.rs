@@ -10,10 +10,12 @@ mod document;
 mod error;
 mod histogram;
 pub mod http;
+pub mod live;
 mod merge;
 pub mod model;
 pub mod plan;
 mod runs;
+pub mod session;
 mod simulate;
 
 pub use document::{load_benchmark, load_benchmarks, load_document, merged_document, LoadContext};

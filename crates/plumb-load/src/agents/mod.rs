@@ -10,6 +10,7 @@ pub mod clock;
 pub mod coordinator;
 mod error;
 pub mod k8s;
+pub mod live;
 pub mod messages;
 mod serve;
 pub mod side;

@@ -4,8 +4,8 @@
 //! measured window is announced either way once it lasts long enough to notice, with its
 //! bound. A coordinated test's agent hands every tick on to its uplink too.
 
-use plumb_load::agents::uplink::UplinkFeed;
-use plumb_load::http::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
+use crate::agents::uplink::UplinkFeed;
+use crate::http::{LiveCounts, LiveFeed, LiveTick, LIVE_EVERY};
 use plumb_model::format;
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};

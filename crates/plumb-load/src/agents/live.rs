@@ -1,9 +1,9 @@
 //! What `plumb coordinate` says while it runs: each join, refusal, clock and loss as a
 //! line on stderr, and on a terminal the merged live line (every agent's counts added:
 //! the rate over the last half second, errors, p50/p99 so far, agents reporting).
-use plumb_load::agents::clock::ClockOffset;
-use plumb_load::agents::coordinator::Notice;
-use plumb_load::http::LiveCounts;
+use crate::agents::clock::ClockOffset;
+use crate::agents::coordinator::Notice;
+use crate::http::LiveCounts;
 use plumb_model::format;
 use plumb_model::quantity::{Duration, Timestamp};
 use std::collections::BTreeSet;
@@ -102,7 +102,7 @@ impl View {
         ));
     }
 
-    fn add(&mut self, live: &plumb_load::agents::coordinator::AgentLive) {
+    fn add(&mut self, live: &crate::agents::coordinator::AgentLive) {
         self.total.add(&live.counts);
         self.window_ok = self.window_ok.saturating_add(live.counts.ok);
     }
@@ -149,7 +149,7 @@ impl View {
         if !self.draw || now < self.next_draw {
             return;
         }
-        self.next_draw = now + plumb_load::http::LIVE_EVERY;
+        self.next_draw = now + crate::http::LIVE_EVERY;
         let Some(start) = self.start else { return };
         if now < start {
             eprint!(
@@ -202,10 +202,7 @@ impl View {
 /// starts on time (the start is moved onto its clock), but its own timestamps (an
 /// `--hlog`, its logs) are that far off, and without the coordinator the agents would not
 /// have started within the warm-up of each other.
-fn beyond_warmup(
-    part: &plumb_load::agents::coordinator::Part,
-    offset: ClockOffset,
-) -> Option<String> {
+fn beyond_warmup(part: &crate::agents::coordinator::Part, offset: ClockOffset) -> Option<String> {
     let warmup: Duration = part.terms.agreed.get("--warmup")?.parse().ok()?;
     (offset.magnitude() > warmup).then(|| {
         format!(
