@@ -4,7 +4,7 @@
 use crate::args::{FailOn, HistoryChangesArgs};
 use crate::exit::{self, CliError, Outcome};
 use crate::history_out::{at, name, unit_of};
-use plumb_changes::{analyse, confirm_all, Analysed, Confirming, Found, Method, Side};
+use plumb_changes::{analyse, confirm_all, Analysed, Found, Method, Side};
 use plumb_history::{ChangeStatus, HistoryStore, StoredChange};
 use plumb_model::format;
 use plumb_stats::{ChangeParams, OtavaParams};
@@ -26,20 +26,11 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<Ou
     };
     exit::print_stdout(&text)?;
     if args.confirm {
-        let options = o.request(args.sesoi);
-        let session = crate::session::stop_on_signals()?;
-        let mut said = crate::history_confirm::say;
-        let mut c = Confirming::new(
-            &options,
-            &std::env::current_dir()?,
-            &session.stop,
-            &mut said,
-        )?;
-        let done = confirm_all(store, &analysed, &mut c, |_, s| {
-            s.new && s.status == ChangeStatus::Candidate
+        let (code, said) = crate::history_confirm::confirming(&o.request(args.sesoi), |c| {
+            confirm_all(store, &analysed, c, |_, s| {
+                s.new && s.status == ChangeStatus::Candidate
+            })
         })?;
-        let code = crate::history_confirm::outcome(&done, &session);
-        let said = done.said;
         // The summary says what the re-runs decided too (stderr said it as it happened).
         if args.markdown {
             let mut text = String::from("\n### Re-run of each new change point (plumb revs)\n\n");

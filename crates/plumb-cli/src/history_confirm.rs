@@ -12,7 +12,7 @@ pub fn say(line: String) {
 }
 
 /// A confirmed regression (said), the stop when stopped, else done.
-pub fn outcome(done: &Confirmations, session: &Session) -> Outcome {
+fn outcome(done: &Confirmations, session: &Session) -> Outcome {
     if done.stopped {
         return session.stopped();
     }
@@ -23,16 +23,22 @@ pub fn outcome(done: &Confirmations, session: &Session) -> Outcome {
     Outcome::Done
 }
 
-pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<Outcome, CliError> {
-    let options = a.options.request(a.sesoi);
+/// Confirms as `confirm` asks, in the repository plumb stands in, stopped by a signal:
+/// the outcome, and each change's line.
+pub fn confirming(
+    options: &plumb_changes::ConfirmOptions,
+    confirm: impl FnOnce(&mut Confirming) -> Result<Confirmations, plumb_changes::ChangesError>,
+) -> Result<(Outcome, Vec<String>), CliError> {
     let session = crate::session::stop_on_signals()?;
     let mut said = say;
-    let mut c = Confirming::new(
-        &options,
-        &std::env::current_dir()?,
-        &session.stop,
-        &mut said,
-    )?;
-    let done = confirm_named(store, &mut c, a.change)?;
-    Ok(outcome(&done, &session))
+    let here = std::env::current_dir()?;
+    let mut c = Confirming::new(options, &here, &session.stop, &mut said)?;
+    let done = confirm(&mut c)?;
+    Ok((outcome(&done, &session), done.said))
+}
+
+pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<Outcome, CliError> {
+    let options = a.options.request(a.sesoi);
+    let (outcome, _said_on_stderr) = confirming(&options, |c| confirm_named(store, c, a.change))?;
+    Ok(outcome)
 }

@@ -108,24 +108,7 @@ fn a_benchmark_named_like_sql_is_kept_as_a_name() {
 }
 
 fn git(env: &Env, args: &[&str]) {
-    let ok = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(env.dir.path())
-        .output()
-        .expect("git runs");
-    assert!(
-        ok.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    git_in(env.dir.path(), args);
 }
 
 #[test]
