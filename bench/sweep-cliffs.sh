@@ -13,7 +13,7 @@ cargo build --release --quiet -p plumb-cli
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 cc -O2 -o "$work/cache" examples/cache.c
-for ((h = 0; h < hogs; h++)); do yes > /dev/null & done
+for ((h = 0; h < hogs; h++)); do yes > /dev/null & done  # ended by the trap
 : > "$work/found.tsv"
 for ((r = 1; r <= rounds; r++)); do
     ./target/release/plumb run -L size 16K,64K,512K,64M --operations 4194304 --runs 8 \
