@@ -45,12 +45,13 @@ pub struct BySide {
 }
 
 impl BySide {
-    /// Each run in a worktree whose path ends in `a` takes `a_ns`, in `b` `b_ns`, times
+    /// Each run in a worktree whose path ends in `a` takes `a`, in `b` `b`, times
     /// 1 ± `spread` (uniform, seeded).
-    pub fn timed(a_ns: f64, b_ns: f64, spread: f64, seed: u64) -> BySide {
+    pub fn timed(a: Duration, b: Duration, spread: f64, seed: u64) -> BySide {
         let behaviour: Behaviour = Rc::new(move |_, dir: &Path, rng: &mut Pcg64| {
-            let base = if dir.ends_with("a") { a_ns } else { b_ns };
-            record(base * (1.0 + rng.gen_range(-spread..=spread)))
+            let base = if dir.ends_with("a") { a } else { b };
+            let factor = 1.0 + rng.gen_range(-spread..=spread);
+            record(Duration::from_nanos_f64(base.as_nanos_f64() * factor))
         });
         BySide::with(behaviour, seed)
     }
@@ -64,9 +65,8 @@ impl BySide {
     }
 }
 
-/// A successful run of `wall_ns`.
-pub fn record(wall_ns: f64) -> RunRecord {
-    let wall = Duration::from_nanos_f64(wall_ns);
+/// A successful run of `wall`.
+pub fn record(wall: Duration) -> RunRecord {
     RunRecord {
         wall,
         user: wall,

@@ -4,7 +4,7 @@
 use super::*;
 use crate::test_sides::{record, sides, BySide};
 use plumb_analysis::{LookPlan, Settling};
-use plumb_model::quantity::{Confidence, Fraction};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{BenchmarkKind, ProducerSettings, Verdict};
 use rand_pcg::Pcg64;
 use std::path::Path;
@@ -50,7 +50,7 @@ fn harness(argv: &[String], dir: &Path, rng: &mut Pcg64) -> plumb_command::RunRe
         ));
     }
     std::fs::write(&argv[at + 1], doc.to_json()).unwrap();
-    record(1e6)
+    record(Duration::from_millis(1))
 }
 
 fn measured(spawner: &mut BySide) -> Result<Option<ResultDocument>, RevsError> {
@@ -112,7 +112,7 @@ fn each_benchmark_is_judged_per_round_and_its_samples_pooled() {
 fn a_harness_that_fails_or_writes_nothing_is_said_with_its_side() {
     let mut fails = BySide::with(
         Rc::new(|_, _, _| {
-            let mut r = record(1e6);
+            let mut r = record(Duration::from_millis(1));
             r.exit = plumb_model::Exit::Code(101);
             r
         }),
@@ -125,7 +125,7 @@ fn a_harness_that_fails_or_writes_nothing_is_said_with_its_side() {
             && said.contains("stderr in "),
         "{said}"
     );
-    let mut silent = BySide::with(Rc::new(|_, _, _| record(1e6)), 10);
+    let mut silent = BySide::with(Rc::new(|_, _, _| record(Duration::from_millis(1))), 10);
     let said = measured(&mut silent).unwrap_err().to_string();
     assert!(said.contains("wrote no result to"), "{said}");
 }

@@ -6,6 +6,10 @@ use plumb_analysis::{LookPlan, Settling};
 use plumb_model::{Exit, Question, Verdict};
 use std::rc::Rc;
 
+fn ms(ms: f64) -> Duration {
+    Duration::from_nanos_f64(ms * 1e6)
+}
+
 fn request(runs_per_round: Option<u64>) -> Measure {
     Measure {
         command: "./prog".into(),
@@ -52,14 +56,14 @@ fn measured(
     )
 }
 
-/// Measured to the end, runs taking `a_ns` in A and `b_ns` in B times 1 ± `spread`.
+/// Measured to the end, runs taking `a` in A and `b` in B times 1 ± `spread`.
 fn timed(
     runs_per_round: Option<u64>,
     question: Question,
-    (a_ns, b_ns, spread): (f64, f64, f64),
+    (a, b, spread): (Duration, Duration, f64),
     seed: u64,
 ) -> ResultDocument {
-    let spawner = BySide::timed(a_ns, b_ns, spread, seed);
+    let spawner = BySide::timed(a, b, spread, seed);
     measured(&request(runs_per_round), question, spawner, false)
         .unwrap()
         .expect("not stopped")
@@ -71,7 +75,7 @@ fn revisions(doc: &ResultDocument) -> &Revisions {
 
 #[test]
 fn a_side_five_percent_slower_settles_slower_in_whole_rounds() {
-    let spawner = BySide::timed(10e6, 10.5e6, 0.02, 1);
+    let spawner = BySide::timed(ms(10.0), ms(10.5), 0.02, 1);
     let log = spawner.log.clone();
     let doc = measured(&request(Some(4)), Question::Typical, spawner, false)
         .unwrap()
@@ -96,7 +100,7 @@ fn a_side_five_percent_slower_settles_slower_in_whole_rounds() {
 
 #[test]
 fn the_same_program_on_both_sides_settles_equivalent() {
-    let doc = timed(Some(4), Question::Typical, (10e6, 10e6, 0.02), 2);
+    let doc = timed(Some(4), Question::Typical, (ms(10.0), ms(10.0), 0.02), 2);
     let r = revisions(&doc);
     assert_eq!(r.looks.last().unwrap().verdict, Verdict::Equivalent);
     assert_eq!(r.ended, Ending::Settled);
@@ -104,7 +108,7 @@ fn the_same_program_on_both_sides_settles_equivalent() {
 
 #[test]
 fn the_rounds_answer_the_question_asked() {
-    let doc = timed(Some(4), Question::Best, (10e6, 10.5e6, 0.02), 3);
+    let doc = timed(Some(4), Question::Best, (ms(10.0), ms(10.5), 0.02), 3);
     let r = revisions(&doc);
     assert_eq!(r.design.question, Question::Best);
     assert_eq!(r.looks.last().unwrap().verdict, Verdict::Slower);
@@ -114,14 +118,14 @@ fn the_rounds_answer_the_question_asked() {
 /// make rounds of 15.
 #[test]
 fn the_trial_run_sets_the_runs_per_round() {
-    let doc = timed(None, Question::Typical, (10e6, 20e6, 0.0), 4);
+    let doc = timed(None, Question::Typical, (ms(10.0), ms(20.0), 0.0), 4);
     assert_eq!(revisions(&doc).design.runs_per_round, 15);
 }
 
 /// Noise ten times the difference: not settled at the cap, and said so.
 #[test]
 fn unsettled_at_the_cap_is_unknown() {
-    let doc = timed(Some(2), Question::Typical, (10e6, 10.1e6, 0.3), 5);
+    let doc = timed(Some(2), Question::Typical, (ms(10.0), ms(10.1), 0.3), 5);
     let r = revisions(&doc);
     assert_eq!(r.ended, Ending::MaxRounds, "{:?}", r.looks);
     assert_eq!(r.looks.len(), 11, "every look, 10 to 60");
@@ -133,7 +137,7 @@ fn unsettled_at_the_cap_is_unknown() {
 fn a_command_that_fails_in_one_worktree_only_is_said() {
     let fails_in_b = BySide::with(
         Rc::new(|_, dir, _| {
-            let mut r = record(1e6);
+            let mut r = record(ms(1.0));
             if dir.ends_with("b") {
                 r.exit = Exit::Code(3);
             }
@@ -157,7 +161,7 @@ fn a_command_that_fails_in_one_worktree_only_is_said() {
 
 #[test]
 fn a_stop_before_the_first_round_measures_nothing() {
-    let spawner = BySide::timed(1e6, 1e6, 0.0, 7);
+    let spawner = BySide::timed(ms(1.0), ms(1.0), 0.0, 7);
     let log = spawner.log.clone();
     let none = measured(&request(Some(4)), Question::Typical, spawner, true).unwrap();
     assert!(none.is_none());
