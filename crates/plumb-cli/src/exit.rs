@@ -78,3 +78,8 @@ pub fn report(result: Result<Outcome, CliError>) -> i32 {
 }
 
 pub use plumb_report::targets::print_stdout;
+
+/// A notice from a library (a build, a confirmation, an agent), as `plumb: …` on stderr.
+pub fn say(line: String) {
+    eprintln!("plumb: {line}");
+}

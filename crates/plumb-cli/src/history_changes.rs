@@ -3,7 +3,7 @@
 //! `--fail-on new-change` gates CI.
 use crate::args::{FailOn, HistoryChangesArgs};
 use crate::exit::{self, CliError, Outcome};
-use crate::history_out::{at, name, unit_of};
+use crate::history_out::{at, unit_of};
 use plumb_changes::{analyse, confirm_all, Analysed, Found, Method, Side};
 use plumb_history::{ChangeStatus, HistoryStore, StoredChange};
 use plumb_model::format;
@@ -154,7 +154,7 @@ fn table(analysed: &[Analysed], method: Method) -> String {
         method_said(method)
     );
     for a in analysed.iter().filter(|a| !a.changes.is_empty()) {
-        let _ = writeln!(out, "\n{}  [{}]", name(&a.series), a.series.key.machine.0);
+        let _ = writeln!(out, "\n{}  [{}]", a.series.name(), a.series.key.machine.0);
         for (c, s) in &a.changes {
             let [id, range, levels, rel, p, status] = said(a, c, s);
             let _ = writeln!(
@@ -196,7 +196,7 @@ fn markdown(analysed: &[Analysed], args: &HistoryChangesArgs, method: Method) ->
         let _ = writeln!(
             out,
             "| {mark} | {} | `{id}` | `{range}` | {levels} | {rel} | {p} | {status} |",
-            name(&a.series).replace('|', "\\|")
+            a.series.name().replace('|', "\\|")
         );
     }
     out

@@ -6,11 +6,6 @@ use crate::session::Session;
 use plumb_changes::{confirm_named, Confirmations, Confirming};
 use plumb_history::HistoryStore;
 
-/// What `plumb: …` lines confirming says on stderr.
-pub fn say(line: String) {
-    eprintln!("plumb: {line}");
-}
-
 /// A confirmed regression (said), the stop when stopped, else done.
 fn outcome(done: &Confirmations, session: &Session) -> Outcome {
     if done.stopped {
@@ -30,7 +25,7 @@ pub fn confirming(
     confirm: impl FnOnce(&mut Confirming) -> Result<Confirmations, plumb_changes::ChangesError>,
 ) -> Result<(Outcome, Vec<String>), CliError> {
     let session = crate::session::stop_on_signals()?;
-    let mut said = say;
+    let mut said = crate::exit::say;
     let here = std::env::current_dir()?;
     let mut c = Confirming::new(options, &here, &session.stop, &mut said)?;
     let done = confirm(&mut c)?;

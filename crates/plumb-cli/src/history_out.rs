@@ -1,19 +1,15 @@
 //! What `plumb history` shows of the store: `list` (each series in a line), and the words
-//! every history output shares — a series' name, a point's commit, a series' unit.
+//! every history output shares — a point's commit, a series' unit (a series' name is
+//! plumb-history's `StoredSeries::name`).
 use crate::exit::CliError;
 use plumb_history::git::short;
-use plumb_history::{HistoryStore, StoredPoint, StoredSeries};
+use plumb_history::{HistoryStore, StoredPoint};
 use plumb_model::format;
 use plumb_model::Unit;
 use std::fmt::Write;
 
 pub fn unit_of(points: &[StoredPoint]) -> Unit {
     points.first().map_or(Unit::Nanoseconds, |p| p.point.unit)
-}
-
-/// The series' name as people say it: benchmark, parameters, metric.
-pub fn name(s: &StoredSeries) -> String {
-    s.name()
 }
 
 /// The commit (or run) of point `i`.
@@ -47,7 +43,7 @@ pub fn list(store: &mut dyn HistoryStore) -> Result<String, CliError> {
             out,
             "{:>4}  {:<40} {:>6}  {:<23} {:>12}",
             s.id,
-            name(&s),
+            s.name(),
             s.points,
             range,
             format::value(unit_of(&points), last.point.mean)

@@ -3,7 +3,7 @@
 //! commits, change and status.
 use crate::args::ReportArgs;
 use crate::exit::{CliError, Outcome};
-use crate::history_out::{at, name, unit_of};
+use crate::history_out::{at, unit_of};
 use plumb_history::HistoryStore;
 use plumb_report::{history_page, TrendChange, TrendPoint, TrendSeries};
 
@@ -74,7 +74,7 @@ fn trends(store: &mut dyn HistoryStore) -> Result<Vec<TrendSeries>, CliError> {
             })
             .collect();
         out.push(TrendSeries {
-            name: name(&s),
+            name: s.name(),
             machine: s.key.machine.0.clone(),
             unit: unit_of(&points),
             points: trend_points,

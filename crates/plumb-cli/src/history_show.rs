@@ -2,7 +2,7 @@
 //! `plumb history export` (every point as CSV or JSON, the changes recorded with them).
 use crate::args::{ExportFormat, HistoryExportArgs, HistoryShowArgs};
 use crate::exit::{self, CliError, Outcome};
-use crate::history_out::{at, name, unit_of};
+use crate::history_out::{at, unit_of};
 use plumb_history::{HistoryStore, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::format;
 use std::fmt::Write;
@@ -13,7 +13,7 @@ fn find(store: &mut dyn HistoryStore, wanted: &str) -> Result<StoredSeries, CliE
     let by_id = wanted.parse::<i64>().ok();
     let hits: Vec<&StoredSeries> = all
         .iter()
-        .filter(|s| Some(s.id) == by_id || name(s) == wanted)
+        .filter(|s| Some(s.id) == by_id || s.name() == wanted)
         .collect();
     if let [one] = hits[..] {
         return Ok(one.clone());
@@ -32,7 +32,7 @@ fn find(store: &mut dyn HistoryStore, wanted: &str) -> Result<StoredSeries, CliE
     let candidates: Vec<String> = hits
         .iter()
         .chain(&of_bench)
-        .map(|s| format!("{} ({})", s.id, name(s)))
+        .map(|s| format!("{} ({})", s.id, s.name()))
         .collect();
     Err(CliError::msg(if candidates.is_empty() {
         format!("no series {wanted:?}: plumb history list shows them")
@@ -79,7 +79,7 @@ pub fn show(store: &mut dyn HistoryStore, args: &HistoryShowArgs) -> Result<Outc
         .filter_map(|c| points.iter().position(|p| p.run == c.run))
         .collect();
     let mut out = String::new();
-    let _ = writeln!(out, "{}  [{}]", name(&series), series.key.machine.0);
+    let _ = writeln!(out, "{}  [{}]", series.name(), series.key.machine.0);
     if points.is_empty() {
         exit::print_stdout(&out)?;
         return Ok(Outcome::Done);

@@ -71,7 +71,7 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     }
     export::write_all(&out, &doc)?;
     if let Some(side) = agent {
-        side.finish(&doc, &mut crate::load_coordinated::say);
+        side.finish(&doc, &mut crate::exit::say);
     }
     history.keep(&doc)?;
     let comparison = compare_targets(&doc, &a);
@@ -120,7 +120,7 @@ fn run_as_agent(
     agent: &mut Option<crate::load_coordinated::AgentSide>,
 ) -> Result<(Vec<Vec<LoadReport>>, Option<String>), CliError> {
     if let Some(side) = agent {
-        let start = side.await_start(&session.stop, &mut crate::load_coordinated::say);
+        let start = side.await_start(&session.stop, &mut crate::exit::say);
         let start =
             start.map_err(|e| CliError::msg(format!("{e}; nothing was sent to the target")))?;
         targets[0].0.start_at = Some(start);
@@ -133,12 +133,12 @@ fn run_as_agent(
         repeat,
         (&session.stop, uplink),
         announce,
-        &mut crate::load_coordinated::say,
+        &mut crate::exit::say,
     )
     .map_err(CliError::from);
     if let Err(e) = &ran {
         if let Some(side) = agent.take() {
-            side.fail(&e.message(), &mut crate::load_coordinated::say);
+            side.fail(&e.message(), &mut crate::exit::say);
         }
     }
     ran

@@ -32,12 +32,7 @@ pub fn join(
         terms.agreed.insert(option.into(), value);
     }
     let wait = (a.link.coordinator_wait.to_std(), a.threads as usize);
-    let side = AgentSide::join(addr, (&token, &terms), wait, stop, &mut say)
+    let side = AgentSide::join(addr, (&token, &terms), wait, stop, &mut crate::exit::say)
         .map_err(|e| CliError::msg(format!("{e}; nothing was sent to the target")))?;
     Ok(Some(side))
-}
-
-/// What the agent's side says, as `plumb: …` on stderr.
-pub fn say(line: String) {
-    eprintln!("plumb: {line}");
 }

@@ -2,9 +2,9 @@
 //! built in its own worktree, timed interleaved until the sequential verdict settles;
 //! the report, the exports, and the exit code (1 when B is slower beyond the SESOI).
 use crate::args::RevsArgs;
+use crate::exit::say;
 use crate::exit::{CliError, Outcome};
 use crate::export;
-use crate::history_confirm::say;
 use crate::progress::Bar;
 use crate::session::Session;
 use plumb_changes::Request;

@@ -1,5 +1,6 @@
 //! The options of `plumb history` and its subcommands.
 use super::common::ImportArgs;
+use super::revs::{ConfirmOptions, HistoryConfirmArgs};
 use crate::values;
 use clap::{Args, Subcommand, ValueEnum};
 use plumb_model::quantity::Fraction;
@@ -40,7 +41,7 @@ pub enum HistoryCommand {
     /// Re-run a change point's two ends interleaved (plumb revs) and mark it confirmed or
     /// rejected; a change spanning several commits is bisected to the first of the new
     /// level. Exits 1 on a confirmed regression.
-    Confirm(Box<crate::args::HistoryConfirmArgs>),
+    Confirm(Box<HistoryConfirmArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -109,7 +110,7 @@ pub struct HistoryChangesArgs {
     #[arg(long, conflicts_with = "fail_on")]
     pub confirm: bool,
     #[command(flatten)]
-    pub confirming: crate::args::ConfirmOptions,
+    pub confirming: ConfirmOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

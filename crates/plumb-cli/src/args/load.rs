@@ -1,5 +1,8 @@
 //! The options of `plumb load`: targets, rate, duration, gates, TLS, agents.
+use super::agents::AgentLinkArgs;
 use super::common::SaveArgs;
+use super::deploy::LoadCommand;
+use super::tls::TlsArgs;
 use crate::values;
 use clap::Args;
 use plumb_model::quantity::{Confidence, Duration, Fraction, Rate};
@@ -91,7 +94,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<PathBuf>,
     #[command(flatten)]
-    pub tls: crate::args::TlsArgs,
+    pub tls: TlsArgs,
     #[command(flatten)]
     pub save: SaveArgs,
     /// Start the schedule at this wall-clock time (Unix seconds, or RFC 3339 in UTC), so
@@ -111,9 +114,9 @@ pub struct LoadArgs {
     #[arg(long, value_name = "I")]
     pub agent_index: Option<u32>,
     #[command(flatten)]
-    pub link: crate::args::AgentLinkArgs,
+    pub link: AgentLinkArgs,
     #[command(subcommand)]
-    pub deploy: Option<crate::args::LoadCommand>,
+    pub deploy: Option<LoadCommand>,
     /// Confidence level recorded with the result (and used when it is analysed or compared).
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,

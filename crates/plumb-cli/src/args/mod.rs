@@ -117,7 +117,7 @@ pub enum Command {
     #[command(
         after_help = "Example (token shared in PLUMB_TOKEN):\n  plumb coordinate --agents 4 --listen 10.0.0.2:7207 -o all.json\n  plumb load http://10.0.0.1/ --rate 2000 --duration 60s --warmup 5s --agents 4 --agent-index I --coordinator 10.0.0.2:7207\n\nExit codes: 0 every agent's result merged and every gate passed; 1 a gate failed on the merged data (errors, an agent behind its schedule); 2 not every agent joined, or one was lost or failed (the result is written, marked incomplete); 128 + N stopped by signal N."
     )]
-    Coordinate(Box<crate::args::CoordinateArgs>),
+    Coordinate(Box<CoordinateArgs>),
     /// Show saved results again (table, verdicts, diagnostics), or convert one to another
     /// format.
     #[command(
@@ -162,7 +162,7 @@ pub enum Command {
     #[command(
         after_help = "Example:\n  plumb revs origin/main HEAD --build 'cargo build --release' -- ./target/release/app input.txt\n\nExit codes: 0 not slower (faster, equivalent, or unknown at the cap: said), 1 B slower by more than the SESOI, 2 bad input, a failed build or a failing command, 128 + N stopped by signal N."
     )]
-    Revs(Box<crate::args::RevsArgs>),
+    Revs(Box<RevsArgs>),
     /// Check a benchmark's declared design (a workload file) for the red flags that make
     /// benchmarks lie — data that fits in cache, sequential keys, one thread, no fsync,
     /// a closed loop asked for p99 — against this machine. Measures nothing.
