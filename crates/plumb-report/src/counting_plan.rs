@@ -79,15 +79,6 @@ impl std::fmt::Display for CountersRefused {
 
 impl std::error::Error for CountersRefused {}
 
-/// A refused mode: why, and the mode that works here.
-pub fn refusal_text(r: &Refusal, env: &Environment) -> String {
-    CountersRefused {
-        refusal: r.clone(),
-        hardware: hardware_counters(env),
-    }
-    .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

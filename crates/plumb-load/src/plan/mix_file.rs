@@ -28,7 +28,7 @@ pub fn read_mix(
         mix.push(target(spec, dir, headers).map_err(|why| PlanError::Target {
             file: shown.clone(),
             line: spec.line,
-            why: why.to_string(),
+            why,
         })?);
     }
     let names = names(&specs);
@@ -49,7 +49,8 @@ pub fn read_mix(
 }
 
 /// Why one target of the file is refused.
-enum Refused {
+#[derive(Debug)]
+pub enum Refused {
     Url(crate::http::TargetError),
     Body(std::path::PathBuf, std::io::Error),
 }

@@ -7,7 +7,7 @@ mod mix_file;
 
 pub use agent_share::{agent_share, INDEX_VARIABLES};
 pub use config::Sent;
-pub use mix_file::read_mix;
+pub use mix_file::{read_mix, Refused};
 
 use crate::http::targets_file::TargetsError;
 use std::fmt;
@@ -23,7 +23,7 @@ pub enum PlanError {
     Target {
         file: String,
         line: usize,
-        why: String,
+        why: Refused,
     },
     /// `--agent-index` without `--agents`.
     IndexWithoutAgents,
