@@ -5,27 +5,22 @@ use crate::args::CoordinateArgs;
 use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use plumb_load::agents::coordinator::{coordinate, Options};
+use plumb_loadtest::coordinated::{merged, part_path, Coordinated};
 use plumb_report::targets::ExportTarget;
 use plumb_report::Format;
 use std::net::TcpListener;
 
 pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
     let token = crate::agents_token::token(&a.token)?;
-    let merged = [ExportTarget::new(
+    let merged_out = [ExportTarget::new(
         "--output",
         a.output.clone(),
         Format::Json,
     )];
     let parts: Vec<ExportTarget> = (0..a.agents)
-        .map(|i| {
-            ExportTarget::new(
-                "--output",
-                crate::coordinate_result::part_path(&a.output, i),
-                Format::Json,
-            )
-        })
+        .map(|i| ExportTarget::new("--output", part_path(&a.output, i), Format::Json))
         .collect();
-    export::check(&merged)?;
+    export::check(&merged_out)?;
     export::check(&parts)?;
     let listener = TcpListener::bind(&a.listen)
         .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", a.listen)))?;
@@ -52,23 +47,13 @@ pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
     });
     view.finish();
     let outcome = outcome.map_err(|e| CliError::msg(e.to_string()))?;
-    let (doc, text) = crate::coordinate_result::merged(&a, &listen, &outcome)?;
-    export::write_all(&merged, &doc)?;
+    let test = Coordinated {
+        output: &a.output,
+        count: a.agents,
+        listen: &listen,
+    };
+    let (doc, text) = merged(&test, &outcome)?;
+    export::write_all(&merged_out, &doc)?;
     exit::print_stdout(&text)?;
-    // Set by the merge when an agent's share is missing, cut short, lost or failed.
-    let incomplete = matches!(doc.status, plumb_model::RunStatus::Failed { .. });
-    let failed_gate = doc
-        .benchmarks
-        .iter()
-        .flat_map(|b| &b.diagnostics)
-        .any(|d| d.severity == plumb_model::Severity::Error);
-    Ok(if outcome.interrupted {
-        session.stopped()
-    } else if incomplete {
-        Outcome::Failed
-    } else if failed_gate {
-        Outcome::GateFailed
-    } else {
-        Outcome::Done
-    })
+    Ok(session.outcome_of(plumb_loadtest::ended(&doc, false)))
 }

@@ -4,7 +4,7 @@
 use crate::args::{DesignArgs, DesignCommand};
 use crate::exit::{self, CliError, Outcome};
 use plumb_model::quantity::ByteSize;
-use plumb_model::{parse_workload_file, Design, ResultDocument, WorkloadFile};
+use plumb_model::{parse_workload_file, Design, WorkloadFile};
 use plumb_report::render_design_check;
 use std::path::Path;
 
@@ -149,17 +149,4 @@ pub fn workload_for_run(
         )));
     }
     Ok(Some(workload))
-}
-
-/// Each benchmark's design recorded from the workload file (nothing when it declares
-/// none); its findings are attached by the analysis that follows
-/// (`plumb_analysis::attach_design_findings`, which `analyse_document` calls).
-pub fn record_designs(workload: Option<&WorkloadFile>, doc: &mut ResultDocument) {
-    let Some(w) = workload else {
-        return;
-    };
-    for b in &mut doc.benchmarks {
-        let d = w.for_benchmark(&b.name);
-        b.design = (!d.is_empty()).then(|| Box::new(d));
-    }
 }

@@ -8,7 +8,6 @@ mod compare_cmd;
 mod compare_noise;
 mod completions_cmd;
 mod coordinate_cmd;
-mod coordinate_result;
 mod counting;
 mod deploy_k8s;
 mod design_cmd;

@@ -3,7 +3,7 @@ use crate::args::MergeArgs;
 use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use crate::results_in::load;
-use plumb_load::merged_document;
+use plumb_loadtest::merged_document;
 use plumb_model::{Invocation, ResultDocument};
 use plumb_report::targets::ExportTarget;
 use plumb_report::{render_load, Format};

@@ -48,7 +48,9 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let produced = produce(&plan, how, spawner, &mut bar, &session.stop);
     bar.finish();
     let mut doc = produced?;
-    crate::design_cmd::record_designs(workload.as_ref(), &mut doc);
+    if let Some(w) = &workload {
+        w.record_on(&mut doc.benchmarks);
+    }
     if let RunStatus::Interrupted { signal } = &mut doc.status {
         *signal = Some(session.signal_name());
     }

@@ -34,6 +34,18 @@ impl Session {
         signal_name(self.signal())
     }
 
+    /// How a load test or a coordinated test ended, as an outcome (a stop: this
+    /// session's signal).
+    pub fn outcome_of(&self, ended: plumb_loadtest::Ended) -> Outcome {
+        use plumb_loadtest::Ended;
+        match ended {
+            Ended::Done => Outcome::Done,
+            Ended::GateFailed => Outcome::GateFailed,
+            Ended::Failed => Outcome::Failed,
+            Ended::Stopped => self.stopped(),
+        }
+    }
+
     /// Stopped by the signal: exit 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP.
     pub fn stopped(&self) -> Outcome {
         Outcome::Stopped(self.signal())

@@ -1,12 +1,12 @@
-//! The load producer's documents: one load test, and several agents' tests merged. The
-//! producer assembles them so the CLI only parses, calls and renders.
+//! The load producer's document of one load test (agents' results merged are
+//! plumb-loadtest's, which asks the analysis whether they make one test).
 
 use crate::http::LoadReport;
-use crate::{join_runs, merge_load, model, CombineError, LoadError};
+use crate::{join_runs, model, LoadError};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::{
     Benchmark, BenchmarkKind, Environment, Invocation, LoadInfo, LoadMode, LoadSettings,
-    MergedSettings, ProducerSettings, ResultDocument, Settings,
+    ProducerSettings, ResultDocument, Settings,
 };
 
 /// How a load result is judged and where it ran.
@@ -115,67 +115,4 @@ pub fn load_document(
     );
     doc.benchmarks = benchmarks;
     doc
-}
-
-/// Agents' results of one test combined: counts add, histograms add losslessly. `paths`
-/// name the inputs, in order, for the record and for messages.
-pub fn merged_document(
-    docs: &[ResultDocument],
-    paths: &[String],
-    allow_disjoint: bool,
-    invocation: Invocation,
-) -> Result<ResultDocument, LoadError> {
-    let mut names: Vec<String> = Vec::new();
-    for (doc, path) in docs.iter().zip(paths) {
-        if doc.benchmarks.iter().any(|b| b.load().is_none()) {
-            return Err(CombineError::NotLoad {
-                input: path.clone(),
-            }
-            .into());
-        }
-        for b in &doc.benchmarks {
-            if !names.contains(&b.name) {
-                names.push(b.name.clone());
-            }
-        }
-    }
-    let first = docs.first().ok_or(CombineError::Nothing)?;
-    let shares: Vec<Option<plumb_model::AgentShare>> = docs
-        .iter()
-        .map(|d| match &d.settings.producer {
-            ProducerSettings::Load(s) => s.agents,
-            _ => None,
-        })
-        .collect();
-    let missing = plumb_analysis::load_checks::merged::agent_shares(&shares, paths)
-        .map_err(CombineError::Shares)?;
-    let mut merged = first.clone();
-    merged.benchmarks.clear();
-    merged.invocation = invocation;
-    merged.settings.producer = ProducerSettings::Merged(MergedSettings {
-        inputs: paths.to_vec(),
-        agents: docs.iter().map(|d| d.settings.producer.clone()).collect(),
-        coordination: None,
-    });
-    for name in &names {
-        let (parts, files): (Vec<&LoadInfo>, Vec<String>) = docs
-            .iter()
-            .zip(paths)
-            .filter_map(|(d, p)| Some((d.benchmark(name)?.load()?, p.clone())))
-            .unzip();
-        let m = merge_load(&parts, &files, allow_disjoint).map_err(|e| LoadError::In {
-            benchmark: name.clone(),
-            error: Box::new(e),
-        })?;
-        let mut b = Benchmark::new(name.clone(), BenchmarkKind::Load);
-        b.parameters
-            .insert("agents".into(), parts.len().to_string());
-        b.set_load(m.info);
-        b.diagnostics = m.notes;
-        b.diagnostics
-            .extend(plumb_analysis::load_checks::merged::targets(&names));
-        b.diagnostics.extend(missing.clone());
-        merged.benchmarks.push(b);
-    }
-    Ok(merged)
 }

@@ -59,17 +59,6 @@ pub enum CombineError {
         a: String,
         b: String,
     },
-    /// Windows that do not overlap enough, merged only on request: the finding's words.
-    Disjoint {
-        words: String,
-    },
-    /// An input with benchmarks other than load tests.
-    NotLoad {
-        input: String,
-    },
-    /// Agents' shares of one schedule that do not make one test (a different N, an
-    /// index twice, a share beside a whole): the words say which.
-    Shares(plumb_analysis::Refused),
 }
 
 impl fmt::Display for LoadError {
@@ -114,12 +103,6 @@ impl fmt::Display for CombineError {
             CombineError::Duplicate { a, b } => write!(
                 f,
                 "{a} and {b} are the same result (same window, same histogram): merging it twice would double its counts"
-            ),
-            CombineError::Disjoint { words } => f.write_str(words),
-            CombineError::Shares(refused) => refused.fmt(f),
-            CombineError::NotLoad { input } => write!(
-                f,
-                "{input}: merge combines load results (plumb load); this file has other benchmarks"
             ),
         }
     }

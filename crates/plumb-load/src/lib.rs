@@ -18,7 +18,7 @@ mod runs;
 pub mod session;
 mod simulate;
 
-pub use document::{load_benchmark, load_benchmarks, load_document, merged_document, LoadContext};
+pub use document::{load_benchmark, load_benchmarks, load_document, LoadContext};
 pub use error::{CombineError, LoadError};
 pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;

@@ -3,19 +3,15 @@
 //! every value), per-second rows add on the wall clock.
 //!
 //! Merging is only true of runs that overlapped: two runs one after the other did not
-//! offer their summed rate at any moment. So the inputs are checked: the same result
-//! twice is refused, and so are measured windows that do not overlap (unless disjoint
-//! windows are allowed, when the merged rate is over the union of the windows).
+//! offer their summed rate at any moment. Whether the windows overlap enough is the
+//! analysis' check, asked by the caller (plumb-loadtest) before this; here the same
+//! result twice, a repeated test and results of different loops are refused, and rates
+//! are over the union of the windows.
 
 use crate::{CombineError, LoadError};
 use hdrhistogram::Histogram;
-use plumb_analysis::load_checks::merged::{self, label};
-use plumb_model::finding::DisjointWindows;
 use plumb_model::quantity::{ByteSize, Duration};
-use plumb_model::{
-    ConnectionSetup, Diagnostic, Finding, LatencyDistribution, LoadInfo, MeasuredWindow,
-    TimelineRow,
-};
+use plumb_model::{ConnectionSetup, LatencyDistribution, LoadInfo, MeasuredWindow, TimelineRow};
 use std::collections::BTreeMap;
 
 fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, LoadError> {
@@ -29,18 +25,8 @@ fn add(parts: &[&LatencyDistribution]) -> Result<LatencyDistribution, LoadError>
     Ok(LatencyDistribution::from_histogram(&total))
 }
 
-/// A merged result and what the merge noticed without refusing.
-pub struct Merged {
-    pub info: LoadInfo,
-    pub notes: Vec<Diagnostic>,
-}
-
-/// `names` label the parts in messages (their files).
-pub fn merge_load(
-    parts: &[&LoadInfo],
-    names: &[String],
-    allow_disjoint: bool,
-) -> Result<Merged, LoadError> {
+/// `parts` as one result; `names` (one a part: their files) label them in messages.
+pub fn merge_load(parts: &[&LoadInfo], names: &[String]) -> Result<LoadInfo, LoadError> {
     let first = parts.first().ok_or(CombineError::Nothing)?;
     if let Some(p) = parts.iter().find(|p| p.mode != first.mode) {
         return Err(CombineError::MergeModes {
@@ -51,36 +37,19 @@ pub fn merge_load(
     }
     if let Some(i) = parts.iter().position(|p| !p.runs.is_empty()) {
         return Err(CombineError::Repeated {
-            input: label(names, i),
+            input: names[i].clone(),
         }
         .into());
     }
     refuse_duplicates(parts, names)?;
     let windows: Option<Vec<MeasuredWindow>> = parts.iter().map(|p| p.window).collect();
-    let mut notes: Vec<Diagnostic> = merged::windows(windows.as_deref(), names, allow_disjoint)
-        .into_iter()
-        .collect();
-    if let Some(d) = notes.iter().find(|d| refused(&d.finding)) {
-        let words = plumb_report::finding::words(&d.finding).refusal();
-        return Err(CombineError::Disjoint { words }.into());
-    }
     let span = match &windows {
         Some(w) => union_length(w),
         None => parts.iter().map(|p| p.duration).max().unwrap_or_default(),
     };
-    let rates: Vec<Option<f64>> = parts.iter().map(|p| p.target_rate).collect();
-    notes.extend(merged::rates(&rates));
     let mut info = combine(parts, windows.as_deref(), span)?;
     info.timeline = seconds(parts, windows.as_deref())?;
-    Ok(Merged { info, notes })
-}
-
-/// Windows too far apart, not merged on request: the merge refuses.
-fn refused(f: &Finding) -> bool {
-    matches!(
-        f,
-        Finding::DisjointWindows(DisjointWindows::Overlap { merged: false, .. })
-    )
+    Ok(info)
 }
 
 /// The same result given twice (under two names, or copied) would double its counts.
@@ -91,8 +60,8 @@ fn refuse_duplicates(parts: &[&LoadInfo], names: &[String]) -> Result<(), LoadEr
             if a.window == b.window && a.latency.hdr_base64 == b.latency.hdr_base64 && a.ok == b.ok
             {
                 return Err(CombineError::Duplicate {
-                    a: label(names, i),
-                    b: label(names, j),
+                    a: names[i].clone(),
+                    b: names[j].clone(),
                 }
                 .into());
             }
@@ -349,15 +318,7 @@ mod tests {
             200.0,
             1000.4,
         );
-        let m = merge_load(&[&a, &b], &names(2), false).unwrap();
-        assert!(
-            m.notes
-                .iter()
-                .any(|n| plumb_report::finding::message(&n.finding).contains("different schedules")),
-            "{:?}",
-            m.notes
-        );
-        let m = m.info;
+        let m = merge_load(&[&a, &b], &names(2)).unwrap();
         assert_eq!(m.ok, 8000);
         assert_eq!(m.errors["timeout"], 4);
         assert_eq!((m.due, m.retried), (8004, 2));
@@ -386,9 +347,7 @@ mod tests {
     #[test]
     fn the_same_result_twice_is_refused() {
         let (a, _) = part(&[100.0, 200.0], 10.0, 1000.0);
-        let e = merge_load(&[&a, &a.clone()], &names(2), true)
-            .err()
-            .unwrap();
+        let e = merge_load(&[&a, &a.clone()], &names(2)).err().unwrap();
         assert!(matches!(
             e,
             LoadError::Combine(CombineError::Duplicate { .. })
@@ -401,38 +360,18 @@ mod tests {
     }
 
     #[test]
-    fn runs_one_after_the_other_are_refused_unless_allowed_then_rated_over_the_union() {
+    fn runs_one_after_the_other_are_rated_over_the_union_of_their_windows() {
         let (a, _) = part(&[100.0; 1000], 100.0, 1000.0);
         let (b, _) = part(&[300.0; 1000], 100.0, 1012.0);
-        let e = merge_load(&[&a, &b], &names(2), false)
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            e.contains("overlap on 0 % of a0.json")
-                && e.contains("a1.json from +12.00 s to +22.00 s"),
-            "{e}"
-        );
-        assert!(e.contains("--allow-disjoint"), "{e}");
-        let m = merge_load(&[&a, &b], &names(2), true).unwrap();
-        assert!(
-            m.notes
-                .iter()
-                .any(|n| plumb_report::finding::message(&n.finding).contains("union")),
-            "{:?}",
-            m.notes
-        );
+        let m = merge_load(&[&a, &b], &names(2)).unwrap();
         // Two 10 s windows apart: 20 s of union, 2000 answers: 100/s, not 200/s.
-        assert!((m.info.achieved_rate - 100.0).abs() < 1e-9);
-        assert!((m.info.target_rate.unwrap() - 100.0).abs() < 1e-9);
+        assert!((m.achieved_rate - 100.0).abs() < 1e-9);
+        assert!((m.target_rate.unwrap() - 100.0).abs() < 1e-9);
         assert_eq!(
-            m.info.timeline.iter().map(|r| r.second).collect::<Vec<_>>(),
+            m.timeline.iter().map(|r| r.second).collect::<Vec<_>>(),
             [0, 12],
             "seconds on one wall clock"
         );
-        // Within tolerance: 0.5 s apart of 10 s overlaps 95 %.
-        let (c, _) = part(&[300.0; 1000], 100.0, 1000.5);
-        assert!(merge_load(&[&a, &c], &names(2), false).is_ok());
     }
 
     #[test]
@@ -441,7 +380,7 @@ mod tests {
         let (mut b, _) = part(&[1.0, 3.0], 1.0, 0.0);
         b.mode = "closed".into();
         assert!(matches!(
-            merge_load(&[&a, &b], &names(2), false).err().unwrap(),
+            merge_load(&[&a, &b], &names(2)).err().unwrap(),
             LoadError::Combine(CombineError::MergeModes { .. })
         ));
     }

@@ -123,7 +123,7 @@ mod tests {
     fn a_repeated_result_is_not_merged_as_agents() {
         let j = join_runs(&[run(0.0, &[1, 2]), run(3.0, &[3, 4])]).unwrap();
         let other = run(0.0, &[5]);
-        let e = crate::merge_load(&[&j, &other], &["a.json".into(), "b.json".into()], true)
+        let e = crate::merge_load(&[&j, &other], &["a.json".into(), "b.json".into()])
             .err()
             .unwrap();
         assert!(e.to_string().contains("a.json is a repeated test"), "{e}");

@@ -18,6 +18,7 @@ pub mod flamegraph;
 mod html;
 mod insitu_view;
 mod json;
+mod load_test_view;
 mod load_view;
 mod markdown;
 mod profile_view;
@@ -46,6 +47,7 @@ pub use html::{
     TrendSeries,
 };
 pub use insitu_view::{render_region_comparison, render_regions};
+pub use load_test_view::render_load_test;
 pub use load_view::{render_connection, render_load, render_mix_targets};
 pub use markdown::render_markdown;
 pub use profile_view::{

@@ -1,8 +1,7 @@
 //! `plumb load`'s TLS options (https): what is trusted, the client certificate, and
 //! `--insecure`; turned into the generator's options and the result's record.
 use clap::Args;
-use plumb_load::http::tls::{Handshake, TlsOptions};
-use plumb_model::TlsSettings;
+use plumb_load::http::tls::TlsOptions;
 use std::path::PathBuf;
 
 #[derive(Debug, Args, Default)]
@@ -69,18 +68,6 @@ impl TlsArgs {
                 "plumb: {} ignored: {url} is plain http, without TLS",
                 given.join(", ")
             );
-        }
-    }
-
-    /// The result's record of TLS, with what the handshake before the test agreed.
-    pub fn settings(&self, agreed: &Handshake, new_connection: bool) -> TlsSettings {
-        TlsSettings {
-            verified: !self.insecure,
-            cacert: self.cacert.as_ref().map(|p| p.display().to_string()),
-            client_certificate: self.cert.is_some(),
-            resumption: self.resume(new_connection),
-            version: agreed.version.clone(),
-            alpn: agreed.alpn.clone(),
         }
     }
 }

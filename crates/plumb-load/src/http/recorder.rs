@@ -96,6 +96,25 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
+    /// The run's histograms as `.hgrm` files in `dir` (`latency.hgrm`, `service.hgrm`,
+    /// and `lateness.hgrm` when the schedule was open), for HdrHistogram's plotters.
+    pub fn write_hgrm(&self, dir: &std::path::Path) -> Result<(), LoadError> {
+        let mut files = vec![("latency", &self.latency), ("service", &self.service)];
+        if let Some(l) = &self.lateness {
+            files.push(("lateness", l));
+        }
+        for (name, h) in files {
+            let path = dir.join(format!("{name}.hgrm"));
+            std::fs::write(&path, crate::percentile_distribution(h)).map_err(|e| {
+                LoadError::Write {
+                    path: path.clone(),
+                    cause: e.to_string(),
+                }
+            })?;
+        }
+        Ok(())
+    }
+
     pub fn achieved_rate(&self) -> f64 {
         self.ok as f64 / self.measured.as_secs_f64().max(1e-9)
     }

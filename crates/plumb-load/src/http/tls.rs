@@ -29,6 +29,21 @@ pub struct TlsOptions {
     pub resume: bool,
 }
 
+impl TlsOptions {
+    /// The result's record of these options, with what the handshake before the test
+    /// agreed.
+    pub fn record(&self, agreed: &Handshake) -> plumb_model::TlsSettings {
+        plumb_model::TlsSettings {
+            verified: !self.insecure,
+            cacert: self.cacert.as_ref().map(|p| p.display().to_string()),
+            client_certificate: self.client_cert.is_some(),
+            resumption: self.resume,
+            version: agreed.version.clone(),
+            alpn: agreed.alpn.clone(),
+        }
+    }
+}
+
 /// What a certificate was refused for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CertificateProblem {

@@ -42,6 +42,15 @@ impl WorkloadFile {
         }
     }
 
+    /// Each benchmark's design recorded on it (none when the file declares nothing for
+    /// it); its findings are the analysis' (`attach_design_findings`).
+    pub fn record_on(&self, benchmarks: &mut [crate::Benchmark]) {
+        for b in benchmarks {
+            let d = self.for_benchmark(&b.name);
+            b.design = (!d.is_empty()).then(|| Box::new(d));
+        }
+    }
+
     /// Benchmarks the file declares traits for that are not among `names`.
     pub fn unmatched<'a>(&'a self, names: &[&str]) -> Vec<&'a str> {
         (self.benchmarks.keys())

@@ -2,19 +2,28 @@
 //! `plumb merge` makes it again), the merge `plumb merge` does, the coordination (the
 //! start, each agent's clock and fate) recorded, the gates evaluated on the merged data
 //! and each agent's lateness named, and the result marked incomplete when an agent is
-//! missing.
-use crate::args::CoordinateArgs;
-use crate::exit::CliError;
-use crate::export;
-use plumb_analysis::{load_checks, LoadGates};
+//! missing; and the text that says it.
+use crate::gates::{attach_gates, gates_of};
+use crate::{merged_document, LoadTestError};
+use plumb_analysis::load_checks;
 use plumb_load::agents::coordinator::{Outcome, Part};
 use plumb_model::quantity::{Duration, Timestamp};
 use plumb_model::{
     format, CoordinatedAgent, Coordination, Invocation, ProducerSettings, ResultDocument, RunStatus,
 };
-use plumb_report::targets::ExportTarget;
+use plumb_report::targets::{write_all, ExportTarget};
 use plumb_report::Format;
 use std::path::{Path, PathBuf};
+
+/// Where the coordinator listened and what it waited for.
+pub struct Coordinated<'a> {
+    /// The merged result's file; each agent's is kept beside it (`part_path`).
+    pub output: &'a Path,
+    /// The agents the test was given.
+    pub count: u32,
+    /// The address it listened on.
+    pub listen: &'a str,
+}
 
 /// Where agent `index`'s own result goes, beside `output`: `all.json` → `all.agent-3.json`.
 pub fn part_path(output: &Path, index: u32) -> PathBuf {
@@ -24,21 +33,21 @@ pub fn part_path(output: &Path, index: u32) -> PathBuf {
     output.with_file_name(format!("{stem}.agent-{index}.json"))
 }
 
-/// The merged document and the text for the terminal.
+/// The merged document and the text for the terminal; each agent's own document
+/// written beside the merged one's `output`.
 pub fn merged(
-    a: &CoordinateArgs,
-    listen: &str,
+    a: &Coordinated,
     outcome: &Outcome,
-) -> Result<(ResultDocument, String), CliError> {
+) -> Result<(ResultDocument, String), LoadTestError> {
     let mut missing: Vec<(u32, String)> = Vec::new();
     let mut docs = Vec::new();
     let mut paths = Vec::new();
     for p in &outcome.parts {
-        match document_of(p, a.agents, outcome.start_at) {
+        match document_of(p, a.count, outcome.start_at) {
             Ok(doc) => {
-                let path = part_path(&a.output, p.index());
+                let path = part_path(a.output, p.index());
                 let target = ExportTarget::new("--output", path.clone(), Format::Json);
-                export::write_all(&[target], &doc)?;
+                write_all(&[target], &doc)?;
                 // A share cut short (the agent stopped by a signal, or a run that broke)
                 // is kept, but not merged: its window would not cover the others'.
                 match &doc.status {
@@ -59,30 +68,28 @@ pub fn merged(
         }
     }
     if docs.is_empty() {
-        return Err(CliError::msg(format!(
-            "no agent's result arrived ({}): nothing to merge",
-            said(&missing, outcome)
-        )));
+        return Err(LoadTestError::NothingArrived {
+            why: said(&missing, outcome),
+        });
     }
-    let mut doc = plumb_load::merged_document(&docs, &paths, false, Invocation::current())
-        .map_err(|e| {
-            CliError::msg(format!(
-                "{e} (each agent's result is kept: {})",
-                paths.join(", ")
-            ))
-        })?;
-    record(&mut doc, a, listen, outcome, &missing);
+    let mut doc = merged_document(&docs, &paths, false, Invocation::current()).map_err(|e| {
+        LoadTestError::Unmerged {
+            error: Box::new(e),
+            kept: paths.clone(),
+        }
+    })?;
+    record(&mut doc, a, outcome, &missing);
     gates(&mut doc, &docs);
     if outcome.interrupted {
         doc.status = RunStatus::Interrupted {
             signal: Some("Ctrl-C".into()),
         };
-    } else if !missing.is_empty() || outcome.parts.len() < a.agents as usize {
+    } else if !missing.is_empty() || outcome.parts.len() < a.count as usize {
         doc.status = RunStatus::Failed {
             message: format!(
                 "incomplete: {} of {} agents' results ({})",
                 docs.len(),
-                a.agents,
+                a.count,
                 said(&missing, outcome)
             ),
         };
@@ -158,13 +165,7 @@ fn said(missing: &[(u32, String)], outcome: &Outcome) -> String {
         .join("; ")
 }
 
-fn record(
-    doc: &mut ResultDocument,
-    a: &CoordinateArgs,
-    listen: &str,
-    outcome: &Outcome,
-    missing: &[(u32, String)],
-) {
+fn record(doc: &mut ResultDocument, a: &Coordinated, outcome: &Outcome, missing: &[(u32, String)]) {
     let ProducerSettings::Merged(m) = &mut doc.settings.producer else {
         return;
     };
@@ -190,9 +191,9 @@ fn record(
         })
         .collect();
     m.coordination = Some(Box::new(Coordination {
-        listen: listen.to_string(),
+        listen: a.listen.to_string(),
         start_at: outcome.start_at,
-        count: a.agents,
+        count: a.count,
         agents,
     }));
 }
@@ -204,12 +205,8 @@ fn gates(doc: &mut ResultDocument, parts: &[ResultDocument]) {
     let Some(ProducerSettings::Load(s)) = parts.first().map(|d| &d.settings.producer) else {
         return;
     };
-    let gates = LoadGates {
-        max_error_rate: s.max_error_rate.unwrap_or(0.0),
-        allow_late: s.allow_late,
-        max_lateness: s.max_lateness.unwrap_or(load_checks::LATE_P99),
-    };
-    crate::load_cmd::attach_gates(&mut doc.benchmarks, gates);
+    let gates = gates_of(s);
+    attach_gates(&mut doc.benchmarks, gates);
     let each: Vec<(String, &plumb_model::LoadInfo)> = parts
         .iter()
         .filter_map(|d| {
