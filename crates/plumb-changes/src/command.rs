@@ -1,15 +1,16 @@
 //! The command that re-runs a benchmark: given, else the repository's plumb.toml's, else
 //! the one the store recorded — which is data a shared store's writers chose, so run only
 //! when trusted.
-use crate::{Analysed, ChangesError, Confirming};
+use crate::{ChangesError, Confirming};
 use plumb_history::HistoryStore;
+use plumb_history::SeriesRecord;
 
 /// The command that measures `a`'s benchmark as of `run`; a recorded command that differs
 /// from the one run is said.
 pub(crate) fn command_for(
     store: &mut dyn HistoryStore,
     c: &mut Confirming,
-    a: &Analysed,
+    a: &SeriesRecord,
     run: i64,
 ) -> Result<String, ChangesError> {
     let benchmark = &a.series.key.benchmark;

@@ -6,10 +6,12 @@
 use crate::command::command_for;
 use crate::note::{note_of, status_word};
 use crate::step::{bisect_range, compare, comparisons_allowed, halfway};
-use crate::{analyse, Analysed, ChangesError, Found, Method, Request, Rounds};
+use crate::{analyse, ChangesError, Method, Request, Rounds};
 use plumb_analysis::Step;
 use plumb_history::git::short;
-use plumb_history::{ChangeStatus, Confirmation, HistoryStore, StoredChange, StoredSeries};
+use plumb_history::{
+    ChangeStatus, Confirmation, HistoryStore, SeriesRecord, StoredChange, StoredSeries,
+};
 use plumb_model::quantity::{Confidence, Fraction, Timestamp};
 use plumb_model::Metric;
 use plumb_revs::{Repo, RepoConfig};
@@ -108,13 +110,13 @@ fn label_of(series: &StoredSeries, run: i64) -> String {
 /// any other use (a name that reads as an option is refused there).
 fn ends_of(
     c: &mut Confirming,
-    a: &Analysed,
-    f: &Found,
+    a: &SeriesRecord,
+    index: usize,
     label: &str,
 ) -> Result<Option<(String, String)>, ChangesError> {
     let ends = (
-        a.points[f.index - 1].commit.as_ref(),
-        a.points[f.index].commit.as_ref(),
+        a.points[index - 1].commit.as_ref(),
+        a.points[index].commit.as_ref(),
     );
     let (Some(old), Some(new)) = ends else {
         (c.say)(format!(
@@ -161,20 +163,26 @@ fn plan_comparisons(
     Ok(c.request(command, level))
 }
 
-/// Confirms the change `s` (found as `f`) of series `a`, records its status and keeps the
+/// Confirms the change `s` of series `a`, records its status and keeps the
 /// re-run; `None` when it cannot be re-run (no commits recorded), said.
 pub fn confirm_one(
     store: &mut dyn HistoryStore,
     c: &mut Confirming,
-    a: &Analysed,
-    (f, s): (&Found, &StoredChange),
+    a: &SeriesRecord,
+    s: &StoredChange,
 ) -> Result<Option<Confirmed>, ChangesError> {
     let label = label_of(&a.series, s.run);
-    let Some((old, new)) = ends_of(c, a, f, &label)? else {
+    let Some((index, f)) = a.found(s) else {
+        (c.say)(format!(
+            "{label}: not found by this analysis: nothing to re-run"
+        ));
+        return Ok(None);
+    };
+    let Some((old, new)) = ends_of(c, a, index, &label)? else {
         return Ok(None);
     };
     let regression = f.relative() > 0.0;
-    let command = command_for(store, c, a, a.points[f.index].run)?;
+    let command = command_for(store, c, a, a.points[index].run)?;
     let between = c.repo.first_parent_range(&old, &new)?;
     let m = plan_comparisons(c, &label, (&old, &new), &between, command)?;
     let (step, doc) = compare(c, &m, (&old, &new), regression)?;
@@ -231,9 +239,9 @@ pub fn confirm_one(
 /// Confirms every change in `analysed` that `pick` chooses, until a stop signal.
 pub fn confirm_all(
     store: &mut dyn HistoryStore,
-    analysed: &[Analysed],
+    analysed: &[SeriesRecord],
     c: &mut Confirming,
-    pick: impl Fn(&Analysed, &StoredChange) -> bool,
+    pick: impl Fn(&SeriesRecord, &StoredChange) -> bool,
 ) -> Result<Confirmations, ChangesError> {
     let mut out = Confirmations::default();
     // plumb revs judges wall time: a change in another metric is not re-run by it.
@@ -241,11 +249,11 @@ pub fn confirm_all(
         .iter()
         .filter(|a| a.series.key.metric == Metric::WallTime.as_str())
     {
-        for (f, s) in a.changes.iter().filter(|(_, s)| pick(a, s)) {
+        for s in a.changes.iter().filter(|s| pick(a, s)) {
             if c.stopped() {
                 break;
             }
-            if let Some(done) = confirm_one(store, c, a, (f, s))? {
+            if let Some(done) = confirm_one(store, c, a, s)? {
                 out.regressions +=
                     usize::from(done.status == ChangeStatus::Confirmed && done.regression);
                 out.said.push(done.said);
@@ -267,7 +275,7 @@ pub fn confirm_named(
     if let Some((series, run)) = wanted {
         let known = analysed
             .iter()
-            .any(|x| x.series.id == series && x.changes.iter().any(|(_, s)| s.run == run));
+            .any(|x| x.series.id == series && x.changes.iter().any(|s| s.run == run));
         if !known {
             return Err(ChangesError::NoSuchChange { series, run });
         }

@@ -2,10 +2,12 @@
 //! series, each series resumed from its last analysis so a new point re-searches only the
 //! windows it reaches) or Otava's (`--otava-parity`), recorded with their status.
 use crate::ChangesError;
-use plumb_history::{HistoryStore, StoredChange, StoredPoint, StoredSeries};
+use plumb_history::{
+    ChangeStatus, Found, HistoryStore, Level, SeriesRecord, StoredChange, StoredPoint, StoredSeries,
+};
 use plumb_model::quantity::Timestamp;
 use plumb_stats::{change_points_after, merge_across, otava_change_points, ChangeParams};
-use plumb_stats::{Interval, OtavaParams, Series, SplitState};
+use plumb_stats::{OtavaParams, Series, SplitState};
 use serde::{Deserialize, Serialize};
 
 /// How change points are found.
@@ -15,35 +17,41 @@ pub enum Method {
     Otava(OtavaParams),
 }
 
-/// A level either side of a change: its points, mean and (plumb's method) interval.
-#[derive(Debug, Clone, Copy)]
-pub struct Side {
-    pub n: usize,
-    pub mean: f64,
-    pub interval: Option<Interval>,
-}
-
-/// A change point found: the index of the new level's first point, both levels, its p.
-#[derive(Debug, Clone, Copy)]
-pub struct Found {
-    pub index: usize,
-    pub before: Side,
-    pub after: Side,
-    pub p: f64,
-}
-
-impl Found {
-    /// after / before − 1.
-    pub fn relative(&self) -> f64 {
-        self.after.mean / self.before.mean - 1.0
+/// What the analysis was, in a line.
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Method::Plumb(p) => write!(
+                f,
+                "plumb's method: α = {} across all series, corrected for the search; window {}",
+                p.alpha, p.window
+            ),
+            Method::Otava(p) => write!(
+                f,
+                "Otava 0.8.0's method (parity): p < {}, window {}, magnitude > {}",
+                p.max_p, p.window, p.min_magnitude
+            ),
+        }
     }
 }
 
-/// One series with its points and the changes found in it.
-pub struct Analysed {
-    pub series: StoredSeries,
-    pub points: Vec<StoredPoint>,
-    pub changes: Vec<(Found, StoredChange)>,
+/// The CI gate of `plumb history changes --fail-on new-change`: a new change, not
+/// acknowledged or rejected, to a level slower by more than `sesoi`.
+pub fn fails_gate(c: &StoredChange, sesoi: f64) -> bool {
+    c.new
+        && matches!(c.status, ChangeStatus::Candidate | ChangeStatus::Confirmed)
+        && c.found.is_some_and(|f| f.relative() > sesoi)
+}
+
+/// A change point as the search found it: the index of the new level's first point,
+/// both levels, its p. Recorded as the store's `Found` (the run at that index instead
+/// of the index).
+#[derive(Debug, Clone, Copy)]
+struct Split {
+    index: usize,
+    before: Level,
+    after: Level,
+    p: f64,
 }
 
 /// The split state kept per series, with what identifies the points it analysed: points
@@ -61,13 +69,13 @@ struct Kept {
 pub fn analyse(
     store: &mut dyn HistoryStore,
     method: Method,
-) -> Result<Vec<Analysed>, ChangesError> {
+) -> Result<Vec<SeriesRecord>, ChangesError> {
     let mut data = Vec::new();
     for series in store.series()? {
         let points = store.points(series.id)?;
         data.push(Loaded::of(series, points));
     }
-    let found: Vec<Vec<Found>> = match method {
+    let found: Vec<Vec<Split>> = match method {
         Method::Otava(params) => data
             .iter()
             .map(|d| otava_found(&d.values, params))
@@ -98,22 +106,29 @@ pub fn analyse(
     for (Loaded { series, points, .. }, changes) in data.into_iter().zip(found) {
         let before = store.changes(series.id)?;
         let runs = identities(&changes, &points, &before);
-        // Otava's method (parity) is for comparing, not for the record a CI gate reads.
-        let stored = match method {
-            Method::Plumb(_) => store.record_changes(series.id, &runs, now)?,
-            Method::Otava(_) => StoredChange::as_recorded(series.id, &runs, &before, now),
-        };
-        let changes = changes
-            .into_iter()
+        let found: Vec<(i64, Found)> = changes
+            .iter()
             .zip(&runs)
-            .filter_map(|(c, run)| {
-                stored
-                    .iter()
-                    .find(|s| s.run == *run)
-                    .map(|s| (c, s.clone()))
+            .map(|(c, &run)| {
+                let f = Found {
+                    at_run: points[c.index].run,
+                    before: c.before,
+                    after: c.after,
+                    p: c.p,
+                };
+                (run, f)
             })
             .collect();
-        out.push(Analysed {
+        // Otava's method (parity) is for comparing, not for the record a CI gate reads.
+        let stored = match method {
+            Method::Plumb(_) => store.record_changes(series.id, &found, now)?,
+            Method::Otava(_) => StoredChange::as_recorded(series.id, &found, &before, now),
+        };
+        let changes = stored
+            .into_iter()
+            .filter(|s| runs.contains(&s.run))
+            .collect();
+        out.push(SeriesRecord {
             series,
             points,
             changes,
@@ -128,7 +143,7 @@ const SAME_CHANGE: usize = 2;
 
 /// The run each change is recorded under: the run of a change recorded before within
 /// `SAME_CHANGE` points of it (so its status, and whether it is new, stay), else its own.
-fn identities(changes: &[Found], points: &[StoredPoint], before: &[StoredChange]) -> Vec<i64> {
+fn identities(changes: &[Split], points: &[StoredPoint], before: &[StoredChange]) -> Vec<i64> {
     let index_of = |run: i64| points.iter().position(|p| p.run == run);
     // Every (change, recorded) pair close enough, nearest first, each side taken once.
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
@@ -191,13 +206,13 @@ fn resumed(
     Ok(state)
 }
 
-fn plumb_found(c: &plumb_stats::Change) -> Found {
-    let side = |l: &plumb_stats::Level| Side {
-        n: l.n,
+fn plumb_found(c: &plumb_stats::Change) -> Split {
+    let side = |l: &plumb_stats::Level| Level {
+        n: l.n as u64,
         mean: l.mean,
-        interval: Some(l.interval),
+        interval: Some((l.interval.lo, l.interval.hi)),
     };
-    Found {
+    Split {
         index: c.index,
         before: side(&c.test.before),
         after: side(&c.test.after),
@@ -205,7 +220,7 @@ fn plumb_found(c: &plumb_stats::Change) -> Found {
     }
 }
 
-fn otava_found(values: &[f64], params: OtavaParams) -> Vec<Found> {
+fn otava_found(values: &[f64], params: OtavaParams) -> Vec<Split> {
     let cps = otava_change_points(values, params);
     let bounds: Vec<usize> = std::iter::once(0)
         .chain(cps.iter().map(|c| c.index))
@@ -213,15 +228,15 @@ fn otava_found(values: &[f64], params: OtavaParams) -> Vec<Found> {
         .collect();
     cps.iter()
         .enumerate()
-        .map(|(k, c)| Found {
+        .map(|(k, c)| Split {
             index: c.index,
-            before: Side {
-                n: bounds[k + 1] - bounds[k],
+            before: Level {
+                n: (bounds[k + 1] - bounds[k]) as u64,
                 mean: c.mean_before,
                 interval: None,
             },
-            after: Side {
-                n: bounds[k + 2] - bounds[k + 1],
+            after: Level {
+                n: (bounds[k + 2] - bounds[k + 1]) as u64,
                 mean: c.mean_after,
                 interval: None,
             },
@@ -291,13 +306,13 @@ mod tests {
             .collect()
     }
 
-    fn found(index: usize) -> Found {
-        let side = Side {
+    fn found(index: usize) -> Split {
+        let side = Level {
             n: 1,
             mean: 1.0,
             interval: None,
         };
-        Found {
+        Split {
             index,
             before: side,
             after: side,
@@ -313,6 +328,7 @@ mod tests {
             first_seen: Timestamp::EPOCH,
             note: None,
             new: false,
+            found: None,
         }
     }
 

@@ -16,5 +16,5 @@ pub use confirm::{
     confirm_all, confirm_named, ConfirmOptions, Confirmations, Confirmed, Confirming,
 };
 pub use error::ChangesError;
-pub use found::{analyse, Analysed, Found, Method, Side};
+pub use found::{analyse, fails_gate, Method};
 pub use revisions::{measure, Request, Rounds};

@@ -4,7 +4,7 @@
 use crate::args::{HistoryArgs, HistoryCommand};
 use crate::exit::{self, CliError, Outcome};
 use crate::store::{location, open};
-use crate::{history_changes, history_out, history_show, results_in};
+use crate::{history_changes, history_show, results_in};
 use plumb_history::git as history_git;
 use plumb_history::{kept_as, ChangeStatus};
 use plumb_model::ResultDocument;
@@ -39,8 +39,8 @@ pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
             Ok(Outcome::Done)
         }
         HistoryCommand::List => {
-            let mut store = open(&location)?;
-            exit::print_stdout(&history_out::list(store.as_mut())?)?;
+            let records = open(&location)?.records()?;
+            exit::print_stdout(&plumb_report::history::render_history_list(&records))?;
             Ok(Outcome::Done)
         }
         HistoryCommand::Show(a) => history_show::show(open(&location)?.as_mut(), &a),

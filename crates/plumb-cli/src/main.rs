@@ -17,7 +17,6 @@ mod export;
 mod history_changes;
 mod history_cmd;
 mod history_confirm;
-mod history_out;
 mod history_report;
 mod history_show;
 mod load_cmd;

@@ -626,6 +626,50 @@ fn report_history_draws_each_series_with_its_change_points() {
     seen.assert_clean();
 }
 
+/// A change point is one record: the table, the Markdown, the JSON export and the report
+/// page all say the size and p its record keeps, whatever points came after it.
+#[test]
+fn every_view_of_a_change_reads_its_one_record() {
+    let env = Env::new();
+    history_with_step(&env, "parse", 1.1e6, &[]);
+    let table = env.plumb(&["history", "changes"]);
+    table.assert_code(0);
+    let line = table
+        .stdout
+        .lines()
+        .find(|l| l.contains("c24..c25"))
+        .unwrap_or_else(|| panic!("no change at c25:\n{}", table.stdout));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let p_at = words.iter().position(|w| w.starts_with("p=")).unwrap();
+    let (rel, p) = (words[p_at - 1], &words[p_at][2..]);
+    let md = env.plumb(&["history", "changes", "--markdown"]);
+    assert!(
+        md.stdout.contains(&format!("| {rel} | {p} |")),
+        "{}",
+        md.stdout
+    );
+    let json = env.plumb(&["history", "export", "--format", "json"]);
+    json.assert_code(0);
+    let series: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let found = &series[0]["changes"][0]["found"];
+    let relative = found["relative"].as_f64().unwrap();
+    assert_eq!(format!("{:+.1}%", relative * 100.0), rel, "{found}");
+    assert_eq!(
+        format!("{:.1e}", found["p"].as_f64().unwrap()),
+        p,
+        "{found}"
+    );
+    let mean = |l: &str| found[l]["mean"].as_f64().unwrap();
+    assert_eq!(mean("after") / mean("before") - 1.0, relative);
+    env.plumb(&["report", "--history", "-o", "report.html"])
+        .assert_code(0);
+    let html = std::fs::read_to_string(env.path("report.html")).unwrap();
+    assert!(
+        html.contains(&format!(">c24..c25 {rel}")),
+        "the page says another size than {rel}"
+    );
+}
+
 /// The in-process harness keeps its result too (`--history`), and says where; a store it
 /// cannot write stops it before it measures.
 #[test]

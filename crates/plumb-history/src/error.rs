@@ -19,6 +19,13 @@ pub enum HistoryError {
     NoSuchCommit(String),
     /// No change point was recorded where one was named.
     NoSuchChange { series: i64, run: i64 },
+    /// No series is named so (by id, name, or benchmark).
+    NoSuchSeries(String),
+    /// A name more than one series answers to: the candidates, `id (name)`.
+    AmbiguousSeries {
+        wanted: String,
+        candidates: Vec<String>,
+    },
 }
 
 impl fmt::Display for HistoryError {
@@ -45,6 +52,14 @@ impl fmt::Display for HistoryError {
             HistoryError::NoSuchChange { series, run } => write!(
                 f,
                 "no change point recorded in series {series} at run {run}: plumb history changes lists them"
+            ),
+            HistoryError::NoSuchSeries(wanted) => {
+                write!(f, "no series {wanted:?}: plumb history list shows them")
+            }
+            HistoryError::AmbiguousSeries { wanted, candidates } => write!(
+                f,
+                "{wanted:?} names more than one series ({}): give its id",
+                candidates.join(", ")
             ),
         }
     }

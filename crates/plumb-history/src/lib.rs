@@ -20,6 +20,7 @@ mod points;
 mod schema;
 mod series;
 mod sqlite;
+mod statements;
 mod store;
 
 pub use error::HistoryError;
@@ -30,6 +31,9 @@ pub use location::Location;
 pub use pg::PostgresStore;
 pub use pg_url::redacted;
 pub use points::{outside_series, points_of};
-pub use series::{ChangeStatus, Commit, Point, SeriesKey, StoredChange, StoredPoint, StoredSeries};
+pub use series::{
+    ChangeStatus, Commit, Found, Level, Point, SeriesKey, SeriesRecord, StoredChange, StoredPoint,
+    StoredSeries,
+};
 pub use sqlite::SqliteStore;
 pub use store::{Added, Confirmation, HistoryStore};

@@ -3,7 +3,7 @@
 //! migrated down.
 
 /// The schema this plumb writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Migration `i` takes the schema from version `i` to `i + 1`. (Version 1 was reshaped
 /// before any plumb wrote a store: no released plumb has another version 1.)
@@ -77,6 +77,18 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
          document BLOB NOT NULL
      );
      CREATE INDEX confirmations_by_change ON confirmations(series, run);",
+    // Version 3: what the last analysis found of each change, kept with it (where its
+    // new level starts, both levels, the p-value), so that every view reads one record.
+    "ALTER TABLE changes ADD COLUMN at_run INTEGER;
+     ALTER TABLE changes ADD COLUMN before_n INTEGER;
+     ALTER TABLE changes ADD COLUMN before_mean REAL;
+     ALTER TABLE changes ADD COLUMN before_lo REAL;
+     ALTER TABLE changes ADD COLUMN before_hi REAL;
+     ALTER TABLE changes ADD COLUMN after_n INTEGER;
+     ALTER TABLE changes ADD COLUMN after_mean REAL;
+     ALTER TABLE changes ADD COLUMN after_lo REAL;
+     ALTER TABLE changes ADD COLUMN after_hi REAL;
+     ALTER TABLE changes ADD COLUMN p REAL;",
 ];
 
 /// The same schema in PostgreSQL's types, version for version with `MIGRATIONS`; the
@@ -145,4 +157,14 @@ pub const PG_MIGRATIONS: [&str; VERSION as usize] = [
          document BYTEA NOT NULL
      );
      CREATE INDEX confirmations_by_change ON confirmations(series, run);",
+    "ALTER TABLE changes ADD COLUMN at_run BIGINT,
+         ADD COLUMN before_n BIGINT,
+         ADD COLUMN before_mean DOUBLE PRECISION,
+         ADD COLUMN before_lo DOUBLE PRECISION,
+         ADD COLUMN before_hi DOUBLE PRECISION,
+         ADD COLUMN after_n BIGINT,
+         ADD COLUMN after_mean DOUBLE PRECISION,
+         ADD COLUMN after_lo DOUBLE PRECISION,
+         ADD COLUMN after_hi DOUBLE PRECISION,
+         ADD COLUMN p DOUBLE PRECISION;",
 ];

@@ -112,6 +112,80 @@ impl ChangeStatus {
     }
 }
 
+/// A level either side of a change: its points, mean and (plumb's method) interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Level {
+    pub n: u64,
+    pub mean: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+/// What the last analysis found of a change: the run its new level starts at (the change
+/// may be recorded under a run up to two points away, so its status stays), both levels
+/// and the p-value. Kept with the change, so every view of it (the terminal, Markdown,
+/// the export, the report page) reads these numbers and none recomputes them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found {
+    pub at_run: i64,
+    pub before: Level,
+    pub after: Level,
+    pub p: f64,
+}
+
+impl Found {
+    /// The change's size: after / before − 1.
+    pub fn relative(&self) -> f64 {
+        self.after.mean / self.before.mean - 1.0
+    }
+
+    /// As the `changes` table keeps it, in `statements::RECORD_CHANGE`'s order from
+    /// `at_run`: where the level starts, each level's n, mean, low and high, then p.
+    pub(crate) fn columns(&self) -> (i64, LevelColumns, LevelColumns, f64) {
+        (
+            self.at_run,
+            self.before.columns(),
+            self.after.columns(),
+            self.p,
+        )
+    }
+
+    /// Read back from the table's columns; none when a store of schema 2 recorded the
+    /// change and no analysis has found it since.
+    pub(crate) fn from_columns(
+        at_run: Option<i64>,
+        before: OptionalLevel,
+        after: OptionalLevel,
+        p: Option<f64>,
+    ) -> Option<Found> {
+        Some(Found {
+            at_run: at_run?,
+            before: Level::from_columns(before)?,
+            after: Level::from_columns(after)?,
+            p: p?,
+        })
+    }
+}
+
+/// A level's columns: n, mean, the interval's low and high.
+pub(crate) type LevelColumns = (i64, f64, Option<f64>, Option<f64>);
+/// A level's columns as read, each possibly empty.
+pub(crate) type OptionalLevel = (Option<i64>, Option<f64>, Option<f64>, Option<f64>);
+
+impl Level {
+    fn columns(&self) -> LevelColumns {
+        let (lo, hi) = self.interval.unzip();
+        (self.n as i64, self.mean, lo, hi)
+    }
+
+    fn from_columns((n, mean, lo, hi): OptionalLevel) -> Option<Level> {
+        Some(Level {
+            n: n? as u64,
+            mean: mean?,
+            interval: lo.zip(hi),
+        })
+    }
+}
+
 /// A change point as the store remembers it: the first run of the new level in a series.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredChange {
@@ -123,22 +197,28 @@ pub struct StoredChange {
     /// First found since the newest result was added (so every analysis until the next
     /// result says it is new: a CI job may summarise and gate in two steps).
     pub new: bool,
+    /// What the last analysis found (none for a change recorded by a store of schema 2
+    /// and not found again since).
+    pub found: Option<Found>,
 }
 
 impl StoredChange {
-    /// The changes starting at `runs` as the record `before` has them, nothing written: a
-    /// change recorded before keeps its status, the others are candidates, none new (what a
-    /// read-only store, or an analysis that does not record, says).
+    /// The changes found (each under the run it is recorded by) as the record `before`
+    /// has them, nothing written: a change recorded before keeps its status, the others
+    /// are candidates, none new (what a read-only store, or an analysis that does not
+    /// record, says).
     pub fn as_recorded(
         series: i64,
-        runs: &[i64],
+        found: &[(i64, Found)],
         before: &[StoredChange],
         now: Timestamp,
     ) -> Vec<StoredChange> {
-        runs.iter()
-            .map(|&run| match before.iter().find(|b| b.run == run) {
+        found
+            .iter()
+            .map(|&(run, f)| match before.iter().find(|b| b.run == run) {
                 Some(b) => StoredChange {
                     new: false,
+                    found: Some(f),
                     ..b.clone()
                 },
                 None => StoredChange {
@@ -148,8 +228,43 @@ impl StoredChange {
                     first_seen: now,
                     note: None,
                     new: false,
+                    found: Some(f),
                 },
             })
             .collect()
+    }
+}
+
+/// One series as the store keeps it: its points, oldest first, and its recorded changes
+/// (an analysis' record: the changes it found, each with what it found of it).
+#[derive(Debug, Clone)]
+pub struct SeriesRecord {
+    pub series: StoredSeries,
+    pub points: Vec<StoredPoint>,
+    pub changes: Vec<StoredChange>,
+}
+
+impl SeriesRecord {
+    /// The unit its values are in (nanoseconds for an empty series).
+    pub fn unit(&self) -> plumb_model::Unit {
+        self.points
+            .first()
+            .map_or(plumb_model::Unit::Nanoseconds, |p| p.point.unit)
+    }
+
+    /// Where change `c`'s new level starts among the points, as the last analysis found
+    /// it (the run it is recorded under, for a change no analysis has found since a
+    /// store of schema 2 recorded it); never the first point.
+    pub fn start_of(&self, c: &StoredChange) -> Option<usize> {
+        let at = c.found.map_or(c.run, |f| f.at_run);
+        self.points
+            .iter()
+            .position(|p| p.run == at)
+            .filter(|&i| i > 0)
+    }
+
+    /// Where change `c`'s new level starts and what the last analysis found of it.
+    pub fn found(&self, c: &StoredChange) -> Option<(usize, Found)> {
+        Some((self.start_of(c)?, c.found?))
     }
 }

@@ -5,8 +5,9 @@ use crate::error::db;
 use crate::lock_holders::lock_holders;
 use crate::points::points_of;
 use crate::schema::{MIGRATIONS, VERSION};
+use crate::statements as S;
 use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
-use crate::{Confirmation, SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use crate::{Confirmation, Found, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
@@ -169,24 +170,23 @@ impl HistoryStore for SqliteStore {
     fn record_changes(
         &mut self,
         series: i64,
-        runs: &[i64],
+        found: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
         if self.read_only.is_some() {
             // Nothing can be recorded: what the record says, nothing new.
             let before = self.changes(series)?;
-            return Ok(StoredChange::as_recorded(series, runs, &before, now));
+            return Ok(StoredChange::as_recorded(series, found, &before, now));
         }
-        self.record(series, runs, now).map_err(|e| self.said(e))
+        self.record(series, found, now).map_err(|e| self.said(e))
     }
 
     fn keep_confirmation(&mut self, c: &Confirmation) -> Result<i64, HistoryError> {
         self.writable()?;
         let json = c.document.to_json();
         self.conn
-            .execute(
-                "INSERT INTO confirmations (series, run, recorded, base_sha, new_sha, verdict, culprit, document)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            .query_row(
+                S::KEEP_CONFIRMATION,
                 params![
                     c.series,
                     c.run,
@@ -197,19 +197,16 @@ impl HistoryStore for SqliteStore {
                     c.culprit,
                     compress(&json)
                 ],
+                |r| r.get(0),
             )
             .map_err(db("cannot keep a confirmation"))
-            .map_err(|e| self.said(e))?;
-        Ok(self.conn.last_insert_rowid())
+            .map_err(|e| self.said(e))
     }
 
     fn confirmations(&mut self, series: i64, run: i64) -> Result<Vec<Confirmation>, HistoryError> {
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT recorded, base_sha, new_sha, verdict, culprit, document FROM confirmations
-                 WHERE series = ?1 AND run = ?2 ORDER BY id",
-            )
+            .prepare(S::CONFIRMATIONS)
             .map_err(db("cannot read the confirmations"))?;
         let rows = stmt
             .query_map(params![series, run], |r| {
@@ -251,7 +248,7 @@ impl HistoryStore for SqliteStore {
     fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError> {
         let newest: i64 = self
             .conn
-            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |r| r.get(0))
+            .query_row(S::NEWEST_RUN, [], |r| r.get(0))
             .map_err(db("cannot read the newest run"))?;
         read_changes(&self.conn, series, newest)
     }
@@ -259,11 +256,7 @@ impl HistoryStore for SqliteStore {
     fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError> {
         use rusqlite::OptionalExtension;
         self.conn
-            .query_row(
-                "SELECT state FROM analysis WHERE series = ?1",
-                params![series],
-                |r| r.get(0),
-            )
+            .query_row(S::ANALYSIS, params![series], |r| r.get(0))
             .optional()
             .map_err(db("cannot read an analysis"))
     }
@@ -273,11 +266,7 @@ impl HistoryStore for SqliteStore {
             return Ok(()); // a cache: a read-only store analyses from scratch each time
         }
         self.conn
-            .execute(
-                "INSERT INTO analysis (series, state) VALUES (?1, ?2)
-                 ON CONFLICT (series) DO UPDATE SET state = excluded.state",
-                params![series, state],
-            )
+            .execute(S::SAVE_ANALYSIS, params![series, state])
             .map_err(db("cannot keep an analysis"))
             .map_err(|e| self.said(e))?;
         Ok(())
@@ -286,11 +275,7 @@ impl HistoryStore for SqliteStore {
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
         let bytes: Vec<u8> = self
             .conn
-            .query_row(
-                "SELECT document FROM runs WHERE id = ?1",
-                params![run],
-                |r| r.get(0),
-            )
+            .query_row(S::DOCUMENT, params![run], |r| r.get(0))
             .map_err(db("cannot read a kept result"))?;
         let json = decompress(&bytes)?;
         ResultDocument::from_json(&json).map_err(|e| HistoryError::Document(e.to_string()))
@@ -299,12 +284,7 @@ impl HistoryStore for SqliteStore {
     fn series(&mut self) -> Result<Vec<StoredSeries>, HistoryError> {
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT s.id, s.benchmark, s.parameters, s.metric, m.fingerprint,
-                        (SELECT COUNT(*) FROM points p WHERE p.series = s.id)
-                 FROM series s JOIN machines m ON m.id = s.machine
-                 ORDER BY s.benchmark, s.parameters, s.metric, m.fingerprint",
-            )
+            .prepare(S::SERIES)
             .map_err(db("cannot list the series"))?;
         let rows = stmt
             .query_map([], |r| {
@@ -328,14 +308,7 @@ impl HistoryStore for SqliteStore {
     fn points(&mut self, series: i64) -> Result<Vec<StoredPoint>, HistoryError> {
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT r.id, r.recorded, r.commit_sha, r.commit_time, r.branch, r.dirty,
-                        r.plumb_version, p.n, p.mean, p.median, p.ci_lo, p.ci_hi, p.unit,
-                        p.stderr
-                 FROM points p JOIN runs r ON r.id = p.run
-                 WHERE p.series = ?1
-                 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
-            )
+            .prepare(S::POINTS)
             .map_err(db("cannot read the points"))?;
         let moment = |s: String| s.parse::<Timestamp>().unwrap_or(Timestamp::EPOCH);
         let rows = stmt
@@ -387,22 +360,15 @@ impl SqliteStore {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db("cannot start a write"))?;
-        tx.execute(
-            "INSERT INTO machines (fingerprint) VALUES (?1) ON CONFLICT (fingerprint) DO NOTHING",
-            params![machine.0],
-        )
-        .map_err(db("cannot record the machine"))?;
+        tx.execute(S::ADD_MACHINE, params![machine.0])
+            .map_err(db("cannot record the machine"))?;
         let machine_id: i64 = tx
-            .query_row(
-                "SELECT id FROM machines WHERE fingerprint = ?1",
-                params![machine.0],
-                |r| r.get(0),
-            )
+            .query_row(S::MACHINE_ID, params![machine.0], |r| r.get(0))
             .map_err(db("cannot read the machine"))?;
-        let inserted = tx
-            .execute(
-                "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, digest, document)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (digest) DO NOTHING",
+        use rusqlite::OptionalExtension;
+        let inserted: Option<i64> = tx
+            .query_row(
+                S::ADD_RUN,
                 params![
                     doc.started.to_string(),
                     machine_id,
@@ -414,17 +380,16 @@ impl SqliteStore {
                     id,
                     compress(&json),
                 ],
+                |r| r.get(0),
             )
+            .optional()
             .map_err(db("cannot record the run"))?;
-        if inserted == 0 {
+        let Some(run) = inserted else {
             let run = tx
-                .query_row("SELECT id FROM runs WHERE digest = ?1", params![id], |r| {
-                    r.get(0)
-                })
+                .query_row(S::RUN_BY_DIGEST, params![id], |r| r.get(0))
                 .map_err(db("cannot read the run kept before"))?;
             return Ok(Added { run, new: false });
-        }
-        let run = tx.last_insert_rowid();
+        };
         insert_points(&tx, doc, &machine, machine_id, run)?;
         tx.commit().map_err(db("cannot commit the run"))?;
         Ok(Added { run, new: true })
@@ -434,7 +399,7 @@ impl SqliteStore {
     fn record(
         &mut self,
         series: i64,
-        runs: &[i64],
+        found: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
         let tx = self
@@ -442,20 +407,21 @@ impl SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db("cannot start a write"))?;
         let newest: i64 = tx
-            .query_row("SELECT COALESCE(MAX(id), 0) FROM runs", [], |r| r.get(0))
+            .query_row(S::NEWEST_RUN, [], |r| r.get(0))
             .map_err(db("cannot read the newest run"))?;
+        let runs: Vec<i64> = found.iter().map(|f| f.0).collect();
         // A change no longer found is forgotten while nobody has spoken of it.
         tx.execute(
-            "DELETE FROM changes WHERE series = ?1 AND status = 'candidate'
-             AND run NOT IN (SELECT value FROM json_each(?2))",
-            params![series, serde_json::to_string(runs).expect("ids serialise")],
+            S::FORGET_CHANGES_SQLITE,
+            params![series, serde_json::to_string(&runs).expect("ids serialise")],
         )
         .map_err(db("cannot forget a change"))?;
-        for run in runs {
+        for (run, f) in found {
+            let (at, (bn, bm, blo, bhi), (an, am, alo, ahi), p) = f.columns();
+            let now = now.to_string();
             tx.execute(
-                "INSERT INTO changes (series, run, status, first_seen, seen_at_run)
-                 VALUES (?1, ?2, 'candidate', ?3, ?4) ON CONFLICT (series, run) DO NOTHING",
-                params![series, run, now.to_string(), newest],
+                S::RECORD_CHANGE,
+                params![series, run, now, newest, at, bn, bm, blo, bhi, an, am, alo, ahi, p],
             )
             .map_err(db("cannot record a change"))?;
         }
@@ -474,10 +440,7 @@ impl SqliteStore {
     ) -> Result<(), HistoryError> {
         let changed = self
             .conn
-            .execute(
-                "UPDATE changes SET status = ?3, note = COALESCE(?4, note) WHERE series = ?1 AND run = ?2",
-                params![series, run, status.name(), note],
-            )
+            .execute(S::SET_STATUS, params![series, run, status.name(), note])
             .map_err(db("cannot set a change's status"))?;
         if changed == 0 {
             return Err(HistoryError::NoSuchChange { series, run });
@@ -498,21 +461,19 @@ fn insert_points(
     for (key, p) in points_of(doc, machine) {
         let parameters = key.parameters_text();
         tx.execute(
-            "INSERT INTO series (benchmark, parameters, metric, machine) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
+            S::ADD_SERIES,
             params![key.benchmark, parameters, key.metric, machine_id],
         )
         .map_err(db("cannot record a series"))?;
         let series: i64 = tx
-                .query_row(
-                    "SELECT id FROM series WHERE benchmark = ?1 AND parameters = ?2 AND metric = ?3 AND machine = ?4",
-                    params![key.benchmark, parameters, key.metric, machine_id],
-                    |r| r.get(0),
-                )
-                .map_err(db("cannot read a series"))?;
+            .query_row(
+                S::SERIES_ID,
+                params![key.benchmark, parameters, key.metric, machine_id],
+                |r| r.get(0),
+            )
+            .map_err(db("cannot read a series"))?;
         tx.execute(
-            "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            S::ADD_POINT,
             params![
                 series,
                 run,
@@ -555,11 +516,7 @@ fn read_changes(
     newest: i64,
 ) -> Result<Vec<StoredChange>, HistoryError> {
     let mut stmt = conn
-        .prepare(
-            "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run FROM changes c
-             JOIN runs r ON r.id = c.run
-             WHERE c.series = ?1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
-        )
+        .prepare(S::CHANGES)
         .map_err(db("cannot read the changes"))?;
     let rows = stmt
         .query_map(params![series], |r| {
@@ -573,6 +530,12 @@ fn read_changes(
                 first_seen: seen.parse().unwrap_or(Timestamp::EPOCH),
                 note: r.get(3)?,
                 new: r.get::<_, i64>(4)? == newest,
+                found: Found::from_columns(
+                    r.get(5)?,
+                    (r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?),
+                    (r.get(10)?, r.get(11)?, r.get(12)?, r.get(13)?),
+                    r.get(14)?,
+                ),
             })
         })
         .map_err(db("cannot read the changes"))?;
@@ -583,6 +546,7 @@ fn read_changes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Level;
     use plumb_model::quantity::{Confidence, Fraction};
     use plumb_model::{
         Benchmark, BenchmarkKind, Environment, Invocation, ProducerSettings, Settings,
@@ -686,14 +650,40 @@ mod tests {
             .collect();
         let series = store.series().unwrap()[0].id;
         let now = Timestamp::from_unix_nanos(1_000_000_000);
-        let first = store.record_changes(series, &[runs[2]], now).unwrap();
+        let found = |at_run, after: f64| Found {
+            at_run,
+            before: Level {
+                n: 2,
+                mean: 1000.0,
+                interval: Some((990.0, 1010.0)),
+            },
+            after: Level {
+                n: 2,
+                mean: after,
+                interval: None,
+            },
+            p: 1e-4,
+        };
+        let first = store
+            .record_changes(series, &[(runs[2], found(runs[2], 1200.0))], now)
+            .unwrap();
         assert_eq!(first.len(), 1);
         assert!(first[0].new && first[0].status == ChangeStatus::Candidate);
-        // New until another result comes.
-        let again = store.record_changes(series, &[runs[2]], now).unwrap();
+        assert_eq!(first[0].found, Some(found(runs[2], 1200.0)));
+        // New until another result comes; what the last analysis found replaces the
+        // levels an earlier one found (the change moved a point, its level grew).
+        let again = store
+            .record_changes(series, &[(runs[2], found(runs[3], 1300.0))], now)
+            .unwrap();
         assert!(again[0].new);
+        assert_eq!(
+            store.changes(series).unwrap()[0].found,
+            Some(found(runs[3], 1300.0))
+        );
         store.add(&result(&["a"], 1400), None).unwrap();
-        let after = store.record_changes(series, &[runs[2]], now).unwrap();
+        let after = store
+            .record_changes(series, &[(runs[2], found(runs[2], 1200.0))], now)
+            .unwrap();
         assert!(!after[0].new);
         store
             .set_status(
@@ -704,7 +694,9 @@ mod tests {
             )
             .unwrap();
         // Not found any more: an acknowledged change is kept, a candidate is forgotten.
-        store.record_changes(series, &[runs[1]], now).unwrap();
+        store
+            .record_changes(series, &[(runs[1], found(runs[1], 1100.0))], now)
+            .unwrap();
         let later = store.record_changes(series, &[], now).unwrap();
         assert_eq!(later.len(), 1);
         assert_eq!(later[0].run, runs[2]);
@@ -783,5 +775,47 @@ mod tests {
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap();
         assert_eq!(version, VERSION);
+    }
+
+    /// A store made at schema version 2 keeps its changes (status, note) when migrated;
+    /// what was found of them is unknown until an analysis finds them again.
+    #[test]
+    fn a_version_2_store_migrates_keeping_its_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        let run = {
+            let mut store = SqliteStore::open(&path).unwrap();
+            store.add(&result(&["a"], 1000), None).unwrap().run
+        };
+        {
+            // Back to what a plumb of schema 2 wrote: the new columns gone, a change kept.
+            let conn = Connection::open(&path).unwrap();
+            for column in [
+                "at_run",
+                "before_n",
+                "before_mean",
+                "before_lo",
+                "before_hi",
+            ]
+            .into_iter()
+            .chain(["after_n", "after_mean", "after_lo", "after_hi", "p"])
+            {
+                conn.execute_batch(&format!("ALTER TABLE changes DROP COLUMN {column}"))
+                    .unwrap();
+            }
+            conn.execute(
+                "INSERT INTO changes (series, run, status, first_seen, seen_at_run, note)
+                 VALUES (1, ?1, 'acknowledged', '2026-01-01T00:00:00Z', ?1, 'intended')",
+                params![run],
+            )
+            .unwrap();
+            conn.pragma_update(None, "user_version", 2).unwrap();
+        }
+        let mut store = SqliteStore::open(&path).unwrap();
+        let kept = store.changes(1).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].status, ChangeStatus::Acknowledged);
+        assert_eq!(kept[0].note.as_deref(), Some("intended"));
+        assert_eq!(kept[0].found, None);
     }
 }

@@ -1,5 +1,6 @@
 //! The one interface both homes of the history implement (SQLite, PostgreSQL).
-use crate::{ChangeStatus, Commit, HistoryError, StoredChange, StoredPoint, StoredSeries};
+use crate::{ChangeStatus, Commit, Found, HistoryError, SeriesRecord};
+use crate::{StoredChange, StoredPoint, StoredSeries};
 
 /// What `add` did: the result's run, and whether it was kept now (not before).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,19 +50,72 @@ pub trait HistoryStore {
     /// A series' points, oldest commit first (recorded time where there is no commit).
     fn points(&mut self, series: i64) -> Result<Vec<StoredPoint>, HistoryError>;
 
-    /// Records that the analysis at `now` found changes starting at `runs` in `series`: a
-    /// change seen before keeps its status and first sighting; one not found any more is
-    /// forgotten unless a person or a re-run gave it a status. Returns the series' changes,
-    /// each new when first found since the newest result was added.
+    /// Records that the analysis at `now` found `changes` in `series`, each under the run
+    /// it is recorded by, with what was found of it: a change seen before keeps its status
+    /// and first sighting and takes the new levels; one not found any more is forgotten
+    /// unless a person or a re-run gave it a status. Returns the series' changes, each new
+    /// when first found since the newest result was added.
     fn record_changes(
         &mut self,
         series: i64,
-        runs: &[i64],
+        changes: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError>;
 
     /// The changes recorded in `series` by the last analysis, oldest first.
     fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError>;
+
+    /// The series `wanted` names: an id, a listed name, or a benchmark's wall time.
+    fn find_series(&mut self, wanted: &str) -> Result<StoredSeries, HistoryError> {
+        let all = self.series()?;
+        let by_id = wanted.parse::<i64>().ok();
+        let hits: Vec<&StoredSeries> = all
+            .iter()
+            .filter(|s| Some(s.id) == by_id || s.name() == wanted)
+            .collect();
+        if let [one] = hits[..] {
+            return Ok(one.clone());
+        }
+        let of_bench: Vec<&StoredSeries> =
+            all.iter().filter(|s| s.key.benchmark == wanted).collect();
+        let walls: Vec<&&StoredSeries> = of_bench
+            .iter()
+            .filter(|s| s.key.metric == "wall-time")
+            .collect();
+        if let [wall] = walls[..] {
+            return Ok((*wall).clone());
+        }
+        let candidates: Vec<String> = hits
+            .iter()
+            .chain(&of_bench)
+            .map(|s| format!("{} ({})", s.id, s.name()))
+            .collect();
+        Err(if candidates.is_empty() {
+            HistoryError::NoSuchSeries(wanted.to_string())
+        } else {
+            HistoryError::AmbiguousSeries {
+                wanted: wanted.to_string(),
+                candidates,
+            }
+        })
+    }
+
+    /// One series' record.
+    fn record_of(&mut self, series: StoredSeries) -> Result<SeriesRecord, HistoryError> {
+        let points = self.points(series.id)?;
+        let changes = self.changes(series.id)?;
+        Ok(SeriesRecord {
+            series,
+            points,
+            changes,
+        })
+    }
+
+    /// Every series with its points and recorded changes: what the history's views read.
+    fn records(&mut self) -> Result<Vec<SeriesRecord>, HistoryError> {
+        let all = self.series()?;
+        all.into_iter().map(|s| self.record_of(s)).collect()
+    }
 
     /// The state the last analysis of `series` left (its own text), if any.
     fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError>;

@@ -14,6 +14,8 @@ pub mod finding;
 mod fixture;
 #[cfg(feature = "html")]
 pub mod flamegraph;
+#[cfg(feature = "history")]
+pub mod history;
 #[cfg(feature = "html")]
 mod html;
 mod insitu_view;

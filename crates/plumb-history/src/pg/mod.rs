@@ -7,8 +7,9 @@ use crate::document::{compress, decompress, digest};
 use crate::pg_url::{self as url, StoreUrl};
 use crate::points::points_of;
 use crate::schema::{PG_MIGRATIONS, VERSION};
+use crate::statements::{self as S, dollars};
 use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
-use crate::{Confirmation, SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use crate::{Confirmation, Found, SeriesKey, StoredChange, StoredPoint, StoredSeries};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use postgres::{Client, Config, Row, Transaction};
@@ -174,18 +175,14 @@ impl HistoryStore for PostgresStore {
     fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError> {
         Ok(self
             .client
-            .query_opt("SELECT state FROM analysis WHERE series = $1", &[&series])
+            .query_opt(&dollars(S::ANALYSIS), &[&series])
             .map_err(pg("cannot read an analysis"))?
             .map(|r| r.get(0)))
     }
 
     fn save_analysis(&mut self, series: i64, state: &str) -> Result<(), HistoryError> {
         self.client
-            .execute(
-                "INSERT INTO analysis (series, state) VALUES ($1, $2)
-                 ON CONFLICT (series) DO UPDATE SET state = excluded.state",
-                &[&series, &state],
-            )
+            .execute(&dollars(S::SAVE_ANALYSIS), &[&series, &state])
             .map_err(pg("cannot keep an analysis"))?;
         Ok(())
     }
@@ -193,7 +190,7 @@ impl HistoryStore for PostgresStore {
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError> {
         let bytes: Vec<u8> = self
             .client
-            .query_one("SELECT document FROM runs WHERE id = $1", &[&run])
+            .query_one(&dollars(S::DOCUMENT), &[&run])
             .map_err(pg("cannot read a kept result"))?
             .get(0);
         let json = decompress(&bytes)?;
@@ -203,13 +200,7 @@ impl HistoryStore for PostgresStore {
     fn series(&mut self) -> Result<Vec<StoredSeries>, HistoryError> {
         let rows = self
             .client
-            .query(
-                "SELECT s.id, s.benchmark, s.parameters, s.metric, m.fingerprint,
-                        (SELECT COUNT(*) FROM points p WHERE p.series = s.id)
-                 FROM series s JOIN machines m ON m.id = s.machine
-                 ORDER BY s.benchmark, s.parameters, s.metric, m.fingerprint",
-                &[],
-            )
+            .query(&dollars(S::SERIES), &[])
             .map_err(pg("cannot list the series"))?;
         Ok(rows
             .iter()
@@ -229,15 +220,7 @@ impl HistoryStore for PostgresStore {
     fn points(&mut self, series: i64) -> Result<Vec<StoredPoint>, HistoryError> {
         let rows = self
             .client
-            .query(
-                "SELECT r.id, r.recorded, r.commit_sha, r.commit_time, r.branch, r.dirty,
-                        r.plumb_version, p.n, p.mean, p.median, p.ci_lo, p.ci_hi, p.unit,
-                        p.stderr
-                 FROM points p JOIN runs r ON r.id = p.run
-                 WHERE p.series = $1
-                 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
-                &[&series],
-            )
+            .query(&dollars(S::POINTS), &[&series])
             .map_err(pg("cannot read the points"))?;
         Ok(rows.iter().map(stored_point).collect())
     }
@@ -245,25 +228,27 @@ impl HistoryStore for PostgresStore {
     fn record_changes(
         &mut self,
         series: i64,
-        runs: &[i64],
+        found: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
         let mut tx = self.write()?;
         let newest: i64 = tx
-            .query_one("SELECT COALESCE(MAX(id), 0) FROM runs", &[])
+            .query_one(&dollars(S::NEWEST_RUN), &[])
             .map_err(pg("cannot read the newest run"))?
             .get(0);
+        let runs: Vec<i64> = found.iter().map(|f| f.0).collect();
         // A change no longer found is forgotten while nobody has spoken of it.
-        tx.execute(
-            "DELETE FROM changes WHERE series = $1 AND status = 'candidate' AND run <> ALL($2)",
-            &[&series, &runs],
-        )
-        .map_err(pg("cannot forget a change"))?;
-        for run in runs {
+        tx.execute(&dollars(S::FORGET_CHANGES_PG), &[&series, &runs])
+            .map_err(pg("cannot forget a change"))?;
+        for (run, f) in found {
+            let (at, (bn, bm, blo, bhi), (an, am, alo, ahi), p) = f.columns();
+            let now = now.to_string();
             tx.execute(
-                "INSERT INTO changes (series, run, status, first_seen, seen_at_run)
-                 VALUES ($1, $2, 'candidate', $3, $4) ON CONFLICT (series, run) DO NOTHING",
-                &[&series, run, &now.to_string(), &newest],
+                &dollars(S::RECORD_CHANGE),
+                &[
+                    &series, run, &now, &newest, &at, &bn, &bm, &blo, &bhi, &an, &am, &alo, &ahi,
+                    &p,
+                ],
             )
             .map_err(pg("cannot record a change"))?;
         }
@@ -278,7 +263,7 @@ impl HistoryStore for PostgresStore {
             .transaction()
             .map_err(pg("cannot read the changes"))?;
         let newest: i64 = tx
-            .query_one("SELECT COALESCE(MAX(id), 0) FROM runs", &[])
+            .query_one(&dollars(S::NEWEST_RUN), &[])
             .map_err(pg("cannot read the newest run"))?
             .get(0);
         read_changes(&mut tx, series, newest)
@@ -289,8 +274,7 @@ impl HistoryStore for PostgresStore {
         let row = self
             .client
             .query_one(
-                "INSERT INTO confirmations (series, run, recorded, base_sha, new_sha, verdict, culprit, document)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                &dollars(S::KEEP_CONFIRMATION),
                 &[
                     &c.series,
                     &c.run,
@@ -309,11 +293,7 @@ impl HistoryStore for PostgresStore {
     fn confirmations(&mut self, series: i64, run: i64) -> Result<Vec<Confirmation>, HistoryError> {
         let rows = self
             .client
-            .query(
-                "SELECT recorded, base_sha, new_sha, verdict, culprit, document FROM confirmations
-                 WHERE series = $1 AND run = $2 ORDER BY id",
-                &[&series, &run],
-            )
+            .query(&dollars(S::CONFIRMATIONS), &[&series, &run])
             .map_err(pg("cannot read the confirmations"))?;
         rows.iter()
             .map(|r| {
@@ -338,7 +318,7 @@ impl HistoryStore for PostgresStore {
         let changed = self
             .client
             .execute(
-                "UPDATE changes SET status = $3, note = COALESCE($4, note) WHERE series = $1 AND run = $2",
+                &dollars(S::SET_STATUS),
                 &[&series, &run, &status.name(), &note],
             )
             .map_err(pg("cannot set a change's status"))?;
@@ -388,19 +368,10 @@ fn add_in(
 ) -> Result<Added, postgres::Error> {
     let json = doc.to_json();
     let id = digest(&json);
-    tx.execute(
-        "INSERT INTO machines (fingerprint) VALUES ($1) ON CONFLICT (fingerprint) DO NOTHING",
-        &[&machine.0],
-    )?;
-    let machine_id: i64 = tx
-        .query_one(
-            "SELECT id FROM machines WHERE fingerprint = $1",
-            &[&machine.0],
-        )?
-        .get(0);
+    tx.execute(&dollars(S::ADD_MACHINE), &[&machine.0])?;
+    let machine_id: i64 = tx.query_one(&dollars(S::MACHINE_ID), &[&machine.0])?.get(0);
     let inserted = tx.query_opt(
-        "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, digest, document)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (digest) DO NOTHING RETURNING id",
+        &dollars(S::ADD_RUN),
         &[
             &doc.started.to_string(),
             &machine_id,
@@ -414,28 +385,24 @@ fn add_in(
         ],
     )?;
     let Some(row) = inserted else {
-        let run: i64 = tx
-            .query_one("SELECT id FROM runs WHERE digest = $1", &[&id])?
-            .get(0);
+        let run: i64 = tx.query_one(&dollars(S::RUN_BY_DIGEST), &[&id])?.get(0);
         return Ok(Added { run, new: false });
     };
     let run: i64 = row.get(0);
     for (key, p) in points_of(doc, machine) {
         let parameters = key.parameters_text();
         tx.execute(
-            "INSERT INTO series (benchmark, parameters, metric, machine) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (benchmark, parameters, metric, machine) DO NOTHING",
+            &dollars(S::ADD_SERIES),
             &[&key.benchmark, &parameters, &key.metric, &machine_id],
         )?;
         let series: i64 = tx
             .query_one(
-                "SELECT id FROM series WHERE benchmark = $1 AND parameters = $2 AND metric = $3 AND machine = $4",
+                &dollars(S::SERIES_ID),
                 &[&key.benchmark, &parameters, &key.metric, &machine_id],
             )?
             .get(0);
         tx.execute(
-            "INSERT INTO points (series, run, n, mean, median, ci_lo, ci_hi, stderr, unit)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            &dollars(S::ADD_POINT),
             &[
                 &series,
                 &run,
@@ -460,12 +427,7 @@ fn read_changes(
     newest: i64,
 ) -> Result<Vec<StoredChange>, HistoryError> {
     let rows = tx
-        .query(
-            "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run FROM changes c
-             JOIN runs r ON r.id = c.run
-             WHERE c.series = $1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id",
-            &[&series],
-        )
+        .query(&dollars(S::CHANGES), &[&series])
         .map_err(pg("cannot read the changes"))?;
     Ok(rows
         .iter()
@@ -476,6 +438,12 @@ fn read_changes(
             first_seen: r.get::<_, String>(2).parse().unwrap_or(Timestamp::EPOCH),
             note: r.get(3),
             new: r.get::<_, i64>(4) == newest,
+            found: Found::from_columns(
+                r.get(5),
+                (r.get(6), r.get(7), r.get(8), r.get(9)),
+                (r.get(10), r.get(11), r.get(12), r.get(13)),
+                r.get(14),
+            ),
         })
         .collect())
 }
