@@ -6,23 +6,14 @@ use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use crate::profile_out::{self, Outputs};
 use crate::session;
-use plumb_model::{
-    CallGraph, Environment, Invocation, ProducerSettings, Profile, ProfileSettings, ResultDocument,
-    RunStatus, Settings,
-};
-use plumb_profile::{binary, PerfTool, Request, Sampler, Taken};
+use plumb_model::{Profile, ResultDocument};
+use plumb_profile::{Asked, PerfTool, Sampler, Taken, Unwinding};
 use std::ffi::OsString;
-use std::path::Path;
 
 pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
     if let Some(files) = &a.diff {
         return crate::profile_diff_cmd::run(&files[0], &files[1], &a.out, a.top);
     }
-    let Some(program) = a.command.first() else {
-        return Err(CliError::msg(
-            "give the command to profile after `--`: plumb profile -- ./prog ARGS".into(),
-        ));
-    };
     let outputs = Outputs::prepare(&a.out)?;
     // --report is a copy made at the end: its path is checked before perf runs, so a bad
     // one cannot cost the profile (issue 24, defect 9).
@@ -33,50 +24,27 @@ pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
     )]))?;
     let perf = PerfTool::find()?;
     let environment = plumb_env::collect();
-    let event = choose_event(&a.event, &environment);
-    perf.check_event(&event, &a.out)?;
-    let path = binary::resolve(program).ok_or_else(|| {
-        CliError::msg(format!(
-            "cannot run {program:?}: no such executable (a path, or a program on PATH)"
-        ))
-    })?;
-    let facts = binary::inspect(&path);
-    let (call_graph, why) = call_graph(a.call_graph, &facts);
-    let (argv, name) = match &a.bench {
-        Some(bench) => (bench_argv(&path, &a, bench)?, bench.clone()),
-        None => (
-            a.command.iter().map(OsString::from).collect(),
-            a.command.join(" "),
-        ),
-    };
-    let settings = ProfileSettings {
-        event: event.clone(),
+    let asked = Asked {
+        command: &a.command,
+        event: &a.event,
         frequency_hz: a.frequency,
-        call_graph,
-        call_graph_why: why,
-        bench: a.bench.clone(),
-        perf_version: perf.version.clone(),
-    };
-    let request = Request {
-        argv,
-        name,
-        sampler: Sampler {
-            event,
-            frequency_hz: a.frequency,
-            call_graph,
+        unwinding: match a.call_graph {
+            CallGraphArg::Auto => Unwinding::Auto,
+            CallGraphArg::Fp => Unwinding::FramePointers,
+            CallGraphArg::Dwarf => Unwinding::Dwarf,
         },
-        region: a
-            .bench
-            .as_ref()
-            .map(|_| plumb_profile::BENCH_REGIONS.map(String::from).to_vec()),
+        bench: a.bench.as_deref(),
+        bench_time: a.bench_time,
         data: outputs.perf_data(),
     };
-    if facts.stripped {
+    let planned = plumb_profile::plan(&perf, &asked, &environment)?;
+    if planned.binary.stripped {
         eprintln!(
             "plumb: note: {} has no symbols (stripped): its functions will be shown as addresses",
-            path.display()
+            planned.binary.path.display()
         );
     }
+    let (request, settings) = (planned.request, planned.settings);
     eprintln!(
         "profiling {}: {} samples at {} Hz, {} (Ctrl-C stops and keeps what was sampled)",
         request.name,
@@ -87,7 +55,7 @@ pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
     let session = session::stop_on_signals()?;
     let mut taken = plumb_profile::take(&perf, &request, &session.stop)?;
     extras(&a, &perf, &outputs, &mut taken.profile);
-    let doc = document(environment, settings, &taken, &session);
+    let doc = plumb_profile::document(environment, settings, &taken, &|| session.signal_name());
     finish(&a, &outputs, &doc, &taken, &request.sampler, &session)
 }
 
@@ -119,21 +87,6 @@ fn allocations(
         None => plumb_profile::dhat::command_sites(&argv, outputs.dir())?,
         Some(bench) => plumb_profile::dhat::bench_sites(&argv, bench, outputs.dir())?,
     })
-}
-
-/// How stacks are unwound, and why: as asked, or what the binary allows.
-fn call_graph(asked: CallGraphArg, facts: &binary::BinaryFacts) -> (CallGraph, String) {
-    match asked {
-        CallGraphArg::Auto => (facts.call_graph, facts.why.clone()),
-        CallGraphArg::Fp => (
-            CallGraph::FramePointers,
-            "frame pointers, as asked (--call-graph fp)".into(),
-        ),
-        CallGraphArg::Dwarf => (
-            CallGraph::Dwarf,
-            "DWARF unwinding, as asked (--call-graph dwarf)".into(),
-        ),
-    }
 }
 
 /// Writes, prints, and says how it went in the exit code.
@@ -176,70 +129,4 @@ fn finish(
         )),
         _ => Ok(Outcome::Done),
     }
-}
-
-fn document(
-    environment: Environment,
-    settings: ProfileSettings,
-    taken: &Taken,
-    session: &session::Session,
-) -> ResultDocument {
-    let mut doc = ResultDocument::new(
-        env!("CARGO_PKG_VERSION"),
-        Invocation::current(),
-        environment,
-        Settings::default_levels(ProducerSettings::Profile(settings)),
-    );
-    if taken.interrupted {
-        doc.status = RunStatus::Interrupted {
-            signal: Some(session.signal_name()),
-        };
-    }
-    doc.profiles.push(taken.profile.clone());
-    doc
-}
-
-/// `auto`: cycles where the CPU counts them (a sample per so many cycles follows where
-/// the CPU works), cpu-clock (a timer) where it does not.
-fn choose_event(asked: &str, env: &Environment) -> String {
-    match asked {
-        "auto" if env.hardware_counters_open() => "cycles".into(),
-        "auto" => "cpu-clock".into(),
-        other => other.to_string(),
-    }
-}
-
-/// The plumb-bench target run for `--bench-time` in its untimed loop, only `bench`
-/// chosen; refused when the target has no benchmark of that name.
-fn bench_argv(path: &Path, a: &ProfileArgs, bench: &str) -> Result<Vec<OsString>, CliError> {
-    let listed = std::process::Command::new(path)
-        .args(&a.command[1..])
-        .args(["--bench", "--list"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .map_err(|e| CliError::msg(format!("cannot run {}: {e}", path.display())))?;
-    let names = String::from_utf8_lossy(&listed.stdout);
-    if !names.lines().any(|n| n == bench) {
-        let some: Vec<&str> = names.lines().take(8).collect();
-        return Err(CliError::msg(format!(
-            "{} has no benchmark {bench:?}{}",
-            path.display(),
-            if some.is_empty() {
-                " (is it a plumb-bench target?)".to_string()
-            } else {
-                format!(" (it has: {})", some.join(", "))
-            }
-        )));
-    }
-    let mut argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
-    let child = plumb_model::bench_child::BenchChild {
-        bench: bench.to_string(),
-        run: plumb_model::bench_child::ChildRun::For(
-            a.bench_time
-                .max(plumb_model::quantity::Duration::from_millis(1)),
-        ),
-        region_time: None,
-    };
-    argv.extend(child.args().into_iter().map(OsString::from));
-    Ok(argv)
 }

@@ -6,7 +6,7 @@ use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{
-    command_settings, expand, produce, CommandSpec, FakeSpawner, Order, OutputPolicy, Parameter,
+    command_settings, plan_of, produce, Asked, FakeSpawner, Order, OutputPolicy, Parameter,
     ProcessSpawner, RunContext, RunCount, RunPlan,
 };
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
@@ -19,8 +19,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut plan = build_plan(&a, seed)?;
-    let baseline = baseline_index(&plan.commands, a.baseline.as_deref())?;
+    let (mut plan, baseline) = plan_of(asked(&a, seed)?)?;
     let names: Vec<&str> = plan.commands.iter().map(|c| c.name.as_str()).collect();
     let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
     let targets = export::targets_of(&a.exports);
@@ -122,66 +121,27 @@ fn stopped_before_measuring(doc: &ResultDocument, session: &crate::session::Sess
     )
 }
 
-/// Gives `values` to each of `n` commands: none, one for all, or one each.
-fn per_command(values: &[String], n: usize, option: &str) -> Result<Vec<Option<String>>, CliError> {
-    match values.len() {
-        0 => Ok(vec![None; n]),
-        1 => Ok(vec![Some(values[0].clone()); n]),
-        k if k == n => Ok(values.iter().cloned().map(Some).collect()),
-        k => Err(CliError::msg(format!(
-            "{option} was given {k} times for {n} commands: give it once for all, or once per command"
-        ))),
-    }
-}
-
-fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
-    let n = a.commands.len();
-    if a.names.len() > n {
-        return Err(CliError::msg(format!(
-            "{} --name values for {n} commands",
-            a.names.len()
-        )));
-    }
-    let prepares = per_command(&a.prepare, n, "--prepare")?;
-    let cleanups = per_command(&a.cleanup, n, "--cleanup")?;
-    let specs: Vec<CommandSpec> = a
-        .commands
-        .iter()
-        .enumerate()
-        .map(|(i, c)| CommandSpec {
-            name: a.names.get(i).cloned().unwrap_or_else(|| c.clone()),
-            command: c.clone(),
-            parameters: Default::default(),
-            prepare: prepares[i].clone(),
-            cleanup: cleanups[i].clone(),
-            operations: a.operations.clone(),
-            working_set: a.working_set.clone(),
-            series: None,
-            dir: None,
-        })
-        .collect();
-    let mut commands = expand(&specs, &parameters(a)?)?;
-    if commands.len() > MAX_BENCHMARKS {
-        return Err(CliError::msg(format!(
-            "the parameters make {} benchmarks, more than {MAX_BENCHMARKS}: scan with a coarser step (-D) or fewer values",
-            commands.len()
-        )));
-    }
-    make_names_unique(&mut commands);
-    let runs = match a.runs {
-        Some(r) => RunCount::Fixed(r),
-        None => RunCount::Adaptive {
-            min_runs: a.min_runs,
-            max_runs: a.max_runs,
-            min_time: a.min_time.to_std(),
-            max_time: a.max_time.map(|t| t.to_std()),
-        },
-    };
-    let plan = RunPlan {
-        commands,
+/// What the options ask of the plan.
+fn asked(a: &RunArgs, seed: u64) -> Result<Asked, CliError> {
+    Ok(Asked {
+        commands: a.commands.clone(),
+        names: a.names.clone(),
+        prepare: a.prepare.clone(),
+        cleanup: a.cleanup.clone(),
+        operations: a.operations.clone(),
+        working_set: a.working_set.clone(),
+        parameters: parameters(a)?,
         shell: a.shell.clone(),
         warmup: a.warmup,
-        runs,
+        runs: match a.runs {
+            Some(r) => RunCount::Fixed(r),
+            None => RunCount::Adaptive {
+                min_runs: a.min_runs,
+                max_runs: a.max_runs,
+                min_time: a.min_time.to_std(),
+                max_time: a.max_time.map(|t| t.to_std()),
+            },
+        },
         order: match a.order {
             OrderArg::Shuffle => Order::Shuffle { seed },
             OrderArg::RoundRobin => Order::RoundRobin,
@@ -192,18 +152,8 @@ fn build_plan(a: &RunArgs, seed: u64) -> Result<RunPlan, CliError> {
             path => OutputPolicy::File(path.into()),
         },
         ignore_failure: a.ignore_failure,
-        counters: false,
-        simulation: None,
-    };
-    plan.validate()?;
-    if let Some(shell) = &plan.shell {
-        if !on_path(shell) {
-            return Err(CliError::msg(format!(
-                "--shell={shell}: no such program (on PATH or as a path); give an installed shell, e.g. --shell=bash"
-            )));
-        }
-    }
-    Ok(plan)
+        baseline: a.baseline.clone(),
+    })
 }
 
 /// `-P NAME LO HI` scans and `-L NAME a,b,c` lists, in the order given by kind.
@@ -217,54 +167,4 @@ fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
         params.push(Parameter::list(&chunk[0], &chunk[1]));
     }
     Ok(params)
-}
-
-/// Second and later uses of a name get " (2)", " (3)"…, in one pass (a scan of many
-/// values must not take quadratic time before anything runs).
-fn make_names_unique(commands: &mut [CommandSpec]) {
-    let mut seen = std::collections::HashSet::new();
-    for c in commands.iter_mut() {
-        let base = c.name.clone();
-        let mut k = 2;
-        while !seen.insert(c.name.clone()) {
-            c.name = format!("{base} ({k})");
-            k += 1;
-        }
-    }
-}
-
-/// More benchmarks than anyone reads in a table, and than one process should hold ready
-/// (each keeps its command and a file for its stderr).
-const MAX_BENCHMARKS: usize = 10_000;
-
-fn baseline_index(commands: &[CommandSpec], wanted: Option<&str>) -> Result<usize, CliError> {
-    let Some(w) = wanted else { return Ok(0) };
-    if let Some(i) = commands.iter().position(|c| c.name == w || c.command == w) {
-        return Ok(i);
-    }
-    match w.parse::<usize>() {
-        Ok(k) if (1..=commands.len()).contains(&k) => Ok(k - 1),
-        _ => Err(CliError::msg(format!(
-            "--baseline {w:?} names no benchmark; the benchmarks are: {}",
-            commands
-                .iter()
-                .map(|c| format!("{:?}", c.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
-}
-
-/// Whether `program` names an executable file: a path with a slash, or a name on PATH.
-fn on_path(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &std::path::Path| {
-        p.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if program.contains('/') {
-        return runnable(std::path::Path::new(program));
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| runnable(&dir.join(program))))
 }

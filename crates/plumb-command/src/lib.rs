@@ -5,6 +5,7 @@
 //! commands run *interleaved*, one run of each per round, so slow drift of the machine
 //! falls on all of them alike and cancels out of their ratio.
 
+mod asked;
 mod document;
 mod fake;
 mod fd_limit;
@@ -18,6 +19,7 @@ mod simulate;
 mod spawner;
 mod stop_children;
 
+pub use asked::{plan_of, Asked, MAX_BENCHMARKS};
 pub use document::{command_settings, produce, produce_until, RunContext};
 pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};

@@ -129,6 +129,28 @@ pub enum PlanError {
         command: String,
         text: String,
     },
+    /// More `--name`s than commands.
+    ExtraNames {
+        names: usize,
+        commands: usize,
+    },
+    /// An option given neither once for all commands nor once each.
+    PerCommand {
+        option: &'static str,
+        given: usize,
+        commands: usize,
+    },
+    /// The parameters do not expand.
+    Parameters(crate::ParamError),
+    /// More benchmarks than `MAX_BENCHMARKS`.
+    TooManyBenchmarks(usize),
+    /// `--shell` names no installed program.
+    NoShell(String),
+    /// `--baseline` names no benchmark; the benchmarks' names.
+    NoBaseline {
+        wanted: String,
+        names: Vec<String>,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -155,6 +177,36 @@ impl fmt::Display for PlanError {
             PlanError::BadWorkingSet { command, text } => write!(
                 f,
                 "--working-set {text:?} for {command:?} is not a size (e.g. 64K, 8M, 32KiB, 4096)"
+            ),
+            PlanError::ExtraNames { names, commands } => {
+                write!(f, "{names} --name values for {commands} commands")
+            }
+            PlanError::PerCommand {
+                option,
+                given,
+                commands,
+            } => write!(
+                f,
+                "{option} was given {given} times for {commands} commands: give it once for all, or once per command"
+            ),
+            PlanError::Parameters(e) => e.fmt(f),
+            PlanError::TooManyBenchmarks(n) => write!(
+                f,
+                "the parameters make {n} benchmarks, more than {}: scan with a coarser step (-D) or fewer values",
+                crate::asked::MAX_BENCHMARKS
+            ),
+            PlanError::NoShell(shell) => write!(
+                f,
+                "--shell={shell}: no such program (on PATH or as a path); give an installed shell, e.g. --shell=bash"
+            ),
+            PlanError::NoBaseline { wanted, names } => write!(
+                f,
+                "--baseline {wanted:?} names no benchmark; the benchmarks are: {}",
+                names
+                    .iter()
+                    .map(|n| format!("{n:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }

@@ -13,11 +13,13 @@ pub mod folded;
 pub mod functions;
 pub mod names;
 pub mod perf_tool;
+mod plan;
 pub mod record;
 pub mod script;
 
 pub use error::{ProfileError, Unreadable};
 pub use perf_tool::PerfTool;
+pub use plan::{document, plan, Asked, Planned, Unwinding};
 pub use record::{Sampler, DEFAULT_FREQUENCY_HZ};
 
 /// The frames of plumb-bench's untimed twins of its measured loops
