@@ -32,7 +32,9 @@ pub use between_runs::{
 };
 pub use bisect::{bisect, Bisection, Step};
 pub use compare::{compare_documents, parse_pair, Judging, Side};
-pub use design_checks::{against_run, attach_design_findings, design_checks, RunFacts};
+pub use design_checks::{
+    against_run, attach_design_findings, check_workload, design_checks, RunFacts,
+};
 pub use environment::environment_diagnostics;
 pub use explain::{compare_explained, Asked};
 pub use harness_checks::{harness_checks, GroupChecks};

@@ -4,29 +4,40 @@ use crate::args::LoadArgs;
 use crate::exit::{CliError, Outcome};
 use crate::export;
 use plumb_load::http::LoadConfig;
-use plumb_load::plan::{agent_share, read_mix, Sent};
+use plumb_load::plan::{agent_share, parse_headers, plan_mix, plan_urls, Sent};
 use plumb_loadtest::{capacity_check, check_start, LoadTest};
 use plumb_model::{Invocation, LoadMode, LoadSettings};
 use plumb_report::Format;
 use std::io::IsTerminal;
-use std::path::Path;
 
 pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     if let Some(crate::args::LoadCommand::Deploy(d)) = a.deploy.take() {
         let crate::args::Engine::K8s(k) = d.engine;
         return crate::deploy_k8s::run(k);
     }
+    let (settings, sent) = (settings_of(&a)?, sent_of(&a)?);
     let targets: Vec<(LoadConfig, LoadSettings)> = match &a.targets {
-        Some(file) => vec![plan_mix(&a, file)?],
-        None => a
-            .urls
-            .iter()
-            .map(|url| plan(&a, url))
-            .collect::<Result<_, _>>()?,
+        Some(file) => {
+            let planned = plan_mix(settings, sent, file)?;
+            if !planned
+                .0
+                .mix
+                .iter()
+                .any(|t| t.url.to_ascii_lowercase().starts_with("https://"))
+            {
+                a.tls.warn_unused_by_mix();
+            }
+            vec![planned]
+        }
+        None => {
+            let planned = plan_urls(&settings, &sent, &a.urls)?;
+            a.urls.iter().for_each(|url| a.tls.warn_unused_by(url));
+            planned
+        }
     };
     refuse_with_runs(&a)?;
     let names: Vec<&str> = targets.iter().map(|(_, s)| s.url.as_str()).collect();
-    let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
+    let workload = plumb_env::workload_for_run(a.workload.as_deref(), &names)?;
     let out = outputs(&a)?;
     check_start(a.start_at, &mut crate::exit::say)?;
     let history = crate::store::Saver::open(&a.save)?;
@@ -111,62 +122,10 @@ fn refuse_with_runs(a: &LoadArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `--targets FILE`: the mix's configuration and record; the TLS options apply to its
-/// https targets.
-fn plan_mix(a: &LoadArgs, file: &Path) -> Result<(LoadConfig, LoadSettings), CliError> {
-    let (mix, record) = read_mix(file, &headers_of(a)?, a.seed)?;
-    let https = mix
-        .iter()
-        .find(|t| t.url.to_ascii_lowercase().starts_with("https://"))
-        .map_or("", |t| t.url.as_str());
-    check_plan(a, https)?;
-    let mut settings = settings_of(a, &mix[0].url)?;
-    settings.method = mix[0].method.clone();
-    settings.mix = Some(Box::new(record));
-    let mut sent = sent_of(a)?;
-    sent.mix = mix;
-    Ok((LoadConfig::planned(&settings, sent), settings))
-}
-
-fn headers_of(a: &LoadArgs) -> Result<Vec<(String, String)>, CliError> {
-    let mut headers = Vec::new();
-    for h in &a.headers {
-        let (k, v) = h
-            .split_once(':')
-            .ok_or_else(|| CliError::msg(format!("header {h:?} is not 'Name: value'")))?;
-        headers.push((k.trim().to_string(), v.trim().to_string()));
-    }
-    Ok(headers)
-}
-
-/// The generator's configuration and the settings the result records, from the options.
-fn plan(a: &LoadArgs, url: &str) -> Result<(LoadConfig, LoadSettings), CliError> {
-    check_plan(a, url)?;
-    let settings = settings_of(a, url)?;
-    Ok((LoadConfig::planned(&settings, sent_of(a)?), settings))
-}
-
-/// Durations above 0; TLS options that `url` (empty: a mix, whose targets are checked as
-/// it is read) will not use are said.
-fn check_plan(a: &LoadArgs, url: &str) -> Result<(), CliError> {
-    if a.duration.is_zero() {
-        return Err(CliError::msg("--duration must be above 0".into()));
-    }
-    if a.timeout.is_zero() {
-        return Err(CliError::msg("--timeout must be above 0".into()));
-    }
-    if url.is_empty() {
-        a.tls.warn_unused("every target of the mix");
-    } else if !plumb_load::http::Target::parse(url)?.tls {
-        a.tls.warn_unused(url);
-    }
-    Ok(())
-}
-
 /// What the test sends beyond what its result records.
 fn sent_of(a: &LoadArgs) -> Result<Sent, CliError> {
     Ok(Sent {
-        headers: headers_of(a)?,
+        headers: parse_headers(&a.headers)?,
         body: a.body.clone().into_bytes(),
         tls: a.tls.options(a.new_connection, a.http2),
         mix: Vec::new(),
@@ -177,8 +136,9 @@ fn sent_of(a: &LoadArgs) -> Result<Sent, CliError> {
     })
 }
 
-/// What the result records of the options (TLS filled once the handshake has agreed).
-fn settings_of(a: &LoadArgs, url: &str) -> Result<LoadSettings, CliError> {
+/// What the result records of the options (the URL each target's; TLS filled once the
+/// handshake has agreed).
+fn settings_of(a: &LoadArgs) -> Result<LoadSettings, CliError> {
     let agents = agent_share(a.agents, a.agent_index, |k| std::env::var(k).ok())?;
     let mode = match (a.rate, a.closed) {
         (Some(rate), None) => LoadMode::Open {
@@ -190,7 +150,7 @@ fn settings_of(a: &LoadArgs, url: &str) -> Result<LoadSettings, CliError> {
         _ => unreachable!("clap requires exactly one of --rate and --closed"),
     };
     Ok(LoadSettings {
-        url: url.to_string(),
+        url: String::new(),
         method: a.method.clone(),
         mode,
         duration: a.duration,

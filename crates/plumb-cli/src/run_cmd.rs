@@ -21,7 +21,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     });
     let (mut plan, baseline) = plan_of(asked(&a, seed)?)?;
     let names: Vec<&str> = plan.commands.iter().map(|c| c.name.as_str()).collect();
-    let workload = crate::design_cmd::workload_for_run(a.workload.as_deref(), &names)?;
+    let workload = plumb_env::workload_for_run(a.workload.as_deref(), &names)?;
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
     let history = crate::store::Saver::open(&a.save)?;

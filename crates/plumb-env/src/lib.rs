@@ -6,6 +6,9 @@ mod parse;
 mod system;
 mod tlb;
 mod virt;
+mod workload;
+
+pub use workload::{read_workload, workload_for_run, WorkloadError};
 
 use plumb_model::Environment;
 

@@ -18,6 +18,25 @@ pub use against_run::{against_run, RunFacts};
 use plumb_model::{Design, Diagnostic, Environment, Finding, ResultDocument, Severity};
 
 /// Every red flag `design` raises on this machine, most serious first.
+/// A workload file's designs checked, the shared one first then each benchmark's own
+/// (`benchmark "NAME"`), each with its red flags.
+pub fn check_workload(
+    workload: &plumb_model::WorkloadFile,
+    env: &Environment,
+) -> Vec<(String, Design, Vec<Diagnostic>)> {
+    let mut designs = vec![("design".to_string(), workload.design.clone())];
+    for name in workload.benchmarks.keys() {
+        designs.push((format!("benchmark {name:?}"), workload.for_benchmark(name)));
+    }
+    designs
+        .into_iter()
+        .map(|(name, d)| {
+            let found = design_checks(&d, env);
+            (name, d, found)
+        })
+        .collect()
+}
+
 pub fn design_checks(design: &Design, env: &Environment) -> Vec<Diagnostic> {
     let production = design.production.as_deref();
     let warn = |f: Option<Finding>| f.map(|f| Diagnostic::new(Severity::Warning, f));

@@ -1,13 +1,15 @@
 //! A load test planned from what was asked, before anything is sent: a `--targets` request
-//! mix read from its file (`mix_file`), and one agent's share of a schedule shared by
+//! mix read from its file (`mix_file`), each target's plan (`targets`), and one agent's share of a schedule shared by
 //! several (`agent_share`); each refusal a typed `PlanError` naming what to give.
 mod agent_share;
 mod config;
 mod mix_file;
+mod targets;
 
 pub use agent_share::{agent_share, INDEX_VARIABLES};
 pub use config::Sent;
 pub use mix_file::{read_mix, Refused};
+pub use targets::{parse_headers, plan_mix, plan_urls};
 
 use crate::http::targets_file::TargetsError;
 use std::fmt;
@@ -33,6 +35,12 @@ pub enum PlanError {
     IndexTooHigh { index: u32, count: u32 },
     /// A scheduler's variable that is not a whole number.
     IndexVariable { name: &'static str, value: String },
+    /// A header that is not `Name: value`.
+    Header(String),
+    /// A target's URL that does not parse.
+    Url(crate::http::TargetError),
+    /// A duration option that must be above 0.
+    Zero(&'static str),
 }
 
 impl fmt::Display for PlanError {
@@ -62,6 +70,9 @@ impl fmt::Display for PlanError {
             PlanError::IndexVariable { name, value } => {
                 write!(f, "{name}={value:?} is not an agent index (a whole number)")
             }
+            PlanError::Header(h) => write!(f, "header {h:?} is not 'Name: value'"),
+            PlanError::Url(e) => e.fmt(f),
+            PlanError::Zero(option) => write!(f, "{option} must be above 0"),
         }
     }
 }
