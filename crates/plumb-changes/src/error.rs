@@ -29,6 +29,12 @@ pub enum ChangesError {
         old: String,
         new: String,
     },
+    /// A question the rounds cannot answer (a round's worst is its slowest run; a
+    /// harness's round has one invocation a side).
+    Question {
+        question: plumb_model::Question,
+        harness: bool,
+    },
     /// No such change point in the analysis.
     NoSuchChange { series: i64, run: i64 },
     /// The change is in a metric plumb revs does not judge.
@@ -64,6 +70,21 @@ impl fmt::Display for ChangesError {
                 "{label}: {} is not on {}'s first-parent line: nothing to bisect in order",
                 short(new),
                 short(old)
+            ),
+            ChangesError::Question {
+                question,
+                harness: false,
+            } => write!(
+                f,
+                "--question {question}: plumb revs judges rounds of 5–50 runs a side, and a round's {} would be its slowest run; ask it of fixed samples instead: plumb run CMD_A CMD_B --question {question}",
+                question.statistic()
+            ),
+            ChangesError::Question {
+                question,
+                harness: true,
+            } => write!(
+                f,
+                "--question {question}: a harness's rounds are one invocation a side, judged by their ratio (the typical question); ask {question} of one result with plumb compare"
             ),
             ChangesError::NoSuchChange { series, run } => write!(
                 f,

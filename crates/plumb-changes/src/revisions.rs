@@ -69,6 +69,26 @@ impl Request {
     }
 }
 
+impl Request {
+    /// The questions a round can answer: typical (the median of its pairs), mean, best;
+    /// a harness's rounds are one invocation a side, so only its typical pair.
+    pub fn check_question(&self) -> Result<(), ChangesError> {
+        match self.question {
+            Question::Worst(_) => Err(ChangesError::Question {
+                question: self.question,
+                harness: false,
+            }),
+            Question::Best | Question::Mean if self.harness.is_some() => {
+                Err(ChangesError::Question {
+                    question: self.question,
+                    harness: true,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Measures the two sides on the machine `environment` records, analysed; `None` when
 /// stopped before the first round. Notices go to `say`.
 pub fn measure(

@@ -4,10 +4,9 @@
 use crate::args::K8sArgs;
 use crate::exit::{self, CliError, Outcome};
 use clap::Parser;
-use plumb_load::agents::k8s::{documents, manifests, Cluster, COORDINATOR_WAIT};
+use plumb_load::agents::k8s::{documents, manifests, Cluster};
 
 pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
-    check_name(&a.name)?;
     let load = agent_args(&a)?;
     let text = documents(&manifests(&cluster(&a), &load));
     match &a.output {
@@ -20,25 +19,6 @@ pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
         a.agents, a.token_secret, a.token_secret
     );
     Ok(Outcome::Done)
-}
-
-/// Object names are DNS labels: lower-case letters, digits and '-', at most 63 with the
-/// longest suffix added here.
-fn check_name(name: &str) -> Result<(), CliError> {
-    let ok = !name.is_empty()
-        && name.len() + "-coordinator".len() <= 63
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !name.starts_with('-')
-        && !name.ends_with('-');
-    if ok {
-        Ok(())
-    } else {
-        Err(CliError::msg(format!(
-            "--name {name:?} is not usable in a Kubernetes name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 51 characters"
-        )))
-    }
 }
 
 /// The cluster's side of the options.
@@ -56,34 +36,10 @@ fn cluster(a: &K8sArgs) -> Cluster {
     }
 }
 
-/// The agents' `plumb load` arguments: the user's, then the share and the coordinator.
+/// The agents' `plumb load` arguments (plumb-load's), read here as `plumb load` reads
+/// them: a typo fails now and not in the cluster.
 fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
-    for set in [
-        "--agents",
-        "--agent-index",
-        "--coordinator",
-        "--coordinator-wait",
-        "--start-at",
-    ] {
-        if a.load
-            .iter()
-            .any(|x| x == set || x.starts_with(&format!("{set}=")))
-        {
-            return Err(CliError::msg(format!(
-                "{set} is set by the manifests (each pod's index, the coordinator's Service): leave it out of the load options"
-            )));
-        }
-    }
-    let mut args: Vec<String> = vec!["load".into()];
-    args.extend(a.load.iter().cloned());
-    args.extend([
-        "--agents".to_string(),
-        a.agents.to_string(),
-        "--coordinator".into(),
-        format!("{}-coordinator:{}", a.name, a.port),
-        "--coordinator-wait".into(),
-        COORDINATOR_WAIT.into(),
-    ]);
+    let args = cluster(a).agent_args(&a.load)?;
     let parsed = crate::args::Cli::try_parse_from(
         std::iter::once("plumb".to_string()).chain(args.iter().cloned()),
     )
@@ -163,10 +119,11 @@ mod tests {
         );
         assert!(err(&["ftp://x/", "--rate", "5"]).contains("ftp://x/"));
         assert!(err(&["http://x/", "--closed", "5"]).contains("give --rate"));
-        assert!(
-            check_name("Plumb").is_err()
-                && check_name("-x").is_err()
-                && check_name("plumb-1").is_ok()
-        );
+        let named = |name: &str| {
+            let mut k = args(&["http://x/", "--rate", "5"]);
+            k.name = name.into();
+            agent_args(&k)
+        };
+        assert!(named("Plumb").is_err() && named("-x").is_err() && named("plumb-1").is_ok());
     }
 }

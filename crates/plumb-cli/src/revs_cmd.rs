@@ -8,18 +8,18 @@ use crate::export;
 use crate::progress::Bar;
 use crate::session::Session;
 use plumb_changes::Request;
-use plumb_model::Question;
 use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
-use plumb_revs::{build_side, is_harness, NotBuilt, Repo, Resolved, RevsError, Side};
+use plumb_revs::{build_side, is_harness, NotBuilt, Repo, Side};
 use std::io::IsTerminal;
 
 pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
-    check_question(&a)?;
+    let mut request = request(&a);
+    request.check_question()?;
     let repo = Repo::discover(&std::env::current_dir()?)?;
-    let (base, new) = resolve_sides(&repo, &a)?;
+    let (base, new) = repo.sides(&a.base, a.new.as_deref(), a.allow_dirty, &mut say)?;
     if base.tree == new.tree {
         eprintln!(
             "plumb: {} ({}) and {} ({}) have the same tree {}: nothing to compare",
@@ -32,7 +32,7 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
         return Ok(Outcome::Done);
     }
     let session = crate::session::stop_on_signals()?;
-    let build = build_command(&repo, &a)?;
+    let build = repo.build_command(a.build.as_deref(), &mut say)?;
     let mut sides = Vec::new();
     for rev in [&base, &new] {
         match build_side(&repo, rev, build.as_deref(), &session.stop, &mut say)? {
@@ -51,7 +51,8 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let sides: [Side; 2] = sides
         .try_into()
         .map_err(|_| CliError::msg("two sides".into()))?;
-    let measured = measure(&sides, &a, build, &session)?;
+    request.measure.build = build;
+    let measured = measure(&sides, &a, request, &session)?;
     let Some(mut doc) = measured else {
         eprintln!(
             "plumb: stopped by {} before the first round: nothing was measured",
@@ -82,69 +83,13 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     })
 }
 
-/// The build: given, else the one checked into plumb.toml (HEAD's), said.
-fn build_command(repo: &Repo, a: &RevsArgs) -> Result<Option<String>, CliError> {
-    if let Some(b) = &a.build {
-        return Ok(Some(b.clone()));
-    }
-    let from_config = repo.config()?.revs.build;
-    if let Some(b) = &from_config {
-        eprintln!("plumb: building with plumb.toml's [revs] build: {b:?}");
-    }
-    Ok(from_config)
-}
-
-/// A and B resolved. B is HEAD unless named; a working tree with changes is refused when
-/// B is HEAD, unless --allow-dirty makes B the working tree itself.
-fn resolve_sides(repo: &Repo, a: &RevsArgs) -> Result<(Resolved, Resolved), CliError> {
-    let base = repo.resolve(&a.base)?;
-    let new_name = a.new.as_deref().unwrap_or("HEAD");
-    let new = repo.resolve(new_name)?;
-    let head = repo.resolve("HEAD")?;
-    if new.commit != head.commit {
-        return Ok((base, new));
-    }
-    let dirty = repo.dirty_files()?;
-    if dirty.is_empty() {
-        return Ok((base, new));
-    }
-    if !a.allow_dirty {
-        return Err(RevsError::Dirty { files: dirty }.into());
-    }
-    eprintln!(
-        "plumb: B is the working tree with its uncommitted changes ({} file{}), built and run in place (--allow-dirty)",
-        dirty.len(),
-        if dirty.len() == 1 { "" } else { "s" }
-    );
-    Ok((base, repo.working_tree()?))
-}
-
-/// The questions a round can answer: typical (the median of its pairs), mean, best; a
-/// harness's rounds are one invocation a side, so only its typical pair.
-fn check_question(a: &RevsArgs) -> Result<(), CliError> {
-    let harness = a.harness || is_harness(&a.command);
-    match a.question {
-        Question::Worst(_) => Err(CliError::msg(format!(
-            "--question {}: plumb revs judges rounds of 5–50 runs a side, and a round's {} would be its slowest run; ask it of fixed samples instead: plumb run CMD_A CMD_B --question {}",
-            a.question,
-            a.question.statistic(),
-            a.question
-        ))),
-        Question::Best | Question::Mean if harness => Err(CliError::msg(format!(
-            "--question {}: a harness's rounds are one invocation a side, judged by their ratio (the typical question); ask {} of one result with plumb compare",
-            a.question, a.question
-        ))),
-        _ => Ok(()),
-    }
-}
-
 /// The request the options make: the rounds, the command (or harness), the verdict's terms.
-fn request(a: &RevsArgs, build: Option<String>) -> Request {
+fn request(a: &RevsArgs) -> Request {
     let mut r = Request::new(
         &a.rounds.rounds(),
         plumb_command::join_words(&a.command),
         (a.confidence, a.sesoi),
-        build,
+        None,
     );
     r.measure.prepare = a.prepare.clone();
     r.measure.seed = a.seed.unwrap_or_else(|| {
@@ -163,10 +108,9 @@ fn request(a: &RevsArgs, build: Option<String>) -> Request {
 fn measure(
     sides: &[Side; 2],
     a: &RevsArgs,
-    build: Option<String>,
+    mut r: Request,
     session: &Session,
 ) -> Result<Option<plumb_model::ResultDocument>, CliError> {
-    let mut r = request(a, build);
     let environment = plumb_env::collect();
     if let Some(mode) = a.counters {
         let budget = a

@@ -15,6 +15,7 @@ mod git;
 mod harness;
 mod rounds;
 mod side;
+mod sides;
 #[cfg(test)]
 mod test_repo;
 #[cfg(test)]

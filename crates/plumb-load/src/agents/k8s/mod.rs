@@ -3,8 +3,10 @@
 //! failed pod is not retried, since a retry would join late and be refused); the
 //! coordinator is a Job the agents reach through a headless Service by name; the token
 //! stays in a Secret the user makes.
+mod agent_args;
 mod yaml;
 
+pub use agent_args::K8sRefused;
 pub use yaml::{documents, Yaml};
 use yaml::{map, s, strings};
 

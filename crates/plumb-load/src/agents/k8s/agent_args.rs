@@ -1,0 +1,73 @@
+//! What the manifests need checked before they are written: the objects' name is a DNS
+//! label, and the agents' `plumb load` arguments are the user's with the share and the
+//! coordinator added (options the manifests set are refused in the user's).
+use super::{Cluster, COORDINATOR_WAIT};
+use std::fmt;
+
+/// Why the manifests cannot be made as asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum K8sRefused {
+    /// A name Kubernetes will not take.
+    Name(String),
+    /// An option the manifests set, given among the load options.
+    Reserved(&'static str),
+}
+
+impl fmt::Display for K8sRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            K8sRefused::Name(name) => write!(
+                f,
+                "--name {name:?} is not usable in a Kubernetes name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 51 characters"
+            ),
+            K8sRefused::Reserved(option) => write!(
+                f,
+                "{option} is set by the manifests (each pod's index, the coordinator's Service): leave it out of the load options"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for K8sRefused {}
+
+/// The options each pod's index and the coordinator's Service set.
+const RESERVED: [&str; 5] = [
+    "--agents",
+    "--agent-index",
+    "--coordinator",
+    "--coordinator-wait",
+    "--start-at",
+];
+
+impl Cluster {
+    /// The agents' `plumb load` arguments: `load` (the user's), then the share and the
+    /// coordinator; the name checked (object names are DNS labels: lower-case letters,
+    /// digits and '-', at most 63 with the longest suffix added here).
+    pub fn agent_args(&self, load: &[String]) -> Result<Vec<String>, K8sRefused> {
+        let name = &self.name;
+        let ok = !name.is_empty()
+            && name.len() + "-coordinator".len() <= 63
+            && (name.bytes()).all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !name.starts_with('-')
+            && !name.ends_with('-');
+        if !ok {
+            return Err(K8sRefused::Name(name.clone()));
+        }
+        for set in RESERVED {
+            if (load.iter()).any(|x| x == set || x.starts_with(&format!("{set}="))) {
+                return Err(K8sRefused::Reserved(set));
+            }
+        }
+        let mut args: Vec<String> = vec!["load".into()];
+        args.extend(load.iter().cloned());
+        args.extend([
+            "--agents".to_string(),
+            self.agents.to_string(),
+            "--coordinator".into(),
+            format!("{}-coordinator:{}", self.name, self.port),
+            "--coordinator-wait".into(),
+            COORDINATOR_WAIT.into(),
+        ]);
+        Ok(args)
+    }
+}
