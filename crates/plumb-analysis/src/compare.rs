@@ -48,8 +48,23 @@ pub fn compare_documents(
     new: Side<'_>,
     how: &Judging<'_>,
 ) -> Result<ComparisonDocument, Refused> {
+    for side in [&base, &new] {
+        if !measures(side.doc, how.metric) {
+            return Err(Refused::NotMeasured {
+                metric: how.metric.to_string(),
+                path: side.path.to_string(),
+            });
+        }
+    }
     let mut out = ComparisonDocument::new(base.record(), new.record(), how.level, how.sesoi);
     let paired = pair(&base, &new, how.pairs, &mut out)?;
+    if paired.is_empty() {
+        let names = |d: &ResultDocument| d.benchmarks.iter().map(|b| b.name.clone()).collect();
+        return Err(Refused::NothingInCommon {
+            base: (base.path.to_string(), names(base.doc)),
+            new: (new.path.to_string(), names(new.doc)),
+        });
+    }
     let (base, new) = (base.doc, new.doc);
     for (b, n) in paired {
         let benchmark = if b.name == n.name {
@@ -87,6 +102,26 @@ pub fn compare_documents(
     out.notes
         .extend(best_case_agreements(base, new, &out.comparisons));
     Ok(out)
+}
+
+/// Whether `doc` measured `metric`. Load results carry latency histograms, not metric
+/// columns: only the other benchmarks need the metric; a benchmark with only a
+/// simulator's counts (gungraun's) is judged by them.
+fn measures(doc: &ResultDocument, metric: &Metric) -> bool {
+    let mut timed = doc
+        .benchmarks
+        .iter()
+        .filter(|b| b.load().is_none())
+        .peekable();
+    timed.peek().is_none()
+        || timed.any(|b| {
+            let counted_only = b.samples.is_empty() && b.reported.is_empty();
+            let simulated = b.simulated.as_ref().filter(|_| counted_only);
+            b.metrics.contains_key(metric)
+                || b.reported.contains_key(metric)
+                || simulated
+                    .is_some_and(|s| *metric == Metric::WallTime || s.metrics.contains_key(metric))
+        })
 }
 
 /// `--pair OLD=NEW` as typed, split at its first `=` (see `resplit` for names holding

@@ -7,6 +7,13 @@ use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Refused {
+    /// A result compared does not measure the metric asked.
+    NotMeasured { metric: String, path: String },
+    /// No benchmark of one result pairs with one of the other: each side's path and names.
+    NothingInCommon {
+        base: (String, Vec<String>),
+        new: (String, Vec<String>),
+    },
     /// `--pair` not written OLD=NEW.
     PairNotOldNew(String),
     /// `--pair` names a benchmark the file does not have.
@@ -58,6 +65,25 @@ pub enum Refused {
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Refused::NotMeasured { metric, path } => {
+                write!(f, "--metric {metric}: not measured in {path}")
+            }
+            Refused::NothingInCommon { base, new } => {
+                let names = |n: &[String]| {
+                    n.iter()
+                        .map(|x| format!("{x:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                write!(
+                    f,
+                    "no benchmark names in common between {} and {}; pair them with --pair OLD=NEW (base: {}; new: {})",
+                    base.0,
+                    new.0,
+                    names(&base.1),
+                    names(&new.1)
+                )
+            }
             Refused::PairNotOldNew(s) => write!(
                 f,
                 "{s:?} is not OLD=NEW (e.g. --pair 'sleep 0.01=sleep 0.02')"

@@ -8,6 +8,7 @@ mod command;
 mod confirm;
 mod error;
 mod found;
+mod noise;
 mod note;
 mod revisions;
 mod step;
@@ -17,4 +18,5 @@ pub use confirm::{
 };
 pub use error::ChangesError;
 pub use found::{analyse, fails_gate, Method};
+pub use noise::widen_by_history;
 pub use revisions::{measure, Request, Rounds};

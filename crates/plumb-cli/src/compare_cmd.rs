@@ -4,29 +4,7 @@ use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::results_in::load;
 use plumb_analysis::{compare_documents, Judging, Side};
-use plumb_model::ResultDocument;
 use plumb_report::{render_document_comparison, Format};
-
-/// Whether `doc` measured `metric`. Load results carry latency histograms, not metric
-/// columns: only the other benchmarks need the metric; a benchmark with only a
-/// simulator's counts (gungraun's) is judged by them.
-fn measures(doc: &ResultDocument, metric: &plumb_model::Metric) -> bool {
-    let mut timed = doc
-        .benchmarks
-        .iter()
-        .filter(|b| b.load().is_none())
-        .peekable();
-    timed.peek().is_none()
-        || timed.any(|b| {
-            let counted_only = b.samples.is_empty() && b.reported.is_empty();
-            let simulated = b.simulated.as_ref().filter(|_| counted_only);
-            b.metrics.contains_key(metric)
-                || b.reported.contains_key(metric)
-                || simulated.is_some_and(|s| {
-                    *metric == plumb_model::Metric::WallTime || s.metrics.contains_key(metric)
-                })
-        })
-}
 
 /// Where the comparison is written, checked before anything is read: never over one of
 /// the results compared (issue 24, defect 1).
@@ -50,14 +28,6 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         crate::exit::print_stdout(&plumb_report::render_region_comparison(&base, &new))?;
         return Ok(Outcome::Done);
     }
-    for (doc, path) in [(&base, &base_path), (&new, &new_path)] {
-        if !measures(doc, &a.metric) {
-            return Err(CliError::msg(format!(
-                "--metric {}: not measured in {path}",
-                a.metric
-            )));
-        }
-    }
     let how = Judging {
         metric: &a.metric,
         level: a.confidence,
@@ -74,14 +44,15 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         path: &new_path,
     };
     let mut cmp = compare_documents(base_side, new_side, &how)?;
-    crate::compare_noise::apply(&mut cmp, &base, &new, a.history.clone())?;
-    if cmp.is_empty() {
-        return Err(CliError::msg(format!(
-            "no benchmark names in common between {base_path} and {new_path}; pair them with --pair OLD=NEW (base: {}; new: {})",
-            names(&base),
-            names(&new)
-        )));
-    }
+    let mut store = match crate::store::existing(a.history.clone())? {
+        Some(location) => Some(crate::store::open(&location)?),
+        None => None,
+    };
+    let history: Option<&mut dyn plumb_history::HistoryStore> = match &mut store {
+        Some(s) => Some(s.as_mut()),
+        None => None,
+    };
+    plumb_changes::widen_by_history(&mut cmp, &base, &new, history)?;
     let report = render_document_comparison(&base, &new, &cmp);
     if let Some(why) = cmp.nothing_compared() {
         let _ = crate::exit::print_stdout(&report);
@@ -106,13 +77,4 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
     } else {
         Outcome::Done
     })
-}
-
-fn names(doc: &ResultDocument) -> String {
-    let names: Vec<String> = doc
-        .benchmarks
-        .iter()
-        .map(|b| format!("{:?}", b.name))
-        .collect();
-    names.join(", ")
 }

@@ -5,7 +5,6 @@ use plumb_cli::args;
 mod agents_token;
 mod amdahl_cmd;
 mod compare_cmd;
-mod compare_noise;
 mod completions_cmd;
 mod coordinate_cmd;
 mod counting;

@@ -1,26 +1,25 @@
 //! `plumb compare` of two separate runs: the noise between runs, from the history of each
 //! benchmark on the base's machine where there is one (its last level: the runs since its
-//! last change point), widens the ratio's interval; where there is none, the comparison
-//! says so. The store is only read, and only when it exists.
-use crate::exit::CliError;
+//! last change point), widens the ratio's interval; where there is none (or no store), the
+//! comparison says so. The store is only read.
+use crate::ChangesError;
 use plumb_analysis::{between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise};
-use plumb_history::{MachineFingerprint, StoredPoint};
+use plumb_history::{HistoryStore, MachineFingerprint, StoredPoint};
 use plumb_model::{ComparisonDocument, ResultDocument};
 use plumb_stats::{change_points, ChangeParams, Series};
 
-/// Widens each comparison that a history measures, and notes the others.
-pub fn apply(
+/// Widens each comparison that the history in `store` measures, and notes the others.
+pub fn widen_by_history(
     cmp: &mut ComparisonDocument,
     base: &ResultDocument,
     new: &ResultDocument,
-    given: Option<String>,
-) -> Result<(), CliError> {
+    store: Option<&mut dyn HistoryStore>,
+) -> Result<(), ChangesError> {
     let machine = machine_findings(base, new);
-    let Some(location) = crate::store::existing(given)? else {
+    let Some(store) = store else {
         cmp.notes.push(unmeasured(machine));
         return Ok(());
     };
-    let mut store = crate::store::open(&location)?;
     let fingerprint = MachineFingerprint::of(&base.environment);
     let series = store.series()?;
     let mut measured = 0;
