@@ -28,7 +28,7 @@ fn said(path: &Path, i: plumb_import::Imported) -> ResultDocument {
     eprintln!(
         "plumb: note: {} is {} export: read are {}; no machine record beyond its own, no run order",
         path.display(),
-        plumb_import::a_or_an(i.tool.name()),
+        plumb_model::format::a_or_an(i.tool.name()),
         i.tool.carries()
     );
     for note in &i.notes {

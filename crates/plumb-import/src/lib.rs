@@ -203,12 +203,6 @@ pub fn import_text(
     read_text(text, forced, None)
 }
 
-/// "a hyperfine", "an asv": a tool's name with its article.
-pub fn a_or_an(name: &str) -> String {
-    let vowel = name.starts_with(|c: char| "aeiouAEIOU".contains(c));
-    format!("{} {name}", if vowel { "an" } else { "a" })
-}
-
 /// `import_text` for text read from `path` (asv finds its units beside its file).
 pub fn read_text(
     text: &str,

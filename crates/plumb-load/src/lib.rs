@@ -17,6 +17,7 @@ pub mod plan;
 mod runs;
 pub mod session;
 mod simulate;
+mod simulate_size;
 
 pub use document::{load_benchmark, load_benchmarks, load_document, LoadContext};
 pub use error::{CombineError, LoadError};
@@ -24,3 +25,4 @@ pub use histogram::{percentile_distribution, LatencyHistogram, PERCENTILES};
 pub use merge::merge_load;
 pub use runs::join_runs;
 pub use simulate::{simulate, simulation, Arrivals, ClientReport, SimConfig, SimReport, Stall};
+pub use simulate_size::{check_size, write_hgrm, TooBig};

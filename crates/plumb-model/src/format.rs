@@ -267,6 +267,12 @@ pub fn unit_of(b: &Benchmark, metric: &Metric) -> Unit {
 }
 
 /// `2026-11-23 19:25 UTC`; "at an unknown time" for a time not recorded.
+/// `name` with its article: "a hyperfine", "an asv".
+pub fn a_or_an(name: &str) -> String {
+    let vowel = name.starts_with(|c: char| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 pub fn date(t: Timestamp) -> String {
     if t.is_unknown() {
         return "at an unknown time".into();

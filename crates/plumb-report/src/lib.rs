@@ -27,6 +27,7 @@ mod profile_view;
 mod reason;
 mod revisions_view;
 mod rows;
+mod saved_view;
 mod simulate_view;
 mod speed;
 mod sweep_rows;
@@ -57,6 +58,7 @@ pub use profile_view::{
     render_annotation, render_profile, render_profile_with_details, render_share_changes,
 };
 pub use reason::{percentile_reason_text, reason_text};
+pub use saved_view::render_saved;
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal, render_terminal_at, Detail};
 

@@ -15,7 +15,9 @@ pub mod messages;
 mod serve;
 pub mod side;
 pub mod terms;
+mod token_source;
 pub mod uplink;
 pub mod wire;
 
 pub use error::AgentError;
+pub use token_source::{token_from, NoToken};
