@@ -7,7 +7,7 @@
 use crate::args::Args;
 use crate::error::BenchError;
 #[cfg(feature = "history")]
-use plumb_history::{kept_as, Keeper, Kept, Location};
+use plumb_history::Location;
 use plumb_model::ResultDocument;
 #[cfg(feature = "history")]
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ impl Saver {
 }
 
 #[cfg(feature = "history")]
-pub(crate) struct Saver(Option<Keeper>);
+pub(crate) struct Saver(plumb_history::Saver);
 
 #[cfg(feature = "history")]
 fn here() -> Result<PathBuf, BenchError> {
@@ -41,34 +41,18 @@ fn here() -> Result<PathBuf, BenchError> {
 /// The store `args` ask for, open and writable; nothing when they ask for none.
 #[cfg(feature = "history")]
 pub(crate) fn open(args: &Args, test_mode: bool) -> Result<Saver, BenchError> {
-    if test_mode || args.launch_child || (!args.save && args.history.is_none()) {
-        return Ok(Saver(None));
-    }
-    let location = Location::resolve(args.history.as_deref(), &here()?);
-    let shown = location.shown();
-    let keeper =
-        Keeper::open(location).map_err(|e| BenchError::History(format!("{shown}: {e}")))?;
-    Ok(Saver(Some(keeper)))
+    let wanted = !test_mode && !args.launch_child && (args.save || args.history.is_some());
+    let location =
+        wanted.then(|| Ok::<_, BenchError>(Location::resolve(args.history.as_deref(), &here()?)));
+    let saver = plumb_history::Saver::open(location.transpose()?)
+        .map_err(|e| BenchError::History(e.to_string()))?;
+    Ok(Saver(saver))
 }
 
 #[cfg(feature = "history")]
 impl Saver {
     pub(crate) fn keep(self, doc: &ResultDocument) -> Result<(), BenchError> {
-        let Some(mut keeper) = self.0 else {
-            return Ok(());
-        };
-        let kept = keeper.keep(doc, &here()?).map_err(|e| {
-            let shown = keeper.location().shown();
-            BenchError::History(format!("{shown}: {e} (the result files are written)"))
-        })?;
-        match kept {
-            Kept::Added { added, commit } => {
-                eprintln!("{}", kept_as(added.run, commit.as_ref(), keeper.location()));
-            }
-            Kept::Stopped | Kept::Failed => {
-                eprintln!("plumb-bench: not kept in the history: the run did not finish");
-            }
-        }
-        Ok(())
+        let mut say = |line: String| eprintln!("plumb-bench: {line}");
+        (self.0.keep(doc, &here()?, &mut say)).map_err(|e| BenchError::History(e.to_string()))
     }
 }

@@ -40,7 +40,7 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     let workload = plumb_env::workload_for_run(a.workload.as_deref(), &names)?;
     let out = outputs(&a)?;
     check_start(a.start_at, &mut crate::exit::say)?;
-    let history = crate::store::Saver::open(&a.save)?;
+    let history = crate::store::saver(&a.save)?;
     let session = crate::session::stop_on_signals()?;
     let agent = crate::load_coordinated::join(&a, &targets[0].1, &session.stop)?;
     let capacity_note = capacity_check(&targets[0].0, a.allow_late, &mut crate::exit::say)?;
@@ -60,7 +60,7 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     if let Some(side) = tested.agent {
         side.finish(&tested.doc, &mut crate::exit::say);
     }
-    history.keep(&tested.doc)?;
+    crate::store::keep(history, &tested.doc)?;
     let text = plumb_report::render_load_test(&tested.doc, tested.comparison.as_ref(), a.timeline);
     // One run of one target: refuse_with_runs refused --hgrm-dir otherwise.
     if let (Some(dir), Some(report)) = (&a.hgrm_dir, &tested.first_run) {

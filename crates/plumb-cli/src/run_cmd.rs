@@ -24,7 +24,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let workload = plumb_env::workload_for_run(a.workload.as_deref(), &names)?;
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
-    let history = crate::store::Saver::open(&a.save)?;
+    let history = crate::store::saver(&a.save)?;
 
     let session = crate::session::stop_on_signals()?;
     let how = context(&a, &plan, baseline);
@@ -78,7 +78,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
         eprintln!("plumb: nothing was measured");
     }
     export::write_all(&targets, &doc)?;
-    history.keep(&doc)?;
+    crate::store::keep(history, &doc)?;
     printed?;
     Ok(match doc.status {
         RunStatus::Complete => Outcome::Done,

@@ -1,48 +1,23 @@
 //! The history store as the CLI opens it: where it is (--history, $PLUMB_HISTORY, the
-//! default under the git top level), one that must already exist, and the `Saver` that
-//! keeps a result given `--save`.
+//! default under the git top level), one that must already exist, and plumb-history's
+//! `Saver` that keeps a result given `--save`.
 use crate::args::SaveArgs;
 use crate::exit::CliError;
 use plumb_history::git as history_git;
-use plumb_history::{kept_as, HistoryStore, Keeper, Kept, Location};
+use plumb_history::{HistoryStore, Location, Saver};
 use plumb_model::ResultDocument;
 
-/// A store opened before measuring (so a store that cannot be used stops the run before it
-/// starts), to keep the result in once its files are written.
-pub struct Saver(Option<Keeper>);
+/// The store `--save`/`--history` ask for, opened before measuring (plumb-history's
+/// `Saver`, the harness's too); nothing when they ask for none.
+pub fn saver(args: &SaveArgs) -> Result<Saver, CliError> {
+    let wanted = args.save || args.history.is_some();
+    let location = wanted.then(|| location(args.history.clone())).transpose()?;
+    Ok(Saver::open(location)?)
+}
 
-impl Saver {
-    /// Opens the store `args` ask for; nothing when they ask for none.
-    pub fn open(args: &SaveArgs) -> Result<Saver, CliError> {
-        if !args.save && args.history.is_none() {
-            return Ok(Saver(None));
-        }
-        let location = location(args.history.clone())?;
-        let shown = location.shown();
-        let keeper = Keeper::open(location).map_err(|e| CliError::msg(format!("{shown}: {e}")))?;
-        Ok(Saver(Some(keeper)))
-    }
-
-    /// Keeps `doc` at the working directory's commit; a stopped or failed run is not kept,
-    /// and says so.
-    pub fn keep(self, doc: &ResultDocument) -> Result<(), CliError> {
-        let Some(mut keeper) = self.0 else {
-            return Ok(());
-        };
-        let kept = keeper.keep(doc, &std::env::current_dir()?).map_err(|e| {
-            let shown = keeper.location().shown();
-            CliError::msg(format!("{shown}: {e} (the result files are written)"))
-        })?;
-        match kept {
-            Kept::Added { added, commit } => {
-                let said = kept_as(added.run, commit.as_ref(), keeper.location());
-                eprintln!("plumb: {said}");
-            }
-            Kept::Stopped => eprintln!("plumb: not kept in the history: the run was stopped"),
-            Kept::Failed => eprintln!("plumb: not kept in the history: the run failed"),
-        }
-        Ok(())
-    }
+/// Keeps `doc` in the store `saver` opened, at the working directory's commit.
+pub fn keep(saver: Saver, doc: &ResultDocument) -> Result<(), CliError> {
+    Ok(saver.keep(doc, &std::env::current_dir()?, &mut crate::exit::say)?)
 }
 
 /// The store: given (an empty path refused), else $PLUMB_HISTORY, else the default under

@@ -25,7 +25,7 @@ mod store;
 
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
-pub use keeper::{kept_as, Keeper, Kept};
+pub use keeper::{kept_as, Keeper, Kept, SaveError, Saver};
 pub use location::Location;
 #[cfg(feature = "postgres")]
 pub use pg::PostgresStore;
