@@ -2,7 +2,8 @@
 use crate::args::ReportArgs;
 use crate::exit::{CliError, Outcome};
 use crate::export;
-use crate::results_in::{load, parse, read};
+use crate::results_in::{load, parse};
+use plumb_import::read_file as read;
 use plumb_model::{ComparisonDocument, Metric, ResultDocument};
 use std::path::Path;
 

@@ -14,8 +14,10 @@ mod gungraun;
 mod hyperfine;
 mod jmh;
 mod pytest_benchmark;
+mod result_file;
 
 pub use error::ImportError;
+pub use result_file::{parse_result, read_file, read_result, ReadResult, UnreadableResult};
 use std::path::Path;
 
 use plumb_model::quantity::{Confidence, Fraction};
