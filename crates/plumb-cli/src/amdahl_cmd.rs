@@ -5,7 +5,7 @@ use crate::exit::{self, CliError, Outcome};
 use plumb_analysis::Speedup;
 
 pub fn run(a: AmdahlArgs) -> Result<Outcome, CliError> {
-    let profile = crate::profile_diff_cmd::read(&a.profile)?;
+    let profile = plumb_profile::read_saved(&a.profile)?;
     let micro = speedup(&a.micro, "--micro")?;
     let measured = a
         .macro_

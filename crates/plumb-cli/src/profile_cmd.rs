@@ -100,11 +100,15 @@ fn finish(
 ) -> Result<Outcome, CliError> {
     let profile = &doc.profiles[0];
     let settings = doc.settings.producer.profile();
-    let mut written = outputs.write(doc, profile, settings, a.top)?;
+    let files = plumb_report::flamegraph::profile_files(doc, a.top)?;
+    let mut written = outputs.write_files(&files)?;
     // The page is already in the output directory: copied, not drawn again.
     if let Some(path) = &a.report {
-        std::fs::copy(outputs.dir().join(profile_out::REPORT), path)
-            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::copy(
+            outputs.dir().join(plumb_report::flamegraph::PROFILE_PAGE),
+            path,
+        )
+        .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.clone());
     }
     let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);

@@ -1,8 +1,8 @@
 //! Where `plumb profile` writes: one directory, checked before perf runs (an unwritable
-//! place should cost no profile), written whatever the outcome.
+//! place should cost no profile), written whatever the outcome (plumb-report's
+//! `profile_files` make the files).
 
 use crate::exit::CliError;
-use plumb_model::{FoldedStack, Profile, ProfileSettings, ResultDocument};
 use std::path::{Path, PathBuf};
 
 pub struct Outputs {
@@ -32,32 +32,6 @@ impl Outputs {
         self.dir.join("perf.data")
     }
 
-    /// profile.json, profile.md, stacks.folded, (with samples) flamegraph.svg, and the
-    /// page of plumb report, report.html.
-    pub fn write(
-        &self,
-        doc: &ResultDocument,
-        profile: &Profile,
-        settings: Option<&ProfileSettings>,
-        top: usize,
-    ) -> Result<Vec<PathBuf>, CliError> {
-        let md = plumb_report::profile_markdown_with_details(profile, settings, top);
-        let mut files = vec![
-            ("profile.json", doc.to_json()),
-            ("profile.md", md),
-            ("stacks.folded", FoldedStack::text(&profile.stacks)),
-        ];
-        if profile.samples > 0 {
-            let subtitle = settings.map_or(String::new(), |s| {
-                format!("{} samples, {}", profile.samples, s.describe())
-            });
-            let svg = plumb_report::flamegraph::svg(&profile.stacks, &profile.name, &subtitle)?;
-            files.push(("flamegraph.svg", svg));
-        }
-        files.push((REPORT, plumb_report::render_html(&[("", doc)])));
-        self.write_files(&files)
-    }
-
     pub fn write_files(&self, files: &[(&str, String)]) -> Result<Vec<PathBuf>, CliError> {
         let mut written = Vec::new();
         for (name, text) in files {
@@ -69,9 +43,6 @@ impl Outputs {
         Ok(written)
     }
 }
-
-/// The page of plumb report among the outputs.
-pub const REPORT: &str = "report.html";
 
 pub fn written_lines(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

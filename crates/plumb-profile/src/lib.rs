@@ -129,6 +129,31 @@ pub fn why_no_samples(taken: &Taken, sampler: &Sampler) -> String {
 
 /// A profile read back from `.folded` text (FlameGraph's, inferno's, or plumb's own
 /// stacks.folded): the first frame of each stack is the process, and modules are unknown.
+/// A saved profile with samples: a plumb result with a profile (plumb profile's
+/// `profile.json`), or `.folded` stacks.
+pub fn read_saved(path: &std::path::Path) -> Result<Profile, ProfileError> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ProfileError::Input(format!("cannot read {shown}: {e}")))?;
+    let profile = if text.trim_start().starts_with('{') {
+        let doc = plumb_model::ResultDocument::from_json(&text)
+            .map_err(|e| ProfileError::Input(format!("{shown}: {e}")))?;
+        doc.profiles.into_iter().next().ok_or_else(|| {
+            ProfileError::Input(format!(
+                "{shown}: a plumb result without a profile (give plumb profile's profile.json)"
+            ))
+        })?
+    } else {
+        from_folded(&shown.to_string(), &text)?
+    };
+    if profile.samples == 0 {
+        return Err(ProfileError::Input(format!(
+            "{shown}: the profile has no samples"
+        )));
+    }
+    Ok(profile)
+}
+
 pub fn from_folded(name: &str, text: &str) -> Result<Profile, ProfileError> {
     let mut stacks =
         folded::parse(text).map_err(|e| ProfileError::Input(format!("{name}: {e}")))?;
