@@ -77,6 +77,38 @@ fn draw(options: &mut Options<'_>, folded_text: &str) -> Result<String, FlameErr
     Ok(String::from_utf8_lossy(&svg).into_owned())
 }
 
+/// The files `plumb profile` writes of a profile, by name: the result (profile.json), its
+/// table (profile.md), the folded stacks, the flame graph when there are samples, and the
+/// page of plumb report (`PROFILE_PAGE`).
+pub fn profile_files(
+    doc: &plumb_model::ResultDocument,
+    top: usize,
+) -> Result<Vec<(&'static str, String)>, FlameError> {
+    let profile = &doc.profiles[0];
+    let settings = doc.settings.producer.profile();
+    let md = crate::profile_markdown_with_details(profile, settings, top);
+    let mut files = vec![
+        ("profile.json", doc.to_json()),
+        ("profile.md", md),
+        ("stacks.folded", FoldedStack::text(&profile.stacks)),
+    ];
+    if profile.samples > 0 {
+        let subtitle = settings.map_or(String::new(), |s| {
+            format!("{} samples, {}", profile.samples, s.describe())
+        });
+        files.push((
+            "flamegraph.svg",
+            svg(&profile.stacks, &profile.name, &subtitle)?,
+        ));
+    }
+    files.push((PROFILE_PAGE, crate::render_html(&[("", doc)])));
+    Ok(files)
+}
+
+/// The page of plumb report among a profile's files.
+pub const PROFILE_PAGE: &str = "report.html";
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,34 +140,3 @@ mod tests {
         assert!(s.contains(">heavy<") && s.contains(">light<"));
     }
 }
-
-/// The files `plumb profile` writes of a profile, by name: the result (profile.json), its
-/// table (profile.md), the folded stacks, the flame graph when there are samples, and the
-/// page of plumb report (`PROFILE_PAGE`).
-pub fn profile_files(
-    doc: &plumb_model::ResultDocument,
-    top: usize,
-) -> Result<Vec<(&'static str, String)>, FlameError> {
-    let profile = &doc.profiles[0];
-    let settings = doc.settings.producer.profile();
-    let md = crate::profile_markdown_with_details(profile, settings, top);
-    let mut files = vec![
-        ("profile.json", doc.to_json()),
-        ("profile.md", md),
-        ("stacks.folded", FoldedStack::text(&profile.stacks)),
-    ];
-    if profile.samples > 0 {
-        let subtitle = settings.map_or(String::new(), |s| {
-            format!("{} samples, {}", profile.samples, s.describe())
-        });
-        files.push((
-            "flamegraph.svg",
-            svg(&profile.stacks, &profile.name, &subtitle)?,
-        ));
-    }
-    files.push((PROFILE_PAGE, crate::render_html(&[("", doc)])));
-    Ok(files)
-}
-
-/// The page of plumb report among a profile's files.
-pub const PROFILE_PAGE: &str = "report.html";
