@@ -31,6 +31,49 @@ impl Speedup {
         })
     }
 
+    /// `2`, `2x`, `2×`: twice as fast; `None` when `given` is not a number (a file).
+    pub fn given(given: &str) -> Option<Result<Speedup, Refused>> {
+        let v = given.trim_end_matches(['x', '×']).parse::<f64>().ok()?;
+        Some(if v.is_finite() && v > 0.0 {
+            Ok(Speedup::exact(v))
+        } else {
+            Err(Refused::SpeedupGiven(format!(
+                "a speedup is above 0, not {given}"
+            )))
+        })
+    }
+
+    /// The speedup of the comparison of `comparisons` (from `file`) that `bench` names,
+    /// or of its only one.
+    pub fn chosen(
+        comparisons: &[Comparison],
+        file: &str,
+        bench: Option<&str>,
+    ) -> Result<Speedup, Refused> {
+        let chosen: Vec<_> = (comparisons.iter())
+            .filter(|c| bench.is_none_or(|b| c.candidate == b || c.baseline == b))
+            .collect();
+        let why = match chosen.as_slice() {
+            [c] => {
+                return Speedup::of(c).ok_or_else(|| {
+                    Refused::SpeedupGiven(format!("{file}: the comparison has no ratio"))
+                })
+            }
+            [] => format!(
+                "{file} has no comparison{}",
+                bench.map_or(String::new(), |b| format!(" of {b:?}"))
+            ),
+            many => format!(
+                "{file} has {} comparisons: choose one with {file}#NAME ({})",
+                many.len(),
+                (many.iter().map(|c| c.candidate.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        Err(Refused::SpeedupGiven(why))
+    }
+
     fn range(&self) -> Interval {
         self.interval.unwrap_or(Interval {
             lo: self.value,

@@ -104,6 +104,21 @@ pub fn compare_documents(
     Ok(out)
 }
 
+/// Two results with benchmarks in common, compared as `plumb compare` would (wall time,
+/// the base's confidence, SESOI and question): the comparison a page of exactly two
+/// results shows first; none when nothing pairs.
+pub fn compare_two(base: Side<'_>, new: Side<'_>) -> Option<ComparisonDocument> {
+    let s = &base.doc.settings;
+    let how = Judging {
+        metric: &Metric::WallTime,
+        level: s.confidence,
+        sesoi: s.sesoi,
+        question: s.question,
+        pairs: &[],
+    };
+    compare_documents(base, new, &how).ok()
+}
+
 /// Whether `doc` measured `metric`. Load results carry latency histograms, not metric
 /// columns: only the other benchmarks need the metric; a benchmark with only a
 /// simulator's counts (gungraun's) is judged by them.

@@ -31,7 +31,7 @@ pub use between_runs::{
     between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise, NOISE_POINTS,
 };
 pub use bisect::{bisect, Bisection, Step};
-pub use compare::{compare_documents, parse_pair, Judging, Side};
+pub use compare::{compare_documents, compare_two, parse_pair, Judging, Side};
 pub use design_checks::{
     against_run, attach_design_findings, check_workload, design_checks, RunFacts,
 };

@@ -7,6 +7,8 @@ use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Refused {
+    /// A speedup that cannot be had as given (`--micro`, `--macro`): why.
+    SpeedupGiven(String),
     /// A result compared does not measure the metric asked.
     NotMeasured { metric: String, path: String },
     /// No benchmark of one result pairs with one of the other: each side's path and names.
@@ -65,6 +67,7 @@ pub enum Refused {
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Refused::SpeedupGiven(why) => f.write_str(why),
             Refused::NotMeasured { metric, path } => {
                 write!(f, "--metric {metric}: not measured in {path}")
             }

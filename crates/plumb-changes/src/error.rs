@@ -35,6 +35,8 @@ pub enum ChangesError {
         question: plumb_model::Question,
         harness: bool,
     },
+    /// A parameter of the analysis out of its range: why.
+    Parameter(String),
     /// No such change point in the analysis.
     NoSuchChange { series: i64, run: i64 },
     /// The change is in a metric plumb revs does not judge.
@@ -86,6 +88,7 @@ impl fmt::Display for ChangesError {
                 f,
                 "--question {question}: a harness's rounds are one invocation a side, judged by their ratio (the typical question); ask {question} of one result with plumb compare"
             ),
+            ChangesError::Parameter(why) => f.write_str(why),
             ChangesError::NoSuchChange { series, run } => write!(
                 f,
                 "no change point {series}@{run} in the history's analysis (plumb history changes lists them)"

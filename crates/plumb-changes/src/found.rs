@@ -17,6 +17,49 @@ pub enum Method {
     Otava(OtavaParams),
 }
 
+impl Method {
+    /// The method asked: Otava's (`otava`, p < α, 0.001 unless given) or plumb's (α
+    /// across all series, 0.005 unless given), in windows of `window` points, changes
+    /// below `min_magnitude` ignored; each checked.
+    pub fn asked(
+        otava: bool,
+        alpha: Option<f64>,
+        window: usize,
+        min_magnitude: f64,
+    ) -> Result<Method, ChangesError> {
+        let alpha = alpha.unwrap_or(if otava { 0.001 } else { 0.005 });
+        if !(alpha > 0.0 && alpha < 1.0) {
+            return Err(ChangesError::Parameter(format!(
+                "--alpha {alpha}: must be between 0 and 1"
+            )));
+        }
+        if window < 6 {
+            return Err(ChangesError::Parameter(format!(
+                "--window {window}: must be at least 6 points"
+            )));
+        }
+        if !(min_magnitude >= 0.0 && min_magnitude.is_finite()) {
+            return Err(ChangesError::Parameter(format!(
+                "--min-magnitude {min_magnitude}: must be 0 or more"
+            )));
+        }
+        Ok(if otava {
+            Method::Otava(OtavaParams {
+                window,
+                max_p: alpha,
+                min_magnitude,
+            })
+        } else {
+            Method::Plumb(ChangeParams {
+                window,
+                alpha,
+                min_magnitude,
+                ..ChangeParams::default()
+            })
+        })
+    }
+}
+
 /// What the analysis was, in a line.
 impl std::fmt::Display for Method {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -18,44 +18,18 @@ pub fn run(a: AmdahlArgs) -> Result<Outcome, CliError> {
     Ok(Outcome::Done)
 }
 
-/// `2`, `2x`, `2×`: twice as fast; otherwise a file whose comparison (the one named
-/// after `#`, or its only one) gives the speedup.
+/// A number (`2`, `2x`), or a file whose comparison (the one named after `#`, or its
+/// only one) gives the speedup.
 fn speedup(given: &str, option: &str) -> Result<Speedup, CliError> {
-    let number = given.trim_end_matches(['x', '×']);
-    if let Ok(v) = number.parse::<f64>() {
-        return if v.is_finite() && v > 0.0 {
-            Ok(Speedup::exact(v))
-        } else {
-            Err(CliError::msg(format!(
-                "{option}: a speedup is above 0, not {given}"
-            )))
-        };
+    let said = |e: plumb_analysis::Refused| CliError::msg(format!("{option}: {e}"));
+    if let Some(number) = Speedup::given(given) {
+        return number.map_err(said);
     }
     let (file, bench) = match given.rsplit_once('#') {
         Some((f, b)) => (f, Some(b)),
         None => (given, None),
     };
-    let comparisons = comparisons_in(file, option)?;
-    let chosen: Vec<_> = comparisons
-        .iter()
-        .filter(|c| bench.is_none_or(|b| c.candidate == b || c.baseline == b))
-        .collect();
-    match chosen.as_slice() {
-        [c] => Speedup::of(c)
-            .ok_or_else(|| CliError::msg(format!("{option}: {file}: the comparison has no ratio"))),
-        [] => Err(CliError::msg(format!(
-            "{option}: {file} has no comparison{}",
-            bench.map_or(String::new(), |b| format!(" of {b:?}"))
-        ))),
-        many => Err(CliError::msg(format!(
-            "{option}: {file} has {} comparisons: choose one with {file}#NAME ({})",
-            many.len(),
-            many.iter()
-                .map(|c| c.candidate.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
+    Speedup::chosen(&comparisons_in(file, option)?, file, bench).map_err(said)
 }
 
 fn comparisons_in(file: &str, option: &str) -> Result<Vec<plumb_model::Comparison>, CliError> {

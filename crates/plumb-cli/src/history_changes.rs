@@ -7,11 +7,15 @@ use plumb_changes::{analyse, confirm_all, fails_gate, Method};
 use plumb_history::{ChangeStatus, HistoryStore};
 use plumb_model::format;
 use plumb_report::history::{render_changes, render_changes_markdown};
-use plumb_stats::{ChangeParams, OtavaParams};
 use std::fmt::Write;
 
 pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<Outcome, CliError> {
-    let method = method(args)?;
+    let method = Method::asked(
+        args.otava_parity,
+        args.alpha,
+        args.window,
+        args.min_magnitude,
+    )?;
     let o = &args.confirming;
     if !args.confirm && (o.build.is_some() || !o.command.is_empty() || o.trust_stored_commands) {
         return Err(CliError::msg(
@@ -59,42 +63,4 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<Ou
         return Ok(Outcome::GateFailed);
     }
     Ok(Outcome::Done)
-}
-
-/// The method and its parameters, checked.
-fn method(args: &HistoryChangesArgs) -> Result<Method, CliError> {
-    let alpha = args
-        .alpha
-        .unwrap_or(if args.otava_parity { 0.001 } else { 0.005 });
-    if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(CliError::msg(format!(
-            "--alpha {alpha}: must be between 0 and 1"
-        )));
-    }
-    if args.window < 6 {
-        return Err(CliError::msg(format!(
-            "--window {}: must be at least 6 points",
-            args.window
-        )));
-    }
-    if !(args.min_magnitude >= 0.0 && args.min_magnitude.is_finite()) {
-        return Err(CliError::msg(format!(
-            "--min-magnitude {}: must be 0 or more",
-            args.min_magnitude
-        )));
-    }
-    Ok(if args.otava_parity {
-        Method::Otava(OtavaParams {
-            window: args.window,
-            max_p: alpha,
-            min_magnitude: args.min_magnitude,
-        })
-    } else {
-        Method::Plumb(ChangeParams {
-            window: args.window,
-            alpha,
-            min_magnitude: args.min_magnitude,
-            ..ChangeParams::default()
-        })
-    })
 }

@@ -4,8 +4,7 @@ use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::results_in::{load, parse};
 use plumb_import::read_file as read;
-use plumb_model::{ComparisonDocument, Metric, ResultDocument};
-use std::path::Path;
+use plumb_model::{ComparisonDocument, ResultDocument};
 
 /// Reads every result first (a bad one is reported before anything is written), then
 /// writes the page in one go.
@@ -32,13 +31,19 @@ pub fn run(a: ReportArgs) -> Result<Outcome, CliError> {
         }
         // Each file read once: a saved comparison, or else a result.
         let text = read(path)?;
-        match comparison_in(path, &text)? {
-            Some(c) => comparisons.push(c),
+        match ComparisonDocument::if_comparison(&text) {
+            Some(c) => {
+                comparisons.push(c.map_err(|e| CliError::msg(format!("{}: {e}", path.display())))?)
+            }
             None => docs.push((path.display().to_string(), parse(path, &text)?)),
         }
     }
     if let [(base_path, base), (new_path, new)] = docs.as_slice() {
-        comparisons.extend(compare_two(base_path, base, new_path, new));
+        let side = |doc, path| plumb_analysis::Side { doc, path };
+        comparisons.extend(plumb_analysis::compare_two(
+            side(base, base_path),
+            side(new, new_path),
+        ));
     }
     if let Some(dir) = &a.svg_dir {
         std::fs::create_dir_all(dir).map_err(|e| {
@@ -66,39 +71,4 @@ pub fn run(a: ReportArgs) -> Result<Outcome, CliError> {
         );
     }
     Ok(Outcome::Done)
-}
-
-/// The comparison saved by `plumb compare --export-json` that `text` (from `path`) is,
-/// or None for anything else (read as a result).
-fn comparison_in(path: &Path, text: &str) -> Result<Option<ComparisonDocument>, CliError> {
-    let format = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|v| v["format"].as_str().map(str::to_string));
-    if format.as_deref() != Some(plumb_model::COMPARISON_FORMAT) {
-        return Ok(None);
-    }
-    ComparisonDocument::from_json(text)
-        .map(Some)
-        .map_err(|e| CliError::msg(format!("{}: {e}", path.display())))
-}
-
-/// Two results with benchmarks in common, compared as `plumb compare` would (wall time,
-/// the base's confidence and SESOI); None when nothing pairs.
-fn compare_two(
-    base_path: &str,
-    base: &ResultDocument,
-    new_path: &str,
-    new: &ResultDocument,
-) -> Option<ComparisonDocument> {
-    let how = plumb_analysis::Judging {
-        metric: &Metric::WallTime,
-        level: base.settings.confidence,
-        sesoi: base.settings.sesoi,
-        question: base.settings.question,
-        pairs: &[],
-    };
-    let side = |doc, path| plumb_analysis::Side { doc, path };
-    let c =
-        plumb_analysis::compare_documents(side(base, base_path), side(new, new_path), &how).ok()?;
-    (!c.is_empty()).then_some(c)
 }

@@ -155,6 +155,13 @@ impl ComparisonDocument {
         serde_json::to_string_pretty(self).expect("the model serialises infallibly")
     }
 
+    /// The comparison `text` is, when it says it is one (`None`: anything else, to be
+    /// read as a result).
+    pub fn if_comparison(text: &str) -> Option<Result<Self, ModelError>> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        (value["format"].as_str() == Some(COMPARISON_FORMAT)).then(|| Self::from_json(text))
+    }
+
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
         let (value, version) = read_header(text, COMPARISON_FORMAT, 2..=COMPARISON_FORMAT_VERSION)?;
         let value = crate::migrate::comparison_to_current(value, version)?;

@@ -108,7 +108,6 @@ pub fn profile_files(
 /// The page of plumb report among a profile's files.
 pub const PROFILE_PAGE: &str = "report.html";
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
