@@ -9,7 +9,8 @@ use crate::args::Args;
 use crate::error::{system, BenchError};
 use crate::registry::Entry;
 use plumb_model::quantity::Duration;
-use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric, ResultDocument};
+use crate::launched::LaunchDoc;
+use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration as StdDuration, Instant};
@@ -134,7 +135,7 @@ impl Launcher<'_> {
     }
 
     /// Each benchmark of `names` from launch `l`'s result: kept, or its failure.
-    fn take(&self, kept: &mut [Kept], names: &[String], doc: &ResultDocument, l: usize) {
+    fn take(&self, kept: &mut [Kept], names: &[String], doc: &LaunchDoc, l: usize) {
         for (k, name) in kept.iter_mut().zip(names) {
             match doc.benchmark(name) {
                 Some(b) => match b.function().and_then(|f| f.failure.clone()) {
@@ -142,7 +143,7 @@ impl Launcher<'_> {
                     // Stopped before its first sample (in warm-up, say): nothing to keep.
                     None if b.samples.is_empty() && self.stopped() => {}
                     None if b.samples.is_empty() => k.failures.push((l, "no samples".into())),
-                    None => k.launches.push(b.clone()),
+                    None => k.launches.push(b),
                 },
                 // Stopped before it started: as in one process, nothing to say.
                 None if self.stopped() => {}
@@ -178,7 +179,7 @@ impl Launcher<'_> {
         };
         let doc = std::fs::read_to_string(&out)
             .ok()
-            .and_then(|t| ResultDocument::from_json(&t).ok());
+            .and_then(|t| LaunchDoc::read(&t).ok());
         match doc {
             Some(doc) => Launched::Wrote(Box::new(doc)),
             None => {
@@ -191,7 +192,7 @@ impl Launcher<'_> {
 
 /// What became of one child process.
 enum Launched {
-    Wrote(Box<ResultDocument>),
+    Wrote(Box<LaunchDoc>),
     /// It wrote no readable result: how it ended and the end of what it said.
     Died(String),
 }

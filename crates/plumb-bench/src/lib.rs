@@ -32,6 +32,7 @@ mod error;
 mod harness;
 mod history;
 pub mod insitu;
+mod launched;
 mod launches;
 mod measure;
 mod ran;

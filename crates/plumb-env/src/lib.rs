@@ -6,8 +6,10 @@ mod parse;
 mod system;
 mod tlb;
 mod virt;
+#[cfg(feature = "workload")]
 mod workload;
 
+#[cfg(feature = "workload")]
 pub use workload::{read_workload, workload_for_run, WorkloadError};
 
 use plumb_model::Environment;

@@ -1,9 +1,12 @@
 //! `plumb compare`'s result: two documents compared benchmark by benchmark. A document of
 //! its own, with its own format marker and version, so a tool reading it knows what it is.
 
+#[cfg(feature = "read")]
 use crate::document::read_header;
 use crate::quantity::{Confidence, Duration, Fraction, Timestamp};
-use crate::{Comparison, Diagnostic, ModelError, Tool, Verdict};
+#[cfg(feature = "read")]
+use crate::ModelError;
+use crate::{Comparison, Diagnostic, Tool, Verdict};
 use plumb_stats::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -157,11 +160,13 @@ impl ComparisonDocument {
 
     /// The comparison `text` is, when it says it is one (`None`: anything else, to be
     /// read as a result).
+    #[cfg(feature = "read")]
     pub fn if_comparison(text: &str) -> Option<Result<Self, ModelError>> {
         let value: serde_json::Value = serde_json::from_str(text).ok()?;
         (value["format"].as_str() == Some(COMPARISON_FORMAT)).then(|| Self::from_json(text))
     }
 
+    #[cfg(feature = "read")]
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
         let (value, version) = read_header(text, COMPARISON_FORMAT, 2..=COMPARISON_FORMAT_VERSION)?;
         let value = crate::migrate::comparison_to_current(value, version)?;

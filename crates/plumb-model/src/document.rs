@@ -1,6 +1,8 @@
 //! The result document: its format and version, tool, invocation, run status, and JSON in and out.
 use crate::quantity::{Duration, Frequency, Timestamp};
-use crate::{Benchmark, Comparison, Diagnostic, Environment, ModelError, Settings};
+#[cfg(feature = "read")]
+use crate::ModelError;
+use crate::{Benchmark, Comparison, Diagnostic, Environment, Settings};
 use serde::{Deserialize, Serialize};
 
 /// The value of the `format` field that marks a plumb result.
@@ -151,6 +153,7 @@ impl ResultDocument {
     /// reading its fields, so a foreign file or an old version gets a message that says so.
     /// A document of an older version is migrated (see `migrate.rs`) and marked with
     /// `migrated_from`.
+    #[cfg(feature = "read")]
     pub fn from_json(text: &str) -> Result<Self, ModelError> {
         let (value, version) = read_header(text, FORMAT, OLDEST_FORMAT_VERSION..=FORMAT_VERSION)?;
         let migrated_from = (version != FORMAT_VERSION).then_some(version);
@@ -174,6 +177,7 @@ impl ResultDocument {
 
 /// Parses `text` and checks its `format` marker and `format_version` before any other
 /// field, so a foreign file or another version gets a message that says so.
+#[cfg(feature = "read")]
 pub(crate) fn read_header(
     text: &str,
     format: &str,

@@ -21,6 +21,7 @@ mod invalid;
 mod latency;
 mod load_info;
 mod metric;
+#[cfg(feature = "read")]
 mod migrate;
 mod nan_as_null;
 mod profile;
@@ -44,8 +45,10 @@ pub use comparison_document::{
     ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,
     COMPARISON_FORMAT_VERSION,
 };
+#[cfg(feature = "read")]
+pub use design::parse_workload_file;
 pub use design::{
-    parse_workload_file, ycsb_core, Arrival, Design, DesignError, Durability, GeneratorPlace,
+    ycsb_core, Arrival, Design, DesignError, Durability, GeneratorPlace,
     KeyDistribution, Mix, SizeDistribution, StateBetweenRuns, WorkloadFile,
 };
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};

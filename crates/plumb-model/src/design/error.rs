@@ -16,6 +16,7 @@ pub enum DesignError {
 }
 
 impl DesignError {
+    #[cfg(feature = "read")]
     pub(crate) fn value(
         key: impl Into<String>,
         problem: impl Into<String>,

@@ -20,45 +20,11 @@
 use super::{ycsb_core, Design, DesignError, Durability, GeneratorPlace, StateBetweenRuns};
 use crate::quantity::Duration;
 use crate::Question;
+use super::WorkloadFile;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::str::FromStr;
 use toml::Value;
-
-/// A parsed workload file: the design every benchmark shares, and each named benchmark's
-/// own traits over it.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct WorkloadFile {
-    pub design: Design,
-    pub benchmarks: BTreeMap<String, Design>,
-}
-
-impl WorkloadFile {
-    /// The design of benchmark `name`: the shared traits with its own put over them.
-    pub fn for_benchmark(&self, name: &str) -> Design {
-        match self.benchmarks.get(name) {
-            Some(own) => self.design.overlaid(own),
-            None => self.design.clone(),
-        }
-    }
-
-    /// Each benchmark's design recorded on it (none when the file declares nothing for
-    /// it); its findings are the analysis' (`attach_design_findings`).
-    pub fn record_on(&self, benchmarks: &mut [crate::Benchmark]) {
-        for b in benchmarks {
-            let d = self.for_benchmark(&b.name);
-            b.design = (!d.is_empty()).then(|| Box::new(d));
-        }
-    }
-
-    /// Benchmarks the file declares traits for that are not among `names`.
-    pub fn unmatched<'a>(&'a self, names: &[&str]) -> Vec<&'a str> {
-        (self.benchmarks.keys())
-            .filter(|b| !names.contains(&b.as_str()))
-            .map(String::as_str)
-            .collect()
-    }
-}
 
 /// The traits as written: each a TOML value, read by the grammar of its kind below so a
 /// wrong form is said with the key (a size without a unit, a rate as a table).

@@ -7,11 +7,15 @@
 //! (`file.rs`), a YCSB preset (`ycsb.rs`) or the harness's builder.
 
 mod error;
+#[cfg(feature = "read")]
 mod file;
+mod workload;
 mod ycsb;
 
 pub use error::DesignError;
-pub use file::{parse_workload_file, WorkloadFile};
+#[cfg(feature = "read")]
+pub use file::parse_workload_file;
+pub use workload::WorkloadFile;
 pub use ycsb::ycsb_core;
 
 use crate::quantity::{ByteSize, Duration, Rate};

@@ -1,0 +1,63 @@
+//! What the parent reads of a launch's result: of each benchmark only what
+//! `launches::merge` joins (its samples and warm-up, metrics, corrections, the function's
+//! record, the declared design and working set), read straight from the document the
+//! child wrote. The rest (findings, statistics) is skipped unread: the harness builds no
+//! reader for the whole result model (plumb-model's `read` feature), only for these
+//! parts, which keeps its first build short.
+use plumb_model::quantity::ByteSize;
+use plumb_model::{
+    Benchmark, BenchmarkKind, Correction, Design, FunctionInfo, Metric, MetricInfo, Samples,
+};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A launch's result document, as far as the parent reads it.
+#[derive(Deserialize)]
+pub(crate) struct LaunchDoc {
+    benchmarks: Vec<LaunchBench>,
+}
+
+/// One benchmark of a launch's result, as far as the parent reads it (the names are the
+/// document's: `benchmark_json.rs`).
+#[derive(Deserialize)]
+struct LaunchBench {
+    name: String,
+    #[serde(default)]
+    working_set: Option<ByteSize>,
+    #[serde(default)]
+    design: Option<Box<Design>>,
+    #[serde(default)]
+    series: Option<String>,
+    #[serde(default)]
+    metrics: BTreeMap<Metric, MetricInfo>,
+    #[serde(default)]
+    warmup: Samples,
+    #[serde(default)]
+    samples: Samples,
+    #[serde(default)]
+    corrections: Vec<Correction>,
+    #[serde(default)]
+    function: Option<FunctionInfo>,
+}
+
+impl LaunchDoc {
+    /// The launch's result as written by this same binary, or why not.
+    pub(crate) fn read(text: &str) -> Result<LaunchDoc, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The benchmark named `name`, as a benchmark of the model.
+    pub(crate) fn benchmark(&self, name: &str) -> Option<Benchmark> {
+        let l = self.benchmarks.iter().find(|b| b.name == name)?;
+        let mut b = Benchmark::new(&l.name, BenchmarkKind::Function);
+        b.working_set = l.working_set;
+        b.design = l.design.clone();
+        b.series = l.series.clone();
+        b.metrics = l.metrics.clone();
+        b.warmup = l.warmup.clone();
+        b.samples = l.samples.clone();
+        b.corrections = l.corrections.clone();
+        b.set_function(l.function.clone().unwrap_or_default());
+        Some(b)
+    }
+}
