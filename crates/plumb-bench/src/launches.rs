@@ -27,7 +27,7 @@ struct Kept {
 /// they share, and the stop flag they watch.
 struct Launcher<'a> {
     exe: std::path::PathBuf,
-    dir: tempfile::TempDir,
+    dir: crate::scratch::ScratchDir,
     args: &'a Args,
     stop: &'a AtomicBool,
 }
@@ -44,7 +44,8 @@ pub(crate) fn measure(
 ) -> Result<Vec<Benchmark>, BenchError> {
     let launcher = Launcher {
         exe: this_binary()?,
-        dir: tempfile::tempdir().map_err(system("cannot make a temporary directory"))?,
+        dir: crate::scratch::ScratchDir::new()
+            .map_err(system("cannot make a temporary directory"))?,
         args,
         stop,
     };

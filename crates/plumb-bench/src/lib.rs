@@ -38,6 +38,7 @@ mod measure;
 mod ran;
 mod registry;
 mod sampler;
+mod scratch;
 mod simulate;
 mod sizes;
 mod warmup;
