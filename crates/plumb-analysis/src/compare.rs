@@ -1,6 +1,6 @@
 //! Two result documents compared benchmark by benchmark, and how their machines differed.
 use crate::environment::BUSY_LOAD_PER_THREAD;
-use crate::{load_comparison, Refused};
+use crate::Refused;
 use plumb_model::finding::{
     BestCaseAgrees, DifferentFrequencyPolicy, DifferentLoad, DifferentMachine, MachineField,
     PairedByElimination,
@@ -73,9 +73,16 @@ pub fn compare_documents(
             format!("{} → {}", b.name, n.name)
         };
         match (b.load(), n.load()) {
-            (Some(bl), Some(nl)) => out
-                .load
-                .push(load_comparison(benchmark, bl, nl, how.level, how.sesoi)),
+            #[cfg(feature = "load")]
+            (Some(bl), Some(nl)) => {
+                let compared = crate::load_comparison(benchmark, bl, nl, how.level, how.sesoi);
+                out.load.push(compared)
+            }
+            #[cfg(not(feature = "load"))]
+            (Some(_), Some(_)) => out.load.push(LoadComparison::NotCompared {
+                benchmark,
+                why: "this build compares no load results (plumb-analysis without `load`)".into(),
+            }),
             (None, None) => {
                 let asked = crate::Asked {
                     metric: how.metric,

@@ -13,6 +13,7 @@ mod environment;
 mod explain;
 mod harness_checks;
 pub mod load_checks;
+#[cfg(feature = "load")]
 mod load_compare;
 mod profile_diff;
 mod question;
@@ -39,6 +40,7 @@ pub use environment::environment_diagnostics;
 pub use explain::{compare_explained, Asked};
 pub use harness_checks::{harness_checks, GroupChecks};
 pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_MACHINE, LATE_P99};
+#[cfg(feature = "load")]
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use question::{judge_question, question_matters};

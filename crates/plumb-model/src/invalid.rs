@@ -34,6 +34,7 @@ pub enum Invalid {
         part: &'static str,
     },
     /// A latency histogram that is not base64.
+    #[cfg(feature = "histograms")]
     HistogramBase64(base64::DecodeError),
     /// A latency histogram whose bytes do not decode (hdrhistogram's words).
     HistogramDecode(String),
@@ -84,6 +85,7 @@ impl fmt::Display for Invalid {
                 f,
                 "benchmark {benchmark:?} is a {kind} benchmark with a {part} part"
             ),
+            #[cfg(feature = "histograms")]
             Invalid::HistogramBase64(e) => write!(f, "latency histogram is not base64: {e}"),
             Invalid::HistogramDecode(why) => {
                 write!(f, "latency histogram does not decode: {why}")

@@ -4,8 +4,11 @@
 
 use crate::quantity::Duration;
 use crate::LatencyDistribution;
+#[cfg(feature = "histograms")]
 use base64::Engine;
+#[cfg(feature = "histograms")]
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
+#[cfg(feature = "histograms")]
 use hdrhistogram::Histogram;
 
 /// Labels and percentiles of `LatencyDistribution::percentiles`.
@@ -22,6 +25,7 @@ pub const LATENCY_PERCENTILES: [(&str, f64); 5] = [
 /// `value_at_quantile(0.999)` works in floating point, where 99.9 / 100 is
 /// 0.9990000000000001: at a count that is a multiple of 1000 its p99.9 is the next rank.
 /// Zero for an empty histogram.
+#[cfg(feature = "histograms")]
 pub fn value_at_percentile(h: &Histogram<u64>, percentile: f64) -> u64 {
     let n = u128::from(h.len());
     if n == 0 {
@@ -45,6 +49,7 @@ pub fn value_at_percentile(h: &Histogram<u64>, percentile: f64) -> u64 {
 
 impl LatencyDistribution {
     /// The distribution of a histogram of microseconds.
+    #[cfg(feature = "histograms")]
     pub fn from_histogram(h: &Histogram<u64>) -> Self {
         let empty = h.is_empty();
         LatencyDistribution {
@@ -68,12 +73,14 @@ impl LatencyDistribution {
     }
 
     /// The histogram inside.
+    #[cfg(feature = "histograms")]
     pub fn histogram(&self) -> Result<Histogram<u64>, crate::Invalid> {
         decode_histogram(&self.hdr_base64)
     }
 }
 
 /// A histogram as the format keeps it: V2 deflate, base64.
+#[cfg(feature = "histograms")]
 pub fn encode_histogram(h: &Histogram<u64>) -> String {
     let mut bytes = Vec::new();
     V2DeflateSerializer::new()
@@ -82,6 +89,7 @@ pub fn encode_histogram(h: &Histogram<u64>) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+#[cfg(feature = "histograms")]
 pub fn decode_histogram(b64: &str) -> Result<Histogram<u64>, crate::Invalid> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(b64)
@@ -91,7 +99,7 @@ pub fn decode_histogram(b64: &str) -> Result<Histogram<u64>, crate::Invalid> {
         .map_err(|e| crate::Invalid::HistogramDecode(format!("{e:?}")))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "histograms"))]
 mod tests {
     use super::*;
 

@@ -64,7 +64,9 @@ pub use finding::Finding;
 pub use function_info::{FunctionInfo, PrecisionStop};
 pub use insitu::{InSituRegion, InSituSettings};
 pub use invalid::Invalid;
-pub use latency::{decode_histogram, encode_histogram, value_at_percentile, LATENCY_PERCENTILES};
+#[cfg(feature = "histograms")]
+pub use latency::{decode_histogram, encode_histogram, value_at_percentile};
+pub use latency::LATENCY_PERCENTILES;
 pub use load_info::{
     ConnectionSetup, LatencyDistribution, LoadInfo, LoadRun, MeasuredWindow, SlotWaits, TimelineRow,
 };

@@ -28,6 +28,7 @@ mod reason;
 mod revisions_view;
 mod rows;
 mod saved_view;
+#[cfg(feature = "histograms")]
 mod simulate_view;
 mod speed;
 mod sweep_rows;
@@ -59,6 +60,7 @@ pub use profile_view::{
 };
 pub use reason::{percentile_reason_text, reason_text};
 pub use saved_view::render_saved;
+#[cfg(feature = "histograms")]
 pub use simulate_view::render_simulation;
 pub use terminal::{render_diagnostics, render_terminal, render_terminal_at, Detail};
 
