@@ -361,7 +361,10 @@ pub fn parse(raw: &[String]) -> Result<Args, ArgsError> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--bench" => a.bench = true,
-            "--regex" => a.regex = true,
+            "--regex" => {
+                built_with(arg, cfg!(feature = "regex"), "regex")?;
+                a.regex = true
+            }
             "--exact" => a.regex = false,
             "--list" => a.list = true,
             "--no-warmup" => a.warmup = false,
@@ -468,7 +471,7 @@ mod tests {
         let a = p(&[
             "--bench",
             "group/a",
-            "--regex",
+            "--exact",
             "--clock",
             "tsc",
             "--sesoi",
@@ -477,8 +480,12 @@ mod tests {
             "worst=p99.9",
         ])
         .unwrap();
-        assert!(a.bench && a.regex);
+        assert!(a.bench && !a.regex);
         assert_eq!(a.filters, ["group/a"]);
+        assert_eq!(
+            p(&["--regex"]).map(|a| a.regex).ok(),
+            cfg!(feature = "regex").then_some(true)
+        );
         assert_eq!(a.clock, ClockChoice::Tsc);
         assert_eq!(a.sesoi.get(), 0.05);
         assert_eq!(a.question, plumb_model::Question::Worst(99.9));

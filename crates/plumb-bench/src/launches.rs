@@ -7,9 +7,9 @@
 
 use crate::args::Args;
 use crate::error::{system, BenchError};
+use crate::launched::LaunchDoc;
 use crate::registry::Entry;
 use plumb_model::quantity::Duration;
-use crate::launched::LaunchDoc;
 use plumb_model::{Benchmark, BenchmarkKind, Correction, Metric};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -118,17 +118,7 @@ pub(crate) fn select(
         return Ok((0..names.len()).collect());
     }
     let matchers: Vec<Matcher> = if regex {
-        filters
-            .iter()
-            .map(|f| {
-                regex_lite::Regex::new(f)
-                    .map(|r| Box::new(move |n: &str| r.is_match(n)) as Matcher)
-                    .map_err(|e| BenchError::BadFilter {
-                        filter: f.clone(),
-                        why: e.to_string(),
-                    })
-            })
-            .collect::<Result<_, _>>()?
+        regex_matchers(filters)?
     } else {
         filters
             .iter()
@@ -150,6 +140,28 @@ pub(crate) fn select(
     Ok(chosen)
 }
 
+/// The filters as regular expressions.
+#[cfg(feature = "regex")]
+fn regex_matchers(filters: &[String]) -> Result<Vec<Matcher>, BenchError> {
+    filters
+        .iter()
+        .map(|f| {
+            regex_lite::Regex::new(f)
+                .map(|r| Box::new(move |n: &str| r.is_match(n)) as Matcher)
+                .map_err(|e| BenchError::BadFilter {
+                    filter: f.clone(),
+                    why: e.to_string(),
+                })
+        })
+        .collect()
+}
+
+/// Without the `regex` feature `--regex` is refused as it is parsed (`args::built_with`).
+#[cfg(not(feature = "regex"))]
+fn regex_matchers(_: &[String]) -> Result<Vec<Matcher>, BenchError> {
+    unreachable!("--regex is refused without the regex feature")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +174,7 @@ mod tests {
         assert_eq!(select(&NAMES, &f, false).unwrap(), [0]);
     }
 
+    #[cfg(feature = "regex")]
     #[test]
     fn regex_on_request() {
         let f = vec!["state_machine_16".to_string()];
@@ -179,6 +192,7 @@ mod tests {
             e.contains("no benchmark matches \"nope\"") && e.contains("sm/state_machine_16384"),
             "{e}"
         );
+        #[cfg(feature = "regex")]
         assert!(matches!(
             select(&NAMES, &["(".into()], true).unwrap_err(),
             BenchError::BadFilter { .. }

@@ -227,8 +227,8 @@ impl Job<'_> {
         stop: &AtomicBool,
     ) -> Result<(Simulated, Simulated), NotSimulated> {
         let started = Instant::now();
-        let dir = crate::scratch::ScratchDir::new()
-            .map_err(|e| NotSimulated::TempDir(e.to_string()))?;
+        let dir =
+            crate::scratch::ScratchDir::new().map_err(|e| NotSimulated::TempDir(e.to_string()))?;
         let run = |n: u64| {
             let left = sim.budget.saturating_sub(started.elapsed());
             let region_time = dir.path().join(format!("region-{n}"));

@@ -48,8 +48,8 @@ pub use comparison_document::{
 #[cfg(feature = "read")]
 pub use design::parse_workload_file;
 pub use design::{
-    ycsb_core, Arrival, Design, DesignError, Durability, GeneratorPlace,
-    KeyDistribution, Mix, SizeDistribution, StateBetweenRuns, WorkloadFile,
+    ycsb_core, Arrival, Design, DesignError, Durability, GeneratorPlace, KeyDistribution, Mix,
+    SizeDistribution, StateBetweenRuns, WorkloadFile,
 };
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use document::{
@@ -64,9 +64,9 @@ pub use finding::Finding;
 pub use function_info::{FunctionInfo, PrecisionStop};
 pub use insitu::{InSituRegion, InSituSettings};
 pub use invalid::Invalid;
+pub use latency::LATENCY_PERCENTILES;
 #[cfg(feature = "histograms")]
 pub use latency::{decode_histogram, encode_histogram, value_at_percentile};
-pub use latency::LATENCY_PERCENTILES;
 pub use load_info::{
     ConnectionSetup, LatencyDistribution, LoadInfo, LoadRun, MeasuredWindow, SlotWaits, TimelineRow,
 };

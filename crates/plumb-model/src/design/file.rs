@@ -17,10 +17,10 @@
 //! [production]
 //! threads = 64
 //! ```
+use super::WorkloadFile;
 use super::{ycsb_core, Design, DesignError, Durability, GeneratorPlace, StateBetweenRuns};
 use crate::quantity::Duration;
 use crate::Question;
-use super::WorkloadFile;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::str::FromStr;
