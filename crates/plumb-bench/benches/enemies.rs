@@ -1,8 +1,12 @@
-//! The six enemies of measurement, run as a benchmark: see `plumb_bench::enemies`.
+//! The six enemies of measurement, run as a benchmark: see `enemies.rs` beside `src/`.
 //!
 //! cargo bench -p plumb-bench --bench enemies
 
-use plumb_bench::{enemies, CountingAllocator, Harness};
+// The six enemies are this crate's own experiments, not the library users build.
+#[path = "../enemies.rs"]
+mod enemies;
+
+use plumb_bench::{CountingAllocator, Harness};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator::system();

@@ -27,7 +27,6 @@ mod bencher;
 mod clock;
 pub mod data;
 mod document;
-pub mod enemies;
 mod error;
 mod harness;
 mod history;

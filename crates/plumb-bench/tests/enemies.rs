@@ -3,7 +3,11 @@
 //! fire on a shared machine and are not what this is about. The enemies no clock decides
 //! are a test; those a clock decides are a check bench/enemies.sh runs (ignored here).
 
-use plumb_bench::{enemies, Args, CountingAllocator, Harness};
+// The six enemies are this crate's own experiments, not the library users build.
+#[path = "../enemies.rs"]
+mod enemies;
+
+use plumb_bench::{Args, CountingAllocator, Harness};
 use plumb_model::{DiagnosticCode, ResultDocument, Severity};
 
 #[global_allocator]

@@ -5,7 +5,11 @@
 //! the result. Needs valgrind (.ci/run installs it) and optimised code (scripts/test.sh
 //! runs it with --release).
 
-use plumb_bench::{black_box, enemies, CountingAllocator, Harness};
+// The six enemies are this crate's own experiments, not the library users build.
+#[path = "../enemies.rs"]
+mod enemies;
+
+use plumb_bench::{black_box, CountingAllocator, Harness};
 use plumb_model::{Metric, ResultDocument, RunStatus};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};

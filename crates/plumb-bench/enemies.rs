@@ -15,7 +15,7 @@
 //!
 //! Allocation counts need `CountingAllocator` as the global allocator of the binary.
 
-use crate::{black_box, Harness};
+use plumb_bench::{black_box, Harness};
 use std::collections::HashMap;
 
 type Rows = Vec<(u64, Vec<u8>)>;
@@ -167,7 +167,7 @@ fn noise<'a>(h: &mut Harness<'a>, d: &'a EnemyData) {
 fn cache(h: &mut Harness<'_>) {
     // Enemy 4 — cache state: random lookups in a table that fits the cache and one that
     // does not.
-    let sizes = crate::sizes_across_caches();
+    let sizes = plumb_bench::sizes_across_caches();
     let small = sizes[1];
     let large = *sizes.last().expect("sizes");
     h.group("e4_cache").bench_params(
