@@ -71,22 +71,7 @@ impl fmt::Display for Refused {
             Refused::NotMeasured { metric, path } => {
                 write!(f, "--metric {metric}: not measured in {path}")
             }
-            Refused::NothingInCommon { base, new } => {
-                let names = |n: &[String]| {
-                    n.iter()
-                        .map(|x| format!("{x:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                write!(
-                    f,
-                    "no benchmark names in common between {} and {}; pair them with --pair OLD=NEW (base: {}; new: {})",
-                    base.0,
-                    new.0,
-                    names(&base.1),
-                    names(&new.1)
-                )
-            }
+            Refused::NothingInCommon { base, new } => nothing_in_common(f, base, new),
             Refused::PairNotOldNew(s) => write!(
                 f,
                 "{s:?} is not OLD=NEW (e.g. --pair 'sleep 0.01=sleep 0.02')"
@@ -165,4 +150,26 @@ pub(crate) fn ordinal(n: usize) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// No benchmark pairs: each side's path and names, and how to pair them.
+fn nothing_in_common(
+    f: &mut fmt::Formatter<'_>,
+    base: &(String, Vec<String>),
+    new: &(String, Vec<String>),
+) -> fmt::Result {
+    let names = |n: &[String]| {
+        n.iter()
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    write!(
+        f,
+        "no benchmark names in common between {} and {}; pair them with --pair OLD=NEW (base: {}; new: {})",
+        base.0,
+        new.0,
+        names(&base.1),
+        names(&new.1)
+    )
 }

@@ -8,7 +8,7 @@ use std::io;
 pub fn availability() -> CounterAvailability {
     let mut out = CounterAvailability::default();
     for event in CounterEvent::ALL {
-        match event.builder().build() {
+        match opened(event) {
             Ok(_) => match event.kind() {
                 EventKind::Hardware => out.hardware.push(event.name().to_string()),
                 EventKind::Software => out.software.push(event.name().to_string()),
@@ -24,8 +24,27 @@ pub fn availability() -> CounterAvailability {
     out
 }
 
+/// `event` opened alone, or why not.
+#[cfg(feature = "perf")]
+fn opened(event: CounterEvent) -> io::Result<()> {
+    event.builder().build().map(drop)
+}
+
+/// Built without perf_event_open: no event opens.
+#[cfg(not(feature = "perf"))]
+fn opened(_: CounterEvent) -> io::Result<()> {
+    Err(io::Error::new(io::ErrorKind::Unsupported, NOT_BUILT))
+}
+
+/// Said of every event when this build has no perf_event_open.
+#[cfg(not(feature = "perf"))]
+pub(crate) const NOT_BUILT: &str = "built without perf_event_open (the perf feature)";
+
 /// What an error of `perf_event_open` means for the user.
 pub fn why_missing(e: &io::Error) -> MissingWhy {
+    if e.kind() == io::ErrorKind::Unsupported && e.raw_os_error().is_none() {
+        return MissingWhy::NotBuilt;
+    }
     match e.raw_os_error() {
         // ENOENT: no such event on this PMU (or no PMU at all, as under many hypervisors);
         // EOPNOTSUPP and ENODEV: the CPU or kernel cannot count it.
@@ -60,8 +79,16 @@ mod tests {
         let open = a.hardware.len() + a.software.len();
         assert_eq!(open + a.missing.len(), CounterEvent::ALL.len());
         let no_syscall = a.missing.iter().any(|m| m.why == MissingWhy::NoSyscall);
-        if !no_syscall && !a.missing.iter().any(|m| m.why == MissingWhy::Forbidden) {
+        let forbidden = a.missing.iter().any(|m| m.why == MissingWhy::Forbidden);
+        if cfg!(feature = "perf") && !no_syscall && !forbidden {
             assert!(a.software.iter().any(|e| e == "task-clock"), "{a:?}");
+        }
+        // Without perf_event_open in the build, every event is missing, said so.
+        if !cfg!(feature = "perf") {
+            assert!(
+                a.missing.iter().all(|m| m.why == MissingWhy::NotBuilt),
+                "{a:?}"
+            );
         }
     }
 }

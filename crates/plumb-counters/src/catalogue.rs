@@ -1,5 +1,7 @@
 //! The counter events plumb counts: each one's kind (hardware or software), name and result metric.
+#[cfg(feature = "perf")]
 use perf_event::events::{Cache, CacheId, CacheOp, CacheResult, Hardware, Software};
+#[cfg(feature = "perf")]
 use perf_event::Builder;
 use plumb_model::{Metric, Source};
 
@@ -99,6 +101,7 @@ impl CounterEvent {
     /// A builder for this event on the calling process, user space only (the kernel's
     /// and the hypervisor's work is not the benchmark's), disabled until the group is
     /// enabled.
+    #[cfg(feature = "perf")]
     pub(crate) fn builder(self) -> Builder<'static> {
         let cache = |which, result| Cache {
             which,

@@ -1,4 +1,5 @@
-//! Event counters through `perf_event_open` (the `perf-event2` crate).
+//! Event counters through `perf_event_open` (the `perf-event2` crate, feature `perf`;
+//! without it `absent.rs` opens nothing and only simulated counts remain).
 //!
 //! - `catalogue`: the events plumb counts, each a metric of the result model;
 //! - `availability`: which of them open on this machine, and why the others do not
@@ -15,10 +16,14 @@
 //! - `reading`: raw values scaled by time enabled / time running when the kernel
 //!   multiplexed the group, with the fraction of time each was live.
 
+#[cfg(not(feature = "perf"))]
+mod absent;
 mod availability;
 pub mod cachegrind;
 mod catalogue;
+#[cfg(feature = "perf")]
 mod child;
+#[cfg(feature = "perf")]
 mod group;
 pub mod plan;
 mod probe;
@@ -26,9 +31,13 @@ mod reading;
 pub mod unreadable;
 pub mod valgrind;
 
+#[cfg(not(feature = "perf"))]
+pub use absent::{ChildCounters, CounterGroups};
 pub use availability::{availability, why_missing};
 pub use catalogue::{CounterEvent, EventKind};
+#[cfg(feature = "perf")]
 pub use child::ChildCounters;
+#[cfg(feature = "perf")]
 pub use group::CounterGroups;
 pub use probe::CounterProbe;
 pub use reading::{Counted, Reading};

@@ -1,5 +1,6 @@
 //! Counter readings: a value with its enabled and running times, scaled for multiplexing.
 use crate::CounterEvent;
+#[cfg(feature = "perf")]
 use std::time::Duration;
 
 /// One counter's value over a stretch of execution, as the kernel reported it.
@@ -15,6 +16,7 @@ pub struct Counted {
 impl Counted {
     /// A counter as perf reports it: its count and the times it was enabled and running
     /// (absent when the read format has no times: taken as zero, so never scaled).
+    #[cfg(feature = "perf")]
     pub(crate) fn of(
         event: CounterEvent,
         raw: u64,

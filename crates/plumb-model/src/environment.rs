@@ -98,6 +98,9 @@ pub enum MissingWhy {
     /// The kernel has no perf_event_open (ENOSYS), e.g. under a seccomp filter.
     NoSyscall,
     Error,
+    /// This plumb was built without perf_event_open (plumb-counters without `perf`: the
+    /// harness without its `hardware-counters` feature).
+    NotBuilt,
 }
 
 /// A data TLB: its entries for one page size (issue 24, defect 18: its reach is an edge a

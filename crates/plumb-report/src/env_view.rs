@@ -223,6 +223,9 @@ fn counters(env: &Environment, hardware: bool) -> String {
         MissingWhy::Forbidden => "the kernel forbids it (perf_event_paranoid, or no CAP_PERFMON)",
         MissingWhy::NoSyscall => "perf_event_open is not available (seccomp or an old kernel)",
         MissingWhy::Error => "perf_event_open failed",
+        MissingWhy::NotBuilt => {
+            "this build has no perf_event_open (plumb-bench's hardware-counters feature)"
+        }
     };
     match (open.is_empty(), missing.first()) {
         (true, Some(m)) => format!("not available: {} ({}: {})", why(m), m.event, m.detail),
