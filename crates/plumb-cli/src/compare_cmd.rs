@@ -66,8 +66,7 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         Some(t) => {
             // The comparison reaches its file even when stdout fails.
             let printed = crate::exit::print_stdout(&report);
-            std::fs::write(&t.path, cmp.to_json())
-                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", t.path.display())))?;
+            plumb_report::targets::write_text(&t.path, &cmp.to_json())?;
             printed?;
         }
         None => crate::exit::print_stdout(&report)?,

@@ -2,18 +2,15 @@
 //! read them, so a typo fails now and not in the cluster; the manifests (plumb-load's
 //! `agents::k8s`) written or printed.
 use crate::args::K8sArgs;
-use crate::exit::{self, CliError, Outcome};
+use crate::exit::{CliError, Outcome};
 use clap::Parser;
 use plumb_load::agents::k8s::{documents, manifests, Cluster};
 
 pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
     let load = agent_args(&a)?;
     let text = documents(&manifests(&cluster(&a), &load));
-    match &a.output {
-        Some(path) => std::fs::write(path, &text)
-            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?,
-        None => exit::print_stdout(&text)?,
-    }
+    let out = a.output.as_deref().unwrap_or(std::path::Path::new("-"));
+    plumb_report::targets::write_text(out, &text)?;
     eprintln!(
         "plumb: {} agents and their coordinator; the shared token goes in the Secret {:?} first:\n  kubectl create secret generic {} --from-literal=token=\"$(head -c 32 /dev/urandom | base64)\"",
         a.agents, a.token_secret, a.token_secret

@@ -54,11 +54,8 @@ pub fn refuse_overwrite(
 
 /// The page to `out` (`-`: standard output), said with `what` it holds.
 pub fn write_page(out: &Path, html: &str, what: &str) -> Result<(), CliError> {
-    if out.as_os_str() == "-" {
-        crate::exit::print_stdout(html)?;
-    } else {
-        std::fs::write(out, html)
-            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", out.display())))?;
+    plumb_report::targets::write_text(out, html)?;
+    if out.as_os_str() != "-" {
         eprintln!("plumb: wrote {} ({what})", out.display());
     }
     Ok(())

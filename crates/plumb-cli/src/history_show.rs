@@ -19,10 +19,7 @@ pub fn export(store: &mut dyn HistoryStore, args: &HistoryExportArgs) -> Result<
         ExportFormat::Csv => history_csv(&records),
         ExportFormat::Json => history_json(&records),
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?,
-        None => exit::print_stdout(&text)?,
-    }
+    let out = args.output.as_deref().unwrap_or(std::path::Path::new("-"));
+    plumb_report::targets::write_text(out, &text)?;
     Ok(Outcome::Done)
 }

@@ -84,8 +84,7 @@ fn outputs(a: &LoadArgs) -> Result<Vec<plumb_report::targets::ExportTarget>, Cli
     checked.extend(export::targets(&[("--hlog", &a.hlog, Format::Json)]));
     export::check(&checked)?;
     if let Some(dir) = &a.hgrm_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::msg(format!("cannot create {}: {e}", dir.display())))?;
+        plumb_report::targets::OutputDir::prepare("--hgrm-dir", dir)?;
     }
     Ok(out)
 }

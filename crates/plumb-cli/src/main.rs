@@ -23,7 +23,6 @@ mod load_coordinated;
 mod merge_cmd;
 mod profile_cmd;
 mod profile_diff_cmd;
-mod profile_out;
 mod progress;
 mod report_cmd;
 mod results_in;

@@ -4,17 +4,17 @@
 use crate::args::{CallGraphArg, ProfileArgs};
 use crate::exit::{self, CliError, Outcome};
 use crate::export;
-use crate::profile_out::{self, Outputs};
 use crate::session;
 use plumb_model::{Profile, ResultDocument};
 use plumb_profile::{Asked, PerfTool, Sampler, Taken, Unwinding};
+use plumb_report::targets::OutputDir as Outputs;
 use std::ffi::OsString;
 
 pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
     if let Some(files) = &a.diff {
         return crate::profile_diff_cmd::run(&files[0], &files[1], &a.out, a.top);
     }
-    let outputs = Outputs::prepare(&a.out)?;
+    let outputs = Outputs::prepare("--out", &a.out)?;
     // --report is a copy made at the end: its path is checked before perf runs, so a bad
     // one cannot cost the profile (issue 24, defect 9).
     export::check(&export::targets(&[(
@@ -35,7 +35,7 @@ pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
         },
         bench: a.bench.as_deref(),
         bench_time: a.bench_time,
-        data: outputs.perf_data(),
+        data: outputs.path().join("perf.data"),
     };
     let planned = plumb_profile::plan(&perf, &asked, &environment)?;
     if planned.binary.stripped {
@@ -63,7 +63,7 @@ pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
 /// the profile itself is taken.
 fn extras(a: &ProfileArgs, perf: &PerfTool, outputs: &Outputs, p: &mut Profile) {
     for function in &a.annotate {
-        match plumb_profile::annotate::annotate(perf, &outputs.perf_data(), function) {
+        match plumb_profile::annotate::annotate(perf, &outputs.path().join("perf.data"), function) {
             Ok(annotation) => p.annotations.push(annotation),
             Err(e) => eprintln!("plumb: warning: --annotate {function}: {e}"),
         }
@@ -84,8 +84,8 @@ fn allocations(
 ) -> Result<plumb_model::AllocationProfile, CliError> {
     let argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
     Ok(match &a.bench {
-        None => plumb_profile::dhat::command_sites(&argv, outputs.dir())?,
-        Some(bench) => plumb_profile::dhat::bench_sites(&argv, bench, outputs.dir())?,
+        None => plumb_profile::dhat::command_sites(&argv, outputs.path())?,
+        Some(bench) => plumb_profile::dhat::bench_sites(&argv, bench, outputs.path())?,
     })
 }
 
@@ -105,14 +105,14 @@ fn finish(
     // The page is already in the output directory: copied, not drawn again.
     if let Some(path) = &a.report {
         std::fs::copy(
-            outputs.dir().join(plumb_report::flamegraph::PROFILE_PAGE),
+            outputs.path().join(plumb_report::flamegraph::PROFILE_PAGE),
             path,
         )
         .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.clone());
     }
     let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);
-    text.push_str(&profile_out::written_lines(&written));
+    text.push_str(&written_lines(&written));
     exit::print_stdout(&text)?;
     if taken.interrupted {
         eprintln!(
@@ -133,4 +133,10 @@ fn finish(
         )),
         _ => Ok(Outcome::Done),
     }
+}
+
+/// "wrote A, B, C", after the report.
+pub fn written_lines(paths: &[std::path::PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    format!("\nwrote {}\n", names.join(", "))
 }

@@ -2,12 +2,12 @@
 //! differential flame graph.
 
 use crate::exit::{self, CliError, Outcome};
-use crate::profile_out::{self, Outputs};
 use plumb_profile::read_saved;
+use plumb_report::targets::OutputDir as Outputs;
 use std::path::Path;
 
 pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<Outcome, CliError> {
-    let outputs = Outputs::prepare(out)?;
+    let outputs = Outputs::prepare("--out", out)?;
     let (b, a) = (read_saved(before)?, read_saved(after)?);
     let rows = plumb_analysis::share_changes(&b, &a, 0.95);
     let (bn, an) = (
@@ -23,6 +23,9 @@ pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<Outcom
     )?;
     let md = format!("## Profile difference\n\n```\n{table}```\n");
     let written = outputs.write_files(&[("diff.svg", svg), ("diff.md", md)])?;
-    exit::print_stdout(&format!("{table}{}", profile_out::written_lines(&written)))?;
+    exit::print_stdout(&format!(
+        "{table}{}",
+        crate::profile_cmd::written_lines(&written)
+    ))?;
     Ok(Outcome::Done)
 }

@@ -45,30 +45,21 @@ pub fn run(a: ReportArgs) -> Result<Outcome, CliError> {
             side(new, new_path),
         ));
     }
-    if let Some(dir) = &a.svg_dir {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            CliError::msg(format!(
-                "--svg-dir: cannot make the directory {}: {e}",
-                dir.display()
-            ))
-        })?;
-    }
+    let svg_dir = (a.svg_dir.as_deref())
+        .map(|d| plumb_report::targets::OutputDir::prepare("--svg-dir", d))
+        .transpose()?;
     let pairs: Vec<(&str, &ResultDocument)> = docs.iter().map(|(p, d)| (p.as_str(), d)).collect();
     let html = plumb_report::render_html_with(&pairs, &comparisons);
     let size = plumb_model::format::bytes(plumb_model::quantity::ByteSize(html.len() as u64));
     crate::export::write_page(&a.output, &html, &size)?;
-    if let Some(dir) = &a.svg_dir {
+    if let Some(dir) = &svg_dir {
         let charts = plumb_report::standalone_charts(&html);
-        for (name, svg) in &charts {
-            let path = dir.join(name);
-            std::fs::write(&path, svg)
-                .map_err(|e| CliError::msg(format!("cannot write {}: {e}", path.display())))?;
-        }
-        eprintln!(
-            "plumb: wrote {} charts into {}",
-            charts.len(),
-            dir.display()
-        );
+        let files: Vec<(&str, String)> = (charts.iter())
+            .map(|(name, svg)| (name.as_str(), svg.clone()))
+            .collect();
+        dir.write_files(&files)?;
+        let shown = dir.path().display();
+        eprintln!("plumb: wrote {} charts into {shown}", charts.len());
     }
     Ok(Outcome::Done)
 }

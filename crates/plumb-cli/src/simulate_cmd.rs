@@ -9,8 +9,7 @@ pub fn run(a: SimulateArgs) -> Result<Outcome, CliError> {
     let settings = settings(&a)?;
     check_size(&settings, &mut exit::say)?;
     if let Some(dir) = &a.hgrm_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::msg(format!("cannot create {}: {e}", dir.display())))?;
+        plumb_report::targets::OutputDir::prepare("--hgrm-dir", dir)?;
     }
     let sim = simulation(&settings);
     exit::print_stdout(&render_simulation(&sim))?;

@@ -62,6 +62,17 @@ pub enum ExportError {
     /// there, which exit 0 would hide. A closed pipe (`| head`) is not this: the reader
     /// chose to stop.
     Stdout(std::io::Error),
+    /// A file that could not be written (a page, an export, a chart, a manifest).
+    Written {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// An output directory that cannot be made or written into, found before the run.
+    Directory {
+        option: &'static str,
+        dir: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 impl fmt::Display for ExportError {
@@ -93,6 +104,12 @@ impl fmt::Display for ExportError {
                 }
             }
             ExportError::Stdout(e) => write!(f, "cannot write to standard output: {e}"),
+            ExportError::Written { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+            ExportError::Directory { option, dir, error } => {
+                write!(f, "{option}: cannot write into {}: {error}", dir.display())
+            }
         }
     }
 }
@@ -139,6 +156,53 @@ pub fn same_path(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
+    }
+}
+
+/// `text` written whole to `path` (`-`: standard output): the one place a page, an
+/// export, a chart or a manifest reaches its file.
+pub fn write_text(path: &Path, text: &str) -> Result<(), ExportError> {
+    if path.as_os_str() == "-" {
+        return print_stdout(text);
+    }
+    std::fs::write(path, text).map_err(|error| ExportError::Written {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// A directory of outputs (`plumb profile --out`, `--svg-dir`, `--hgrm-dir`): made when
+/// absent and proven writable before anything is measured, so an unwritable place costs
+/// no run.
+pub struct OutputDir(PathBuf);
+
+impl OutputDir {
+    pub fn prepare(option: &'static str, dir: &Path) -> Result<OutputDir, ExportError> {
+        let refused = |error| ExportError::Directory {
+            option,
+            dir: dir.to_path_buf(),
+            error,
+        };
+        std::fs::create_dir_all(dir).map_err(refused)?;
+        let probe = dir.join(".plumb-write-check");
+        std::fs::write(&probe, b"").map_err(refused)?;
+        let _ = std::fs::remove_file(probe);
+        Ok(OutputDir(dir.to_path_buf()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Each `(name, text)` written into the directory; the paths written, in order.
+    pub fn write_files(&self, files: &[(&str, String)]) -> Result<Vec<PathBuf>, ExportError> {
+        files
+            .iter()
+            .map(|(name, text)| {
+                let path = self.0.join(name);
+                write_text(&path, text).map(|()| path)
+            })
+            .collect()
     }
 }
 
