@@ -165,6 +165,14 @@ fn load_options_the_manifests_set_or_plumb_cannot_read_are_refused() {
         "{}",
         r.stderr
     );
+    for (load, said) in [
+        (&["ftp://x/", "--rate", "5"][..], "ftp://x/"),
+        (&["http://x/", "--closed", "5"][..], "give --rate"),
+    ] {
+        let r = deploy(load);
+        r.assert_code(2);
+        assert!(r.stderr.contains(said), "{}", r.stderr);
+    }
     let r = deploy(&["http://x/", "--rate", "100", "--duraton", "5s"]);
     r.assert_code(2);
     assert!(

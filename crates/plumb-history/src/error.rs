@@ -19,6 +19,8 @@ pub enum HistoryError {
     NoSuchCommit(String),
     /// No change point was recorded where one was named.
     NoSuchChange { series: i64, run: i64 },
+    /// A change not written SERIES@RUN.
+    NotAChange(String),
     /// No series is named so (by id, name, or benchmark).
     NoSuchSeries(String),
     /// A name more than one series answers to: the candidates, `id (name)`.
@@ -52,6 +54,10 @@ impl fmt::Display for HistoryError {
             HistoryError::NoSuchChange { series, run } => write!(
                 f,
                 "no change point recorded in series {series} at run {run}: plumb history changes lists them"
+            ),
+            HistoryError::NotAChange(text) => write!(
+                f,
+                "{text}: a change is SERIES@RUN, as plumb history changes names it (e.g. 3@41)"
             ),
             HistoryError::NoSuchSeries(wanted) => {
                 write!(f, "no series {wanted:?}: plumb history list shows them")

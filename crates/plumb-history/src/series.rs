@@ -112,6 +112,14 @@ impl ChangeStatus {
     }
 }
 
+/// A change as `plumb history changes` names it, `SERIES@RUN` (e.g. `3@41`): the series
+/// and the run its level starts at.
+pub fn parse_change_id(text: &str) -> Result<(i64, i64), crate::HistoryError> {
+    text.split_once('@')
+        .and_then(|(s, r)| Some((s.parse().ok()?, r.parse().ok()?)))
+        .ok_or_else(|| crate::HistoryError::NotAChange(text.to_string()))
+}
+
 /// A level either side of a change: its points, mean and (plumb's method) interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Level {

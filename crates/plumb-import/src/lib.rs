@@ -90,6 +90,20 @@ impl ForeignTool {
     }
 
     /// The tool `--format NAME` names.
+    /// The tool `--format NAME` names, or an error listing the names.
+    pub fn named(name: &str) -> Result<ForeignTool, ImportError> {
+        ForeignTool::by_key(name).ok_or_else(|| {
+            let names: Vec<&str> = ForeignTool::ALL.iter().map(|t| t.key()).collect();
+            ImportError::at(
+                "",
+                format!(
+                    "unknown format {name:?}; plumb imports {}",
+                    names.join(", ")
+                ),
+            )
+        })
+    }
+
     pub fn by_key(key: &str) -> Option<ForeignTool> {
         ForeignTool::ALL.into_iter().find(|t| t.key() == key)
     }

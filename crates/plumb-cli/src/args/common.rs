@@ -1,5 +1,4 @@
 //! Options several subcommands share: counting events, reading another tool's format, keeping a result in the history, writing exports.
-use crate::values;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -19,7 +18,7 @@ pub struct ImportArgs {
     /// Read the results as this tool's: hyperfine, google-benchmark, criterion, go,
     /// pytest-benchmark, jmh, benchmarkdotnet, asv, catch2, gungraun, bmf (found from
     /// the content otherwise).
-    #[arg(long, value_name = "NAME", value_parser = values::import_format)]
+    #[arg(long, value_name = "NAME", value_parser = plumb_import::ForeignTool::named)]
     pub format: Option<plumb_import::ForeignTool>,
 }
 

@@ -1,7 +1,6 @@
 //! The options of `plumb history` and its subcommands.
 use super::common::ImportArgs;
 use super::revs::{ConfirmOptions, HistoryConfirmArgs};
-use crate::values;
 use clap::{Args, Subcommand, ValueEnum};
 use plumb_model::quantity::Fraction;
 use std::path::PathBuf;
@@ -122,7 +121,7 @@ pub enum FailOn {
 #[derive(Debug, Args)]
 pub struct HistoryAckArgs {
     /// The change, as `plumb history changes` names it: SERIES@RUN.
-    #[arg(value_parser = values::parse_change, value_name = "SERIES@RUN")]
+    #[arg(value_parser = plumb_history::parse_change_id, value_name = "SERIES@RUN")]
     pub change: (i64, i64),
     /// Why (kept with it).
     #[arg(long, value_name = "TEXT")]

@@ -99,7 +99,7 @@ pub struct LoadArgs {
     pub save: SaveArgs,
     /// Start the schedule at this wall-clock time (Unix seconds, or RFC 3339 in UTC), so
     /// agents start together.
-    #[arg(long, value_name = "UNIX_SECONDS", value_parser = values::unix_time)]
+    #[arg(long, value_name = "UNIX_SECONDS", value_parser = plumb_model::quantity::parse_moment)]
     pub start_at: Option<plumb_model::quantity::Timestamp>,
     /// This agent's name, recorded in the result (for plumb merge).
     #[arg(long)]
@@ -155,7 +155,7 @@ pub struct LoadArgs {
     pub drain: Duration,
     /// The fraction of requests that may fail with the run still exiting 0: 0, the default,
     /// fails on any error; e.g. 0.1% or 0.001.
-    #[arg(long, default_value = "0", value_name = "FRACTION", value_parser = values::error_rate)]
+    #[arg(long, default_value = "0", value_name = "FRACTION", value_parser = plumb_model::quantity::parse_share)]
     pub max_error_rate: f64,
     /// Exit 0 even when the generator fell behind its own schedule (send lateness p99
     /// above --max-lateness); the report still says so.

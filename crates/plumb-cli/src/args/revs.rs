@@ -172,7 +172,7 @@ impl ConfirmOptions {
 pub struct HistoryConfirmArgs {
     /// The change, as `plumb history changes` names it (SERIES@RUN); every candidate when
     /// absent.
-    #[arg(value_parser = values::parse_change, value_name = "SERIES@RUN")]
+    #[arg(value_parser = plumb_history::parse_change_id, value_name = "SERIES@RUN")]
     pub change: Option<(i64, i64)>,
 
     /// Smallest effect of interest: confirmed when the re-run differs by more, the

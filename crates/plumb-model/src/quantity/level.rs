@@ -122,6 +122,24 @@ impl FromStr for Fraction {
     }
 }
 
+/// A share of something from none to all, inclusive: `0`, `0.5%`, `0.01`, `100%`, `1`
+/// (`--max-error-rate`). Unlike a `Fraction`, 0 and 1 are allowed.
+pub fn parse_share(s: &str) -> Result<f64, QuantityError> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(n) => n.trim().parse::<f64>().map(|v| v / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match v {
+        Ok(v) if (0.0..=1.0).contains(&v) && (t.ends_with('%') || v < 1.0 || t == "1") => Ok(v),
+        _ => Err(QuantityError::new(
+            s,
+            "is not a share from 0 to 100%",
+            "0, 0.5%, 0.01",
+        )),
+    }
+}
+
 impl fmt::Display for Confidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}%", percent_text(self.0))
@@ -238,5 +256,21 @@ mod tests {
             serde_json::from_str::<Fraction>("0.02").unwrap().get(),
             0.02
         );
+    }
+
+    #[test]
+    fn a_share_is_from_none_to_all_inclusive() {
+        for (text, v) in [
+            ("0", 0.0),
+            ("0.5%", 0.005),
+            ("0.01", 0.01),
+            ("100%", 1.0),
+            ("1", 1.0),
+        ] {
+            assert_eq!(parse_share(text), Ok(v), "{text}");
+        }
+        for bad in ["2", "101%", "-1%", "half", "1.5"] {
+            assert!(parse_share(bad).is_err(), "{bad}");
+        }
     }
 }

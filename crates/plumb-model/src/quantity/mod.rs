@@ -18,9 +18,9 @@ pub use bytes::ByteSize;
 pub use duration::Duration;
 pub use error::QuantityError;
 pub use frequency::Frequency;
-pub use level::{Confidence, Fraction};
+pub use level::{parse_share, Confidence, Fraction};
 pub use rate::Rate;
-pub use timestamp::Timestamp;
+pub use timestamp::{parse_moment, Timestamp};
 
 /// A whole number of at least `min`, for counts (runs, samples, launches).
 pub fn parse_count(s: &str, min: u64) -> Result<u64, QuantityError> {

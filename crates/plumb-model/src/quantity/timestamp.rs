@@ -1,6 +1,6 @@
 //! A moment on the wall clock: when a run started, where a load test's measured window lay.
 
-use super::Duration;
+use super::{Duration, QuantityError};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -139,6 +139,26 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
+/// A moment as Unix seconds (`$(date +%s)`, fractions allowed) or RFC 3339 in UTC
+/// (`2026-11-25T09:48:41Z`): `--start-at`.
+pub fn parse_moment(s: &str) -> Result<Timestamp, QuantityError> {
+    if s.contains('T') {
+        return s.parse::<Timestamp>();
+    }
+    const EXAMPLE: &str = "$(date +%s), 2026-11-25T09:48:41Z";
+    let v: f64 = (s.trim().parse())
+        .map_err(|_| QuantityError::new(s, "is not a number of seconds since 1970", EXAMPLE))?;
+    if v.is_finite() && v > 0.0 && v < 1e11 {
+        Ok(Timestamp::from_unix_secs_f64(v))
+    } else {
+        Err(QuantityError::new(
+            s,
+            "is not a Unix time (seconds since 1970)",
+            EXAMPLE,
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +194,18 @@ mod tests {
         let later = t.plus(Duration::from_millis(1500));
         assert_eq!(later.since(t), Duration::from_millis(1500));
         assert_eq!(t.since(later), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_moment_is_unix_seconds_or_rfc_3339() {
+        let t = parse_moment("1764409721").unwrap();
+        assert_eq!(t, parse_moment("2025-11-29T09:48:41Z").unwrap());
+        assert_eq!(
+            parse_moment("1764409721.5").unwrap().since(t).as_secs_f64(),
+            0.5
+        );
+        for bad in ["soon", "-5", "0", "100000000000", "inf"] {
+            assert!(parse_moment(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -71,3 +71,66 @@ impl Cluster {
         Ok(args)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(name: &str) -> Cluster {
+        Cluster {
+            agents: 4,
+            image: "plumb:test".into(),
+            name: name.into(),
+            namespace: Some("load".into()),
+            cpu: "2".into(),
+            memory: "1Gi".into(),
+            port: 7207,
+            token_secret: "plumb-token".into(),
+            results_claim: None,
+        }
+    }
+
+    fn load(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn the_agents_arguments_are_the_users_then_the_share_and_the_coordinator() {
+        let args = cluster("plumb")
+            .agent_args(&load(&["http://api.load.svc/", "--rate", "2000"]))
+            .unwrap();
+        assert_eq!(
+            args[..4],
+            ["load", "http://api.load.svc/", "--rate", "2000"]
+        );
+        assert_eq!(
+            args[4..],
+            [
+                "--agents",
+                "4",
+                "--coordinator",
+                "plumb-coordinator:7207",
+                "--coordinator-wait",
+                COORDINATOR_WAIT
+            ]
+        );
+    }
+
+    #[test]
+    fn options_the_manifests_set_and_names_kubernetes_refuses_are_refused() {
+        let c = cluster("plumb");
+        for set in RESERVED {
+            let e = c.agent_args(&load(&["http://x/", &format!("{set}=1")]));
+            assert_eq!(e, Err(K8sRefused::Reserved(set)));
+        }
+        let ok = load(&["http://x/", "--rate", "5"]);
+        for bad in ["Plumb", "-x", "x-", "", &"a".repeat(52)] {
+            assert_eq!(
+                cluster(bad).agent_args(&ok),
+                Err(K8sRefused::Name(bad.to_string()))
+            );
+        }
+        assert!(cluster("plumb-1").agent_args(&ok).is_ok());
+        assert!(cluster(&"a".repeat(51)).agent_args(&ok).is_ok());
+    }
+}
