@@ -42,7 +42,7 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     check_start(a.start_at, &mut crate::exit::say)?;
     let history = crate::store::saver(&a.save)?;
     let session = crate::session::stop_on_signals()?;
-    let agent = crate::load_coordinated::join(&a, &targets[0].1, &session.stop)?;
+    let agent = crate::load_coordinated::join(&a, &targets[0], &session.stop)?;
     let capacity_note = capacity_check(&targets[0].0, a.allow_late, &mut crate::exit::say)?;
     let test = LoadTest {
         targets,

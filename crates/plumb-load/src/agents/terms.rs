@@ -114,6 +114,28 @@ fn mix_summary(m: &plumb_model::MixSettings) -> String {
 /// compared by where the options themselves are too long to say (headers, a body, a
 /// mix). FNV-1a: stable and enough to catch a mistake, not a defence (the agents are
 /// trusted once they have proven the token).
+impl Terms {
+    /// This agent's terms for the test `config` runs and `settings` records (none without
+    /// `--agents N`): the settings' terms, and what every agent must still send alike that
+    /// the settings do not keep (the headers and body, digested: a credential is never
+    /// sent to the coordinator, and whether certificates are checked).
+    pub fn for_test(config: &crate::http::LoadConfig, settings: &LoadSettings) -> Option<Terms> {
+        let name = settings.agent.clone().unwrap_or_default();
+        let mut terms = Terms::of(settings, &name)?;
+        let headers: Vec<String> = (config.headers.iter())
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        for (option, value) in [
+            ("-H/--header", digest(&[headers.join("\n").as_bytes()])),
+            ("--body", digest(&[&config.body])),
+            ("--insecure", config.tls.insecure.to_string()),
+        ] {
+            terms.agreed.insert(option.into(), value);
+        }
+        Some(terms)
+    }
+}
+
 pub fn digest(parts: &[&[u8]]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in parts.iter().flat_map(|p| p.iter()) {
