@@ -60,3 +60,9 @@ pub fn write_page(out: &Path, html: &str, what: &str) -> Result<(), CliError> {
     }
     Ok(())
 }
+
+/// "wrote A, B, C", after the report.
+pub fn written_lines(paths: &[std::path::PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    format!("\nwrote {}\n", names.join(", "))
+}

@@ -112,7 +112,7 @@ fn finish(
         written.push(path.clone());
     }
     let mut text = plumb_report::render_profile_with_details(profile, settings, a.top);
-    text.push_str(&written_lines(&written));
+    text.push_str(&crate::export::written_lines(&written));
     exit::print_stdout(&text)?;
     if taken.interrupted {
         eprintln!(
@@ -133,10 +133,4 @@ fn finish(
         )),
         _ => Ok(Outcome::Done),
     }
-}
-
-/// "wrote A, B, C", after the report.
-pub fn written_lines(paths: &[std::path::PathBuf]) -> String {
-    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    format!("\nwrote {}\n", names.join(", "))
 }

@@ -25,7 +25,7 @@ pub fn run(before: &Path, after: &Path, out: &Path, top: usize) -> Result<Outcom
     let written = outputs.write_files(&[("diff.svg", svg), ("diff.md", md)])?;
     exit::print_stdout(&format!(
         "{table}{}",
-        crate::profile_cmd::written_lines(&written)
+        crate::export::written_lines(&written)
     ))?;
     Ok(Outcome::Done)
 }
