@@ -46,18 +46,20 @@ impl LaunchDoc {
         serde_json::from_str(text)
     }
 
-    /// The benchmark named `name`, as a benchmark of the model.
-    pub(crate) fn benchmark(&self, name: &str) -> Option<Benchmark> {
-        let l = self.benchmarks.iter().find(|b| b.name == name)?;
-        let mut b = Benchmark::new(&l.name, BenchmarkKind::Function);
+    /// The benchmark named `name`, taken out as a benchmark of the model (its samples
+    /// moved, not copied).
+    pub(crate) fn take(&mut self, name: &str) -> Option<Benchmark> {
+        let at = self.benchmarks.iter().position(|b| b.name == name)?;
+        let l = self.benchmarks.swap_remove(at);
+        let mut b = Benchmark::new(l.name, BenchmarkKind::Function);
         b.working_set = l.working_set;
-        b.design = l.design.clone();
-        b.series = l.series.clone();
-        b.metrics = l.metrics.clone();
-        b.warmup = l.warmup.clone();
-        b.samples = l.samples.clone();
-        b.corrections = l.corrections.clone();
-        b.set_function(l.function.clone().unwrap_or_default());
+        b.design = l.design;
+        b.series = l.series;
+        b.metrics = l.metrics;
+        b.warmup = l.warmup;
+        b.samples = l.samples;
+        b.corrections = l.corrections;
+        b.set_function(l.function.unwrap_or_default());
         Some(b)
     }
 }

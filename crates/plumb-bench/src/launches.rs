@@ -67,7 +67,7 @@ pub(crate) fn measure(
         let mut said = String::new();
         if !alone {
             match launcher.run(&names) {
-                Launched::Wrote(doc) => launcher.take(&mut kept, &names, &doc, l),
+                Launched::Wrote(doc) => launcher.take(&mut kept, &names, *doc, l),
                 Launched::Died(_) if launcher.stopped() => {}
                 Launched::Died(why) => {
                     alone = true;
@@ -127,7 +127,7 @@ impl Launcher<'_> {
             }
             let one = std::slice::from_ref(name);
             match self.run(one) {
-                Launched::Wrote(doc) => self.take(&mut kept[i..=i], one, &doc, l),
+                Launched::Wrote(doc) => self.take(&mut kept[i..=i], one, *doc, l),
                 // A launch stopped by Ctrl-C before it wrote is no failure of its routine.
                 Launched::Died(_) if self.stopped() => {}
                 Launched::Died(why) => kept[i].failures.push((l, why)),
@@ -136,9 +136,9 @@ impl Launcher<'_> {
     }
 
     /// Each benchmark of `names` from launch `l`'s result: kept, or its failure.
-    fn take(&self, kept: &mut [Kept], names: &[String], doc: &LaunchDoc, l: usize) {
+    fn take(&self, kept: &mut [Kept], names: &[String], mut doc: LaunchDoc, l: usize) {
         for (k, name) in kept.iter_mut().zip(names) {
-            match doc.benchmark(name) {
+            match doc.take(name) {
                 Some(b) => match b.function().and_then(|f| f.failure.clone()) {
                     Some(why) => k.failures.push((l, why)),
                     // Stopped before its first sample (in warm-up, say): nothing to keep.

@@ -62,10 +62,7 @@ fn last_level_noise(points: &[StoredPoint]) -> Option<BetweenRunNoise> {
     let level = &points[from..];
     let errors: Vec<Option<f64>> = level.iter().map(|p| p.point.stderr).collect();
     let noise = between_run_noise(&means[from..], &errors)?;
-    let since = match &level[0].commit {
-        Some(c) => plumb_history::git::short(&c.sha).to_string(),
-        None => format!("run {}", level[0].run),
-    };
+    let since = level[0].label();
     Some(BetweenRunNoise {
         noise,
         points: level.len(),

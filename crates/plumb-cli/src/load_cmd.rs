@@ -17,24 +17,17 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     }
     let (settings, sent) = (settings_of(&a)?, sent_of(&a)?);
     let targets: Vec<(LoadConfig, LoadSettings)> = match &a.targets {
-        Some(file) => {
-            let planned = plan_mix(settings, sent, file)?;
-            if !planned
-                .0
-                .mix
-                .iter()
-                .any(|t| t.url.to_ascii_lowercase().starts_with("https://"))
-            {
-                a.tls.warn_unused_by_mix();
-            }
-            vec![planned]
-        }
-        None => {
-            let planned = plan_urls(&settings, &sent, &a.urls)?;
-            a.urls.iter().for_each(|url| a.tls.warn_unused_by(url));
-            planned
-        }
+        Some(file) => vec![plan_mix(settings, sent, file)?],
+        None => plan_urls(&settings, &sent, &a.urls)?,
     };
+    for (config, settings) in targets.iter().filter(|(c, _)| !c.uses_tls()) {
+        let mix = !config.mix.is_empty();
+        a.tls.warn_unused(if mix {
+            "every target of the mix"
+        } else {
+            &settings.url
+        });
+    }
     refuse_with_runs(&a)?;
     let names: Vec<&str> = targets.iter().map(|(_, s)| s.url.as_str()).collect();
     let workload = plumb_env::workload_for_run(a.workload.as_deref(), &names)?;

@@ -54,10 +54,7 @@ pub fn run(a: ReportArgs) -> Result<Outcome, CliError> {
     crate::export::write_page(&a.output, &html, &size)?;
     if let Some(dir) = &svg_dir {
         let charts = plumb_report::standalone_charts(&html);
-        let files: Vec<(&str, String)> = (charts.iter())
-            .map(|(name, svg)| (name.as_str(), svg.clone()))
-            .collect();
-        dir.write_files(&files)?;
+        dir.write_files(&charts)?;
         let shown = dir.path().display();
         eprintln!("plumb: wrote {} charts into {shown}", charts.len());
     }

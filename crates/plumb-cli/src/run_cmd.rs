@@ -131,27 +131,32 @@ fn asked(a: &RunArgs, seed: u64) -> Result<Asked, CliError> {
         operations: a.operations.clone(),
         working_set: a.working_set.clone(),
         parameters: parameters(a)?,
-        shell: a.shell.clone(),
-        warmup: a.warmup,
-        runs: match a.runs {
-            Some(r) => RunCount::Fixed(r),
-            None => RunCount::Adaptive {
-                min_runs: a.min_runs,
-                max_runs: a.max_runs,
-                min_time: a.min_time.to_std(),
-                max_time: a.max_time.map(|t| t.to_std()),
+        shape: RunPlan {
+            commands: Vec::new(),
+            shell: a.shell.clone(),
+            warmup: a.warmup,
+            runs: match a.runs {
+                Some(r) => RunCount::Fixed(r),
+                None => RunCount::Adaptive {
+                    min_runs: a.min_runs,
+                    max_runs: a.max_runs,
+                    min_time: a.min_time.to_std(),
+                    max_time: a.max_time.map(|t| t.to_std()),
+                },
             },
+            order: match a.order {
+                OrderArg::Shuffle => Order::Shuffle { seed },
+                OrderArg::RoundRobin => Order::RoundRobin,
+            },
+            output: match a.output.as_str() {
+                "null" => OutputPolicy::Discard,
+                "inherit" => OutputPolicy::Inherit,
+                path => OutputPolicy::File(path.into()),
+            },
+            ignore_failure: a.ignore_failure,
+            counters: false,
+            simulation: None,
         },
-        order: match a.order {
-            OrderArg::Shuffle => Order::Shuffle { seed },
-            OrderArg::RoundRobin => Order::RoundRobin,
-        },
-        output: match a.output.as_str() {
-            "null" => OutputPolicy::Discard,
-            "inherit" => OutputPolicy::Inherit,
-            path => OutputPolicy::File(path.into()),
-        },
-        ignore_failure: a.ignore_failure,
         baseline: a.baseline.clone(),
     })
 }

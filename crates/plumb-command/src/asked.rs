@@ -1,7 +1,7 @@
 //! `plumb run`'s request made a plan: each command's name, prepare and cleanup given
 //! once for all or once each, the parameters expanded, names made unique, the shell
 //! found, the baseline named; every refusal before anything runs.
-use crate::{expand, CommandSpec, Order, OutputPolicy, Parameter, PlanError, RunCount, RunPlan};
+use crate::{expand, CommandSpec, Parameter, PlanError, RunPlan};
 
 /// More benchmarks than anyone reads in a table, and than one process should hold ready
 /// (each keeps its command and a file for its stderr).
@@ -19,12 +19,9 @@ pub struct Asked {
     pub operations: Option<String>,
     pub working_set: Option<String>,
     pub parameters: Vec<Parameter>,
-    pub shell: Option<String>,
-    pub warmup: u64,
-    pub runs: RunCount,
-    pub order: Order,
-    pub output: OutputPolicy,
-    pub ignore_failure: bool,
+    /// How the commands are run (shell, warm-up, runs, order, output, failures): the plan
+    /// this fills with its commands.
+    pub shape: RunPlan,
     /// The benchmark the others are compared with: a name, a command, or its place (1…).
     pub baseline: Option<String>,
 }
@@ -61,14 +58,7 @@ pub fn plan_of(asked: Asked) -> Result<(RunPlan, usize), PlanError> {
     let baseline = baseline_index(&commands, asked.baseline.as_deref())?;
     let plan = RunPlan {
         commands,
-        shell: asked.shell,
-        warmup: asked.warmup,
-        runs: asked.runs,
-        order: asked.order,
-        output: asked.output,
-        ignore_failure: asked.ignore_failure,
-        counters: false,
-        simulation: None,
+        ..asked.shape
     };
     plan.validate()?;
     if let Some(shell) = plan.shell.as_deref().filter(|s| !on_path(s)) {
@@ -150,12 +140,7 @@ mod tests {
             operations: None,
             working_set: None,
             parameters: Vec::new(),
-            shell: None,
-            warmup: 0,
-            runs: RunCount::Fixed(3),
-            order: Order::RoundRobin,
-            output: OutputPolicy::Discard,
-            ignore_failure: false,
+            shape: RunPlan::of(&[], crate::RunCount::Fixed(3)),
             baseline: None,
         }
     }
@@ -195,7 +180,7 @@ mod tests {
     #[test]
     fn a_shell_that_is_not_installed_is_refused() {
         let mut a = asked(&["true"]);
-        a.shell = Some("no-such-shell-here".into());
+        a.shape.shell = Some("no-such-shell-here".into());
         let e = plan_of(a).err().unwrap().to_string();
         assert!(
             e.starts_with("--shell=no-such-shell-here: no such program"),

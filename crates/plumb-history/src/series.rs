@@ -80,6 +80,17 @@ pub struct StoredPoint {
     pub point: Point,
 }
 
+impl StoredPoint {
+    /// Where the point stands in its series, as every view names it: its commit (short),
+    /// or `run N` for a result kept without one.
+    pub fn label(&self) -> String {
+        match &self.commit {
+            Some(c) => crate::git::short(&c.sha).to_string(),
+            None => format!("run {}", self.run),
+        }
+    }
+}
+
 /// Where a change point stands: found by the analysis, confirmed or rejected by re-running
 /// the two revisions, or acknowledged by a person (an intended change, not to alarm again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

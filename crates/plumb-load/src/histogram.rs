@@ -92,6 +92,22 @@ impl LatencyHistogram {
     }
 }
 
+/// Each `(name, histogram)` as `name.hgrm` in `dir`, for HdrHistogram's plotters: a load
+/// run's and a simulation's alike.
+pub fn write_hgrm_files(
+    dir: &std::path::Path,
+    files: &[(&str, &LatencyHistogram)],
+) -> Result<(), crate::LoadError> {
+    for (name, h) in files {
+        let path = dir.join(format!("{name}.hgrm"));
+        std::fs::write(&path, percentile_distribution(h)).map_err(|e| crate::LoadError::Write {
+            path: path.clone(),
+            cause: e.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
 /// The HdrHistogram percentile distribution text (`.hgrm`), values in milliseconds, in
 /// the layout of the Java implementation's `outputPercentileDistribution` (5 ticks per
 /// half distance), which HdrHistogram plotters read.

@@ -2,7 +2,7 @@
 //! `MAX_REQUESTS` requests per client refused (hours), one above `LONG_REQUESTS` said
 //! with the time it will take; and its latencies written as `.hgrm` files.
 use crate::model::decode;
-use crate::{percentile_distribution, LoadError};
+use crate::LoadError;
 use plumb_model::{format, SimulateSettings, Simulation};
 use std::fmt;
 use std::path::Path;
@@ -63,13 +63,6 @@ pub fn check_size(s: &SimulateSettings, say: &mut dyn FnMut(String)) -> Result<(
 
 /// Each client's latency as `closed.hgrm` and `open.hgrm` in `dir`.
 pub fn write_hgrm(sim: &Simulation, dir: &Path) -> Result<(), LoadError> {
-    for (name, client) in [("closed", &sim.closed), ("open", &sim.open)] {
-        let path = dir.join(format!("{name}.hgrm"));
-        let h = decode(&client.latency)?;
-        std::fs::write(&path, percentile_distribution(&h)).map_err(|e| LoadError::Write {
-            path: path.clone(),
-            cause: e.to_string(),
-        })?;
-    }
-    Ok(())
+    let (closed, open) = (decode(&sim.closed.latency)?, decode(&sim.open.latency)?);
+    crate::histogram::write_hgrm_files(dir, &[("closed", &closed), ("open", &open)])
 }

@@ -83,7 +83,7 @@ pub fn ended(doc: &ResultDocument, slower: bool) -> Ended {
 mod tests {
     use super::*;
     use plumb_load::LatencyHistogram;
-    use plumb_model::quantity::{Confidence, Duration, Fraction};
+    use plumb_model::quantity::Duration;
     use plumb_model::{
         BenchmarkKind, Invocation, LatencyDistribution, LoadInfo, ProducerSettings, Settings,
     };
@@ -111,17 +111,9 @@ mod tests {
     }
 
     fn doc(benchmarks: Vec<Benchmark>) -> ResultDocument {
-        let mut doc = ResultDocument::new(
-            "test",
-            Invocation::current(),
-            Default::default(),
-            Settings {
-                confidence: Confidence::DEFAULT,
-                sesoi: Fraction::DEFAULT_SESOI,
-                question: Default::default(),
-                producer: ProducerSettings::None,
-            },
-        );
+        let settings = Settings::default_levels(ProducerSettings::None);
+        let mut doc =
+            ResultDocument::new("test", Invocation::current(), Default::default(), settings);
         doc.benchmarks = benchmarks;
         attach_gates(&mut doc.benchmarks, LoadGates::default());
         doc

@@ -159,11 +159,14 @@ impl ComparisonDocument {
     }
 
     /// The comparison `text` is, when it says it is one (`None`: anything else, to be
-    /// read as a result).
+    /// read as a result). The text is parsed once, by `from_json`, whose header check
+    /// tells a foreign file from a comparison.
     #[cfg(feature = "read")]
     pub fn if_comparison(text: &str) -> Option<Result<Self, ModelError>> {
-        let value: serde_json::Value = serde_json::from_str(text).ok()?;
-        (value["format"].as_str() == Some(COMPARISON_FORMAT)).then(|| Self::from_json(text))
+        match Self::from_json(text) {
+            Err(ModelError::Foreign { .. } | ModelError::NotJson(_)) => None,
+            read => Some(read),
+        }
     }
 
     #[cfg(feature = "read")]

@@ -195,12 +195,15 @@ impl OutputDir {
     }
 
     /// Each `(name, text)` written into the directory; the paths written, in order.
-    pub fn write_files(&self, files: &[(&str, String)]) -> Result<Vec<PathBuf>, ExportError> {
+    pub fn write_files<N: AsRef<str>, T: AsRef<str>>(
+        &self,
+        files: &[(N, T)],
+    ) -> Result<Vec<PathBuf>, ExportError> {
         files
             .iter()
             .map(|(name, text)| {
-                let path = self.0.join(name);
-                write_text(&path, text).map(|()| path)
+                let path = self.0.join(name.as_ref());
+                write_text(&path, text.as_ref()).map(|()| path)
             })
             .collect()
     }

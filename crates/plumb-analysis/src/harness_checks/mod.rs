@@ -123,21 +123,13 @@ const SUPERSEDES: [(DiagnosticCode, &[DiagnosticCode]); 2] = [
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use plumb_model::quantity::{Confidence, Duration, Fraction};
+    use plumb_model::quantity::Duration;
     use plumb_model::{BenchmarkKind, FunctionInfo, Invocation, ProducerSettings, Settings};
 
     pub fn doc_with(b: Benchmark) -> ResultDocument {
-        let mut doc = ResultDocument::new(
-            "test",
-            Invocation::current(),
-            Default::default(),
-            Settings {
-                confidence: Confidence::DEFAULT,
-                sesoi: Fraction::DEFAULT_SESOI,
-                question: Default::default(),
-                producer: ProducerSettings::None,
-            },
-        );
+        let settings = Settings::default_levels(ProducerSettings::None);
+        let mut doc =
+            ResultDocument::new("test", Invocation::current(), Default::default(), settings);
         doc.benchmarks.push(b);
         doc
     }

@@ -52,21 +52,8 @@ impl TlsArgs {
         }
     }
 
-    /// Options that mean nothing without TLS said, when `url` is plain http.
-    pub fn warn_unused_by(&self, url: &str) {
-        if !url.to_ascii_lowercase().starts_with("https://") {
-            self.warn_unused(url);
-        }
-    }
-
-    /// Options that mean nothing without TLS said, when no target of the mix is https
-    /// (its targets are checked as it is read).
-    pub fn warn_unused_by_mix(&self) {
-        self.warn_unused("every target of the mix");
-    }
-
     /// Options that mean nothing without TLS, said (once per URL) and ignored.
-    fn warn_unused(&self, url: &str) {
+    pub fn warn_unused(&self, url: &str) {
         let given: Vec<&str> = [
             (self.insecure, "--insecure"),
             (self.cacert.is_some(), "--cacert"),

@@ -93,6 +93,17 @@ pub struct MixTarget {
 }
 
 impl LoadConfig {
+    /// Whether any request of the test speaks TLS (an `https://` target, as its URL
+    /// parses).
+    pub fn uses_tls(&self) -> bool {
+        let tls = |url: &str| super::Target::parse(url).is_ok_and(|t| t.tls);
+        if self.mix.is_empty() {
+            tls(&self.url)
+        } else {
+            self.mix.iter().any(|t| tls(&t.url))
+        }
+    }
+
     /// Every request of the test: the mix, or the one request.
     pub fn requests(&self) -> Vec<MixTarget> {
         if !self.mix.is_empty() {

@@ -103,16 +103,7 @@ impl LoadReport {
         if let Some(l) = &self.lateness {
             files.push(("lateness", l));
         }
-        for (name, h) in files {
-            let path = dir.join(format!("{name}.hgrm"));
-            std::fs::write(&path, crate::percentile_distribution(h)).map_err(|e| {
-                LoadError::Write {
-                    path: path.clone(),
-                    cause: e.to_string(),
-                }
-            })?;
-        }
-        Ok(())
+        crate::histogram::write_hgrm_files(dir, &files)
     }
 
     pub fn achieved_rate(&self) -> f64 {

@@ -51,7 +51,7 @@ pub fn plan_mix(
     settings.method = mix[0].method.clone();
     settings.mix = Some(Box::new(record));
     sent.mix = mix;
-    Ok((LoadConfig::planned(&settings, sent.clone()), settings))
+    Ok((LoadConfig::planned(&settings, sent), settings))
 }
 
 /// Durations above 0.

@@ -18,15 +18,11 @@ pub use series::render_series;
 #[cfg(feature = "html")]
 pub use trend::trend_series;
 
-use plumb_history::git::short;
 use plumb_history::SeriesRecord;
 
 /// The commit (short) or run of point `i`.
 fn at(r: &SeriesRecord, i: usize) -> String {
-    match &r.points[i].commit {
-        Some(c) => short(&c.sha).to_string(),
-        None => format!("run {}", r.points[i].run),
-    }
+    r.points[i].label()
 }
 
 /// `c24..c25`: the last commit of the old level and the first of the new.

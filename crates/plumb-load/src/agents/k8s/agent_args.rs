@@ -78,15 +78,8 @@ mod tests {
 
     fn cluster(name: &str) -> Cluster {
         Cluster {
-            agents: 4,
-            image: "plumb:test".into(),
             name: name.into(),
-            namespace: Some("load".into()),
-            cpu: "2".into(),
-            memory: "1Gi".into(),
-            port: 7207,
-            token_secret: "plumb-token".into(),
-            results_claim: None,
+            ..super::super::tests::cluster()
         }
     }
 

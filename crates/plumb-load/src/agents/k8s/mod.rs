@@ -232,10 +232,11 @@ fn spread_agents(a: &Cluster) -> Yaml {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn cluster() -> Cluster {
+    /// The cluster the manifests' tests and the agents' arguments' tests deploy to.
+    pub(crate) fn cluster() -> Cluster {
         Cluster {
             agents: 4,
             image: "plumb:test".into(),
