@@ -126,7 +126,7 @@ fn verdicts(doc: &ResultDocument, detail: Detail) -> String {
         doc.settings.confidence
     );
     for c in shown {
-        out.push_str(&verdict_line(c));
+        out.push_str(&verdict_line(c, detail));
     }
     out
 }
@@ -301,12 +301,19 @@ pub(crate) fn verdict_words(c: &Comparison) -> String {
     }
 }
 
-fn verdict_line(c: &Comparison) -> String {
+/// A verdict and its reason; in short, the reason wraps within the short width as a
+/// finding's words do (both samples constant make a reason of 200 columns).
+fn verdict_line(c: &Comparison, detail: Detail) -> String {
+    let reason = crate::reason::reason_text(c);
+    let reason = match detail {
+        Detail::Short => wrapped(6, &reason),
+        Detail::Full => reason,
+    };
     let mut out = format!(
         "  {}  {}\n      {}\n",
         c.candidate,
         verdict_words(c),
-        style(crate::reason::reason_text(c)).dim()
+        style(reason).dim()
     );
     out.push_str(&explained(c, 6));
     out
