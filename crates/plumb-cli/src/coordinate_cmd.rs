@@ -4,44 +4,39 @@
 use crate::args::CoordinateArgs;
 use crate::exit::{self, CliError, Outcome};
 use crate::export;
-use plumb_load::agents::coordinator::{coordinate, Options};
+use plumb_load::agents::coordinator::coordinate;
 use plumb_loadtest::coordinated::{merged, part_path, Coordinated};
 use plumb_report::targets::ExportTarget;
 use plumb_report::Format;
 use std::net::TcpListener;
 
 pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
-    let token = crate::agents_token::token(&a.token)?;
+    let c = &a.coordinator;
+    let token = (c.token).token(std::env::var("PLUMB_TOKEN").ok(), &mut exit::say)?;
     let merged_out = [ExportTarget::new(
         "--output",
         a.output.clone(),
         Format::Json,
     )];
-    let parts: Vec<ExportTarget> = (0..a.agents)
+    let parts: Vec<ExportTarget> = (0..c.agents)
         .map(|i| ExportTarget::new("--output", part_path(&a.output, i), Format::Json))
         .collect();
     export::check(&merged_out)?;
     export::check(&parts)?;
-    let listener = TcpListener::bind(&a.listen)
-        .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", a.listen)))?;
+    let listener = TcpListener::bind(&c.listen)
+        .map_err(|e| CliError::msg(format!("cannot listen on {}: {e}", c.listen)))?;
     let listen = listener
         .local_addr()
-        .map_or(a.listen.clone(), |s| s.to_string());
+        .map_or(c.listen.clone(), |s| s.to_string());
     eprintln!(
         "plumb: waiting for {} agent{} on {listen} (plumb load ... --agents {} --coordinator {listen})",
-        a.agents,
-        if a.agents == 1 { "" } else { "s" },
-        a.agents
+        c.agents,
+        if c.agents == 1 { "" } else { "s" },
+        c.agents
     );
     let session = crate::session::stop_on_signals()?;
-    let opts = Options {
-        count: a.agents,
-        lead: a.start_in.to_std(),
-        silence: a.silence.to_std(),
-        join_within: Some(a.join_within.to_std()),
-        max_uncertainty: a.max_skew.to_std(),
-    };
-    let mut view = plumb_load::agents::live::View::new(a.agents);
+    let opts = c.coordinator();
+    let mut view = plumb_load::agents::live::View::new(c.agents);
     let outcome = coordinate(listener, token, &opts, &session.stop, &mut |n| {
         view.notice(n)
     });
@@ -49,7 +44,7 @@ pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
     let outcome = outcome.map_err(|e| CliError::msg(e.to_string()))?;
     let test = Coordinated {
         output: &a.output,
-        count: a.agents,
+        count: c.agents,
         listen: &listen,
     };
     let (doc, text) = merged(&test, &outcome)?;

@@ -2,7 +2,6 @@
 
 use plumb_cli::args;
 
-mod agents_token;
 mod amdahl_cmd;
 mod compare_cmd;
 mod completions_cmd;
@@ -19,7 +18,6 @@ mod history_confirm;
 mod history_report;
 mod history_show;
 mod load_cmd;
-mod load_coordinated;
 mod merge_cmd;
 mod profile_cmd;
 mod profile_diff_cmd;

@@ -13,6 +13,8 @@ pub mod http;
 pub mod live;
 mod merge;
 pub mod model;
+#[cfg(feature = "cli")]
+pub mod options;
 pub mod plan;
 mod runs;
 pub mod session;

@@ -10,7 +10,6 @@ mod profile;
 mod results;
 mod revs;
 mod run;
-mod tls;
 
 pub use agents::*;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -22,7 +21,6 @@ pub use profile::*;
 pub use results::*;
 pub use revs::*;
 pub use run::*;
-pub use tls::*;
 
 /// Parses the command line. Every option that takes one value takes it even when it
 /// starts with '-': `--rate -5` or `--sesoi -2%` reaches the value's own parser, which
@@ -137,7 +135,7 @@ pub enum Command {
     #[command(
         after_help = "Example:\n  plumb simulate --rate 450 --service 1ms --stall 200ms --stall-every 500"
     )]
-    Simulate(SimulateArgs),
+    Simulate(plumb_load::options::SimulateOptions),
     /// Profile a command (or one benchmark's measured loop) by sampling with perf: the
     /// top functions by self and children share, a flame graph, folded stacks,
     /// per-instruction annotation; or compare two saved profiles (--diff).

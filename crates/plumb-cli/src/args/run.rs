@@ -1,8 +1,8 @@
-//! The options of `plumb run` (and `plumb simulate`, which runs its design on a model).
+//! The options of `plumb run`.
 use super::common::{CountersArg, ExportArgs, SaveArgs};
 use crate::values;
 use clap::{Args, ValueEnum};
-use plumb_model::quantity::{Confidence, Duration, Fraction, Rate};
+use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::Question;
 use std::path::PathBuf;
 
@@ -177,40 +177,4 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct SimulateArgs {
-    /// Target rate, requests per second.
-    #[arg(long, default_value = "450")]
-    pub rate: Rate,
-    /// How long the test runs (virtual time), e.g. 30s.
-    #[arg(long, default_value = "30s")]
-    pub duration: Duration,
-    /// Service time of a normal request, e.g. 1ms, 250us.
-    #[arg(long, default_value = "1ms")]
-    pub service: Duration,
-    /// How long a stalled request takes (with --stall-every) or the server pauses (with
-    /// --stall-period); 0 for no stalls.
-    #[arg(long, default_value = "200ms")]
-    pub stall: Duration,
-    /// Stall on every N-th request.
-    #[arg(long, value_name = "N", value_parser = values::positive, conflicts_with = "stall_period")]
-    pub stall_every: Option<u64>,
-    /// Stall for --stall at every multiple of this much time, e.g. 1s.
-    #[arg(long, value_name = "TIME")]
-    pub stall_period: Option<Duration>,
-    /// Poisson arrivals instead of a constant interval.
-    #[arg(long)]
-    pub poisson: bool,
-    /// Seed for --poisson.
-    #[arg(long, default_value_t = 1, value_parser = values::count)]
-    pub seed: u64,
-    /// Pace the closed-loop client to --rate too (it waits when ahead of the schedule)
-    /// instead of sending back to back as fast as the server answers.
-    #[arg(long)]
-    pub closed_paced: bool,
-    /// Write closed.hgrm and open.hgrm (HdrHistogram percentile distributions) here.
-    #[arg(long, value_name = "DIR")]
-    pub hgrm_dir: Option<PathBuf>,
 }

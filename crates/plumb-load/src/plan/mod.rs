@@ -41,6 +41,15 @@ pub enum PlanError {
     Url(crate::http::TargetError),
     /// A duration option that must be above 0.
     Zero(&'static str),
+    /// Neither or both of an open loop's rate and a closed loop's connections.
+    RateOrClosed,
+    /// Two targets that are one URL.
+    SameTargetTwice(String),
+    /// An option that describes one run, given with several (`runs` says why several).
+    OneRunOnly {
+        option: &'static str,
+        runs: &'static str,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -73,6 +82,17 @@ impl fmt::Display for PlanError {
             PlanError::Header(h) => write!(f, "header {h:?} is not 'Name: value'"),
             PlanError::Url(e) => e.fmt(f),
             PlanError::Zero(option) => write!(f, "{option} must be above 0"),
+            PlanError::RateOrClosed => {
+                f.write_str("give one of --rate (an open loop) and --closed N (a closed loop)")
+            }
+            PlanError::SameTargetTwice(url) => write!(
+                f,
+                "the two targets are the same URL ({url}): to see how much one server varies, use --repeat N on one target"
+            ),
+            PlanError::OneRunOnly { option, runs } => write!(
+                f,
+                "{option} describes one run; with {runs} there are several (the result keeps each run's histogram)"
+            ),
         }
     }
 }

@@ -1,12 +1,12 @@
 //! `plumb load`'s TLS options (https): what is trusted, the client certificate, and
-//! `--insecure`; turned into the generator's options and the result's record.
+//! `--insecure`; turned into the generator's options.
+use crate::http::tls::TlsOptions;
 use clap::Args;
-use plumb_load::http::tls::TlsOptions;
 use std::path::PathBuf;
 
 #[derive(Debug, Args, Default)]
 #[command(next_help_heading = "HTTPS")]
-pub struct TlsArgs {
+pub struct TlsFlags {
     /// Trust the certificates in this PEM file (a private CA, a self-signed server)
     /// instead of the system's roots.
     #[arg(long, value_name = "FILE")]
@@ -28,16 +28,9 @@ pub struct TlsArgs {
     pub tls_resume: Option<String>,
 }
 
-impl TlsArgs {
-    /// Whether sessions are resumed, with this connection policy.
-    pub fn resume(&self, new_connection: bool) -> bool {
-        match self.tls_resume.as_deref() {
-            Some(v) => v == "on",
-            None => !new_connection,
-        }
-    }
-
-    /// The generator's TLS options: ALPN offers HTTP/1.1, and first HTTP/2 if asked.
+impl TlsFlags {
+    /// The generator's TLS options: ALPN offers HTTP/1.1, and first HTTP/2 if asked;
+    /// sessions resumed as `--tls-resume` says, else unless every request connects anew.
     pub fn options(&self, new_connection: bool, http2: bool) -> TlsOptions {
         let mut alpn = vec![b"http/1.1".to_vec()];
         if http2 {
@@ -48,12 +41,12 @@ impl TlsArgs {
             insecure: self.insecure,
             client_cert: self.cert.clone().zip(self.key.clone()),
             alpn,
-            resume: self.resume(new_connection),
+            resume: self.tls_resume.as_deref().map_or(!new_connection, |v| v == "on"),
         }
     }
 
-    /// Options that mean nothing without TLS, said (once per URL) and ignored.
-    pub fn warn_unused(&self, url: &str) {
+    /// What to say of the options given that mean nothing for `target`, plain http.
+    pub fn unused(&self, target: &str) -> Option<String> {
         let given: Vec<&str> = [
             (self.insecure, "--insecure"),
             (self.cacert.is_some(), "--cacert"),
@@ -63,11 +56,7 @@ impl TlsArgs {
         .into_iter()
         .filter_map(|(set, name)| set.then_some(name))
         .collect();
-        if !given.is_empty() {
-            eprintln!(
-                "plumb: {} ignored: {url} is plain http, without TLS",
-                given.join(", ")
-            );
-        }
+        (!given.is_empty())
+            .then(|| format!("{} ignored: {target} is plain http, without TLS", given.join(", ")))
     }
 }

@@ -1,0 +1,100 @@
+//! `plumb load`'s options read as a command line and planned: what the result records,
+//! what is sent, and each refusal before anything is sent.
+use super::*;
+use clap::Parser;
+
+#[derive(Parser)]
+struct Line {
+    #[command(flatten)]
+    load: LoadOptions,
+}
+
+fn options(args: &[&str]) -> LoadOptions {
+    Line::try_parse_from(std::iter::once("load").chain(args.iter().copied()))
+        .unwrap()
+        .load
+}
+
+fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+#[test]
+fn an_open_loop_records_its_rate_and_sends_its_headers() {
+    let o = options(&["http://127.0.0.1:9/", "--rate", "100", "-H", "X-A: 1"]);
+    let planned = o.plan(no_env).unwrap();
+    let (config, settings) = &planned.targets[0];
+    assert_eq!(settings.url, "http://127.0.0.1:9/");
+    assert!(matches!(settings.mode, LoadMode::Open { max_in_flight: 64, poisson_seed: None, .. }));
+    assert_eq!(config.headers, [("X-A".to_string(), "1".to_string())]);
+    assert!(planned.notices.is_empty());
+}
+
+#[test]
+fn one_of_several_agents_is_named_by_its_index_from_the_scheduler() {
+    let o = options(&["http://x/", "--rate", "100", "--agents", "4"]);
+    let env = |k: &str| (k == "SLURM_PROCID").then(|| "2".to_string());
+    let (_, settings) = &o.plan(env).unwrap().targets[0];
+    assert_eq!(settings.agent.as_deref(), Some("agent-2"));
+    assert!(matches!(o.plan(no_env), Err(PlanError::NoIndex { count: 4 })));
+}
+
+#[test]
+fn http2_records_its_streams_as_the_depth_of_a_connection() {
+    let o = options(&["https://x/", "--rate", "1", "--http2", "--streams", "8"]);
+    let (config, settings) = &o.plan(no_env).unwrap().targets[0];
+    assert_eq!(settings.pipeline, 8);
+    assert_eq!(config.tls.alpn[0], b"h2");
+}
+
+#[test]
+fn tls_options_for_plain_http_are_said_and_ignored() {
+    let o = options(&["http://x/", "--rate", "1", "-k", "--tls-resume", "off"]);
+    let notices = o.plan(no_env).unwrap().notices;
+    assert_eq!(
+        notices,
+        ["--insecure, --tls-resume ignored: http://x/ is plain http, without TLS"]
+    );
+}
+
+#[test]
+fn what_describes_one_run_is_refused_with_several() {
+    let o = options(&["http://x/", "--rate", "1", "--repeat", "3", "--hlog", "h"]);
+    let e = o.plan(no_env).err().unwrap();
+    assert!(matches!(e, PlanError::OneRunOnly { option: "--hlog", runs: "--repeat" }));
+    let o = options(&["http://x/", "http://x/", "--rate", "1"]);
+    assert!(matches!(o.plan(no_env), Err(PlanError::SameTargetTwice(_))));
+    let o = options(&["http://x/", "http://y/", "--rate", "1", "--start-at", "1800000000"]);
+    let e = o.plan(no_env).err().unwrap().to_string();
+    assert!(e.starts_with("--start-at describes one run; with two targets"), "{e}");
+}
+
+#[test]
+fn a_zero_duration_and_a_bad_header_are_refused() {
+    let o = options(&["http://x/", "--rate", "1", "--duration", "0s"]);
+    assert!(matches!(o.plan(no_env), Err(PlanError::Zero("--duration"))));
+    let o = options(&["http://x/", "--rate", "1", "-H", "nocolon"]);
+    assert!(matches!(o.plan(no_env), Err(PlanError::Header(_))));
+}
+
+#[derive(Parser)]
+struct Simulated {
+    #[command(flatten)]
+    simulate: SimulateOptions,
+}
+
+fn simulated(args: &[&str]) -> Result<plumb_model::SimulateSettings, simulate::StallTooLong> {
+    let line = std::iter::once("simulate").chain(args.iter().copied());
+    Simulated::try_parse_from(line).unwrap().simulate.settings()
+}
+
+#[test]
+fn a_simulation_stalls_every_500th_request_unless_told_otherwise() {
+    use plumb_model::SimulatedStall;
+    let every = simulated(&[]).unwrap().stall;
+    assert!(matches!(every, Some(SimulatedStall::Requests { requests: 500, .. })));
+    assert!(simulated(&["--stall", "0s"]).unwrap().stall.is_none());
+    let period = simulated(&["--stall-period", "1s"]).unwrap().stall;
+    assert!(matches!(period, Some(SimulatedStall::Period { .. })));
+    assert!(simulated(&["--stall-period", "100ms"]).is_err());
+}
