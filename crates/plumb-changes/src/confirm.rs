@@ -19,18 +19,36 @@ use plumb_stats::ChangeParams;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// How a change's two ends are re-run.
+/// How a change's two ends are re-run (with feature `cli`, the options of `plumb history
+/// confirm` and `plumb history changes --confirm`). The commands run are those given here
+/// or checked into the repository's plumb.toml; one recorded only in the (possibly
+/// shared) store runs only with --trust-stored-commands.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ConfirmOptions {
-    /// Build each revision with this command; by default plumb.toml's [revs] build.
+    /// Build each revision with this command (through sh -c, in its worktree); by default
+    /// plumb.toml's [revs] build, as committed at HEAD.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "CMD"))]
     pub build: Option<String>,
-    /// Run a command only the store recorded.
+    /// Run a benchmark's command as the store recorded it when neither the command line
+    /// nor plumb.toml gives one. A shared store's commands are data written by whoever
+    /// can write to it: read them first (plumb shows them).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub trust_stored_commands: bool,
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub rounds: Rounds,
-    /// Confidence of the whole confirmation, shared by its comparisons (α/J each).
+    /// Confidence of the whole confirmation: each of its J comparisons (the two ends, and
+    /// up to 2⌈log2 N⌉ in a bisection of N commits) gets (1 − confidence)/J.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "99.9%", value_name = "LEVEL"))]
     pub confidence: Confidence,
+    /// Smallest effect of interest: a change smaller is said, never failed on; a re-run
+    /// confirms a change when it differs by more, the change's way, and rejects it when it
+    /// is within.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "2%", value_name = "EFFECT"))]
     pub sesoi: Fraction,
-    /// The benchmark's command, as words; plumb.toml's (or the store's) when empty.
+    /// The benchmark's command, after `--` (every series confirmed runs it); plumb.toml's
+    /// (or, trusted, the store's) when absent.
+    #[cfg_attr(feature = "cli", arg(last = true, value_name = "COMMAND"))]
     pub command: Vec<String>,
 }
 

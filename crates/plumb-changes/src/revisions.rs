@@ -4,23 +4,38 @@
 use crate::ChangesError;
 use plumb_analysis::{analyse_document, AnalysisConfig, LookPlan, Settling};
 use plumb_command::{FakeSpawner, ProcessSpawner, Progress, Spawner};
+#[cfg(feature = "cli")]
+use plumb_model::quantity::parse_count;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{Environment, Question, ResultDocument, Settle};
 use plumb_revs::{HarnessRun, Measure, Side};
 use std::sync::atomic::AtomicBool;
 
-/// How many rounds, and how long: `plumb revs`' and each comparison of a confirmation's.
+/// How many rounds, and how long: `plumb revs`' and each comparison of a confirmation's
+/// (with feature `cli`, their options as clap declares them).
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Rounds {
-    /// The cap in rounds: looks at round 10, then every 5, up to this.
+    /// The cap in rounds (of each comparison, when confirming): looks at round 10, then
+    /// every 5, up to this; still unknown there is said as such. At least 2 (a round's
+    /// spread needs two).
+    #[cfg_attr(feature = "cli", arg(long, default_value = "60", value_name = "N", value_parser = |s: &str| parse_count(s, 2), allow_negative_numbers = true))]
     pub max_rounds: u64,
-    /// Stop adding rounds after this long.
+    /// Stop adding rounds after this long (e.g. 2m; of each comparison, when confirming);
+    /// unknown if not settled by then.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "TIME"))]
     pub max_time: Option<Duration>,
-    /// Runs of each side per round (from one trial run of each when absent).
+    /// Runs of each side per round (default: enough that a side's round takes 300 ms,
+    /// between 5 and 50, from one trial run of each).
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = |s: &str| parse_count(s, 1), allow_negative_numbers = true))]
     pub runs_per_round: Option<u64>,
     /// Warm-up runs of each side before the first round.
+    #[cfg_attr(feature = "cli", arg(short, long, default_value = "3", value_name = "N", value_parser = |s: &str| parse_count(s, 0), allow_negative_numbers = true))]
     pub warmup: u64,
-    /// Plumb's own tests: plumb-command's `FakeSpawner` instead of real processes.
+    /// For plumb's own tests: run nothing; each command "takes" the time its text says,
+    /// `cat FILE` the time FILE in its worktree holds (plumb-command's `FakeSpawner`,
+    /// plumb run's --debug-fake-runs).
+    #[cfg_attr(feature = "cli", arg(long = "debug-fake-runs", hide = true))]
     pub fake_runs: bool,
 }
 

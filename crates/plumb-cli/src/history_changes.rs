@@ -24,15 +24,15 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<Ou
     }
     let analysed = analyse(store, method)?;
     let method_said = method.to_string();
-    let fails = |c: &plumb_history::StoredChange| fails_gate(c, args.sesoi.get());
+    let fails = |c: &plumb_history::StoredChange| fails_gate(c, o.sesoi.get());
     let text = if args.markdown {
-        render_changes_markdown(&analysed, &method_said, args.sesoi, &fails)
+        render_changes_markdown(&analysed, &method_said, o.sesoi, &fails)
     } else {
         render_changes(&analysed, &method_said)
     };
     exit::print_stdout(&text)?;
     if args.confirm {
-        let (code, said) = crate::history_confirm::confirming(&o.request(args.sesoi), |c| {
+        let (code, said) = crate::history_confirm::confirming(o, |c| {
             confirm_all(store, &analysed, c, |_, s| {
                 s.new && s.status == ChangeStatus::Candidate
             })
@@ -58,7 +58,7 @@ pub fn run(store: &mut dyn HistoryStore, args: &HistoryChangesArgs) -> Result<Ou
     if args.fail_on == Some(FailOn::NewChange) && failing > 0 {
         eprintln!(
             "plumb: {failing} new change point(s) slower by more than the SESOI ({})",
-            format::percent(args.sesoi.get())
+            format::percent(o.sesoi.get())
         );
         return Ok(Outcome::GateFailed);
     }

@@ -33,7 +33,6 @@ pub fn confirming(
 }
 
 pub fn run(store: &mut dyn HistoryStore, a: &HistoryConfirmArgs) -> Result<Outcome, CliError> {
-    let options = a.options.request(a.sesoi);
-    let (outcome, _said_on_stderr) = confirming(&options, |c| confirm_named(store, c, a.change))?;
+    let (outcome, _said_on_stderr) = confirming(&a.options, |c| confirm_named(store, c, a.change))?;
     Ok(outcome)
 }

@@ -86,17 +86,13 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
 /// The request the options make: the rounds, the command (or harness), the verdict's terms.
 fn request(a: &RevsArgs) -> Request {
     let mut r = Request::new(
-        &a.rounds.rounds(),
+        &a.rounds,
         plumb_command::join_words(&a.command),
         (a.confidence, a.sesoi),
         None,
     );
     r.measure.prepare = a.prepare.clone();
-    r.measure.seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    r.measure.seed = a.seed.unwrap_or_else(plumb_command::options::clock_seed);
     r.question = a.question;
     r.harness = (a.harness || is_harness(&a.command)).then(|| a.command.clone());
     r

@@ -1,25 +1,18 @@
-//! The `plumb run` subcommand: options to a plan, the runner, the report and the exit code.
-use crate::args::{OrderArg, RunArgs};
+//! The `plumb run` subcommand: its options' plan (plumb-command's `RunOptions`), the
+//! runner, the report and the exit code.
+use crate::args::RunArgs;
 use crate::counting;
 use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
-use plumb_command::{
-    command_settings, plan_of, produce, Asked, FakeSpawner, Order, OutputPolicy, Parameter,
-    ProcessSpawner, RunContext, RunCount, RunPlan,
-};
+use plumb_command::{command_settings, produce, FakeSpawner, ProcessSpawner, RunContext, RunPlan};
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
 use plumb_report::{render_terminal_at, Detail};
 use std::io::IsTerminal;
 
 pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
-    let (mut plan, baseline) = plan_of(asked(&a, seed)?)?;
+    let (mut plan, baseline) = a.plan.plan()?;
     let names: Vec<&str> = plan.commands.iter().map(|c| c.name.as_str()).collect();
     let workload = plumb_env::workload_for_run(a.workload.as_deref(), &names)?;
     let targets = export::targets_of(&a.exports);
@@ -119,57 +112,4 @@ fn stopped_before_measuring(doc: &ResultDocument, session: &crate::session::Sess
         "plumb: stopped by {} {when}: nothing was measured",
         session.signal_name()
     )
-}
-
-/// What the options ask of the plan.
-fn asked(a: &RunArgs, seed: u64) -> Result<Asked, CliError> {
-    Ok(Asked {
-        commands: a.commands.clone(),
-        names: a.names.clone(),
-        prepare: a.prepare.clone(),
-        cleanup: a.cleanup.clone(),
-        operations: a.operations.clone(),
-        working_set: a.working_set.clone(),
-        parameters: parameters(a)?,
-        shape: RunPlan {
-            commands: Vec::new(),
-            shell: a.shell.clone(),
-            warmup: a.warmup,
-            runs: match a.runs {
-                Some(r) => RunCount::Fixed(r),
-                None => RunCount::Adaptive {
-                    min_runs: a.min_runs,
-                    max_runs: a.max_runs,
-                    min_time: a.min_time.to_std(),
-                    max_time: a.max_time.map(|t| t.to_std()),
-                },
-            },
-            order: match a.order {
-                OrderArg::Shuffle => Order::Shuffle { seed },
-                OrderArg::RoundRobin => Order::RoundRobin,
-            },
-            output: match a.output.as_str() {
-                "null" => OutputPolicy::Discard,
-                "inherit" => OutputPolicy::Inherit,
-                path => OutputPolicy::File(path.into()),
-            },
-            ignore_failure: a.ignore_failure,
-            counters: false,
-            simulation: None,
-        },
-        baseline: a.baseline.clone(),
-    })
-}
-
-/// `-P NAME LO HI` scans and `-L NAME a,b,c` lists, in the order given by kind.
-fn parameters(a: &RunArgs) -> Result<Vec<Parameter>, CliError> {
-    let mut params = Vec::new();
-    for chunk in a.parameter_scan.chunks(3) {
-        let scan = Parameter::scan(&chunk[0], &chunk[1], &chunk[2], a.parameter_step_size);
-        params.push(scan.map_err(|e| CliError::msg(format!("--parameter-scan: {e}")))?);
-    }
-    for chunk in a.parameter_list.chunks(2) {
-        params.push(Parameter::list(&chunk[0], &chunk[1]));
-    }
-    Ok(params)
 }

@@ -59,7 +59,7 @@ fn revs_takes_its_command_after_the_dashes_and_its_caps() {
     assert_eq!(r.base, "main");
     assert_eq!(r.new, None);
     assert_eq!(r.command, ["./target/release/x", "--fast"]);
-    let rounds = r.rounds.rounds();
+    let rounds = r.rounds;
     assert_eq!(rounds.max_rounds, 20);
     assert_eq!(rounds.warmup, 3);
     assert!(refused(&["revs", "main", "--max-rounds", "1", "--", "x"]).contains("--max-rounds"));

@@ -9,6 +9,8 @@ mod asked;
 mod document;
 mod fake;
 mod fd_limit;
+#[cfg(feature = "cli")]
+pub mod options;
 mod params;
 mod plan;
 mod process;

@@ -1,8 +1,8 @@
 //! The options of `plumb history` and its subcommands.
 use super::common::ImportArgs;
-use super::revs::{ConfirmOptions, HistoryConfirmArgs};
+use super::revs::HistoryConfirmArgs;
+use plumb_changes::ConfirmOptions;
 use clap::{Args, Subcommand, ValueEnum};
-use plumb_model::quantity::Fraction;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -95,9 +95,6 @@ pub struct HistoryChangesArgs {
     /// deviations, one-point segments, its merge), to compare with it.
     #[arg(long)]
     pub otava_parity: bool,
-    /// Smallest effect size of interest: a change smaller is said, never failed on.
-    #[arg(long, default_value = "2%", value_name = "EFFECT")]
-    pub sesoi: Fraction,
     /// Write Markdown (a CI job summary or a pull-request comment) instead of a table.
     #[arg(long)]
     pub markdown: bool,
