@@ -39,12 +39,18 @@ pub struct ConfirmOptions {
     pub rounds: Rounds,
     /// Confidence of the whole confirmation: each of its J comparisons (the two ends, and
     /// up to 2⌈log2 N⌉ in a bisection of N commits) gets (1 − confidence)/J.
-    #[cfg_attr(feature = "cli", arg(long, default_value = "99.9%", value_name = "LEVEL"))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value = "99.9%", value_name = "LEVEL")
+    )]
     pub confidence: Confidence,
     /// Smallest effect of interest: a change smaller is said, never failed on; a re-run
     /// confirms a change when it differs by more, the change's way, and rejects it when it
     /// is within.
-    #[cfg_attr(feature = "cli", arg(long, default_value = "2%", value_name = "EFFECT"))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value = "2%", value_name = "EFFECT")
+    )]
     pub sesoi: Fraction,
     /// The benchmark's command, after `--` (every series confirmed runs it); plumb.toml's
     /// (or, trusted, the store's) when absent.

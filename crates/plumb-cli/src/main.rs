@@ -6,7 +6,6 @@ mod amdahl_cmd;
 mod compare_cmd;
 mod completions_cmd;
 mod coordinate_cmd;
-mod counting;
 mod deploy_k8s;
 mod design_cmd;
 mod env_cmd;

@@ -1,12 +1,12 @@
 //! `plumb profile`: perf around a command or one benchmark's loop; `--diff` of two saved
 //! profiles.
 
-use crate::args::{CallGraphArg, ProfileArgs};
+use crate::args::ProfileArgs;
 use crate::exit::{self, CliError, Outcome};
 use crate::export;
 use crate::session;
 use plumb_model::{Profile, ResultDocument};
-use plumb_profile::{Asked, PerfTool, Sampler, Taken, Unwinding};
+use plumb_profile::{PerfTool, Sampler, Taken};
 use plumb_report::targets::OutputDir as Outputs;
 use std::ffi::OsString;
 
@@ -24,19 +24,7 @@ pub fn run(a: ProfileArgs) -> Result<Outcome, CliError> {
     )]))?;
     let perf = PerfTool::find()?;
     let environment = plumb_env::collect();
-    let asked = Asked {
-        command: &a.command,
-        event: &a.event,
-        frequency_hz: a.frequency,
-        unwinding: match a.call_graph {
-            CallGraphArg::Auto => Unwinding::Auto,
-            CallGraphArg::Fp => Unwinding::FramePointers,
-            CallGraphArg::Dwarf => Unwinding::Dwarf,
-        },
-        bench: a.bench.as_deref(),
-        bench_time: a.bench_time,
-        data: outputs.path().join("perf.data"),
-    };
+    let asked = a.what.asked(outputs.path().join("perf.data"));
     let planned = plumb_profile::plan(&perf, &asked, &environment)?;
     if planned.binary.stripped {
         eprintln!(
@@ -82,8 +70,8 @@ fn allocations(
     a: &ProfileArgs,
     outputs: &Outputs,
 ) -> Result<plumb_model::AllocationProfile, CliError> {
-    let argv: Vec<OsString> = a.command.iter().map(OsString::from).collect();
-    Ok(match &a.bench {
+    let argv: Vec<OsString> = a.what.command.iter().map(OsString::from).collect();
+    Ok(match &a.what.bench {
         None => plumb_profile::dhat::command_sites(&argv, outputs.path())?,
         Some(bench) => plumb_profile::dhat::bench_sites(&argv, bench, outputs.path())?,
     })

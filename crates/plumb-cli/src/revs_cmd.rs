@@ -113,7 +113,12 @@ fn measure(
             .rounds
             .max_time
             .map_or(std::time::Duration::from_secs(60), |t| t.to_std());
-        let how = crate::counting::plan(mode, &environment, budget)?;
+        let how = plumb_report::counting_plan(
+            mode,
+            &environment,
+            budget,
+            plumb_report::Counted::Commands,
+        )?;
         for line in &how.notices {
             say(line.clone());
         }

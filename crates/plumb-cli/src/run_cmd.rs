@@ -1,14 +1,13 @@
 //! The `plumb run` subcommand: its options' plan (plumb-command's `RunOptions`), the
 //! runner, the report and the exit code.
 use crate::args::RunArgs;
-use crate::counting;
 use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{command_settings, produce, FakeSpawner, ProcessSpawner, RunContext, RunPlan};
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
-use plumb_report::{render_terminal_at, Detail};
+use plumb_report::{counting_plan, render_terminal_at, Counted, Detail};
 use std::io::IsTerminal;
 
 pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
@@ -22,7 +21,8 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let session = crate::session::stop_on_signals()?;
     let how = context(&a, &plan, baseline);
     if let Some(mode) = a.counters {
-        let how_counted = counting::plan(mode, &how.environment, a.sim_budget.to_std())?;
+        let budget = a.sim_budget.to_std();
+        let how_counted = counting_plan(mode, &how.environment, budget, Counted::Commands)?;
         for line in &how_counted.notices {
             eprintln!("plumb: {line}");
         }

@@ -3,7 +3,6 @@
 //! `Saver` that keeps a result given `--save`.
 use crate::args::SaveArgs;
 use crate::exit::CliError;
-use plumb_history::git as history_git;
 use plumb_history::{HistoryStore, Location, Saver};
 use plumb_model::ResultDocument;
 
@@ -20,41 +19,21 @@ pub fn keep(saver: Saver, doc: &ResultDocument) -> Result<(), CliError> {
     Ok(saver.keep(doc, &std::env::current_dir()?, &mut crate::exit::say)?)
 }
 
-/// The store: given (an empty path refused), else $PLUMB_HISTORY, else the default under
-/// the git top level.
+/// The store to keep results in (plumb-history's `Location::to_keep`), from the
+/// working directory.
 pub fn location(given: Option<String>) -> Result<Location, CliError> {
-    if given.as_deref() == Some("") {
-        return Err(CliError::msg("--history: an empty path".into()));
-    }
-    Ok(Location::resolve(
+    Ok(Location::to_keep(
         given.as_deref(),
         &std::env::current_dir()?,
-    ))
+    )?)
 }
 
-/// A store to read that must already exist: the one named (`given`, else $PLUMB_HISTORY;
-/// a missing file is an error), else the default one when its file is there (None when
-/// not).
+/// A store to read that must already exist (plumb-history's `Location::existing`).
 pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
-    let location = match Location::named(given.as_deref()) {
-        Some(named) => named,
-        None => {
-            let path = history_git::default_store(&std::env::current_dir()?);
-            if !path.exists() {
-                return Ok(None);
-            }
-            Location::Sqlite(path)
-        }
-    };
-    if let Location::Sqlite(p) = &location {
-        if !p.exists() {
-            return Err(CliError::msg(format!(
-                "--history {}: no such store",
-                p.display()
-            )));
-        }
-    }
-    Ok(Some(location))
+    Ok(Location::existing(
+        given.as_deref(),
+        &std::env::current_dir()?,
+    )?)
 }
 
 /// Opens the store; an error names it (a URL without its password).

@@ -78,7 +78,13 @@ pub struct RunOptions {
     pub parameter_scan: Vec<String>,
 
     /// Step of --parameter-scan.
-    #[arg(short = 'D', long, default_value_t = 1.0, value_name = "STEP", allow_negative_numbers = true)]
+    #[arg(
+        short = 'D',
+        long,
+        default_value_t = 1.0,
+        value_name = "STEP",
+        allow_negative_numbers = true
+    )]
     pub parameter_step_size: f64,
 
     /// A parameter over a list: {NAME} takes each comma-separated value.
@@ -190,7 +196,18 @@ mod tests {
     #[test]
     fn a_scan_and_a_list_expand_each_command_and_the_baseline_is_named() {
         let (p, baseline) = plan(&[
-            "a {n} {x}", "-P", "n", "1", "3", "-L", "x", "p,q", "--baseline", "2", "--seed", "7",
+            "a {n} {x}",
+            "-P",
+            "n",
+            "1",
+            "3",
+            "-L",
+            "x",
+            "p,q",
+            "--baseline",
+            "2",
+            "--seed",
+            "7",
         ])
         .unwrap();
         assert_eq!(p.commands.len(), 6);
@@ -214,6 +231,12 @@ mod tests {
         let e = plan(&["a {n}", "-P", "n", "1", "x"]).err().unwrap();
         assert!(matches!(e, PlanError::Parameters(_)), "{e}");
         let e = plan(&["a", "-n", "one", "-n", "two"]).err().unwrap();
-        assert!(matches!(e, PlanError::ExtraNames { names: 2, commands: 1 }));
+        assert!(matches!(
+            e,
+            PlanError::ExtraNames {
+                names: 2,
+                commands: 1
+            }
+        ));
     }
 }

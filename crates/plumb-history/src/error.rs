@@ -23,6 +23,10 @@ pub enum HistoryError {
     NotAChange(String),
     /// No series is named so (by id, name, or benchmark).
     NoSuchSeries(String),
+    /// A store to read named by a path where there is no file.
+    NoSuchStore(std::path::PathBuf),
+    /// `--history ""`.
+    EmptyPath,
     /// A name more than one series answers to: the candidates, `id (name)`.
     AmbiguousSeries {
         wanted: String,
@@ -62,6 +66,10 @@ impl fmt::Display for HistoryError {
             HistoryError::NoSuchSeries(wanted) => {
                 write!(f, "no series {wanted:?}: plumb history list shows them")
             }
+            HistoryError::NoSuchStore(path) => {
+                write!(f, "--history {}: no such store", path.display())
+            }
+            HistoryError::EmptyPath => f.write_str("--history: an empty path"),
             HistoryError::AmbiguousSeries { wanted, candidates } => write!(
                 f,
                 "{wanted:?} names more than one series ({}): give its id",

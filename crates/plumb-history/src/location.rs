@@ -35,6 +35,29 @@ impl Location {
         Location::named(given).unwrap_or_else(|| Location::Sqlite(crate::git::default_store(dir)))
     }
 
+    /// The store to keep results in: `given` (an empty path refused), else as `resolve`
+    /// finds it.
+    pub fn to_keep(given: Option<&str>, dir: &Path) -> Result<Location, HistoryError> {
+        match given {
+            Some("") => Err(HistoryError::EmptyPath),
+            _ => Ok(Location::resolve(given, dir)),
+        }
+    }
+
+    /// A store to read that must already exist: the one named (a missing file refused),
+    /// else the default one under the git top level at `dir` when its file is there
+    /// (None when not).
+    pub fn existing(given: Option<&str>, dir: &Path) -> Result<Option<Location>, HistoryError> {
+        let Some(named) = Location::named(given) else {
+            let path = crate::git::default_store(dir);
+            return Ok(path.exists().then_some(Location::Sqlite(path)));
+        };
+        match &named {
+            Location::Sqlite(p) if !p.exists() => Err(HistoryError::NoSuchStore(p.clone())),
+            _ => Ok(Some(named)),
+        }
+    }
+
     /// The location as messages say it: a path, or a URL without its password.
     pub fn shown(&self) -> String {
         match self {
@@ -78,5 +101,21 @@ mod tests {
             Location::parse(".plumb/history.db"),
             Location::Sqlite(".plumb/history.db".into())
         );
+    }
+
+    #[test]
+    fn a_store_to_read_is_refused_when_named_and_missing_and_absent_by_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.db");
+        let named = Location::existing(missing.to_str(), dir.path());
+        assert!(matches!(named, Err(HistoryError::NoSuchStore(p)) if p == missing));
+        if std::env::var_os("PLUMB_HISTORY").is_none() {
+            assert_eq!(Location::existing(None, dir.path()).unwrap(), None);
+        }
+        std::fs::write(&missing, "").unwrap();
+        let found = Location::existing(missing.to_str(), dir.path()).unwrap();
+        assert_eq!(found, Some(Location::Sqlite(missing)));
+        let empty = Location::to_keep(Some(""), dir.path());
+        assert!(matches!(empty, Err(HistoryError::EmptyPath)));
     }
 }

@@ -12,6 +12,8 @@ mod error;
 pub mod folded;
 pub mod functions;
 pub mod names;
+#[cfg(feature = "cli")]
+pub mod options;
 pub mod perf_tool;
 mod plan;
 pub mod record;

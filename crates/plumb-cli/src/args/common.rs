@@ -1,15 +1,13 @@
 //! Options several subcommands share: counting events, reading another tool's format, keeping a result in the history, writing exports.
-use clap::{Args, ValueEnum};
+use clap::Args;
+use plumb_counters::plan::CounterMode;
 use std::path::PathBuf;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CountersArg {
-    /// Hardware counters where the CPU has them; simulated (cachegrind) where it does not.
-    Auto,
-    /// The CPU's counters only; refused where the CPU or the hypervisor exposes none.
-    Hardware,
-    /// Simulated by valgrind's cachegrind with this machine's cache sizes.
-    Simulated,
+/// `--counters`' values, plumb-counters' modes: auto, hardware, simulated.
+pub fn counter_mode() -> impl clap::builder::TypedValueParser<Value = CounterMode> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let modes = PossibleValuesParser::new(["auto", "hardware", "simulated"]);
+    modes.map(|m| m.parse().expect("one of the modes listed"))
 }
 
 /// The tool whose results the files are, when their content does not say.

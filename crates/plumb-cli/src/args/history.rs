@@ -1,8 +1,8 @@
 //! The options of `plumb history` and its subcommands.
 use super::common::ImportArgs;
 use super::revs::HistoryConfirmArgs;
-use plumb_changes::ConfirmOptions;
 use clap::{Args, Subcommand, ValueEnum};
+use plumb_changes::ConfirmOptions;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]

@@ -1,45 +1,19 @@
 //! The options of `plumb profile` and `plumb amdahl`.
-use clap::{Args, ValueEnum};
-use plumb_model::quantity::{Confidence, Duration};
+use clap::Args;
+use plumb_model::quantity::Confidence;
+use plumb_profile::options::ProfileOptions;
 use std::path::PathBuf;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CallGraphArg {
-    /// Frame pointers where the binary keeps them, DWARF unwinding where it does not.
-    Auto,
-    /// The frame-pointer chain.
-    Fp,
-    /// DWARF unwinding of a copy of the stack.
-    Dwarf,
-}
 
 #[derive(Debug, Args)]
 pub struct ProfileArgs {
-    /// The command, after `--` (with --bench: a plumb-bench target binary).
-    #[arg(last = true, value_name = "COMMAND")]
-    pub command: Vec<String>,
-    /// Profile only this benchmark's measured loop (its setup and the harness left out).
-    #[arg(long, value_name = "NAME")]
-    pub bench: Option<String>,
-    /// With --bench: how long the measured loop runs under perf.
-    #[arg(long, default_value = "3s", value_name = "TIME")]
-    pub bench_time: Duration,
+    #[command(flatten)]
+    pub what: ProfileOptions,
     /// The directory the outputs go to (made if absent); report.html among them.
     #[arg(short, long, default_value = "plumb-profile", value_name = "DIR")]
     pub out: PathBuf,
     /// Also write the page of plumb report (flame graph and table) to FILE.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-    /// The perf event to sample: auto (cycles where the CPU counts them, cpu-clock where
-    /// it does not), or any event perf knows.
-    #[arg(long, default_value = "auto", value_name = "EVENT")]
-    pub event: String,
-    /// Samples per second.
-    #[arg(short = 'F', long, default_value_t = plumb_profile::DEFAULT_FREQUENCY_HZ, value_name = "HZ", value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub frequency: u32,
-    /// How perf walks the stack.
-    #[arg(long, value_enum, default_value_t = CallGraphArg::Auto)]
-    pub call_graph: CallGraphArg,
     /// Rows of the table printed.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub top: usize,

@@ -1,6 +1,5 @@
 //! The options of the subcommands that read results: compare, report, show, merge, design, env, completions.
 use super::common::{ExportArgs, ImportArgs};
-use crate::values;
 use clap::{Args, Subcommand};
 use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::Question;
@@ -33,7 +32,7 @@ pub struct CompareArgs {
     pub metric: plumb_model::Metric,
     /// Compare benchmark OLD of the base result with NEW of the new one (names differ);
     /// repeatable. Others pair by name.
-    #[arg(long = "pair", value_name = "OLD=NEW", value_parser = values::pair)]
+    #[arg(long = "pair", value_name = "OLD=NEW", value_parser = plumb_analysis::parse_pair)]
     pub pairs: Vec<(String, String)>,
     /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]

@@ -1,7 +1,6 @@
 //! The options of `plumb revs`: two revisions, how to build them, the command to time in
 //! each, and the sequential design's caps.
-use super::common::{CountersArg, ExportArgs};
-use crate::values;
+use super::common::ExportArgs;
 use clap::Args;
 use plumb_changes::{ConfirmOptions, Rounds};
 use plumb_model::quantity::{Confidence, Fraction};
@@ -48,8 +47,8 @@ pub struct RevsArgs {
     pub prepare: Option<String>,
 
     /// Count events per run, as plumb run --counters does.
-    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
-    pub counters: Option<CountersArg>,
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto", value_parser = super::counter_mode())]
+    pub counters: Option<plumb_counters::plan::CounterMode>,
 
     /// Confidence of the repeated interval: the chance it holds the true ratio at every
     /// look at once.
@@ -67,7 +66,7 @@ pub struct RevsArgs {
     pub question: plumb_model::Question,
 
     /// Seed of the order of A and B within rounds (recorded in the result).
-    #[arg(long, value_name = "N", value_parser = values::count)]
+    #[arg(long, value_name = "N", value_parser = |s: &str| plumb_model::quantity::parse_count(s, 0))]
     pub seed: Option<u64>,
 
     #[command(flatten)]

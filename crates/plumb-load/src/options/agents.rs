@@ -30,7 +30,11 @@ pub struct TokenFlags {
 impl TokenFlags {
     /// The token from `--token-file`, `--token` (said through `say`) or `env`
     /// (PLUMB_TOKEN's value).
-    pub fn token(&self, env: Option<String>, say: &mut dyn FnMut(String)) -> Result<Token, NoToken> {
+    pub fn token(
+        &self,
+        env: Option<String>,
+        say: &mut dyn FnMut(String),
+    ) -> Result<Token, NoToken> {
         token_from(self.token_file.as_deref(), self.token.as_deref(), env, say)
     }
 }

@@ -183,8 +183,11 @@ impl LoadOptions {
         let notices = (targets.iter().filter(|(c, _)| !c.uses_tls()))
             .filter_map(|(c, s)| {
                 let mix = !c.mix.is_empty();
-                self.tls
-                    .unused(if mix { "every target of the mix" } else { &s.url })
+                self.tls.unused(if mix {
+                    "every target of the mix"
+                } else {
+                    &s.url
+                })
             })
             .collect();
         Ok(Planned { targets, notices })
@@ -255,7 +258,11 @@ impl LoadOptions {
             agent: (self.agent.clone()).or_else(|| agents.map(|s| format!("agent-{}", s.index))),
             spin: self.spin,
             threads: self.threads,
-            pipeline: if self.http2 { self.streams } else { self.pipeline },
+            pipeline: if self.http2 {
+                self.streams
+            } else {
+                self.pipeline
+            },
             drain: Some(self.drain),
             max_body: Some(self.max_body),
             max_error_rate: Some(self.max_error_rate),

@@ -25,7 +25,14 @@ fn an_open_loop_records_its_rate_and_sends_its_headers() {
     let planned = o.plan(no_env).unwrap();
     let (config, settings) = &planned.targets[0];
     assert_eq!(settings.url, "http://127.0.0.1:9/");
-    assert!(matches!(settings.mode, LoadMode::Open { max_in_flight: 64, poisson_seed: None, .. }));
+    assert!(matches!(
+        settings.mode,
+        LoadMode::Open {
+            max_in_flight: 64,
+            poisson_seed: None,
+            ..
+        }
+    ));
     assert_eq!(config.headers, [("X-A".to_string(), "1".to_string())]);
     assert!(planned.notices.is_empty());
 }
@@ -36,7 +43,10 @@ fn one_of_several_agents_is_named_by_its_index_from_the_scheduler() {
     let env = |k: &str| (k == "SLURM_PROCID").then(|| "2".to_string());
     let (_, settings) = &o.plan(env).unwrap().targets[0];
     assert_eq!(settings.agent.as_deref(), Some("agent-2"));
-    assert!(matches!(o.plan(no_env), Err(PlanError::NoIndex { count: 4 })));
+    assert!(matches!(
+        o.plan(no_env),
+        Err(PlanError::NoIndex { count: 4 })
+    ));
 }
 
 #[test]
@@ -61,12 +71,28 @@ fn tls_options_for_plain_http_are_said_and_ignored() {
 fn what_describes_one_run_is_refused_with_several() {
     let o = options(&["http://x/", "--rate", "1", "--repeat", "3", "--hlog", "h"]);
     let e = o.plan(no_env).err().unwrap();
-    assert!(matches!(e, PlanError::OneRunOnly { option: "--hlog", runs: "--repeat" }));
+    assert!(matches!(
+        e,
+        PlanError::OneRunOnly {
+            option: "--hlog",
+            runs: "--repeat"
+        }
+    ));
     let o = options(&["http://x/", "http://x/", "--rate", "1"]);
     assert!(matches!(o.plan(no_env), Err(PlanError::SameTargetTwice(_))));
-    let o = options(&["http://x/", "http://y/", "--rate", "1", "--start-at", "1800000000"]);
+    let o = options(&[
+        "http://x/",
+        "http://y/",
+        "--rate",
+        "1",
+        "--start-at",
+        "1800000000",
+    ]);
     let e = o.plan(no_env).err().unwrap().to_string();
-    assert!(e.starts_with("--start-at describes one run; with two targets"), "{e}");
+    assert!(
+        e.starts_with("--start-at describes one run; with two targets"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -92,7 +118,10 @@ fn simulated(args: &[&str]) -> Result<plumb_model::SimulateSettings, simulate::S
 fn a_simulation_stalls_every_500th_request_unless_told_otherwise() {
     use plumb_model::SimulatedStall;
     let every = simulated(&[]).unwrap().stall;
-    assert!(matches!(every, Some(SimulatedStall::Requests { requests: 500, .. })));
+    assert!(matches!(
+        every,
+        Some(SimulatedStall::Requests { requests: 500, .. })
+    ));
     assert!(simulated(&["--stall", "0s"]).unwrap().stall.is_none());
     let period = simulated(&["--stall-period", "1s"]).unwrap().stall;
     assert!(matches!(period, Some(SimulatedStall::Period { .. })));

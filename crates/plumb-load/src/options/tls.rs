@@ -41,7 +41,10 @@ impl TlsFlags {
             insecure: self.insecure,
             client_cert: self.cert.clone().zip(self.key.clone()),
             alpn,
-            resume: self.tls_resume.as_deref().map_or(!new_connection, |v| v == "on"),
+            resume: self
+                .tls_resume
+                .as_deref()
+                .map_or(!new_connection, |v| v == "on"),
         }
     }
 
@@ -56,7 +59,11 @@ impl TlsFlags {
         .into_iter()
         .filter_map(|(set, name)| set.then_some(name))
         .collect();
-        (!given.is_empty())
-            .then(|| format!("{} ignored: {target} is plain http, without TLS", given.join(", ")))
+        (!given.is_empty()).then(|| {
+            format!(
+                "{} ignored: {target} is plain http, without TLS",
+                given.join(", ")
+            )
+        })
     }
 }
