@@ -42,8 +42,10 @@ fn here() -> Result<PathBuf, BenchError> {
 #[cfg(feature = "history")]
 pub(crate) fn open(args: &Args, test_mode: bool) -> Result<Saver, BenchError> {
     let wanted = !test_mode && !args.launch_child && (args.save || args.history.is_some());
-    let location =
-        wanted.then(|| Ok::<_, BenchError>(Location::resolve(args.history.as_deref(), &here()?)));
+    let location = wanted.then(|| {
+        Location::to_keep(args.history.as_deref(), &here()?)
+            .map_err(|e| BenchError::History(e.to_string()))
+    });
     let saver = plumb_history::Saver::open(location.transpose()?)
         .map_err(|e| BenchError::History(e.to_string()))?;
     Ok(Saver(saver))

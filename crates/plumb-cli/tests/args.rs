@@ -20,6 +20,14 @@ fn refused(line: &[&str]) -> String {
     }
 }
 
+/// Every relation between options (requires, conflicts) names an option of its own
+/// subcommand, also where the producers' options are flattened in.
+#[test]
+fn every_subcommand_is_a_consistent_command_line() {
+    use clap::CommandFactory;
+    plumb_cli::args::Cli::command().debug_assert();
+}
+
 #[test]
 fn a_value_that_starts_with_a_dash_reaches_its_own_parser() {
     let said = refused(&["run", "--sesoi", "-2%", "true"]);

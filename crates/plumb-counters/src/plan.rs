@@ -7,14 +7,16 @@ use crate::unreadable::{CannotSimulate, UnknownMode};
 use plumb_model::Environment;
 use std::time::Duration;
 
-/// Which counters were asked for.
+/// Which counters were asked for (with feature `cli`, `--counters`' values as clap lists
+/// them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum CounterMode {
-    /// Hardware counters where the CPU has them; simulated where it does not.
+    /// Hardware counters where the CPU has them; simulated (cachegrind) where it does not.
     Auto,
     /// The CPU's counters only; refused where the CPU or the hypervisor exposes none.
     Hardware,
-    /// Simulated by valgrind with this machine's cache sizes.
+    /// Simulated by valgrind's cachegrind with this machine's cache sizes.
     Simulated,
 }
 

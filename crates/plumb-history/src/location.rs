@@ -104,14 +104,11 @@ mod tests {
     }
 
     #[test]
-    fn a_store_to_read_is_refused_when_named_and_missing_and_absent_by_default() {
+    fn a_store_to_read_is_refused_when_named_and_missing() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("nope.db");
         let named = Location::existing(missing.to_str(), dir.path());
         assert!(matches!(named, Err(HistoryError::NoSuchStore(p)) if p == missing));
-        if std::env::var_os("PLUMB_HISTORY").is_none() {
-            assert_eq!(Location::existing(None, dir.path()).unwrap(), None);
-        }
         std::fs::write(&missing, "").unwrap();
         let found = Location::existing(missing.to_str(), dir.path()).unwrap();
         assert_eq!(found, Some(Location::Sqlite(missing)));

@@ -56,3 +56,31 @@ fn unwinding() -> impl TypedValueParser<Value = Unwinding> {
         _ => Unwinding::Auto,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        profile: ProfileOptions,
+    }
+
+    fn unwinding_of(way: &str) -> Result<Unwinding, clap::Error> {
+        Line::try_parse_from(["profile", "--call-graph", way]).map(|l| l.profile.call_graph)
+    }
+
+    #[test]
+    fn each_way_of_walking_the_stack_is_its_own_and_others_are_refused() {
+        assert_eq!(unwinding_of("fp").unwrap(), Unwinding::FramePointers);
+        assert_eq!(unwinding_of("dwarf").unwrap(), Unwinding::Dwarf);
+        assert_eq!(unwinding_of("auto").unwrap(), Unwinding::Auto);
+        assert!(unwinding_of("lbr").is_err());
+        let line = Line::try_parse_from(["profile", "--", "./app", "-x"]).unwrap();
+        let asked = line.profile.asked("perf.data".into());
+        assert_eq!(asked.command, ["./app", "-x"]);
+        assert_eq!(asked.frequency_hz, DEFAULT_FREQUENCY_HZ);
+    }
+}

@@ -1,14 +1,6 @@
 //! Options several subcommands share: counting events, reading another tool's format, keeping a result in the history, writing exports.
 use clap::Args;
-use plumb_counters::plan::CounterMode;
 use std::path::PathBuf;
-
-/// `--counters`' values, plumb-counters' modes: auto, hardware, simulated.
-pub fn counter_mode() -> impl clap::builder::TypedValueParser<Value = CounterMode> {
-    use clap::builder::{PossibleValuesParser, TypedValueParser};
-    let modes = PossibleValuesParser::new(["auto", "hardware", "simulated"]);
-    modes.map(|m| m.parse().expect("one of the modes listed"))
-}
 
 /// The tool whose results the files are, when their content does not say.
 #[derive(Debug, Args)]

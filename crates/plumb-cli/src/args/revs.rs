@@ -47,7 +47,7 @@ pub struct RevsArgs {
     pub prepare: Option<String>,
 
     /// Count events per run, as plumb run --counters does.
-    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto", value_parser = super::counter_mode())]
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
     pub counters: Option<plumb_counters::plan::CounterMode>,
 
     /// Confidence of the repeated interval: the chance it holds the true ratio at every

@@ -30,7 +30,7 @@ pub struct RunArgs {
     /// command after the timed runs. `plumb env` says which counters open here. Counting
     /// makes every spawn slower (the kernel copies the counters into each child and
     /// back), so compare times only between runs made with the same setting
-    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto", value_parser = super::counter_mode())]
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
     pub counters: Option<plumb_counters::plan::CounterMode>,
 
     /// The longest one command's simulation may take (--counters): a simulation estimated

@@ -39,7 +39,8 @@ impl TokenFlags {
     }
 }
 
-/// `plumb load --coordinator ADDR`: this agent joins a coordinated test.
+/// `plumb load --coordinator ADDR`: this agent joins a coordinated test. Flattened into
+/// `LoadOptions` only: its relations name `--agents` and `--start-at`, which are there.
 #[derive(Debug, Args)]
 pub struct AgentLink {
     /// Join the coordinated test of `plumb coordinate` at this address (host:port): it

@@ -9,7 +9,7 @@ mod tls;
 
 pub use agents::{AgentLink, CoordinateOptions, JoinError, TokenFlags};
 pub use k8s::K8sOptions;
-pub use simulate::SimulateOptions;
+pub use simulate::{SimulateOptions, StallTooLong};
 pub use tls::TlsFlags;
 
 use crate::http::LoadConfig;

@@ -127,3 +127,83 @@ fn a_simulation_stalls_every_500th_request_unless_told_otherwise() {
     assert!(matches!(period, Some(SimulatedStall::Period { .. })));
     assert!(simulated(&["--stall-period", "100ms"]).is_err());
 }
+
+#[test]
+fn sessions_are_resumed_on_kept_connections_unless_told() {
+    let resume = |args: &[&str]| {
+        let mut line = vec!["https://x/", "--rate", "1"];
+        line.extend(args);
+        options(&line)
+            .tls
+            .options(line.contains(&"--new-connection"), false)
+            .resume
+    };
+    assert!(resume(&[]));
+    assert!(!resume(&["--new-connection"]));
+    assert!(resume(&["--new-connection", "--tls-resume", "on"]));
+    assert!(!resume(&["--tls-resume", "off"]));
+}
+
+#[test]
+fn a_closed_loop_records_its_connections_and_a_given_agent_name_wins() {
+    let o = options(&[
+        "http://x/",
+        "--closed",
+        "8",
+        "--agents",
+        "2",
+        "--agent-index",
+        "1",
+        "--agent",
+        "east",
+    ]);
+    let (_, settings) = &o.plan(no_env).unwrap().targets[0];
+    assert!(matches!(settings.mode, LoadMode::Closed { connections: 8 }));
+    assert_eq!(settings.agent.as_deref(), Some("east"));
+}
+
+#[test]
+fn a_coordinated_agent_runs_once() {
+    let o = options(&[
+        "http://x/",
+        "--rate",
+        "1",
+        "--agents",
+        "2",
+        "--agent-index",
+        "0",
+        "--coordinator",
+        "127.0.0.1:9",
+        "--repeat",
+        "2",
+    ]);
+    let e = o.plan(no_env).err().unwrap();
+    assert!(matches!(
+        e,
+        PlanError::OneRunOnly {
+            option: "--coordinator",
+            runs: "--repeat"
+        }
+    ));
+}
+
+#[test]
+fn tls_options_for_a_plain_mix_are_said_once_for_the_mix() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("targets");
+    std::fs::write(&file, "GET http://x/a\n\nGET http://x/b\n").unwrap();
+    let o = options(&[
+        "--targets",
+        file.to_str().unwrap(),
+        "--rate",
+        "1",
+        "--cacert",
+        "ca.pem",
+    ]);
+    let planned = o.plan(no_env).unwrap();
+    assert_eq!(planned.targets.len(), 1);
+    assert_eq!(
+        planned.notices,
+        ["--cacert ignored: every target of the mix is plain http, without TLS"]
+    );
+}

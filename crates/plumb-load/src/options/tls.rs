@@ -4,27 +4,28 @@ use crate::http::tls::TlsOptions;
 use clap::Args;
 use std::path::PathBuf;
 
+/// Each under the heading HTTPS (set on each: a heading set for the group would carry on
+/// to every option declared after it).
 #[derive(Debug, Args, Default)]
-#[command(next_help_heading = "HTTPS")]
 pub struct TlsFlags {
     /// Trust the certificates in this PEM file (a private CA, a self-signed server)
     /// instead of the system's roots.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "HTTPS")]
     pub cacert: Option<PathBuf>,
     /// Accept any server certificate: the connection is encrypted but nobody checked
     /// which server answered. Said beside every figure and in the result.
-    #[arg(short = 'k', long)]
+    #[arg(short = 'k', long, help_heading = "HTTPS")]
     pub insecure: bool,
     /// A client certificate chain (PEM) to present, with --key.
-    #[arg(long, value_name = "FILE", requires = "key")]
+    #[arg(long, value_name = "FILE", requires = "key", help_heading = "HTTPS")]
     pub cert: Option<PathBuf>,
     /// The client certificate's private key (PEM), with --cert.
-    #[arg(long, value_name = "FILE", requires = "cert")]
+    #[arg(long, value_name = "FILE", requires = "cert", help_heading = "HTTPS")]
     pub key: Option<PathBuf>,
     /// Resume TLS sessions on new connections (an abbreviated handshake, as a browser
     /// does). Default: on with kept-alive connections, off with --new-connection (every
     /// request pays a full handshake, as a client without a session cache does).
-    #[arg(long, value_name = "on|off", value_parser = ["on", "off"])]
+    #[arg(long, value_name = "on|off", value_parser = ["on", "off"], help_heading = "HTTPS")]
     pub tls_resume: Option<String>,
 }
 
