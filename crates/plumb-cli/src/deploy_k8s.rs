@@ -40,7 +40,8 @@ fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
         return Err(CliError::msg("the load options name another deploy".into()));
     }
     for url in &load.test.urls {
-        plumb_load::http::Target::parse(url).map_err(|e| CliError::msg(format!("{url}: {e}")))?;
+        let shown = plumb_model::redact::without_password(url);
+        plumb_load::http::Target::parse(url).map_err(|e| CliError::msg(format!("{shown}: {e}")))?;
     }
     if load.test.rate.is_none() {
         return Err(CliError::msg(

@@ -165,6 +165,38 @@ fn load_options_the_manifests_set_or_plumb_cannot_read_are_refused() {
         "{}",
         r.stderr
     );
+    // The token goes in the Secret: given among the load options it is refused, not
+    // repeated, and no manifest is written.
+    let out = env.path("m.yaml");
+    for token in [&["--token", "T0K-5ecret"][..], &["--token=T0K-5ecret"][..]] {
+        let mut args = vec![
+            "load", "deploy", "k8s", "--agents", "2", "--image", "i", "-o",
+        ];
+        args.push(out.to_str().unwrap());
+        args.extend(["--", "http://x/", "--rate", "100"]);
+        args.extend_from_slice(token);
+        let r = env.plumb(&args);
+        r.assert_code(2);
+        assert!(
+            r.stderr
+                .contains("would write the token into the manifests"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.contains("T0K-5ecret") && !out.exists(),
+            "{}",
+            r.stderr
+        );
+    }
+    // A URL's password is not repeated in the refusal.
+    let r = deploy(&["http://u:PW-5ecret@x/", "--rate", "5"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("credentials") && !r.stderr.contains("PW-5ecret"),
+        "{}",
+        r.stderr
+    );
     for (load, said) in [
         (&["ftp://x/", "--rate", "5"][..], "ftp://x/"),
         (&["http://x/", "--closed", "5"][..], "give --rate"),

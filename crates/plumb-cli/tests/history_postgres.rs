@@ -249,6 +249,19 @@ fn a_wrong_url_and_a_newer_schema_are_one_line_and_exit_2() {
         "{}",
         r.stderr
     );
+    // An '@' in the password: refused before connecting, the password not shown.
+    let r = env.plumb(&[
+        "history",
+        "list",
+        "--history",
+        "postgres://plumb:x@PW-88@127.0.0.1:1/none",
+    ]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("write it %40") && !r.stderr.contains("PW-88"),
+        "{}",
+        r.stderr
+    );
     // A database that does not exist.
     let missing = db.url.replace(&db.name, "plumb_no_such_db");
     let r = env.plumb(&["history", "list", "--history", &missing]);

@@ -117,6 +117,20 @@ fn bad_targets_and_options_fail_clearly() {
         "{}",
         run.stderr
     );
+    // A URL's password is refused and never repeated, even with '/' or '@' in it.
+    for url in [
+        "http://u:PW-5ecret@127.0.0.1:1/",
+        "http://u:PW/-5ecret@x/",
+        "http://u:x@PW-5ecret@x/",
+    ] {
+        let run = env.plumb(&["load", url, "--rate", "10"]);
+        run.assert_code(2);
+        assert!(
+            run.stderr.contains("credentials") && !run.stderr.contains("5ecret"),
+            "{}",
+            run.stderr
+        );
+    }
     let run = env.plumb(&["load", "http://x/", "--rate", "0"]);
     run.assert_code(2);
     assert!(

@@ -448,3 +448,69 @@ fn an_agent_stopped_by_ctrl_c_is_kept_apart_and_the_rest_merged() {
         m.inputs
     );
 }
+
+/// A token given with `--token` and a credential header given with `-H` are in no file a
+/// coordinated test writes (the agents' exports and pages, the merged result, each
+/// agent's part) and in nothing it prints: the command lines the results record say
+/// `--token ***` and `Authorization: ***`.
+#[test]
+fn tokens_and_header_values_on_command_lines_are_kept_nowhere() {
+    const HEADER_SECRET: &str = "Bearer HDR-5ecret-value";
+    let env = Env::new();
+    let (url, _) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &["--token", TOKEN]);
+    let agents: Vec<Child> = (0..2u32)
+        .map(|i| {
+            let mut args = agent_args(&url, port, 2, i, "200", "1s");
+            for extra in [
+                "--token".to_string(),
+                TOKEN.to_string(),
+                "-H".to_string(),
+                format!("Authorization: {HEADER_SECRET}"),
+                format!("--header=Cookie: c={HEADER_SECRET}"),
+                "--export-json".to_string(),
+                env.path(&format!("agent-{i}.json")).display().to_string(),
+                "--report".to_string(),
+                env.path(&format!("agent-{i}.html")).display().to_string(),
+            ] {
+                args.push(extra);
+            }
+            spawn(&env, &args)
+        })
+        .collect();
+    let mut said = String::new();
+    for a in agents {
+        let r = ended(a);
+        r.assert_code(0);
+        said += &(r.stdout + &r.stderr);
+    }
+    let r = ended(co);
+    r.assert_code(0);
+    said += &(r.stdout + &r.stderr);
+    let mut files = 0;
+    for entry in std::fs::read_dir(env.path(".")).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        files += 1;
+        for secret in [TOKEN, "HDR-5ecret"] {
+            assert!(!text.contains(secret), "{secret} in {}", path.display());
+        }
+    }
+    assert!(files >= 7, "{files} files read");
+    assert!(
+        !said.contains(TOKEN) && !said.contains("HDR-5ecret"),
+        "{said}"
+    );
+    let part = std::fs::read_to_string(env.path("all.agent-0.json")).unwrap();
+    assert!(
+        part.contains("\"***\""),
+        "the token's place kept, hidden: {part}"
+    );
+    assert!(
+        part.contains("Authorization: ***"),
+        "the header's name is kept"
+    );
+}

@@ -48,20 +48,19 @@ fn holder(line: &str, files: &[(u64, u64)]) -> Option<u32> {
     files.contains(&(dev, inode)).then_some(pid)
 }
 
+/// `pid N (PROGRAM)`: the program's file name only. Its arguments are not said: they
+/// may carry a token or a password (`--token …`, a URL), and a message is read by anyone.
 fn described(pid: u32) -> String {
-    let cmd = std::fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|b| {
-            b.split(|c| *c == 0)
-                .filter(|a| !a.is_empty())
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let argv0 = cmdline.split(|c| *c == 0).next().unwrap_or_default();
+    let program = std::path::Path::new(&*String::from_utf8_lossy(argv0))
+        .file_name()
+        .map(|n| plumb_model::redact::without_password(&n.to_string_lossy()))
         .unwrap_or_default();
-    if cmd.is_empty() {
+    if program.is_empty() {
         format!("pid {pid}")
     } else {
-        format!("pid {pid} ({cmd})")
+        format!("pid {pid} ({program})")
     }
 }
 

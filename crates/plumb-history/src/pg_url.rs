@@ -32,29 +32,40 @@ pub struct StoreUrl {
     pub shown: String,
 }
 
-/// An `sslmode` libpq does not have (the URL shown without its password).
+/// A store URL refused (shown without its password).
 #[derive(Debug, Clone, PartialEq)]
-pub struct UnknownSslMode {
-    pub shown: String,
-    pub mode: String,
+pub enum BadStoreUrl {
+    /// An `sslmode` libpq does not have.
+    SslMode { shown: String, mode: String },
+    /// An `@` in the user or password, which the driver would take for the end of them
+    /// (and the rest of the password for the host).
+    UnescapedAt { shown: String },
 }
 
-impl std::fmt::Display for UnknownSslMode {
+impl std::fmt::Display for BadStoreUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: sslmode={} is not one of disable, prefer, require, verify-ca, verify-full",
-            self.shown, self.mode
-        )
+        match self {
+            BadStoreUrl::SslMode { shown, mode } => write!(
+                f,
+                "{shown}: sslmode={mode} is not one of disable, prefer, require, verify-ca, verify-full"
+            ),
+            BadStoreUrl::UnescapedAt { shown } => write!(
+                f,
+                "{shown}: the user or password holds an '@': write it %40"
+            ),
+        }
     }
 }
 
 impl StoreUrl {
     /// Reads `url` (postgres:// or postgresql://); an error says what is wrong without
     /// showing the password.
-    pub fn parse(url: &str) -> Result<StoreUrl, UnknownSslMode> {
+    pub fn parse(url: &str) -> Result<StoreUrl, BadStoreUrl> {
         let shown = redacted(url);
         let (base, query) = split_query(url);
+        if base.matches('@').count() > 1 {
+            return Err(BadStoreUrl::UnescapedAt { shown });
+        }
         let query = query.unwrap_or("");
         let mut tls = TlsMode::Prefer;
         let mut root_cert = None;
@@ -70,7 +81,7 @@ impl StoreUrl {
                         "verify-ca" => TlsMode::VerifyCa,
                         "verify-full" => TlsMode::VerifyFull,
                         other => {
-                            return Err(UnknownSslMode {
+                            return Err(BadStoreUrl::SslMode {
                                 shown,
                                 mode: other.to_string(),
                             })
@@ -227,6 +238,14 @@ mod tests {
         );
         let u = StoreUrl::parse("postgres://u:pa?ss@db/h?sslmode=disable").unwrap();
         assert_eq!(u.tls, TlsMode::Disable);
+        // An '@' in the password: refused, and nothing of the password shown.
+        let e = StoreUrl::parse("postgres://u:x@PW@db/h")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "postgres://u:***@db/h: the user or password holds an '@': write it %40"
+        );
         assert_eq!(u.driver, "postgres://u:pa?ss@db/h?sslmode=disable");
         let e = StoreUrl::parse("postgres://u:hunter2@db/h?sslmode=sometimes")
             .unwrap_err()

@@ -134,7 +134,11 @@ fn document_of(p: &Part, count: u32, start_at: Timestamp) -> Result<ResultDocume
     }
     let bytes = p.result.as_ref().ok_or(NoPart::NoResult)?;
     let text = std::str::from_utf8(bytes).map_err(|_| NoPart::NotUtf8)?;
-    let doc = ResultDocument::from_json(text).map_err(NoPart::Unreadable)?;
+    let mut doc = ResultDocument::from_json(text).map_err(NoPart::Unreadable)?;
+    // An agent hides its secrets from its command line; hidden again here, where its
+    // document is written, in case it is a plumb that did not.
+    let argv = std::mem::take(&mut doc.invocation.argv);
+    doc.invocation.argv = plumb_model::redact::argv(argv);
     // The result must be of this test: this agent's share of N, started at the start
     // given (a result kept from another run, sent by mistake, is refused).
     let (share, start) = match &doc.settings.producer {

@@ -36,13 +36,12 @@ pub struct Invocation {
 }
 
 impl Invocation {
-    /// How this process was started: its arguments (lossily decoded, a URL's password
-    /// hidden: `--history postgres://u:***@…`) and directory.
+    /// How this process was started: its arguments (lossily decoded, secrets hidden:
+    /// `--history postgres://u:***@…`, `--token ***`, `-H 'Authorization: ***'`) and
+    /// directory.
     pub fn current() -> Invocation {
         Invocation {
-            argv: std::env::args_os()
-                .map(|a| crate::redact::without_password(&a.to_string_lossy()))
-                .collect(),
+            argv: crate::redact::argv(std::env::args_os().map(|a| a.to_string_lossy().into())),
             cwd: std::env::current_dir()
                 .ok()
                 .map(|p| p.display().to_string()),

@@ -1,22 +1,80 @@
-//! Passwords out of what plumb keeps and says: a URL's `user:password@` (as a PostgreSQL
-//! history store's is given) written `user:***@`. A result document records the command
-//! line it was run with, and a shared history keeps that document for years.
+//! Secrets out of what plumb keeps and says: a URL's `user:password@` written
+//! `user:***@`, the value of `--token`, and every request header's value (`-H 'Name:
+//! ***'`). A result document records the command line it was run with, a shared history
+//! keeps that document for years, and a report page shows it.
 
-/// `text` with the password of a `scheme://user:password@…` in it hidden. The credentials
-/// end at the first `@` after `://`, as PostgreSQL's driver reads them (so a password with
-/// `?` or `/` in it is hidden whole); text without `://` and `@` is returned as it is.
+/// Options whose whole value is a secret.
+const SECRET_OPTIONS: [&str; 1] = ["--token"];
+/// Options whose value is a request header, `Name: value`: the name is kept.
+const HEADER_OPTIONS: [&str; 2] = ["-H", "--header"];
+
+/// `text` with the password of every `scheme://user:password@…` in it hidden. A URL runs
+/// to the next white space, and its credentials to the last `@` in it (a password may
+/// hold `@`, `/` or `?` unescaped: it is hidden whole, and at worst more is hidden than
+/// the password); text without `://` and `@` is returned as it is.
 pub fn without_password(text: &str) -> String {
-    let Some(scheme_end) = text.find("://") else {
-        return text.to_string();
-    };
-    let rest = &text[scheme_end + 3..];
-    let Some(at) = rest.find('@') else {
-        return text.to_string();
-    };
-    let creds = &rest[..at];
-    match creds.split_once(':') {
-        Some((user, _)) => format!("{}{user}:***@{}", &text[..scheme_end + 3], &rest[at + 1..]),
-        None => text.to_string(),
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(scheme_end) = rest.find("://") {
+        let (before, after) = rest.split_at(scheme_end + 3);
+        out.push_str(before);
+        let end = after.find(char::is_whitespace).unwrap_or(after.len());
+        let (url, tail) = after.split_at(end);
+        match url.rfind('@').map(|at| (&url[..at], &url[at + 1..])) {
+            Some((creds, host)) if creds.contains(':') => {
+                let user = &creds[..creds.find(':').unwrap_or(0)];
+                out.push_str(&format!("{user}:***@{host}"));
+            }
+            _ => out.push_str(url),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A command line as plumb keeps and shows it: URL passwords hidden, `--token`'s value
+/// `***`, and each header's value `***` after its name (`-H`, `-HName: v`, `--header`,
+/// `--header=`), wherever they stand (also among a benchmarked command's arguments).
+pub fn argv(args: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut hide_next: Option<fn(&str) -> String> = None;
+    args.into_iter()
+        .map(|arg| {
+            if let Some(hide) = hide_next.take() {
+                return hide(&arg);
+            }
+            if SECRET_OPTIONS.contains(&arg.as_str()) {
+                hide_next = Some(|_| "***".to_string());
+                return arg;
+            }
+            if HEADER_OPTIONS.contains(&arg.as_str()) {
+                hide_next = Some(header_shown);
+                return arg;
+            }
+            hidden_inline(&arg).unwrap_or_else(|| without_password(&arg))
+        })
+        .collect()
+}
+
+/// `--token=X`, `--header=N: v` and `-HN: v`, shown without their secret.
+fn hidden_inline(arg: &str) -> Option<String> {
+    for option in SECRET_OPTIONS {
+        if arg.strip_prefix(option).is_some_and(|v| v.starts_with('=')) {
+            return Some(format!("{option}=***"));
+        }
+    }
+    if let Some(value) = arg.strip_prefix("--header=") {
+        return Some(format!("--header={}", header_shown(value)));
+    }
+    let value = arg.strip_prefix("-H").filter(|v| !v.is_empty())?;
+    Some(format!("-H{}", header_shown(value)))
+}
+
+/// `Name: value` as `Name: ***`; text that is not a header hidden whole.
+fn header_shown(header: &str) -> String {
+    match header.split_once(':') {
+        Some((name, _)) => format!("{}: ***", name.trim()),
+        None => "***".to_string(),
     }
 }
 
@@ -39,6 +97,11 @@ mod tests {
                 "--history=postgresql://u:a/b@db/h",
                 "--history=postgresql://u:***@db/h",
             ),
+            ("postgres://u:x@PW@db/h", "postgres://u:***@db/h"),
+            (
+                "curl http://a/ http://u:pw@b/x",
+                "curl http://a/ http://u:***@b/x",
+            ),
         ];
         for (given, shown) in hidden {
             assert_eq!(without_password(given), shown);
@@ -51,5 +114,67 @@ mod tests {
         ] {
             assert_eq!(without_password(kept), kept);
         }
+    }
+
+    fn shown(line: &[&str]) -> Vec<String> {
+        argv(line.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn tokens_and_header_values_are_hidden_in_every_form() {
+        let line = [
+            "plumb",
+            "load",
+            "http://u:pw@h/",
+            "--token",
+            "T0K",
+            "--token=T0K",
+            "-H",
+            "Authorization: Bearer T0K",
+            "-HCookie: c=T0K",
+            "--header=X-Key: T0K",
+            "--header",
+            "nocolonT0K",
+            "--rate",
+            "5",
+        ];
+        let shown = shown(&line);
+        assert!(
+            shown
+                .iter()
+                .all(|a| !a.contains("T0K") && !a.contains("pw")),
+            "{shown:?}"
+        );
+        assert_eq!(
+            shown[2..],
+            [
+                "http://u:***@h/",
+                "--token",
+                "***",
+                "--token=***",
+                "-H",
+                "Authorization: ***",
+                "-HCookie: ***",
+                "--header=X-Key: ***",
+                "--header",
+                "***",
+                "--rate",
+                "5",
+            ]
+        );
+    }
+
+    #[test]
+    fn what_only_looks_like_a_secret_option_is_kept() {
+        let line = [
+            "plumb",
+            "run",
+            "--tokens",
+            "--headers",
+            "--history",
+            "h.db",
+            "echo -H",
+        ];
+        assert_eq!(shown(&line), line);
     }
 }

@@ -59,6 +59,8 @@ fn python_sqlite(db: &Path, script: &str) -> String {
     let out = Command::new("python3")
         .args(["-c", &program])
         .arg(db)
+        // An argument a message must not repeat (a holder's command line may carry one).
+        .args(["--token", "SECRET-T0K"])
         .output()
         .expect("python3 runs");
     assert!(
@@ -86,6 +88,8 @@ pub fn hold_lock(db: &Path, seconds: u32) -> Child {
     let mut holder = Command::new("python3")
         .args(["-c", &program])
         .arg(db)
+        // An argument a message must not repeat (a holder's command line may carry one).
+        .args(["--token", "SECRET-T0K"])
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3 runs");

@@ -47,11 +47,30 @@ impl fmt::Display for TargetError {
 
 impl std::error::Error for TargetError {}
 
+/// Whether `rest` (a URL after `://`) starts with `user:password@` where the password
+/// holds a `/` (`http://u:p/w@host/`): the text before its last `@` (before any query)
+/// has a `:` not followed by a port's digits.
+fn has_credentials(rest: &str) -> bool {
+    let before_query = &rest[..rest.find(['?', '#']).unwrap_or(rest.len())];
+    let Some(at) = before_query.rfind('@') else {
+        return false;
+    };
+    match before_query[..at].split_once(':') {
+        Some((_, after)) if !before_query.starts_with('[') => {
+            let port = after.split('/').next().unwrap_or("");
+            port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
 impl Target {
     /// Parses `url` without touching the network.
     pub fn parse(url: &str) -> Result<Target, TargetError> {
+        // Errors show the URL without a password: it may have one (refused below).
+        let shown = plumb_model::redact::without_password(url);
         let bad = |why: &str| TargetError::Unparsable {
-            url: url.to_string(),
+            url: shown.clone(),
             why: why.to_string(),
         };
         let (scheme, rest) = url
@@ -75,7 +94,7 @@ impl Target {
             p if p.starts_with('?') => format!("/{p}"),
             p => p.to_string(),
         };
-        if authority.contains('@') {
+        if authority.contains('@') || has_credentials(rest) {
             return Err(bad(
                 "credentials in the URL are not sent; pass -H 'Authorization: …' instead",
             ));
@@ -88,7 +107,7 @@ impl Target {
                 Ok(n) if n > 0 && p.bytes().all(|b| b.is_ascii_digit()) => n,
                 _ => {
                     return Err(TargetError::BadPort {
-                        url: url.to_string(),
+                        url: shown,
                         port: p.to_string(),
                     })
                 }
@@ -230,6 +249,19 @@ mod tests {
         assert!(msg("http:///x").contains("no host"));
         assert!(msg("http://u:p@h/").contains("credentials"));
         assert!(msg("http://h/a b").contains("spaces"));
+        // A password, even one with '/' or '@' in it, is never repeated.
+        for url in [
+            "http://u:PW@h/",
+            "http://u:P/W@h/",
+            "http://u:P@W@h:x/",
+            "https://u:PW@h:0/",
+        ] {
+            let m = msg(url);
+            assert!(m.contains("credentials") && !m.contains('P'), "{m}");
+        }
+        // An '@' in a path after a port is not taken for credentials.
+        assert_eq!(Target::parse("http://h:8080/a@b").unwrap().path, "/a@b");
+        assert_eq!(Target::parse("http://[::1]:8080/a@b").unwrap().port, 8080);
         assert!(Target::resolve("http://no-such-host.invalid/")
             .unwrap_err()
             .to_string()

@@ -11,6 +11,8 @@ pub enum K8sRefused {
     Name(String),
     /// An option the manifests set, given among the load options.
     Reserved(&'static str),
+    /// The token, given among the load options: it would be written into the manifests.
+    Secret(&'static str),
 }
 
 impl fmt::Display for K8sRefused {
@@ -24,11 +26,18 @@ impl fmt::Display for K8sRefused {
                 f,
                 "{option} is set by the manifests (each pod's index, the coordinator's Service): leave it out of the load options"
             ),
+            K8sRefused::Secret(option) => write!(
+                f,
+                "{option} would write the token into the manifests: leave it out, the agents read it from the Secret (PLUMB_TOKEN)"
+            ),
         }
     }
 }
 
 impl std::error::Error for K8sRefused {}
+
+/// The options that carry the token, which the pods read from the Secret instead.
+const SECRETS: [&str; 2] = ["--token", "--token-file"];
 
 /// The options each pod's index and the coordinator's Service set.
 const RESERVED: [&str; 5] = [
@@ -53,10 +62,13 @@ impl Cluster {
         if !ok {
             return Err(K8sRefused::Name(name.clone()));
         }
-        for set in RESERVED {
-            if (load.iter()).any(|x| x == set || x.starts_with(&format!("{set}="))) {
-                return Err(K8sRefused::Reserved(set));
-            }
+        let given =
+            |set: &str| (load.iter()).any(|x| x == set || x.starts_with(&format!("{set}=")));
+        if let Some(set) = RESERVED.into_iter().find(|set| given(set)) {
+            return Err(K8sRefused::Reserved(set));
+        }
+        if let Some(set) = SECRETS.into_iter().find(|set| given(set)) {
+            return Err(K8sRefused::Secret(set));
         }
         let mut args: Vec<String> = vec!["load".into()];
         args.extend(load.iter().cloned());
@@ -115,6 +127,14 @@ mod tests {
         for set in RESERVED {
             let e = c.agent_args(&load(&["http://x/", &format!("{set}=1")]));
             assert_eq!(e, Err(K8sRefused::Reserved(set)));
+        }
+        for (given, set) in [
+            ("--token", "--token"),
+            ("--token=T0K", "--token"),
+            ("--token-file", "--token-file"),
+        ] {
+            let e = c.agent_args(&load(&["http://x/", given, "T0K"]));
+            assert_eq!(e, Err(K8sRefused::Secret(set)));
         }
         let ok = load(&["http://x/", "--rate", "5"]);
         for bad in ["Plumb", "-x", "x-", "", &"a".repeat(52)] {
