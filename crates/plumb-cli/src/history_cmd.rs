@@ -3,14 +3,18 @@
 //! `plumb run` or `plumb load` given `--save`.
 use crate::args::{HistoryArgs, HistoryCommand};
 use crate::exit::{self, CliError, Outcome};
-use crate::store::{location, open};
+use crate::store::{location, open, refuse_store, to_read};
 use crate::{history_changes, history_show, results_in};
 use plumb_history::git as history_git;
 use plumb_history::{kept_as, ChangeStatus};
 use plumb_model::ResultDocument;
 
 pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
-    let location = location(args.history)?;
+    // Only `add` makes a store; every other subcommand reads one that exists.
+    let location = match &args.command {
+        HistoryCommand::Add(_) => location(args.history)?,
+        _ => to_read(args.history)?,
+    };
     match args.command {
         HistoryCommand::Add(a) => {
             // Every file is read before the store is touched: one bad file adds nothing.
@@ -44,7 +48,12 @@ pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
             Ok(Outcome::Done)
         }
         HistoryCommand::Show(a) => history_show::show(open(&location)?.as_mut(), &a),
-        HistoryCommand::Export(a) => history_show::export(open(&location)?.as_mut(), &a),
+        HistoryCommand::Export(a) => {
+            if let Some(out) = &a.output {
+                refuse_store("--output", &location, out)?;
+            }
+            history_show::export(open(&location)?.as_mut(), &a)
+        }
         HistoryCommand::Changes(a) => history_changes::run(open(&location)?.as_mut(), &a),
         HistoryCommand::Confirm(a) => crate::history_confirm::run(open(&location)?.as_mut(), &a),
         HistoryCommand::Ack(a) => {

@@ -13,13 +13,8 @@ pub fn run(history: &str, a: &ReportArgs) -> Result<Outcome, CliError> {
         plumb_report::Format::Html,
     )]))?;
     let given = Some(history.to_string()).filter(|h| !h.is_empty());
-    let Some(location) = crate::store::existing(given)? else {
-        let path = plumb_history::git::default_store(&std::env::current_dir()?);
-        return Err(CliError::msg(format!(
-            "no history at {}: plumb history add keeps one",
-            path.display()
-        )));
-    };
+    let location = crate::store::to_read(given)?;
+    crate::store::refuse_store("--output", &location, &a.output)?;
     let mut store = crate::store::open(&location)?;
     let records = store.records()?;
     let series: Vec<_> = records.iter().map(trend_series).collect();

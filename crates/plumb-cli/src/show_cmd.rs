@@ -15,6 +15,9 @@ pub fn run(a: ShowArgs) -> Result<Outcome, CliError> {
                 .into(),
         ));
     }
+    for t in &targets {
+        export::refuse_overwrite(t.option, &a.results, &t.path, "results", "export")?;
+    }
     export::check(&targets)?;
     let mut text = String::new();
     for path in &a.results {

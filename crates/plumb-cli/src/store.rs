@@ -36,6 +36,37 @@ pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
     )?)
 }
 
+/// A store a reading command reads: the one named or the default one, which must
+/// exist (a reading command never creates one).
+pub fn to_read(given: Option<String>) -> Result<Location, CliError> {
+    match existing(given)? {
+        Some(location) => Ok(location),
+        None => Err(CliError::msg(format!(
+            "no history at {}: plumb history add keeps one",
+            plumb_history::git::default_store(&std::env::current_dir()?).display()
+        ))),
+    }
+}
+
+/// Refuses `output` (given with `flag`) when it is the store at `location`: writing it
+/// would overwrite the history.
+pub fn refuse_store(
+    flag: &str,
+    location: &Location,
+    output: &std::path::Path,
+) -> Result<(), CliError> {
+    match location {
+        Location::Sqlite(store) => crate::export::refuse_overwrite(
+            flag,
+            std::slice::from_ref(store),
+            output,
+            "inputs",
+            "output",
+        ),
+        Location::Postgres(_) => Ok(()),
+    }
+}
+
 /// Opens the store; an error names it (a URL without its password).
 pub fn open(location: &Location) -> Result<Box<dyn HistoryStore>, CliError> {
     location

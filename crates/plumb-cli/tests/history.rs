@@ -277,8 +277,16 @@ fn a_store_that_cannot_be_used_is_one_clear_line_and_exit_2() {
         "{}",
         r.stderr
     );
-    // A store in a directory that cannot be made.
-    let r = env.plumb(&["history", "list", "--history", "/proc/plumb/h.db"]);
+    // A store in a directory that cannot be made (only `add` makes one).
+    let r = env.plumb(&[
+        "history",
+        "add",
+        file,
+        "--commit",
+        "c1",
+        "--history",
+        "/proc/plumb/h.db",
+    ]);
     r.assert_code(2);
     assert!(
         r.stderr
@@ -784,4 +792,98 @@ fn otava_parity_leaves_the_record_alone() {
     assert!(!csv.stdout.contains(",candidate"), "{}", csv.stdout);
     env.plumb(&["history", "changes", "--fail-on", "new-change"])
         .assert_code(1);
+}
+
+/// Issue 45, defect 1: an output that is the store (`history export -o`, `report
+/// --history … -o`) or the result read (`show F --export-json F`, F another tool's file)
+/// is refused, and neither changes.
+#[test]
+fn no_output_overwrites_the_store_or_the_result_it_reads() {
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let f = f.to_str().unwrap();
+    env.plumb(&["history", "add", "--commit", "c1", "--history", "h.db", f])
+        .assert_code(0);
+    let store = env.path("h.db");
+    let before = std::fs::read(&store).unwrap();
+    let h = store.to_str().unwrap();
+    for args in [
+        &["history", "--history", h, "export", "-o", h][..],
+        &[
+            "history",
+            "--history",
+            h,
+            "export",
+            "--format",
+            "json",
+            "-o",
+            "h.db",
+        ][..],
+        &["report", "--history", h, "-o", h][..],
+    ] {
+        let r = env.plumb(args);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains("is one of the inputs"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read(&store).unwrap(),
+            before,
+            "{args:?} changed the store"
+        );
+    }
+    let pytest = env.path("pytest.json");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../plumb-import/tests/fixtures/pytest/pytest-after.json"
+        ),
+        &pytest,
+    )
+    .unwrap();
+    let mine = std::fs::read(&pytest).unwrap();
+    let p = pytest.to_str().unwrap();
+    let r = env.plumb(&["show", p, "--export-json", p]);
+    r.assert_code(2);
+    assert!(r.stderr.contains("is one of the results"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(&pytest).unwrap(),
+        mine,
+        "the user's file changed"
+    );
+}
+
+/// Issue 45, defect 5: a reading command given a store that is not there says so, exit 2,
+/// and makes neither the store nor its directory.
+#[test]
+fn reading_commands_never_make_a_store() {
+    let env = Env::new();
+    for sub in [
+        &["list"][..],
+        &["export"],
+        &["show", "b"],
+        &["changes"],
+        &["ack", "1@1"],
+    ] {
+        let mut args = vec!["history", "--history", "sub/typo.db"];
+        args.extend_from_slice(sub);
+        let r = env.plumb(&args);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains("sub/typo.db: no such store"),
+            "{sub:?}: {}",
+            r.stderr
+        );
+        assert!(!env.path("sub").exists(), "{sub:?} made the directory");
+        // No store named and none at the default place.
+        let r = env.plumb(&[&["history"][..], sub].concat());
+        r.assert_code(2);
+        assert!(r.stderr.contains("no history at"), "{sub:?}: {}", r.stderr);
+        assert!(
+            !env.path(".plumb").exists(),
+            "{sub:?} made the default store"
+        );
+    }
 }
