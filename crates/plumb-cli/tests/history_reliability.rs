@@ -398,3 +398,49 @@ fn a_store_failing_after_the_run_keeps_its_result_files() {
         3
     );
 }
+
+/// Issue 45, defect 3: a store whose pages are damaged is refused before the test, with
+/// nothing sent, not after it.
+#[test]
+fn a_damaged_store_stops_a_load_test_before_it_sends() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let env = Env::new();
+    let files = results(&env, 40, 1);
+    let mut args = vec!["history", "add", "--commit", "c1", "--history", "h.db"];
+    args.extend(files.iter().map(String::as_str));
+    env.plumb(&args).assert_code(0);
+    // The first pages (the header and the schema) intact, the rest overwritten.
+    let store = env.path("h.db");
+    let mut bytes = std::fs::read(&store).unwrap();
+    assert!(bytes.len() > 4 * 4096, "{} bytes", bytes.len());
+    for b in &mut bytes[2 * 4096..] {
+        *b = 0xa5;
+    }
+    std::fs::write(&store, &bytes).unwrap();
+    let sent = std::sync::Arc::new(AtomicU64::new(0));
+    let counted = sent.clone();
+    let addr = common::scripted_server("127.0.0.1:0", move |_, _, _| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        common::Reply::Send(common::ok_reply())
+    });
+    let start = Instant::now();
+    let url = format!("http://{addr}/");
+    let r = env.plumb(&[
+        "load",
+        &url,
+        "--rate",
+        "50",
+        "--duration",
+        "3s",
+        "--history",
+        "h.db",
+    ]);
+    r.assert_code(2);
+    assert!(r.stderr.contains("the store is damaged"), "{}", r.stderr);
+    assert_eq!(sent.load(Ordering::SeqCst), 0, "requests sent");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+}

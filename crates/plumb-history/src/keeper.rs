@@ -26,10 +26,11 @@ pub enum Kept {
 }
 
 impl Keeper {
-    /// Opens the store at `location`, refusing one that cannot be written.
+    /// Opens the store at `location`, refusing one that cannot be written or is damaged.
     pub fn open(location: Location) -> Result<Keeper, HistoryError> {
         let store = location.open()?;
         store.writable()?;
+        store.sound()?;
         Ok(Keeper { location, store })
     }
 

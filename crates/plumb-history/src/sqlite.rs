@@ -41,6 +41,13 @@ fn cannot_write(cause: String) -> HistoryError {
     }
 }
 
+fn damaged(cause: String) -> HistoryError {
+    HistoryError::Database {
+        what: "the store is damaged (restore it from a copy, or name another with --history)",
+        cause,
+    }
+}
+
 /// The lock wait: `PLUMB_HISTORY_LOCK_WAIT` seconds, else `BUSY_WAIT`.
 pub(crate) fn lock_wait() -> Duration {
     std::env::var("PLUMB_HISTORY_LOCK_WAIT")
@@ -155,6 +162,16 @@ impl HistoryStore for SqliteStore {
         match &self.read_only {
             None => Ok(()),
             Some(why) => Err(cannot_write(why.clone())),
+        }
+    }
+
+    /// SQLite's `quick_check`: every page read once.
+    fn sound(&self) -> Result<(), HistoryError> {
+        let check = (self.conn).query_row("PRAGMA quick_check(1)", [], |r| r.get::<_, String>(0));
+        match check {
+            Ok(ok) if ok == "ok" => Ok(()),
+            Ok(problem) => Err(damaged(problem)),
+            Err(e) => Err(damaged(e.to_string())),
         }
     }
 

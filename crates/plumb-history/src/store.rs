@@ -41,6 +41,12 @@ pub trait HistoryStore {
         Ok(())
     }
 
+    /// Ok when the store's pages are sound, else what is damaged: asked before a run is
+    /// measured (a damaged store would refuse its result only once the run is done).
+    fn sound(&self) -> Result<(), HistoryError> {
+        Ok(())
+    }
+
     /// The result document kept with run `run`, as it was added.
     fn document(&mut self, run: i64) -> Result<ResultDocument, HistoryError>;
 
