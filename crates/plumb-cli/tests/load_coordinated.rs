@@ -292,6 +292,49 @@ fn an_unreachable_coordinator_or_a_missing_token_sends_nothing() {
         .output()
         .unwrap();
     assert!(Run::of(out).stderr.contains("at least 16"));
+    // Not an address: refused at once, not retried for the wait.
+    let mut bad = args;
+    bad[11] = "not an address";
+    let start = std::time::Instant::now();
+    let out = env
+        .command(&bad)
+        .env("PLUMB_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    let r = Run::of(out);
+    r.assert_code(2);
+    assert!(r.stderr.contains("is not HOST:PORT"), "{}", r.stderr);
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    // Something that accepts and says nothing: named, within the wait, in words.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_addr = silent.local_addr().unwrap().to_string();
+    let mut quiet = args;
+    quiet[11] = &silent_addr;
+    let start = std::time::Instant::now();
+    let out = env
+        .command(&quiet)
+        .env("PLUMB_TOKEN", TOKEN)
+        .output()
+        .unwrap();
+    let r = Run::of(out);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains(&format!(
+            "nothing at {silent_addr} answered as a plumb coordinator"
+        )) && !r.stderr.contains("os error"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    drop(silent);
     assert_eq!(sent.load(Ordering::SeqCst), 0);
 }
 

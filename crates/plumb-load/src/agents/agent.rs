@@ -10,6 +10,7 @@ use super::terms::Terms;
 use super::wire;
 use super::AgentError;
 use plumb_model::quantity::Timestamp;
+use std::io::ErrorKind;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -204,22 +205,34 @@ enum Tried {
 }
 
 fn attempt(addr: &str, deadline: Instant) -> Result<(TcpStream, FromCoordinator), Tried> {
-    let left = deadline.saturating_duration_since(Instant::now());
+    // Never waiting past the deadline, nor less than a loopback round trip needs.
+    let within = (deadline.saturating_duration_since(Instant::now()))
+        .clamp(Duration::from_millis(100), ANSWER_WITHIN);
     let mut stream = resolve(addr)
-        .and_then(|a| {
-            TcpStream::connect_timeout(&a, left.clamp(Duration::from_millis(100), ANSWER_WITHIN))
-        })
+        .and_then(|a| TcpStream::connect_timeout(&a, within))
         .map_err(|e| Tried::NotListening(e.to_string()))?;
     stream.set_nodelay(true).ok();
     for timeout in [
-        stream.set_read_timeout(Some(ANSWER_WITHIN)),
-        stream.set_write_timeout(Some(ANSWER_WITHIN)),
+        stream.set_read_timeout(Some(within)),
+        stream.set_write_timeout(Some(within)),
     ] {
         timeout.map_err(|e| Tried::Failed(AgentError::io(addr)(e)))?;
     }
+    let addr = addr.to_string();
     match messages::receive(&mut stream, wire::BEFORE_AUTH) {
         Ok(hello) => Ok((stream, hello)),
         Err(MessageError::Wire(wire::WireError::Closed)) => Err(Tried::ClosedBeforeHello),
+        Err(MessageError::Wire(wire::WireError::Io(e)))
+            if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+        {
+            Err(Tried::Failed(AgentError::Silent {
+                addr,
+                waited: within,
+            }))
+        }
+        Err(MessageError::Wire(wire::WireError::TooLong { .. }) | MessageError::Malformed(_)) => {
+            Err(Tried::Failed(AgentError::NotCoordinator { addr }))
+        }
         Err(e) => Err(Tried::Failed(e.into())),
     }
 }

@@ -24,6 +24,15 @@ pub enum AgentError {
         addr: String,
         cause: String,
     },
+    /// Connected, and nothing came back within `waited`.
+    Silent {
+        addr: String,
+        waited: Duration,
+    },
+    /// Connected, and what came back is not a plumb coordinator's hello.
+    NotCoordinator {
+        addr: String,
+    },
     /// Ctrl-C while waiting.
     Stopped,
 }
@@ -59,6 +68,14 @@ impl fmt::Display for AgentError {
             AgentError::Protocol(e) => write!(f, "{e}"),
             AgentError::Wire(e) => write!(f, "the connection to the coordinator failed: {e}"),
             AgentError::Io { addr, cause } => write!(f, "the coordinator at {addr}: {cause}"),
+            AgentError::Silent { addr, waited } => write!(
+                f,
+                "nothing at {addr} answered as a plumb coordinator within {} (is it `plumb coordinate`?)",
+                format::time(plumb_model::quantity::Duration::from(*waited))
+            ),
+            AgentError::NotCoordinator { addr } => {
+                write!(f, "{addr} answered, but not as a plumb coordinator")
+            }
             AgentError::Stopped => f.write_str("stopped before the start"),
         }
     }

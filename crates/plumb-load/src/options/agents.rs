@@ -51,7 +51,8 @@ pub struct AgentLink {
         long,
         value_name = "HOST:PORT",
         requires = "agents",
-        conflicts_with = "start_at"
+        conflicts_with = "start_at",
+        value_parser = host_port
     )]
     pub coordinator: Option<String>,
     /// How long to keep trying to reach the coordinator (it may start after the agents).
@@ -64,6 +65,31 @@ pub struct AgentLink {
     pub coordinator_wait: Duration,
     #[command(flatten)]
     pub token: TokenFlags,
+}
+
+/// `--coordinator`'s value that is not HOST:PORT.
+#[derive(Debug)]
+pub struct NotHostPort(String);
+
+impl fmt::Display for NotHostPort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not HOST:PORT (a name or an address, and a port from 1 to 65535, e.g. 10.0.0.2:7207)", self.0)
+    }
+}
+
+impl std::error::Error for NotHostPort {}
+
+/// HOST:PORT, checked before anything is tried: a name or an address without spaces,
+/// and a port from 1 to 65535 (whether the name resolves is found by trying, since the
+/// coordinator's name may appear only after the agents start).
+fn host_port(text: &str) -> Result<String, NotHostPort> {
+    let ok = text.rsplit_once(':').is_some_and(|(host, port)| {
+        !host.is_empty()
+            && !host.contains(char::is_whitespace)
+            && port.parse::<u16>().is_ok_and(|p| p > 0)
+    });
+    ok.then(|| text.to_string())
+        .ok_or_else(|| NotHostPort(text.to_string()))
 }
 
 /// Why an agent did not join its coordinator; nothing was sent.

@@ -207,3 +207,36 @@ fn tls_options_for_a_plain_mix_are_said_once_for_the_mix() {
         ["--cacert ignored: every target of the mix is plain http, without TLS"]
     );
 }
+
+#[test]
+fn a_coordinator_is_host_and_port() {
+    let line = |addr: &str| {
+        let args = [
+            "load",
+            "http://x/",
+            "--rate",
+            "1",
+            "--agents",
+            "2",
+            "--agent-index",
+            "0",
+            "--coordinator",
+            addr,
+        ];
+        Line::try_parse_from(args).map(|l| l.load.link.coordinator)
+    };
+    for good in ["10.0.0.2:7207", "plumb-coordinator:7207", "[::1]:7207"] {
+        assert_eq!(line(good).unwrap().as_deref(), Some(good));
+    }
+    for bad in [
+        "not an address",
+        "host",
+        "host:0",
+        "host:99999",
+        ":7207",
+        "h:x",
+    ] {
+        let e = line(bad).err().unwrap().to_string();
+        assert!(e.contains("is not HOST:PORT"), "{bad}: {e}");
+    }
+}
