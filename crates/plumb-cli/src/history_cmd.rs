@@ -33,7 +33,10 @@ pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
                 let said = if added.new {
                     kept_as(added.run, commit.as_ref(), &location)
                 } else {
-                    format!("kept before as run {}: not kept again", added.run)
+                    let at = (commit.as_ref()).map_or(String::new(), |c| {
+                        format!(" at {}", history_git::short(&c.sha))
+                    });
+                    format!("kept before as run {}{at}: not kept again", added.run)
                 };
                 eprintln!("plumb: {}: {said}", file.display());
                 if let Some(note) = outside_series(doc) {

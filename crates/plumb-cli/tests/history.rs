@@ -728,13 +728,24 @@ fn a_result_added_twice_is_kept_once() {
     assert!(
         again
             .stderr
-            .contains("kept before as run 1: not kept again"),
+            .contains("kept before as run 1 at ünïcödé-lâ: not kept again"),
         "{}",
         again.stderr
     );
     let list = env.plumb(&["history", "list"]);
     assert!(
         list.stdout.contains("     1  ünïcödé-lâ..ünïcödé-lâ"),
+        "{}",
+        list.stdout
+    );
+    // Issue 45, defect 2: the same figures at another commit are another point (a series
+    // whose values repeat, one figure a push), not a duplicate.
+    let other = env.plumb(&["history", "add", file, "--commit", "c2"]);
+    other.assert_code(0);
+    assert!(other.stderr.contains("kept as run 2"), "{}", other.stderr);
+    let list = env.plumb(&["history", "list"]);
+    assert!(
+        list.stdout.contains("     2  ünïcödé-lâ..c2"),
         "{}",
         list.stdout
     );

@@ -6,9 +6,16 @@ use flate2::write::ZlibEncoder;
 use flate2::Compression;
 use std::io::{Read, Write};
 
-/// A result's identity in the store: FNV-1a (64 bits) of its JSON, in hex. The same result
-/// added twice (a batch re-run after a failure part-way) is then kept once. FNV rather than
-/// std's hasher, which may change between Rust releases.
+/// A run's identity in the store: its document's digest at its commit (`digest@sha`,
+/// `digest@` without one). The same result added twice at one commit (a batch re-run
+/// after a failure part-way) is kept once; the same figures at another commit (a series
+/// whose values repeat) are another point.
+pub(crate) fn run_key(json: &str, commit: Option<&crate::Commit>) -> String {
+    format!("{}@{}", digest(json), commit.map_or("", |c| c.sha.as_str()))
+}
+
+/// FNV-1a (64 bits) of a document's JSON, in hex. FNV rather than std's hasher, which may
+/// change between Rust releases.
 pub(crate) fn digest(json: &str) -> String {
     let mut h = fnv::FnvHasher::default();
     std::hash::Hasher::write(&mut h, json.as_bytes());

@@ -3,7 +3,7 @@
 //! migrated down.
 
 /// The schema this plumb writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Migration `i` takes the schema from version `i` to `i + 1`. (Version 1 was reshaped
 /// before any plumb wrote a store: no released plumb has another version 1.)
@@ -89,6 +89,10 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
      ALTER TABLE changes ADD COLUMN after_lo REAL;
      ALTER TABLE changes ADD COLUMN after_hi REAL;
      ALTER TABLE changes ADD COLUMN p REAL;",
+    // Version 4: a run is the same run only at the same commit: its key is the
+    // document's digest and the commit (`digest@sha`). A series whose values repeat (one
+    // figure a push, rounded) keeps each point at its own commit.
+    "UPDATE runs SET digest = digest || '@' || COALESCE(commit_sha, '');",
 ];
 
 /// The same schema in PostgreSQL's types, version for version with `MIGRATIONS`; the
@@ -167,4 +171,5 @@ pub const PG_MIGRATIONS: [&str; VERSION as usize] = [
          ADD COLUMN after_lo DOUBLE PRECISION,
          ADD COLUMN after_hi DOUBLE PRECISION,
          ADD COLUMN p DOUBLE PRECISION;",
+    "UPDATE runs SET digest = digest || '@' || COALESCE(commit_sha, '');",
 ];

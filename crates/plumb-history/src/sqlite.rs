@@ -1,6 +1,6 @@
 //! The embedded home of the history: one SQLite file (WAL, so readers never wait for a
 //! writer), its schema migrated on open, every statement parameterised.
-use crate::document::{compress, decompress, digest};
+use crate::document::{compress, decompress, run_key};
 use crate::error::db;
 use crate::lock_holders::lock_holders;
 use crate::points::points_of;
@@ -372,7 +372,7 @@ impl SqliteStore {
     ) -> Result<Added, HistoryError> {
         let machine = MachineFingerprint::of(&doc.environment);
         let json = doc.to_json();
-        let id = digest(&json);
+        let id = run_key(&json, commit);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -826,6 +826,8 @@ mod tests {
                 params![run],
             )
             .unwrap();
+            conn.execute_batch("UPDATE runs SET digest = substr(digest, 1, 16)")
+                .unwrap();
             conn.pragma_update(None, "user_version", 2).unwrap();
         }
         let mut store = SqliteStore::open(&path).unwrap();
@@ -834,5 +836,36 @@ mod tests {
         assert_eq!(kept[0].status, ChangeStatus::Acknowledged);
         assert_eq!(kept[0].note.as_deref(), Some("intended"));
         assert_eq!(kept[0].found, None);
+    }
+
+    /// A store of schema version 3 keyed runs by their document alone: migrated, a run's
+    /// key is its document at its commit, so adding it again at its commit is still a
+    /// duplicate, and at another commit another point.
+    #[test]
+    fn a_version_3_store_migrates_its_runs_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        let doc = result(&["a"], 1000);
+        let run = SqliteStore::open(&path)
+            .unwrap()
+            .add(&doc, None)
+            .unwrap()
+            .run;
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("UPDATE runs SET digest = substr(digest, 1, 16)")
+                .unwrap();
+            conn.pragma_update(None, "user_version", 3).unwrap();
+        }
+        let mut store = SqliteStore::open(&path).unwrap();
+        let again = store.add(&doc, None).unwrap();
+        assert_eq!((again.run, again.new), (run, false));
+        let commit = Commit {
+            sha: "c0ffee".into(),
+            time: Timestamp::from_unix_nanos(0),
+            branch: None,
+            dirty: false,
+        };
+        assert!(store.add(&doc, Some(&commit)).unwrap().new);
     }
 }

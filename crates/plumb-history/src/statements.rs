@@ -13,7 +13,8 @@ pub const ADD_MACHINE: &str =
     "INSERT INTO machines (fingerprint) VALUES (?1) ON CONFLICT (fingerprint) DO NOTHING";
 pub const MACHINE_ID: &str = "SELECT id FROM machines WHERE fingerprint = ?1";
 
-/// A run kept whole; nothing when the same document (its digest) is kept already.
+/// A run kept whole; nothing when the same document is kept already at the same commit
+/// (its key, `document::run_key`).
 pub const ADD_RUN: &str = "INSERT INTO runs (recorded, machine, commit_sha, commit_time, branch, dirty, plumb_version, digest, document)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (digest) DO NOTHING RETURNING id";
 pub const RUN_BY_DIGEST: &str = "SELECT id FROM runs WHERE digest = ?1";

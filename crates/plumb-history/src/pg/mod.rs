@@ -3,7 +3,7 @@
 //! every statement parameterised, TLS as libpq's sslmode asks, the password never shown.
 mod tls;
 
-use crate::document::{compress, decompress, digest};
+use crate::document::{compress, decompress, run_key};
 use crate::pg_url::{self as url, StoreUrl};
 use crate::points::points_of;
 use crate::schema::{PG_MIGRATIONS, VERSION};
@@ -367,7 +367,7 @@ fn add_in(
     machine: &MachineFingerprint,
 ) -> Result<Added, postgres::Error> {
     let json = doc.to_json();
-    let id = digest(&json);
+    let id = run_key(&json, commit);
     tx.execute(&dollars(S::ADD_MACHINE), &[&machine.0])?;
     let machine_id: i64 = tx.query_one(&dollars(S::MACHINE_ID), &[&machine.0])?.get(0);
     let inserted = tx.query_opt(
