@@ -483,3 +483,29 @@ fn a_confirmation_is_kept_in_postgres_beside_its_change() {
     assert_eq!(store.confirmations(series, run).unwrap(), [kept]);
     assert!(store.confirmations(series, run + 1).unwrap().is_empty());
 }
+
+/// Issue 45, defect 11: a server that accepts and never answers is given up on within
+/// the connect wait, said, exit 2 — not waited on for ever. (No PostgreSQL needed: the
+/// silent server is a listener that reads nothing.)
+#[test]
+fn a_server_that_never_answers_is_given_up_on() {
+    let env = Env::new();
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("postgres://plumb@{}/h", silent.local_addr().unwrap());
+    let start = std::time::Instant::now();
+    let out = env
+        .command(&["history", "list", "--history", &url])
+        .env("PLUMB_HISTORY_CONNECT_WAIT", "1")
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let r = common::Run::of(out);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("did not answer within 1.000 s"),
+        "{}",
+        r.stderr
+    );
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    drop(silent);
+}

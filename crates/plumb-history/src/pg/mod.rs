@@ -15,8 +15,19 @@ use plumb_model::ResultDocument;
 use postgres::{Client, Config, Row, Transaction};
 use std::time::Duration;
 
-/// How long connecting may take.
+/// How long connecting may take (the TCP connect, TLS, the start-up's answer), unless
+/// `PLUMB_HISTORY_CONNECT_WAIT` says other seconds.
 const CONNECT_WAIT: Duration = Duration::from_secs(10);
+/// The longest one statement may run on the server.
+const STATEMENT_WAIT: Duration = Duration::from_secs(60);
+
+fn connect_wait() -> Duration {
+    std::env::var("PLUMB_HISTORY_CONNECT_WAIT")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(CONNECT_WAIT, Duration::from_secs_f64)
+}
 /// The advisory lock under which the schema is migrated ("plumb" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0070_6c75_6d62;
 
@@ -66,13 +77,29 @@ impl PostgresStore {
                 config.password(p);
             }
         }
+        let wait = connect_wait();
         config
             .application_name(&format!("plumb (pid {})", std::process::id()))
-            .connect_timeout(CONNECT_WAIT);
+            .connect_timeout(wait)
+            .options(&format!(
+                "-c statement_timeout={}",
+                STATEMENT_WAIT.as_millis()
+            ));
         let connector = tls::connector(&parsed).map_err(|e| unreachable(e.to_string()))?;
-        let client = config
-            .connect(connector)
-            .map_err(|e| unreachable(connect_error(&e)))?;
+        // The driver's timeout covers the TCP connect only: a server that accepts and
+        // never answers would hold the start-up for ever. Waited for here, bounded; the
+        // thread left behind ends with the process.
+        let (sent, answer) = std::sync::mpsc::channel();
+        std::thread::spawn(move || sent.send(config.connect(connector)));
+        let client = match answer.recv_timeout(wait) {
+            Ok(connected) => connected.map_err(|e| unreachable(connect_error(&e)))?,
+            Err(_) => {
+                let waited = plumb_model::format::time(plumb_model::quantity::Duration::from(wait));
+                return Err(unreachable(format!(
+                    "the server did not answer within {waited} (PLUMB_HISTORY_CONNECT_WAIT)"
+                )));
+            }
+        };
         let mut store = PostgresStore { client, shown };
         store.migrate()?;
         Ok(store)
