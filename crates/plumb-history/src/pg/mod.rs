@@ -90,7 +90,9 @@ impl PostgresStore {
         // never answers would hold the start-up for ever. Waited for here, bounded; the
         // thread left behind ends with the process.
         let (sent, answer) = std::sync::mpsc::channel();
-        std::thread::spawn(move || sent.send(config.connect(connector)));
+        std::thread::spawn(move || {
+            let _ = sent.send(config.connect(connector));
+        });
         let client = match answer.recv_timeout(wait) {
             Ok(connected) => connected.map_err(|e| unreachable(connect_error(&e)))?,
             Err(_) => {
