@@ -27,9 +27,10 @@ pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
             let commit = history_git::commit(&here, a.commit.as_deref())?;
             let mut store = open(&location)?;
             for (doc, file) in docs.iter().zip(&a.results) {
-                let added = store
-                    .add(doc, commit.as_ref())
-                    .map_err(|e| CliError::msg(format!("{}: {e}", location.shown())))?;
+                let added = store.add(doc, commit.as_ref()).map_err(|e| {
+                    let (file, store) = (file.display(), location.shown());
+                    CliError::msg(format!("{file}: not kept: {store}: {e}"))
+                })?;
                 let said = if added.new {
                     kept_as(added.run, commit.as_ref(), &location)
                 } else {

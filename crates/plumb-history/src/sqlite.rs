@@ -63,6 +63,9 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, HistoryError> {
         let wait = lock_wait();
         let with_holders = |e| locked_by(e, path, wait);
+        if !path.exists() {
+            make_new(path, wait)?;
+        }
         // SQLite says "unable to open database file" of a read-only disk or a file it may
         // not write; the system's own words are clearer. A store that can be read but not
         // written is opened to read (and says why at the first write); one that cannot be
@@ -155,6 +158,43 @@ impl SqliteStore {
         tx.commit().map_err(db("cannot commit a migration"))?;
         Ok(())
     }
+}
+
+/// A new store made whole where no other process can see it (WAL on, every migration
+/// applied), then linked into place: two plumbs making one store at once do not fight
+/// over its first locks (switching a new file to WAL takes an exclusive lock that SQLite
+/// may refuse at once, without waiting). The one that links second opens the first's.
+fn make_new(path: &Path, wait: Duration) -> Result<(), HistoryError> {
+    let name = path
+        .file_name()
+        .map_or("store".into(), |n| n.to_string_lossy());
+    let private = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
+    // Made by the system first: its own words if the directory cannot be written.
+    std::fs::File::create(&private).map_err(|e| cannot_write(e.to_string()))?;
+    let made = (|| {
+        let conn = Connection::open(&private).map_err(db("cannot make the store"))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db("cannot turn on write-ahead logging"))?;
+        let path = private.clone();
+        SqliteStore {
+            conn,
+            path,
+            wait,
+            read_only: None,
+        }
+        .migrate()
+    })();
+    let placed = made.and_then(|()| match std::fs::hard_link(&private, path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        // A file system without hard links: moved, unless another plumb was first.
+        Err(_) if !path.exists() => {
+            std::fs::rename(&private, path).map_err(|e| cannot_write(e.to_string()))
+        }
+        Err(_) => Ok(()),
+    });
+    let _ = std::fs::remove_file(&private);
+    placed
 }
 
 impl HistoryStore for SqliteStore {
