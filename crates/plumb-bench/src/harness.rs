@@ -173,7 +173,10 @@ impl<'a> Harness<'a> {
         let report = plumb_report::render_terminal_at(&doc, detail);
         let printed = plumb_report::targets::print_report(&targets, &report);
         document::export(&targets, &doc)?;
-        history.keep(&doc)?;
+        let json = targets
+            .iter()
+            .find(|t| t.format == plumb_report::Format::Json && !t.is_stdout());
+        history.keep(&doc, json.map(|t| t.path.as_path()))?;
         printed?;
         Ok(Some(doc))
     }

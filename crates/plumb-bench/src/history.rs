@@ -9,6 +9,7 @@ use crate::error::BenchError;
 #[cfg(feature = "history")]
 use plumb_history::Location;
 use plumb_model::ResultDocument;
+use std::path::Path;
 #[cfg(feature = "history")]
 use std::path::PathBuf;
 
@@ -22,7 +23,7 @@ pub(crate) fn open(_: &Args, _: bool) -> Result<Saver, BenchError> {
 
 #[cfg(not(feature = "history"))]
 impl Saver {
-    pub(crate) fn keep(self, _: &ResultDocument) -> Result<(), BenchError> {
+    pub(crate) fn keep(self, _: &ResultDocument, _: Option<&Path>) -> Result<(), BenchError> {
         Ok(())
     }
 }
@@ -53,8 +54,11 @@ pub(crate) fn open(args: &Args, test_mode: bool) -> Result<Saver, BenchError> {
 
 #[cfg(feature = "history")]
 impl Saver {
-    pub(crate) fn keep(self, doc: &ResultDocument) -> Result<(), BenchError> {
+    /// Keeps `doc`; `json`, its JSON export, is where the error says the result is when
+    /// the store fails.
+    pub(crate) fn keep(self, doc: &ResultDocument, json: Option<&Path>) -> Result<(), BenchError> {
         let mut say = |line: String| eprintln!("plumb-bench: {line}");
-        (self.0.keep(doc, &here()?, &mut say)).map_err(|e| BenchError::History(e.to_string()))
+        let at = (&*here()?, json);
+        (self.0.keep(doc, at, &mut say)).map_err(|e| BenchError::History(e.to_string()))
     }
 }

@@ -42,7 +42,7 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     if let Some(side) = tested.agent {
         side.finish(&tested.doc, &mut say);
     }
-    crate::store::keep(history, &tested.doc)?;
+    crate::store::keep(history, &tested.doc, &out)?;
     let text = plumb_report::render_load_test(&tested.doc, tested.comparison.as_ref(), a.timeline);
     // One run of one target: the plan refused --hgrm-dir otherwise.
     if let (Some(dir), Some(report)) = (&o.hgrm_dir, &tested.first_run) {

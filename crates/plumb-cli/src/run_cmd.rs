@@ -71,7 +71,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
         eprintln!("plumb: nothing was measured");
     }
     export::write_all(&targets, &doc)?;
-    crate::store::keep(history, &doc)?;
+    crate::store::keep(history, &doc, &targets)?;
     printed?;
     Ok(match doc.status {
         RunStatus::Complete => Outcome::Done,

@@ -5,6 +5,8 @@ use crate::args::SaveArgs;
 use crate::exit::CliError;
 use plumb_history::{HistoryStore, Location, Saver};
 use plumb_model::ResultDocument;
+use plumb_report::targets::ExportTarget;
+use plumb_report::Format;
 
 /// The store `--save`/`--history` ask for, opened before measuring (plumb-history's
 /// `Saver`, the harness's too); nothing when they ask for none.
@@ -15,8 +17,12 @@ pub fn saver(args: &SaveArgs) -> Result<Saver, CliError> {
 }
 
 /// Keeps `doc` in the store `saver` opened, at the working directory's commit.
-pub fn keep(saver: Saver, doc: &ResultDocument) -> Result<(), CliError> {
-    Ok(saver.keep(doc, &std::env::current_dir()?, &mut crate::exit::say)?)
+pub fn keep(saver: Saver, doc: &ResultDocument, targets: &[ExportTarget]) -> Result<(), CliError> {
+    let json = targets
+        .iter()
+        .find(|t| t.format == Format::Json && !t.is_stdout());
+    let at = (&*std::env::current_dir()?, json.map(|t| t.path.as_path()));
+    Ok(saver.keep(doc, at, &mut crate::exit::say)?)
 }
 
 /// The store to keep results in (plumb-history's `Location::to_keep`), from the

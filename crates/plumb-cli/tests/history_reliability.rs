@@ -346,7 +346,8 @@ fn a_full_disk_is_one_line_and_leaves_the_store_whole() {
 }
 
 /// A store that fails when the run is done (here: locked by another process meanwhile)
-/// loses nothing: the result files are written first, and the error says so.
+/// loses nothing: the result files are written first, and the error says where the
+/// result is — its JSON export, or (none given) a rescue file written then.
 #[test]
 fn a_store_failing_after_the_run_keeps_its_result_files() {
     let env = Env::new();
@@ -361,8 +362,8 @@ fn a_store_failing_after_the_run_keeps_its_result_files() {
         f.to_str().unwrap(),
     ])
     .assert_code(0);
-    let run = env
-        .command(&[
+    for export in [&["--export-json", "kept.json"][..], &[]] {
+        let mut args = vec![
             "run",
             "--runs",
             "3",
@@ -372,31 +373,37 @@ fn a_store_failing_after_the_run_keeps_its_result_files() {
             "sleep 0.5",
             "--history",
             "h.db",
-            "--export-json",
-            "kept.json",
-        ])
-        .env("PLUMB_HISTORY_LOCK_WAIT", "0.5")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
-    let mut holder = hold_lock(&env.path("h.db"), 20);
-    let out = run.wait_with_output().unwrap();
-    holder.kill().unwrap();
-    let _ = holder.wait();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("still locked") && stderr.contains("(the result files are written)"),
-        "{stderr}"
-    );
-    assert_eq!(
-        common::read_doc(&env.path("kept.json")).benchmarks[0]
-            .samples
-            .len(),
-        3
-    );
+        ];
+        args.extend_from_slice(export);
+        let run = env
+            .command(&args)
+            .env("PLUMB_HISTORY_LOCK_WAIT", "0.5")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        let mut holder = hold_lock(&env.path("h.db"), 20);
+        let out = run.wait_with_output().unwrap();
+        holder.kill().unwrap();
+        let _ = holder.wait();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("still locked"), "{stderr}");
+        let kept = if export.is_empty() {
+            let (_, rest) = stderr
+                .split_once("(the result is saved to ")
+                .expect(&stderr);
+            PathBuf::from(rest.split_once(')').unwrap().0)
+        } else {
+            assert!(stderr.contains("(the result is in kept.json)"), "{stderr}");
+            env.path("kept.json")
+        };
+        assert_eq!(common::read_doc(&kept).benchmarks[0].samples.len(), 3);
+        if export.is_empty() {
+            std::fs::remove_file(kept).unwrap();
+        }
+    }
 }
 
 /// Issue 45, defect 3: a store whose pages are damaged is refused before the test, with

@@ -61,17 +61,31 @@ pub struct Saver(Option<Keeper>);
 pub struct SaveError {
     pub store: String,
     pub error: HistoryError,
-    /// The result's files were written before the store failed.
-    pub files_written: bool,
+    /// Where the result is, when the store failed after the run: its JSON export, or a
+    /// rescue file written then (or why that failed too).
+    pub result: Option<String>,
 }
 
 impl std::fmt::Display for SaveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.store, self.error)?;
-        if self.files_written {
-            f.write_str(" (the result files are written)")?;
+        if let Some(result) = &self.result {
+            write!(f, " ({result})")?;
         }
         Ok(())
+    }
+}
+
+/// Where `doc` is once its store failed: `json` (its JSON export, written already), else
+/// a rescue file in the temporary directory, written now.
+fn result_kept(doc: &ResultDocument, json: Option<&Path>) -> String {
+    if let Some(file) = json {
+        return format!("the result is in {}", file.display());
+    }
+    let rescue = std::env::temp_dir().join(format!("plumb-rescue-{}.json", std::process::id()));
+    match std::fs::write(&rescue, doc.to_json()) {
+        Ok(()) => format!("the result is saved to {}", rescue.display()),
+        Err(e) => format!("saving the result to {} failed too: {e}", rescue.display()),
     }
 }
 
@@ -89,16 +103,18 @@ impl Saver {
             .map_err(|error| SaveError {
                 store,
                 error,
-                files_written: false,
+                result: None,
             })
     }
 
     /// Keeps `doc` at the commit of the repository at `dir`; what became of it said
-    /// through `say` (a stopped or failed run is not kept).
+    /// through `say` (a stopped or failed run is not kept). When the store fails, the
+    /// error says where the result is: `json`, its JSON export already written, else a
+    /// rescue file written then.
     pub fn keep(
         self,
         doc: &ResultDocument,
-        dir: &Path,
+        (dir, json): (&Path, Option<&Path>),
         say: &mut dyn FnMut(String),
     ) -> Result<(), SaveError> {
         let Some(mut keeper) = self.0 else {
@@ -107,7 +123,7 @@ impl Saver {
         let kept = keeper.keep(doc, dir).map_err(|error| SaveError {
             store: keeper.location().shown(),
             error,
-            files_written: true,
+            result: Some(result_kept(doc, json)),
         })?;
         say(match kept {
             Kept::Added { added, commit } => kept_as(added.run, commit.as_ref(), keeper.location()),
