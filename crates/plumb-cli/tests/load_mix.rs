@@ -174,6 +174,11 @@ fn bad_targets_files_are_refused_with_their_line_and_nothing_is_sent() {
     for (text, words) in [
         (format!("GET {url}\nweight 0\n"), "line 2: weight 0"),
         (format!("GET {url}\nweight -3\n"), "line 2: weight -3"),
+        // Issue 45, defect 35: two weights for one target.
+        (
+            format!("GET {url}\nweight 2\nweight 5\n"),
+            "line 3: a second weight for the target on line 1",
+        ),
         (
             format!("GET {url}\n\nPOST {url}\n@nowhere.json\n"),
             "line 3: cannot read the body file",

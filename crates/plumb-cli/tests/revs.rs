@@ -261,6 +261,12 @@ fn a_command_that_fails_in_one_worktree_only_is_said() {
         run.stderr
     );
     assert!(run.stderr.contains("only"), "{}", run.stderr);
+    // Issue 45, defect 30: revs takes no --shell, and neither its error nor its help
+    // advises one as if it did.
+    assert!(!run.stderr.contains("use --shell"), "{}", run.stderr);
+    let help = env.plumb(&["revs", "--help"]);
+    assert!(!help.stdout.contains("unless --shell"), "{}", help.stdout);
+    assert!(help.stdout.contains("sh -c"), "{}", help.stdout);
 }
 
 #[test]

@@ -62,7 +62,7 @@ impl fmt::Display for SpawnError {
         match self {
             SpawnError::NotFound(p) => write!(
                 f,
-                "command not found: {p:?} (commands run without a shell; use --shell for shell syntax)"
+                "command not found: {p:?} (commands run without a shell: for shell syntax, `plumb run --shell`, or the command as sh -c '…')"
             ),
             SpawnError::PermissionDenied(p) => write!(f, "permission denied running {p:?}"),
             SpawnError::Other { program, error } => write!(f, "cannot run {program:?}: {error}"),

@@ -16,9 +16,9 @@ pub struct RevsArgs {
     #[arg(value_name = "B")]
     pub new: Option<String>,
 
-    /// The command to time in each revision's worktree, after `--`. Run directly (not
-    /// through a shell) unless --shell is given; a relative program (`./target/release/x`)
-    /// is the worktree's.
+    /// The command to time in each revision's worktree, after `--`. Run directly, not
+    /// through a shell (for shell syntax: `-- sh -c '…'`); a relative program
+    /// (`./target/release/x`) is the worktree's.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<String>,
 

@@ -18,6 +18,8 @@ pub struct TargetSpec {
     pub body: Option<PathBuf>,
     /// Its share of requests relative to the others' (1 unless given).
     pub weight: u64,
+    /// The line of its `weight N`, when given (a second is refused).
+    pub weight_line: Option<usize>,
     /// The line of its `METHOD URL`, for messages.
     pub line: usize,
 }
@@ -78,7 +80,7 @@ pub fn parse_targets(text: &str) -> Result<Vec<TargetSpec>, TargetsError> {
             )
             .into()));
         }
-        block_line(target, t).map_err(bad)?;
+        block_line(target, (t, line)).map_err(bad)?;
     }
     if targets.is_empty() {
         return Err(TargetsError::Empty);
@@ -102,12 +104,13 @@ fn request_line(t: &str, line: usize) -> Result<TargetSpec, Why> {
         headers: Vec::new(),
         body: None,
         weight: 1,
+        weight_line: None,
         line,
     })
 }
 
 /// A header, the weight or the body of the open target.
-fn block_line(target: &mut TargetSpec, t: &str) -> Result<(), Why> {
+fn block_line(target: &mut TargetSpec, (t, line): (&str, usize)) -> Result<(), Why> {
     if let Some(path) = t.strip_prefix('@') {
         if path.trim().is_empty() {
             return Err("`@` names no body file".into());
@@ -116,6 +119,14 @@ fn block_line(target: &mut TargetSpec, t: &str) -> Result<(), Why> {
         return Ok(());
     }
     if let Some(n) = t.strip_prefix("weight ") {
+        if let Some(first) = target.weight_line {
+            return Err(format!(
+                "a second weight for the target on line {} (its first on line {first}): give one",
+                target.line
+            )
+            .into());
+        }
+        target.weight_line = Some(line);
         target.weight = match n.trim().parse::<i64>() {
             Ok(w) if w >= 1 => w as u64,
             Ok(w) => {
@@ -185,6 +196,10 @@ mod tests {
                 "line 2: weight 0: a weight is a whole number of at least 1",
             ),
             ("GET http://a/\nweight -2\n", "line 2: weight -2"),
+            (
+                "GET http://a/\nweight 2\nweight 3\n",
+                "line 3: a second weight for the target on line 1 (its first on line 2)",
+            ),
             (
                 "GET http://a/\nweight two\n",
                 "line 2: weight \"two\" is not a whole number",
