@@ -45,8 +45,13 @@ pub fn judge(
     let (x, y) = (replicates(base, metric, &bt), replicates(cand, metric, &ct));
     let mut c = Comparison::unjudged(&base.name, &cand.name, confidence, effect);
     c.metric = metric.clone();
-    let is_count = base.metrics.get(metric).map(|i| i.unit) == Some(Unit::Count);
-    if is_count && !x.is_empty() && x.iter().all(|&v| v == 0.0) {
+    // Counts and byte totals (allocations, allocated bytes) can be exactly zero: zero
+    // against zero is the same, whichever of the two is asked.
+    let is_amount = matches!(
+        base.metrics.get(metric).map(|i| i.unit),
+        Some(Unit::Count | Unit::Bytes)
+    );
+    if is_amount && !x.is_empty() && x.iter().all(|&v| v == 0.0) {
         return from_zero(c, &y, level);
     }
     let s = match Statistics::of(&x, &y, &bt, &ct, level, sesoi) {
@@ -88,8 +93,9 @@ pub fn judge(
     c
 }
 
-/// A count that is zero throughout the baseline: a ratio to it means nothing, but going
-/// from none to some (a first allocation per operation) is the regression to catch.
+/// A count or byte total that is zero throughout the baseline: a ratio to it means
+/// nothing, but going from none to some (a first allocation per operation) is the
+/// regression to catch.
 fn from_zero(mut c: Comparison, y: &[f64], level: f64) -> Comparison {
     if !y.is_empty() && y.iter().all(|&v| v == 0.0) {
         c.verdict = Verdict::Equivalent;
@@ -424,35 +430,34 @@ mod tests {
         assert_eq!(on_time.verdict, Verdict::Equivalent, "{on_time:?}");
     }
 
-    /// A count that was zero and is not any more is a regression, whatever the ratio.
+    /// A count that was zero and is not any more is a regression, whatever the ratio; the
+    /// same for allocations and allocated bytes (issue 45: 0 → 0 bytes was inconclusive).
     #[test]
     fn a_first_allocation_is_slower_and_none_on_both_sides_is_equivalent() {
+        for metric in [Metric::Allocations, Metric::AllocatedBytes] {
+            first_allocation_judged_on(metric);
+        }
+    }
+
+    fn first_allocation_judged_on(metric: Metric) {
         use plumb_model::MetricInfo;
         let allocating = |name: &str, per_op: &[u64]| {
             let mut b = bench(name, around(1e6, per_op.len(), 10.0));
-            b.metrics.insert(
-                Metric::Allocations,
-                MetricInfo::measured(&Metric::Allocations),
-            );
+            b.metrics
+                .insert(metric.clone(), MetricInfo::measured(&metric));
             let times = b.samples.values(&Metric::WallTime).unwrap().to_vec();
             let mut samples = plumb_model::Samples::default();
             for (t, a) in times.iter().zip(per_op) {
-                samples.push(1, &[(Metric::WallTime, *t), (Metric::Allocations, *a)]);
+                samples.push(1, &[(Metric::WallTime, *t), (metric.clone(), *a)]);
             }
             b.samples = samples;
             b
         };
         let none = allocating("a", &[0; 20]);
         let one = allocating("b", &[1; 20]);
-        fn cmp(a: &Benchmark, b: &Benchmark) -> Comparison {
-            super::judge(
-                a,
-                b,
-                &Metric::Allocations,
-                Confidence::DEFAULT,
-                Fraction::DEFAULT_SESOI,
-            )
-        }
+        let cmp = |a: &Benchmark, b: &Benchmark| {
+            super::judge(a, b, &metric, Confidence::DEFAULT, Fraction::DEFAULT_SESOI)
+        };
         let c = cmp(&none, &one);
         assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
         assert_eq!(
@@ -464,7 +469,8 @@ mod tests {
         let c = cmp(&none, &allocating("c", &[0; 20]));
         assert_eq!(
             (c.verdict, c.reason),
-            (Verdict::Equivalent, VerdictReason::BothZero)
+            (Verdict::Equivalent, VerdictReason::BothZero),
+            "{metric:?}"
         );
         // One allocation in 20 samples is not distinguishable from none at 99.9 %.
         let mut rare = [0; 20];
