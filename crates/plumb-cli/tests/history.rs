@@ -898,3 +898,42 @@ fn reading_commands_never_make_a_store() {
         );
     }
 }
+
+/// Issue 45, defect 23: a point's interval is never printed below zero (a time of -1.9
+/// ns), and a long series name does not push its row's columns out of line.
+#[test]
+fn history_views_print_no_negative_time_and_keep_their_columns() {
+    let env = Env::new();
+    // Three runs, one far out: Student's interval of their mean reaches below zero.
+    let skewed = result_at(&env, "skewed.json", "b", 1e3, 1);
+    let mut doc = common::read_doc(&skewed);
+    doc.benchmarks[0] = plumb_model::Benchmark::of_wall_times(
+        "b",
+        plumb_model::BenchmarkKind::Command,
+        [20, 25, 9_000],
+    );
+    std::fs::write(&skewed, doc.to_json()).unwrap();
+    let long = result(
+        &env,
+        "long.json",
+        &"a-benchmark-whose-name-is-long-".repeat(2),
+        1e6,
+        2,
+    );
+    for f in [&skewed, &long] {
+        env.plumb(&["history", "add", f.to_str().unwrap(), "--commit", "c1"])
+            .assert_code(0);
+    }
+    let show = env.plumb(&["history", "show", "b"]);
+    show.assert_code(0);
+    assert!(show.stdout.contains("[0 s, "), "{}", show.stdout);
+    assert!(!show.stdout.contains("[-"), "{}", show.stdout);
+    let list = env.plumb(&["history", "list"]);
+    list.assert_code(0);
+    let at: Vec<usize> = (list.stdout.lines())
+        .map(|l| l.find("c1..c1").unwrap_or(usize::MAX))
+        .skip(1)
+        .collect();
+    assert_eq!(at.len(), 2, "{}", list.stdout);
+    assert_eq!(at[0], at[1], "columns out of line:\n{}", list.stdout);
+}

@@ -187,6 +187,13 @@ impl Found {
 
 /// A level's columns: n, mean, the interval's low and high.
 pub(crate) type LevelColumns = (i64, f64, Option<f64>, Option<f64>);
+/// A point's interval as read: its lower end cut at zero. What a point holds (a time,
+/// bytes, a count) is never negative; a Student interval of a skewed few runs can reach
+/// below zero, and a time of -1.9 ns is not a figure to print.
+pub(crate) fn interval_read(lo: Option<f64>, hi: Option<f64>) -> Option<(f64, f64)> {
+    lo.zip(hi).map(|(lo, hi)| (lo.max(0.0), hi))
+}
+
 /// A level's columns as read, each possibly empty.
 pub(crate) type OptionalLevel = (Option<i64>, Option<f64>, Option<f64>, Option<f64>);
 

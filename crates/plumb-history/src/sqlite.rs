@@ -391,7 +391,7 @@ impl HistoryStore for SqliteStore {
                         n: r.get::<_, i64>(7)? as u64,
                         mean: r.get(8)?,
                         median: r.get(9)?,
-                        interval: lo.zip(hi),
+                        interval: crate::series::interval_read(lo, hi),
                         stderr: r.get(13)?,
                         unit: unit_of(&r.get::<_, String>(12)?),
                     },

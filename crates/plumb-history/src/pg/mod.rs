@@ -499,7 +499,7 @@ fn stored_point(r: &Row) -> StoredPoint {
             n: r.get::<_, i64>(7) as u64,
             mean: r.get(8),
             median: r.get(9),
-            interval: lo.zip(hi),
+            interval: crate::series::interval_read(lo, hi),
             stderr: r.get(13),
             unit: crate::sqlite::unit_of(r.get(12)),
         },
