@@ -53,7 +53,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         let k = match built.iter().position(|(_, b, _)| b.name == name) {
             Some(k) => k,
             None => {
-                built.push((place.clone(), new_benchmark(name, built.is_empty()), Ok(())));
+                built.push((place.clone(), new_benchmark(name), Ok(())));
                 built.len() - 1
             }
         };
@@ -104,9 +104,11 @@ fn repetition(b: &mut Benchmark, e: &Value) -> Result<(), ImportError> {
     Ok(())
 }
 
-fn new_benchmark(name: &str, baseline: bool) -> Benchmark {
+/// A benchmark of the file, none the baseline: a Google Benchmark export holds unrelated
+/// benchmarks (`BM_Sort/1024` beside `BM_StrFind/4096`), and a ratio of one to another
+/// would be read as a verdict. `plumb compare` compares two files benchmark by benchmark.
+fn new_benchmark(name: &str) -> Benchmark {
     let mut b = Benchmark::new(name, BenchmarkKind::Function);
-    b.baseline = baseline;
     b.metrics
         .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
     b.metrics.insert(
