@@ -182,3 +182,51 @@ fn a_directory_of_both_tools_is_refused_unless_one_is_named() {
         run.stdout
     );
 }
+
+/// Issue 45, defect 24: a file from which nothing was imported (another format forced on
+/// it, an empty run) is an error naming the file and the format, exit 2 — not an empty
+/// table and exit 0; and `compare` refuses such a side instead of calling it inconclusive.
+#[test]
+fn a_file_from_which_nothing_is_imported_is_refused() {
+    let env = Env::new();
+    let pytest = format!("{FIXTURES}/pytest/pytest-after.json");
+    for (format, name) in [
+        ("catch2", "Catch2"),
+        ("gungraun", "gungraun"),
+        ("bmf", "Bencher"),
+    ] {
+        let r = env.plumb(&["show", "--format", format, &pytest]);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains("pytest-after.json: read as ")
+                && r.stderr.contains(name)
+                && r.stderr.contains("no benchmark with a figure in it"),
+            "{format}: {}",
+            r.stderr
+        );
+    }
+    for (text, format) in [("[]", "jmh"), ("{\"benchmarks\": []}", "pytest-benchmark")] {
+        let file = env.write("empty.json", text);
+        let r = env.plumb(&["show", "--format", format, file.to_str().unwrap()]);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains("no benchmark with a figure"),
+            "{format}: {}",
+            r.stderr
+        );
+    }
+    let empty = env.write("none.json", "{\"benchmarks\": []}");
+    let r = env.plumb(&[
+        "compare",
+        &pytest,
+        empty.to_str().unwrap(),
+        "--format",
+        "pytest-benchmark",
+    ]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("none.json: read as pytest-benchmark"),
+        "{}",
+        r.stderr
+    );
+}

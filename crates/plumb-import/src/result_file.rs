@@ -29,6 +29,13 @@ pub enum UnreadableResult {
     },
     /// Neither plumb's nor any format plumb imports.
     NotAResult(PathBuf),
+    /// Read as `tool`'s, and no benchmark with a figure came of it; `notes` say what was
+    /// left out and why.
+    NothingImported {
+        path: PathBuf,
+        tool: ForeignTool,
+        notes: Vec<String>,
+    },
 }
 
 const NOT_IMPORTED: &str = "not a plumb result, nor any format plumb imports (hyperfine, Google Benchmark, criterion, Go, pytest-benchmark, JMH, BenchmarkDotNet, asv, Catch2 XML, Bencher Metric Format; --format names one)";
@@ -42,6 +49,21 @@ impl fmt::Display for UnreadableResult {
             UnreadableResult::Import { path, error } => write!(f, "{}: {error}", path.display()),
             UnreadableResult::Model { path, error } => write!(f, "{}: {error}", path.display()),
             UnreadableResult::NotAResult(path) => write!(f, "{}: {NOT_IMPORTED}", path.display()),
+            UnreadableResult::NothingImported { path, tool, notes } => {
+                write!(
+                    f,
+                    "{}: read as {} output, no benchmark with a figure in it",
+                    path.display(),
+                    tool.name()
+                )?;
+                if notes.is_empty() {
+                    return Ok(());
+                }
+                let notes: Vec<String> = (notes.iter())
+                    .map(|n| format!("{}: {n}", path.display()))
+                    .collect();
+                write!(f, " ({})", notes.join("; "))
+            }
         }
     }
 }
@@ -60,7 +82,7 @@ pub fn read_result(
             error,
         })?;
         let imported = imported.ok_or_else(|| UnreadableResult::NotAResult(path.to_path_buf()))?;
-        return Ok(said(path, imported));
+        return said(path, imported);
     }
     let text = read_file(path)?;
     parse_result(path, &text)
@@ -89,7 +111,7 @@ pub fn parse_result(path: &Path, text: &str) -> Result<ReadResult, UnreadableRes
                     error,
                 })?;
             return match imported {
-                Some(imported) => Ok(said(path, imported)),
+                Some(imported) => said(path, imported),
                 None if matches!(e, ModelError::NotJson(_)) => Err(model(e)),
                 None => Err(UnreadableResult::NotAResult(path.to_path_buf())),
             };
@@ -114,8 +136,20 @@ pub fn parse_result(path: &Path, text: &str) -> Result<ReadResult, UnreadableRes
 }
 
 /// An imported result with its notes: what it is, what it carried, each part of it that
-/// was not taken, and the benchmarks that carry only their tool's summary.
-fn said(path: &Path, i: Imported) -> ReadResult {
+/// was not taken, and the benchmarks that carry only their tool's summary. One from
+/// which no benchmark with a figure came (a file of another format forced, an empty run)
+/// is refused: an empty table and exit 0 would say all is well.
+fn said(path: &Path, i: Imported) -> Result<ReadResult, UnreadableResult> {
+    // A figure: samples, the tool's summary, or simulated counts (gungraun's).
+    let figureless =
+        |b: &plumb_model::Benchmark| Carried::of(b) == Carried::Nothing && b.simulated.is_none();
+    if i.doc.benchmarks.iter().all(figureless) {
+        return Err(UnreadableResult::NothingImported {
+            path: path.to_path_buf(),
+            tool: i.tool,
+            notes: i.notes,
+        });
+    }
     let shown = path.display();
     let mut notes = vec![format!(
         "{shown} is {} export: read are {}; no machine record beyond its own, no run order",
@@ -136,7 +170,7 @@ fn said(path: &Path, i: Imported) -> ReadResult {
             listed(&summaries)
         ));
     }
-    ReadResult { doc: i.doc, notes }
+    Ok(ReadResult { doc: i.doc, notes })
 }
 
 /// Names as a short list: the first three, then how many more.
