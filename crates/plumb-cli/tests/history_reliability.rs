@@ -496,3 +496,62 @@ fn two_writers_making_one_store_at_once_both_keep_their_result() {
         assert!(left.is_empty(), "private stores left behind: {left:?}");
     }
 }
+
+/// Issue 45, defect 28: a store shared read-only (another user's file in a directory this
+/// one may not write: no WAL index can be made) is listed, not refused with "attempt to
+/// write a readonly database"; a directory given as the store is said to be one; a result
+/// kept outside git without --commit says it has no commit.
+#[test]
+fn a_store_shared_read_only_is_read_and_odd_stores_are_said() {
+    let env = Env::new();
+    let f = result(&env, "r.json", "b", 1e6, 1);
+    let shared = env.path("shared");
+    std::fs::create_dir(&shared).unwrap();
+    let store = shared.join("h.db");
+    let s = store.to_str().unwrap();
+    let r = env.plumb(&["history", "add", "--history", s, f.to_str().unwrap()]);
+    r.assert_code(0);
+    assert!(
+        r.stderr
+            .contains(", without a commit (no git repository here"),
+        "{}",
+        r.stderr
+    );
+    let r = env.plumb(&["history", "--history", shared.to_str().unwrap(), "list"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("is a directory (a store is a file"),
+        "{}",
+        r.stderr
+    );
+    // Another user: everything readable, nothing writable.
+    use std::os::unix::fs::PermissionsExt;
+    for (path, mode) in [
+        (env.path("."), 0o755),
+        (shared.clone(), 0o755),
+        (store.clone(), 0o644),
+    ] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let plumb = env!("CARGO_BIN_EXE_plumb");
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", plumb])
+        .args(["history", "--history", s, "list"])
+        .current_dir(&shared)
+        .output();
+    let Some(out) = out
+        .ok()
+        .filter(|o| !String::from_utf8_lossy(&o.stderr).contains("setpriv:"))
+    else {
+        plumb_testkit::skip(
+            "a store read by another user: setpriv cannot change user (needs root)",
+        );
+        return;
+    };
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("b · wall-time"), "{stdout}");
+}

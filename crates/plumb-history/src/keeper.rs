@@ -134,7 +134,8 @@ impl Saver {
     }
 }
 
-/// "kept as run 12 at 0123456789 (dirty) in PATH".
+/// "kept as run 12 at 0123456789 (dirty) in PATH"; "kept as run 12 in PATH, without a
+/// commit (…)" outside git.
 pub fn kept_as(run: i64, commit: Option<&Commit>, location: &Location) -> String {
     let at = commit
         .map(|c| {
@@ -142,5 +143,9 @@ pub fn kept_as(run: i64, commit: Option<&Commit>, location: &Location) -> String
             format!(" at {}{dirty}", git::short(&c.sha))
         })
         .unwrap_or_default();
-    format!("kept as run {run}{at} in {}", location.shown())
+    let none = match commit {
+        Some(_) => "",
+        None => ", without a commit (no git repository here: --commit names one)",
+    };
+    format!("kept as run {run}{at} in {}{none}", location.shown())
 }

@@ -63,6 +63,16 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, HistoryError> {
         let wait = lock_wait();
         let with_holders = |e| locked_by(e, path, wait);
+        if path.is_dir() {
+            return Err(HistoryError::Database {
+                what: "not a store",
+                cause: format!(
+                    "{} is a directory (a store is a file, e.g. {}/history.db)",
+                    path.display(),
+                    path.display()
+                ),
+            });
+        }
         if !path.exists() {
             make_new(path, wait)?;
         }
@@ -92,7 +102,7 @@ impl SqliteStore {
                 format!("file:{}?immutable=1", uri_path(path)),
                 OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
             ),
-            Some(_) => Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY),
+            Some(_) => open_not_ours(path),
         }
         .map_err(db("cannot open the store"))
         .map_err(with_holders)?;
@@ -157,6 +167,20 @@ impl SqliteStore {
         }
         tx.commit().map_err(db("cannot commit a migration"))?;
         Ok(())
+    }
+}
+
+/// A store that is not ours to write: read as a reader, locks and all, when its WAL index
+/// (`-shm`) can be made or is there; else (a directory we may not write, as a store
+/// shared read-only is) as it is on disk, immutable: a reader there could not open it.
+fn open_not_ours(path: &Path) -> rusqlite::Result<Connection> {
+    let reader = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    match reader.pragma_query_value(None, "user_version", |r| r.get::<_, u32>(0)) {
+        Ok(_) => Ok(reader),
+        Err(_) => Connection::open_with_flags(
+            format!("file:{}?immutable=1", uri_path(path)),
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+        ),
     }
 }
 
