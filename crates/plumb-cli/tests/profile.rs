@@ -328,3 +328,75 @@ fn amdahl_from_a_saved_profile() {
     run.assert_code(2);
     assert!(run.stderr.contains("heavy"));
 }
+
+/// A change made to a saved result before it is read.
+type Edit = dyn Fn(&mut plumb_model::ResultDocument);
+
+/// Issue 45, defect 36: a saved profile whose counts perf could not have made — a share
+/// above 100 %, a total below a function's own samples, a function twice, two profiles —
+/// is refused naming what is wrong, not read as a figure.
+#[test]
+fn amdahl_refuses_a_profile_whose_counts_cannot_be() {
+    let env = Env::new();
+    let profile =
+        plumb_profile::from_folded("p", "prog;main;heavy 700\nprog;main;rest 300\n").unwrap();
+    let saved = |file: &str, edit: &Edit| {
+        let mut doc = plumb_model::ResultDocument::new(
+            "0.0.0-test",
+            plumb_model::Invocation::current(),
+            plumb_model::Environment::default(),
+            plumb_model::Settings::default_levels(plumb_model::ProducerSettings::None),
+        );
+        doc.profiles.push(profile.clone());
+        edit(&mut doc);
+        env.write(file, &doc.to_json()).display().to_string()
+    };
+    fn heavy(d: &plumb_model::ResultDocument) -> usize {
+        (d.profiles[0].functions.iter())
+            .position(|f| f.name == "heavy")
+            .unwrap()
+    }
+    let cases: [(&str, &Edit, &str); 4] = [
+        (
+            "over.json",
+            &|d| {
+                let i = heavy(d);
+                d.profiles[0].functions[i].total_samples = 1500
+            },
+            "heavy is in 1500 samples, more than the profile's 1000",
+        ),
+        (
+            "self.json",
+            &|d| {
+                let i = heavy(d);
+                d.profiles[0].functions[i].self_samples = 800
+            },
+            "heavy has 800 samples of its own, more than its total 700",
+        ),
+        (
+            "twice.json",
+            &|d| {
+                let f = d.profiles[0].functions[0].clone();
+                d.profiles[0].functions.push(f)
+            },
+            "is listed twice",
+        ),
+        (
+            "two.json",
+            &|d| {
+                let p = d.profiles[0].clone();
+                d.profiles.push(p)
+            },
+            "holds 2 profiles",
+        ),
+    ];
+    for (file, edit, said) in cases {
+        let path = saved(file, edit);
+        let r = env.plumb(&["amdahl", &path, "--function", "heavy", "--micro", "2"]);
+        r.assert_code(2);
+        assert!(r.stderr.contains(said), "{file}: {}", r.stderr);
+    }
+    let fine = saved("fine.json", &|_| {});
+    env.plumb(&["amdahl", &fine, "--function", "heavy", "--micro", "2"])
+        .assert_code(0);
+}

@@ -140,11 +140,19 @@ pub fn read_saved(path: &std::path::Path) -> Result<Profile, ProfileError> {
     let profile = if text.trim_start().starts_with('{') {
         let doc = plumb_model::ResultDocument::from_json(&text)
             .map_err(|e| ProfileError::Input(format!("{shown}: {e}")))?;
-        doc.profiles.into_iter().next().ok_or_else(|| {
+        if doc.profiles.len() > 1 {
+            return Err(ProfileError::Input(format!(
+                "{shown}: holds {} profiles; give one (plumb profile writes one a file)",
+                doc.profiles.len()
+            )));
+        }
+        let profile = doc.profiles.into_iter().next().ok_or_else(|| {
             ProfileError::Input(format!(
                 "{shown}: a plumb result without a profile (give plumb profile's profile.json)"
             ))
-        })?
+        })?;
+        consistent(&profile).map_err(|why| ProfileError::Input(format!("{shown}: {why}")))?;
+        profile
     } else {
         from_folded(&shown.to_string(), &text)?
     };
@@ -154,6 +162,32 @@ pub fn read_saved(path: &std::path::Path) -> Result<Profile, ProfileError> {
         )));
     }
     Ok(profile)
+}
+
+/// Whether a saved profile's counts can be what perf sampled: no function in more samples
+/// than the profile has, none with more of its own samples than its total, none listed
+/// twice. A file edited or written by another tool can say otherwise, and a share above
+/// 100 % would be read as a figure.
+fn consistent(p: &Profile) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for f in &p.functions {
+        if f.total_samples > p.samples {
+            return Err(format!(
+                "{} is in {} samples, more than the profile's {}",
+                f.name, f.total_samples, p.samples
+            ));
+        }
+        if f.self_samples > f.total_samples {
+            return Err(format!(
+                "{} has {} samples of its own, more than its total {}",
+                f.name, f.self_samples, f.total_samples
+            ));
+        }
+        if !seen.insert((f.name.as_str(), f.module.as_str())) {
+            return Err(format!("{} ({}) is listed twice", f.name, f.module));
+        }
+    }
+    Ok(())
 }
 
 pub fn from_folded(name: &str, text: &str) -> Result<Profile, ProfileError> {
