@@ -209,7 +209,7 @@ pub fn confirm_one(
     let command = command_for(store, c, a, a.points[index].run)?;
     let between = c.repo.first_parent_range(&old, &new)?;
     let m = plan_comparisons(c, &label, (&old, &new), &between, command)?;
-    let (step, doc) = compare(c, &m, (&old, &new), regression)?;
+    let (step, doc) = compare(c, &m, (&old, &new, true), regression)?;
     let status = match step {
         Step::Changed => ChangeStatus::Confirmed,
         Step::Same => ChangeStatus::Rejected,
@@ -229,12 +229,16 @@ pub fn confirm_one(
         None if status == ChangeStatus::Confirmed => Some(new.clone()),
         None => None,
     };
-    let note = note_of(
+    let mut note = note_of(
         status,
         &doc,
         bisection.as_ref().map(|b| (b, commits.as_slice())),
         c.builds,
     );
+    if c.stopped() {
+        // Not unknown for want of rounds: cut short, which the note must not hide.
+        note = format!("stopped by a signal before it settled ({note})");
+    }
     (c.say)(format!("{label}: {note}"));
     if let Some(document) = doc {
         store.keep_confirmation(&Confirmation {

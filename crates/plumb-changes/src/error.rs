@@ -39,6 +39,8 @@ pub enum ChangesError {
     Parameter(String),
     /// No such change point in the analysis.
     NoSuchChange { series: i64, run: i64 },
+    /// One of a change's two ends does not build: nothing can confirm or reject it.
+    EndNotBuilt { label: String, why: String },
     /// The change is in a metric plumb revs does not judge.
     NotWallTime {
         series: i64,
@@ -51,6 +53,10 @@ impl fmt::Display for ChangesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ChangesError::History(e) => e.fmt(f),
+            ChangesError::EndNotBuilt { label, why } => write!(
+                f,
+                "{label}: cannot re-run the change: {why}"
+            ),
             ChangesError::Revs(e) => e.fmt(f),
             ChangesError::Stats(e) => e.fmt(f),
             ChangesError::StoredCommandOnly { benchmark, recorded } => write!(

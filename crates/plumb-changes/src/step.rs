@@ -9,11 +9,13 @@ use plumb_model::{ResultDocument, Verdict};
 use plumb_revs::{build_side, NotBuilt};
 
 /// One comparison of two commits as a bisection step, `regression` saying which way is
-/// the change's; the result document when it was measured.
+/// the change's; the result document when it was measured. A commit that does not build
+/// is skipped in a bisection (`ends`: false); at the change's two ends it is an error,
+/// which names the side and its build's last lines.
 pub(crate) fn compare(
     c: &mut Confirming,
     m: &Request,
-    (old, new): (&str, &str),
+    (old, new, ends): (&str, &str, bool),
     regression: bool,
 ) -> Result<(Step, Option<ResultDocument>), ChangesError> {
     let mut sides = Vec::new();
@@ -23,6 +25,10 @@ pub(crate) fn compare(
             Ok(side) => {
                 c.builds += usize::from(matches!(side.built, plumb_revs::Built::Done { .. }));
                 sides.push(side);
+            }
+            Err(NotBuilt::Failed(why)) if ends => {
+                let label = format!("{} → {}", short(old), short(new));
+                return Err(ChangesError::EndNotBuilt { label, why });
             }
             Err(NotBuilt::Failed(message)) => {
                 (c.say)(format!("skipped: {message}"));
@@ -102,7 +108,7 @@ pub(crate) fn bisect_range(
         if c.stopped() || measured >= budget {
             return Step::Unknown;
         }
-        match compare(c, m, (&commits[i], &commits[j]), regression) {
+        match compare(c, m, (&commits[i], &commits[j], false), regression) {
             Ok((step, doc)) => {
                 measured += usize::from(doc.is_some());
                 step

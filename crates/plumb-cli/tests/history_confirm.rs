@@ -241,3 +241,57 @@ fn a_command_only_the_store_recorded_runs_only_when_trusted() {
         "candidate"
     );
 }
+
+/// Issue 45, defect 29: when an end of the change does not build, the confirmation cannot
+/// say anything: exit 2 naming the commits and the build's failure, not exit 0 "not
+/// settled"; the change stays a candidate.
+#[test]
+fn a_change_whose_end_does_not_build_is_an_error() {
+    if !have_cc() {
+        return;
+    }
+    let env = Env::new();
+    let versions: Vec<Version> = (0..20)
+        .map(|i| match i {
+            14 => Version::Broken,
+            i if i < 12 => Version::Sleeps(10_000),
+            _ => Version::Sleeps(10_500),
+        })
+        .collect();
+    let (dir, commits) = repo_with(&env, "r", &versions, &[]);
+    history(&env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
+    let run = env.plumb_in(&dir, &CONFIRM_CHANGES);
+    run.assert_code(2);
+    let ends = format!("{} → {}", &commits[9][..10], &commits[14][..10]);
+    assert!(
+        run.stderr
+            .contains(&format!("{ends}: cannot re-run the change"))
+            && run.stderr.contains("does not build"),
+        "{}",
+        run.stderr
+    );
+    let status = sqlite_value(&store(&dir), "SELECT status FROM changes");
+    assert_eq!(status, "candidate");
+}
+
+/// Issue 45, defect 29: a confirmation stopped by Ctrl-C says it was stopped, not
+/// "unknown after N rounds", and exits 130.
+#[test]
+fn a_confirmation_stopped_by_ctrl_c_says_so() {
+    let env = Env::new();
+    let versions: Vec<Version> = (0..20)
+        .map(|i| Version::Sleeps(if i < 12 { 10_000 } else { 10_500 }))
+        .collect();
+    let (dir, commits) = repo_with(&env, "r", &versions, &[]);
+    history(&env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
+    let mut args = CONFIRM_CHANGES;
+    args[5] = "sleep 30"; // the build: long enough for the signal to land in it
+    let out = env.plumb_signalled_in(&dir, &args, "-INT", std::time::Duration::from_millis(1500));
+    assert_eq!(out.code, 130, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("stopped by a signal before it settled"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("unknown after"), "{}", out.stderr);
+}
