@@ -3,7 +3,6 @@
 //! `agents::k8s`) written or printed.
 use crate::args::K8sArgs;
 use crate::exit::{CliError, Outcome};
-use clap::Parser;
 use plumb_load::agents::k8s::{documents, manifests};
 
 pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
@@ -22,7 +21,12 @@ pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
 /// them: a typo fails now and not in the cluster.
 fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
     let args = a.cluster.cluster().agent_args(&a.cluster.load)?;
-    let parsed = crate::args::Cli::try_parse_from(
+    plumb_load::options::in_a_pod(&a.cluster.load)
+        .into_iter()
+        .for_each(|w| eprintln!("plumb: warning: {w}"));
+    // As `plumb` parses them: a value may start with '-' (`--rate -5` is out of range,
+    // not an unexpected argument).
+    let parsed = crate::args::try_parse_from(
         std::iter::once("plumb".to_string()).chain(args.iter().cloned()),
     )
     .map_err(|e| {

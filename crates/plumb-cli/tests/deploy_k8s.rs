@@ -234,3 +234,67 @@ fn load_options_the_manifests_set_or_plumb_cannot_read_are_refused() {
         r.stderr
     );
 }
+
+/// Issue 45, defect 34: values Kubernetes would reject are refused before any manifest is
+/// written; a loopback target and a local --targets file are warned of (the pod's own,
+/// the image's); `--rate -5` among the load options is out of range, not "unexpected".
+#[test]
+fn values_kubernetes_rejects_are_refused_before_writing() {
+    let env = Env::new();
+    let out = env.path("m.yaml");
+    let o = out.to_str().unwrap();
+    for (option, value) in [
+        ("--image", ""),
+        ("--image", "a\nb"),
+        ("--cpu", "lots"),
+        ("--memory", "512parsecs"),
+        ("--namespace", "Bad_NS"),
+        ("--port", "0"),
+        ("--token-secret", "a/b"),
+        ("--results-claim", "-x"),
+    ] {
+        let mut args = vec![
+            "load", "deploy", "k8s", "--agents", "2", "--image", "i", "-o", o,
+        ];
+        args.extend([option, value, "--", "http://api.load.svc/", "--rate", "5"]);
+        let r = env.plumb(&args);
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains(option),
+            "{option} {value:?}: {}",
+            r.stderr
+        );
+        assert!(!out.exists(), "{option} {value:?}: a manifest was written");
+    }
+    let deploy = |load: &[&str]| {
+        let mut args = vec![
+            "load", "deploy", "k8s", "--agents", "2", "--image", "i", "-o", o, "--",
+        ];
+        args.extend_from_slice(load);
+        env.plumb(&args)
+    };
+    let r = deploy(&["http://127.0.0.1:8080/", "--rate", "5"]);
+    r.assert_code(0);
+    assert!(
+        r.stderr
+            .contains("warning: http://127.0.0.1:8080/ is each pod's own loopback"),
+        "{}",
+        r.stderr
+    );
+    let targets = env.write("t.txt", "GET http://api/\n");
+    let r = deploy(&["--targets", targets.to_str().unwrap(), "--rate", "5"]);
+    r.assert_code(0);
+    assert!(
+        r.stderr
+            .contains("is read in each pod: its image must hold that file"),
+        "{}",
+        r.stderr
+    );
+    let r = deploy(&["http://api/", "--rate", "-5"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("--rate") && !r.stderr.contains("unexpected argument"),
+        "{}",
+        r.stderr
+    );
+}

@@ -8,7 +8,7 @@ mod simulate;
 mod tls;
 
 pub use agents::{AgentLink, CoordinateOptions, JoinError, TokenFlags};
-pub use k8s::K8sOptions;
+pub use k8s::{in_a_pod, K8sOptions};
 pub use simulate::{SimulateOptions, StallTooLong};
 pub use tls::TlsFlags;
 
