@@ -41,13 +41,33 @@ pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
         view.notice(n)
     });
     view.finish();
-    let outcome = outcome.map_err(|e| CliError::msg(e.to_string()))?;
+    let stopped = session.stop.load(std::sync::atomic::Ordering::Relaxed);
+    let stopped_by = stopped.then(|| session.signal_name());
+    // Stopped by a signal, what could not be made is said and the exit is the signal's
+    // (128 + N), not an error's: the agents keep their own results.
+    let said_stopped = |e: &dyn std::fmt::Display| {
+        eprintln!(
+            "plumb: stopped by {}: {e}; each agent keeps its own result (its --export-json), and plumb merge makes the whole of them",
+            session.signal_name()
+        );
+        Ok(session.stopped())
+    };
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) if stopped => return said_stopped(&e),
+        Err(e) => return Err(CliError::msg(e.to_string())),
+    };
     let test = Coordinated {
         output: &a.output,
         count: c.agents,
         listen: &listen,
+        stopped_by,
     };
-    let (doc, text) = merged(&test, &outcome)?;
+    let (doc, text) = match merged(&test, &outcome) {
+        Ok(merged) => merged,
+        Err(e) if stopped => return said_stopped(&e),
+        Err(e) => return Err(e.into()),
+    };
     export::write_all(&merged_out, &doc)?;
     exit::print_stdout(&text)?;
     Ok(session.outcome_of(plumb_loadtest::ended(&doc, false)))

@@ -557,3 +557,50 @@ fn tokens_and_header_values_on_command_lines_are_kept_nowhere() {
         "the header's name is kept"
     );
 }
+
+/// Issue 45, defect 33: a coordinator stopped by SIGTERM — before the start, and with its
+/// agents mid-test — exits 143 and names SIGTERM, not exit 2 and "(Ctrl-C)"; it says
+/// where the agents' results are.
+#[test]
+fn a_coordinator_stopped_by_sigterm_exits_143_and_says_so() {
+    let env = Env::new();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &[]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &co.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let r = ended(co);
+    assert_eq!(r.code, 143, "{}", r.stderr);
+    assert!(r.stderr.contains("stopped by SIGTERM"), "{}", r.stderr);
+    // Mid-test: two agents loading, then the coordinator stopped.
+    let (url, _) = counted_server();
+    let port = free_port();
+    let co = coordinator(&env, port, 2, &[]);
+    let agents: Vec<Child> = (0..2)
+        .map(|i| agent(&env, &url, port, 2, i, "100", "4s"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(3000));
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &co.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let r = ended(co);
+    assert_eq!(r.code, 143, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("SIGTERM") && !r.stderr.contains("Ctrl-C"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("each agent keeps its own result"),
+        "{}",
+        r.stderr
+    );
+    for a in agents {
+        let _ = ended(a);
+    }
+}

@@ -23,6 +23,8 @@ pub struct Coordinated<'a> {
     pub count: u32,
     /// The address it listened on.
     pub listen: &'a str,
+    /// The signal that stopped the coordinator, by name, when one did.
+    pub stopped_by: Option<String>,
 }
 
 /// Where agent `index`'s own result goes, beside `output`: `all.json` → `all.agent-3.json`.
@@ -82,7 +84,7 @@ pub fn merged(
     gates(&mut doc, &docs);
     if outcome.interrupted {
         doc.status = RunStatus::Interrupted {
-            signal: Some("Ctrl-C".into()),
+            signal: a.stopped_by.clone(),
         };
     } else if !missing.is_empty() || outcome.parts.len() < a.count as usize {
         doc.status = RunStatus::Failed {

@@ -304,7 +304,7 @@ impl State<'_> {
                 Some((at, start_at)) => {
                     self.police_silence(at);
                     if stopped {
-                        self.lose_rest("the coordinator was stopped (Ctrl-C)");
+                        self.lose_rest("the coordinator was stopped by a signal");
                     }
                     if self.parts.iter().all(Part::done) {
                         let mut parts = std::mem::take(&mut self.parts);
