@@ -39,9 +39,9 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
     let signal = || session.signal_name();
     let tested = plumb_loadtest::run(test, (&session.stop, &signal), agent, &mut say)?;
     export::write_all(&out, &tested.doc)?;
-    if let Some(side) = tested.agent {
-        side.finish(&tested.doc, &mut say);
-    }
+    // An agent whose coordinator did not receive its result did not do its part of
+    // the coordinated test, whatever its own run: it fails (its result is its own).
+    let delivered = (tested.agent).is_none_or(|side| side.finish(&tested.doc, &mut say));
     crate::store::keep(history, &tested.doc, &out)?;
     let text = plumb_report::render_load_test(&tested.doc, tested.comparison.as_ref(), a.timeline);
     // One run of one target: the plan refused --hgrm-dir otherwise.
@@ -49,7 +49,11 @@ pub fn run(mut a: LoadArgs) -> Result<Outcome, CliError> {
         report.write_hgrm(dir)?;
     }
     export::print_report(&out, &text)?;
-    Ok(session.outcome_of(tested.ended))
+    Ok(match tested.ended {
+        plumb_loadtest::Ended::Stopped => session.stopped(),
+        _ if !delivered => Outcome::Failed,
+        ended => session.outcome_of(ended),
+    })
 }
 
 /// The exports, checked before the test so that a bad path cannot cost it; the

@@ -560,7 +560,7 @@ fn tokens_and_header_values_on_command_lines_are_kept_nowhere() {
 
 /// Issue 45, defect 33: a coordinator stopped by SIGTERM — before the start, and with its
 /// agents mid-test — exits 143 and names SIGTERM, not exit 2 and "(Ctrl-C)"; it says
-/// where the agents' results are.
+/// where the agents' results are; its agents, their results undelivered, exit 2.
 #[test]
 fn a_coordinator_stopped_by_sigterm_exits_143_and_says_so() {
     let env = Env::new();
@@ -600,7 +600,10 @@ fn a_coordinator_stopped_by_sigterm_exits_143_and_says_so() {
         "{}",
         r.stderr
     );
+    // An agent whose coordinator is gone did not do its part: exit 2, said.
     for a in agents {
-        let _ = ended(a);
+        let r = ended(a);
+        r.assert_code(2);
+        assert!(r.stderr.contains("did not receive this agent's result"), "{}", r.stderr);
     }
 }

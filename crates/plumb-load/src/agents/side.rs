@@ -97,8 +97,9 @@ impl AgentSide {
         }
     }
 
-    /// Sends the result to the coordinator and waits for it to be received.
-    pub fn finish(self, doc: &ResultDocument, say: &mut dyn FnMut(String)) {
+    /// Sends the result to the coordinator and waits for it to be received; whether it
+    /// was.
+    pub fn finish(self, doc: &ResultDocument, say: &mut dyn FnMut(String)) -> bool {
         match serde_json::to_vec(doc) {
             Ok(bytes) => self.end(Ending::Document(bytes), say),
             Err(e) => self.end(
@@ -117,16 +118,23 @@ impl AgentSide {
                 message: message.to_string(),
             },
             say,
-        )
+        );
     }
 
-    fn end(self, result: Ending, say: &mut dyn FnMut(String)) {
-        let Some(uplink) = self.uplink else { return };
-        if let Err(e) = uplink.finish(result) {
-            say(format!(
-                "the coordinator at {} did not receive this agent's result: {e} (the result is still this command's own output)",
-                self.coordinator
-            ));
+    /// Whether the coordinator received the ending; when not, said.
+    fn end(self, result: Ending, say: &mut dyn FnMut(String)) -> bool {
+        let Some(uplink) = self.uplink else {
+            return true;
+        };
+        match uplink.finish(result) {
+            Ok(()) => true,
+            Err(e) => {
+                say(format!(
+                    "the coordinator at {} did not receive this agent's result: {e} (the result is still this command's own output)",
+                    self.coordinator
+                ));
+                false
+            }
         }
     }
 }
