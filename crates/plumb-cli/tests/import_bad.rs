@@ -230,3 +230,44 @@ fn a_file_from_which_nothing_is_imported_is_refused() {
         r.stderr
     );
 }
+
+/// Issue 45, defects 25 and 27: a value no benchmark took (1e20 s) is refused as a time,
+/// not clamped to 2^64 ns ("18450000000 s"); an empty list of times is said, not a row
+/// of N 0; a speedup of 1e308 is printed with its exponent, not as 309 digits.
+#[test]
+fn values_that_are_not_times_are_refused_and_huge_numbers_keep_their_exponent() {
+    let env = Env::new();
+    let mut v: serde_json::Value = serde_json::from_str(&fixture("hyperfine.json")).unwrap();
+    v["results"][0]["times"][0] = serde_json::json!(1e20);
+    v["results"][1]["times"] = serde_json::json!([]);
+    let file = env.write("huge.json", &v.to_string());
+    let r = env.plumb(&["show", file.to_str().unwrap()]);
+    assert!(
+        r.stderr
+            .contains("times[0]: 1.000e29 ns is not a time a benchmark took"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("\"times\" is empty: no run to read"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stdout.contains("18450000000"), "{}", r.stdout);
+    env.write("p.folded", "prog;main;heavy 700\nprog;main;rest 300\n");
+    let r = env.plumb(&[
+        "amdahl",
+        "p.folded",
+        "--function",
+        "heavy",
+        "--micro",
+        "1e308",
+    ]);
+    r.assert_code(0);
+    assert!(
+        r.stdout.contains("made 1.000e308× faster (as given)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.lines().all(|l| l.len() < 300), "{}", r.stdout);
+}

@@ -604,6 +604,10 @@ fn a_coordinator_stopped_by_sigterm_exits_143_and_says_so() {
     for a in agents {
         let r = ended(a);
         r.assert_code(2);
-        assert!(r.stderr.contains("did not receive this agent's result"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("did not receive this agent's result"),
+            "{}",
+            r.stderr
+        );
     }
 }

@@ -269,7 +269,8 @@ fn fill_samples(
     let list = samples.as_array().ok_or("samples is not a list")?;
     for (i, s) in list.iter().enumerate() {
         let v = measurement(s).map_err(|e| format!("sample {i}: {e}"))?;
-        let total = (v * k.scale * number as f64).round() as u64;
+        let total =
+            crate::whole_ns(v * k.scale * number as f64).map_err(|e| format!("sample {i}: {e}"))?;
         b.samples.push(number, &[(k.metric.clone(), total)]);
     }
     if b.samples.is_empty() {

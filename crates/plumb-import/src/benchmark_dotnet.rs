@@ -88,7 +88,7 @@ fn result_phase(b: &mut Benchmark, e: &Value) -> Result<(), ImportError> {
             _ => launches.push((launch, 1)),
         }
         b.samples
-            .push(ops, &[(Metric::WallTime, ns.round() as u64)]);
+            .push(ops, &[(Metric::WallTime, crate::whole_ns(ns)?)]);
     }
     if b.samples.is_empty() {
         return Err(if e["Statistics"].is_null() {

@@ -134,11 +134,9 @@ fn benchmark(p: &Pending) -> (Benchmark, Result<(), ImportError>) {
 fn summary(p: &Pending) -> Result<ReportedSummary, ImportError> {
     let (mean, lo, hi, ci) = p.mean.ok_or("no mean")?;
     let time = |what: &str, v: f64| {
-        if v.is_finite() && v >= 0.0 {
-            Ok(v)
-        } else {
-            Err(ImportError::from(format!("{what} {v} is not a time")))
-        }
+        crate::whole_ns(v)
+            .map(|_| v)
+            .map_err(|e| ImportError::from(format!("{what}: {e}")))
     };
     let n = p.n.filter(|&n| n > 0).ok_or("no samples")?;
     // Catch2 divides by n (catch_stats.cpp's standard_deviation); the model's is n − 1.
@@ -219,7 +217,7 @@ mod tests {
         let (doc, notes) = read(&nan).unwrap();
         assert_eq!(doc.benchmarks.len(), 3);
         assert!(
-            notes[0].contains("(sums/sum 64): mean NaN is not a time"),
+            notes[0].contains("(sums/sum 64): mean: NaN ns is not a time"),
             "{notes:?}"
         );
         let none = BEFORE.replacen("samples=\"30\"", "samples=\"0\"", 1);

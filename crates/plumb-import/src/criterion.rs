@@ -106,8 +106,13 @@ fn one(new: &Path) -> Result<Benchmark, ImportError> {
         if n.round() < 1.0 {
             return Err(at(format!("iters[{i}] is {n}: a sample of no iterations")));
         }
-        b.samples
-            .push(n.round() as u64, &[(Metric::WallTime, t.round() as u64)]);
+        b.samples.push(
+            n.round() as u64,
+            &[(
+                Metric::WallTime,
+                crate::whole_ns(*t).map_err(|e| at(format!("times[{i}]: {e}")))?,
+            )],
+        );
     }
     Ok(b)
 }

@@ -250,7 +250,7 @@ fn take(
         match metric_of(unit) {
             Some(m) if !metrics.contains(&m) => {
                 metrics.push(m);
-                totals.push((v * r.iterations as f64).round() as u64);
+                totals.push(crate::whole_ns(v * r.iterations as f64)?);
             }
             Some(_) => return Err(ImportError::from(format!("{unit} twice"))),
             None => {

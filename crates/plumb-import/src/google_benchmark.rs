@@ -94,7 +94,7 @@ fn repetition(b: &mut Benchmark, e: &Value) -> Result<(), ImportError> {
                 "\"{key}\" is {}, not a time",
                 e[key]
             )))?;
-        Ok((t * per * iterations as f64).round() as u64)
+        crate::whole_ns(t * per * iterations as f64).map_err(|e| format!("\"{key}\": {e}").into())
     };
     let values = [
         (Metric::WallTime, total("real_time")?),

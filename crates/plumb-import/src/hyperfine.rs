@@ -50,9 +50,12 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
     Ok(reading.done())
 }
 
-/// A result's `times` in seconds, or why they are not run times.
-fn times(r: &Value) -> Result<Vec<f64>, ImportError> {
+/// A result's `times` (seconds) in nanoseconds, or why they are not run times.
+fn times(r: &Value) -> Result<Vec<u64>, ImportError> {
     let list = r["times"].as_array().ok_or("\"times\" is not a list")?;
+    if list.is_empty() {
+        return Err("\"times\" is empty: no run to read".into());
+    }
     list.iter()
         .enumerate()
         .map(|(k, t)| match t.as_f64() {
@@ -63,15 +66,15 @@ fn times(r: &Value) -> Result<Vec<f64>, ImportError> {
             Some(t) if t < 0.0 => Err(ImportError::from(format!(
                 "times[{k}] is {t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run"
             ))),
-            Some(t) => Ok(t),
+            Some(t) => crate::whole_ns(t * 1e9).map_err(|e| format!("times[{k}]: {e}").into()),
         })
         .collect()
 }
 
-fn samples(times_s: &[f64], codes: Option<&[i32]>) -> Samples {
+fn samples(times_ns: &[u64], codes: Option<&[i32]>) -> Samples {
     let mut s = Samples::default();
-    for (i, t) in times_s.iter().enumerate() {
-        let wall = [(Metric::WallTime, (t * 1e9).round() as u64)];
+    for (i, &t) in times_ns.iter().enumerate() {
+        let wall = [(Metric::WallTime, t)];
         match codes {
             Some(c) => s.push_run(1, &wall, Exit::Code(c[i])),
             None => s.push(1, &wall),

@@ -181,7 +181,7 @@ fn samples(b: &mut Benchmark, m: &Value, mode: &str) -> Result<Vec<usize>, Impor
     for x in ns {
         b.samples.push(
             SCALE,
-            &[(Metric::WallTime, (x * SCALE as f64).round() as u64)],
+            &[(Metric::WallTime, crate::whole_ns(x * SCALE as f64)?)],
         );
     }
     let launches: Vec<usize> = per_fork.iter().copied().filter(|&n| n > 0).collect();

@@ -69,9 +69,10 @@ fn samples(b: &mut Benchmark, stats: &Value) -> Result<(), ImportError> {
     let mut totals = Vec::with_capacity(data.len());
     for (i, d) in data.iter().enumerate() {
         match d.as_f64() {
-            Some(s) if s.is_finite() && s >= 0.0 => {
-                totals.push((s * 1e9 * iterations as f64).round() as u64)
-            }
+            Some(s) if s.is_finite() && s >= 0.0 => totals.push(
+                crate::whole_ns(s * 1e9 * iterations as f64)
+                    .map_err(|e| format!("data[{i}]: {e}"))?,
+            ),
             _ => {
                 return Err(ImportError::from(format!(
                     "data[{i}] is {d}, not a time in seconds"

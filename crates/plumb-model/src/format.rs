@@ -126,6 +126,11 @@ fn sig_figs(v: f64, figures: i32) -> String {
     } else {
         v.abs().log10().floor() as i32
     };
+    // Past a dozen digits the figures would be mostly zeros nobody measured (1e308 would
+    // print 309 digits): the exponent says it.
+    if mag >= 12 {
+        return format!("{:.*e}", (figures - 1) as usize, v);
+    }
     let decimals = (figures - 1 - mag).clamp(0, 4) as usize;
     format!("{v:.decimals$}")
 }
@@ -257,7 +262,9 @@ pub fn factor(x: f64) -> String {
         a if a < 10.0 => format!("{x:.3}"),
         a if a < 100.0 => format!("{x:.2}"),
         a if a < 1000.0 => format!("{x:.1}"),
-        _ => format!("{x:.0}"),
+        a if a < 1e12 => format!("{x:.0}"),
+        // A dozen digits and more: the exponent says it (1e308 is not 309 digits).
+        _ => format!("{x:.3e}"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! A profile in words and tables: the top functions (terminal and Markdown), an
 //! annotation, a differential table, and Amdahl's statement.
 
+use plumb_model::format;
 use plumb_model::{
     AllocationProfile, AmdahlCase, AmdahlPrediction, AnnotatedLine, Annotation, Profile,
     ProfileSettings, ShareChange,
@@ -296,23 +297,22 @@ pub fn render_share_changes(before: &str, after: &str, rows: &[ShareChange], top
 pub fn render_amdahl(p: &AmdahlPrediction) -> String {
     // A speedup typed in is exact: no interval of zero width beside it (issue 24, 20).
     let given = p.speedup_interval.lo == p.speedup && p.speedup_interval.hi == p.speedup;
+    let x = format::factor;
     let speedup = if given {
-        format!("{:.3}× faster (as given)", p.speedup)
+        format!("{}× faster (as given)", x(p.speedup))
     } else {
-        format!(
-            "{:.3}× faster [{:.3}, {:.3}]",
-            p.speedup, p.speedup_interval.lo, p.speedup_interval.hi
-        )
+        let i = p.speedup_interval;
+        format!("{}× faster [{}, {}]", x(p.speedup), x(i.lo), x(i.hi))
     };
     let mut out = format!(
-        "{} is on the stack in {:.1} % of the samples [{:.1}, {:.1}]; made {speedup}, the whole can be at most 1 / (1 − f + f/S) = {:.3}× faster [{:.3}, {:.3}] (Amdahl).\n",
+        "{} is on the stack in {:.1} % of the samples [{:.1}, {:.1}]; made {speedup}, the whole can be at most 1 / (1 − f + f/S) = {}× faster [{}, {}] (Amdahl).\n",
         p.function,
         p.share * 100.0,
         p.share_interval.lo * 100.0,
         p.share_interval.hi * 100.0,
-        p.predicted,
-        p.predicted_interval.lo,
-        p.predicted_interval.hi
+        x(p.predicted),
+        x(p.predicted_interval.lo),
+        x(p.predicted_interval.hi)
     );
     if let (Some(m), Some(mi), Some(case)) = (p.measured, p.measured_interval, p.case) {
         let said = match case {
@@ -322,8 +322,10 @@ pub fn render_amdahl(p: &AmdahlPrediction) -> String {
         };
         let _ = writeln!(
             out,
-            "Measured end to end: {m:.3}× [{:.3}, {:.3}]: {said}.",
-            mi.lo, mi.hi
+            "Measured end to end: {}× [{}, {}]: {said}.",
+            x(m),
+            x(mi.lo),
+            x(mi.hi)
         );
     }
     out
