@@ -217,7 +217,7 @@ mod tests {
         let (doc, notes) = read(&nan).unwrap();
         assert_eq!(doc.benchmarks.len(), 3);
         assert!(
-            notes[0].contains("(sums/sum 64): mean: NaN ns is not a time"),
+            notes[0].contains("(sums/sum 64): mean: NaN is not a time"),
             "{notes:?}"
         );
         let none = BEFORE.replacen("samples=\"30\"", "samples=\"0\"", 1);

@@ -433,10 +433,10 @@ pub(crate) fn whole_ns(ns: f64) -> Result<u64, ImportError> {
     let shown = match ns {
         ns if ns.is_nan() => "NaN".to_string(),
         ns if ns.is_infinite() => format!("{ns}"),
-        ns => plumb_model::format::number(ns),
+        ns => plumb_model::format::time_ns(ns),
     };
     Err(ImportError::from(format!(
-        "{shown} ns is not a time a benchmark took"
+        "{shown} is not a time a benchmark took"
     )))
 }
 
