@@ -20,7 +20,7 @@ pub fn widen_by_history(
         cmp.notes.push(unmeasured(machine));
         return Ok(());
     };
-    let fingerprint = MachineFingerprint::of(&base.environment);
+    let fingerprint = MachineFingerprint::of(base);
     let series = store.series()?;
     let mut measured = 0;
     for c in cmp.comparisons.iter_mut() {

@@ -578,3 +578,31 @@ fn asv_catch2_and_gungraun_are_compared_reported_and_kept() {
     );
     assert!(!run.stdout.contains("sums/sum 64"), "{}", run.stdout);
 }
+
+/// Issue 45, defect 20: an import carries no machine record: `show --environment` says so
+/// instead of "virtualization: none detected", and its history series is labelled
+/// "machine not recorded", apart from machines plumb read, never "bare metal".
+#[test]
+fn an_import_invents_no_machine() {
+    let env = Env::new();
+    let h = format!("{FIXTURES}/hyperfine.json");
+    let r = env.plumb(&["show", "--environment", &h]);
+    r.assert_code(0);
+    assert!(
+        r.stdout
+            .contains("The machine it was measured on: not recorded"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("none detected"), "{}", r.stdout);
+    env.plumb(&["history", "add", "--history", "h.db", "--commit", "c1", &h])
+        .assert_code(0);
+    let list = env.plumb(&["history", "--history", "h.db", "show", "1"]);
+    list.assert_code(0);
+    assert!(
+        list.stdout.contains("machine not recorded"),
+        "{}",
+        list.stdout
+    );
+    assert!(!list.stdout.contains("bare metal"), "{}", list.stdout);
+}

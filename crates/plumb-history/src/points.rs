@@ -179,7 +179,7 @@ mod tests {
             ..ReportedSummary::default()
         };
         doc.benchmarks.push(summarised("catch2", mean_only));
-        let machine = MachineFingerprint::of(&doc.environment);
+        let machine = MachineFingerprint::of(&doc);
         let points = points_of(&doc, &machine);
         assert_eq!(points.len(), 1);
         let (key, p) = &points[0];

@@ -434,7 +434,7 @@ impl SqliteStore {
         doc: &ResultDocument,
         commit: Option<&Commit>,
     ) -> Result<Added, HistoryError> {
-        let machine = MachineFingerprint::of(&doc.environment);
+        let machine = MachineFingerprint::of(doc);
         let json = doc.to_json();
         let id = run_key(&json, commit);
         let tx = self

@@ -115,6 +115,16 @@ pub struct ResultDocument {
 }
 
 impl ResultDocument {
+    /// Whether the machine was recorded where the result was measured: plumb's own
+    /// producers read it; an import holds only what its file says (no virtualisation,
+    /// no governors), which must not be read as "none".
+    pub fn machine_recorded(&self) -> bool {
+        !matches!(
+            self.settings.producer,
+            crate::ProducerSettings::Imported { .. }
+        )
+    }
+
     pub fn new(
         tool_version: &str,
         invocation: Invocation,

@@ -40,7 +40,9 @@ pub fn render_saved(
             20,
         ));
     }
-    if let Some(findings) = environment {
+    if environment.is_some() && !doc.machine_recorded() {
+        out.push_str("\nThe machine it was measured on: not recorded (an import holds only what its file says; nothing here is known to be absent)\n");
+    } else if let Some(findings) = environment {
         out.push_str("\nThe machine it was measured on:\n");
         // Its findings are the report's (above) when it has a table; said once.
         if timed.is_empty() {

@@ -182,7 +182,7 @@ impl HistoryStore for PostgresStore {
         doc: &ResultDocument,
         commit: Option<&Commit>,
     ) -> Result<Added, HistoryError> {
-        let machine = MachineFingerprint::of(&doc.environment);
+        let machine = MachineFingerprint::of(doc);
         let holders = self.lock_holders();
         let mut tx = self.write()?;
         let added = add_in(&mut tx, doc, commit, &machine);

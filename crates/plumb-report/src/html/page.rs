@@ -231,6 +231,12 @@ fn machine_section(doc: &ResultDocument) -> String {
     if !doc.diagnostics.is_empty() {
         out.push_str(&diagnostics(&doc.diagnostics));
     }
+    if !doc.machine_recorded() {
+        out.push_str(
+            "<p>The machine was not recorded: an import holds only what its file says.</p>",
+        );
+        return out;
+    }
     out.push_str("<details><summary>The machine's record</summary><table><tbody>");
     for (k, v) in crate::env_view::record_rows(&doc.environment) {
         let _ = write!(
