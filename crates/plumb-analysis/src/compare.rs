@@ -50,9 +50,15 @@ pub fn compare_documents(
 ) -> Result<ComparisonDocument, Refused> {
     for side in [&base, &new] {
         if !measures(side.doc, how.metric) {
+            let mut measured: Vec<String> = (side.doc.benchmarks.iter())
+                .flat_map(|b| b.metrics.keys().map(|m| m.to_string()))
+                .collect();
+            measured.sort();
+            measured.dedup();
             return Err(Refused::NotMeasured {
                 metric: how.metric.to_string(),
                 path: side.path.to_string(),
+                measured,
             });
         }
     }

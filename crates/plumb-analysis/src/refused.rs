@@ -10,7 +10,12 @@ pub enum Refused {
     /// A speedup that cannot be had as given (`--micro`, `--macro`): why.
     SpeedupGiven(String),
     /// A result compared does not measure the metric asked.
-    NotMeasured { metric: String, path: String },
+    NotMeasured {
+        metric: String,
+        path: String,
+        /// The metrics it does measure.
+        measured: Vec<String>,
+    },
     /// No benchmark of one result pairs with one of the other: each side's path and names.
     NothingInCommon {
         base: (String, Vec<String>),
@@ -68,9 +73,15 @@ impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refused::SpeedupGiven(why) => f.write_str(why),
-            Refused::NotMeasured { metric, path } => {
-                write!(f, "--metric {metric}: not measured in {path}")
-            }
+            Refused::NotMeasured {
+                metric,
+                path,
+                measured,
+            } => write!(
+                f,
+                "--metric {metric}: not measured in {path} (it measures {})",
+                measured.join(", ")
+            ),
             Refused::NothingInCommon { base, new } => nothing_in_common(f, base, new),
             Refused::PairNotOldNew(s) => write!(
                 f,

@@ -606,3 +606,34 @@ fn an_import_invents_no_machine() {
     );
     assert!(!list.stdout.contains("bare metal"), "{}", list.stdout);
 }
+
+/// Issue 45, defect 17: `--metric` takes a harness's own names for what plumb stores
+/// (Go's `B/op`, `allocs/op`, `widgets/op`), and a metric a file lacks is refused with
+/// the ones it measures.
+#[test]
+fn a_harness_names_its_metrics_its_own_way() {
+    let env = Env::new();
+    let go = format!("{FIXTURES}/go/go-v.txt");
+    for (asked, stored) in [
+        ("B/op", "allocated-bytes"),
+        ("allocs/op", "allocations"),
+        ("widgets/op", "widgets"),
+    ] {
+        let r = env.plumb(&["compare", &go, &go, "--metric", asked]);
+        r.assert_code(0);
+        assert!(
+            r.stdout.contains(&format!("on {stored} per operation")),
+            "{asked}: {}",
+            r.stdout
+        );
+    }
+    let r = env.plumb(&["compare", &go, &go, "--metric", "MB/s"]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains("--metric MB/s: not measured in")
+            && r.stderr
+                .contains("(it measures allocated-bytes, allocations, wall-time, widgets)"),
+        "{}",
+        r.stderr
+    );
+}

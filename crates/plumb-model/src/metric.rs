@@ -174,10 +174,21 @@ impl fmt::Display for Metric {
     }
 }
 
+/// A metric as a user asks for it (`--metric`): plumb's names, or a harness's own for
+/// them (Go's `ns/op`, `B/op`, `allocs/op`; any other `X/op` is Go's metric X, as its
+/// import stores it).
 impl std::str::FromStr for Metric {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Metric::parse(s))
+        Ok(match s {
+            "ns/op" => Metric::WallTime,
+            "B/op" => Metric::AllocatedBytes,
+            "allocs/op" => Metric::Allocations,
+            other => match other.strip_suffix("/op") {
+                Some(named) if !named.is_empty() => Metric::parse(named),
+                _ => Metric::parse(other),
+            },
+        })
     }
 }
 
