@@ -193,6 +193,33 @@ fn resplit(
 
 /// The pairs to compare: explicit ones first, then equal names, then — when nothing else
 /// paired and each side has one benchmark — those two. Unpaired names are recorded.
+/// Go names a benchmark with its package when `go test` ran several
+/// (`github.com/x/y.BenchmarkSum/4B`) and without it when it ran one: a benchmark left
+/// unpaired is paired with the other side's of the same name without the package, as
+/// benchstat does when only one side has it.
+fn pair_go_packages<'d>(
+    b_doc: &'d ResultDocument,
+    n_doc: &'d ResultDocument,
+    pairs: &mut Vec<(&'d Benchmark, &'d Benchmark)>,
+) {
+    let short = |name: &str| (name.rsplit_once(".Benchmark")).map(|(_, r)| format!("Benchmark{r}"));
+    let same = |a: &str, b: &str| short(a).as_deref() == Some(b) || short(b).as_deref() == Some(a);
+    for b in &b_doc.benchmarks {
+        if pairs.iter().any(|(p, _)| std::ptr::eq(*p, b)) {
+            continue;
+        }
+        let free = |n: &&Benchmark| !pairs.iter().any(|(_, p)| std::ptr::eq(*p, *n));
+        let mut candidates = n_doc
+            .benchmarks
+            .iter()
+            .filter(free)
+            .filter(|n| same(&b.name, &n.name));
+        if let (Some(n), None) = (candidates.next(), candidates.next()) {
+            pairs.push((b, n));
+        }
+    }
+}
+
 fn pair<'d>(
     base: &Side<'d>,
     new: &Side<'d>,
@@ -228,6 +255,7 @@ fn pair<'d>(
             pairs.push((b, n));
         }
     }
+    pair_go_packages(b_doc, n_doc, &mut pairs);
     if pairs.is_empty() && b_doc.benchmarks.len() == 1 && n_doc.benchmarks.len() == 1 {
         let (b, n) = (&b_doc.benchmarks[0], &n_doc.benchmarks[0]);
         let finding = PairedByElimination {

@@ -637,3 +637,28 @@ fn a_harness_names_its_metrics_its_own_way() {
         r.stderr
     );
 }
+
+/// Issue 45, defect 14: `go test ./...` over several packages names each benchmark with
+/// its package; compared with a run of one package (names without it) they pair by
+/// name, as benchstat pairs them, instead of "no benchmark names in common".
+#[test]
+fn go_benchmarks_pair_across_package_counts() {
+    let env = Env::new();
+    let one = format!("{FIXTURES}/go/go-v.txt");
+    let mut several = std::fs::read_to_string(&one).unwrap();
+    several.push_str("pkg: example.com/other\nBenchmarkOther-2   \t 1000000\t        5.000 ns/op\nPASS\nok  \texample.com/other\t1.0s\n");
+    let several = env.write("several.txt", &several);
+    let r = env.plumb(&["compare", &one, several.to_str().unwrap()]);
+    r.assert_code(0);
+    assert!(
+        r.stdout
+            .contains("BenchmarkAlloc-2 → example.com/sums.BenchmarkAlloc-2"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Comparing 4 benchmark(s)"),
+        "{}",
+        r.stdout
+    );
+}
