@@ -164,27 +164,40 @@ pub fn read_saved(path: &std::path::Path) -> Result<Profile, ProfileError> {
     Ok(profile)
 }
 
+/// Why a saved profile's counts cannot be what perf sampled.
+#[derive(Debug)]
+struct Inconsistent(String);
+
+impl std::fmt::Display for Inconsistent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Whether a saved profile's counts can be what perf sampled: no function in more samples
 /// than the profile has, none with more of its own samples than its total, none listed
 /// twice. A file edited or written by another tool can say otherwise, and a share above
 /// 100 % would be read as a figure.
-fn consistent(p: &Profile) -> Result<(), String> {
+fn consistent(p: &Profile) -> Result<(), Inconsistent> {
     let mut seen = std::collections::HashSet::new();
     for f in &p.functions {
         if f.total_samples > p.samples {
-            return Err(format!(
+            return Err(Inconsistent(format!(
                 "{} is in {} samples, more than the profile's {}",
                 f.name, f.total_samples, p.samples
-            ));
+            )));
         }
         if f.self_samples > f.total_samples {
-            return Err(format!(
+            return Err(Inconsistent(format!(
                 "{} has {} samples of its own, more than its total {}",
                 f.name, f.self_samples, f.total_samples
-            ));
+            )));
         }
         if !seen.insert((f.name.as_str(), f.module.as_str())) {
-            return Err(format!("{} ({}) is listed twice", f.name, f.module));
+            return Err(Inconsistent(format!(
+                "{} ({}) is listed twice",
+                f.name, f.module
+            )));
         }
     }
     Ok(())
