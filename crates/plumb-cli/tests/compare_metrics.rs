@@ -4,24 +4,11 @@
 mod common;
 
 use common::Env;
-use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, BenchmarkKind, Environment, Invocation, Metric, MetricInfo};
-use plumb_model::{ProducerSettings, ResultDocument, Samples, Settings};
+use plumb_model::{Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, Samples};
 
 /// A result of one benchmark, 20 runs around 1 ms, none of which allocates.
 fn without_allocations(env: &Env, file: &str) -> String {
-    let settings = Settings {
-        confidence: Confidence::DEFAULT,
-        sesoi: Fraction::DEFAULT_SESOI,
-        question: Default::default(),
-        producer: ProducerSettings::None,
-    };
-    let mut doc = ResultDocument::new(
-        "0.0.0-test",
-        Invocation::current(),
-        Environment::default(),
-        settings,
-    );
+    let mut doc = common::test_document(Environment::default());
     let times = (0..20u64).map(|i| 1_000_000 + i * 37 % 1000);
     let mut b = Benchmark::of_wall_times("parse", BenchmarkKind::Command, times.clone());
     let counted = [Metric::Allocations, Metric::AllocatedBytes];

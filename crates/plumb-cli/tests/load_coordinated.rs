@@ -92,6 +92,15 @@ fn agent(env: &Env, url: &str, port: u16, n: u32, i: u32, rate: &str, duration: 
     spawn(env, &agent_args(url, port, n, i, rate, duration))
 }
 
+/// `kill SIGNAL` to `child`.
+fn signal(child: &Child, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
 fn ended(child: Child) -> Run {
     Run::of(child.wait_with_output().expect("plumb ends"))
 }
@@ -264,12 +273,17 @@ fn an_unreachable_coordinator_or_a_missing_token_sends_nothing() {
         "--coordinator-wait",
         "1s",
     ];
-    let out = env
-        .command(&args)
-        .env("PLUMB_TOKEN", TOKEN)
-        .output()
-        .unwrap();
-    let r = Run::of(out);
+    // Run with `token` as PLUMB_TOKEN (none: unset), timed.
+    let with_token = |args: &[&str], token: Option<&str>| {
+        let mut command = env.command(args);
+        match token {
+            Some(t) => command.env("PLUMB_TOKEN", t),
+            None => command.env_remove("PLUMB_TOKEN"),
+        };
+        let start = std::time::Instant::now();
+        (Run::of(command.output().unwrap()), start.elapsed())
+    };
+    let (r, _) = with_token(&args, Some(TOKEN));
     r.assert_code(2);
     assert!(
         r.stderr.contains(&format!(
@@ -278,62 +292,34 @@ fn an_unreachable_coordinator_or_a_missing_token_sends_nothing() {
         "{}",
         r.stderr
     );
-    let out = env
-        .command(&args)
-        .env_remove("PLUMB_TOKEN")
-        .output()
-        .unwrap();
-    let r = Run::of(out);
+    let (r, _) = with_token(&args, None);
     r.assert_code(2);
     assert!(r.stderr.contains("needs the token"), "{}", r.stderr);
-    let out = env
-        .command(&args)
-        .env("PLUMB_TOKEN", "short")
-        .output()
-        .unwrap();
-    assert!(Run::of(out).stderr.contains("at least 16"));
+    assert!(with_token(&args, Some("short"))
+        .0
+        .stderr
+        .contains("at least 16"));
     // Not an address: refused at once, not retried for the wait.
     let mut bad = args;
     bad[11] = "not an address";
-    let start = std::time::Instant::now();
-    let out = env
-        .command(&bad)
-        .env("PLUMB_TOKEN", TOKEN)
-        .output()
-        .unwrap();
-    let r = Run::of(out);
+    let (r, took) = with_token(&bad, Some(TOKEN));
     r.assert_code(2);
     assert!(r.stderr.contains("is not HOST:PORT"), "{}", r.stderr);
-    assert!(
-        start.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(took < Duration::from_secs(1), "{took:?}");
     // Something that accepts and says nothing: named, within the wait, in words.
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let silent_addr = silent.local_addr().unwrap().to_string();
     let mut quiet = args;
     quiet[11] = &silent_addr;
-    let start = std::time::Instant::now();
-    let out = env
-        .command(&quiet)
-        .env("PLUMB_TOKEN", TOKEN)
-        .output()
-        .unwrap();
-    let r = Run::of(out);
+    let (r, took) = with_token(&quiet, Some(TOKEN));
     r.assert_code(2);
+    let said = format!("nothing at {silent_addr} answered as a plumb coordinator");
     assert!(
-        r.stderr.contains(&format!(
-            "nothing at {silent_addr} answered as a plumb coordinator"
-        )) && !r.stderr.contains("os error"),
+        r.stderr.contains(&said) && !r.stderr.contains("os error"),
         "{}",
         r.stderr
     );
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
     drop(silent);
     assert_eq!(sent.load(Ordering::SeqCst), 0);
 }
@@ -458,11 +444,7 @@ fn an_agent_stopped_by_ctrl_c_is_kept_apart_and_the_rest_merged() {
     let stopped = agent(&env, &url, port, 2, 1, "200", "3s");
     // Joined, 1 s lead, half a second of warm-up, 1 s measured: then Ctrl-C.
     std::thread::sleep(Duration::from_millis(3000));
-    assert!(std::process::Command::new("kill")
-        .args(["-INT", &stopped.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
+    signal(&stopped, "-INT");
     let r = ended(stopped);
     assert_eq!(r.code, 130, "{}", r.stderr);
     ended(kept).assert_code(0);
@@ -567,11 +549,7 @@ fn a_coordinator_stopped_by_sigterm_exits_143_and_says_so() {
     let port = free_port();
     let co = coordinator(&env, port, 2, &[]);
     std::thread::sleep(Duration::from_millis(500));
-    assert!(std::process::Command::new("kill")
-        .args(["-TERM", &co.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
+    signal(&co, "-TERM");
     let r = ended(co);
     assert_eq!(r.code, 143, "{}", r.stderr);
     assert!(r.stderr.contains("stopped by SIGTERM"), "{}", r.stderr);
@@ -583,11 +561,7 @@ fn a_coordinator_stopped_by_sigterm_exits_143_and_says_so() {
         .map(|i| agent(&env, &url, port, 2, i, "100", "4s"))
         .collect();
     std::thread::sleep(Duration::from_millis(3000));
-    assert!(std::process::Command::new("kill")
-        .args(["-TERM", &co.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
+    signal(&co, "-TERM");
     let r = ended(co);
     assert_eq!(r.code, 143, "{}", r.stderr);
     assert!(

@@ -341,12 +341,7 @@ fn amdahl_refuses_a_profile_whose_counts_cannot_be() {
     let profile =
         plumb_profile::from_folded("p", "prog;main;heavy 700\nprog;main;rest 300\n").unwrap();
     let saved = |file: &str, edit: &Edit| {
-        let mut doc = plumb_model::ResultDocument::new(
-            "0.0.0-test",
-            plumb_model::Invocation::current(),
-            plumb_model::Environment::default(),
-            plumb_model::Settings::default_levels(plumb_model::ProducerSettings::None),
-        );
+        let mut doc = common::test_document(plumb_model::Environment::default());
         doc.profiles.push(profile.clone());
         edit(&mut doc);
         env.write(file, &doc.to_json()).display().to_string()

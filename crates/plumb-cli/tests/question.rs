@@ -5,24 +5,11 @@
 mod common;
 
 use common::Env;
-use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{Benchmark, BenchmarkKind, Environment, Invocation, ProducerSettings};
-use plumb_model::{ResultDocument, Settings};
+use plumb_model::{Benchmark, BenchmarkKind, Environment};
 
 /// `n` runs: a body at `body` ns + 0..9 and every `1 / tail_share`-th run at `tail` + 0..9.
 fn write(env: &Env, file: &str, n: usize, body: u64, tail: u64, tail_share: f64) {
-    let settings = Settings {
-        confidence: Confidence::DEFAULT,
-        sesoi: Fraction::DEFAULT_SESOI,
-        question: Default::default(),
-        producer: ProducerSettings::None,
-    };
-    let mut doc = ResultDocument::new(
-        "0.0.0-test",
-        Invocation::current(),
-        Environment::default(),
-        settings,
-    );
+    let mut doc = common::test_document(Environment::default());
     let every = (1.0 / tail_share).round() as usize;
     let times = (0..n).map(|i| {
         let jitter = (i * 7 % 10) as u64;

@@ -128,6 +128,14 @@ impl Env {
     }
 }
 
+/// A result of a test's own making: default levels, no producer, on `environment`; its
+/// benchmarks are the test's to add.
+pub fn test_document(environment: plumb_model::Environment) -> plumb_model::ResultDocument {
+    let settings = plumb_model::Settings::default_levels(plumb_model::ProducerSettings::None);
+    let invocation = plumb_model::Invocation::current();
+    plumb_model::ResultDocument::new("0.0.0-test", invocation, environment, settings)
+}
+
 pub fn read_doc(path: &Path) -> plumb_model::ResultDocument {
     let text = std::fs::read_to_string(path).expect("result file exists");
     plumb_model::ResultDocument::from_json(&text).expect("a valid plumb result")
