@@ -36,6 +36,21 @@ fn history(env: &Env, dir: &Path, commits: &[String], level: impl Fn(usize) -> f
     }
 }
 
+/// The fixture of a 5 % step: 20 commits, 10 ms to commit 11 and 10.5 ms from 12 on
+/// (`broken`, if any, does not build), and the history of `history`; the repository and
+/// its commits.
+fn five_percent_step(env: &Env, broken: Option<usize>) -> (std::path::PathBuf, Vec<String>) {
+    let versions: Vec<Version> = (0..20)
+        .map(|i| match i {
+            i if Some(i) == broken => Version::Broken,
+            i => Version::Sleeps(if i < 12 { 10_000 } else { 10_500 }),
+        })
+        .collect();
+    let (dir, commits) = repo_with(env, "r", &versions, &[]);
+    history(env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
+    (dir, commits)
+}
+
 /// `history changes --confirm` re-running the fixture's commits (fake runs of their
 /// `speed`), four runs a round.
 const CONFIRM_CHANGES: [&str; 11] = [
@@ -62,11 +77,7 @@ fn a_five_percent_step_is_confirmed_and_bisected_to_its_commit() {
         return;
     }
     let env = Env::new();
-    let versions: Vec<Version> = (0..20)
-        .map(|i| Version::Sleeps(if i < 12 { 10_000 } else { 10_500 }))
-        .collect();
-    let (dir, commits) = repo_with(&env, "r", &versions, &[]);
-    history(&env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
+    let (dir, commits) = five_percent_step(&env, None);
     let run = env.plumb_in(&dir, &CONFIRM_CHANGES);
     run.assert_code(1);
     let culprit = &commits[12][..10];
@@ -251,15 +262,7 @@ fn a_change_whose_end_does_not_build_is_an_error() {
         return;
     }
     let env = Env::new();
-    let versions: Vec<Version> = (0..20)
-        .map(|i| match i {
-            14 => Version::Broken,
-            i if i < 12 => Version::Sleeps(10_000),
-            _ => Version::Sleeps(10_500),
-        })
-        .collect();
-    let (dir, commits) = repo_with(&env, "r", &versions, &[]);
-    history(&env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
+    let (dir, commits) = five_percent_step(&env, Some(14));
     let run = env.plumb_in(&dir, &CONFIRM_CHANGES);
     run.assert_code(2);
     let ends = format!("{} → {}", &commits[9][..10], &commits[14][..10]);
@@ -279,11 +282,7 @@ fn a_change_whose_end_does_not_build_is_an_error() {
 #[test]
 fn a_confirmation_stopped_by_ctrl_c_says_so() {
     let env = Env::new();
-    let versions: Vec<Version> = (0..20)
-        .map(|i| Version::Sleeps(if i < 12 { 10_000 } else { 10_500 }))
-        .collect();
-    let (dir, commits) = repo_with(&env, "r", &versions, &[]);
-    history(&env, &dir, &commits, |i| if i < 12 { 10e6 } else { 10.5e6 });
+    let (dir, _) = five_percent_step(&env, None);
     let mut args = CONFIRM_CHANGES;
     args[5] = "sleep 30"; // the build: long enough for the signal to land in it
     let out = env.plumb_signalled_in(&dir, &args, "-INT", std::time::Duration::from_millis(1500));
