@@ -41,32 +41,25 @@ pub fn run(a: CoordinateArgs) -> Result<Outcome, CliError> {
         view.notice(n)
     });
     view.finish();
-    let stopped = session.stop.load(std::sync::atomic::Ordering::Relaxed);
-    let stopped_by = stopped.then(|| session.signal_name());
-    // Stopped by a signal, what could not be made is said and the exit is the signal's
-    // (128 + N), not an error's: the agents keep their own results.
-    let said_stopped = |e: &dyn std::fmt::Display| {
-        eprintln!(
-            "plumb: stopped by {}: {e}; each agent keeps its own result (its --export-json), and plumb merge makes the whole of them",
-            session.signal_name()
-        );
-        Ok(session.stopped())
-    };
-    let outcome = match outcome {
-        Ok(o) => o,
-        Err(e) if stopped => return said_stopped(&e),
-        Err(e) => return Err(CliError::msg(e.to_string())),
-    };
+    let stopped_by =
+        (session.stop.load(std::sync::atomic::Ordering::Relaxed)).then(|| session.signal_name());
     let test = Coordinated {
         output: &a.output,
         count: c.agents,
         listen: &listen,
-        stopped_by,
+        stopped_by: stopped_by.clone(),
     };
-    let (doc, text) = match merged(&test, &outcome) {
-        Ok(merged) => merged,
-        Err(e) if stopped => return said_stopped(&e),
-        Err(e) => return Err(e.into()),
+    let made =
+        (outcome.map_err(|e| CliError::msg(e.to_string()))).and_then(|o| Ok(merged(&test, &o)?));
+    let (doc, text) = match (made, stopped_by) {
+        (Ok(made), _) => made,
+        // Stopped by a signal: what could not be made is said, and the exit is the
+        // signal's (128 + N), not an error's; the agents keep their own results.
+        (Err(e), Some(signal)) => {
+            eprintln!("plumb: stopped by {signal}: {}; each agent keeps its own result (its --export-json), and plumb merge makes the whole of them", e.message());
+            return Ok(session.stopped());
+        }
+        (Err(e), None) => return Err(e),
     };
     export::write_all(&merged_out, &doc)?;
     exit::print_stdout(&text)?;

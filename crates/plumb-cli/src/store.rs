@@ -42,16 +42,12 @@ pub fn existing(given: Option<String>) -> Result<Option<Location>, CliError> {
     )?)
 }
 
-/// A store a reading command reads: the one named or the default one, which must
-/// exist (a reading command never creates one).
+/// A store a reading command reads, which must exist (plumb-history's `Location::to_read`).
 pub fn to_read(given: Option<String>) -> Result<Location, CliError> {
-    match existing(given)? {
-        Some(location) => Ok(location),
-        None => Err(CliError::msg(format!(
-            "no history at {}: plumb history add keeps one",
-            plumb_history::git::default_store(&std::env::current_dir()?).display()
-        ))),
-    }
+    Ok(Location::to_read(
+        given.as_deref(),
+        &std::env::current_dir()?,
+    )?)
 }
 
 /// Refuses `output` (given with `flag`) when it is the store at `location`: writing it

@@ -27,6 +27,8 @@ pub enum HistoryError {
     NoSuchStore(std::path::PathBuf),
     /// `--history ""`.
     EmptyPath,
+    /// No store named, and none at the default place (its path).
+    NoHistory(std::path::PathBuf),
     /// A name more than one series answers to: the candidates, `id (name)`.
     AmbiguousSeries {
         wanted: String,
@@ -70,6 +72,9 @@ impl fmt::Display for HistoryError {
                 write!(f, "--history {}: no such store", path.display())
             }
             HistoryError::EmptyPath => f.write_str("--history: an empty path"),
+            HistoryError::NoHistory(path) => {
+                write!(f, "no history at {}: plumb history add keeps one", path.display())
+            }
             HistoryError::AmbiguousSeries { wanted, candidates } => write!(
                 f,
                 "{wanted:?} names more than one series ({}): give its id",

@@ -58,6 +58,13 @@ impl Location {
         }
     }
 
+    /// A store a reading command reads: as `existing` finds it, and there (a reading
+    /// command never makes one).
+    pub fn to_read(given: Option<&str>, dir: &Path) -> Result<Location, HistoryError> {
+        Location::existing(given, dir)?
+            .ok_or_else(|| HistoryError::NoHistory(crate::git::default_store(dir)))
+    }
+
     /// The location as messages say it: a path, or a URL without its password.
     pub fn shown(&self) -> String {
         match self {
