@@ -134,9 +134,7 @@ fn benchmark(p: &Pending) -> (Benchmark, Result<(), ImportError>) {
 fn summary(p: &Pending) -> Result<ReportedSummary, ImportError> {
     let (mean, lo, hi, ci) = p.mean.ok_or("no mean")?;
     let time = |what: &str, v: f64| {
-        crate::whole_ns(v)
-            .map(|_| v)
-            .map_err(|e| ImportError::from(format!("{what}: {e}")))
+        crate::time_ns(v).map_err(|e| ImportError::from(format!("{what}: {e}")))
     };
     let n = p.n.filter(|&n| n > 0).ok_or("no samples")?;
     // Catch2 divides by n (catch_stats.cpp's standard_deviation); the model's is n − 1.

@@ -376,9 +376,7 @@ impl SummaryKeys {
             match &stats[key] {
                 Value::Null => Ok(None),
                 v => match v.as_f64() {
-                    Some(t) if t.is_finite() && t >= 0.0 => {
-                        crate::whole_ns(t * self.scale).map(|_| Some(t * self.scale))
-                    }
+                    Some(t) if t.is_finite() && t >= 0.0 => time_ns(t * self.scale).map(Some),
                     _ => Err(ImportError::from(format!(
                         "{}.{key} is {v}, not a time",
                         self.place
@@ -421,14 +419,12 @@ fn document(tool: ForeignTool, environment: Environment) -> ResultDocument {
     doc
 }
 
-/// A benchmark plumb could not read from the file, kept as a failure saying why, so that
-/// it shows as failed rather than vanishing.
-/// `ns` as a whole number of nanoseconds a sample holds, or why it is not a time: every
-/// importer's one conversion. A u64 ends at 2^64 ns (584 years); a value beyond it (a
-/// file's 1e308) is no time a benchmark took, and clamping it would print 18450000000 s.
-pub(crate) fn whole_ns(ns: f64) -> Result<u64, ImportError> {
+/// `ns` if it is a time a sample can hold, else why not: every importer's one check. A
+/// u64 of nanoseconds ends at 2^64 (584 years); a value beyond it (a file's 1e308) is no
+/// time a benchmark took, and clamping it would print 18450000000 s.
+pub(crate) fn time_ns(ns: f64) -> Result<f64, ImportError> {
     if ns.is_finite() && ns >= 0.0 && ns < u64::MAX as f64 {
-        return Ok(ns.round() as u64);
+        return Ok(ns);
     }
     let shown = match ns {
         ns if ns.is_nan() => "NaN".to_string(),
@@ -440,6 +436,13 @@ pub(crate) fn whole_ns(ns: f64) -> Result<u64, ImportError> {
     )))
 }
 
+/// `ns` (checked by `time_ns`) as the whole nanoseconds a sample holds.
+pub(crate) fn whole_ns(ns: f64) -> Result<u64, ImportError> {
+    time_ns(ns).map(|ns| ns.round() as u64)
+}
+
+/// A benchmark plumb could not read from the file, kept as a failure saying why, so that
+/// it shows as failed rather than vanishing.
 fn not_imported(b: &mut plumb_model::Benchmark, why: &str) {
     b.set_function(plumb_model::FunctionInfo {
         failure: Some(format!("not imported: {why}")),

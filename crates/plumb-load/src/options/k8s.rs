@@ -70,40 +70,32 @@ impl fmt::Display for NotForKubernetes {
 
 impl std::error::Error for NotForKubernetes {}
 
-fn refused(why: String) -> NotForKubernetes {
-    NotForKubernetes(why)
+/// `s` when `ok`, else refused saying `why`.
+fn accepted(s: &str, ok: bool, why: impl FnOnce() -> String) -> Result<String, NotForKubernetes> {
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(NotForKubernetes(why()))
+    }
 }
 
 /// An image reference: not empty, no white space or control characters.
 fn image(s: &str) -> Result<String, NotForKubernetes> {
-    let bad = s.is_empty() || s.chars().any(|c| c.is_whitespace() || c.is_control());
-    match bad {
-        true => Err(refused(format!(
-            "{s:?} is not an image reference (no spaces, not empty)"
-        ))),
-        false => Ok(s.to_string()),
-    }
+    let ok = !s.is_empty() && !s.chars().any(|c| c.is_whitespace() || c.is_control());
+    accepted(s, ok, || {
+        format!("{s:?} is not an image reference (no spaces, not empty)")
+    })
 }
 
-/// A DNS label (`dotted`: false; a namespace) or subdomain (a Secret's or a claim's name)
-/// as Kubernetes names objects: lower-case letters, digits, '-' (and '.'), starting and
-/// ending with a letter or digit, at most `most` characters.
+/// A namespace (a DNS label, `dotted` false) or a Secret's or claim's name (a subdomain).
 fn dns_name(s: &str, most: usize, dotted: bool) -> Result<String, NotForKubernetes> {
-    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    let ok = !s.is_empty()
-        && s.len() <= most
-        && edge(s.chars().next())
-        && edge(s.chars().last())
-        && s.chars().all(|c| {
-            c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || (dotted && c == '.')
-        });
-    match ok {
-        true => Ok(s.to_string()),
-        false => Err(refused(format!(
-            "{s:?} is not a Kubernetes name: lower-case letters, digits and '-'{}, starting and ending with a letter or digit, at most {most} characters",
-            if dotted { " or '.'" } else { "" }
-        ))),
-    }
+    let ok = crate::agents::k8s::dns_name(s, most, dotted);
+    accepted(s, ok, || {
+        format!(
+        "{s:?} is not a Kubernetes name: lower-case letters, digits and '-'{}, starting and ending with a letter or digit, at most {most} characters",
+        if dotted { " or '.'" } else { "" }
+    )
+    })
 }
 
 /// A decimal number, optionally with a fraction.
@@ -115,12 +107,10 @@ fn decimal(s: &str) -> bool {
 
 /// A CPU quantity: cores (`1`, `0.5`) or millicores (`500m`).
 fn cpu(s: &str) -> Result<String, NotForKubernetes> {
-    match decimal(s.strip_suffix('m').unwrap_or(s)) {
-        true => Ok(s.to_string()),
-        false => Err(refused(format!(
-            "{s:?} is not a CPU quantity (1, 0.5, 500m)"
-        ))),
-    }
+    let ok = decimal(s.strip_suffix('m').unwrap_or(s));
+    accepted(s, ok, || {
+        format!("{s:?} is not a CPU quantity (1, 0.5, 500m)")
+    })
 }
 
 /// A memory quantity: bytes, or with a suffix (`512Mi`, `1Gi`, `500M`).
@@ -129,12 +119,9 @@ fn memory(s: &str) -> Result<String, NotForKubernetes> {
         "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "k", "M", "G", "T", "P", "E",
     ];
     let number = SUFFIXES.iter().find_map(|x| s.strip_suffix(x)).unwrap_or(s);
-    match decimal(number) {
-        true => Ok(s.to_string()),
-        false => Err(refused(format!(
-            "{s:?} is not a memory quantity (512Mi, 1Gi, 500M)"
-        ))),
-    }
+    accepted(s, decimal(number), || {
+        format!("{s:?} is not a memory quantity (512Mi, 1Gi, 500M)")
+    })
 }
 
 /// What to say of load options that would run but not as meant in a pod: a loopback

@@ -15,6 +15,22 @@ fn options(args: &[&str]) -> LoadOptions {
         .load
 }
 
+/// `plumb load`'s line for agent 0 of 2 at 1/s, then `more`.
+fn agent_0_of_2<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut line = vec![
+        "load",
+        "http://x/",
+        "--rate",
+        "1",
+        "--agents",
+        "2",
+        "--agent-index",
+        "0",
+    ];
+    line.extend_from_slice(more);
+    line
+}
+
 fn no_env(_: &str) -> Option<String> {
     None
 }
@@ -164,19 +180,14 @@ fn a_closed_loop_records_its_connections_and_a_given_agent_name_wins() {
 
 #[test]
 fn a_coordinated_agent_runs_once() {
-    let o = options(&[
-        "http://x/",
-        "--rate",
-        "1",
-        "--agents",
-        "2",
-        "--agent-index",
-        "0",
+    let o = Line::try_parse_from(agent_0_of_2(&[
         "--coordinator",
         "127.0.0.1:9",
         "--repeat",
         "2",
-    ]);
+    ]))
+    .unwrap()
+    .load;
     let e = o.plan(no_env).err().unwrap();
     assert!(matches!(
         e,
@@ -211,18 +222,7 @@ fn tls_options_for_a_plain_mix_are_said_once_for_the_mix() {
 #[test]
 fn a_coordinator_is_host_and_port() {
     let line = |addr: &str| {
-        let args = [
-            "load",
-            "http://x/",
-            "--rate",
-            "1",
-            "--agents",
-            "2",
-            "--agent-index",
-            "0",
-            "--coordinator",
-            addr,
-        ];
+        let args = agent_0_of_2(&["--coordinator", addr]);
         Line::try_parse_from(args).map(|l| l.load.link.coordinator)
     };
     for good in ["10.0.0.2:7207", "plumb-coordinator:7207", "[::1]:7207"] {

@@ -36,6 +36,20 @@ impl fmt::Display for K8sRefused {
 
 impl std::error::Error for K8sRefused {}
 
+/// Whether `s` names a Kubernetes object: a DNS label (`dotted`: false) or subdomain,
+/// lower-case letters, digits, '-' (and '.'), starting and ending with a letter or digit,
+/// at most `most` characters.
+pub(crate) fn dns_name(s: &str, most: usize, dotted: bool) -> bool {
+    let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    let inner =
+        |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || (dotted && c == '.');
+    !s.is_empty()
+        && s.len() <= most
+        && edge(s.chars().next())
+        && edge(s.chars().last())
+        && s.chars().all(inner)
+}
+
 /// The options that carry the token, which the pods read from the Secret instead.
 const SECRETS: [&str; 2] = ["--token", "--token-file"];
 
@@ -54,12 +68,7 @@ impl Cluster {
     /// digits and '-', at most 63 with the longest suffix added here).
     pub fn agent_args(&self, load: &[String]) -> Result<Vec<String>, K8sRefused> {
         let name = &self.name;
-        let ok = !name.is_empty()
-            && name.len() + "-coordinator".len() <= 63
-            && (name.bytes()).all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            && !name.starts_with('-')
-            && !name.ends_with('-');
-        if !ok {
+        if !dns_name(name, 63 - "-coordinator".len(), false) {
             return Err(K8sRefused::Name(name.clone()));
         }
         let given =

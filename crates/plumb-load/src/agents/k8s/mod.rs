@@ -6,6 +6,8 @@
 mod agent_args;
 mod yaml;
 
+#[cfg(feature = "cli")]
+pub(crate) use agent_args::dns_name;
 pub use agent_args::K8sRefused;
 pub use yaml::{documents, Yaml};
 use yaml::{map, s, strings};
