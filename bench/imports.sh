@@ -52,7 +52,7 @@ together) — and a summary of one value a side gets no verdict, with the reason
 
 | Format | What plumb reads | Carries | What plumb adds beyond the harness's own summary |
 |---|---|---|---|
-| hyperfine `--export-json` | each run's time, exit codes, parameters | samples | verdicts with an interval and a SESOI (hyperfine prints means ± σ); modes, outliers, run order |
+| hyperfine `--export-json` (1.x and 2.0) | each run's time, exit codes, parameters; 2.0: each run's CPU, user and system time, peak RSS, counters | samples | verdicts with an interval and a SESOI (hyperfine prints means ± σ); modes, outliers, run order |
 | Google Benchmark JSON | each repetition over its iterations; real and CPU time | samples | the ratio's interval and equivalence (its `compare.py` gives a U-test p only) |
 | criterion `target/criterion` | every sample of `new/` (iterations, times) | samples | batch means for the interval (criterion treats back-to-back samples as independent); comparison across runs and tools |
 | Go `go test -bench` / `-json` | each `-count` line over its N; B/op, allocs/op, ReportMetric | samples | SESOI verdicts and equivalence (benchstat gives medians, a CI and a p) |

@@ -39,6 +39,77 @@ fn a_hyperfine_export_is_compared_and_shown() {
     assert!(run.stdout.contains("slower"), "{}", run.stdout);
 }
 
+/// Issue 45, defect 13: hyperfine 2.0's JSON (schema 2: each run's metrics in
+/// `measurements`) is read, every metric of it, under hyperfine's names too; it was "not
+/// a plumb result, nor any format plumb imports".
+#[test]
+fn a_hyperfine_2_export_is_read_with_all_its_metrics() {
+    let env = Env::new();
+    let h = format!("{FIXTURES}/hyperfine2/hyperfine2-all.json");
+    let run = env.plumb(&["show", &h]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("a hyperfine export"), "{}", run.stdout);
+    // Its own names (-n 'sleep {ms} ms'), the parameter, and the 20 ms sleep slower.
+    assert!(run.stdout.contains("sleep 20 ms"), "{}", run.stdout);
+    assert!(run.stdout.contains("slower"), "{}", run.stdout);
+    let json = env.path("h2.json");
+    let run = env.plumb(&["show", &h, "--export-json", json.to_str().unwrap()]);
+    run.assert_code(0);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let b = &doc["benchmarks"][1];
+    assert_eq!(b["name"], "sleep 20 ms");
+    assert_eq!(b["command"], "sleep 0.020", "{b}");
+    assert_eq!(b["parameters"]["ms"], "20", "{b}");
+    assert_eq!(b["samples"]["count"], 10, "{b}");
+    let values = b["samples"]["values"].as_object().unwrap();
+    let kept: Vec<&str> = values.keys().map(String::as_str).collect();
+    assert_eq!(
+        kept,
+        [
+            "cpu-time",
+            "peak-rss",
+            "system-time",
+            "user-time",
+            "wall-time"
+        ]
+    );
+    // Seconds as nanoseconds, bytes as bytes: 20 ms sleeps, a few MiB resident.
+    let wall = values["wall-time"][0].as_u64().unwrap();
+    assert!((20_000_000..100_000_000).contains(&wall), "{wall}");
+    let rss = values["peak-rss"][0].as_u64().unwrap();
+    assert!((1 << 20..1 << 30).contains(&rss), "{rss}");
+    assert_eq!(doc["environment"]["os"], "Linux", "{}", doc["environment"]);
+    assert_eq!(doc["started"], "2026-11-29T13:31:56.000000000Z");
+    for (asked, stored) in [
+        ("memory_peak_resident", "peak-rss"),
+        ("time_cpu", "cpu-time"),
+    ] {
+        let r = env.plumb(&["compare", &h, &h, "--metric", asked]);
+        r.assert_code(0);
+        assert!(
+            r.stdout.contains(&format!("on {stored}")),
+            "{asked}: {}",
+            r.stdout
+        );
+    }
+    let wall = env.plumb(&["compare", &h, &h, "--metric", "time_wall_clock"]);
+    assert_eq!(wall.stdout, env.plumb(&["compare", &h, &h]).stdout);
+    // Schema 1 and 2 compare with each other.
+    let v1 = format!("{FIXTURES}/hyperfine.json");
+    let r = env.plumb(&["compare", &v1, &h, "--pair", "sleep 0.01=sleep 10 ms"]);
+    assert!(
+        r.stdout.contains("sleep 0.01 → sleep 10 ms"),
+        "{}",
+        r.stdout
+    );
+    // Runs that failed (exit 3, killed by SIGKILL: hyperfine writes 128 + 9) are failures.
+    let f = format!("{FIXTURES}/hyperfine2/hyperfine2-failures.json");
+    let r = env.plumb(&["show", &f]);
+    r.assert_code(0);
+    assert!(r.stdout.contains("3 of 3 runs failed"), "{}", r.stdout);
+}
+
 #[test]
 fn a_google_benchmark_export_is_compared_and_shown() {
     let env = Env::new();

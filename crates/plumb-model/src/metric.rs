@@ -135,6 +135,8 @@ metrics! {
     SystemTime = "system-time", Nanoseconds, Sum, "Sys";
     /// Peak resident set size.
     PeakRss = "peak-rss", Bytes, Peak, "MaxRSS";
+    /// CPU time in user mode and the kernel together (hyperfine 2's `time_cpu`).
+    CpuTime = "cpu-time", Nanoseconds, Sum, "CPU";
     /// Heap allocations (the in-process counting allocator).
     Allocations = "allocations", Count, Sum, "Allocs";
     AllocatedBytes = "allocated-bytes", Bytes, Sum, "Alloc B";
@@ -174,16 +176,24 @@ impl fmt::Display for Metric {
     }
 }
 
-/// A metric as a user asks for it (`--metric`): plumb's names, or a harness's own for
-/// them (Go's `ns/op`, `B/op`, `allocs/op`; any other `X/op` is Go's metric X, as its
-/// import stores it).
+/// A metric as a user asks for it (`--metric`) or another harness names it: plumb's
+/// names, Go's (`ns/op`, `B/op`, `allocs/op`; any other `X/op` is Go's metric X, as its
+/// import stores it) or hyperfine 2's (`time_wall_clock`, `memory_peak_resident`…).
 impl std::str::FromStr for Metric {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
-            "ns/op" => Metric::WallTime,
+            "ns/op" | "time_wall_clock" => Metric::WallTime,
             "B/op" => Metric::AllocatedBytes,
             "allocs/op" => Metric::Allocations,
+            "time_cpu" => Metric::CpuTime,
+            "time_user" => Metric::UserTime,
+            "time_system" => Metric::SystemTime,
+            "memory_peak_resident" => Metric::PeakRss,
+            "cpu_cycles" => Metric::Cycles,
+            "cache_references" => Metric::CacheReferences,
+            "cache_misses" => Metric::CacheMisses,
+            "branch_misses" => Metric::BranchMisses,
             other => match other.strip_suffix("/op") {
                 Some(named) if !named.is_empty() => Metric::parse(named),
                 _ => Metric::parse(other),

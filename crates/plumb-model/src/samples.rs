@@ -17,6 +17,10 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// A run another tool says was killed by a signal without recording which (hyperfine
+    /// writes its exit code as null): failed, the signal unknown.
+    pub const SIGNAL_NOT_RECORDED: Exit = Exit::Signal { signal: 0 };
+
     pub fn success(self) -> bool {
         self == Exit::Code(0)
     }
