@@ -118,6 +118,7 @@ fn by_quantile(c: &mut Comparison, x: &[f64], y: &[f64], p: f64) {
         c.verdict = Verdict::Inconclusive;
         c.reason = VerdictReason::BaselineNearZero {
             baseline_mean: b.estimate,
+            launches: 0,
         };
         return;
     };
@@ -139,7 +140,10 @@ fn by_minimum(c: &mut Comparison, x: &[f64], y: &[f64], resolution_ns: f64) {
     if x.is_empty() || y.is_empty() || b <= 0.0 {
         c.verdict = Verdict::Inconclusive;
         c.ratio = f64::NAN;
-        c.reason = VerdictReason::BaselineNearZero { baseline_mean: b };
+        c.reason = VerdictReason::BaselineNearZero {
+            baseline_mean: b,
+            launches: 0,
+        };
         return;
     }
     c.ratio = n / b;

@@ -110,6 +110,7 @@ fn by_moments(c: &mut Comparison, base: &Moments, new: &Moments, both_summaries:
     let Some(ci) = ratio.interval.filter(|_| base.mean > 0.0) else {
         c.reason = VerdictReason::BaselineNearZero {
             baseline_mean: base.mean,
+            launches: 0,
         };
         return;
     };

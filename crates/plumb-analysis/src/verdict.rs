@@ -84,6 +84,7 @@ pub fn judge(
     let Some(ci) = s.ratio.interval.filter(|_| s.base_mean > 0.0) else {
         c.reason = VerdictReason::BaselineNearZero {
             baseline_mean: s.base_mean,
+            launches: base.launch_means(metric).map_or(0, |m| m.len()),
         };
         return c;
     };
@@ -109,7 +110,12 @@ fn from_zero(mut c: Comparison, y: &[f64], level: f64) -> Comparison {
                 candidate_mean: ci.mean,
             };
         }
-        Ok(_) => c.reason = VerdictReason::BaselineNearZero { baseline_mean: 0.0 },
+        Ok(_) => {
+            c.reason = VerdictReason::BaselineNearZero {
+                baseline_mean: 0.0,
+                launches: 0,
+            }
+        }
         Err(e) => {
             c.reason = VerdictReason::CannotCompare {
                 problem: e.to_string(),
@@ -324,7 +330,7 @@ mod tests {
         );
         assert_eq!(c.verdict, Verdict::Inconclusive);
         assert!(
-            matches!(c.reason, VerdictReason::BaselineNearZero { baseline_mean } if baseline_mean == 0.25),
+            matches!(c.reason, VerdictReason::BaselineNearZero { baseline_mean, .. } if baseline_mean == 0.25),
             "{:?}",
             c.reason
         );

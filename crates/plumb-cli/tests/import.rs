@@ -539,6 +539,35 @@ fn jmh_forks_are_launches_and_bmf_is_a_summary_without_a_verdict() {
     );
 }
 
+/// Issue 45, defect 16: in throughput mode plumb's mean (of each iteration's time per
+/// operation) is said beside JMH's score inverted, which a user checks it against; with
+/// two forks a comparison says that one degree of freedom between them, not a mean near
+/// zero, leaves it unsettled, and what `-f` settles it.
+#[test]
+fn jmh_throughput_is_set_beside_its_score_and_two_forks_are_said() {
+    let env = Env::new();
+    let thrpt = format!("{FIXTURES}/jmh/jmh-thrpt.json");
+    let run = env.plumb(&["show", &thrpt]);
+    run.assert_code(0);
+    assert!(
+        run.stderr.contains(
+            "(bench.Sums.sum(size=64) [thrpt]): throughput: plumb's figures are each iteration's time per operation; their mean, 14.86 ns, is +2.3% from JMH's score of 68840 ops/ms inverted (14.53 ns)"
+        ),
+        "{}",
+        run.stderr
+    );
+    let avgt = format!("{FIXTURES}/jmh/jmh-avgt.json");
+    let pair = "bench.Sums.sum(size=64) [thrpt]=bench.Sums.sum(size=64)";
+    let run = env.plumb(&["compare", &thrpt, &avgt, "--pair", pair]);
+    assert!(
+        run.stdout.contains(
+            "rests on 2 launches (JMH's forks): one degree of freedom between them, so at 99.9% confidence its interval reaches zero"
+        ) && run.stdout.contains("(JMH's -f 5, plumb-bench's --launches 5)"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// BenchmarkDotNet's full JSON (issue 31): the result phase is read, each iteration a
 /// sample; a brief export is BenchmarkDotNet's summary, and said so.
 #[test]

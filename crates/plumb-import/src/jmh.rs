@@ -7,6 +7,7 @@
 //! mean's interval. A failed benchmark is absent from JMH's file.
 
 use crate::error::ImportError;
+use plumb_model::format;
 use plumb_model::{
     Benchmark, BenchmarkKind, Environment, FunctionInfo, Metric, MetricInfo, ResultDocument,
 };
@@ -39,6 +40,9 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         let filled = samples(&mut b, &r["primaryMetric"], mode).map(|forks| {
             let asked = r["forks"].as_u64().unwrap_or(0) as usize;
             if let Some(note) = failed_forks(&forks, asked) {
+                reading.notes.push(format!("{place} ({}): {note}", b.name));
+            }
+            if let Some(note) = throughput_inverted(&b, &r["primaryMetric"]) {
                 reading.notes.push(format!("{place} ({}): {note}", b.name));
             }
         });
@@ -101,6 +105,28 @@ fn per_op_ns(score: f64, unit: &str) -> Result<f64, ImportError> {
         ))),
         _ => Err(bad()),
     }
+}
+
+/// In throughput mode, how plumb's mean stands to JMH's score: plumb keeps each
+/// iteration's time per operation (1 / its throughput) and averages those; JMH averages
+/// the throughputs. A mean of inverses is not the inverse of a mean when iterations
+/// differ, so the two are said side by side for a user checking one against the other.
+fn throughput_inverted(b: &Benchmark, m: &Value) -> Option<String> {
+    let unit = m["scoreUnit"].as_str()?;
+    if !unit.starts_with("ops/") {
+        return None;
+    }
+    let score = m["score"].as_f64()?;
+    let jmh = per_op_ns(score, unit).ok()?;
+    let times = b.per_op(&Metric::WallTime);
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    Some(format!(
+        "throughput: plumb's figures are each iteration's time per operation; their mean, {}, is {} from JMH's score of {} {unit} inverted ({}): a mean of inverses is not the inverse of the mean when iterations differ",
+        format::time_ns(mean),
+        format::signed_percent(mean / jmh - 1.0),
+        format::number(score),
+        format::time_ns(jmh),
+    ))
 }
 
 /// What is said of forks that measured nothing (each fork's iteration count given, and

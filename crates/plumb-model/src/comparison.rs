@@ -44,8 +44,14 @@ pub enum VerdictReason {
         candidate_n: usize,
     },
     /// The baseline's mean is not distinguishable from zero, so a ratio to it means
-    /// nothing (its interval is unbounded or the mean is not positive).
-    BaselineNearZero { baseline_mean: f64 },
+    /// nothing (its interval is unbounded or the mean is not positive). `launches`: the
+    /// launches (JMH's forks) the baseline's interval was taken over, 0 when it was not
+    /// over launches: with two, one degree of freedom, not the mean, is what sets it.
+    BaselineNearZero {
+        baseline_mean: f64,
+        #[serde(default, skip_serializing_if = "no_launches")]
+        launches: usize,
+    },
     /// The whole ratio interval lies beyond 1 ∓ SESOI: faster or slower.
     /// `constant_samples`: both sides' samples were constant, so the clock's resolution,
     /// not the code, may set the difference.
@@ -223,4 +229,9 @@ impl Comparison {
             from_summaries: None,
         }
     }
+}
+
+/// Whether a baseline's interval was taken over no launches (nothing to write).
+fn no_launches(n: &usize) -> bool {
+    *n == 0
 }

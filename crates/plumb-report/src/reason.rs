@@ -2,6 +2,11 @@
 //! and the comparison's own ratio, interval and p-values.
 
 use plumb_model::format::factor;
+
+/// Fewer launches than this give the interval of their mean so few degrees of freedom that
+/// t alone (636.6 for one at 99.9 %, 31.6 for two, 12.9 for three) can stretch it across
+/// zero: said as the reason, with how many settle it.
+const FEW_LAUNCHES: usize = 5;
 use plumb_model::{
     Comparison, PercentileComparison, ReportedStatistic, SummaryBasis, Verdict, VerdictReason,
 };
@@ -138,7 +143,18 @@ fn sample_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String 
             baseline_n,
             candidate_n,
         } => format!("cannot compare: {problem} (baseline n={baseline_n}, candidate n={candidate_n})"),
-        VerdictReason::BaselineNearZero { baseline_mean } => format!(
+        VerdictReason::BaselineNearZero {
+            baseline_mean,
+            launches,
+        } if (2..FEW_LAUNCHES).contains(launches) && *baseline_mean > 0.0 => format!(
+            "the baseline's mean ({baseline_mean:.3e}) rests on {launches} launches (JMH's forks): {} between them, so at {} confidence its interval reaches zero and a ratio to it means nothing; {FEW_LAUNCHES} or more launches settle it (JMH's -f {FEW_LAUNCHES}, plumb-bench's --launches {FEW_LAUNCHES})",
+            match launches - 1 {
+                1 => "one degree of freedom".to_string(),
+                df => format!("{df} degrees of freedom"),
+            },
+            c.level
+        ),
+        VerdictReason::BaselineNearZero { baseline_mean, .. } => format!(
             "the baseline's mean ({baseline_mean:.3e}) is not distinguishable from zero, so a ratio to it means nothing"
         ),
         VerdictReason::FromZero { candidate_mean } => format!(
@@ -388,6 +404,7 @@ mod tests {
         let c = judged(
             VerdictReason::BaselineNearZero {
                 baseline_mean: 0.25,
+                launches: 0,
             },
             0.5,
             0.5,

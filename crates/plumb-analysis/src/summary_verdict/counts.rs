@@ -25,7 +25,10 @@ pub(super) fn judge(
     c.metric = counted;
     c.from_summaries = Some(SummaryBasis::SimulatedCounts);
     if b <= 0.0 {
-        c.reason = VerdictReason::BaselineNearZero { baseline_mean: b };
+        c.reason = VerdictReason::BaselineNearZero {
+            baseline_mean: b,
+            launches: 0,
+        };
         return true;
     }
     c.ratio = n / b;

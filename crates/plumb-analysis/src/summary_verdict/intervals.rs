@@ -144,6 +144,7 @@ fn by_intervals(c: &mut Comparison, base: Stated, new: Stated, (base_n, cand_n):
     if base.interval.lo <= 0.0 {
         c.reason = VerdictReason::BaselineNearZero {
             baseline_mean: base.value,
+            launches: 0,
         };
         return;
     }
