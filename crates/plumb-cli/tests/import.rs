@@ -762,3 +762,83 @@ fn go_benchmarks_pair_across_package_counts() {
         r.stdout
     );
 }
+
+/// Issue 45, defect 19: criterion's baselines are read by name (`DIR@NAME`: `base`, or
+/// what `--save-baseline NAME` kept), and one benchmark's `new/` given directly, where
+/// only `new/` under the directory was read; a baseline it lacks lists those it has.
+/// Defect 17: criterion's throughput is kept (as a parameter: an amount per iteration).
+#[test]
+fn criterion_baselines_are_read_by_name() {
+    let env = Env::new();
+    let dir = format!("{FIXTURES}/criterion-baselines");
+    let (before, after) = (format!("{dir}@before"), format!("{dir}@after"));
+    let r = env.plumb(&["compare", &before, &after]);
+    r.assert_code(0);
+    assert!(
+        r.stdout.contains("sums/bytes") && r.stdout.contains("sums/elements"),
+        "{}",
+        r.stdout
+    );
+    // The two baselines are two runs: their samples differ.
+    let json = |at: &str, name: &str| -> serde_json::Value {
+        let out = env.path(name);
+        let r = env.plumb(&["show", at, "--export-json", out.to_str().unwrap()]);
+        r.assert_code(0);
+        serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+    };
+    let (b, a) = (json(&before, "before.json"), json(&after, "after.json"));
+    let samples = |d: &serde_json::Value| d["benchmarks"][0]["samples"].clone();
+    assert_ne!(samples(&b), samples(&a));
+    assert_eq!(
+        b["benchmarks"][0]["parameters"]["throughput"],
+        "1024 bytes per iteration"
+    );
+    assert_eq!(
+        b["benchmarks"][1]["parameters"]["throughput"],
+        "128 elements per iteration"
+    );
+    let one = json(&format!("{dir}/sums/bytes/new"), "one.json");
+    assert_eq!(one["benchmarks"].as_array().unwrap().len(), 1);
+    assert_eq!(one["benchmarks"][0]["name"], "sums/bytes");
+    let r = env.plumb(&["show", &format!("{dir}@base")]);
+    r.assert_code(2);
+    assert!(
+        r.stderr.contains(
+            "criterion's output has no baseline \"base\": it has after, before, new (name one as DIR@NAME)"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Issue 45, defect 17: what an import leaves out of a harness's figures is said, where
+/// Google Benchmark's rates and user counters were dropped without a word.
+#[test]
+fn figures_an_import_leaves_out_are_said() {
+    let env = Env::new();
+    let r = env.plumb(&["show", &format!("{FIXTURES}/gbench-counters.json")]);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains(
+            "left out: bytes_per_second, items_per_second (rates: the time per iteration is kept, the bytes or items per iteration are not in the file); user counters checks, elements (the file does not say whether each is a rate, a mean per iteration or a total)"
+        ),
+        "{}",
+        r.stderr
+    );
+    let go = format!("{FIXTURES}/go/go-v.txt");
+    let r = env.plumb(&["show", &go]);
+    assert!(
+        !r.stderr.contains("MB/s")
+            || r.stderr
+                .contains("MB/s is not kept: it is the bytes b.SetBytes gave over ns/op"),
+        "{}",
+        r.stderr
+    );
+    let r = env.plumb(&["show", &format!("{FIXTURES}/pytest/pytest-before.json")]);
+    assert!(
+        r.stderr
+            .contains("(its ops, 1 / the mean, is recomputed, not read)"),
+        "{}",
+        r.stderr
+    );
+}

@@ -271,3 +271,59 @@ fn values_that_are_not_times_are_refused_and_huge_numbers_keep_their_exponent() 
     );
     assert!(r.stdout.lines().all(|l| l.len() < 300), "{}", r.stdout);
 }
+
+/// Issue 45, defects 26 and 27: what is wrong is said in the format's own words — Go text
+/// whose result lines cannot be read (0 iterations, NaN, a negative), Go output with no
+/// result line, a cut-short `go test -json` (its events before the cut read), NaN as
+/// Python writes it, an empty file, a BMF interval whose lower bound is above its upper —
+/// where they were "not valid JSON: expected value at line 1", "trailing characters at
+/// line 2", "EOF while parsing" or accepted silently.
+#[test]
+fn broken_files_are_said_in_their_formats_own_words() {
+    let env = Env::new();
+    let head = "goos: linux\ngoarch: amd64\npkg: example.com/sums\n";
+    let events = fixture("go/go-test2json.json");
+    let cut_at = events.len() * 2 / 3;
+    let cut_at = (0..cut_at)
+        .rev()
+        .find(|&i| events.is_char_boundary(i) && &events[i - 1..i] != "\n")
+        .unwrap();
+    let cases: [(&str, String, &str); 8] = [
+        ("zero.txt", format!("{head}BenchmarkA-2   0   12 ns/op\nPASS\n"), "Go benchmark output, no result line of it read: line 4: \"0\" is not a positive iteration count"),
+        ("nan.txt", format!("{head}BenchmarkA-2   100   NaN ns/op\nPASS\n"), "Go benchmark output, no result line of it read: line 4: \"NaN\" ns/op is not a value"),
+        ("negative.txt", format!("{head}BenchmarkA-2   100   -5 ns/op\n"), "line 4: \"-5\" ns/op is not a value"),
+        ("none.txt", format!("{head}PASS\nok  \texample.com/sums\t0.1s\n"), "Go test output without a benchmark result line (was -bench given?)"),
+        ("cut.json", events[..cut_at].to_string(), "the last test2json event is cut short (the file ends inside it: truncated, or go test was stopped); the events before it are read"),
+        ("empty.json", "\n".to_string(), "the file is empty: nothing was written to it"),
+        ("bmf-nan.json", r#"{"b": {"latency": {"value": NaN}}}"#.to_string(), "\"b\": latency: value \"NaN\" is not a measurement"),
+        ("bmf-bounds.json", r#"{"b": {"latency": {"value": 5, "lower_value": 6, "upper_value": 4}}}"#.to_string(), "latency: lower_value 6 is above upper_value 4: no interval"),
+    ];
+    for (file, text, said) in cases {
+        let path = env.write(file, &text);
+        let r = env.plumb(&["show", path.to_str().unwrap()]);
+        assert!(r.stderr.contains(said), "{file}: {}", r.stderr);
+        assert!(!r.stderr.contains("not valid JSON"), "{file}: {}", r.stderr);
+        if file == "cut.json" {
+            r.assert_code(0);
+            assert!(r.stdout.contains("BenchmarkSum/size=64-2"), "{}", r.stdout);
+        } else {
+            r.assert_code(2);
+        }
+    }
+    // NaN in a pytest-benchmark round, as Python's json writes it: that benchmark fails
+    // saying so, the others are read.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fixture("pytest/pytest-before.json")).unwrap();
+    v["benchmarks"][0]["stats"]["data"][3] = serde_json::json!("NAN-HERE");
+    let text = v.to_string().replace("\"NAN-HERE\"", "NaN");
+    let path = env.write("pytest-nan.json", &text);
+    let r = env.plumb(&["show", path.to_str().unwrap()]);
+    r.assert_code(0);
+    assert!(
+        r.stderr
+            .contains("(test_sums.py::test_sum[64]): data[3] is \"NaN\", not a time in seconds"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("test_sum[1024]"), "{}", r.stdout);
+}

@@ -18,11 +18,6 @@ use plumb_model::{
 };
 use serde_json::Value;
 
-/// Whether `text` may be an asv result that plain JSON refused (bare NaN literals).
-pub fn may_be(text: &str) -> bool {
-    text.contains("\"result_columns\"")
-}
-
 /// `text` with the bare literals `NaN`, `Infinity` and `-Infinity` outside strings
 /// turned into the strings "NaN", "Infinity", "-Infinity", so a JSON parser takes it.
 pub fn literals_as_strings(text: &str) -> String {

@@ -20,11 +20,15 @@ pub fn recognises(v: &Value) -> bool {
     };
     benches.values().all(|m| {
         m.as_object().is_some_and(|m| {
-            !m.is_empty()
-                && m.values()
-                    .all(|x| x.get("value").is_some_and(Value::is_number))
+            !m.is_empty() && m.values().all(|x| x.get("value").is_some_and(is_figure))
         })
     })
+}
+
+/// A value as BMF holds one: a number, or Python's NaN or Infinity (read as strings,
+/// which `benchmark` then refuses by name).
+fn is_figure(v: &Value) -> bool {
+    v.is_number() || matches!(v.as_str(), Some("NaN" | "Infinity" | "-Infinity"))
 }
 
 fn metric_of(measure: &str) -> (Metric, MetricInfo) {
@@ -78,6 +82,11 @@ fn benchmark(name: &str, measures: &Value) -> Result<Benchmark, ImportError> {
         };
         let value = figure("value")?.ok_or(ImportError::from(format!("{slug}: no value")))?;
         let interval = match (figure("lower_value")?, figure("upper_value")?) {
+            (Some(lo), Some(hi)) if lo > hi => {
+                return Err(ImportError::from(format!(
+                    "{slug}: lower_value {lo} is above upper_value {hi}: no interval"
+                )))
+            }
             (Some(lo), Some(hi)) => Some(ReportedInterval {
                 of: ReportedStatistic::Unknown,
                 lo,
@@ -128,6 +137,20 @@ mod tests {
         assert!(
             notes[1].starts_with("\"b\": latency: value -1 is not a measurement"),
             "{notes:?}"
+        );
+        let odd: Value = serde_json::from_str(
+            r#"{"a": {"latency": {"value": "NaN"}}, "b": {"latency": {"value": 5, "lower_value": 6, "upper_value": 4}}}"#,
+        )
+        .unwrap();
+        assert!(recognises(&odd));
+        let (doc, notes) = read(&odd).unwrap();
+        assert!(doc.benchmarks.is_empty());
+        assert_eq!(
+            notes[1..],
+            [
+                "\"a\": latency: value \"NaN\" is not a measurement; left out",
+                "\"b\": latency: lower_value 6 is above upper_value 4: no interval; left out"
+            ]
         );
         // Not BMF: a measure without a value.
         assert!(!recognises(

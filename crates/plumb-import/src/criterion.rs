@@ -1,6 +1,9 @@
-//! criterion.rs's output directory (`target/criterion`, or any directory inside it): each
-//! `<benchmark>/new/` holds `benchmark.json` (its ids) and `sample.json` (`iters` and
-//! `times`: each sample's total nanoseconds over its iterations, linear or flat sampling).
+//! criterion.rs's output directory (`target/criterion`, or any directory inside it, down
+//! to one benchmark's `new/`): each `<benchmark>/<baseline>/` holds `benchmark.json` (its
+//! ids and throughput) and `sample.json` (`iters` and `times`: each sample's total
+//! nanoseconds over its iterations, linear or flat sampling). The baseline read is `new`
+//! (the last run) unless one is named: `target/criterion@base` reads `base` (the run
+//! before), `@NAME` what `--save-baseline NAME` kept, so two runs compare without a copy.
 //! Every sample is kept; criterion's own estimates (`estimates.json`) are not needed, as
 //! plumb computes its own. A benchmark whose files are bad is kept as a failure saying
 //! which file and why, and the others are read.
@@ -10,32 +13,72 @@ use plumb_model::{Benchmark, BenchmarkKind, Environment, Metric, MetricInfo, Res
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The `new/` directories under `dir` (itself included), in name order.
-fn runs(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
+/// The baseline criterion writes each run to, read when none is named.
+pub const LAST_RUN: &str = "new";
+
+/// A directory that is one benchmark's baseline: it holds the benchmark's ids.
+fn is_baseline(dir: &Path) -> bool {
+    dir.join("benchmark.json").is_file()
+}
+
+/// The `baseline` directories under `dir` (itself, when it is one), in name order, and
+/// the names of every baseline seen (for saying which there are when `baseline` is not).
+fn runs(dir: &Path, baseline: &str) -> (Vec<PathBuf>, Vec<String>) {
+    if is_baseline(dir) {
+        return (vec![dir.to_path_buf()], Vec::new());
+    }
+    let (mut found, mut names) = (Vec::new(), Vec::new());
     crate::walk(dir, |p, is_dir| {
         let name = p.file_name().unwrap_or_default();
-        if !is_dir {
-            false
-        } else if name == "new" && p.join("benchmark.json").is_file() {
-            found.push(p.to_path_buf());
-            false
-        } else {
-            name != "report" && name != "base" && name != "change"
+        if !is_dir || name == "report" || name == "change" {
+            return false;
         }
+        if !is_baseline(p) {
+            return true;
+        }
+        if name == baseline {
+            found.push(p.to_path_buf());
+        }
+        let name = name.to_string_lossy().to_string();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+        false
     });
     found.sort();
-    found
+    names.sort();
+    (found, names)
 }
 
 /// Whether `dir` holds criterion's output.
 pub fn holds_output(dir: &Path) -> bool {
-    !runs(dir).is_empty()
+    !runs(dir, LAST_RUN).1.is_empty()
 }
 
-/// Reads every benchmark under `dir`.
-pub fn read(dir: &Path) -> Result<(ResultDocument, Vec<String>), ImportError> {
-    let found = runs(dir);
+/// `DIR@NAME` as criterion's output in DIR at its baseline NAME, when DIR is a directory
+/// and `path` itself is not there (a directory whose name has an `@` is read as itself).
+pub fn at_baseline(path: &Path) -> Option<(PathBuf, String)> {
+    if path.exists() {
+        return None;
+    }
+    let text = path.to_str()?;
+    let (dir, name) = text.rsplit_once('@')?;
+    let dir = PathBuf::from(dir);
+    (!name.is_empty() && !name.contains('/') && dir.is_dir()).then(|| (dir, name.to_string()))
+}
+
+/// Reads every benchmark under `dir` at `baseline` (`LAST_RUN` unless one was named).
+pub fn read(dir: &Path, baseline: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
+    let (found, names) = runs(dir, baseline);
+    if found.is_empty() && !names.is_empty() {
+        return Err(ImportError::at(
+            "",
+            format!(
+                "criterion's output has no baseline {baseline:?}: it has {} (name one as DIR@NAME)",
+                names.join(", ")
+            ),
+        ));
+    }
     if found.is_empty() {
         return Err(ImportError::at(
             "",
@@ -126,9 +169,25 @@ fn benchmark(name: &str, id: &Value) -> Benchmark {
     if let Some(v) = id["value_str"].as_str() {
         b.parameters.insert("value".into(), v.to_string());
     }
+    if let Some(t) = throughput(&id["throughput"]) {
+        b.parameters.insert("throughput".into(), t);
+    }
     b.metrics
         .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
     b
+}
+
+/// criterion's throughput, an amount per iteration (its rate follows from the time kept):
+/// `{"Bytes": 1024}` as "1024 bytes per iteration".
+fn throughput(t: &Value) -> Option<String> {
+    let (kind, n) = t.as_object()?.iter().next()?;
+    let what = match kind.as_str() {
+        "Bytes" => "bytes",
+        "BytesDecimal" => "bytes (decimal units)",
+        "Elements" => "elements",
+        other => other,
+    };
+    Some(format!("{n} {what} per iteration"))
 }
 
 /// A benchmark plumb could not read, kept under its name (from `benchmark.json` when that
@@ -137,7 +196,10 @@ fn failed(new: &Path, shown: &str, e: &ImportError) -> Benchmark {
     let name = json(&new.join("benchmark.json"))
         .ok()
         .and_then(|id| id["full_id"].as_str().map(str::to_string))
-        .unwrap_or_else(|| shown.trim_end_matches("/new").to_string());
+        .unwrap_or_else(|| match Path::new(shown).parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+            _ => shown.to_string(),
+        });
     let mut b = Benchmark::new(&name, BenchmarkKind::Function);
     crate::not_imported(&mut b, &e.to_string());
     b
@@ -155,7 +217,7 @@ mod tests {
 
     #[test]
     fn every_sample_is_kept_over_its_iterations() {
-        let (doc, notes) = read(&fixture("criterion-before")).unwrap();
+        let (doc, notes) = read(&fixture("criterion-before"), LAST_RUN).unwrap();
         assert!(notes.is_empty(), "{notes:?}");
         let names: Vec<&str> = doc.benchmarks.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["spin_10us", "sum128"]);
@@ -165,7 +227,7 @@ mod tests {
         assert_eq!(b.samples.iterations()[0], 17057);
         assert_eq!(b.samples.values(&Metric::WallTime).unwrap()[0], 193_467);
         // A directory inside target/criterion reads its own benchmarks only.
-        let (one, _) = read(&fixture("criterion-before/sum128")).unwrap();
+        let (one, _) = read(&fixture("criterion-before/sum128"), LAST_RUN).unwrap();
         assert_eq!(one.benchmarks.len(), 1);
     }
 
@@ -197,7 +259,7 @@ mod tests {
             "uneven",
             r#"{"iters":[10.0,10.0],"times":[100.0]}"#,
         );
-        let (doc, notes) = read(dir.path()).unwrap();
+        let (doc, notes) = read(dir.path(), LAST_RUN).unwrap();
         assert_eq!(doc.benchmark("g/fine").unwrap().samples.len(), 2);
         let failure = |n: &str| {
             doc.benchmark(n)
@@ -230,7 +292,7 @@ mod tests {
     fn a_directory_without_criterion_output_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("x/new")).unwrap();
-        let e = read(dir.path()).unwrap_err();
+        let e = read(dir.path(), LAST_RUN).unwrap_err();
         assert!(
             e.why.contains("neither a criterion output directory"),
             "{e}"

@@ -28,11 +28,6 @@ struct ResultLine<'a> {
     values: Vec<(f64, &'a str)>,
 }
 
-/// Whether `text` holds at least one Go benchmark result line.
-pub fn recognises(text: &str) -> bool {
-    text.lines().any(|l| matches!(result_line(l), Some(Ok(_))))
-}
-
 /// Whether `text` is `go test -json` output: lines of test2json events.
 pub fn recognises_events(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty());
@@ -41,19 +36,34 @@ pub fn recognises_events(text: &str) -> bool {
         .is_some_and(|v| v.get("Action").is_some_and(Value::is_string))
 }
 
-/// The text test2json's output events carry, each package's in the order it came.
-pub fn events_text(text: &str) -> Result<String, ImportError> {
+/// The text test2json's output events carry, each package's in the order it came, and
+/// what is said when its last event is cut short (a file truncated, a run killed): the
+/// events before it are read.
+pub fn events_text(text: &str) -> Result<(String, Option<String>), ImportError> {
     let mut packages: Vec<(String, String)> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    let lines: Vec<&str> = text.lines().collect();
+    let last = lines.iter().rposition(|l| !l.trim().is_empty());
+    let mut cut = None;
+    for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line).map_err(|e| {
-            ImportError::at(
-                format!("line {}", i + 1),
-                format!("not a test2json event ({e})"),
-            )
-        })?;
+        let v: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) if e.is_eof() && Some(i) == last && i > 0 => {
+                cut = Some(format!(
+                    "line {}: the last test2json event is cut short (the file ends inside it: truncated, or go test was stopped); the events before it are read",
+                    i + 1
+                ));
+                break;
+            }
+            Err(e) => {
+                return Err(ImportError::at(
+                    format!("line {}", i + 1),
+                    format!("not a test2json event ({e})"),
+                ))
+            }
+        };
         if v["Action"].as_str() != Some("output") {
             continue;
         }
@@ -64,21 +74,31 @@ pub fn events_text(text: &str) -> Result<String, ImportError> {
             None => packages.push((package, output.to_string())),
         }
     }
-    Ok(packages.into_iter().map(|(_, out)| out).collect())
+    Ok((packages.into_iter().map(|(_, out)| out).collect(), cut))
 }
 
 /// Whether `text` is Go benchmark output, as text or as test2json events carrying it.
 pub fn recognises_output(text: &str) -> bool {
-    if recognises_events(text) {
-        return events_text(text).is_ok_and(|t| recognises(&t));
-    }
-    recognises(text)
+    recognises_events(text) || looks_like(text)
+}
+
+/// Whether text is Go's benchmark output even if no result line of it can be read: a
+/// line that starts as a result does (`BenchmarkX-2  0  NaN ns/op`), or the header
+/// `go test -bench` prints (`goos:`, `goarch:`, `pkg:`).
+fn looks_like(text: &str) -> bool {
+    text.lines().any(|l| {
+        result_line(l).is_some()
+            || config_line(l).is_some_and(|(k, _)| matches!(k, "goos" | "goarch" | "pkg"))
+    })
 }
 
 /// Reads Go benchmark output, as text or as test2json events carrying it.
 pub fn read_output(text: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
     if recognises_events(text) {
-        return read(&events_text(text)?);
+        let (carried, cut) = events_text(text)?;
+        let (doc, mut notes) = read(&carried)?;
+        notes.extend(cut);
+        return Ok((doc, notes));
     }
     read(text)
 }
@@ -201,7 +221,16 @@ pub fn read(text: &str) -> Result<(ResultDocument, Vec<String>), ImportError> {
         }
     }
     if benches.is_empty() {
-        return Err(ImportError::at("", "no benchmark result lines"));
+        let why = match notes.is_empty() {
+            true => {
+                "Go test output without a benchmark result line (was -bench given?)".to_string()
+            }
+            false => format!(
+                "Go benchmark output, no result line of it read: {}",
+                notes.join("; ")
+            ),
+        };
+        return Err(ImportError::at("", why));
     }
     Ok((document(env, benches), notes))
 }
@@ -254,7 +283,10 @@ fn take(
             }
             Some(_) => return Err(ImportError::from(format!("{unit} twice"))),
             None => {
-                let note = format!("{unit} is not per operation and is not kept");
+                let note = match *unit {
+                    "MB/s" => "MB/s is not kept: it is the bytes b.SetBytes gave over ns/op, which is kept".to_string(),
+                    _ => format!("{unit} is not per operation and is not kept"),
+                };
                 if !notes.contains(&note) {
                     notes.push(note);
                 }
@@ -419,7 +451,7 @@ mod tests {
     fn test2json_events_read_as_the_text_they_carry() {
         let events = include_str!("../tests/fixtures/go/go-test2json.json");
         assert!(recognises_events(events));
-        let (doc, _) = read(&events_text(events).unwrap()).unwrap();
+        let (doc, _) = read(&events_text(events).unwrap().0).unwrap();
         // -count 2: a result line's name and numbers arrive in separate events.
         assert_eq!(
             doc.benchmark("BenchmarkSum/size=1024-2")
@@ -469,7 +501,10 @@ mod tests {
             notes[3].contains("other units than its earlier lines"),
             "{notes:?}"
         );
-        assert_eq!(notes[4], "MB/s is not per operation and is not kept");
+        assert_eq!(
+            notes[4],
+            "MB/s is not kept: it is the bytes b.SetBytes gave over ns/op, which is kept"
+        );
         assert!(read("PASS\nok  \tp\t0.1s\n").is_err());
     }
 

@@ -7,8 +7,7 @@ use crate::error::ImportError;
 use crate::{ForeignTool, Reading};
 use plumb_model::quantity::ByteSize;
 use plumb_model::{
-    Aggregate, Benchmark, BenchmarkKind, CacheLevel, Environment, Metric, MetricInfo,
-    ResultDocument, Source, Unit,
+    Benchmark, BenchmarkKind, CacheLevel, Environment, Metric, MetricInfo, ResultDocument,
 };
 use serde_json::Value;
 
@@ -30,8 +29,60 @@ fn unit_ns(u: &str) -> Result<f64, ImportError> {
     }
 }
 
-fn cpu_time() -> Metric {
-    Metric::Named("cpu-time".into())
+/// The keys of a repetition's row that are read or describe it; any other is a rate
+/// (`bytes_per_second`, `items_per_second`) or a user counter, left out and said.
+const ROW_KEYS: [&str; 17] = [
+    "name",
+    "family_index",
+    "per_family_instance_index",
+    "run_name",
+    "run_type",
+    "repetitions",
+    "repetition_index",
+    "threads",
+    "iterations",
+    "real_time",
+    "cpu_time",
+    "time_unit",
+    "error_occurred",
+    "error_message",
+    "label",
+    "aggregate_name",
+    "aggregate_unit",
+];
+
+/// What is said of the figures left out of every row: the rates follow from the time kept
+/// and an amount per iteration the file does not give; a user counter's kind (a rate, an
+/// average per iteration, a total) is not in the file, so no reading of it is sure.
+fn left_out(rates: &[String], counters: &[String]) -> Option<String> {
+    let mut parts = Vec::new();
+    if !rates.is_empty() {
+        parts.push(format!(
+            "{} (rates: the time per iteration is kept, the bytes or items per iteration are not in the file)",
+            rates.join(", ")
+        ));
+    }
+    if !counters.is_empty() {
+        parts.push(format!(
+            "user counters {} (the file does not say whether each is a rate, a mean per iteration or a total)",
+            counters.join(", ")
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("left out: {}", parts.join("; ")))
+}
+
+/// Sorts a row's keys beyond `ROW_KEYS` into rates and user counters, each named once.
+fn extra_keys(row: &Value, rates: &mut Vec<String>, counters: &mut Vec<String>) {
+    let keys = row.as_object().into_iter().flatten().map(|(k, _)| k);
+    for key in keys.filter(|k| !ROW_KEYS.contains(&k.as_str())) {
+        let list = match key.ends_with("_per_second") {
+            true => &mut *rates,
+            false => &mut *counters,
+        };
+        if !list.contains(key) {
+            list.push(key.clone());
+        }
+    }
 }
 
 pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
@@ -41,10 +92,12 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         .ok_or_else(|| ImportError::at("", "no \"benchmarks\""))?;
     // Each name's repetitions, with where it was first found and whether all were read.
     let mut built: Vec<(String, Benchmark, Result<(), ImportError>)> = Vec::new();
+    let (mut rates, mut counters) = (Vec::new(), Vec::new());
     for (i, e) in entries.iter().enumerate() {
         if e["run_type"].as_str() == Some("aggregate") {
             continue;
         }
+        extra_keys(e, &mut rates, &mut counters);
         let place = format!("benchmarks[{i}]");
         let Some(name) = e["run_name"].as_str().or(e["name"].as_str()) else {
             reading.notes.push(format!("{place}: no name; left out"));
@@ -70,6 +123,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
     for (place, b, filled) in built {
         reading.keep(&place, b, filled);
     }
+    reading.notes.extend(left_out(&rates, &counters));
     Ok(reading.done())
 }
 
@@ -98,7 +152,7 @@ fn repetition(b: &mut Benchmark, e: &Value) -> Result<(), ImportError> {
     };
     let values = [
         (Metric::WallTime, total("real_time")?),
-        (cpu_time(), total("cpu_time")?),
+        (Metric::CpuTime, total("cpu_time")?),
     ];
     b.samples.push(iterations, &values);
     Ok(())
@@ -111,14 +165,8 @@ fn new_benchmark(name: &str) -> Benchmark {
     let mut b = Benchmark::new(name, BenchmarkKind::Function);
     b.metrics
         .insert(Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
-    b.metrics.insert(
-        cpu_time(),
-        MetricInfo {
-            unit: Unit::Nanoseconds,
-            source: Source::Measured,
-            aggregate: Aggregate::Sum,
-        },
-    );
+    b.metrics
+        .insert(Metric::CpuTime, MetricInfo::measured(&Metric::CpuTime));
     b
 }
 

@@ -139,21 +139,23 @@ fn times(r: &Value) -> Result<Vec<u64>, ImportError> {
             None => Err(ImportError::from(format!(
                 "times[{k}] is {t}, not a number"
             ))),
-            Some(t) => seconds(t).map_err(|e| format!("times[{k}]: {e}").into()),
+            Some(t) if t < 0.0 => Err(format!("times[{k}] is {}", below_zero(t)).into()),
+            Some(t) => crate::whole_ns(t * 1e9).map_err(|e| format!("times[{k}]: {e}").into()),
         })
         .collect()
 }
 
+/// Why a time below zero is no run's duration. hyperfine subtracts its shell's spawn
+/// time, which can exceed a short command's own; reading it as 0 would bias everything
+/// computed from it.
+fn below_zero(t: f64) -> String {
+    format!("{t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run")
+}
+
 /// Seconds as whole nanoseconds, or why they are not a run's duration.
 fn seconds(t: f64) -> Result<u64, ImportError> {
-    // hyperfine subtracts its shell's spawn time, which can exceed a short command's
-    // own: such a time is not a run's duration, and reading it as 0 would bias
-    // everything computed from it.
     if t < 0.0 {
-        return Err(format!(
-            "{t} (seconds), below zero: hyperfine subtracted more shell start-up than the run took; measure it again without the shell (hyperfine -N) or with plumb run"
-        )
-        .into());
+        return Err(below_zero(t).into());
     }
     crate::whole_ns(t * 1e9)
 }

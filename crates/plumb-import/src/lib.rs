@@ -111,15 +111,21 @@ impl ForeignTool {
     /// What its exports carry of each benchmark, said when one is read.
     pub fn carries(self) -> &'static str {
         match self {
-            ForeignTool::Hyperfine => "each command's runs",
+            ForeignTool::Hyperfine => {
+                "each command's runs (hyperfine 2.0: with each run's other metrics)"
+            }
             ForeignTool::GoogleBenchmark => {
                 "each benchmark's repetitions, each over its iterations"
             }
-            ForeignTool::Criterion => "each benchmark's samples, each over its iterations",
+            ForeignTool::Criterion => {
+                "each benchmark's samples, each over its iterations, and its throughput (an amount per iteration) as a parameter"
+            }
             ForeignTool::Go => {
                 "each benchmark's result lines (one a -count), each over its iterations"
             }
-            ForeignTool::PytestBenchmark => "each benchmark's rounds, each over its iterations",
+            ForeignTool::PytestBenchmark => {
+                "each benchmark's rounds, each over its iterations (its ops, 1 / the mean, is recomputed, not read)"
+            }
             ForeignTool::Jmh => "each benchmark's measured iterations (each sampled call in sample mode), its forks as launches",
             ForeignTool::BenchmarkDotNet => {
                 "each benchmark's result-phase iterations, each over its operations, by launch"
@@ -147,14 +153,24 @@ pub struct Imported {
     pub notes: Vec<String>,
 }
 
-/// Reads another tool's results from `path`: a file, or a directory (criterion's). The
-/// format is found from the content, or is `forced`. `Ok(None)`: no format plumb imports.
+/// Reads another tool's results from `path`: a file, a directory (criterion's,
+/// gungraun's), or criterion's directory at a named baseline (`DIR@NAME`). The format is
+/// found from the content, or is `forced`. `Ok(None)`: no format plumb imports.
 pub fn import_path(
     path: &Path,
     forced: Option<ForeignTool>,
 ) -> Result<Option<Imported>, ImportError> {
     if path.is_dir() {
         return read_directory(path, forced).map(Some);
+    }
+    if let Some((dir, baseline)) = criterion::at_baseline(path) {
+        if forced.is_some_and(|t| t != ForeignTool::Criterion) {
+            let why = "DIR@NAME names a criterion baseline; --format names another tool";
+            return Err(ImportError::at("", why));
+        }
+        let (doc, notes) = criterion::read(&dir, &baseline)?;
+        let tool = ForeignTool::Criterion;
+        return Ok(Some(Imported { tool, doc, notes }));
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| ImportError::at(path.display().to_string(), e.to_string()))?;
@@ -206,7 +222,7 @@ fn read_directory(path: &Path, forced: Option<ForeignTool>) -> Result<Imported, 
             let why = "no gungraun summary.json under it (cargo bench -- --save-summary=json writes them)";
             return Err(ImportError::at("", why));
         }
-        _ => criterion::read(path)?,
+        _ => criterion::read(path, criterion::LAST_RUN)?,
     };
     Ok(Imported { tool, doc, notes })
 }
@@ -225,12 +241,13 @@ pub fn read_text(
     forced: Option<ForeignTool>,
     path: Option<&Path>,
 ) -> Result<Option<Imported>, ImportError> {
-    // Parsed once: for finding the format and for reading it. asv writes NaN as a bare
-    // literal, which JSON has not.
-    let json = serde_json::from_str::<Value>(text).or_else(|e| match asv::may_be(text) {
-        true => serde_json::from_str(&asv::literals_as_strings(text)).map_err(|_| e),
-        false => Err(e),
-    });
+    // Parsed once: for finding the format and for reading it. Python's json (asv,
+    // pytest-benchmark, scripts writing BMF) writes a figure that is not a number as a
+    // bare NaN or Infinity, which JSON has not: read as the strings "NaN", "Infinity", so
+    // the format is still found, asv reads its NaN as "no result", and the others say
+    // which benchmark's figure is not a number and read the rest.
+    let json = serde_json::from_str::<Value>(text)
+        .or_else(|e| serde_json::from_str(&asv::literals_as_strings(text)).map_err(|_| e));
     // gungraun's JSON lines: not one JSON value; read once, to detect and to import.
     let lines = json.is_err().then(|| gungraun::lines(text)).flatten();
     let Some(tool) = forced.or_else(|| detect(json.as_ref().ok(), text, lines.is_some())) else {

@@ -29,6 +29,8 @@ pub enum UnreadableResult {
     },
     /// Neither plumb's nor any format plumb imports.
     NotAResult(PathBuf),
+    /// Nothing in it but white space.
+    Empty(PathBuf),
     /// Read as `tool`'s, and no benchmark with a figure came of it; `notes` say what was
     /// left out and why.
     NothingImported {
@@ -49,6 +51,11 @@ impl fmt::Display for UnreadableResult {
             UnreadableResult::Import { path, error } => write!(f, "{}: {error}", path.display()),
             UnreadableResult::Model { path, error } => write!(f, "{}: {error}", path.display()),
             UnreadableResult::NotAResult(path) => write!(f, "{}: {NOT_IMPORTED}", path.display()),
+            UnreadableResult::Empty(path) => write!(
+                f,
+                "{}: the file is empty: nothing was written to it (did the run that makes it fail?)",
+                path.display()
+            ),
             UnreadableResult::NothingImported { path, tool, notes } => {
                 write!(
                     f,
@@ -70,13 +77,14 @@ impl fmt::Display for UnreadableResult {
 
 impl std::error::Error for UnreadableResult {}
 
-/// Reads `path`: a directory, or a file whose format is `forced`, as another tool's;
-/// else plumb's own or any format recognised from the content.
+/// Reads `path`: a directory (or criterion's at a baseline, `DIR@NAME`), or a file whose
+/// format is `forced`, as another tool's; else plumb's own or any format recognised from
+/// the content.
 pub fn read_result(
     path: &Path,
     forced: Option<ForeignTool>,
 ) -> Result<ReadResult, UnreadableResult> {
-    if path.is_dir() || forced.is_some() {
+    if path.is_dir() || forced.is_some() || crate::criterion::at_baseline(path).is_some() {
         let imported = import_path(path, forced).map_err(|error| UnreadableResult::Import {
             path: path.to_path_buf(),
             error,
@@ -98,6 +106,9 @@ pub fn read_file(path: &Path) -> Result<String, UnreadableResult> {
 
 /// A result from the `text` read from `path`, as `read_result` reads it.
 pub fn parse_result(path: &Path, text: &str) -> Result<ReadResult, UnreadableResult> {
+    if text.trim().is_empty() {
+        return Err(UnreadableResult::Empty(path.to_path_buf()));
+    }
     let model = |error| UnreadableResult::Model {
         path: path.to_path_buf(),
         error,
