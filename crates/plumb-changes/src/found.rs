@@ -1,9 +1,11 @@
 //! The change points of every series in the store, by plumb's method (α held across every
 //! series, each series resumed from its last analysis so a new point re-searches only the
-//! windows it reaches) or Otava's (`--otava-parity`), recorded with their status.
+//! windows it reaches) or Otava's (`--otava-parity`), each recorded under its method
+//! with its status: Otava's beside plumb's, never in place of them.
 use crate::ChangesError;
 use plumb_history::{
-    ChangeStatus, Found, HistoryStore, Level, SeriesRecord, StoredChange, StoredPoint, StoredSeries,
+    ChangeMethod, ChangeStatus, Found, HistoryStore, Level, SeriesRecord, StoredChange,
+    StoredPoint, StoredSeries,
 };
 use plumb_model::quantity::Timestamp;
 use plumb_stats::{change_points_after, merge_across, otava_change_points, ChangeParams};
@@ -145,9 +147,13 @@ pub fn analyse(
         }
     };
     let now = Timestamp::now();
+    let recorded_as = match method {
+        Method::Plumb(_) => ChangeMethod::Plumb,
+        Method::Otava(_) => ChangeMethod::Otava,
+    };
     let mut out = Vec::new();
     for (Loaded { series, points, .. }, changes) in data.into_iter().zip(found) {
-        let before = store.changes(series.id)?;
+        let before = store.changes(series.id, recorded_as)?;
         let runs = identities(&changes, &points, &before);
         let found: Vec<(i64, Found)> = changes
             .iter()
@@ -162,11 +168,7 @@ pub fn analyse(
                 (run, f)
             })
             .collect();
-        // Otava's method (parity) is for comparing, not for the record a CI gate reads.
-        let stored = match method {
-            Method::Plumb(_) => store.record_changes(series.id, &found, now)?,
-            Method::Otava(_) => StoredChange::as_recorded(series.id, &found, &before, now),
-        };
+        let stored = store.record_changes(series.id, recorded_as, &found, now)?;
         let changes = stored
             .into_iter()
             .filter(|s| runs.contains(&s.run))
@@ -175,6 +177,7 @@ pub fn analyse(
             series,
             points,
             changes,
+            parity: Vec::new(),
         });
     }
     Ok(out)
@@ -367,6 +370,7 @@ mod tests {
         StoredChange {
             series: 1,
             run,
+            method: ChangeMethod::Plumb,
             status,
             first_seen: Timestamp::EPOCH,
             note: None,

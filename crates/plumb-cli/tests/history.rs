@@ -507,6 +507,27 @@ fn otava_parity_finds_what_otava_finds() {
         r.stdout
     );
     assert!(r.stdout.contains("c24..c25"), "{}", r.stdout);
+    // Issue 45, defect 22: Otava's change points are stored, marked with the method, beside
+    // plumb's and never in their place (they were printed and not kept: `"changes": []`).
+    let export = |env: &Env| -> serde_json::Value {
+        let r = env.plumb(&["history", "export", "--format", "json"]);
+        r.assert_code(0);
+        serde_json::from_str(&r.stdout).unwrap()
+    };
+    let json = export(&env);
+    let changes = json[0]["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{json}");
+    assert_eq!(changes[0]["method"], "otava");
+    assert_eq!(changes[0]["found"]["at_run"], 25);
+    // plumb's own analysis is its own record: it finds the step and keeps both.
+    env.plumb(&["history", "changes"]).assert_code(0);
+    let json = export(&env);
+    let methods: Vec<&str> = (json[0]["changes"].as_array().unwrap().iter())
+        .map(|c| c["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(methods, ["plumb", "otava"], "{json}");
+    let show = env.plumb(&["history", "show", "parse"]);
+    assert!(show.stdout.contains("1 change point(s)"), "{}", show.stdout);
 }
 
 /// An analysis resumed after each new point gives what one from scratch gives.
@@ -786,7 +807,8 @@ fn a_resumed_analysis_starts_from_the_kept_state() {
     );
 }
 
-/// Otava's method compares; it does not write the record the CI gate reads.
+/// Otava's method compares; it does not write the record the CI gate reads, and is no
+/// gate itself (`--fail-on` with it is refused, not passed over).
 #[test]
 fn otava_parity_leaves_the_record_alone() {
     let env = Env::new();
@@ -798,7 +820,10 @@ fn otava_parity_leaves_the_record_alone() {
         "--fail-on",
         "new-change",
     ]);
-    r.assert_code(0);
+    r.assert_code(2);
+    assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    env.plumb(&["history", "changes", "--otava-parity"])
+        .assert_code(0);
     let csv = env.plumb(&["history", "export"]);
     assert!(!csv.stdout.contains(",candidate"), "{}", csv.stdout);
     env.plumb(&["history", "changes", "--fail-on", "new-change"])

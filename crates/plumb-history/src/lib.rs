@@ -32,8 +32,8 @@ pub use pg::PostgresStore;
 pub use pg_url::redacted;
 pub use points::{outside_series, points_of};
 pub use series::{
-    parse_change_id, ChangeStatus, Commit, Found, Level, Point, SeriesKey, SeriesRecord,
-    StoredChange, StoredPoint, StoredSeries,
+    parse_change_id, ChangeMethod, ChangeStatus, Commit, Found, Level, Point, SeriesKey,
+    SeriesRecord, StoredChange, StoredPoint, StoredSeries,
 };
 pub use sqlite::SqliteStore;
 pub use store::{Added, Confirmation, HistoryStore};

@@ -3,7 +3,7 @@
 //! migrated down.
 
 /// The schema this plumb writes.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Migration `i` takes the schema from version `i` to `i + 1`. (Version 1 was reshaped
 /// before any plumb wrote a store: no released plumb has another version 1.)
@@ -93,6 +93,36 @@ pub const MIGRATIONS: [&str; VERSION as usize] = [
     // document's digest and the commit (`digest@sha`). A series whose values repeat (one
     // figure a push, rounded) keeps each point at its own commit.
     "UPDATE runs SET digest = digest || '@' || COALESCE(commit_sha, '');",
+    // Version 5: a change is recorded per method, plumb's or Otava's (`--otava-parity`),
+    // so a parity analysis is kept beside plumb's without touching it. SQLite cannot
+    // change a primary key in place: the table is made anew and its rows kept as plumb's.
+    "CREATE TABLE changes_v5 (
+         series INTEGER NOT NULL REFERENCES series(id),
+         run INTEGER NOT NULL REFERENCES runs(id),
+         method TEXT NOT NULL DEFAULT 'plumb',
+         status TEXT NOT NULL,
+         first_seen TEXT NOT NULL,
+         seen_at_run INTEGER NOT NULL,
+         note TEXT,
+         at_run INTEGER,
+         before_n INTEGER,
+         before_mean REAL,
+         before_lo REAL,
+         before_hi REAL,
+         after_n INTEGER,
+         after_mean REAL,
+         after_lo REAL,
+         after_hi REAL,
+         p REAL,
+         PRIMARY KEY (series, run, method)
+     );
+     INSERT INTO changes_v5 (series, run, status, first_seen, seen_at_run, note, at_run,
+         before_n, before_mean, before_lo, before_hi, after_n, after_mean, after_lo, after_hi, p)
+     SELECT series, run, status, first_seen, seen_at_run, note, at_run,
+         before_n, before_mean, before_lo, before_hi, after_n, after_mean, after_lo, after_hi, p
+     FROM changes;
+     DROP TABLE changes;
+     ALTER TABLE changes_v5 RENAME TO changes;",
 ];
 
 /// The same schema in PostgreSQL's types, version for version with `MIGRATIONS`; the
@@ -172,4 +202,7 @@ pub const PG_MIGRATIONS: [&str; VERSION as usize] = [
          ADD COLUMN after_hi DOUBLE PRECISION,
          ADD COLUMN p DOUBLE PRECISION;",
     "UPDATE runs SET digest = digest || '@' || COALESCE(commit_sha, '');",
+    "ALTER TABLE changes ADD COLUMN method TEXT NOT NULL DEFAULT 'plumb';
+     ALTER TABLE changes DROP CONSTRAINT changes_pkey;
+     ALTER TABLE changes ADD PRIMARY KEY (series, run, method);",
 ];

@@ -123,6 +123,23 @@ impl ChangeStatus {
     }
 }
 
+/// How a change point was found: plumb's method (what views, gates and confirmations
+/// read) or Otava's (`history changes --otava-parity`), kept beside it to compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeMethod {
+    Plumb,
+    Otava,
+}
+
+impl ChangeMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChangeMethod::Plumb => "plumb",
+            ChangeMethod::Otava => "otava",
+        }
+    }
+}
+
 /// A change as `plumb history changes` names it, `SERIES@RUN` (e.g. `3@41`): the series
 /// and the run its level starts at.
 pub fn parse_change_id(text: &str) -> Result<(i64, i64), crate::HistoryError> {
@@ -217,6 +234,7 @@ impl Level {
 pub struct StoredChange {
     pub series: i64,
     pub run: i64,
+    pub method: ChangeMethod,
     pub status: ChangeStatus,
     pub first_seen: Timestamp,
     pub note: Option<String>,
@@ -235,6 +253,7 @@ impl StoredChange {
     /// record, says).
     pub fn as_recorded(
         series: i64,
+        method: ChangeMethod,
         found: &[(i64, Found)],
         before: &[StoredChange],
         now: Timestamp,
@@ -250,6 +269,7 @@ impl StoredChange {
                 None => StoredChange {
                     series,
                     run,
+                    method,
                     status: ChangeStatus::Candidate,
                     first_seen: now,
                     note: None,
@@ -262,12 +282,14 @@ impl StoredChange {
 }
 
 /// One series as the store keeps it: its points, oldest first, and its recorded changes
-/// (an analysis' record: the changes it found, each with what it found of it).
+/// (an analysis' record: the changes it found, each with what it found of it) by plumb's
+/// method, and those Otava's method found (`parity`: exported, never gated on).
 #[derive(Debug, Clone)]
 pub struct SeriesRecord {
     pub series: StoredSeries,
     pub points: Vec<StoredPoint>,
     pub changes: Vec<StoredChange>,
+    pub parity: Vec<StoredChange>,
 }
 
 impl SeriesRecord {

@@ -7,7 +7,9 @@ use crate::points::points_of;
 use crate::schema::{MIGRATIONS, VERSION};
 use crate::statements as S;
 use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
-use crate::{Confirmation, Found, SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use crate::{
+    ChangeMethod, Confirmation, Found, SeriesKey, StoredChange, StoredPoint, StoredSeries,
+};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
@@ -251,15 +253,19 @@ impl HistoryStore for SqliteStore {
     fn record_changes(
         &mut self,
         series: i64,
+        method: ChangeMethod,
         found: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
         if self.read_only.is_some() {
             // Nothing can be recorded: what the record says, nothing new.
-            let before = self.changes(series)?;
-            return Ok(StoredChange::as_recorded(series, found, &before, now));
+            let before = self.changes(series, method)?;
+            return Ok(StoredChange::as_recorded(
+                series, method, found, &before, now,
+            ));
         }
-        self.record(series, found, now).map_err(|e| self.said(e))
+        self.record(series, method, found, now)
+            .map_err(|e| self.said(e))
     }
 
     fn keep_confirmation(&mut self, c: &Confirmation) -> Result<i64, HistoryError> {
@@ -326,12 +332,16 @@ impl HistoryStore for SqliteStore {
             .map_err(|e| self.said(e))
     }
 
-    fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError> {
+    fn changes(
+        &mut self,
+        series: i64,
+        method: ChangeMethod,
+    ) -> Result<Vec<StoredChange>, HistoryError> {
         let newest: i64 = self
             .conn
             .query_row(S::NEWEST_RUN, [], |r| r.get(0))
             .map_err(db("cannot read the newest run"))?;
-        read_changes(&self.conn, series, newest)
+        read_changes(&self.conn, (series, method), newest)
     }
 
     fn analysis(&mut self, series: i64) -> Result<Option<String>, HistoryError> {
@@ -480,6 +490,7 @@ impl SqliteStore {
     fn record(
         &mut self,
         series: i64,
+        method: ChangeMethod,
         found: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
@@ -494,7 +505,11 @@ impl SqliteStore {
         // A change no longer found is forgotten while nobody has spoken of it.
         tx.execute(
             S::FORGET_CHANGES_SQLITE,
-            params![series, serde_json::to_string(&runs).expect("ids serialise")],
+            params![
+                series,
+                serde_json::to_string(&runs).expect("ids serialise"),
+                method.name()
+            ],
         )
         .map_err(db("cannot forget a change"))?;
         for (run, f) in found {
@@ -502,11 +517,27 @@ impl SqliteStore {
             let now = now.to_string();
             tx.execute(
                 S::RECORD_CHANGE,
-                params![series, run, now, newest, at, bn, bm, blo, bhi, an, am, alo, ahi, p],
+                params![
+                    series,
+                    run,
+                    now,
+                    newest,
+                    at,
+                    bn,
+                    bm,
+                    blo,
+                    bhi,
+                    an,
+                    am,
+                    alo,
+                    ahi,
+                    p,
+                    method.name()
+                ],
             )
             .map_err(db("cannot record a change"))?;
         }
-        let out = read_changes(&tx, series, newest)?;
+        let out = read_changes(&tx, (series, method), newest)?;
         tx.commit().map_err(db("cannot commit the changes"))?;
         Ok(out)
     }
@@ -593,20 +624,21 @@ fn locked_by(e: HistoryError, path: &Path, wait: Duration) -> HistoryError {
 /// newest run.
 fn read_changes(
     conn: &Connection,
-    series: i64,
+    (series, method): (i64, ChangeMethod),
     newest: i64,
 ) -> Result<Vec<StoredChange>, HistoryError> {
     let mut stmt = conn
         .prepare(S::CHANGES)
         .map_err(db("cannot read the changes"))?;
     let rows = stmt
-        .query_map(params![series], |r| {
+        .query_map(params![series, method.name()], |r| {
             let run: i64 = r.get(0)?;
             let status: String = r.get(1)?;
             let seen: String = r.get(2)?;
             Ok(StoredChange {
                 series,
                 run,
+                method,
                 status: ChangeStatus::from_name(&status).unwrap_or(ChangeStatus::Candidate),
                 first_seen: seen.parse().unwrap_or(Timestamp::EPOCH),
                 note: r.get(3)?,
@@ -746,7 +778,12 @@ mod tests {
             p: 1e-4,
         };
         let first = store
-            .record_changes(series, &[(runs[2], found(runs[2], 1200.0))], now)
+            .record_changes(
+                series,
+                ChangeMethod::Plumb,
+                &[(runs[2], found(runs[2], 1200.0))],
+                now,
+            )
             .unwrap();
         assert_eq!(first.len(), 1);
         assert!(first[0].new && first[0].status == ChangeStatus::Candidate);
@@ -754,16 +791,26 @@ mod tests {
         // New until another result comes; what the last analysis found replaces the
         // levels an earlier one found (the change moved a point, its level grew).
         let again = store
-            .record_changes(series, &[(runs[2], found(runs[3], 1300.0))], now)
+            .record_changes(
+                series,
+                ChangeMethod::Plumb,
+                &[(runs[2], found(runs[3], 1300.0))],
+                now,
+            )
             .unwrap();
         assert!(again[0].new);
         assert_eq!(
-            store.changes(series).unwrap()[0].found,
+            store.changes(series, ChangeMethod::Plumb).unwrap()[0].found,
             Some(found(runs[3], 1300.0))
         );
         store.add(&result(&["a"], 1400), None).unwrap();
         let after = store
-            .record_changes(series, &[(runs[2], found(runs[2], 1200.0))], now)
+            .record_changes(
+                series,
+                ChangeMethod::Plumb,
+                &[(runs[2], found(runs[2], 1200.0))],
+                now,
+            )
             .unwrap();
         assert!(!after[0].new);
         store
@@ -776,9 +823,16 @@ mod tests {
             .unwrap();
         // Not found any more: an acknowledged change is kept, a candidate is forgotten.
         store
-            .record_changes(series, &[(runs[1], found(runs[1], 1100.0))], now)
+            .record_changes(
+                series,
+                ChangeMethod::Plumb,
+                &[(runs[1], found(runs[1], 1100.0))],
+                now,
+            )
             .unwrap();
-        let later = store.record_changes(series, &[], now).unwrap();
+        let later = store
+            .record_changes(series, ChangeMethod::Plumb, &[], now)
+            .unwrap();
         assert_eq!(later.len(), 1);
         assert_eq!(later[0].run, runs[2]);
         assert_eq!(later[0].status, ChangeStatus::Acknowledged);
@@ -895,7 +949,7 @@ mod tests {
             conn.pragma_update(None, "user_version", 2).unwrap();
         }
         let mut store = SqliteStore::open(&path).unwrap();
-        let kept = store.changes(1).unwrap();
+        let kept = store.changes(1, ChangeMethod::Plumb).unwrap();
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].status, ChangeStatus::Acknowledged);
         assert_eq!(kept[0].note.as_deref(), Some("intended"));

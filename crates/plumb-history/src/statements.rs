@@ -46,9 +46,9 @@ pub const POINTS: &str = "SELECT r.id, r.recorded, r.commit_sha, r.commit_time, 
 /// found of it (where its level starts, both levels, p) replaces what it found before.
 pub const RECORD_CHANGE: &str = "INSERT INTO changes (series, run, status, first_seen, seen_at_run,
         at_run, before_n, before_mean, before_lo, before_hi,
-        after_n, after_mean, after_lo, after_hi, p)
-     VALUES (?1, ?2, 'candidate', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
-     ON CONFLICT (series, run) DO UPDATE SET
+        after_n, after_mean, after_lo, after_hi, p, method)
+     VALUES (?1, ?2, 'candidate', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+     ON CONFLICT (series, run, method) DO UPDATE SET
         at_run = excluded.at_run, before_n = excluded.before_n,
         before_mean = excluded.before_mean, before_lo = excluded.before_lo,
         before_hi = excluded.before_hi, after_n = excluded.after_n,
@@ -58,18 +58,19 @@ pub const RECORD_CHANGE: &str = "INSERT INTO changes (series, run, status, first
 /// A change no longer found is forgotten while nobody has spoken of it. The runs still
 /// found are a list: SQLite reads it from JSON text, PostgreSQL takes an array.
 pub const FORGET_CHANGES_SQLITE: &str =
-    "DELETE FROM changes WHERE series = ?1 AND status = 'candidate'
+    "DELETE FROM changes WHERE series = ?1 AND method = ?3 AND status = 'candidate'
      AND run NOT IN (SELECT value FROM json_each(?2))";
 #[cfg(feature = "postgres")]
 pub const FORGET_CHANGES_PG: &str =
-    "DELETE FROM changes WHERE series = ?1 AND status = 'candidate' AND run <> ALL(?2)";
+    "DELETE FROM changes WHERE series = ?1 AND method = ?3 AND status = 'candidate' AND run <> ALL(?2)";
 
-/// A series' changes, oldest first, with what the last analysis found of each.
+/// A series' changes by one method, oldest first, with what the last analysis found of
+/// each.
 pub const CHANGES: &str = "SELECT c.run, c.status, c.first_seen, c.note, c.seen_at_run,
         c.at_run, c.before_n, c.before_mean, c.before_lo, c.before_hi,
         c.after_n, c.after_mean, c.after_lo, c.after_hi, c.p
      FROM changes c JOIN runs r ON r.id = c.run
-     WHERE c.series = ?1 ORDER BY COALESCE(r.commit_time, r.recorded), r.id";
+     WHERE c.series = ?1 AND c.method = ?2 ORDER BY COALESCE(r.commit_time, r.recorded), r.id";
 
 pub const SET_STATUS: &str =
     "UPDATE changes SET status = ?3, note = COALESCE(?4, note) WHERE series = ?1 AND run = ?2";

@@ -1,6 +1,6 @@
 //! The one interface both homes of the history implement (SQLite, PostgreSQL).
+use crate::{ChangeMethod, StoredChange, StoredPoint, StoredSeries};
 use crate::{ChangeStatus, Commit, Found, HistoryError, SeriesRecord};
-use crate::{StoredChange, StoredPoint, StoredSeries};
 
 /// What `add` did: the result's run, and whether it was kept now (not before).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,12 +64,17 @@ pub trait HistoryStore {
     fn record_changes(
         &mut self,
         series: i64,
+        method: ChangeMethod,
         changes: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError>;
 
     /// The changes recorded in `series` by the last analysis, oldest first.
-    fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError>;
+    fn changes(
+        &mut self,
+        series: i64,
+        method: ChangeMethod,
+    ) -> Result<Vec<StoredChange>, HistoryError>;
 
     /// The series `wanted` names: an id, a listed name, or a benchmark's wall time.
     fn find_series(&mut self, wanted: &str) -> Result<StoredSeries, HistoryError> {
@@ -109,11 +114,13 @@ pub trait HistoryStore {
     /// One series' record.
     fn record_of(&mut self, series: StoredSeries) -> Result<SeriesRecord, HistoryError> {
         let points = self.points(series.id)?;
-        let changes = self.changes(series.id)?;
+        let changes = self.changes(series.id, ChangeMethod::Plumb)?;
+        let parity = self.changes(series.id, ChangeMethod::Otava)?;
         Ok(SeriesRecord {
             series,
             points,
             changes,
+            parity,
         })
     }
 

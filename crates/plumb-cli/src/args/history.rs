@@ -92,8 +92,9 @@ pub struct HistoryChangesArgs {
     #[arg(long, default_value = "0", value_name = "FRACTION")]
     pub min_magnitude: f64,
     /// Find change points exactly as Apache Otava 0.8.0 does (its t-test on population
-    /// deviations, one-point segments, its merge), to compare with it.
-    #[arg(long)]
+    /// deviations, one-point segments, its merge), to compare with it: kept in the store
+    /// marked as Otava's, beside plumb's own; gates and confirmations read plumb's.
+    #[arg(long, conflicts_with_all = ["fail_on", "confirm"])]
     pub otava_parity: bool,
     /// Write Markdown (a CI job summary or a pull-request comment) instead of a table.
     #[arg(long)]

@@ -9,7 +9,9 @@ use crate::points::points_of;
 use crate::schema::{PG_MIGRATIONS, VERSION};
 use crate::statements::{self as S, dollars};
 use crate::{Added, ChangeStatus, Commit, HistoryError, HistoryStore, MachineFingerprint, Point};
-use crate::{Confirmation, Found, SeriesKey, StoredChange, StoredPoint, StoredSeries};
+use crate::{
+    ChangeMethod, Confirmation, Found, SeriesKey, StoredChange, StoredPoint, StoredSeries,
+};
 use plumb_model::quantity::Timestamp;
 use plumb_model::ResultDocument;
 use postgres::{Client, Config, Row, Transaction};
@@ -257,6 +259,7 @@ impl HistoryStore for PostgresStore {
     fn record_changes(
         &mut self,
         series: i64,
+        method: ChangeMethod,
         found: &[(i64, Found)],
         now: Timestamp,
     ) -> Result<Vec<StoredChange>, HistoryError> {
@@ -267,26 +270,46 @@ impl HistoryStore for PostgresStore {
             .get(0);
         let runs: Vec<i64> = found.iter().map(|f| f.0).collect();
         // A change no longer found is forgotten while nobody has spoken of it.
-        tx.execute(&dollars(S::FORGET_CHANGES_PG), &[&series, &runs])
-            .map_err(pg("cannot forget a change"))?;
+        tx.execute(
+            &dollars(S::FORGET_CHANGES_PG),
+            &[&series, &runs, &method.name()],
+        )
+        .map_err(pg("cannot forget a change"))?;
         for (run, f) in found {
             let (at, (bn, bm, blo, bhi), (an, am, alo, ahi), p) = f.columns();
             let now = now.to_string();
             tx.execute(
                 &dollars(S::RECORD_CHANGE),
                 &[
-                    &series, run, &now, &newest, &at, &bn, &bm, &blo, &bhi, &an, &am, &alo, &ahi,
+                    &series,
+                    run,
+                    &now,
+                    &newest,
+                    &at,
+                    &bn,
+                    &bm,
+                    &blo,
+                    &bhi,
+                    &an,
+                    &am,
+                    &alo,
+                    &ahi,
                     &p,
+                    &method.name(),
                 ],
             )
             .map_err(pg("cannot record a change"))?;
         }
-        let out = read_changes(&mut tx, series, newest)?;
+        let out = read_changes(&mut tx, (series, method), newest)?;
         tx.commit().map_err(pg("cannot commit the changes"))?;
         Ok(out)
     }
 
-    fn changes(&mut self, series: i64) -> Result<Vec<StoredChange>, HistoryError> {
+    fn changes(
+        &mut self,
+        series: i64,
+        method: ChangeMethod,
+    ) -> Result<Vec<StoredChange>, HistoryError> {
         let mut tx = self
             .client
             .transaction()
@@ -295,7 +318,7 @@ impl HistoryStore for PostgresStore {
             .query_one(&dollars(S::NEWEST_RUN), &[])
             .map_err(pg("cannot read the newest run"))?
             .get(0);
-        read_changes(&mut tx, series, newest)
+        read_changes(&mut tx, (series, method), newest)
     }
 
     fn keep_confirmation(&mut self, c: &Confirmation) -> Result<i64, HistoryError> {
@@ -452,17 +475,18 @@ fn add_in(
 /// newest run.
 fn read_changes(
     tx: &mut Transaction,
-    series: i64,
+    (series, method): (i64, ChangeMethod),
     newest: i64,
 ) -> Result<Vec<StoredChange>, HistoryError> {
     let rows = tx
-        .query(&dollars(S::CHANGES), &[&series])
+        .query(&dollars(S::CHANGES), &[&series, &method.name()])
         .map_err(pg("cannot read the changes"))?;
     Ok(rows
         .iter()
         .map(|r| StoredChange {
             series,
             run: r.get(0),
+            method,
             status: ChangeStatus::from_name(r.get(1)).unwrap_or(ChangeStatus::Candidate),
             first_seen: r.get::<_, String>(2).parse().unwrap_or(Timestamp::EPOCH),
             note: r.get(3),

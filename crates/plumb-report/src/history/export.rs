@@ -85,7 +85,7 @@ fn json_series(h: &SeriesRecord) -> Value {
             })
         })
         .collect();
-    let changes: Vec<Value> = h.changes.iter().map(json_change).collect();
+    let changes: Vec<Value> = h.changes.iter().chain(&h.parity).map(json_change).collect();
     let s = &h.series;
     json!({
         "id": s.id,
@@ -111,7 +111,7 @@ fn json_change(c: &StoredChange) -> Value {
         })
     });
     json!({
-        "run": c.run, "status": c.status.name(), "first_seen": c.first_seen.to_string(),
-        "note": c.note, "found": found,
+        "run": c.run, "method": c.method.name(), "status": c.status.name(),
+        "first_seen": c.first_seen.to_string(), "note": c.note, "found": found,
     })
 }
