@@ -962,3 +962,78 @@ fn history_views_print_no_negative_time_and_keep_their_columns() {
     assert_eq!(at.len(), 2, "{}", list.stdout);
     assert_eq!(at[0], at[1], "columns out of line:\n{}", list.stdout);
 }
+
+fn head_of(env: &Env) -> String {
+    let out = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env.dir.path())
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// Issue 45, defect 21: a backfill in one process — each result kept at the commit its
+/// manifest line names (where `--commit` applied to every file of a call), or at the
+/// commit the file itself records (asv's `commit_hash`); a line naming a commit git does
+/// not know keeps nothing.
+#[test]
+fn a_backfill_keeps_each_result_at_its_own_commit_in_one_process() {
+    let env = Env::new();
+    git(&env, &["init", "-q", "-b", "main"]);
+    let mut shas = Vec::new();
+    let mut lines = String::from("# commit, file\n");
+    for i in 1..=3u64 {
+        env.write("src.txt", &format!("{i}\n"));
+        git(&env, &["add", "src.txt"]);
+        git(&env, &["commit", "-q", "-m", &format!("c{i}")]);
+        shas.push(head_of(&env));
+        std::fs::create_dir_all(env.path("artifacts")).unwrap();
+        result(
+            &env,
+            &format!("artifacts/r{i}.json"),
+            "b",
+            1e6 + i as f64,
+            i,
+        );
+        lines.push_str(&format!("{} r{i}.json\n", shas[i as usize - 1]));
+    }
+    let manifest = env.write("artifacts/manifest.txt", &lines);
+    let m = manifest.to_str().unwrap();
+    // A line naming a commit git does not know: nothing is kept.
+    let bad = env.write("artifacts/bad.txt", &format!("{lines}nosuch r1.json\n"));
+    let r = env.plumb(&["history", "add", "--manifest", bad.to_str().unwrap()]);
+    r.assert_code(2);
+    assert!(!env.path(".plumb/history.db").exists(), "{}", r.stderr);
+    let r = env.plumb(&["history", "add", "--manifest", m]);
+    r.assert_code(0);
+    for (i, sha) in shas.iter().enumerate() {
+        assert!(
+            r.stderr.contains(&format!(
+                "r{}.json: kept as run {} at {}",
+                i + 1,
+                i + 1,
+                &sha[..10]
+            )) && r.stderr.contains("(the manifest's)"),
+            "{}",
+            r.stderr
+        );
+    }
+    let export = env.plumb(&["history", "export", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&export.stdout).unwrap();
+    let kept: Vec<&str> = (json[0]["points"].as_array().unwrap().iter())
+        .map(|p| p["commit"]["sha"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept, shas);
+    // An asv file records its commit (7c51057…, from another repository): kept at it.
+    let asv = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-import/tests/fixtures/asv/results/vm/asv-before.json"
+    );
+    let r = env.plumb(&["history", "add", asv]);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains("at 7c51057a5b") && r.stderr.contains("(as the file records it)"),
+        "{}",
+        r.stderr
+    );
+}

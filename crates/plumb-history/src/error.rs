@@ -17,6 +17,13 @@ pub enum HistoryError {
     },
     /// A commit named for a result that git does not know here.
     NoSuchCommit(String),
+    /// A `--manifest` that cannot be read or has a line that is not `COMMIT FILE` (0:
+    /// the file as a whole).
+    BadManifest {
+        path: std::path::PathBuf,
+        line: usize,
+        why: String,
+    },
     /// No change point was recorded where one was named.
     NoSuchChange { series: i64, run: i64 },
     /// A change not written SERIES@RUN.
@@ -56,6 +63,12 @@ impl fmt::Display for HistoryError {
             }
             HistoryError::NoSuchCommit(name) => {
                 write!(f, "--commit {name}: git knows no such commit here")
+            }
+            HistoryError::BadManifest { path, line: 0, why } => {
+                write!(f, "--manifest {}: {why}", path.display())
+            }
+            HistoryError::BadManifest { path, line, why } => {
+                write!(f, "--manifest {} line {line}: {why}", path.display())
             }
             HistoryError::NoSuchChange { series, run } => write!(
                 f,

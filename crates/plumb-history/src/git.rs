@@ -11,10 +11,15 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
     plumb_git::git(dir, args).ok()
 }
 
+/// The top of the repository `dir` is in; None outside one.
+pub fn top_level(dir: &Path) -> Option<String> {
+    git(dir, &["rev-parse", "--show-toplevel"])
+}
+
 /// The commit `rev` (HEAD when None) of the repository at `dir`; None outside a repository.
 /// A named commit git does not know is an error: a history keyed by a typo is worse than none.
 pub fn commit(dir: &Path, rev: Option<&str>) -> Result<Option<Commit>, HistoryError> {
-    if git(dir, &["rev-parse", "--show-toplevel"]).is_none() {
+    if top_level(dir).is_none() {
         return match rev {
             Some(sha) => Ok(Some(Commit {
                 sha: sha.to_string(),
@@ -49,7 +54,7 @@ pub fn commit(dir: &Path, rev: Option<&str>) -> Result<Option<Commit>, HistoryEr
 
 /// `.plumb/history.db` at the top of the git repository at `dir`, else in `dir`.
 pub fn default_store(dir: &Path) -> PathBuf {
-    let top = git(dir, &["rev-parse", "--show-toplevel"])
+    let top = top_level(dir)
         .map(PathBuf::from)
         .unwrap_or_else(|| dir.to_path_buf());
     top.join(".plumb").join("history.db")

@@ -6,6 +6,7 @@
 //! summary from one result; the result document itself is kept beside it, whole, so
 //! nothing a later plumb may want is thrown away.
 
+mod backfill;
 mod document;
 mod error;
 mod fingerprint;
@@ -23,6 +24,7 @@ mod sqlite;
 mod statements;
 mod store;
 
+pub use backfill::{read_manifest, CommitFrom, Commits};
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
 pub use keeper::{kept_as, Keeper, Kept, SaveError, Saver};

@@ -130,6 +130,12 @@ pub fn read(
         .filter_map(Value::as_str)
         .collect();
     let mut reading = Reading::new(ForeignTool::Asv, Environment::default());
+    // asv records the commit measured and that commit's date (milliseconds since 1970).
+    let date = v["date"]
+        .as_f64()
+        .map(|ms| plumb_model::quantity::Timestamp::from_unix_secs_f64(ms / 1e3));
+    let sha = v["commit_hash"].as_str().unwrap_or_default();
+    reading.doc.commit = plumb_model::RecordedCommit::of(sha, date);
     if benchmarks.is_none() {
         reading.notes.push(
             "no benchmarks.json beside it: units and parameter names taken from the names".into(),

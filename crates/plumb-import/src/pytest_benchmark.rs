@@ -24,6 +24,11 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
         .ok_or_else(|| ImportError::at("", "no \"benchmarks\" list"))?;
     let machine = environment(&v["machine_info"]);
     let mut reading = crate::Reading::new(crate::ForeignTool::PytestBenchmark, machine);
+    // Its commit_info: the commit's id ("unversioned" outside git) and time.
+    let commit = &v["commit_info"];
+    let time = commit["time"].as_str().and_then(|t| t.parse().ok());
+    let id = commit["id"].as_str().unwrap_or_default();
+    reading.doc.commit = plumb_model::RecordedCommit::of(id, time);
     for (i, e) in entries.iter().enumerate() {
         let place = format!("benchmarks[{i}]");
         let Some(name) = e["fullname"].as_str() else {

@@ -79,6 +79,26 @@ pub enum RunStatus {
     },
 }
 
+/// A commit as a result file records it: its id, and when it was made when the file says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedCommit {
+    pub sha: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<Timestamp>,
+}
+
+impl RecordedCommit {
+    /// `id` as a commit when it is one (hex, 7 to 64 digits): pytest-benchmark writes
+    /// "unversioned" outside git.
+    pub fn of(id: &str, time: Option<Timestamp>) -> Option<RecordedCommit> {
+        let hex = (7..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_hexdigit());
+        hex.then(|| RecordedCommit {
+            sha: id.to_ascii_lowercase(),
+            time,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultDocument {
     pub format: String,
@@ -108,6 +128,11 @@ pub struct ResultDocument {
     /// Two revisions built and measured side by side (`plumb revs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisions: Option<crate::Revisions>,
+    /// The commit the file says it was measured at (an import's own record: asv's
+    /// `commit_hash`, pytest-benchmark's `commit_info`), which `plumb history add` keeps
+    /// it at unless told another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<RecordedCommit>,
     /// Set when the document was read from an older format version and migrated: the
     /// version it was written in (not written out; a reader says so to its user).
     #[serde(skip)]
@@ -150,6 +175,7 @@ impl ResultDocument {
             profiles: Vec::new(),
             regions: Vec::new(),
             revisions: None,
+            commit: None,
             migrated_from: None,
         }
     }

@@ -53,7 +53,7 @@ pub use design::{
 };
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use document::{
-    ClockInfo, Invocation, ResultDocument, RunStatus, Tool, FORMAT, FORMAT_VERSION,
+    ClockInfo, Invocation, RecordedCommit, ResultDocument, RunStatus, Tool, FORMAT, FORMAT_VERSION,
     OLDEST_FORMAT_VERSION,
 };
 pub use environment::{

@@ -46,11 +46,16 @@ pub enum HistoryCommand {
 #[derive(Debug, Args)]
 pub struct HistoryAddArgs {
     /// Result files.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "manifest")]
     pub results: Vec<PathBuf>,
-    /// The commit they were measured at, when not the working directory's HEAD.
+    /// The commit they were measured at, when not the one the file records (asv,
+    /// pytest-benchmark) nor the working directory's HEAD.
     #[arg(long, value_name = "SHA")]
     pub commit: Option<String>,
+    /// A backfill in one process: a file of `COMMIT FILE` lines (files relative to it),
+    /// each result kept at its own commit.
+    #[arg(long, value_name = "FILE", conflicts_with = "commit")]
+    pub manifest: Option<PathBuf>,
     #[command(flatten)]
     pub import: ImportArgs,
 }
