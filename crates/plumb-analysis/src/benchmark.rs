@@ -144,22 +144,30 @@ fn correction_per_op(b: &Benchmark) -> f64 {
 /// Statistics for a document read from disk: a result without any (another tool's
 /// export) is analysed at its own confidence and SESOI; an analysed one keeps what was
 /// saved, the checks its producer made included, and a metric without statistics (a
-/// migrated version-1 result kept only wall time's) gets them.
-pub fn complete_statistics(doc: &mut ResultDocument) {
+/// migrated version-1 result kept only wall time's) gets them. Statistics its samples
+/// contradict are recomputed and its verdicts judged again: what is returned says so.
+#[must_use = "the notes say which recorded statistics were not the samples'"]
+pub fn complete_statistics(doc: &mut ResultDocument) -> Vec<String> {
+    let cfg = AnalysisConfig {
+        question: doc.settings.question,
+        ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
+    };
     let unanalysed = doc
         .benchmarks
         .iter()
         .any(|b| b.load().is_none() && !b.samples.is_empty() && b.stats.is_empty());
+    let mut notes = Vec::new();
     if unanalysed {
-        let cfg = AnalysisConfig {
-            question: doc.settings.question,
-            ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
-        };
         analyse_document(doc, &cfg);
     } else {
+        notes = crate::recorded::recompute_contradicted(doc);
+        if !notes.is_empty() {
+            judge_groups(doc, &cfg);
+        }
         fill_missing_stats(doc);
     }
     said_failed(doc);
+    notes
 }
 
 /// An analysed result's statistics that are missing (a metric a migrated result kept no
@@ -190,6 +198,17 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
     for b in &mut doc.benchmarks {
         analyse_benchmark(b, cfg);
     }
+    judge_groups(doc, cfg);
+    crate::checks::cliffs::check(doc, &cfg.metric);
+    crate::checks::sensitivity::attach(doc, &cfg.metric);
+    crate::settling::judge_sequentially(doc);
+    crate::design_checks::attach_design_findings(doc);
+    doc.diagnostics = environment_diagnostics(&doc.environment);
+}
+
+/// Each group's members judged against its baseline (benchmarks without a group form
+/// one group): the document's comparisons, made anew.
+fn judge_groups(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
     doc.comparisons.clear();
     let mut groups: Vec<Option<&str>> = Vec::new();
     for b in &doc.benchmarks {
@@ -217,11 +236,6 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
             }
         }
     }
-    crate::checks::cliffs::check(doc, &cfg.metric);
-    crate::checks::sensitivity::attach(doc, &cfg.metric);
-    crate::settling::judge_sequentially(doc);
-    crate::design_checks::attach_design_findings(doc);
-    doc.diagnostics = environment_diagnostics(&doc.environment);
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod load_checks;
 mod load_compare;
 mod profile_diff;
 mod question;
+mod recorded;
 mod refused;
 mod replicates;
 mod settling;

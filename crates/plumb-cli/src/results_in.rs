@@ -8,20 +8,22 @@ use std::path::Path;
 /// Reads a result file: plumb's own (any version it reads), or another tool's export or
 /// output directory it imports, found from the content or named by `forced`.
 pub fn load(path: &Path, forced: Option<ForeignTool>) -> Result<ResultDocument, CliError> {
-    Ok(completed(plumb_import::read_result(path, forced)?))
+    Ok(completed(plumb_import::read_result(path, forced)?, path))
 }
 
 /// A result from the `text` read from `path`, as `load` reads it.
 pub fn parse(path: &Path, text: &str) -> Result<ResultDocument, CliError> {
-    Ok(completed(plumb_import::parse_result(path, text)?))
+    Ok(completed(plumb_import::parse_result(path, text)?, path))
 }
 
 /// The result with its notes said and the statistics it lacks completed.
-fn completed(read: ReadResult) -> ResultDocument {
+fn completed(read: ReadResult, path: &Path) -> ResultDocument {
     for note in &read.notes {
         eprintln!("plumb: note: {note}");
     }
     let mut doc = read.doc;
-    plumb_analysis::complete_statistics(&mut doc);
+    for note in plumb_analysis::complete_statistics(&mut doc) {
+        eprintln!("plumb: warning: {}: {note}", path.display());
+    }
     doc
 }

@@ -327,3 +327,69 @@ fn broken_files_are_said_in_their_formats_own_words() {
     );
     assert!(r.stdout.contains("test_sum[1024]"), "{}", r.stdout);
 }
+
+/// Issue 45, defect 27: a malformed asv entry is said as the file's fault, not blamed on
+/// the benchmark ("raised or timed out"); a plumb result whose recorded statistics its own
+/// samples contradict is shown with the samples' statistics, and said.
+#[test]
+fn a_malformed_entry_and_contradicted_statistics_are_said_as_such() {
+    let env = Env::new();
+    let mut asv: serde_json::Value =
+        serde_json::from_str(&fixture("asv/results/vm/asv-before.json")).unwrap();
+    asv["results"]["bench_sums.Sums.time_only_small"] = serde_json::json!("oops");
+    asv["results"]["bench_sums.Sums.time_sum"][0] = serde_json::json!(5);
+    let file = env.write("asv-bad.json", &asv.to_string());
+    let r = env.plumb(&["show", file.to_str().unwrap()]);
+    r.assert_code(0);
+    for said in [
+        "results[\"bench_sums.Sums.time_only_small\"]: \"oops\" is not a list of asv's result columns (a malformed file, not the benchmark's failure); left out",
+        "results[\"bench_sums.Sums.time_sum\"]: its result 5 is not a list (a malformed file, not the benchmark's failure); bench_sums.Sums.time_sum/param1=64 left out",
+    ] {
+        assert!(r.stderr.contains(said), "{said}: {}", r.stderr);
+    }
+    assert!(
+        !r.stdout.contains("raised or timed out") || r.stdout.contains("time_fails"),
+        "{}",
+        r.stdout
+    );
+    // A plumb result, its recorded mean edited to 5 ns.
+    let saved = env.path("saved.json");
+    let run2 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-model/tests/fixtures/run-v2.json"
+    );
+    env.plumb(&["show", run2, "--export-json", saved.to_str().unwrap()])
+        .assert_code(0);
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let name = doc["benchmarks"][0]["name"].as_str().unwrap().to_string();
+    let mean = doc["benchmarks"][0]["stats"]["wall-time"]["summary"]["mean"].clone();
+    doc["benchmarks"][0]["stats"]["wall-time"]["summary"]["mean"] = serde_json::json!(5.0);
+    let edited = env.write("edited.json", &doc.to_string());
+    let out = env.path("again.json");
+    let r = env.plumb(&[
+        "show",
+        edited.to_str().unwrap(),
+        "--export-json",
+        out.to_str().unwrap(),
+    ]);
+    r.assert_code(0);
+    assert!(
+        r.stderr.contains(&format!(
+            "edited.json: {name}: its recorded wall-time (mean 5.000 ns,"
+        )) && r
+            .stderr
+            .contains("shown are the statistics of its samples, and its verdicts judged again"),
+        "{}",
+        r.stderr
+    );
+    let again: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(
+        again["benchmarks"][0]["stats"]["wall-time"]["summary"]["mean"],
+        mean
+    );
+    // The unedited result says nothing of the kind.
+    let r = env.plumb(&["show", saved.to_str().unwrap()]);
+    assert!(!r.stderr.contains("its recorded"), "{}", r.stderr);
+}

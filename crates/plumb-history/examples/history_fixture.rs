@@ -35,7 +35,7 @@ fn result(series: u64, point: u64, points: u64) -> ResultDocument {
             Benchmark::of_wall_times(format!("bench-{b:03}"), BenchmarkKind::Command, times);
         doc.benchmarks.push(bench);
     }
-    plumb_analysis::complete_statistics(&mut doc);
+    let _ = plumb_analysis::complete_statistics(&mut doc);
     doc
 }
 

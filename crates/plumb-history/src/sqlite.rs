@@ -683,7 +683,7 @@ mod tests {
             let b = Benchmark::of_wall_times(*name, BenchmarkKind::Command, times);
             doc.benchmarks.push(b);
         }
-        plumb_analysis::complete_statistics(&mut doc);
+        let _ = plumb_analysis::complete_statistics(&mut doc);
         doc
     }
 

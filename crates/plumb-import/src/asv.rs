@@ -143,6 +143,11 @@ pub fn read(
     }
     let results = v["results"].as_object().into_iter().flatten();
     for (name, row) in results {
+        if !row.is_array() {
+            let note = format!("results[{name:?}]: {row} is not a list of asv's result columns (a malformed file, not the benchmark's failure); left out");
+            reading.notes.push(note);
+            continue;
+        }
         let col = |key: &str| {
             let i = columns.iter().position(|c| *c == key)?;
             row.get(i).filter(|x| !x.is_null())
@@ -226,6 +231,13 @@ fn read_combination<'v>(
     b.series = (!combo.parameters.is_empty()).then(|| name.to_string());
     b.parameters = combo.parameters.iter().cloned().collect();
     let place = format!("results[{name:?}]");
+    if let Some(why) = malformed(col("result"), combo.index) {
+        reading.notes.push(format!(
+            "{place}: {why} (a malformed file, not the benchmark's failure); {} left out",
+            combo.name
+        ));
+        return;
+    }
     let Some(result) = at("result") else {
         b.set_function(FunctionInfo {
             failure: Some("asv recorded no result (the benchmark raised or timed out)".into()),
@@ -248,6 +260,22 @@ fn read_combination<'v>(
         None => fill_summary(&mut b, k, result, &at),
     };
     reading.keep(&place, b, filled);
+}
+
+/// Why a benchmark's `result` column cannot hold the result of parameter combination
+/// `index`: asv writes a list, one value per combination, null for one that raised or
+/// timed out (or null for the whole column).
+fn malformed(result: Option<&Value>, index: usize) -> Option<String> {
+    let list = result?;
+    match list.as_array() {
+        None => Some(format!("its result {list} is not a list")),
+        Some(l) if l.len() <= index => Some(format!(
+            "its result has {} values, none for parameter combination {}",
+            l.len(),
+            index + 1
+        )),
+        Some(_) => None,
+    }
 }
 
 /// A number asv wrote, or why it is not a measurement.
