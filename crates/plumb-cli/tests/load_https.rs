@@ -75,8 +75,6 @@ fn a_bad_certificate_is_refused_by_name_and_nothing_is_sent() {
     };
     let ca = nginx.file("ca.pem");
     let ca = ca.to_str().unwrap();
-    let selfsigned = nginx.file("selfsigned.pem");
-    let selfsigned = selfsigned.to_str().unwrap();
     for (case, cacert, words) in [
         ("tls13", None, "signed by an unknown issuer"),
         (
@@ -85,10 +83,17 @@ fn a_bad_certificate_is_refused_by_name_and_nothing_is_sent() {
             "is for other.example, not this host",
         ),
         ("expired", Some(ca), "has expired"),
+        // Another CA given: the self-signed one served is not it (given itself, it is
+        // trusted: below).
         (
             "ca-as-server",
-            Some(selfsigned),
+            Some(ca),
             "CA certificate served as the server's own",
+        ),
+        (
+            "ca-as-server",
+            None,
+            "(give this very certificate with --cacert",
         ),
     ] {
         let _ = std::fs::remove_file(env.path("r.json"));
@@ -295,8 +300,9 @@ fn a_handshake_that_stalls_during_the_test_is_counted_as_a_handshake_timeout() {
         return;
     };
     let ca = nginx.file("ca.pem");
-    // The check before the test and the first connection pass; every later one stalls.
-    let port = stalling_after(2, nginx.port("tls13"));
+    // The connect that finds the address, the handshake checked before the test and the
+    // test's first connection pass; every later one stalls.
+    let port = stalling_after(3, nginx.port("tls13"));
     let url = format!("https://localhost:{port}/");
     let run = short_load(
         &env,
@@ -323,5 +329,130 @@ fn a_handshake_that_stalls_during_the_test_is_counted_as_a_handshake_timeout() {
         l.error_examples["TLS handshake timeout"].contains("had not finished"),
         "{:?}",
         l.error_examples
+    );
+}
+
+/// Issue 45, defect 32: the certificate most people make (`openssl req -x509`, a CA
+/// certificate) given exactly with --cacert is trusted as the server's own, as curl and
+/// oha trust it; https:// to a plain HTTP port, http:// to a TLS port and --http2 to an
+/// HTTP/1 server are each said for what they are, not as "corrupt message of type
+/// InvalidContentType", a bare status or "a 4740180-byte frame".
+#[test]
+fn a_self_signed_certificate_given_is_trusted_and_wrong_protocols_are_named() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let selfsigned = nginx.file("selfsigned.pem");
+    let run = short_load(
+        &env,
+        &nginx.url("ca-as-server", "/"),
+        &["--cacert", selfsigned.to_str().unwrap()],
+    );
+    run.assert_code(0);
+    assert!(
+        run.stdout.contains("certificate verified against"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(nginx.access_log("ca-as-server").len(), 200);
+    let plain = nginx.url("plain", "/");
+    let run = short_load(&env, &plain.replace("http://", "https://"), &[]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("answered the TLS handshake in plain text: the server speaks HTTP without TLS there (use http://, or its TLS port); nothing was sent"),
+        "{}",
+        run.stderr
+    );
+    let run = short_load(&env, &plain, &["--http2"]);
+    assert!(
+        run.stdout.contains("× not HTTP/2: the server answered in HTTP/1: it does not speak HTTP/2 without TLS (h2c)"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A real TLS server that handshakes one connection at a time (openssl s_server), stopped
+/// when dropped.
+struct SServer(std::process::Child, u16);
+
+impl SServer {
+    fn start(nginx: &Nginx) -> SServer {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let (cert, key) = (nginx.file("selfsigned.pem"), nginx.file("selfsigned.key"));
+        let child = std::process::Command::new("openssl")
+            .args(["s_server", "-quiet", "-www", "-accept", &port.to_string()])
+            .arg("-cert")
+            .arg(cert)
+            .arg("-key")
+            .arg(key)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("openssl runs");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "s_server did not listen"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        SServer(child, port)
+    }
+}
+
+impl Drop for SServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Issue 45, defect 32: a server that handshakes one connection at a time is measured
+/// (the connection kept for the test no longer sits idle in front of the checked
+/// handshake, which stalled it 10 s and gave up), and http:// to its TLS port says that
+/// the port may speak TLS.
+#[test]
+fn a_one_connection_at_a_time_tls_server_is_measured_and_clear_text_to_it_is_said() {
+    let env = Env::new();
+    let Some(nginx) = Nginx::start(env.dir.path()) else {
+        return;
+    };
+    let server = SServer::start(&nginx);
+    let selfsigned = nginx.file("selfsigned.pem");
+    let url = format!("https://localhost:{}/", server.1);
+    let run = common::nginx::load(
+        &env,
+        &[&url],
+        "20",
+        "1s",
+        &["--cacert", selfsigned.to_str().unwrap()],
+    );
+    assert!(
+        !run.stderr.contains("did not finish")
+            && run.stdout.contains("certificate verified against"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    let run = common::nginx::load(
+        &env,
+        &[&format!("http://127.0.0.1:{}/", server.1)],
+        "20",
+        "1s",
+        &[],
+    );
+    run.assert_code(2);
+    assert!(
+        run.stdout
+            .contains("(a port that speaks TLS drops requests in clear text: https://?)"),
+        "{}",
+        run.stdout
     );
 }

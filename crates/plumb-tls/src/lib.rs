@@ -102,6 +102,81 @@ impl ServerCertVerifier for ChainOnly {
     }
 }
 
+/// `--cacert`'s trust: the chain must lead to one of the certificates given, as webpki
+/// checks it; and a certificate given exactly — what `openssl req -x509` makes, a CA
+/// certificate (CA:TRUE) served as the server's own — is trusted as the server's own, as
+/// curl and oha trust it: webpki refuses a CA as an end entity only after finding it
+/// valid now, so what is left to check is that it is for this host (and the handshake's
+/// signature, checked as always, proves the server holds its key).
+#[derive(Debug)]
+pub struct GivenCertificates {
+    webpki: Arc<WebPkiServerVerifier>,
+    given: Vec<CertificateDer<'static>>,
+}
+
+impl GivenCertificates {
+    pub fn new(
+        webpki: Arc<WebPkiServerVerifier>,
+        given: Vec<CertificateDer<'static>>,
+    ) -> Arc<GivenCertificates> {
+        Arc::new(GivenCertificates { webpki, given })
+    }
+}
+
+/// Whether webpki refused a certificate for being a CA's (rustls carries webpki's
+/// `CaUsedAsEndEntity` as an opaque `Other`, named only in its debug form).
+pub fn is_ca_used_as_end_entity(e: &CertificateError) -> bool {
+    format!("{e:?}").contains("CaUsedAsEndEntity")
+}
+
+impl ServerCertVerifier for GivenCertificates {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, Error> {
+        match self
+            .webpki
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
+        {
+            Err(Error::InvalidCertificate(e))
+                if is_ca_used_as_end_entity(&e)
+                    && self.given.iter().any(|g| g.as_ref() == end_entity.as_ref()) =>
+            {
+                let parsed = rustls::server::ParsedCertificate::try_from(end_entity)?;
+                rustls::client::verify_server_name(&parsed, server_name)?;
+                Ok(ServerCertVerified::assertion())
+            }
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        self.webpki.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        self.webpki.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.webpki.supported_verify_schemes()
+    }
+}
+
 /// Adds the system's root certificates (those that parse) to `store`; how many it added.
 pub fn add_system_roots(store: &mut RootCertStore) -> usize {
     store

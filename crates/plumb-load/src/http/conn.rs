@@ -137,7 +137,7 @@ impl Conn {
         }
         self.transport
             .flush()
-            .map_err(|e| io_failure("cannot send", &e))
+            .map_err(|e| io_failure("cannot send", &e, self.transport.is_tls()))
     }
 
     fn flush_h1(&mut self, targets: &[PlannedTarget]) -> Result<(), Failure> {
@@ -155,7 +155,7 @@ impl Conn {
                 }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(()),
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_failure("cannot send", &e)),
+                Err(e) => return Err(io_failure("cannot send", &e, self.transport.is_tls())),
             }
         }
         Ok(())
@@ -180,7 +180,7 @@ impl Conn {
                 Ok(n) => h2.out_written += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(()),
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_failure("cannot send", &e)),
+                Err(e) => return Err(io_failure("cannot send", &e, self.transport.is_tls())),
             }
         }
         h2.out.clear();
@@ -319,7 +319,7 @@ impl Conn {
                 }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => return Ok(None),
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_failure("connection reset", &e)),
+                Err(e) => return Err(io_failure("connection reset", &e, self.transport.is_tls())),
             }
         }
     }
@@ -446,7 +446,9 @@ fn tls_error(e: &std::io::Error) -> Option<&rustls::Error> {
     e.get_ref()?.downcast_ref::<rustls::Error>()
 }
 
-fn io_failure(kind: &'static str, e: &std::io::Error) -> Failure {
+/// An I/O error on a connection, classified; on a plain one, a reset or a close before
+/// any answer is what a TLS port does to a request in clear text, and is said so.
+fn io_failure(kind: &'static str, e: &std::io::Error, tls: bool) -> Failure {
     if tls_error(e).is_some() {
         return Failure {
             kind: "TLS error",
@@ -458,8 +460,10 @@ fn io_failure(kind: &'static str, e: &std::io::Error) -> Failure {
         ErrorKind::BrokenPipe => "connection closed before a response",
         _ => kind,
     };
-    Failure {
-        kind,
-        detail: e.to_string(),
-    }
+    let dropped = matches!(e.kind(), ErrorKind::ConnectionReset | ErrorKind::BrokenPipe);
+    let detail = match dropped && !tls {
+        true => format!("{e} (a port that speaks TLS drops requests in clear text: https://?)"),
+        false => e.to_string(),
+    };
+    Failure { kind, detail }
 }

@@ -34,12 +34,22 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
         let host = match hosts.iter().position(|(k, _)| *k == key) {
             Some(h) => h,
             None => {
-                let (stream, took, addr) = connect(&spec.url, &target, cfg.timeout)?;
+                let (mut stream, mut took, addr) = connect(&spec.url, &target, cfg.timeout)?;
                 // HTTP/2 where asked: by prior knowledge on plain TCP, where ALPN agreed
                 // it over TLS (else the host's connections speak HTTP/1.1).
                 let (tls, h2) = match target.tls {
                     true => {
+                        // A server that handshakes one connection at a time (openssl
+                        // s_server, Python's ssl server) would wait on the idle kept
+                        // connection while the check's handshake waited on it: the kept
+                        // one is closed during the check and opened again after it.
+                        drop(stream);
                         let (plan, handshake) = check_tls(cfg, &target, addr)?;
+                        let again = Target {
+                            addrs: vec![addr],
+                            ..target.clone()
+                        };
+                        (stream, took, _) = connect(&spec.url, &again, cfg.timeout)?;
                         let h2 = cfg.http2 && handshake.alpn.as_deref() == Some("h2");
                         agreed.get_or_insert(handshake);
                         (Some(plan), h2)

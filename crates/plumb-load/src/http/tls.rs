@@ -4,6 +4,7 @@
 //! said wherever a latency is) — and the blocking handshake made once before any load, so
 //! that a certificate that is expired, for another name or from an unknown issuer is
 //! refused naming which, with nothing sent.
+use rustls::client::WebPkiServerVerifier;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{CertificateError, ClientConfig, RootCertStore};
@@ -56,8 +57,12 @@ pub enum CertificateProblem {
     /// Signed by an issuer no trusted root vouches for (a self-signed certificate
     /// among them: pass it with --cacert, or --insecure).
     UnknownIssuer,
-    /// A CA certificate served as the server's own (what `openssl req -x509` makes).
+    /// A CA certificate served as the server's own (what `openssl req -x509` makes) and
+    /// not the one given with --cacert.
     CaUsedAsEndEntity,
+    /// Its signature is not from the key of the certificate it names as its issuer: a
+    /// certificate of the same name with another key was given or is trusted.
+    BadSignature,
     Other(String),
 }
 
@@ -88,6 +93,10 @@ pub enum TlsError {
         host: String,
         cause: String,
     },
+    /// The server answered the handshake in plain text: it speaks HTTP without TLS.
+    NotTls {
+        host: String,
+    },
     /// No handshake within the timeout: the server stalled mid-handshake.
     Timeout {
         host: String,
@@ -110,8 +119,9 @@ impl fmt::Display for TlsError {
                     CertificateProblem::NotYetValid => "is not valid yet".to_string(),
                     CertificateProblem::WrongName { presented } if presented.is_empty() => "is for another name".to_string(),
                     CertificateProblem::WrongName { presented } => format!("is for {}, not this host", presented.join(", ")),
-                    CertificateProblem::UnknownIssuer => "is signed by an unknown issuer (self-signed? give its CA with --cacert)".to_string(),
-                    CertificateProblem::CaUsedAsEndEntity => "is a CA certificate served as the server's own (make a server certificate signed by the CA)".to_string(),
+                    CertificateProblem::UnknownIssuer => "is not trusted: signed by an unknown issuer (self-signed? give it, or its CA, with --cacert)".to_string(),
+                    CertificateProblem::CaUsedAsEndEntity => "is not trusted: it is a CA certificate served as the server's own (what openssl req -x509 makes), and not one given with --cacert (give this very certificate with --cacert, or make a server certificate signed by the CA)".to_string(),
+                    CertificateProblem::BadSignature => "is not trusted: its signature is not from the certificate trusted under its issuer's name (another key of the same name? give the server's own certificate, or its CA's, with --cacert)".to_string(),
                     CertificateProblem::Other(why) => format!("was refused: {why}"),
                 };
                 write!(f, "{host}'s certificate {what}; nothing was sent (--insecure skips the check, and says so)")
@@ -119,6 +129,10 @@ impl fmt::Display for TlsError {
             TlsError::Handshake { host, cause } => {
                 write!(f, "TLS handshake with {host} failed: {cause}")
             }
+            TlsError::NotTls { host } => write!(
+                f,
+                "{host} answered the TLS handshake in plain text: the server speaks HTTP without TLS there (use http://, or its TLS port); nothing was sent"
+            ),
             TlsError::Timeout { host, after } => write!(
                 f,
                 "TLS handshake with {host} did not finish within {after:?}: the server stalled"
@@ -139,8 +153,25 @@ pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, TlsError> {
         builder
             .dangerous()
             .with_custom_certificate_verifier(plumb_tls::AnyCertificate::new(provider))
+    } else if let Some(path) = &o.cacert {
+        let given = certificates(path)?;
+        let mut store = RootCertStore::empty();
+        if store.add_parsable_certificates(given.clone()).0 == 0 {
+            return Err(TlsError::File {
+                path: path.clone(),
+                why: "holds no usable certificate".into(),
+            });
+        }
+        let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(store), provider)
+            .build()
+            .map_err(|e| TlsError::Config(e.to_string()))?;
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(plumb_tls::GivenCertificates::new(webpki, given))
     } else {
-        builder.with_root_certificates(roots(o)?)
+        let mut store = RootCertStore::empty();
+        plumb_tls::add_system_roots(&mut store);
+        builder.with_root_certificates(store)
     };
     let mut config = match &o.client_cert {
         Some((cert, key)) => {
@@ -167,25 +198,6 @@ fn certificates(path: &std::path::Path) -> Result<Vec<CertificateDer<'static>>, 
         path: path.to_path_buf(),
         why: e.to_string(),
     })
-}
-
-fn roots(o: &TlsOptions) -> Result<RootCertStore, TlsError> {
-    let mut store = RootCertStore::empty();
-    match &o.cacert {
-        Some(path) => {
-            let (added, _) = store.add_parsable_certificates(certificates(path)?);
-            if added == 0 {
-                return Err(TlsError::File {
-                    path: path.clone(),
-                    why: "holds no usable certificate".into(),
-                });
-            }
-        }
-        None => {
-            plumb_tls::add_system_roots(&mut store);
-        }
-    }
-    Ok(store)
 }
 
 /// The name a host's certificate must carry (an IP literal: its address, and no SNI).
@@ -275,6 +287,9 @@ fn handshake_error(host: &str, e: std::io::Error) -> TlsError {
             host: host.into(),
             problem: problem(&c),
         },
+        Some(rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType)) => {
+            TlsError::NotTls { host: host.into() }
+        }
         Some(other) => TlsError::Handshake {
             host: host.into(),
             cause: other.to_string(),
@@ -311,9 +326,10 @@ fn problem(c: &CertificateError) -> CertificateProblem {
             }
         }
         CertificateError::UnknownIssuer => CertificateProblem::UnknownIssuer,
-        other if format!("{other:?}").contains("CaUsedAsEndEntity") => {
+        other if plumb_tls::is_ca_used_as_end_entity(other) => {
             CertificateProblem::CaUsedAsEndEntity
         }
+        CertificateError::BadSignature => CertificateProblem::BadSignature,
         other => CertificateProblem::Other(format!("{other:?}")),
     }
 }

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[derive(Debug, Args, Default)]
 pub struct TlsFlags {
     /// Trust the certificates in this PEM file (a private CA, a self-signed server)
-    /// instead of the system's roots.
+    /// instead of the system's roots. A server serving exactly a certificate given here
+    /// (what `openssl req -x509` makes) is trusted, its name still checked.
     #[arg(long, value_name = "FILE", help_heading = "HTTPS")]
     pub cacert: Option<PathBuf>,
     /// Accept any server certificate: the connection is encrypted but nobody checked

@@ -292,7 +292,7 @@ impl<C: TimeSource> Engine<C> {
                 });
                 continue;
             }
-            let f = closed_failure(&why, first, c.served);
+            let f = closed_failure(&why, first, c.served, c.transport.is_tls());
             first = false;
             self.rec
                 .done(r.target, r.due, r.sent, now, Answer::Failed(f));
@@ -424,13 +424,18 @@ fn handshake_timeout(after: Duration) -> Failure {
 }
 
 /// Why a request on a connection that ended failed: the first carries the ending's
-/// cause; those pipelined behind it say so.
-fn closed_failure(why: &Ending, first: bool, served: u64) -> Failure {
+/// cause; those pipelined behind it say so. A plain connection closed before any answer
+/// is what a TLS port does to a request in clear text: said so.
+fn closed_failure(why: &Ending, first: bool, served: u64, tls: bool) -> Failure {
     match (why, first) {
         (Ending::Failed(f), true) => f.clone(),
         (Ending::Closed, true) if served == 0 => Failure {
             kind: "connection closed before a response",
-            detail: "the server accepted the connection and closed it without answering".into(),
+            detail: match tls {
+                true => "the server accepted the connection and closed it without answering",
+                false => "the server accepted the connection and closed it without answering (a port that speaks TLS drops requests in clear text: https://?)",
+            }
+            .into(),
         },
         (Ending::Closed, true) => Failure {
             kind: "connection closed before a response",

@@ -165,6 +165,13 @@ impl H2 {
         done: Instant,
         out: &mut Vec<Completion>,
     ) -> Result<usize, Failure> {
+        // A server's first frame is its SETTINGS (RFC 9113 §3.4). An HTTP/1 server
+        // answers the preface with a status line instead, whose first bytes ("HTT") would
+        // read as a 4.7 MB frame's length.
+        let first = FrameHeader::parse(buf).filter(|_| !self.settled);
+        if first.is_some_and(|h| h.kind != frame::SETTINGS && h.len > frame::DEFAULT_MAX_FRAME) {
+            return Err(not_http2(buf));
+        }
         let mut at = 0;
         while let Some(h) = FrameHeader::parse(&buf[at..]) {
             if h.len > frame::DEFAULT_MAX_FRAME {
@@ -392,6 +399,18 @@ fn unpadded(h: FrameHeader, payload: &[u8]) -> Result<&[u8], Failure> {
         .get(1..payload.len().saturating_sub(pad))
         .filter(|_| pad < payload.len())
         .ok_or_else(|| protocol("padding longer than the frame".into()))
+}
+
+/// The server's first bytes were not HTTP/2's: what it spoke instead, where that shows.
+fn not_http2(buf: &[u8]) -> Failure {
+    let spoke = match buf.starts_with(b"HTTP/") {
+        true => "the server answered in HTTP/1",
+        false => "the server's first bytes are not HTTP/2's SETTINGS",
+    };
+    Failure {
+        kind: "not HTTP/2",
+        detail: format!("{spoke}: it does not speak HTTP/2 without TLS (h2c); drop --http2, or use https:// where ALPN can agree on h2"),
+    }
 }
 
 fn protocol(detail: String) -> Failure {
