@@ -3,15 +3,23 @@
 //! `agents::k8s`) written or printed.
 use crate::args::K8sArgs;
 use crate::exit::{CliError, Outcome};
-use plumb_load::agents::k8s::{documents, manifests};
+use plumb_load::agents::k8s::{documents, manifests, AgentCommand};
 
 pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
     let load = agent_args(&a)?;
     let text = documents(&manifests(&a.cluster.cluster(), &load));
     let out = a.output.as_deref().unwrap_or(std::path::Path::new("-"));
     plumb_report::targets::write_text(out, &text)?;
+    // The headers' values, like the token, go in the Secret: named here, never written.
+    let headers: String = (load.headers.iter().enumerate())
+        .map(|(k, name)| format!(" --from-literal=header-{}='<{name} value>'", k + 1))
+        .collect();
+    let what = match headers.is_empty() {
+        true => "the shared token goes",
+        false => "the shared token and the request headers' values go",
+    };
     eprintln!(
-        "plumb: {} agents and their coordinator; the shared token goes in the Secret {:?} first:\n  kubectl create secret generic {} --from-literal=token=\"$(head -c 32 /dev/urandom | base64)\"",
+        "plumb: {} agents and their coordinator; {what} in the Secret {:?} first:\n  kubectl create secret generic {} --from-literal=token=\"$(head -c 32 /dev/urandom | base64)\"{headers}",
         a.cluster.agents, a.cluster.token_secret, a.cluster.token_secret
     );
     Ok(Outcome::Done)
@@ -19,8 +27,9 @@ pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
 
 /// The agents' `plumb load` arguments (plumb-load's), read here as `plumb load` reads
 /// them: a typo fails now and not in the cluster.
-fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
-    let args = a.cluster.cluster().agent_args(&a.cluster.load)?;
+fn agent_args(a: &K8sArgs) -> Result<AgentCommand, CliError> {
+    let command = a.cluster.cluster().agent_args(&a.cluster.load)?;
+    let args = &command.args;
     plumb_load::options::in_a_pod(&a.cluster.load)
         .into_iter()
         .for_each(|w| eprintln!("plumb: warning: {w}"));
@@ -52,5 +61,5 @@ fn agent_args(a: &K8sArgs) -> Result<Vec<String>, CliError> {
             "agents share one open-loop schedule: give --rate (the whole test's)".into(),
         ));
     }
-    Ok(args)
+    Ok(command)
 }

@@ -1,6 +1,7 @@
 //! What the manifests need checked before they are written: the objects' name is a DNS
 //! label, and the agents' `plumb load` arguments are the user's with the share and the
-//! coordinator added (options the manifests set are refused in the user's).
+//! coordinator added (options the manifests set are refused in the user's), each request
+//! header's value taken from the Secret rather than written into the manifests.
 use super::{Cluster, COORDINATOR_WAIT};
 use std::fmt;
 
@@ -62,11 +63,65 @@ const RESERVED: [&str; 5] = [
     "--start-at",
 ];
 
+/// The agents' command: their `plumb load` arguments, and the request headers whose
+/// values each pod reads from the Secret (key `header-K`, environment `PLUMB_HEADER_K`,
+/// K from 1), by name in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentCommand {
+    pub args: Vec<String>,
+    pub headers: Vec<String>,
+}
+
+/// The environment variable the K-th header's value is read into (Kubernetes puts its
+/// value where an argument says `$(NAME)`).
+pub fn header_variable(k: usize) -> String {
+    format!("PLUMB_HEADER_{k}")
+}
+
+/// `load` with each request header's value (`-H`, `--header`, `--header=`, `-HName: v`)
+/// replaced by `$(PLUMB_HEADER_K)`: a header carries credentials (Authorization, a
+/// cookie, an API key), and a manifest is read by whoever can read the namespace and is
+/// kept in repositories. The names, in order.
+fn headers_from_secret(load: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut names = Vec::new();
+    let mut hide = |value: &str| -> String {
+        match value.split_once(':') {
+            Some((name, _)) => {
+                names.push(name.trim().to_string());
+                format!("{}: $({})", name.trim(), header_variable(names.len()))
+            }
+            None => value.to_string(),
+        }
+    };
+    let mut next_is_header = false;
+    let args = load
+        .iter()
+        .map(|arg| {
+            if std::mem::take(&mut next_is_header) {
+                return hide(arg);
+            }
+            if arg == "-H" || arg == "--header" {
+                next_is_header = true;
+                return arg.clone();
+            }
+            if let Some(v) = arg.strip_prefix("--header=") {
+                return format!("--header={}", hide(v));
+            }
+            match arg.strip_prefix("-H").filter(|v| !v.is_empty()) {
+                Some(v) => format!("-H{}", hide(v)),
+                None => arg.clone(),
+            }
+        })
+        .collect();
+    (args, names)
+}
+
 impl Cluster {
-    /// The agents' `plumb load` arguments: `load` (the user's), then the share and the
-    /// coordinator; the name checked (object names are DNS labels: lower-case letters,
-    /// digits and '-', at most 63 with the longest suffix added here).
-    pub fn agent_args(&self, load: &[String]) -> Result<Vec<String>, K8sRefused> {
+    /// The agents' `plumb load` arguments: `load` (the user's, its headers' values from
+    /// the Secret), then the share and the coordinator; the name checked (object names
+    /// are DNS labels: lower-case letters, digits and '-', at most 63 with the longest
+    /// suffix added here).
+    pub fn agent_args(&self, load: &[String]) -> Result<AgentCommand, K8sRefused> {
         let name = &self.name;
         if !dns_name(name, 63 - "-coordinator".len(), false) {
             return Err(K8sRefused::Name(name.clone()));
@@ -79,8 +134,9 @@ impl Cluster {
         if let Some(set) = SECRETS.into_iter().find(|set| given(set)) {
             return Err(K8sRefused::Secret(set));
         }
+        let (load, headers) = headers_from_secret(load);
         let mut args: Vec<String> = vec!["load".into()];
-        args.extend(load.iter().cloned());
+        args.extend(load);
         args.extend([
             "--agents".to_string(),
             self.agents.to_string(),
@@ -89,7 +145,7 @@ impl Cluster {
             "--coordinator-wait".into(),
             COORDINATOR_WAIT.into(),
         ]);
-        Ok(args)
+        Ok(AgentCommand { args, headers })
     }
 }
 
@@ -112,7 +168,8 @@ mod tests {
     fn the_agents_arguments_are_the_users_then_the_share_and_the_coordinator() {
         let args = cluster("plumb")
             .agent_args(&load(&["http://api.load.svc/", "--rate", "2000"]))
-            .unwrap();
+            .unwrap()
+            .args;
         assert_eq!(
             args[..4],
             ["load", "http://api.load.svc/", "--rate", "2000"]
@@ -154,5 +211,39 @@ mod tests {
         }
         assert!(cluster("plumb-1").agent_args(&ok).is_ok());
         assert!(cluster(&"a".repeat(51)).agent_args(&ok).is_ok());
+    }
+
+    #[test]
+    fn each_headers_value_is_read_from_the_secret() {
+        let given = load(&[
+            "http://x/",
+            "-H",
+            "Authorization: Bearer S",
+            "--header=Cookie: c=S",
+            "-HX-Api-Key: S",
+            "--header",
+            "Accept: text/plain",
+        ]);
+        let cmd = cluster("plumb").agent_args(&given).unwrap();
+        assert_eq!(
+            cmd.args[1..8],
+            [
+                "http://x/",
+                "-H",
+                "Authorization: $(PLUMB_HEADER_1)",
+                "--header=Cookie: $(PLUMB_HEADER_2)",
+                "-HX-Api-Key: $(PLUMB_HEADER_3)",
+                "--header",
+                "Accept: $(PLUMB_HEADER_4)",
+            ]
+        );
+        assert_eq!(
+            cmd.headers,
+            ["Authorization", "Cookie", "X-Api-Key", "Accept"]
+        );
+        assert!(!cmd
+            .args
+            .iter()
+            .any(|a| a.contains('S') && a.contains("Bearer")));
     }
 }

@@ -8,7 +8,7 @@ mod yaml;
 
 #[cfg(feature = "cli")]
 pub(crate) use agent_args::dns_name;
-pub use agent_args::K8sRefused;
+pub use agent_args::{header_variable, AgentCommand, K8sRefused};
 pub use yaml::{documents, Yaml};
 use yaml::{map, s, strings};
 
@@ -53,17 +53,28 @@ fn metadata(a: &Cluster, name: String, component: &str) -> Yaml {
     map(m)
 }
 
-fn token_env(a: &Cluster) -> Yaml {
-    Yaml::List(vec![map(vec![
-        ("name", s("PLUMB_TOKEN")),
+/// An environment variable read from the Secret's `key`.
+fn from_secret(a: &Cluster, name: String, key: String) -> Yaml {
+    map(vec![
+        ("name", s(name)),
         (
             "valueFrom",
             map(vec![(
                 "secretKeyRef",
-                map(vec![("name", s(&a.token_secret)), ("key", s("token"))]),
+                map(vec![("name", s(&a.token_secret)), ("key", s(key))]),
             )]),
         ),
-    ])])
+    ])
+}
+
+/// The token, and the values of the first `headers` request headers (`header-K`), from
+/// the Secret.
+fn secret_env(a: &Cluster, headers: usize) -> Yaml {
+    let mut env = vec![from_secret(a, "PLUMB_TOKEN".into(), "token".into())];
+    for k in 1..=headers {
+        env.push(from_secret(a, header_variable(k), format!("header-{k}")));
+    }
+    Yaml::List(env)
 }
 
 /// Requests equal to limits: Guaranteed QoS, so the agent's CPU is not taken back
@@ -73,7 +84,7 @@ fn resources(cpu: &str, memory: &str) -> Yaml {
     map(vec![("requests", r()), ("limits", r())])
 }
 
-pub fn manifests(a: &Cluster, load: &[String]) -> Vec<Yaml> {
+pub fn manifests(a: &Cluster, load: &AgentCommand) -> Vec<Yaml> {
     vec![service(a), coordinator(a), agents(a, load)]
 }
 
@@ -132,7 +143,7 @@ fn coordinator(a: &Cluster) -> Yaml {
         ("image", s(&a.image)),
         ("command", strings(&["plumb"])),
         ("args", args),
-        ("env", token_env(a)),
+        ("env", secret_env(a, 0)),
         (
             "ports",
             Yaml::List(vec![map(vec![
@@ -161,13 +172,13 @@ fn coordinator(a: &Cluster) -> Yaml {
     )
 }
 
-fn agents(a: &Cluster, load: &[String]) -> Yaml {
+fn agents(a: &Cluster, load: &AgentCommand) -> Yaml {
     let container = map(vec![
         ("name", s("agent")),
         ("image", s(&a.image)),
         ("command", strings(&["plumb"])),
-        ("args", strings(load)),
-        ("env", token_env(a)),
+        ("args", strings(&load.args)),
+        ("env", secret_env(a, load.headers.len())),
         ("resources", resources(&a.cpu, &a.memory)),
     ]);
     let n = Yaml::Int(a.agents.into());
@@ -254,16 +265,19 @@ pub(super) mod tests {
 
     #[test]
     fn the_service_selects_the_coordinator_and_the_agents_dial_it() {
-        let load: Vec<String> = [
-            "load",
-            "http://api.load.svc/",
-            "--rate",
-            "2000",
-            "--coordinator",
-            "plumb-coordinator:7207",
-        ]
-        .map(String::from)
-        .to_vec();
+        let load = AgentCommand {
+            args: [
+                "load",
+                "http://api.load.svc/",
+                "--rate",
+                "2000",
+                "--coordinator",
+                "plumb-coordinator:7207",
+            ]
+            .map(String::from)
+            .to_vec(),
+            headers: vec!["Authorization".into()],
+        };
         let docs = manifests(&cluster(), &load);
         let text = documents(&docs);
         assert_eq!(text.matches("\n---\n").count() + 1, 3);
@@ -293,5 +307,13 @@ pub(super) mod tests {
             get(&c[0], &["resources", "limits"])
         );
         assert!(text.contains("\"plumb-coordinator:7207\""));
+        // The header's value from the Secret, beside the token.
+        let env = get(&c[0], &["env"]);
+        let Yaml::List(env) = env else { panic!() };
+        assert_eq!(get(&env[1], &["name"]), s("PLUMB_HEADER_1"));
+        assert_eq!(
+            get(&env[1], &["valueFrom", "secretKeyRef", "key"]),
+            s("header-1")
+        );
     }
 }
