@@ -2,10 +2,7 @@
 use crate::replicates::replicates;
 use crate::{checks, environment_diagnostics};
 use plumb_model::quantity::{Confidence, Fraction};
-use plumb_model::{
-    Benchmark, Diagnostic, DiagnosticCode, Metric, MetricStats, Question, ResultDocument, Severity,
-    SimulatedCounts,
-};
+use plumb_model::{Benchmark, Metric, MetricStats, Question, ResultDocument, SimulatedCounts};
 use plumb_stats::{mean_ci, median_ci, t_quantile, tukey_outliers, Interval, Summary};
 use std::collections::BTreeMap;
 
@@ -108,25 +105,6 @@ pub fn metric_stats(b: &Benchmark, metric: &Metric, level: f64) -> Option<Metric
     })
 }
 
-/// A function benchmark that failed (an import's, whose producer ran no harness checks)
-/// says so, as plumb-bench's own failures do, instead of whatever its missing samples
-/// would raise.
-fn said_failed(doc: &mut ResultDocument) {
-    for b in &mut doc.benchmarks {
-        let Some(reason) = b.function().and_then(|f| f.failure.clone()) else {
-            continue;
-        };
-        if !b
-            .diagnostics
-            .iter()
-            .any(|d| d.code() == DiagnosticCode::Failed)
-        {
-            let failed = plumb_model::finding::Failed { reason };
-            b.diagnostics = vec![Diagnostic::new(Severity::Error, failed)];
-        }
-    }
-}
-
 /// The share of a per-sample correction in the mean per-op value: the mean of
 /// 1 / iterations over the samples (1 for commands).
 fn correction_per_op(b: &Benchmark) -> f64 {
@@ -139,57 +117,6 @@ fn correction_per_op(b: &Benchmark) -> f64 {
         .map(|&n| 1.0 / n.max(1) as f64)
         .sum::<f64>()
         / b.samples.len() as f64
-}
-
-/// Statistics for a document read from disk: a result without any (another tool's
-/// export) is analysed at its own confidence and SESOI; an analysed one keeps what was
-/// saved, the checks its producer made included, and a metric without statistics (a
-/// migrated version-1 result kept only wall time's) gets them. Statistics its samples
-/// contradict are recomputed and its verdicts judged again: what is returned says so.
-#[must_use = "the notes say which recorded statistics were not the samples'"]
-pub fn complete_statistics(doc: &mut ResultDocument) -> Vec<String> {
-    let cfg = AnalysisConfig {
-        question: doc.settings.question,
-        ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
-    };
-    let unanalysed = doc
-        .benchmarks
-        .iter()
-        .any(|b| b.load().is_none() && !b.samples.is_empty() && b.stats.is_empty());
-    let mut notes = Vec::new();
-    if unanalysed {
-        analyse_document(doc, &cfg);
-    } else {
-        notes = crate::recorded::recompute_contradicted(doc);
-        if !notes.is_empty() {
-            judge_groups(doc, &cfg);
-        }
-        fill_missing_stats(doc);
-    }
-    said_failed(doc);
-    notes
-}
-
-/// An analysed result's statistics that are missing (a metric a migrated result kept no
-/// statistics of, a simulation's), completed.
-fn fill_missing_stats(doc: &mut ResultDocument) {
-    let level = doc.settings.confidence.get();
-    for b in &mut doc.benchmarks {
-        let missing: Vec<Metric> = b
-            .metrics
-            .keys()
-            .filter(|m| !b.stats.contains_key(*m))
-            .cloned()
-            .collect();
-        for m in missing {
-            if let Some(s) = metric_stats(b, &m, level) {
-                b.stats.insert(m, s);
-            }
-        }
-        if let Some(sim) = b.simulated.as_mut().filter(|s| s.stats.is_empty()) {
-            sim.stats = simulated_stats(sim, level);
-        }
-    }
 }
 
 /// Analyses every benchmark, compares each with its group's baseline (benchmarks without
@@ -208,7 +135,7 @@ pub fn analyse_document(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
 
 /// Each group's members judged against its baseline (benchmarks without a group form
 /// one group): the document's comparisons, made anew.
-fn judge_groups(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
+pub(crate) fn judge_groups(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
     doc.comparisons.clear();
     let mut groups: Vec<Option<&str>> = Vec::new();
     for b in &doc.benchmarks {

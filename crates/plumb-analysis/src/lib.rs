@@ -26,9 +26,7 @@ mod summary_verdict;
 mod verdict;
 
 pub use amdahl::{predict as predict_amdahl, Speedup};
-pub use benchmark::{
-    analyse_benchmark, analyse_document, complete_statistics, metric_stats, AnalysisConfig,
-};
+pub use benchmark::{analyse_benchmark, analyse_document, metric_stats, AnalysisConfig};
 pub use between_runs::{
     between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise, NOISE_POINTS,
 };
@@ -45,6 +43,7 @@ pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_M
 pub use load_compare::{compare_load, load_comparison};
 pub use profile_diff::share_changes;
 pub use question::{judge_question, question_matters};
+pub use recorded::complete_statistics;
 pub use refused::Refused;
 pub use replicates::{replicates, BATCHES};
 pub use settling::{judge_sequentially, round_log_ratios, LookPlan, Settling, SPENDING};

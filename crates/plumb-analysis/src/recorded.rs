@@ -1,8 +1,79 @@
-//! A saved result's statistics checked against its own samples: a file edited by hand, or
-//! written by a broken producer, must not have its recorded mean shown over the samples
-//! that say otherwise.
-use crate::benchmark::metric_stats;
-use plumb_model::{format, ResultDocument};
+//! A saved result's statistics as it is read back: completed where they are missing, and
+//! checked against its own samples — a file edited by hand, or written by a broken
+//! producer, must not have its recorded mean shown over the samples that say otherwise.
+use crate::benchmark::{analyse_document, judge_groups, metric_stats, simulated_stats};
+use crate::AnalysisConfig;
+use plumb_model::{format, Diagnostic, DiagnosticCode, Metric, ResultDocument, Severity};
+
+/// Statistics for a document read from disk: a result without any (another tool's
+/// export) is analysed at its own confidence and SESOI; an analysed one keeps what was
+/// saved, the checks its producer made included, and a metric without statistics (a
+/// migrated version-1 result kept only wall time's) gets them. Statistics its samples
+/// contradict are recomputed and its verdicts judged again: what is returned says so.
+#[must_use = "the notes say which recorded statistics were not the samples'"]
+pub fn complete_statistics(doc: &mut ResultDocument) -> Vec<String> {
+    let cfg = AnalysisConfig {
+        question: doc.settings.question,
+        ..AnalysisConfig::new(doc.settings.confidence, doc.settings.sesoi)
+    };
+    let unanalysed = doc
+        .benchmarks
+        .iter()
+        .any(|b| b.load().is_none() && !b.samples.is_empty() && b.stats.is_empty());
+    let mut notes = Vec::new();
+    if unanalysed {
+        analyse_document(doc, &cfg);
+    } else {
+        notes = recompute_contradicted(doc);
+        if !notes.is_empty() {
+            judge_groups(doc, &cfg);
+        }
+        fill_missing_stats(doc);
+    }
+    said_failed(doc);
+    notes
+}
+
+/// An analysed result's statistics that are missing (a metric a migrated result kept no
+/// statistics of, a simulation's), completed.
+fn fill_missing_stats(doc: &mut ResultDocument) {
+    let level = doc.settings.confidence.get();
+    for b in &mut doc.benchmarks {
+        let missing: Vec<Metric> = b
+            .metrics
+            .keys()
+            .filter(|m| !b.stats.contains_key(*m))
+            .cloned()
+            .collect();
+        for m in missing {
+            if let Some(s) = metric_stats(b, &m, level) {
+                b.stats.insert(m, s);
+            }
+        }
+        if let Some(sim) = b.simulated.as_mut().filter(|s| s.stats.is_empty()) {
+            sim.stats = simulated_stats(sim, level);
+        }
+    }
+}
+
+/// A function benchmark that failed (an import's, whose producer ran no harness checks)
+/// says so, as plumb-bench's own failures do, instead of whatever its missing samples
+/// would raise.
+fn said_failed(doc: &mut ResultDocument) {
+    for b in &mut doc.benchmarks {
+        let Some(reason) = b.function().and_then(|f| f.failure.clone()) else {
+            continue;
+        };
+        if !b
+            .diagnostics
+            .iter()
+            .any(|d| d.code() == DiagnosticCode::Failed)
+        {
+            let failed = plumb_model::finding::Failed { reason };
+            b.diagnostics = vec![Diagnostic::new(Severity::Error, failed)];
+        }
+    }
+}
 
 /// How far a recorded mean or median may be from the samples' and still be theirs: a
 /// JSON round trip keeps an f64 exactly, so anything beyond rounding is another figure.

@@ -7,21 +7,11 @@ use plumb_load::agents::k8s::{documents, manifests, AgentCommand};
 
 pub fn run(a: K8sArgs) -> Result<Outcome, CliError> {
     let load = agent_args(&a)?;
-    let text = documents(&manifests(&a.cluster.cluster(), &load));
+    let cluster = a.cluster.cluster();
+    let text = documents(&manifests(&cluster, &load));
     let out = a.output.as_deref().unwrap_or(std::path::Path::new("-"));
     plumb_report::targets::write_text(out, &text)?;
-    // The headers' values, like the token, go in the Secret: named here, never written.
-    let headers: String = (load.headers.iter().enumerate())
-        .map(|(k, name)| format!(" --from-literal=header-{}='<{name} value>'", k + 1))
-        .collect();
-    let what = match headers.is_empty() {
-        true => "the shared token goes",
-        false => "the shared token and the request headers' values go",
-    };
-    eprintln!(
-        "plumb: {} agents and their coordinator; {what} in the Secret {:?} first:\n  kubectl create secret generic {} --from-literal=token=\"$(head -c 32 /dev/urandom | base64)\"{headers}",
-        a.cluster.agents, a.cluster.token_secret, a.cluster.token_secret
-    );
+    eprintln!("plumb: {}", cluster.secret_to_make(&load));
     Ok(Outcome::Done)
 }
 

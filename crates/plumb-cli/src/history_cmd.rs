@@ -6,9 +6,8 @@ use crate::exit::{self, CliError, Outcome};
 use crate::store::{location, open, refuse_store, to_read};
 use crate::{history_changes, history_show, results_in};
 use plumb_history::git as history_git;
-use plumb_history::{kept_as, ChangeStatus, CommitFrom, Commits};
+use plumb_history::{kept_as, ChangeStatus, Commits};
 use plumb_model::ResultDocument;
-use std::path::PathBuf;
 
 pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
     // Only `add` makes a store; every other subcommand reads one that exists.
@@ -18,27 +17,15 @@ pub fn run(args: HistoryArgs) -> Result<Outcome, CliError> {
     };
     match args.command {
         HistoryCommand::Add(a) => {
-            // Each file with the commit its manifest line names, if any.
-            let mut wanted: Vec<(PathBuf, Option<String>)> =
-                a.results.iter().map(|p| (p.clone(), None)).collect();
-            if let Some(m) = &a.manifest {
-                let lines = plumb_history::read_manifest(m)?;
-                wanted.extend(lines.into_iter().map(|(c, f)| (f, Some(c))));
-            }
             // Every file is read and its commit found before the store is touched: one
             // bad file or unknown commit adds nothing.
+            let wanted = plumb_history::files_to_add(&a.results, a.manifest.as_deref())?;
             let docs = (wanted.iter())
                 .map(|(p, _)| results_in::load(p, a.import.format))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut commits = Commits::new(&std::env::current_dir()?);
-            let mut at = Vec::with_capacity(docs.len());
-            for (doc, (_, line)) in docs.iter().zip(&wanted) {
-                let asked = match line {
-                    Some(c) => Some((c.as_str(), CommitFrom::Manifest)),
-                    None => (a.commit.as_deref()).map(|c| (c, CommitFrom::Given)),
-                };
-                at.push(commits.of(asked, doc.commit.as_ref())?);
-            }
+            let lines = wanted.iter().map(|(_, line)| line.as_deref());
+            let at = commits.of_each(lines.zip(&docs), a.commit.as_deref())?;
             let mut store = open(&location)?;
             for ((doc, (file, _)), (commit, from)) in docs.iter().zip(&wanted).zip(&at) {
                 let added = store.add(doc, commit.as_ref()).map_err(|e| {

@@ -61,6 +61,21 @@ pub fn read_manifest(path: &Path) -> Result<Vec<(String, PathBuf)>, HistoryError
     Ok(entries)
 }
 
+/// The files of one `history add`: those given, then a manifest's, each with the commit
+/// its manifest line names.
+pub fn files_to_add(
+    given: &[PathBuf],
+    manifest: Option<&Path>,
+) -> Result<Vec<(PathBuf, Option<String>)>, HistoryError> {
+    let mut files: Vec<(PathBuf, Option<String>)> =
+        given.iter().map(|p| (p.clone(), None)).collect();
+    if let Some(m) = manifest {
+        let lines = read_manifest(m)?;
+        files.extend(lines.into_iter().map(|(c, f)| (f, Some(c))));
+    }
+    Ok(files)
+}
+
 /// The commits of a backfill, each resolved in the repository at `dir` once.
 pub struct Commits {
     dir: PathBuf,
@@ -108,6 +123,24 @@ impl Commits {
             Err(e) => return Err(e),
         };
         Ok((Some(commit), CommitFrom::Recorded))
+    }
+
+    /// The commit of each result: its manifest line's, else `given` (`--commit`), else
+    /// what `of` finds; all found before any is kept.
+    pub fn of_each<'a>(
+        &mut self,
+        results: impl Iterator<Item = (Option<&'a str>, &'a plumb_model::ResultDocument)>,
+        given: Option<&str>,
+    ) -> Result<Vec<(Option<Commit>, CommitFrom)>, HistoryError> {
+        results
+            .map(|(line, doc)| {
+                let asked = match line {
+                    Some(c) => Some((c, CommitFrom::Manifest)),
+                    None => given.map(|c| (c, CommitFrom::Given)),
+                };
+                self.of(asked, doc.commit.as_ref())
+            })
+            .collect()
     }
 
     fn resolve(&mut self, rev: Option<&str>) -> Result<Option<Commit>, HistoryError> {

@@ -24,7 +24,7 @@ mod sqlite;
 mod statements;
 mod store;
 
-pub use backfill::{read_manifest, CommitFrom, Commits};
+pub use backfill::{files_to_add, read_manifest, CommitFrom, Commits};
 pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
 pub use keeper::{kept_as, Keeper, Kept, SaveError, Saver};

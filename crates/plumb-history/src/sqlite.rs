@@ -763,6 +763,11 @@ mod tests {
             .collect();
         let series = store.series().unwrap()[0].id;
         let now = Timestamp::from_unix_nanos(1_000_000_000);
+        let record = |store: &mut SqliteStore, found: &[(i64, Found)]| {
+            store
+                .record_changes(series, ChangeMethod::Plumb, found, now)
+                .unwrap()
+        };
         let found = |at_run, after: f64| Found {
             at_run,
             before: Level {
@@ -777,41 +782,20 @@ mod tests {
             },
             p: 1e-4,
         };
-        let first = store
-            .record_changes(
-                series,
-                ChangeMethod::Plumb,
-                &[(runs[2], found(runs[2], 1200.0))],
-                now,
-            )
-            .unwrap();
+        let first = record(&mut store, &[(runs[2], found(runs[2], 1200.0))]);
         assert_eq!(first.len(), 1);
         assert!(first[0].new && first[0].status == ChangeStatus::Candidate);
         assert_eq!(first[0].found, Some(found(runs[2], 1200.0)));
         // New until another result comes; what the last analysis found replaces the
         // levels an earlier one found (the change moved a point, its level grew).
-        let again = store
-            .record_changes(
-                series,
-                ChangeMethod::Plumb,
-                &[(runs[2], found(runs[3], 1300.0))],
-                now,
-            )
-            .unwrap();
+        let again = record(&mut store, &[(runs[2], found(runs[3], 1300.0))]);
         assert!(again[0].new);
         assert_eq!(
             store.changes(series, ChangeMethod::Plumb).unwrap()[0].found,
             Some(found(runs[3], 1300.0))
         );
         store.add(&result(&["a"], 1400), None).unwrap();
-        let after = store
-            .record_changes(
-                series,
-                ChangeMethod::Plumb,
-                &[(runs[2], found(runs[2], 1200.0))],
-                now,
-            )
-            .unwrap();
+        let after = record(&mut store, &[(runs[2], found(runs[2], 1200.0))]);
         assert!(!after[0].new);
         store
             .set_status(
@@ -822,17 +806,8 @@ mod tests {
             )
             .unwrap();
         // Not found any more: an acknowledged change is kept, a candidate is forgotten.
-        store
-            .record_changes(
-                series,
-                ChangeMethod::Plumb,
-                &[(runs[1], found(runs[1], 1100.0))],
-                now,
-            )
-            .unwrap();
-        let later = store
-            .record_changes(series, ChangeMethod::Plumb, &[], now)
-            .unwrap();
+        record(&mut store, &[(runs[1], found(runs[1], 1100.0))]);
+        let later = record(&mut store, &[]);
         assert_eq!(later.len(), 1);
         assert_eq!(later[0].run, runs[2]);
         assert_eq!(later[0].status, ChangeStatus::Acknowledged);

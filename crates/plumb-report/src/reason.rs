@@ -134,6 +134,24 @@ fn statistic_name(s: ReportedStatistic) -> &'static str {
     }
 }
 
+/// Why a baseline's mean near zero leaves the ratio unsettled: with few launches, their
+/// few degrees of freedom (and what settles them).
+fn near_zero(baseline_mean: f64, launches: usize, c: &Comparison) -> String {
+    if !(2..FEW_LAUNCHES).contains(&launches) || baseline_mean <= 0.0 {
+        return format!(
+            "the baseline's mean ({baseline_mean:.3e}) is not distinguishable from zero, so a ratio to it means nothing"
+        );
+    }
+    let df = match launches - 1 {
+        1 => "one degree of freedom".to_string(),
+        df => format!("{df} degrees of freedom"),
+    };
+    format!(
+        "the baseline's mean ({baseline_mean:.3e}) rests on {launches} launches (JMH's forks): {df} between them, so at {} confidence its interval reaches zero and a ratio to it means nothing; {FEW_LAUNCHES} or more launches settle it (JMH's -f {FEW_LAUNCHES}, plumb-bench's --launches {FEW_LAUNCHES})",
+        c.level
+    )
+}
+
 /// Why a verdict judged from samples is what it is.
 fn sample_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String {
     match &c.reason {
@@ -146,17 +164,7 @@ fn sample_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String 
         VerdictReason::BaselineNearZero {
             baseline_mean,
             launches,
-        } if (2..FEW_LAUNCHES).contains(launches) && *baseline_mean > 0.0 => format!(
-            "the baseline's mean ({baseline_mean:.3e}) rests on {launches} launches (JMH's forks): {} between them, so at {} confidence its interval reaches zero and a ratio to it means nothing; {FEW_LAUNCHES} or more launches settle it (JMH's -f {FEW_LAUNCHES}, plumb-bench's --launches {FEW_LAUNCHES})",
-            match launches - 1 {
-                1 => "one degree of freedom".to_string(),
-                df => format!("{df} degrees of freedom"),
-            },
-            c.level
-        ),
-        VerdictReason::BaselineNearZero { baseline_mean, .. } => format!(
-            "the baseline's mean ({baseline_mean:.3e}) is not distinguishable from zero, so a ratio to it means nothing"
-        ),
+        } => near_zero(*baseline_mean, *launches, c),
         VerdictReason::FromZero { candidate_mean } => format!(
             "none in the baseline, {candidate_mean:.3} per operation in the candidate (distinguishable from zero at {} confidence)",
             c.level

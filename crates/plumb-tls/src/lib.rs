@@ -47,79 +47,41 @@ pub fn pem_certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, Pem
     Ok(certs)
 }
 
-/// libpq's `verify-ca`: the chain must lead to a root; the name is not checked.
-#[derive(Debug)]
-pub struct ChainOnly {
-    webpki: Arc<WebPkiServerVerifier>,
-}
-
-impl ChainOnly {
-    pub fn new(webpki: Arc<WebPkiServerVerifier>) -> Arc<ChainOnly> {
-        Arc::new(ChainOnly { webpki })
-    }
-}
-
-impl ServerCertVerifier for ChainOnly {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        match self
-            .webpki
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-        {
-            Err(Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.webpki.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.webpki.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.webpki.supported_verify_schemes()
-    }
-}
-
-/// `--cacert`'s trust: the chain must lead to one of the certificates given, as webpki
-/// checks it; and a certificate given exactly — what `openssl req -x509` makes, a CA
-/// certificate (CA:TRUE) served as the server's own — is trusted as the server's own, as
+/// webpki's verification of the chain to the roots, with the one refusal a setting lets
+/// pass: libpq's `verify-ca` (the chain must lead to a root; the name is not checked), or
+/// `--cacert`'s certificate given exactly — what `openssl req -x509` makes, a CA
+/// certificate (CA:TRUE) served as the server's own — trusted as the server's own, as
 /// curl and oha trust it: webpki refuses a CA as an end entity only after finding it
 /// valid now, so what is left to check is that it is for this host (and the handshake's
 /// signature, checked as always, proves the server holds its key).
 #[derive(Debug)]
-pub struct GivenCertificates {
+pub struct WebPkiExcept {
     webpki: Arc<WebPkiServerVerifier>,
-    given: Vec<CertificateDer<'static>>,
+    except: Except,
 }
 
-impl GivenCertificates {
-    pub fn new(
+#[derive(Debug)]
+enum Except {
+    /// Any name (`verify-ca`).
+    Name,
+    /// One of these certificates served as the server's own.
+    Given(Vec<CertificateDer<'static>>),
+}
+
+impl WebPkiExcept {
+    /// libpq's `verify-ca`: the chain, not the name.
+    pub fn chain_only(webpki: Arc<WebPkiServerVerifier>) -> Arc<WebPkiExcept> {
+        let except = Except::Name;
+        Arc::new(WebPkiExcept { webpki, except })
+    }
+
+    /// `--cacert`: the chain to a certificate given, or one given served itself.
+    pub fn given(
         webpki: Arc<WebPkiServerVerifier>,
         given: Vec<CertificateDer<'static>>,
-    ) -> Arc<GivenCertificates> {
-        Arc::new(GivenCertificates { webpki, given })
+    ) -> Arc<WebPkiExcept> {
+        let except = Except::Given(given);
+        Arc::new(WebPkiExcept { webpki, except })
     }
 }
 
@@ -129,7 +91,7 @@ pub fn is_ca_used_as_end_entity(e: &CertificateError) -> bool {
     format!("{e:?}").contains("CaUsedAsEndEntity")
 }
 
-impl ServerCertVerifier for GivenCertificates {
+impl ServerCertVerifier for WebPkiExcept {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -138,19 +100,31 @@ impl ServerCertVerifier for GivenCertificates {
         ocsp: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, Error> {
-        match self
-            .webpki
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-        {
-            Err(Error::InvalidCertificate(e))
-                if is_ca_used_as_end_entity(&e)
-                    && self.given.iter().any(|g| g.as_ref() == end_entity.as_ref()) =>
+        let verified =
+            self.webpki
+                .verify_server_cert(end_entity, intermediates, server_name, ocsp, now);
+        let Err(Error::InvalidCertificate(e)) = &verified else {
+            return verified;
+        };
+        match &self.except {
+            Except::Name
+                if matches!(
+                    e,
+                    CertificateError::NotValidForName
+                        | CertificateError::NotValidForNameContext { .. }
+                ) =>
+            {
+                Ok(ServerCertVerified::assertion())
+            }
+            Except::Given(given)
+                if is_ca_used_as_end_entity(e)
+                    && given.iter().any(|g| g.as_ref() == end_entity.as_ref()) =>
             {
                 let parsed = rustls::server::ParsedCertificate::try_from(end_entity)?;
                 rustls::client::verify_server_name(&parsed, server_name)?;
                 Ok(ServerCertVerified::assertion())
             }
-            other => other,
+            _ => verified,
         }
     }
 

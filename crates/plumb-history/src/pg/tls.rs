@@ -48,7 +48,7 @@ pub fn connector(url: &StoreUrl) -> Result<MakeRustlsConnect, NoTls> {
             .build()
             .map_err(NoTls::NoRoots)?;
             if url.tls == TlsMode::VerifyCa {
-                plumb_tls::ChainOnly::new(webpki)
+                plumb_tls::WebPkiExcept::chain_only(webpki)
             } else {
                 webpki
             }

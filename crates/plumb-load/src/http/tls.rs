@@ -167,7 +167,7 @@ pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, TlsError> {
             .map_err(|e| TlsError::Config(e.to_string()))?;
         builder
             .dangerous()
-            .with_custom_certificate_verifier(plumb_tls::GivenCertificates::new(webpki, given))
+            .with_custom_certificate_verifier(plumb_tls::WebPkiExcept::given(webpki, given))
     } else {
         let mut store = RootCertStore::empty();
         plumb_tls::add_system_roots(&mut store);

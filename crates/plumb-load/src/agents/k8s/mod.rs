@@ -84,6 +84,25 @@ fn resources(cpu: &str, memory: &str) -> Yaml {
     map(vec![("requests", r()), ("limits", r())])
 }
 
+impl Cluster {
+    /// What the user is told to make before applying the manifests: the Secret, with
+    /// the token and a key for each request header's value (named, never written).
+    pub fn secret_to_make(&self, load: &AgentCommand) -> String {
+        let headers: String = (load.headers.iter().enumerate())
+            .map(|(k, name)| format!(" --from-literal=header-{}='<{name} value>'", k + 1))
+            .collect();
+        let what = match headers.is_empty() {
+            true => "the shared token goes",
+            false => "the shared token and the request headers' values go",
+        };
+        let secret = &self.token_secret;
+        format!(
+            "{} agents and their coordinator; {what} in the Secret {secret:?} first:\n  kubectl create secret generic {secret} --from-literal=token=\"$(head -c 32 /dev/urandom | base64)\"{headers}",
+            self.agents
+        )
+    }
+}
+
 pub fn manifests(a: &Cluster, load: &AgentCommand) -> Vec<Yaml> {
     vec![service(a), coordinator(a), agents(a, load)]
 }
