@@ -827,3 +827,92 @@ fn negative_and_non_finite_values_are_out_of_range_not_flags() {
         );
     }
 }
+
+/// Issue 45, defect 31: an output in a directory that is not there is refused, before
+/// any work, and the directory is not made — `history export -o`, `revs --export-json`
+/// (before anything is built), `coordinate -o`, `load deploy k8s -o` — as `run` refuses
+/// it. (This held when checked: the test keeps it so.)
+#[test]
+fn an_output_in_a_missing_directory_is_refused_and_no_directory_made() {
+    let env = Env::new();
+    let r = env.plumb(&["run", "--runs", "2", "true", "--export-json", "r.json"]);
+    r.assert_code(0);
+    env.plumb(&[
+        "history",
+        "--history",
+        "h.db",
+        "add",
+        "r.json",
+        "--commit",
+        "abc",
+    ])
+    .assert_code(0);
+    for (args, token) in [
+        (
+            &[
+                "history",
+                "--history",
+                "h.db",
+                "export",
+                "-o",
+                "nodir/x.csv",
+            ][..],
+            false,
+        ),
+        (
+            &[
+                "load",
+                "deploy",
+                "k8s",
+                "--agents",
+                "2",
+                "--image",
+                "i",
+                "-o",
+                "nodir/k.yaml",
+                "--",
+                "http://x/",
+                "--rate",
+                "5",
+            ],
+            false,
+        ),
+        (
+            &[
+                "coordinate",
+                "--agents",
+                "2",
+                "-o",
+                "nodir/c.json",
+                "--join-within",
+                "1s",
+            ],
+            true,
+        ),
+        (
+            &[
+                "revs",
+                "HEAD",
+                "HEAD",
+                "--export-json",
+                "nodir/r.json",
+                "--",
+                "true",
+            ],
+            false,
+        ),
+    ] {
+        let mut c = env.command(args);
+        if token {
+            c.env("PLUMB_TOKEN", "a-token-of-some-length-0123456789");
+        }
+        let r = common::Run::of(c.output().unwrap());
+        r.assert_code(2);
+        assert!(
+            r.stderr.contains("nodir/") && r.stderr.contains("No such file or directory"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!env.path("nodir").exists(), "{args:?} made the directory");
+    }
+}
