@@ -18,6 +18,8 @@ pub struct AnalysisConfig {
     pub metric: Metric,
     /// The question verdicts answer: which statistic they compare (the mean by default).
     pub question: Question,
+    /// Whether the user asked it (`Asked::question_given`).
+    pub question_given: bool,
 }
 
 impl AnalysisConfig {
@@ -28,6 +30,7 @@ impl AnalysisConfig {
             drop_upper_outliers: false,
             metric: Metric::WallTime,
             question: Question::Mean,
+            question_given: false,
         }
     }
 }
@@ -144,6 +147,7 @@ pub(crate) fn judge_groups(doc: &mut ResultDocument, cfg: &AnalysisConfig) {
         }
     }
     let asked = crate::Asked {
+        question_given: cfg.question_given,
         metric: &cfg.metric,
         level: cfg.level,
         sesoi: cfg.sesoi,
@@ -185,6 +189,7 @@ mod tests {
         drop_upper_outliers: false,
         metric: Metric::WallTime,
         question: plumb_model::Question::Mean,
+        question_given: false,
     };
 
     #[test]

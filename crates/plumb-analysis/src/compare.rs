@@ -36,6 +36,8 @@ pub struct Judging<'a> {
     pub sesoi: Fraction,
     /// The question verdicts answer (which statistic they compare).
     pub question: Question,
+    /// Whether the user asked it (`Asked::question_given`).
+    pub question_given: bool,
     /// Benchmarks paired explicitly, (base name, new name); the rest pair by name.
     pub pairs: &'a [(String, String)],
 }
@@ -91,6 +93,7 @@ pub fn compare_documents(
             }),
             (None, None) => {
                 let asked = crate::Asked {
+                    question_given: how.question_given,
                     metric: how.metric,
                     level: how.level,
                     sesoi: how.sesoi,
@@ -127,6 +130,9 @@ pub fn compare_two(base: Side<'_>, new: Side<'_>) -> Option<ComparisonDocument> 
         level: s.confidence,
         sesoi: s.sesoi,
         question: s.question,
+        // As recorded: a question other than the mean was asked; the mean may have been
+        // the default (a page compares as `plumb compare` without --question would).
+        question_given: !s.question.is_mean(),
         pairs: &[],
     };
     compare_documents(base, new, &how).ok()
@@ -402,6 +408,7 @@ mod tests {
             level,
             sesoi,
             question: Question::Mean,
+            question_given: true,
             pairs: &[],
         };
         super::compare_documents(base, new, &how).unwrap()

@@ -4,7 +4,7 @@
 //! its memory behaviour changed), or the work moved but time did not.
 
 use crate::called::verdict_of;
-use crate::question::{judge_question, question_matters};
+use crate::question::{judge_question, judge_unasked, question_matters};
 use crate::verdict::judge;
 use plumb_model::finding::{CounterMoved, TimeNotWork, WorkNotTime};
 use plumb_model::quantity::{Confidence, Duration, Fraction};
@@ -39,6 +39,9 @@ pub struct Asked<'a> {
     pub level: Confidence,
     pub sesoi: Fraction,
     pub question: Question,
+    /// Whether the user asked the question: the mean asked is answered even when far-out
+    /// samples leave it inconclusive; not asked, the median may answer (`judge_unasked`).
+    pub question_given: bool,
     pub resolution: Option<Duration>,
 }
 
@@ -50,6 +53,7 @@ impl<'a> Asked<'a> {
             level,
             sesoi,
             question: Question::Mean,
+            question_given: true,
             resolution: None,
         }
     }
@@ -59,17 +63,24 @@ impl<'a> Asked<'a> {
 /// it and, where another question gets another answer, the note that says so.
 pub fn compare_explained(base: &Benchmark, cand: &Benchmark, asked: &Asked<'_>) -> Comparison {
     let (level, sesoi, resolution) = (asked.level, asked.sesoi, asked.resolution);
-    let mut c = judge_question(
-        base,
-        cand,
-        asked.metric,
-        level,
-        sesoi,
-        asked.question,
-        resolution,
-    );
+    let (mut c, swayed) = match asked.question_given || !asked.question.is_mean() {
+        true => (
+            judge_question(
+                base,
+                cand,
+                asked.metric,
+                level,
+                sesoi,
+                asked.question,
+                resolution,
+            ),
+            None,
+        ),
+        false => judge_unasked(base, cand, asked.metric, (level, sesoi), resolution),
+    };
     explain(&mut c, base, cand);
-    c.notes.extend(question_matters(base, cand, &c, resolution));
+    c.notes
+        .extend(question_matters(base, cand, &c, resolution, swayed));
     c
 }
 
@@ -237,6 +248,7 @@ mod tests {
                 drop_upper_outliers: false,
                 metric: Metric::WallTime,
                 question: plumb_model::Question::Mean,
+                question_given: false,
             },
         );
         b

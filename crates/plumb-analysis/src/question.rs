@@ -8,12 +8,14 @@
 
 use crate::called::verdict_of;
 use crate::verdict::judge;
-use plumb_model::finding::{QuestionAnswer, QuestionMatters};
+use plumb_model::finding::{FarOut, QuestionAnswer, QuestionMatters};
 use plumb_model::quantity::{Confidence, Duration, Fraction};
 use plumb_model::{
     Benchmark, Comparison, Diagnostic, Metric, Question, Severity, Verdict, VerdictReason,
 };
-use plumb_stats::{decide, quantile_ci, samples_for_quantile, Evidence, Interval, Look};
+use plumb_stats::{
+    decide, quantile_ci, samples_for_quantile, tukey_outliers, Evidence, Interval, Look,
+};
 
 /// `cand` against `base` on `metric`, answering `question`. The mean's tests (Welch,
 /// Mann–Whitney, TOST) stay in the comparison as context whatever the question.
@@ -28,6 +30,66 @@ pub fn judge_question(
 ) -> Comparison {
     let mean = judge(base, cand, metric, confidence, effect);
     answer(&mean, base, cand, question, resolution)
+}
+
+/// The verdict when no question was asked: the mean's — unless far-out samples leave the
+/// mean inconclusive while the median is decisive and no other decisive answer (p99)
+/// says otherwise: then the median's, the far-out samples returned to be said (one stall
+/// among thousands of rounds must not hide a change every quantile shows).
+pub fn judge_unasked(
+    base: &Benchmark,
+    cand: &Benchmark,
+    metric: &Metric,
+    (confidence, effect): (Confidence, Fraction),
+    resolution: Option<Duration>,
+) -> (Comparison, Option<FarOut>) {
+    let mean = judge(base, cand, metric, confidence, effect);
+    // Inconclusive for the spread, not for want of samples or a refused comparison (a
+    // baseline mean whose interval reaches zero is a spread that wide).
+    let noisy = matches!(
+        mean.reason,
+        VerdictReason::NotShown
+            | VerdictReason::StraddlesSesoi
+            | VerdictReason::BaselineNearZero { .. }
+    );
+    if mean.verdict != Verdict::Inconclusive || !noisy || mean.from_summaries.is_some() {
+        return (mean, None);
+    }
+    let Some(far) = far_out(base, cand, metric) else {
+        return (mean, None);
+    };
+    let typical = answer(&mean, base, cand, Question::Typical, resolution);
+    let worst = answer(&mean, base, cand, Question::Worst(99.0), resolution);
+    let decisive = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
+    let against = decisive(worst.verdict) && worst.verdict != typical.verdict;
+    match decisive(typical.verdict) && !against {
+        true => (typical, Some(far)),
+        false => (mean, None),
+    }
+}
+
+/// The far-out samples of both sides (beyond Tukey's 3·IQR fences), when there are any.
+fn far_out(base: &Benchmark, cand: &Benchmark, metric: &Metric) -> Option<FarOut> {
+    let (mut far, mut samples, mut farthest) = (0, 0, 0.0f64);
+    for b in [base, cand] {
+        let values = b.analysed(metric);
+        let fences = tukey_outliers(&values).ok()?;
+        let median = plumb_stats::Summary::of(&values).ok()?.median;
+        far += fences.far_low + fences.far_high;
+        samples += values.len();
+        if median > 0.0 {
+            let most = values
+                .iter()
+                .map(|v| (v - median).abs())
+                .fold(0.0, f64::max);
+            farthest = farthest.max((median + most) / median);
+        }
+    }
+    (far > 0).then_some(FarOut {
+        far_out: far,
+        samples,
+        farthest_times_median: farthest,
+    })
 }
 
 /// A verdict from summaries answers the statistic they hold (the row says which): the
@@ -163,11 +225,15 @@ fn by_minimum(c: &mut Comparison, x: &[f64], y: &[f64], resolution_ns: f64) {
 /// The note when the two benchmarks get different decisive answers by another question
 /// (among the mean, the median and p99, where the samples can answer it): a verdict that
 /// is faster or slower against one that is another of faster, slower or equivalent.
+/// Also said whenever the answer given is inconclusive and another is decisive (the mean
+/// inconclusive, the median slower), and when no question was asked and the verdict
+/// answers the median because of far-out samples (`swayed`).
 pub fn question_matters(
     base: &Benchmark,
     cand: &Benchmark,
     asked: &Comparison,
     resolution: Option<Duration>,
+    swayed: Option<FarOut>,
 ) -> Option<Diagnostic> {
     // The means judged once (the asked comparison is that judgement when it asked the
     // mean); each other question is read off it.
@@ -175,6 +241,7 @@ pub fn question_matters(
         Question::Mean => asked.clone(),
         _ => judge(base, cand, &asked.metric, asked.level, asked.sesoi),
     };
+    let undecided = asked.verdict == Verdict::Inconclusive;
     let mut answers: Vec<QuestionAnswer> = Vec::new();
     for q in [Question::Mean, Question::Typical, Question::Worst(99.0)] {
         let c = if q == asked.question {
@@ -182,7 +249,12 @@ pub fn question_matters(
         } else {
             answer(&mean, base, cand, q, resolution)
         };
-        if c.verdict != Verdict::Inconclusive {
+        // The answer given is listed even when inconclusive: against a decisive one, it
+        // is what the user would otherwise not learn.
+        let listed = c.verdict != Verdict::Inconclusive
+            || (q == asked.question && undecided)
+            || (q == Question::Mean && swayed.is_some());
+        if listed {
             answers.push(QuestionAnswer {
                 statistic: q.statistic(),
                 verdict: c.verdict,
@@ -196,10 +268,11 @@ pub fn question_matters(
             .iter()
             .any(|b| a.verdict != b.verdict && (decisive(a.verdict) || decisive(b.verdict)))
     });
-    differ.then(|| {
+    (differ || swayed.is_some()).then(|| {
         let finding = QuestionMatters {
             asked: asked.question.describe(),
             answers,
+            mean_swayed: swayed,
         };
         Diagnostic::new(Severity::Warning, finding)
     })

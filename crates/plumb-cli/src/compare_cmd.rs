@@ -32,7 +32,8 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         metric: &a.metric,
         level: a.confidence,
         sesoi: a.sesoi,
-        question: a.question,
+        question: a.question.unwrap_or_default(),
+        question_given: a.question.is_some(),
         pairs: &a.pairs,
     };
     let base_side = Side {

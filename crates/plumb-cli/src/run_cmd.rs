@@ -53,7 +53,8 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
         &mut doc,
         &AnalysisConfig {
             drop_upper_outliers: a.drop_outliers,
-            question: a.question,
+            question: a.question.unwrap_or_default(),
+            question_given: a.question.is_some(),
             ..AnalysisConfig::new(a.confidence, a.sesoi)
         },
     );
@@ -86,7 +87,7 @@ fn context(a: &RunArgs, plan: &RunPlan, baseline: usize) -> RunContext {
         settings: Settings {
             confidence: a.confidence,
             sesoi: a.sesoi,
-            question: a.question,
+            question: a.question.unwrap_or_default(),
             producer: ProducerSettings::Commands(command_settings(plan, a.drop_outliers)),
         },
         // A fake run's machine is empty: nothing about this one may vary its output.

@@ -842,3 +842,38 @@ fn figures_an_import_leaves_out_are_said() {
         r.stderr
     );
 }
+
+/// Issue 46, item 3: two real pytest-benchmark runs of `json.dumps` before and after
+/// `sort_keys=True` (every quantile ~16 % slower; the first run's rounds preempted a few
+/// times for 4 ms). Asked nothing, the verdict is "slower" by the median, the far-out
+/// samples that leave the mean inconclusive said; asked the mean, it stays inconclusive
+/// and the median's answer is still said (it was not: only decisive answers were listed).
+#[test]
+fn far_out_samples_do_not_hide_a_change_every_quantile_shows() {
+    let env = Env::new();
+    let before = format!("{FIXTURES}/pytest/pytest-dumps-before.json");
+    let after = format!("{FIXTURES}/pytest/pytest-dumps-after.json");
+    let r = env.plumb(&["compare", &before, &after]);
+    r.assert_code(1);
+    assert!(
+        r.stdout
+            .contains("median 11.27 µs → 13.12 µs   1.16× slower"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "question-matters: the mean is inconclusive where the median is not: 154 far-out samples of 5000"
+        ) && r.stdout.contains("mean inconclusive (×0.603), median slower (×1.164)"),
+        "{}",
+        r.stdout
+    );
+    let r = env.plumb(&["compare", &before, &after, "--question", "mean"]);
+    r.assert_code(0);
+    assert!(r.stdout.contains("inconclusive  ×0.603"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("the answer depends on the question: mean inconclusive (×0.603), median slower (×1.164) — this verdict answers the mean"),
+        "{}",
+        r.stdout
+    );
+}

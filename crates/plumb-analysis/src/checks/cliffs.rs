@@ -141,6 +141,7 @@ mod tests {
             drop_upper_outliers: false,
             metric: Metric::WallTime,
             question: plumb_model::Question::Mean,
+            question_given: false,
         };
         analyse_document(d, &cfg);
         d.benchmarks

@@ -62,7 +62,7 @@ fn a_faster_body_with_a_heavier_tail() {
     let worst = asked(&base, &cand, Question::Worst(99.0));
     assert_eq!(worst.verdict, Verdict::Slower, "{worst:?}");
     assert!(worst.ratio > 1.9, "{}", worst.ratio);
-    let note = question_matters(&base, &cand, &typical, None).expect("the answers differ");
+    let note = question_matters(&base, &cand, &typical, None, None).expect("the answers differ");
     let Finding::QuestionMatters(m) = &note.finding else {
         panic!("{note:?}")
     };
@@ -94,7 +94,7 @@ fn a_slower_body_with_a_thinner_tail() {
     // The mean: 0.97 × 1004.5 + 0.03 × 4004.5 = 1094.5 against 1104.5: within 2 %.
     let mean = asked(&base, &cand, Question::Mean);
     assert_eq!(mean.question, Question::Mean);
-    assert!(question_matters(&base, &cand, &mean, None).is_some());
+    assert!(question_matters(&base, &cand, &mean, None, None).is_some());
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn the_same_distribution_is_equivalent_and_no_question_matters() {
         assert_eq!(asked(&base, &cand, q).verdict, Verdict::Equivalent, "{q}");
     }
     let c = asked(&base, &cand, Question::Typical);
-    assert!(question_matters(&base, &cand, &c, None).is_none());
+    assert!(question_matters(&base, &cand, &c, None, None).is_none());
 }
 
 #[test]
@@ -153,4 +153,31 @@ fn the_minimum_is_called_only_beyond_the_sesoi_and_the_resolution() {
         panic!()
     };
     assert!((margin - 0.04).abs() < 1e-12);
+}
+
+/// Asked nothing: five far-out runs (a millisecond among microseconds) leave the mean
+/// inconclusive while every quantile is 10 % slower: the median answers, the far-out
+/// runs said; a mean that is decisive (no far-out runs) answers as before.
+#[test]
+fn unasked_the_median_answers_where_far_out_runs_sway_the_mean() {
+    let base = bench("a", 1000, 1_000_000, 0.0025);
+    let cand = bench("b", 1100, 1100, 0.0);
+    let level = (LEVEL, Fraction::DEFAULT_SESOI);
+    let mean = asked(&base, &cand, Question::Mean);
+    assert_eq!(mean.verdict, Verdict::Inconclusive, "{mean:?}");
+    let (c, far) = judge_unasked(&base, &cand, &Metric::WallTime, level, None);
+    assert_eq!((c.verdict, c.question), (Verdict::Slower, Question::Typical));
+    let far = far.expect("the far-out runs said");
+    assert_eq!((far.far_out, far.samples), (5, 4000));
+    assert!(far.farthest_times_median > 900.0, "{far:?}");
+    let note = question_matters(&base, &cand, &c, None, Some(far)).unwrap();
+    let Finding::QuestionMatters(q) = &note.finding else {
+        panic!("{note:?}")
+    };
+    assert_eq!(q.answers[0].verdict, Verdict::Inconclusive);
+    assert_eq!(q.mean_swayed, Some(far));
+    // Without the far-out runs the mean decides, and nothing changes.
+    let clean = bench("a", 1000, 1000, 0.0);
+    let (c, far) = judge_unasked(&clean, &cand, &Metric::WallTime, level, None);
+    assert_eq!((c.verdict, c.question, far), (Verdict::Slower, Question::Mean, None));
 }

@@ -19,9 +19,10 @@ pub struct CompareArgs {
     /// minimum: no interval, called only beyond the SESOI plus the clock's resolution),
     /// typical (the median), mean, or worst (p99; worst=p99.9 for another): quantiles
     /// with distribution-free order-statistic intervals. Whichever is asked, a note says
-    /// when another question gets another answer.
-    #[arg(long, default_value = "mean", value_name = "QUESTION")]
-    pub question: Question,
+    /// when another question gets another answer. Not given, the mean is asked, and the
+    /// median answers where far-out samples leave the mean inconclusive (said).
+    #[arg(long, value_name = "QUESTION")]
+    pub question: Option<Question>,
     /// Confidence level of intervals and tests.
     #[arg(long, default_value = "99.9%", value_name = "LEVEL")]
     pub confidence: Confidence,

@@ -59,9 +59,10 @@ pub struct RunArgs {
     /// minimum: no interval, called only beyond the SESOI plus the clock's resolution),
     /// typical (the median), mean, or worst (p99; worst=p99.9 for another): quantiles
     /// with distribution-free order-statistic intervals. Whichever is asked, a note says
-    /// when another question gets another answer.
-    #[arg(long, default_value = "mean", value_name = "QUESTION")]
-    pub question: Question,
+    /// when another question gets another answer. Not given, the mean is asked, and the
+    /// median answers where far-out samples leave the mean inconclusive (said).
+    #[arg(long, value_name = "QUESTION")]
+    pub question: Option<Question>,
 
     /// Leave upper outliers (Tukey) out of the statistics; the output says so.
     #[arg(long)]

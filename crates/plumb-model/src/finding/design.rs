@@ -145,6 +145,21 @@ pub struct QuestionMatters {
     /// The question the verdict answered ("typical case (median)").
     pub asked: String,
     pub answers: Vec<QuestionAnswer>,
+    /// Set when no question was asked and the verdict answers the median because far-out
+    /// samples left the mean inconclusive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_swayed: Option<FarOut>,
+}
+
+/// The far-out samples (beyond Tukey's 3·IQR fences) of the two sides of a comparison:
+/// how many of how many, and the one farthest from its side's median, as a multiple of
+/// that median.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FarOut {
+    pub far_out: usize,
+    pub samples: usize,
+    #[serde(with = "crate::nan_as_null")]
+    pub farthest_times_median: f64,
 }
 
 /// One question's answer for a comparison.

@@ -561,6 +561,11 @@ fn design_of_the_run() -> Vec<Diagnostic> {
         .into()),
         Diagnostic::new(Severity::Info, OneLaunch {}),
         w(QuestionMatters {
+            mean_swayed: Some(FarOut {
+                far_out: 7,
+                samples: 5000,
+                farthest_times_median: 358.0,
+            }),
             asked: "typical case (the median)".into(),
             answers: vec![
                 QuestionAnswer {

@@ -15,10 +15,10 @@ pub use counters::{
     NothingMeasured, SizeStep, TimeNotWork, WorkNotTime,
 };
 pub use design::{
-    CleanState, ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FixedSizeValues,
-    GeneratorOnTarget, HotSetInCache, NoDurability, OneLaunch, QuestionAnswer, QuestionMatters,
-    Sensitive, Sensitivity, SequentialKeys, SingleThread, TooFewForPercentile, TooShortToSteady,
-    WorkingSetInCache, WorkingSetInMemory,
+    CleanState, ClosedLoopPercentile, ConcurrencyBelowLittle, DesignMismatch, FarOut,
+    FixedSizeValues, GeneratorOnTarget, HotSetInCache, NoDurability, OneLaunch, QuestionAnswer,
+    QuestionMatters, Sensitive, Sensitivity, SequentialKeys, SingleThread, TooFewForPercentile,
+    TooShortToSteady, WorkingSetInCache, WorkingSetInMemory,
 };
 pub use harness::{
     Allocates, CheckTheWork, Failed, Imprecise, NoSteadyState, NoWarmup, Noise, ResultUnchecked,

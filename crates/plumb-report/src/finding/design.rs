@@ -189,6 +189,17 @@ pub fn question_matters(x: &QuestionMatters) -> Words {
             )
         })
         .collect();
+    if let Some(far) = x.mean_swayed {
+        return Words::new(format!(
+            "the mean is inconclusive where the median is not: {} far-out samples of {} (the farthest {}× its side's median) widen the mean's interval, so this verdict answers the {} — {}",
+            far.far_out,
+            far.samples,
+            format::factor(far.farthest_times_median),
+            x.asked,
+            answers.join(", ")
+        ))
+        .advice("--question mean asks the mean alone; samples that far out are stalls worth finding (plumb profile), or noise from the machine (plumb env)");
+    }
     Words::new(format!(
         "the answer depends on the question: {} — this verdict answers the {}",
         answers.join(", "),
