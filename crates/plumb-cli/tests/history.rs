@@ -1037,3 +1037,34 @@ fn a_backfill_keeps_each_result_at_its_own_commit_in_one_process() {
         r.stderr
     );
 }
+
+/// Issue 46, item 4: a short history — real `go test` means, four runs, then four of a
+/// slower build, every later mean above every earlier one — has its step found at its
+/// commit (the ranks of 4 and 4 points, 2/70 at best, never passed α alone: plumb needed
+/// 12 points before a step while Otava found it).
+#[test]
+fn a_clean_step_in_a_short_history_is_found() {
+    let env = Env::new();
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plumb-import/tests/fixtures/go/history"
+    );
+    for i in 3..=10 {
+        let file = format!("{dir}/run{i:02}.txt");
+        let commit = format!("c{i:02}");
+        env.plumb(&["history", "add", &file, "--commit", &commit])
+            .assert_code(0);
+    }
+    let r = env.plumb(&["history", "changes"]);
+    r.assert_code(0);
+    assert!(
+        r.stdout.contains("1 series, 1 change point") && r.stdout.contains("c06..c07"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("(4 points) →") && r.stdout.contains("(4 points)   +"),
+        "{}",
+        r.stdout
+    );
+}

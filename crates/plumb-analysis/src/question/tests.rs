@@ -166,7 +166,10 @@ fn unasked_the_median_answers_where_far_out_runs_sway_the_mean() {
     let mean = asked(&base, &cand, Question::Mean);
     assert_eq!(mean.verdict, Verdict::Inconclusive, "{mean:?}");
     let (c, far) = judge_unasked(&base, &cand, &Metric::WallTime, level, None);
-    assert_eq!((c.verdict, c.question), (Verdict::Slower, Question::Typical));
+    assert_eq!(
+        (c.verdict, c.question),
+        (Verdict::Slower, Question::Typical)
+    );
     let far = far.expect("the far-out runs said");
     assert_eq!((far.far_out, far.samples), (5, 4000));
     assert!(far.farthest_times_median > 900.0, "{far:?}");
@@ -179,5 +182,8 @@ fn unasked_the_median_answers_where_far_out_runs_sway_the_mean() {
     // Without the far-out runs the mean decides, and nothing changes.
     let clean = bench("a", 1000, 1000, 0.0);
     let (c, far) = judge_unasked(&clean, &cand, &Metric::WallTime, level, None);
-    assert_eq!((c.verdict, c.question, far), (Verdict::Slower, Question::Mean, None));
+    assert_eq!(
+        (c.verdict, c.question, far),
+        (Verdict::Slower, Question::Mean, None)
+    );
 }
