@@ -7,6 +7,7 @@
 mod adaptive_histogram;
 mod amdahl;
 mod anova;
+mod autocorrelation;
 mod batch_means;
 mod change_points;
 mod decision;
@@ -39,6 +40,7 @@ mod zipf_mass;
 
 pub use amdahl::{amdahl_range, amdahl_speedup};
 pub use anova::{one_way_anova, Anova};
+pub use autocorrelation::{lag1_autocorrelation, positively_autocorrelated};
 pub use batch_means::{batch_means, batch_means_ci};
 pub use change_points::{
     benjamini_hochberg, change_points, change_points_across, change_points_after, merge_across,
