@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Calibration (issue 46): do the intervals plumb prints hold on the next invocation?
+# N invocations (12 by default) each of `plumb run` and hyperfine on a CPU-bound command
+# (~6 ms), a 5 ms sleep and a memory walk (~0.3 s), adjacent in time, order rotated, on
+# the machine as it is and again beside two CPU hogs; then interleaved `plumb run A B`
+# pairs of the CPU-bound command against itself (A/A) and against +2, +5 and +10 % of it.
+# Per tool and workload: the CV of the invocations' means, the median stated half-width,
+# the share of other invocations' means inside each stated 99.9 % interval (an honest one
+# holds about 98 %: the other mean is as noisy as this one), A/A false verdicts and power.
+# Writes bench/results/calibration.md. Never run beside another measurement or a build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-12}
+cargo build --release --quiet -p plumb-cli
+if ! command -v hyperfine >/dev/null; then
+  apt-get install -y -qq hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null; }
+fi
+python3 -c 'import scipy' 2>/dev/null || pip install --quiet scipy
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/work" bench/calibration/work.c
+cp "$work/work" "$work/work-a"
+python3 bench/calibration_run.py "$PWD/target/release/plumb" "$work/work" "$work" "$N" > bench/results/calibration.md.tmp
+mv bench/results/calibration.md.tmp bench/results/calibration.md
+cat bench/results/calibration.md

@@ -1,0 +1,137 @@
+"""Runs bench/calibration.sh's invocations and writes its report (Markdown) to stdout.
+
+argv: plumb, work (bench/calibration/work.c built), a scratch directory, N.
+"""
+import itertools
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from scipy import stats
+
+PLUMB, WORK, DIR, N = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+SPIN = 3_300_000  # about 6 ms here
+WORKLOADS = {
+    "spin (CPU, ~6 ms)": f"{WORK} spin {SPIN}",
+    "sleep 5 ms": "sleep 0.005",
+    "walk (memory, ~0.3 s)": f"{WORK} walk 24",
+}
+LEVEL = 0.999
+
+
+def run(args):
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def plumb_once(cmd, out):
+    run([PLUMB, "run", "--export-json", out, cmd])
+    b = json.load(open(out))["benchmarks"][0]
+    s = b["stats"]["wall-time"]
+    return s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"]
+
+
+def hyperfine_once(cmd, out):
+    run(["hyperfine", "-N", "--export-json", out, cmd])
+    times = json.load(open(out))["results"][0]["times"]
+    n, mean = len(times), statistics.fmean(times)
+    half = stats.t.ppf(1 - (1 - LEVEL) / 2, n - 1) * statistics.stdev(times) / n**0.5
+    return mean * 1e9, (mean - half) * 1e9, (mean + half) * 1e9
+
+
+TOOLS = {"plumb run": plumb_once, "hyperfine": hyperfine_once}
+
+
+class Hogs:
+    """Two CPU hogs for the busy machine (nothing when quiet)."""
+
+    def __init__(self, busy):
+        self.busy, self.procs = busy, []
+
+    def __enter__(self):
+        if self.busy:
+            self.procs = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(2)]
+            time.sleep(0.5)
+
+    def __exit__(self, *_):
+        for p in self.procs:
+            p.kill()
+            p.wait()
+
+
+def invocations(busy):
+    """{(tool, workload): [(mean, lo, hi)]}, N each, the order rotated every round."""
+    cells = list(itertools.product(TOOLS, WORKLOADS))
+    got = {c: [] for c in cells}
+    with Hogs(busy):
+        for i in range(N):
+            k = i % len(cells)
+            for tool, wl in cells[k:] + cells[:k]:
+                got[(tool, wl)].append(TOOLS[tool](WORKLOADS[wl], f"{DIR}/out.json"))
+    return got
+
+
+def coverage(rows):
+    inside = total = 0
+    for i, (_, lo, hi) in enumerate(rows):
+        for j, (m, _, _) in enumerate(rows):
+            if i != j:
+                total += 1
+                inside += lo <= m <= hi
+    return inside / total
+
+
+def verdicts(busy):
+    """{delta: [verdict]} of interleaved `plumb run A B`, A the spin, B it times 1 + delta."""
+    out = {}
+    with Hogs(busy):
+        for d in (0.0, 0.02, 0.05, 0.10):
+            got = []
+            for i in range(N):
+                b = f"{WORK} spin {round(SPIN * (1 + d))}"
+                path = f"{DIR}/pair.json"
+                # A/A: the same binary under a second name (plumb refuses one command
+                # twice; a wrapper such as env would add its own exec).
+                a = f"{WORK}-a spin {SPIN}"
+                run([PLUMB, "run", "--export-json", path, a, b])
+                got.append(json.load(open(path))["comparisons"][0]["verdict"])
+            out[d] = got
+    return out
+
+
+def main():
+    print("# Calibration: do the intervals hold on the next invocation?")
+    print()
+    print(f"Written by `bash bench/calibration.sh` (N={N} invocations per cell, adjacent in time, order rotated).")
+    cpu = subprocess.getoutput("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    print(f"Machine: {subprocess.getoutput('nproc')} cores, {cpu}; {day}.")
+    print("An honest 99.9 % interval of one invocation's mean holds about 98 % of other invocations' means (the other mean is as noisy as this one).")
+    print()
+    for busy in (False, True):
+        state = "beside two CPU hogs" if busy else "as it is (quiet)"
+        got = invocations(busy)
+        print(f"## The machine {state}")
+        print()
+        print("| tool | workload | CV of the means | stated ± (median) | other means inside the stated 99.9 % interval |")
+        print("|---|---|---|---|---|")
+        for (tool, wl), rows in got.items():
+            means = [m for m, _, _ in rows]
+            cv = statistics.stdev(means) / statistics.fmean(means)
+            half = statistics.median((hi - lo) / 2 / m for m, lo, hi in rows)
+            print(f"| {tool} | {wl} | {cv:.2%} | ±{half:.2%} | {coverage(rows):.0%} |")
+        print()
+        v = verdicts(busy)
+        print("Interleaved `plumb run A B` of the spin against itself and a slower spin (verdict counts):")
+        print()
+        print("| B | faster | slower | equivalent | inconclusive |")
+        print("|---|---|---|---|---|")
+        for d, got_v in v.items():
+            c = {k: got_v.count(k) for k in ("faster", "slower", "equivalent", "inconclusive")}
+            label = "A itself (A/A)" if d == 0 else f"+{d:.0%}"
+            print(f"| {label} | {c['faster']} | {c['slower']} | {c['equivalent']} | {c['inconclusive']} |")
+        print()
+
+
+main()
