@@ -51,6 +51,7 @@ fuzz_target!(|text: &str| {
         level: Confidence::DEFAULT,
         sesoi: Fraction::DEFAULT_SESOI,
         question: Default::default(),
+        question_given: false,
         pairs: &pairs,
     };
     let sides = (

@@ -55,12 +55,9 @@ pub struct RunArgs {
     #[arg(long, default_value = "2%", value_name = "EFFECT")]
     pub sesoi: Fraction,
 
-    /// The question verdicts answer, i.e. which statistic they compare: best (the
-    /// minimum: no interval, called only beyond the SESOI plus the clock's resolution),
-    /// typical (the median), mean, or worst (p99; worst=p99.9 for another): quantiles
-    /// with distribution-free order-statistic intervals. Whichever is asked, a note says
-    /// when another question gets another answer. Not given, the mean is asked, and the
-    /// median answers where far-out samples leave the mean inconclusive (said).
+    /// The statistic verdicts compare: best (the minimum, beyond the SESOI plus the clock's
+    /// resolution), typical (the median), mean, worst (p99; worst=p99.9). Not given: the
+    /// mean, or the median where far-out samples leave it inconclusive (said).
     #[arg(long, value_name = "QUESTION")]
     pub question: Option<Question>,
 
