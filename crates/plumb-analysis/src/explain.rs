@@ -79,8 +79,13 @@ pub fn compare_explained(base: &Benchmark, cand: &Benchmark, asked: &Asked<'_>) 
         false => judge_unasked(base, cand, asked.metric, (level, sesoi), resolution),
     };
     explain(&mut c, base, cand);
-    c.notes
-        .extend(question_matters(base, cand, &c, resolution, swayed));
+    c.notes.extend(question_matters(
+        base,
+        cand,
+        &c,
+        resolution,
+        swayed.as_ref(),
+    ));
     c
 }
 

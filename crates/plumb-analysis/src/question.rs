@@ -42,7 +42,7 @@ pub fn judge_unasked(
     metric: &Metric,
     (confidence, effect): (Confidence, Fraction),
     resolution: Option<Duration>,
-) -> (Comparison, Option<FarOut>) {
+) -> (Comparison, Option<Swayed>) {
     let mean = judge(base, cand, metric, confidence, effect);
     // Inconclusive for the spread, not for want of samples or a refused comparison (a
     // baseline mean whose interval reaches zero is a spread that wide).
@@ -63,9 +63,17 @@ pub fn judge_unasked(
     let decisive = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
     let against = decisive(worst.verdict) && worst.verdict != typical.verdict;
     match decisive(typical.verdict) && !against {
-        true => (typical, Some(far)),
+        true => (typical, Some(Swayed { far, mean })),
         false => (mean, None),
     }
+}
+
+/// Why the median answered a comparison no question was asked of: the far-out samples,
+/// and the mean's own judgement (kept, so the note reads it rather than judging again).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Swayed {
+    pub far: FarOut,
+    pub mean: Comparison,
 }
 
 /// The far-out samples of both sides (beyond Tukey's 3·IQR fences), when there are any.
@@ -233,12 +241,13 @@ pub fn question_matters(
     cand: &Benchmark,
     asked: &Comparison,
     resolution: Option<Duration>,
-    swayed: Option<FarOut>,
+    swayed: Option<&Swayed>,
 ) -> Option<Diagnostic> {
     // The means judged once (the asked comparison is that judgement when it asked the
-    // mean); each other question is read off it.
-    let mean = match asked.question {
-        Question::Mean => asked.clone(),
+    // mean, or `swayed` kept it); each other question is read off it.
+    let mean = match (asked.question, swayed) {
+        (Question::Mean, _) => asked.clone(),
+        (_, Some(s)) => s.mean.clone(),
         _ => judge(base, cand, &asked.metric, asked.level, asked.sesoi),
     };
     let undecided = asked.verdict == Verdict::Inconclusive;
@@ -272,7 +281,7 @@ pub fn question_matters(
         let finding = QuestionMatters {
             asked: asked.question.describe(),
             answers,
-            mean_swayed: swayed,
+            mean_swayed: swayed.map(|s| s.far),
         };
         Diagnostic::new(Severity::Warning, finding)
     })

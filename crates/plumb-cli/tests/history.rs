@@ -4,7 +4,7 @@
 mod common;
 
 use common::history::{history_with_step, result, result_at, sqlite_exec, sqlite_value};
-use common::Env;
+use common::{Env, FIXTURES};
 use std::process::Command;
 
 #[test]
@@ -871,14 +871,7 @@ fn no_output_overwrites_the_store_or_the_result_it_reads() {
         );
     }
     let pytest = env.path("pytest.json");
-    std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../plumb-import/tests/fixtures/pytest/pytest-after.json"
-        ),
-        &pytest,
-    )
-    .unwrap();
+    std::fs::copy(format!("{FIXTURES}/pytest/pytest-after.json"), &pytest).unwrap();
     let mine = std::fs::read(&pytest).unwrap();
     let p = pytest.to_str().unwrap();
     let r = env.plumb(&["show", p, "--export-json", p]);
@@ -1025,11 +1018,8 @@ fn a_backfill_keeps_each_result_at_its_own_commit_in_one_process() {
         .collect();
     assert_eq!(kept, shas);
     // An asv file records its commit (7c51057…, from another repository): kept at it.
-    let asv = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../plumb-import/tests/fixtures/asv/results/vm/asv-before.json"
-    );
-    let r = env.plumb(&["history", "add", asv]);
+    let asv = format!("{FIXTURES}/asv/results/vm/asv-before.json");
+    let r = env.plumb(&["history", "add", &asv]);
     r.assert_code(0);
     assert!(
         r.stderr.contains("at 7c51057a5b") && r.stderr.contains("(as the file records it)"),
@@ -1045,10 +1035,7 @@ fn a_backfill_keeps_each_result_at_its_own_commit_in_one_process() {
 #[test]
 fn a_clean_step_in_a_short_history_is_found() {
     let env = Env::new();
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../plumb-import/tests/fixtures/go/history"
-    );
+    let dir = format!("{FIXTURES}/go/history");
     for i in 3..=10 {
         let file = format!("{dir}/run{i:02}.txt");
         let commit = format!("c{i:02}");

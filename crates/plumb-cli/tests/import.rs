@@ -1,12 +1,7 @@
 //! Other tools' exports read wherever a result is read: compare and show.
 mod common;
 
-use common::Env;
-
-const FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../plumb-import/tests/fixtures"
-);
+use common::{Env, FIXTURES};
 
 #[test]
 fn a_hyperfine_export_is_compared_and_shown() {

@@ -5,12 +5,7 @@
 //! only a file that cannot be parsed at all (truncated JSON) is refused, saying where.
 mod common;
 
-use common::Env;
-
-const FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../plumb-import/tests/fixtures"
-);
+use common::{Env, FIXTURES};
 
 fn fixture(path: &str) -> String {
     std::fs::read_to_string(format!("{FIXTURES}/{path}")).unwrap()

@@ -3,12 +3,7 @@
 //! file is in each output, and the comparison of the file with itself is made.
 mod common;
 
-use common::Env;
-
-const FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../plumb-import/tests/fixtures"
-);
+use common::{Env, FIXTURES};
 
 /// (fixture, the tool as notes name it, a benchmark in it)
 const FORMATS: [(&str, &str, &str); 11] = [

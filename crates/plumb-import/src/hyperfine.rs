@@ -65,7 +65,7 @@ pub fn read(v: &Value) -> Result<(ResultDocument, Vec<String>), ImportError> {
             b.parameters = p.iter().map(|(k, v)| (k.clone(), parameter(v))).collect();
         }
         let filled = match schema {
-            1 => runs_v1(r).map(|(samples, metrics)| (samples, metrics, Vec::new())),
+            1 => runs_v1(r),
             _ => runs_v2(r),
         }
         .map(|(samples, metrics, left_out)| {
@@ -101,8 +101,8 @@ fn parameter(v: &Value) -> String {
 /// The samples of a benchmark and the metrics they carry, with what was left out of them.
 type Runs = (Samples, Vec<(Metric, MetricInfo)>, Vec<String>);
 
-/// Schema 1: a result's `times` and `exit_codes`.
-fn runs_v1(r: &Value) -> Result<(Samples, Vec<(Metric, MetricInfo)>), ImportError> {
+/// Schema 1: a result's `times` and `exit_codes` (nothing in them is left out).
+fn runs_v1(r: &Value) -> Result<Runs, ImportError> {
     let times = times(r)?;
     let codes: Option<Vec<Exit>> = r["exit_codes"]
         .as_array()
@@ -117,7 +117,7 @@ fn runs_v1(r: &Value) -> Result<(Samples, Vec<(Metric, MetricInfo)>), ImportErro
         }
     }
     let wall = (Metric::WallTime, MetricInfo::measured(&Metric::WallTime));
-    Ok((s, vec![wall]))
+    Ok((s, vec![wall], Vec::new()))
 }
 
 /// How a run ended: hyperfine writes a number, or null for a run a signal killed.

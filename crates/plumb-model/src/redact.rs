@@ -37,18 +37,15 @@ pub fn without_password(text: &str) -> String {
 /// `***`, and each header's value `***` after its name (`-H`, `-HName: v`, `--header`,
 /// `--header=`), wherever they stand (also among a benchmarked command's arguments).
 pub fn argv(args: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut hide_next: Option<fn(&str) -> String> = None;
-    args.into_iter()
+    let mut hide_next = false;
+    with_headers(args, header_shown)
+        .into_iter()
         .map(|arg| {
-            if let Some(hide) = hide_next.take() {
-                return hide(&arg);
+            if std::mem::take(&mut hide_next) {
+                return "***".to_string();
             }
             if SECRET_OPTIONS.contains(&arg.as_str()) {
-                hide_next = Some(|_| "***".to_string());
-                return arg;
-            }
-            if HEADER_OPTIONS.contains(&arg.as_str()) {
-                hide_next = Some(header_shown);
+                hide_next = true;
                 return arg;
             }
             hidden_inline(&arg).unwrap_or_else(|| without_password(&arg))
@@ -56,18 +53,41 @@ pub fn argv(args: impl IntoIterator<Item = String>) -> Vec<String> {
         .collect()
 }
 
-/// `--token=X`, `--header=N: v` and `-HN: v`, shown without their secret.
+/// `args` with each request header given to `-H` or `--header` (`-H V`, `-HV`,
+/// `--header V`, `--header=V`) replaced by `header(V)`: the one reading of where headers
+/// stand on a command line, for hiding their values (`argv`) and for moving them out of
+/// what is written (plumb-load's Kubernetes manifests take them from a Secret).
+pub fn with_headers(
+    args: impl IntoIterator<Item = String>,
+    mut header: impl FnMut(&str) -> String,
+) -> Vec<String> {
+    let mut next_is_header = false;
+    args.into_iter()
+        .map(|arg| {
+            if std::mem::take(&mut next_is_header) {
+                return header(&arg);
+            }
+            if HEADER_OPTIONS.contains(&arg.as_str()) {
+                next_is_header = true;
+                return arg;
+            }
+            if let Some(value) = arg.strip_prefix("--header=") {
+                return format!("--header={}", header(value));
+            }
+            match arg.strip_prefix("-H").filter(|v| !v.is_empty()) {
+                Some(value) => format!("-H{}", header(value)),
+                None => arg,
+            }
+        })
+        .collect()
+}
+
+/// `--token=X`, shown without its secret.
 fn hidden_inline(arg: &str) -> Option<String> {
-    for option in SECRET_OPTIONS {
-        if arg.strip_prefix(option).is_some_and(|v| v.starts_with('=')) {
-            return Some(format!("{option}=***"));
-        }
-    }
-    if let Some(value) = arg.strip_prefix("--header=") {
-        return Some(format!("--header={}", header_shown(value)));
-    }
-    let value = arg.strip_prefix("-H").filter(|v| !v.is_empty())?;
-    Some(format!("-H{}", header_shown(value)))
+    SECRET_OPTIONS
+        .into_iter()
+        .find(|option| arg.strip_prefix(option).is_some_and(|v| v.starts_with('=')))
+        .map(|option| format!("{option}=***"))
 }
 
 /// `Name: value` as `Name: ***`; text that is not a header hidden whole.

@@ -8,6 +8,13 @@ pub mod netns;
 pub mod nginx;
 pub mod postgres;
 
+/// Other tools' real exports, as plumb-import's tests keep them (their README says how
+/// each was made).
+pub const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../plumb-import/tests/fixtures"
+);
+
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -446,6 +446,10 @@ fn tls_error(e: &std::io::Error) -> Option<&rustls::Error> {
     e.get_ref()?.downcast_ref::<rustls::Error>()
 }
 
+/// Said of a plain connection dropped before any answer: what a TLS port does to a
+/// request in clear text.
+pub(crate) const MAYBE_TLS: &str = "a port that speaks TLS drops requests in clear text: https://?";
+
 /// An I/O error on a connection, classified; on a plain one, a reset or a close before
 /// any answer is what a TLS port does to a request in clear text, and is said so.
 fn io_failure(kind: &'static str, e: &std::io::Error, tls: bool) -> Failure {
@@ -462,7 +466,7 @@ fn io_failure(kind: &'static str, e: &std::io::Error, tls: bool) -> Failure {
     };
     let dropped = matches!(e.kind(), ErrorKind::ConnectionReset | ErrorKind::BrokenPipe);
     let detail = match dropped && !tls {
-        true => format!("{e} (a port that speaks TLS drops requests in clear text: https://?)"),
+        true => format!("{e} ({MAYBE_TLS})"),
         false => e.to_string(),
     };
     Failure { kind, detail }

@@ -34,7 +34,7 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
         let host = match hosts.iter().position(|(k, _)| *k == key) {
             Some(h) => h,
             None => {
-                let (mut stream, mut took, addr) = connect(&spec.url, &target, cfg.timeout)?;
+                let (mut stream, mut took, addr) = connect(&spec.url, &target.addrs, cfg.timeout)?;
                 // HTTP/2 where asked: by prior knowledge on plain TCP, where ALPN agreed
                 // it over TLS (else the host's connections speak HTTP/1.1).
                 let (tls, h2) = match target.tls {
@@ -45,11 +45,7 @@ pub(super) fn reach(cfg: &LoadConfig) -> Result<Reached, LoadError> {
                         // one is closed during the check and opened again after it.
                         drop(stream);
                         let (plan, handshake) = check_tls(cfg, &target, addr)?;
-                        let again = Target {
-                            addrs: vec![addr],
-                            ..target.clone()
-                        };
-                        (stream, took, _) = connect(&spec.url, &again, cfg.timeout)?;
+                        (stream, took, _) = connect(&spec.url, &[addr], cfg.timeout)?;
                         let h2 = cfg.http2 && handshake.alpn.as_deref() == Some("h2");
                         agreed.get_or_insert(handshake);
                         (Some(plan), h2)
@@ -103,14 +99,14 @@ fn planned(
     })
 }
 
-/// The first of the host's addresses that accepts a connection.
+/// The first of a host's addresses that accepts a connection.
 fn connect(
     url: &str,
-    target: &Target,
+    addrs: &[SocketAddr],
     timeout: Duration,
 ) -> Result<(TcpStream, Duration, SocketAddr), LoadError> {
     let mut last = String::new();
-    for addr in &target.addrs {
+    for addr in addrs {
         let began = Instant::now();
         match TcpStream::connect_timeout(addr, timeout) {
             Ok(s) => return Ok((s, began.elapsed(), *addr)),

@@ -84,7 +84,7 @@ pub fn header_variable(k: usize) -> String {
 /// kept in repositories. The names, in order.
 fn headers_from_secret(load: &[String]) -> (Vec<String>, Vec<String>) {
     let mut names = Vec::new();
-    let mut hide = |value: &str| -> String {
+    let args = plumb_model::redact::with_headers(load.iter().cloned(), |value| {
         match value.split_once(':') {
             Some((name, _)) => {
                 names.push(name.trim().to_string());
@@ -92,27 +92,7 @@ fn headers_from_secret(load: &[String]) -> (Vec<String>, Vec<String>) {
             }
             None => value.to_string(),
         }
-    };
-    let mut next_is_header = false;
-    let args = load
-        .iter()
-        .map(|arg| {
-            if std::mem::take(&mut next_is_header) {
-                return hide(arg);
-            }
-            if arg == "-H" || arg == "--header" {
-                next_is_header = true;
-                return arg.clone();
-            }
-            if let Some(v) = arg.strip_prefix("--header=") {
-                return format!("--header={}", hide(v));
-            }
-            match arg.strip_prefix("-H").filter(|v| !v.is_empty()) {
-                Some(v) => format!("-H{}", hide(v)),
-                None => arg.clone(),
-            }
-        })
-        .collect();
+    });
     (args, names)
 }
 

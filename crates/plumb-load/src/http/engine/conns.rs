@@ -3,7 +3,7 @@
 //! or failed), replaced, and timed out.
 use super::{Engine, Pool, Waiting, MAX_CONNECTING};
 use crate::http::clock::TimeSource;
-use crate::http::conn::{connect_failure, Conn, Ending, Phase};
+use crate::http::conn::{connect_failure, Conn, Ending, Phase, MAYBE_TLS};
 use crate::http::recorder::{Answer, Failure};
 use crate::http::transport::Transport;
 use crate::LoadError;
@@ -429,14 +429,16 @@ fn handshake_timeout(after: Duration) -> Failure {
 fn closed_failure(why: &Ending, first: bool, served: u64, tls: bool) -> Failure {
     match (why, first) {
         (Ending::Failed(f), true) => f.clone(),
-        (Ending::Closed, true) if served == 0 => Failure {
-            kind: "connection closed before a response",
-            detail: match tls {
-                true => "the server accepted the connection and closed it without answering",
-                false => "the server accepted the connection and closed it without answering (a port that speaks TLS drops requests in clear text: https://?)",
+        (Ending::Closed, true) if served == 0 => {
+            let closed = "the server accepted the connection and closed it without answering";
+            Failure {
+                kind: "connection closed before a response",
+                detail: match tls {
+                    true => closed.into(),
+                    false => format!("{closed} ({MAYBE_TLS})"),
+                },
             }
-            .into(),
-        },
+        }
         (Ending::Closed, true) => Failure {
             kind: "connection closed before a response",
             detail: format!("closed after {served} answers on it"),
