@@ -137,6 +137,10 @@ fn start(
                 &i.to_string(),
             ])
             .args(["--coordinator", &co_addr, "--coordinator-wait", "20s"])
+            // Four agents, a coordinator and the server share two cores: an agent late on
+            // its own schedule is no failure of what this test checks (the split and the
+            // merge), and must not fail it on a busy machine.
+            .arg("--allow-late")
             .env("PLUMB_TOKEN", TOKEN)
             .current_dir(env.dir.path())
             .stdout(Stdio::null())
