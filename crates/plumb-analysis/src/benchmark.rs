@@ -72,6 +72,7 @@ pub fn simulated_stats(sim: &SimulatedCounts, level: f64) -> BTreeMap<Metric, Me
                     error: ci.map(|c| c.error),
                     median_ci: median_ci(&values, level).ok().map(|c| c.interval),
                     summary,
+                    between_runs: None,
                 },
             ))
         })
@@ -105,6 +106,7 @@ pub fn metric_stats(b: &Benchmark, metric: &Metric, level: f64) -> Option<Metric
         error,
         median_ci: median_ci(&values, level).ok().map(|c| c.interval),
         summary,
+        between_runs: None,
     })
 }
 

@@ -3,7 +3,7 @@
 //! the benchmark's history on this machine measured it, the ratio's interval is widened by
 //! it and the verdict judged again; otherwise the comparison says it is unknown. Either way
 //! the runs' own machine findings (a busy machine in either) go with it.
-use plumb_model::finding::SeparateRuns;
+use plumb_model::finding::{AssumedDrift, SeparateRuns};
 use plumb_model::quantity::Fraction;
 use plumb_model::{Comparison, Diagnostic, Interval, ResultDocument, Severity, Verdict};
 use plumb_model::{DiagnosticCode, VerdictReason};
@@ -17,10 +17,12 @@ pub struct BetweenRunNoise {
     /// The runs it was measured over, and the first one's commit (or run).
     pub points: usize,
     pub since: String,
+    /// Those runs' mean: the level a next run is expected at.
+    pub mean: f64,
 }
 
 /// The fewest runs of a series' last level that measure its between-run noise.
-pub const NOISE_POINTS: usize = 5;
+pub const NOISE_POINTS: usize = plumb_model::BetweenRuns::FEWEST_RUNS;
 
 /// The between-run noise of the runs of one level: their means' relative variance less the
 /// part their own standard errors explain (what one run's interval already holds), at
@@ -73,15 +75,7 @@ pub fn widened(
     machine: Vec<String>,
 ) -> Diagnostic {
     let before = (c.ratio_ci, c.verdict);
-    if let Some(ci) = c.ratio_ci.filter(|i| i.lo > 0.0 && c.ratio > 0.0) {
-        let z = normal_quantile(0.5 + c.level.get() / 2.0);
-        // On the log scale the two variances add: the run's own and twice the drift's.
-        let own = (ci.hi.ln() - ci.lo.ln()) / (2.0 * z);
-        let se = (own * own + 2.0 * noise.noise * noise.noise).sqrt();
-        let wide = Interval {
-            lo: c.ratio * (-z * se).exp(),
-            hi: c.ratio * (z * se).exp(),
-        };
+    if let Some(wide) = widened_interval(c, noise.noise) {
         c.ratio_ci = Some(wide);
         (c.verdict, c.reason) = judged(wide, c.sesoi, c.reason.clone());
     }
@@ -102,6 +96,48 @@ pub fn widened(
     Diagnostic::new(severity, finding)
 }
 
+/// `c`'s ratio interval widened by a drift between runs of `noise` (relative standard
+/// deviation of one run's mean), at its confidence; None without a positive interval.
+fn widened_interval(c: &Comparison, noise: f64) -> Option<Interval> {
+    let ci = c.ratio_ci.filter(|i| i.lo > 0.0 && c.ratio > 0.0)?;
+    let z = normal_quantile(0.5 + c.level.get() / 2.0);
+    // On the log scale the two variances add: the run's own and twice the drift's.
+    let own = (ci.hi.ln() - ci.lo.ln()) / (2.0 * z);
+    let se = (own * own + 2.0 * noise * noise).sqrt();
+    Some(Interval {
+        lo: c.ratio * (-z * se).exp(),
+        hi: c.ratio * (z * se).exp(),
+    })
+}
+
+/// The drift between two separate runs (relative standard deviation of one run's mean)
+/// beyond which `c`'s verdict would no longer hold: what a decisive verdict between runs
+/// whose drift nobody measured assumes. None for an undecided verdict, or one that holds
+/// whatever the drift (found by bisection against the one decision, to 0.01 %).
+pub fn breaking_drift(c: &Comparison) -> Option<f64> {
+    let decisive = matches!(
+        c.verdict,
+        Verdict::Slower | Verdict::Faster | Verdict::Equivalent
+    );
+    let holds = |noise: f64| {
+        widened_interval(c, noise)
+            .is_some_and(|ci| judged(ci, c.sesoi, c.reason.clone()).0 == c.verdict)
+    };
+    if !decisive || !holds(0.0) || holds(1.0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while hi - lo > 1e-4 {
+        let mid = (lo + hi) / 2.0;
+        if holds(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
 /// The verdict of a widened ratio interval: beyond the SESOI, within it, or neither.
 fn judged(ci: Interval, sesoi: Fraction, reason: VerdictReason) -> (Verdict, VerdictReason) {
     let constant_samples = matches!(
@@ -113,14 +149,26 @@ fn judged(ci: Interval, sesoi: Fraction, reason: VerdictReason) -> (Verdict, Ver
     crate::called::by_interval(ci, sesoi.get(), constant_samples)
 }
 
-/// The note for separate runs whose between-run noise no history measured.
-pub fn unmeasured(machine: Vec<String>) -> Diagnostic {
-    let severity = if machine.is_empty() {
+/// The note for separate runs whose between-run noise no history measured: each decisive
+/// verdict with the drift between the runs it assumes did not happen (a warning, as a
+/// busy machine in either run is).
+pub fn unmeasured(comparisons: &[Comparison], machine: Vec<String>) -> Diagnostic {
+    let assumed: Vec<AssumedDrift> = comparisons
+        .iter()
+        .filter_map(|c| {
+            Some(AssumedDrift {
+                benchmark: c.candidate.clone(),
+                verdict: c.verdict,
+                drift: breaking_drift(c)?,
+            })
+        })
+        .collect();
+    let severity = if machine.is_empty() && assumed.is_empty() {
         Severity::Info
     } else {
         Severity::Warning
     };
-    Diagnostic::new(severity, SeparateRuns::Unmeasured { machine })
+    Diagnostic::new(severity, SeparateRuns::Unmeasured { machine, assumed })
 }
 
 #[cfg(test)]
@@ -151,6 +199,7 @@ mod tests {
             noise: 0.02,
             points: 30,
             since: "abc".into(),
+            mean: 1.0,
         };
         let d = widened(&mut c, "a", &noise, vec![]);
         let ci = c.ratio_ci.unwrap();
@@ -165,6 +214,27 @@ mod tests {
         let mut big = compared(1.5, 1.49, 1.51, Verdict::Slower);
         let d = widened(&mut big, "a", &noise, vec![]);
         assert_eq!(big.verdict, Verdict::Slower);
+        assert_eq!(d.severity, Severity::Info);
+    }
+
+    /// Reference (scipy 1.16.3's norm.ppf(0.9995) = 3.2905267): ×1.20 in [1.19, 1.21] has an
+    /// own log-se of (ln 1.21 − ln 1.19)/(2z) = 0.0025326; it stays beyond 1.02 while
+    /// z·√(own² + 2σ²) < ln(1.2/1.02), so up to σ = 0.0348780. ×1.00 in [0.995, 1.005] stays
+    /// equivalent within ±2 % up to σ = 0.0041175. An inconclusive verdict assumes nothing.
+    #[test]
+    fn a_verdict_between_unmeasured_runs_says_the_drift_it_assumes() {
+        let slower = compared(1.20, 1.19, 1.21, Verdict::Slower);
+        let drift = breaking_drift(&slower).unwrap();
+        assert!((drift - 0.0348780).abs() < 1e-4, "{drift}");
+        let mut same = compared(1.0, 0.995, 1.005, Verdict::Equivalent);
+        same.reason = VerdictReason::WithinSesoi;
+        let drift = breaking_drift(&same).unwrap();
+        assert!((drift - 0.0041175).abs() < 1e-4, "{drift}");
+        let unsure = compared(1.01, 0.99, 1.03, Verdict::Inconclusive);
+        assert_eq!(breaking_drift(&unsure), None);
+        let d = unmeasured(&[slower, unsure], vec![]);
+        assert_eq!(d.severity, Severity::Warning);
+        let d = unmeasured(&[], vec![]);
         assert_eq!(d.severity, Severity::Info);
     }
 

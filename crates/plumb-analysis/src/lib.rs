@@ -15,6 +15,7 @@ mod harness_checks;
 pub mod load_checks;
 #[cfg(feature = "load")]
 mod load_compare;
+mod next_run;
 mod profile_diff;
 mod question;
 mod recorded;
@@ -41,6 +42,7 @@ pub use harness_checks::{harness_checks, GroupChecks};
 pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_MACHINE, LATE_P99};
 #[cfg(feature = "load")]
 pub use load_compare::{compare_load, load_comparison};
+pub use next_run::across_runs;
 pub use profile_diff::share_changes;
 pub use question::{judge_question, question_matters};
 pub use recorded::complete_statistics;

@@ -18,5 +18,5 @@ pub use confirm::{
 };
 pub use error::ChangesError;
 pub use found::{analyse, fails_gate, Method};
-pub use noise::widen_by_history;
+pub use noise::{between_runs_by_history, between_runs_in_history, widen_by_history};
 pub use revisions::{measure, Request, Rounds};

@@ -1,6 +1,7 @@
 //! The progress bar of `plumb run` on stderr: warm-up, measured rounds, and long simulations.
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plumb_command::Progress;
+use std::io::IsTerminal;
 
 /// A simulation long enough to announce even when stderr is not a terminal.
 const LONG_SIMULATION_SECS: u64 = 5;
@@ -12,10 +13,11 @@ pub struct Bar {
 }
 
 impl Bar {
-    pub fn new(commands: usize, enabled: bool) -> Self {
+    /// A bar on stderr when `wanted` (no --no-progress) and stderr is a terminal.
+    pub fn new(commands: usize, wanted: bool) -> Self {
         let bar = ProgressBar::with_draw_target(
             Some(0),
-            if enabled {
+            if wanted && std::io::stderr().is_terminal() {
                 ProgressDrawTarget::stderr()
             } else {
                 ProgressDrawTarget::hidden()

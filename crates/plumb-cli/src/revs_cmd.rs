@@ -11,7 +11,6 @@ use plumb_changes::Request;
 use plumb_model::RunStatus;
 use plumb_report::{render_terminal_at, Detail};
 use plumb_revs::{build_side, is_harness, NotBuilt, Repo, Side};
-use std::io::IsTerminal;
 
 pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let targets = export::targets_of(&a.exports);
@@ -124,7 +123,7 @@ fn measure(
         }
         r.measure.counting = Some(how);
     }
-    let mut bar = Bar::new(2, !a.no_progress && std::io::stderr().is_terminal());
+    let mut bar = Bar::new(2, !a.no_progress);
     let measured =
         plumb_changes::measure(sides, &r, environment, (&session.stop, &mut bar), &mut say);
     bar.finish();

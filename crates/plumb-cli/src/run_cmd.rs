@@ -8,7 +8,6 @@ use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_command::{command_settings, produce, FakeSpawner, ProcessSpawner, RunContext, RunPlan};
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
 use plumb_report::{counting_plan, render_terminal_at, Counted, Detail};
-use std::io::IsTerminal;
 
 pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let (mut plan, baseline) = a.plan.plan()?;
@@ -17,7 +16,6 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let targets = export::targets_of(&a.exports);
     export::check(&targets)?;
     let history = crate::store::saver(&a.save)?;
-
     let session = crate::session::stop_on_signals()?;
     let how = context(&a, &plan, baseline);
     if let Some(mode) = a.counters {
@@ -29,8 +27,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
         plan.counters = true;
         plan.simulation = how_counted.simulation;
     }
-    let show_bar = !a.no_progress && std::io::stderr().is_terminal();
-    let mut bar = Bar::new(plan.commands.len(), show_bar);
+    let mut bar = Bar::new(plan.commands.len(), !a.no_progress);
     let mut fake = FakeSpawner::new();
     let spawner: &mut dyn plumb_command::Spawner = if a.debug_fake_runs {
         &mut fake
@@ -58,6 +55,10 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
             ..AnalysisConfig::new(a.confidence, a.sesoi)
         },
     );
+    let (given, here) = (a.save.history.as_deref(), std::env::current_dir()?);
+    if let Err(e) = plumb_changes::between_runs_in_history(&mut doc, given, &here) {
+        eprintln!("plumb: the history was not read for the intervals between runs: {e}");
+    }
     if let RunStatus::Failed { message } = &doc.status {
         eprintln!("plumb: error: {message}");
     }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::history::{history_with_step, result, result_at, sqlite_exec, sqlite_value};
-use common::{Env, FIXTURES};
+use common::{read_doc, Env, FIXTURES};
 use std::process::Command;
 
 #[test]
@@ -1054,4 +1054,74 @@ fn a_clean_step_in_a_short_history_is_found() {
         "{}",
         r.stdout
     );
+}
+
+/// Issue 46, item 2: a run's Error is labelled as this run's until its history on this
+/// machine measures the drift between runs; from the fifth kept run on, each mean also gets
+/// the interval that holds the next run (this run's error and that drift, Student's t over
+/// the runs), and a run those runs do not predict is said. Fake runs of `cat t` take the
+/// time the file holds, so each run's mean is chosen: 10.0, 10.2, 9.9, 10.1, 9.8 ms.
+#[test]
+fn a_mean_carries_the_interval_its_history_says_holds_the_next_run() {
+    let env = Env::new();
+    let run = |ms: &str| {
+        env.write("t", ms);
+        let json = env.path("r.json");
+        let r = env.plumb(&[
+            "run",
+            "--debug-fake-runs",
+            "--runs",
+            "5",
+            "--warmup",
+            "0",
+            "--no-progress",
+            "--color",
+            "never",
+            "--history",
+            "h.db",
+            "--export-json",
+            json.to_str().unwrap(),
+            "cat t",
+        ]);
+        r.assert_code(0);
+        (r, read_doc(&json))
+    };
+    for ms in ["10.0ms", "10.2ms", "9.9ms", "10.1ms", "9.8ms"] {
+        let (r, doc) = run(ms);
+        assert!(
+            r.stdout.contains("Error: this run's 99.9% interval"),
+            "{}",
+            r.stdout
+        );
+        assert_eq!(doc.benchmarks[0].time().unwrap().between_runs, None);
+    }
+    // Means 10.0, 10.2, 9.9, 10.1, 9.8 (constant within each run: no error of their own):
+    // sd 0.158114, mean 10.0 → drift 1.58114 %; scipy's t.ppf(0.9995, 4) = 8.6103016, so
+    // 10 ms ± 8.6103016 · 0.0158114 · 10 ms = ± 1.361418 ms.
+    let (r, doc) = run("10.0ms");
+    let b = doc.benchmarks[0]
+        .time()
+        .unwrap()
+        .between_runs
+        .clone()
+        .unwrap();
+    assert_eq!(b.runs, 5);
+    assert!((b.noise - 0.0158114).abs() < 1e-6, "{b:?}");
+    let half = (b.mean_ci.hi - b.mean_ci.lo) / 2.0;
+    assert!((half - 1.361418e6).abs() < 10.0, "{b:?}");
+    assert!(
+        r.stdout.contains("cat t: 10.00 ms ± 1.361 ms between runs (99.9%: Error and the ±1.6% drift of its last 5 runs here, since run 1)"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("Error: this run's"), "{}", r.stdout);
+    assert!(!r.stderr.contains("unlike-recent-runs"), "{}", r.stderr);
+    // Twice the recent runs' level: the machine or the code changed, and it is said.
+    let (r, doc) = run("20ms");
+    let unlike = doc.benchmarks[0]
+        .diagnostics
+        .iter()
+        .any(|d| d.code() == plumb_model::DiagnosticCode::UnlikeRecentRuns);
+    assert!(unlike, "{:?}", doc.benchmarks[0].diagnostics);
+    assert!(r.stdout.contains("unlike-recent-runs"), "{}", r.stdout);
 }

@@ -863,6 +863,13 @@ fn far_out_samples_do_not_hide_a_change_every_quantile_shows() {
         "{}",
         r.stdout
     );
+    // Two separate runs, no history: the verdict says the drift between runs it assumes
+    // (issue 46, item 2): ln(1.164/1.02)/z = √(own² + 2σ²) gives σ ≈ 2.8 %.
+    assert!(
+        r.stdout.contains("test_dumps.py::test_dumps is slower only while a run's mean drifts by less than ±2.8% between runs"),
+        "{}",
+        r.stdout
+    );
     let r = env.plumb(&["compare", &before, &after, "--question", "mean"]);
     r.assert_code(0);
     assert!(r.stdout.contains("inconclusive  ×0.603"), "{}", r.stdout);

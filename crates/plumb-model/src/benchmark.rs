@@ -65,6 +65,32 @@ pub struct MetricStats {
     /// Distribution-free (order-statistic) interval of the median, at least the run's
     /// confidence; absent when there are too few samples for that level.
     pub median_ci: Option<Interval>,
+    /// The interval of the mean that holds the machine's drift between runs, where the
+    /// history of this benchmark on this machine measured it; `mean_ci` is this run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_runs: Option<BetweenRuns>,
+}
+
+/// This run's mean with an interval that holds the next run's: this run's standard error
+/// and the drift between runs that the history of the benchmark on this machine measured
+/// (its runs since its last change point), at the run's confidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BetweenRuns {
+    /// At the run's confidence, Student's t with `runs - 1` degrees of freedom: the drift
+    /// is estimated from that many runs.
+    pub mean_ci: Interval,
+    /// The relative standard deviation of one run's mean between runs, the runs' own
+    /// errors taken out.
+    #[serde(with = "crate::nan_as_null")]
+    pub noise: f64,
+    /// The runs that measured it, and the first one's commit (or run).
+    pub runs: usize,
+    pub since: String,
+}
+
+impl BetweenRuns {
+    /// The fewest runs of a series' last level that measure its drift between runs.
+    pub const FEWEST_RUNS: usize = 5;
 }
 
 /// Written and read as `benchmark_json::RawBenchmark`: the kind beside its part, as JSON

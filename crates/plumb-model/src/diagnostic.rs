@@ -132,6 +132,8 @@ codes! {
     PairedByElimination = "paired-by-elimination",
     /// Two separate runs compared: the noise between runs, measured in the history or not.
     SeparateRuns = "separate-runs",
+    /// A run's mean outside what the benchmark's recent runs on this machine predict.
+    UnlikeRecentRuns = "unlike-recent-runs",
     // The design (declared workload), before or after a run.
     /// The whole working set fits in the last-level cache.
     WorkingSetInCache = "working-set-in-cache",

@@ -39,7 +39,7 @@ pub mod sweep;
 mod workload;
 
 pub use amount::Amount;
-pub use benchmark::{Benchmark, BenchmarkKind, Correction, MetricStats};
+pub use benchmark::{Benchmark, BenchmarkKind, BetweenRuns, Correction, MetricStats};
 pub use comparison::{Comparison, CounterChange, SummaryBasis, Verdict, VerdictReason};
 pub use comparison_document::{
     ComparedResult, ComparisonDocument, LoadComparison, PercentileComparison, COMPARISON_FORMAT,

@@ -69,6 +69,7 @@ pub fn document() -> ResultDocument {
                     .ok()
                     .map(|c| c.interval),
                 summary,
+                between_runs: None,
             };
             b.stats.insert(m, stats);
         }

@@ -100,7 +100,9 @@ fn summary_reason(
         ),
         VerdictReason::WithinSesoi => format!("the whole {ci} lies within {sesoi}"),
         VerdictReason::StraddlesSesoi => {
-            format!("a {change} difference is real but its {ci} straddles the SESOI of {sesoi}")
+            format!(
+                "a {change} difference is significant but its {ci} straddles the SESOI of {sesoi}"
+            )
         }
         VerdictReason::NotShown => format!(
             "the {ci} holds 1 and reaches beyond {sesoi}: too noisy or too few samples to say"
@@ -182,7 +184,7 @@ fn sample_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String 
         VerdictReason::WithinSesoi => {
             let real = if c.welch_p < c.level.alpha() {
                 format!(
-                    "; a {change} difference is real ({}) but smaller than what matters",
+                    "; a {change} difference is significant ({}) but smaller than what matters",
                     tests_text(c)
                 )
             } else {
@@ -195,7 +197,7 @@ fn sample_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> String 
             )
         }
         VerdictReason::StraddlesSesoi => format!(
-            "a {change} difference is real ({}) but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size",
+            "a {change} difference is significant ({}) but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size",
             tests_text(c)
         ),
         VerdictReason::Sequential { rounds, max_rounds } => {
@@ -248,7 +250,7 @@ fn question_reason(c: &Comparison, change: &str, ci: &str, sesoi: &str) -> Strin
                     "the {statistic}'s whole {ci} lies within {sesoi}; {how}"
                 ),
                 Verdict::Inconclusive if *excludes_one => format!(
-                    "a {change} difference in the {statistic} is real but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size; {how}"
+                    "a {change} difference in the {statistic} is significant but its {ci} straddles the SESOI of {sesoi}: more runs will settle its size; {how}"
                 ),
                 Verdict::Inconclusive => format!(
                     "the {statistic}'s {ci} holds 1 and reaches beyond {sesoi}: too noisy or too few runs to say; {how}"
@@ -406,9 +408,17 @@ mod tests {
             reason_text(&c)
         );
         let c = judged(VerdictReason::WithinSesoi, 1e-5, 1e-5);
-        assert!(reason_text(&c).contains("is real"), "{}", reason_text(&c));
+        assert!(
+            reason_text(&c).contains("is significant"),
+            "{}",
+            reason_text(&c)
+        );
         let c = judged(VerdictReason::WithinSesoi, 0.5, 0.5);
-        assert!(!reason_text(&c).contains("is real"), "{}", reason_text(&c));
+        assert!(
+            !reason_text(&c).contains("is significant"),
+            "{}",
+            reason_text(&c)
+        );
         let c = judged(
             VerdictReason::BaselineNearZero {
                 baseline_mean: 0.25,

@@ -192,6 +192,7 @@ mod tests {
                     summary,
                     mean_ci: None,
                     median_ci: None,
+                    between_runs: None,
                 };
                 b.stats.insert(Metric::WallTime, stats);
                 b

@@ -4,7 +4,7 @@ use crate::rows::{summary_table, Table};
 use crate::sweep_rows::sweep_tables;
 use console::{style, Style};
 use plumb_model::format;
-use plumb_model::{Comparison, Diagnostic, ResultDocument, RunStatus, Severity, Verdict};
+use plumb_model::{Comparison, Diagnostic, Metric, ResultDocument, RunStatus, Severity, Verdict};
 use std::fmt::Write;
 
 /// How much a terminal report says.
@@ -63,6 +63,7 @@ fn render(doc: &ResultDocument, detail: Detail, machine: &str) -> String {
         out.push_str(&render_table(&t));
     }
     out.push_str(&corrections(doc));
+    out.push_str(&between_runs(doc));
     if let Some(r) = &doc.revisions {
         out.push_str(&crate::revisions_view::revisions_text(r));
     }
@@ -80,6 +81,42 @@ fn render(doc: &ResultDocument, detail: Detail, machine: &str) -> String {
             "{}",
             style("(-v: every column, and each finding's figures and advice)").dim()
         );
+    }
+    out
+}
+
+/// What the table's Error holds, said under it: each mean's interval between runs where
+/// the history measured the drift, else that Error is this run's alone.
+fn between_runs(doc: &ResultDocument) -> String {
+    let level = doc.settings.confidence;
+    let mut out = String::new();
+    let mut own_only = false;
+    for b in &doc.benchmarks {
+        let Some(t) = b.time().filter(|t| t.mean_ci.is_some()) else {
+            continue;
+        };
+        let Some(x) = &t.between_runs else {
+            own_only = true;
+            continue;
+        };
+        let unit = format::unit_of(b, &Metric::WallTime);
+        let text = format!(
+            "  {}: {} ± {} between runs ({level}: Error and the ±{} drift of its last {} runs here, since {})",
+            b.name,
+            format::value(unit, t.summary.mean),
+            format::value(unit, x.mean_ci.half_width()),
+            format::percent(x.noise),
+            x.runs,
+            x.since,
+        );
+        let _ = writeln!(out, "{}", style(text).dim());
+    }
+    if own_only {
+        let text = format!(
+            "  Error: this run's {level} interval; the next run may land outside it ({} runs kept with --save measure the drift)",
+            plumb_model::BetweenRuns::FEWEST_RUNS
+        );
+        let _ = writeln!(out, "{}", style(text).dim());
     }
     out
 }

@@ -150,6 +150,7 @@ mod tests {
             mean_ci: None,
             error: None,
             median_ci: None,
+            between_runs: None,
         }
     }
 

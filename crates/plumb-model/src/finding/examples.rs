@@ -373,7 +373,28 @@ fn machine() -> Vec<Diagnostic> {
             machine: vec!["new: busy-machine".into()],
         }
         .into()),
-        i(SeparateRuns::Unmeasured { machine: vec![] }.into()),
+        i(SeparateRuns::Unmeasured {
+            machine: vec![],
+            assumed: vec![],
+        }
+        .into()),
+        w(SeparateRuns::Unmeasured {
+            machine: vec![],
+            assumed: vec![AssumedDrift {
+                benchmark: "parse".into(),
+                verdict: Verdict::Slower,
+                drift: 0.054,
+            }],
+        }
+        .into()),
+        w(UnlikeRecentRuns {
+            benchmark: "parse".into(),
+            shift: 0.081,
+            noise: 0.014,
+            runs: 7,
+            since: "0123456789".into(),
+        }
+        .into()),
     ]
 }
 

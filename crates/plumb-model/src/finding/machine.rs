@@ -97,6 +97,22 @@ pub struct PairedByElimination {
     pub new: String,
 }
 
+/// This run's mean lies outside the interval the benchmark's recent runs on this machine
+/// predict (their level and its drift between runs, with this run's own error): the
+/// machine's state changed, or the code did, and the interval between runs does not hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnlikeRecentRuns {
+    pub benchmark: String,
+    /// This run's mean relative to the recent runs' (0.08: 8 % above them).
+    #[serde(with = "crate::nan_as_null")]
+    pub shift: f64,
+    /// Their drift between runs (relative standard deviation of a run's mean).
+    #[serde(with = "crate::nan_as_null")]
+    pub noise: f64,
+    pub runs: usize,
+    pub since: String,
+}
+
 /// Two separate runs compared: each run's interval sees only its own noise, not the noise
 /// between runs (a machine's state drifting between them). Either that noise was measured
 /// in the history of the benchmark on this machine and the ratio's interval widened by it,
@@ -120,5 +136,21 @@ pub enum SeparateRuns {
         machine: Vec<String>,
     },
     /// No history of these benchmarks on this machine: the noise between runs is unknown.
-    Unmeasured { machine: Vec<String> },
+    /// Each decisive verdict holds only while the runs drifted apart by less than its
+    /// `assumed` drift.
+    Unmeasured {
+        machine: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        assumed: Vec<AssumedDrift>,
+    },
+}
+
+/// A verdict between separate runs and the drift between them (relative standard
+/// deviation of one run's mean) beyond which it would not hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AssumedDrift {
+    pub benchmark: String,
+    pub verdict: crate::Verdict,
+    #[serde(with = "crate::nan_as_null")]
+    pub drift: f64,
 }

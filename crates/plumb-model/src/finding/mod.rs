@@ -29,9 +29,9 @@ pub use load::{
     LatencyFromGenerator, LoadErrors, NothingSucceeded, RateAboveCapacity, Retried, TlsNotVerified,
 };
 pub use machine::{
-    Aslr, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor, DifferentFrequencyPolicy,
-    DifferentLoad, DifferentMachine, MachineField, NotPinned, PairedByElimination, SeparateRuns,
-    Smt, Turbo, Virtualized,
+    Aslr, AssumedDrift, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor,
+    DifferentFrequencyPolicy, DifferentLoad, DifferentMachine, MachineField, NotPinned,
+    PairedByElimination, SeparateRuns, Smt, Turbo, UnlikeRecentRuns, Virtualized,
 };
 pub use recorded::RecordedFinding;
 pub use samples::{
@@ -135,6 +135,7 @@ findings! {
     BestCaseAgrees,
     PairedByElimination,
     SeparateRuns,
+    UnlikeRecentRuns,
     WorkingSetInCache,
     WorkingSetInMemory,
     HotSetInCache,

@@ -2,9 +2,9 @@
 //! source with the command that fixes it, in the spirit of `pyperf system show`.
 use super::Words;
 use plumb_model::finding::{
-    Aslr, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor, DifferentFrequencyPolicy,
-    DifferentLoad, DifferentMachine, MachineField, NotPinned, PairedByElimination, SeparateRuns,
-    Virtualized,
+    Aslr, AssumedDrift, BestCaseAgrees, BusyMachine, ClockSource, CpuGovernor,
+    DifferentFrequencyPolicy, DifferentLoad, DifferentMachine, MachineField, NotPinned,
+    PairedByElimination, SeparateRuns, UnlikeRecentRuns, Virtualized,
 };
 use plumb_model::format;
 
@@ -113,6 +113,38 @@ pub fn paired_by_elimination(x: &PairedByElimination) -> Words {
     .advice("name the pairs with --pair OLD=NEW when the results hold more than one")
 }
 
+pub fn unlike_recent_runs(x: &UnlikeRecentRuns) -> Words {
+    Words::new(format!(
+        "{}: this run's mean is {} from its last {} runs on this machine (since {}; they drift ±{} between runs): the machine's state or the code changed, and the interval between runs does not hold for this run",
+        x.benchmark,
+        format::signed_percent(x.shift),
+        x.runs,
+        x.since,
+        format::percent(x.noise)
+    ))
+    .advice("run it again: a machine's spell passes, a change of the code stays (`plumb history changes` finds where it began)")
+}
+
+/// "; so `parse` is slower only if the runs drifted apart by less than ±5.4 %, …".
+fn assumes(assumed: &[AssumedDrift]) -> String {
+    let each: Vec<String> = assumed
+        .iter()
+        .map(|a| {
+            format!(
+                "{} is {} only while a run's mean drifts by less than ±{} between runs",
+                a.benchmark,
+                a.verdict,
+                format::percent(a.drift)
+            )
+        })
+        .collect();
+    if each.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", each.join("; "))
+    }
+}
+
 pub fn separate_runs(x: &SeparateRuns) -> Words {
     let machine = |m: &[String]| {
         if m.is_empty() {
@@ -142,8 +174,12 @@ pub fn separate_runs(x: &SeparateRuns) -> Words {
             ))
             .advice("`plumb run A B` interleaves both in one run and cancels what drifts between runs")
         }
-        SeparateRuns::Unmeasured { machine: m } => Words::new(format!(
-            "separate runs: each interval sees only its own run's noise, not the noise between runs, which no history here has measured{}",
+        SeparateRuns::Unmeasured {
+            machine: m,
+            assumed,
+        } => Words::new(format!(
+            "separate runs: each interval sees only its own run's noise, not the drift between runs, which no history here has measured{}{}",
+            assumes(assumed),
             machine(m)
         ))
         .advice("keep results with `--save` (plumb history) so that compare can measure it, or compare in one interleaved run: `plumb run A B`"),

@@ -97,6 +97,7 @@ pub fn words(f: &Finding) -> Words {
         F::BestCaseAgrees(x) => machine::best_case_agrees(x),
         F::PairedByElimination(x) => machine::paired_by_elimination(x),
         F::SeparateRuns(x) => machine::separate_runs(x),
+        F::UnlikeRecentRuns(x) => machine::unlike_recent_runs(x),
         F::NothingSucceeded(x) => load::nothing_succeeded(x),
         F::LoadErrors(x) => load::errors(x),
         F::GeneratorBehind(x) => load::behind(x),
