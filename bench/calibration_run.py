@@ -19,25 +19,30 @@ WORKLOADS = {
     "walk (memory, ~0.3 s)": f"{WORK} walk 24",
 }
 LEVEL = 0.999
+FEWEST = 6  # plumb states the interval between runs once 5 earlier runs are kept
 
 
 def run(args):
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def plumb_once(cmd, out):
-    run([PLUMB, "run", "--export-json", out, cmd])
+def plumb_once(cmd, out, store):
+    """(mean, lo, hi) of this run's interval, and (lo, hi) of the interval between runs
+    plumb states once the store holds enough earlier runs (else None)."""
+    run([PLUMB, "run", "--history", store, "--export-json", out, cmd])
     b = json.load(open(out))["benchmarks"][0]
     s = b["stats"]["wall-time"]
-    return s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"]
+    between = s.get("between_runs")
+    across = (between["mean_ci"]["lo"], between["mean_ci"]["hi"]) if between else None
+    return s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"], across
 
 
-def hyperfine_once(cmd, out):
+def hyperfine_once(cmd, out, _store):
     run(["hyperfine", "-N", "--export-json", out, cmd])
     times = json.load(open(out))["results"][0]["times"]
     n, mean = len(times), statistics.fmean(times)
     half = stats.t.ppf(1 - (1 - LEVEL) / 2, n - 1) * statistics.stdev(times) / n**0.5
-    return mean * 1e9, (mean - half) * 1e9, (mean + half) * 1e9
+    return mean * 1e9, (mean - half) * 1e9, (mean + half) * 1e9, None
 
 
 TOOLS = {"plumb run": plumb_once, "hyperfine": hyperfine_once}
@@ -61,25 +66,34 @@ class Hogs:
 
 
 def invocations(busy):
-    """{(tool, workload): [(mean, lo, hi)]}, N each, the order rotated every round."""
+    """{(tool, workload): [(mean, lo, hi, between)]}, N each, the order rotated every
+    round; plumb keeps each workload's runs in a history store of its own (one per
+    machine state), from which it measures the drift between runs."""
     cells = list(itertools.product(TOOLS, WORKLOADS))
     got = {c: [] for c in cells}
     with Hogs(busy):
         for i in range(N):
             k = i % len(cells)
             for tool, wl in cells[k:] + cells[:k]:
-                got[(tool, wl)].append(TOOLS[tool](WORKLOADS[wl], f"{DIR}/out.json"))
+                store = f"{DIR}/{'busy' if busy else 'quiet'}-{list(WORKLOADS).index(wl)}.db"
+                got[(tool, wl)].append(TOOLS[tool](WORKLOADS[wl], f"{DIR}/out.json", store))
     return got
 
 
-def coverage(rows):
-    inside = total = 0
-    for i, (_, lo, hi) in enumerate(rows):
-        for j, (m, _, _) in enumerate(rows):
+def coverage(rows, interval):
+    """The share of other invocations' means inside each invocation's interval (those
+    invocations that state one), and how many stated one."""
+    inside = total = stated = 0
+    for i, row in enumerate(rows):
+        ci = interval(row)
+        if ci is None:
+            continue
+        stated += 1
+        for j, other in enumerate(rows):
             if i != j:
                 total += 1
-                inside += lo <= m <= hi
-    return inside / total
+                inside += ci[0] <= other[0] <= ci[1]
+    return (inside / total if total else float("nan")), stated
 
 
 def verdicts(busy):
@@ -108,19 +122,27 @@ def main():
     day = time.strftime("%Y-%m-%d", time.gmtime())
     print(f"Machine: {subprocess.getoutput('nproc')} cores, {cpu}; {day}.")
     print("An honest 99.9 % interval of one invocation's mean holds about 98 % of other invocations' means (the other mean is as noisy as this one).")
+    print(f"plumb keeps each workload's runs (`--history`): from the {FEWEST}th on, a run states the interval between runs (this run's error and the drift its earlier runs measured, Student's t over them) beside its own; hyperfine states only its own.")
     print()
     for busy in (False, True):
         state = "beside two CPU hogs" if busy else "as it is (quiet)"
         got = invocations(busy)
         print(f"## The machine {state}")
         print()
-        print("| tool | workload | CV of the means | stated ± (median) | other means inside the stated 99.9 % interval |")
-        print("|---|---|---|---|---|")
+        print("| tool | workload | CV of the means | this run's ± (median) | other means inside this run's interval | between runs ± (median) | other means inside the interval between runs (invocations stating one) |")
+        print("|---|---|---|---|---|---|---|")
         for (tool, wl), rows in got.items():
-            means = [m for m, _, _ in rows]
+            means = [r[0] for r in rows]
             cv = statistics.stdev(means) / statistics.fmean(means)
-            half = statistics.median((hi - lo) / 2 / m for m, lo, hi in rows)
-            print(f"| {tool} | {wl} | {cv:.2%} | ±{half:.2%} | {coverage(rows):.0%} |")
+            half = statistics.median((r[2] - r[1]) / 2 / r[0] for r in rows)
+            own, _ = coverage(rows, lambda r: (r[1], r[2]))
+            across, stated = coverage(rows, lambda r: r[3])
+            halves = [(r[3][1] - r[3][0]) / 2 / r[0] for r in rows if r[3]]
+            if halves:
+                between = f"±{statistics.median(halves):.2%} | {across:.0%} ({stated} of {len(rows)})"
+            else:
+                between = "- | - (not stated)"
+            print(f"| {tool} | {wl} | {cv:.2%} | ±{half:.2%} | {own:.0%} | {between} |")
         print()
         v = verdicts(busy)
         print("Interleaved `plumb run A B` of the spin against itself and a slower spin (verdict counts):")

@@ -151,7 +151,9 @@ impl plumb_model::Settle for Settling {
 /// repeated interval, and loses the fixed-sample tests' p-values, which looking
 /// repeatedly has made wrong.
 pub fn judge_sequentially(doc: &mut ResultDocument) {
-    let Some(r) = &doc.revisions else { return };
+    let Some(r) = doc.sequential().cloned() else {
+        return;
+    };
     // Which comparison each list of looks judges: a command's B against A, or each
     // in-process benchmark's group.
     let judged: Vec<(Option<String>, &[Look])> = if r.benchmarks.is_empty() {

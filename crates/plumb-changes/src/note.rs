@@ -24,7 +24,7 @@ pub(crate) fn note_of(
     let look = doc
         .as_ref()
         .and_then(|d| d.revisions.as_ref())
-        .and_then(|r| r.looks.last().cloned());
+        .and_then(|r| r.rounds.looks.last().cloned());
     let mut note = match &look {
         Some(l) => format!(
             "{} by plumb revs: B/A {} [{}, {}] after {} rounds",

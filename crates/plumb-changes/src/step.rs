@@ -48,13 +48,13 @@ pub(crate) fn compare(
     let Some(r) = &doc.revisions else {
         return Ok((Step::Unknown, Some(doc)));
     };
-    let (verdict, _) = r.verdict();
+    let (verdict, _) = r.rounds.verdict();
     let step = match (verdict, regression) {
         (Verdict::Slower, true) | (Verdict::Faster, false) => Step::Changed,
         (Verdict::Inconclusive, _) => Step::Unknown,
         _ => Step::Same,
     };
-    if let Some(l) = r.looks.last() {
+    if let Some(l) = r.rounds.looks.last() {
         (c.say)(format!(
             "{} → {}: {} (B/A {} [{}, {}], {} rounds)",
             short(old),
@@ -89,7 +89,7 @@ pub(crate) fn comparisons_allowed(n: usize) -> usize {
 /// old when it lies inside it — a question the rounds settle sooner than equivalence
 /// within the user's SESOI.
 pub(crate) fn halfway(doc: &Option<ResultDocument>) -> Option<Fraction> {
-    let r = doc.as_ref()?.revisions.as_ref()?.looks.last()?.ratio;
+    let r = doc.as_ref()?.revisions.as_ref()?.rounds.looks.last()?.ratio;
     Fraction::new((r.ln().abs() / 2.0).exp() - 1.0)
 }
 

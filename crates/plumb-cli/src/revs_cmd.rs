@@ -70,10 +70,7 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let printed = export::print_report(&targets, &report);
     export::write_all(&targets, &doc)?;
     printed?;
-    let slower = doc
-        .revisions
-        .as_ref()
-        .is_some_and(plumb_model::Revisions::any_slower);
+    let slower = doc.sequential().is_some_and(|r| r.any_slower());
     Ok(match doc.status {
         RunStatus::Interrupted { .. } => session.stopped(),
         RunStatus::Failed { .. } => Outcome::Failed,

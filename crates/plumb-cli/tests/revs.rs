@@ -69,11 +69,11 @@ fn a_commit_five_percent_slower_is_slower_exits_1_and_reuses_its_builds() {
     assert!(run.stdout.contains("Revisions:"), "{}", run.stdout);
     let doc = read_doc(&json);
     let r = doc.revisions.as_ref().expect("a revisions record");
-    assert_eq!(r.ended, Ending::Settled);
+    assert_eq!(r.rounds.ended, Ending::Settled);
     assert_eq!(r.base.commit.as_deref(), Some(commits[0].as_str()));
     assert_eq!(r.new.commit.as_deref(), Some(commits[1].as_str()));
     assert!(r.base.dir.contains("/.plumb/revs/"), "{}", r.base.dir);
-    let last = r.looks.last().unwrap();
+    let last = r.rounds.looks.last().unwrap();
     assert_eq!(last.verdict, Verdict::Slower);
     assert!(
         last.interval.lo > 1.02 && last.interval.hi < 1.10,
@@ -131,10 +131,10 @@ fn the_same_program_in_two_trees_is_equivalent() {
     run.assert_code(0);
     let r = read_doc(&json).revisions.unwrap();
     assert_eq!(
-        r.looks.last().unwrap().verdict,
+        r.rounds.looks.last().unwrap().verdict,
         Verdict::Equivalent,
         "{:?}",
-        r.looks
+        r.rounds.looks
     );
 }
 
@@ -327,7 +327,7 @@ fn ctrl_c_during_the_rounds_keeps_what_was_measured() {
         !doc.benchmarks[0].samples.is_empty(),
         "the measured rounds are kept"
     );
-    assert_eq!(doc.revisions.unwrap().ended, Ending::Stopped);
+    assert_eq!(doc.revisions.unwrap().rounds.ended, Ending::Stopped);
 }
 
 /// A full disk while the worktree is written: git's own words, nothing half made left
@@ -436,13 +436,13 @@ exec "$PLUMB" run --debug-fake-runs --runs 5 --warmup 0 -n parse -n emit "sleep 
     let doc = read_doc(&json);
     let r = doc.revisions.as_ref().unwrap();
     let verdict = |name: &str| {
-        let b = r.benchmarks.iter().find(|b| b.name == name).unwrap();
+        let b = r.rounds.benchmarks.iter().find(|b| b.name == name).unwrap();
         b.looks.last().unwrap().verdict
     };
     assert_eq!(verdict("parse"), Verdict::Slower);
     assert_eq!(verdict("emit"), Verdict::Equivalent);
     assert!(
-        (r.design.alpha - 0.0005).abs() < 1e-12,
+        (r.rounds.design.alpha - 0.0005).abs() < 1e-12,
         "α over the two benchmarks"
     );
     let parse_a = doc
@@ -484,7 +484,7 @@ fn the_rounds_answer_the_question_asked() {
     run.assert_code(1);
     let doc = read_doc(&json);
     let r = doc.revisions.as_ref().unwrap();
-    assert_eq!(r.design.question, plumb_model::Question::Best);
+    assert_eq!(r.rounds.design.question, plumb_model::Question::Best);
     assert_eq!(doc.comparisons[0].question, plumb_model::Question::Best);
     assert_eq!(doc.comparisons[0].verdict, Verdict::Slower);
     let flat = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");

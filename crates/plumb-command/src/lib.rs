@@ -16,6 +16,7 @@ mod plan;
 mod process;
 mod runner;
 mod schedule;
+mod settled;
 mod signals;
 mod simulate;
 mod spawner;
@@ -27,6 +28,7 @@ pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::{reset_sigchld, ProcessSpawner};
+pub use settled::{produce_settled, trial, Trial};
 
 /// A command's words as one line that `RunPlan::argv` splits back into the same words.
 pub fn join_words(words: &[String]) -> String {

@@ -53,6 +53,7 @@ const EXPECTED: &str = " Benchmark            │     Mean │ Error │ StdDev 
 ──────────────────────┼──────────┼───────┼────────┼──────────┼──────────┼──────────┼───────┼─────────┼──────────┼──────────┼─────────┼────
  fast 10ms (baseline) │ 10.00 ms │  0 ms │   0 ms │ 10.00 ms │ 10.00 ms │ 10.00 ms │  1.00 │    0.00 │ 5.000 ms │ 1.000 ms │ 1.0 MiB │ 12
  slow 25ms            │ 25.00 ms │  0 ms │   0 ms │ 25.00 ms │ 25.00 ms │ 25.00 ms │  2.50 │    0.00 │ 12.50 ms │ 2.500 ms │ 1.0 MiB │ 12
+  Error: this run's 99.9% interval; the next run may land outside it (5 runs kept with --save measure the drift)
 
 Verdicts on the mean (SESOI ±2%, 99.9% confidence):
   slow 25ms  2.50× slower [2.50, 2.50]

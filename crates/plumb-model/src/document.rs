@@ -128,6 +128,10 @@ pub struct ResultDocument {
     /// Two revisions built and measured side by side (`plumb revs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisions: Option<crate::Revisions>,
+    /// Two commands measured in rounds until the verdict settled (`plumb run A B
+    /// --until-settled`); `plumb revs` keeps its rounds in `revisions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<crate::SequentialRounds>,
     /// The commit the file says it was measured at (an import's own record: asv's
     /// `commit_hash`, pytest-benchmark's `commit_info`), which `plumb history add` keeps
     /// it at unless told another.
@@ -148,6 +152,12 @@ impl ResultDocument {
             self.settings.producer,
             crate::ProducerSettings::Imported { .. }
         )
+    }
+
+    /// The rounds measured until a sequential verdict settled: `plumb revs`' or `plumb run
+    /// --until-settled`'s.
+    pub fn sequential(&self) -> Option<&crate::SequentialRounds> {
+        (self.revisions.as_ref().map(|r| &r.rounds)).or(self.rounds.as_ref())
     }
 
     pub fn new(
@@ -175,6 +185,7 @@ impl ResultDocument {
             profiles: Vec::new(),
             regions: Vec::new(),
             revisions: None,
+            rounds: None,
             commit: None,
             migrated_from: None,
         }

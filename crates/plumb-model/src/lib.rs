@@ -78,7 +78,9 @@ pub use profile::{
 };
 pub use question::Question;
 pub use reported::{Carried, ReportedInterval, ReportedStatistic, ReportedSummary};
-pub use revisions::{BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord};
+pub use revisions::{
+    BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord, SequentialRounds,
+};
 pub use samples::{Exit, Samples};
 pub use settings::{
     AgentClock, AgentShare, CommandSettings, CoordinatedAgent, Coordination, InProcessSettings,

@@ -1,5 +1,7 @@
-//! Two revisions of a repository measured side by side (`plumb revs`): which commits and
-//! trees, how each was built, and the sequential verdict with every look it took.
+//! Two sides measured in rounds until a sequential verdict settles, with every look it
+//! took (`SequentialRounds`: `plumb revs`, `plumb run A B --until-settled`); and for
+//! `plumb revs`, the two revisions of a repository: which commits and trees, how each was
+//! built.
 use crate::quantity::Duration;
 use crate::{Verdict, VerdictReason};
 use plumb_stats::Interval;
@@ -16,6 +18,17 @@ pub struct Revisions {
     /// The build command run in each worktree (`sh -c`), when one was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
+    /// The rounds and their verdict (written beside the revisions, as always).
+    #[serde(flatten)]
+    pub rounds: SequentialRounds,
+}
+
+/// Rounds of two sides, interleaved, added until a sequential verdict settled: the design
+/// fixed before the first round, every look, and why the rounds ended. The document's
+/// comparison of B with A carries the last look's verdict, whose interval is the repeated
+/// confidence interval (not a fixed-sample one: the rounds were looked at repeatedly).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SequentialRounds {
     pub design: SequentialDesignRecord,
     /// Every look taken, in order: a command's (empty for in-process benchmarks, whose
     /// looks are each in `benchmarks`).
@@ -114,7 +127,7 @@ pub enum Ending {
     Stopped,
 }
 
-impl Revisions {
+impl SequentialRounds {
     /// The verdict and its reason: the last look's, or inconclusive before any look.
     pub fn verdict(&self) -> (Verdict, VerdictReason) {
         self.verdict_of(&self.looks)

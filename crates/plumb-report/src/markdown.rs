@@ -36,6 +36,9 @@ pub fn render_markdown(doc: &ResultDocument) -> String {
         let _ = write!(out, "\n{caption}\n\n");
         write_table(&mut out, &t);
     }
+    if let Some(r) = &doc.rounds {
+        out.push_str(&crate::revisions_view::rounds_markdown(r));
+    }
     if let Some(r) = &doc.revisions {
         out.push_str(&crate::revisions_view::revisions_markdown(r));
     }

@@ -1,7 +1,9 @@
-//! `plumb revs`' own part of a report: the two revisions and their builds, the sequential
-//! design, and each look's ratio and repeated interval — for the terminal and Markdown.
+//! The rounds of a sequential verdict in a report — the design, each look's ratio and
+//! repeated interval, why the rounds ended (`plumb run --until-settled`, `plumb revs`) —
+//! and `plumb revs`' own part: the two revisions and their builds; for the terminal and
+//! Markdown.
 use plumb_model::format::{factor, time};
-use plumb_model::{Ending, Look, Revision, Revisions, Verdict};
+use plumb_model::{Ending, Look, Revision, Revisions, SequentialRounds, Verdict};
 use std::fmt::Write;
 
 /// One side as a line: its role, name, commit and how its build went.
@@ -19,7 +21,7 @@ fn side_line(role: &str, r: &Revision) -> String {
 }
 
 /// How the design looked, in one sentence.
-fn design_line(r: &Revisions) -> String {
+fn design_line(r: &SequentialRounds) -> String {
     let d = &r.design;
     let looks = match d.looks.as_slice() {
         [] => String::new(),
@@ -49,7 +51,7 @@ fn look_words(l: &Look) -> &'static str {
 }
 
 /// Why the rounds ended, when not by a settled look.
-fn ending_line(r: &Revisions) -> Option<String> {
+fn ending_line(r: &SequentialRounds) -> Option<String> {
     let max = r.design.looks.last().copied().unwrap_or(0);
     match r.ended {
         Ending::Settled => None,
@@ -72,6 +74,18 @@ pub fn revisions_text(r: &Revisions) -> String {
     let mut out = String::from("\nRevisions:\n");
     let _ = writeln!(out, "  {}", side_line("A", &r.base));
     let _ = writeln!(out, "  {}", side_line("B", &r.new));
+    out.push_str(&looks_text(&r.rounds));
+    out
+}
+
+/// The rounds of `plumb run --until-settled`, for the terminal.
+pub fn rounds_text(r: &SequentialRounds) -> String {
+    format!("\nRounds until settled:\n{}", looks_text(r))
+}
+
+/// The design, every look and why the rounds ended, for the terminal.
+fn looks_text(r: &SequentialRounds) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "  {}", design_line(r));
     let look_line = |out: &mut String, l: &Look| {
         let _ = writeln!(
@@ -109,6 +123,18 @@ pub fn revisions_markdown(r: &Revisions) -> String {
     let mut out = String::from("\n**Revisions**\n\n");
     let _ = writeln!(out, "- {}", side_line("A", &r.base));
     let _ = writeln!(out, "- {}", side_line("B", &r.new));
+    out.push_str(&looks_markdown(&r.rounds));
+    out
+}
+
+/// The rounds of `plumb run --until-settled`, for Markdown.
+pub fn rounds_markdown(r: &SequentialRounds) -> String {
+    format!("\n**Rounds until settled**\n\n{}", looks_markdown(r))
+}
+
+/// The design and ending as a list, the looks as a table.
+fn looks_markdown(r: &SequentialRounds) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "- {}", design_line(r));
     if let Some(line) = ending_line(r) {
         let _ = writeln!(out, "- **{line}**");
@@ -170,32 +196,34 @@ mod tests {
             base: side("main", &"a".repeat(40), true),
             new: side("HEAD", &"b".repeat(40), false),
             build: Some("make".into()),
-            design: SequentialDesignRecord {
-                runs_per_round: 4,
-                looks: vec![10, 15, 20, 60],
-                z: vec![4.0, 3.9, 3.8, 3.5],
-                alpha: 0.001,
-                spending: "kim-demets rho=2".into(),
-                sesoi: 0.02,
-                max_time: None,
-                question: plumb_model::Question::Typical,
+            rounds: SequentialRounds {
+                design: SequentialDesignRecord {
+                    runs_per_round: 4,
+                    looks: vec![10, 15, 20, 60],
+                    z: vec![4.0, 3.9, 3.8, 3.5],
+                    alpha: 0.001,
+                    spending: "kim-demets rho=2".into(),
+                    sesoi: 0.02,
+                    max_time: None,
+                    question: plumb_model::Question::Typical,
+                },
+                looks: vec![
+                    Look {
+                        rounds: 10,
+                        ratio: 1.05,
+                        interval: Interval { lo: 1.01, hi: 1.09 },
+                        verdict: Verdict::Inconclusive,
+                    },
+                    Look {
+                        rounds: 15,
+                        ratio: 1.05,
+                        interval: Interval { lo: 1.03, hi: 1.07 },
+                        verdict: Verdict::Slower,
+                    },
+                ],
+                benchmarks: Vec::new(),
+                ended: Ending::Settled,
             },
-            looks: vec![
-                Look {
-                    rounds: 10,
-                    ratio: 1.05,
-                    interval: Interval { lo: 1.01, hi: 1.09 },
-                    verdict: Verdict::Inconclusive,
-                },
-                Look {
-                    rounds: 15,
-                    ratio: 1.05,
-                    interval: Interval { lo: 1.03, hi: 1.07 },
-                    verdict: Verdict::Slower,
-                },
-            ],
-            benchmarks: Vec::new(),
-            ended: Ending::Settled,
         }
     }
 
@@ -212,7 +240,7 @@ mod tests {
         );
         assert!(!t.contains("unknown"), "{t}");
         let mut capped = revisions();
-        capped.ended = Ending::MaxRounds;
+        capped.rounds.ended = Ending::MaxRounds;
         assert!(
             revisions_markdown(&capped).contains("**unknown: not settled at the cap of 60 rounds")
         );

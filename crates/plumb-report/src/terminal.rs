@@ -66,6 +66,8 @@ fn render(doc: &ResultDocument, detail: Detail, machine: &str) -> String {
     out.push_str(&between_runs(doc));
     if let Some(r) = &doc.revisions {
         out.push_str(&crate::revisions_view::revisions_text(r));
+    } else if let Some(r) = &doc.rounds {
+        out.push_str(&crate::revisions_view::rounds_text(r));
     }
     out.push_str(&verdicts(doc, detail));
     let findings = match detail {

@@ -9,7 +9,7 @@ use crate::{Measure, RevsError, Side};
 use plumb_command::{OutputPolicy, Spawner};
 use plumb_model::{
     Benchmark, BenchmarkLooks, Ending, Environment, Exit, Metric, ResultDocument, Revisions,
-    Settings, Settle, SettleWith,
+    SequentialRounds, Settings, Settle, SettleWith,
 };
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -272,10 +272,12 @@ fn document(
         base: sides[0].revision(),
         new: sides[1].revision(),
         build: m.build.clone(),
-        design,
-        looks: Vec::new(),
-        benchmarks,
-        ended,
+        rounds: SequentialRounds {
+            design,
+            looks: Vec::new(),
+            benchmarks,
+            ended,
+        },
     });
     doc
 }

@@ -85,12 +85,22 @@ fn each_benchmark_is_judged_per_round_and_its_samples_pooled() {
     let doc = measured(&mut spawner).unwrap().unwrap();
     let r = doc.revisions.as_ref().unwrap();
     let verdict = |name: &str| {
-        let b = r.benchmarks.iter().find(|b| b.name == name).unwrap();
+        let b = r.rounds.benchmarks.iter().find(|b| b.name == name).unwrap();
         b.looks.last().unwrap().verdict
     };
-    assert_eq!(verdict("parse"), Verdict::Slower, "{:?}", r.benchmarks);
-    assert_eq!(verdict("emit"), Verdict::Equivalent, "{:?}", r.benchmarks);
-    assert_eq!(r.ended, Ending::Settled);
+    assert_eq!(
+        verdict("parse"),
+        Verdict::Slower,
+        "{:?}",
+        r.rounds.benchmarks
+    );
+    assert_eq!(
+        verdict("emit"),
+        Verdict::Equivalent,
+        "{:?}",
+        r.rounds.benchmarks
+    );
+    assert_eq!(r.rounds.ended, Ending::Settled);
     let names: Vec<&str> = doc.benchmarks.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(
         names,

@@ -3,7 +3,7 @@
 use super::*;
 use crate::test_sides::{record, sides, BySide};
 use plumb_analysis::{LookPlan, Settling};
-use plumb_model::{Exit, Question, Verdict};
+use plumb_model::{Ending, Exit, Question, Settle, Verdict};
 use std::rc::Rc;
 
 fn ms(ms: f64) -> Duration {
@@ -81,15 +81,15 @@ fn a_side_five_percent_slower_settles_slower_in_whole_rounds() {
         .unwrap()
         .unwrap();
     let r = revisions(&doc);
-    assert_eq!(r.ended, Ending::Settled);
-    let last = r.looks.last().unwrap();
-    assert_eq!(last.verdict, Verdict::Slower, "{:?}", r.looks);
+    assert_eq!(r.rounds.ended, Ending::Settled);
+    let last = r.rounds.looks.last().unwrap();
+    assert_eq!(last.verdict, Verdict::Slower, "{:?}", r.rounds.looks);
     assert!(
         last.interval.lo > 1.02 && last.interval.hi < 1.10,
         "{last:?}"
     );
     assert_eq!(doc.benchmarks[0].samples.len() % 4, 0, "whole rounds of 4");
-    assert_eq!(r.design.runs_per_round, 4);
+    assert_eq!(r.rounds.design.runs_per_round, 4);
     assert_eq!(r.base.commit.as_deref().map(|c| &c[..1]), Some("a"));
     // The trial (one run a side), one warm-up run a side, then the rounds: both sides
     // in every round.
@@ -102,16 +102,16 @@ fn a_side_five_percent_slower_settles_slower_in_whole_rounds() {
 fn the_same_program_on_both_sides_settles_equivalent() {
     let doc = timed(Some(4), Question::Typical, (ms(10.0), ms(10.0), 0.02), 2);
     let r = revisions(&doc);
-    assert_eq!(r.looks.last().unwrap().verdict, Verdict::Equivalent);
-    assert_eq!(r.ended, Ending::Settled);
+    assert_eq!(r.rounds.looks.last().unwrap().verdict, Verdict::Equivalent);
+    assert_eq!(r.rounds.ended, Ending::Settled);
 }
 
 #[test]
 fn the_rounds_answer_the_question_asked() {
     let doc = timed(Some(4), Question::Best, (ms(10.0), ms(10.5), 0.02), 3);
     let r = revisions(&doc);
-    assert_eq!(r.design.question, Question::Best);
-    assert_eq!(r.looks.last().unwrap().verdict, Verdict::Slower);
+    assert_eq!(r.rounds.design.question, Question::Best);
+    assert_eq!(r.rounds.looks.last().unwrap().verdict, Verdict::Slower);
 }
 
 /// Without --runs-per-round, a round of the slower side takes about 300 ms: 20 ms runs
@@ -119,7 +119,7 @@ fn the_rounds_answer_the_question_asked() {
 #[test]
 fn the_trial_run_sets_the_runs_per_round() {
     let doc = timed(None, Question::Typical, (ms(10.0), ms(20.0), 0.0), 4);
-    assert_eq!(revisions(&doc).design.runs_per_round, 15);
+    assert_eq!(revisions(&doc).rounds.design.runs_per_round, 15);
 }
 
 /// Noise ten times the difference: not settled at the cap, and said so.
@@ -127,9 +127,12 @@ fn the_trial_run_sets_the_runs_per_round() {
 fn unsettled_at_the_cap_is_unknown() {
     let doc = timed(Some(2), Question::Typical, (ms(10.0), ms(10.1), 0.3), 5);
     let r = revisions(&doc);
-    assert_eq!(r.ended, Ending::MaxRounds, "{:?}", r.looks);
-    assert_eq!(r.looks.len(), 11, "every look, 10 to 60");
-    assert_eq!(r.looks.last().unwrap().verdict, Verdict::Inconclusive);
+    assert_eq!(r.rounds.ended, Ending::MaxRounds, "{:?}", r.rounds.looks);
+    assert_eq!(r.rounds.looks.len(), 11, "every look, 10 to 60");
+    assert_eq!(
+        r.rounds.looks.last().unwrap().verdict,
+        Verdict::Inconclusive
+    );
     assert_eq!(doc.benchmarks[0].samples.len(), 60 * 2);
 }
 
