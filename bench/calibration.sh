@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Calibration (issue 46): do the intervals plumb prints hold on the next invocation?
 # N invocations (12 by default) each of `plumb run` and hyperfine on a CPU-bound command
-# (~6 ms), a 5 ms sleep and a memory walk (~0.3 s), adjacent in time, order rotated, on
+# (~6 ms), a 5 ms sleep and a memory walk (~0.3 s), and of plumb-bench and criterion on
+# in-process bodies of the same three kinds, adjacent in time, order rotated, on
 # the machine as it is and again beside two CPU hogs; then interleaved `plumb run A B`
 # pairs of the CPU-bound command against itself (A/A) and against +2, +5 and +10 % of it.
 # Per tool and workload: the CV of the invocations' means, the median stated half-width,
@@ -20,6 +21,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/work" bench/calibration/work.c
 cp "$work/work" "$work/work-a"
-python3 bench/calibration_run.py "$PWD/target/release/plumb" "$work/work" "$work" "$N" > bench/results/calibration.md.tmp
+# The in-process harnesses on bench/inprocess's bodies (plumb-bench with its history).
+exe() { (cd bench/inprocess && cargo bench --no-run --message-format=json 2>/dev/null) | python3 -c "
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get('reason') == 'compiler-artifact' and m['target']['name'] == sys.argv[1] and m.get('executable'):
+        print(m['executable'])" "$1"; }
+(cd bench/inprocess && cargo bench --no-run --quiet 2>/dev/null)
+harness=$(exe with_plumb) criterion=$(exe with_criterion)
+python3 bench/calibration_run.py "$PWD/target/release/plumb" "$work/work" "$work" "$N" "$harness" "$criterion" > bench/results/calibration.md.tmp
 mv bench/results/calibration.md.tmp bench/results/calibration.md
 cat bench/results/calibration.md

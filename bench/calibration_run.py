@@ -1,6 +1,7 @@
 """Runs bench/calibration.sh's invocations and writes its report (Markdown) to stdout.
 
-argv: plumb, work (bench/calibration/work.c built), a scratch directory, N.
+argv: plumb, work (bench/calibration/work.c built), a scratch directory, N, and the
+in-process harnesses built from bench/inprocess: plumb-bench's and criterion's.
 """
 import itertools
 import json
@@ -12,11 +13,19 @@ import time
 from scipy import stats
 
 PLUMB, WORK, DIR, N = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+HARNESS, CRITERION = sys.argv[5], sys.argv[6]
 SPIN = 3_300_000  # about 6 ms here
 WORKLOADS = {
     "spin (CPU, ~6 ms)": f"{WORK} spin {SPIN}",
     "sleep 5 ms": "sleep 0.005",
     "walk (memory, ~0.3 s)": f"{WORK} walk 24",
+}
+# The bodies of bench/inprocess/src/lib.rs each in-process harness measures, in one
+# invocation of it.
+BODIES = {
+    "spin_10us": "spin_10us (CPU, ~10 µs)",
+    "nap": "nap (sleep 200 µs)",
+    "walk_64mib": "walk_64mib (memory, 256 loads)",
 }
 LEVEL = 0.999
 FEWEST = 6  # plumb states the interval between runs once 5 earlier runs are kept
@@ -48,6 +57,37 @@ def hyperfine_once(cmd, out, _store):
 TOOLS = {"plumb run": plumb_once, "hyperfine": hyperfine_once}
 
 
+def harness_once(store):
+    """plumb-bench (its default: ten launches) on the bodies: {body's label: row}."""
+    out = f"{DIR}/harness.json"
+    run([HARNESS, "--bench", "--quiet", "--history", store, "--export-json", out, *BODIES])
+    rows = {}
+    for b in json.load(open(out))["benchmarks"]:
+        s = b["stats"]["wall-time"]
+        between = s.get("between_runs")
+        across = (between["mean_ci"]["lo"], between["mean_ci"]["hi"]) if between else None
+        rows[BODIES[b["name"]]] = (s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"], across)
+    return rows
+
+
+def criterion_once(_store):
+    """criterion 0.5 on the bodies, its bootstrap interval of the mean at 99.9 %."""
+    crit = f"{DIR}/criterion"
+    subprocess.run(["rm", "-rf", f"{crit}/target"], check=True)
+    subprocess.run(["mkdir", "-p", crit], check=True)
+    subprocess.run([CRITERION, "--bench", "--confidence-level", str(LEVEL), "|".join(BODIES)],
+                   check=True, cwd=crit, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = {}
+    for body, label in BODIES.items():
+        m = json.load(open(f"{crit}/target/criterion/{body}/new/estimates.json"))["mean"]
+        ci = m["confidence_interval"]
+        rows[label] = (m["point_estimate"], ci["lower_bound"], ci["upper_bound"], None)
+    return rows
+
+
+HARNESSES = {"plumb-bench": harness_once, "criterion": criterion_once}
+
+
 class Hogs:
     """Two CPU hogs for the busy machine (nothing when quiet)."""
 
@@ -69,13 +109,19 @@ def invocations(busy):
     """{(tool, workload): [(mean, lo, hi, between)]}, N each, the order rotated every
     round; plumb keeps each workload's runs in a history store of its own (one per
     machine state), from which it measures the drift between runs."""
-    cells = list(itertools.product(TOOLS, WORKLOADS))
-    got = {c: [] for c in cells}
+    state = "busy" if busy else "quiet"
+    cells = list(itertools.product(TOOLS, WORKLOADS)) + [(h, None) for h in HARNESSES]
+    got = {c: [] for c in itertools.product(TOOLS, WORKLOADS)}
+    got.update({(h, label): [] for h in HARNESSES for label in BODIES.values()})
     with Hogs(busy):
         for i in range(N):
             k = i % len(cells)
             for tool, wl in cells[k:] + cells[:k]:
-                store = f"{DIR}/{'busy' if busy else 'quiet'}-{list(WORKLOADS).index(wl)}.db"
+                if wl is None:
+                    for label, row in HARNESSES[tool](f"{DIR}/{state}-inprocess.db").items():
+                        got[(tool, label)].append(row)
+                    continue
+                store = f"{DIR}/{state}-{list(WORKLOADS).index(wl)}.db"
                 got[(tool, wl)].append(TOOLS[tool](WORKLOADS[wl], f"{DIR}/out.json", store))
     return got
 
@@ -122,7 +168,7 @@ def main():
     day = time.strftime("%Y-%m-%d", time.gmtime())
     print(f"Machine: {subprocess.getoutput('nproc')} cores, {cpu}; {day}.")
     print("An honest 99.9 % interval of one invocation's mean holds about 98 % of other invocations' means (the other mean is as noisy as this one).")
-    print(f"plumb keeps each workload's runs (`--history`): from the {FEWEST}th on, a run states the interval between runs (this run's error and the drift its earlier runs measured, Student's t over them) beside its own; hyperfine states only its own.")
+    print(f"plumb run and plumb-bench keep each workload's runs (`--history`): from the {FEWEST}th on, a run states the interval between runs (this run's error and the drift its earlier runs measured, Student's t over them) beside its own; hyperfine and criterion (its bootstrap interval of the mean, `--confidence-level 0.999`) state only their own.")
     print()
     for busy in (False, True):
         state = "beside two CPU hogs" if busy else "as it is (quiet)"

@@ -12,6 +12,7 @@ fn bodies(c: &mut Criterion) {
     c.bench_function("walk_64mib", |b| b.iter(|| walk.steps()));
     let mut two = Bimodal::new();
     c.bench_function("bimodal", |b| b.iter(|| two.call()));
+    c.bench_function("nap", |b| b.iter(nap));
 }
 
 criterion_group!(benches, bodies);

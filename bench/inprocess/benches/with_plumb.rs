@@ -13,5 +13,6 @@ fn main() {
     h.bench("spin_10us", |b| b.iter(spin_10us));
     h.bench("walk_64mib", |b| b.iter(|| walk.steps()));
     h.bench("bimodal", |b| b.iter(|| two.call()));
+    h.bench("nap", |b| b.iter(nap));
     h.run();
 }

@@ -21,6 +21,12 @@ pub fn spin_10us() -> u64 {
     x
 }
 
+/// A 200 µs sleep: time spent waiting for the kernel's timer (which wakes late here,
+/// 50–100 µs and now and then milliseconds), not computing.
+pub fn nap() {
+    std::thread::sleep(std::time::Duration::from_micros(200));
+}
+
 pub fn data128() -> [u64; 128] {
     std::array::from_fn(|i| i as u64 * 3 + 1)
 }

@@ -7,44 +7,7 @@ use plumb_model::finding::{AssumedDrift, SeparateRuns};
 use plumb_model::quantity::Fraction;
 use plumb_model::{Comparison, Diagnostic, Interval, ResultDocument, Severity, Verdict};
 use plumb_model::{DiagnosticCode, VerdictReason};
-use plumb_stats::normal_quantile;
-
-/// A benchmark's between-run noise, as its history measured it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BetweenRunNoise {
-    /// The relative standard deviation of one run's mean between runs.
-    pub noise: f64,
-    /// The runs it was measured over, and the first one's commit (or run).
-    pub points: usize,
-    pub since: String,
-    /// Those runs' mean: the level a next run is expected at.
-    pub mean: f64,
-}
-
-/// The fewest runs of a series' last level that measure its between-run noise.
-pub const NOISE_POINTS: usize = plumb_model::BetweenRuns::FEWEST_RUNS;
-
-/// The between-run noise of the runs of one level: their means' relative variance less the
-/// part their own standard errors explain (what one run's interval already holds), at
-/// least 0; None with fewer than `NOISE_POINTS` runs or a mean that is not positive.
-pub fn between_run_noise(means: &[f64], errors: &[Option<f64>]) -> Option<f64> {
-    let n = means.len();
-    if n < NOISE_POINTS {
-        return None;
-    }
-    let mean = means.iter().sum::<f64>() / n as f64;
-    if mean <= 0.0 {
-        return None;
-    }
-    let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (n as f64 - 1.0);
-    let known: Vec<f64> = errors.iter().flatten().map(|e| e * e).collect();
-    let own = if known.is_empty() {
-        0.0
-    } else {
-        known.iter().sum::<f64>() / known.len() as f64
-    };
-    Some(((var - own).max(0.0)).sqrt() / mean)
-}
+use plumb_stats::{normal_quantile, BetweenRunNoise};
 
 /// "base: busy-machine" for each warning about the machine in either document.
 pub fn machine_findings(base: &ResultDocument, new: &ResultDocument) -> Vec<String> {
@@ -236,16 +199,5 @@ mod tests {
         assert_eq!(d.severity, Severity::Warning);
         let d = unmeasured(&[], vec![]);
         assert_eq!(d.severity, Severity::Info);
-    }
-
-    /// Hand-worked: means 100, 102, 98, 101, 99 → var 2.5; own errors 1 each → 2.5 − 1 = 1.5,
-    /// √1.5 / 100 = 0.012247.
-    #[test]
-    fn the_noise_between_runs_leaves_out_what_each_run_knew() {
-        let m = [100.0, 102.0, 98.0, 101.0, 99.0];
-        let noise = between_run_noise(&m, &[Some(1.0); 5]).unwrap();
-        assert!((noise - 0.0122474).abs() < 1e-6, "{noise}");
-        assert_eq!(between_run_noise(&m[..4], &[None; 4]), None);
-        assert!((between_run_noise(&m, &[None; 5]).unwrap() - 2.5f64.sqrt() / 100.0).abs() < 1e-12);
     }
 }

@@ -28,9 +28,7 @@ mod verdict;
 
 pub use amdahl::{predict as predict_amdahl, Speedup};
 pub use benchmark::{analyse_benchmark, analyse_document, metric_stats, AnalysisConfig};
-pub use between_runs::{
-    between_run_noise, machine_findings, unmeasured, widened, BetweenRunNoise, NOISE_POINTS,
-};
+pub use between_runs::{breaking_drift, machine_findings, unmeasured, widened};
 pub use bisect::{bisect, Bisection, Step};
 pub use compare::{compare_documents, compare_two, parse_pair, Judging, Side};
 pub use design_checks::{
@@ -42,7 +40,7 @@ pub use harness_checks::{harness_checks, GroupChecks};
 pub use load_checks::{beyond_machine, capacity, load_checks, LoadGates, BEYOND_MACHINE, LATE_P99};
 #[cfg(feature = "load")]
 pub use load_compare::{compare_load, load_comparison};
-pub use next_run::across_runs;
+pub use next_run::across_runs_all;
 pub use profile_diff::share_changes;
 pub use question::{judge_question, question_matters};
 pub use recorded::complete_statistics;

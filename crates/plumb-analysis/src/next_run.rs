@@ -5,10 +5,28 @@
 //! history on this machine measured that drift, the mean gets a second interval holding
 //! both; and a run whose mean those runs do not predict is said (the machine or the code
 //! changed, and the interval does not hold for it).
-use crate::BetweenRunNoise;
 use plumb_model::finding::UnlikeRecentRuns;
-use plumb_model::{BetweenRuns, Diagnostic, Interval, MetricStats, Severity};
-use plumb_stats::t_quantile;
+use plumb_model::{
+    BetweenRuns, Diagnostic, Interval, Metric, MetricStats, ResultDocument, Severity,
+};
+use plumb_stats::{t_quantile, BetweenRunNoise, RunNoise};
+
+/// Each benchmark `found` names gets its wall time's interval between runs (and the
+/// finding when its mean is unlike those runs), at the result's confidence.
+pub fn across_runs_all(doc: &mut ResultDocument, found: &[RunNoise]) {
+    let level = doc.settings.confidence.get();
+    for f in found {
+        let Some(b) = doc.benchmarks.get_mut(f.benchmark) else {
+            continue;
+        };
+        let Some(stats) = b.stats.get_mut(&Metric::WallTime) else {
+            continue;
+        };
+        if let Some(unlike) = across_runs(&b.name, stats, f.stderr, &f.noise, level) {
+            b.diagnostics.push(unlike);
+        }
+    }
+}
 
 /// Sets `stats.between_runs` from this run's standard error `se` and the drift `noise`
 /// measured over its runs, at `level`: Student's t with one degree of freedom fewer than

@@ -168,6 +168,9 @@ impl<'a> Harness<'a> {
         }
         doc.benchmarks = benchmarks;
         document::finish(&mut doc, &self.args, &self.options);
+        if !test_mode && !self.args.launch_child {
+            crate::history::between_runs(&self.args, &mut doc);
+        }
         // A full stdout is told after the exports are written, never instead of them.
         let detail = plumb_report::Detail::verbose(self.args.verbose);
         let report = plumb_report::render_terminal_at(&doc, detail);

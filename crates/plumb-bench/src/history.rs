@@ -2,8 +2,8 @@
 //! `plumb run --save` does (plumb-history's `Keeper`): the store opened before anything is
 //! measured (one that cannot be written stops the run first), the result kept after its
 //! files are written, at the working directory's commit; a stopped run is not kept.
-//! Without the `history` feature the options are refused as they are parsed, and the
-//! saver keeps nothing.
+//! Its mean's interval between runs is read from the same store. Without the `history`
+//! feature the options are refused as they are parsed, and the saver keeps nothing.
 use crate::args::Args;
 use crate::error::BenchError;
 #[cfg(feature = "history")]
@@ -28,8 +28,31 @@ impl Saver {
     }
 }
 
+#[cfg(not(feature = "history"))]
+pub(crate) fn between_runs(_: &Args, _: &mut ResultDocument) {}
+
 #[cfg(feature = "history")]
 pub(crate) struct Saver(plumb_history::Saver);
+
+/// Each mean's interval between runs, where the store `--history` names (else the
+/// default one, when it exists) measured the drift between runs of its benchmark on this
+/// machine, as `plumb run` states it; the store is only read, and one that cannot be read
+/// is said and the run goes on.
+#[cfg(feature = "history")]
+pub(crate) fn between_runs(args: &Args, doc: &mut ResultDocument) {
+    let history = |e: plumb_history::HistoryError| BenchError::History(e.to_string());
+    let read = |doc: &mut ResultDocument| -> Result<(), BenchError> {
+        let at = Location::existing(args.history.as_deref(), &here()?).map_err(history)?;
+        let Some(location) = at else { return Ok(()) };
+        let mut store = location.open().map_err(history)?;
+        let found = plumb_history::wall_time_noise(doc, store.as_mut()).map_err(history)?;
+        plumb_analysis::across_runs_all(doc, &found);
+        Ok(())
+    };
+    if let Err(e) = read(doc) {
+        eprintln!("plumb-bench: the history was not read for the intervals between runs: {e}");
+    }
+}
 
 #[cfg(feature = "history")]
 fn here() -> Result<PathBuf, BenchError> {
@@ -60,5 +83,66 @@ impl Saver {
         let mut say = |line: String| eprintln!("plumb-bench: {line}");
         let at = (&*here()?, json);
         (self.0.keep(doc, at, &mut say)).map_err(|e| BenchError::History(e.to_string()))
+    }
+}
+
+#[cfg(all(test, feature = "history"))]
+mod tests {
+    use super::*;
+    use plumb_analysis::{analyse_document, AnalysisConfig};
+    use plumb_history::HistoryStore;
+    use plumb_model::quantity::{Confidence, Fraction};
+    use plumb_model::{Benchmark, BenchmarkKind, DiagnosticCode, Invocation, Settings};
+
+    /// A harness's result: one function whose runs take `mean_ns` and up to 2 µs more.
+    fn result(mean_ns: u64) -> ResultDocument {
+        let settings = Settings {
+            confidence: Confidence::DEFAULT,
+            sesoi: Fraction::DEFAULT_SESOI,
+            question: Default::default(),
+            producer: plumb_model::ProducerSettings::None,
+        };
+        let invocation = Invocation {
+            argv: vec!["bench".into()],
+            cwd: None,
+        };
+        let mut doc = ResultDocument::new("0", invocation, Default::default(), settings);
+        let times = (0..30).map(|i| mean_ns + (i % 3) * 1000);
+        doc.benchmarks.push(Benchmark::of_wall_times(
+            "f",
+            BenchmarkKind::Function,
+            times,
+        ));
+        let cfg = AnalysisConfig::new(Confidence::DEFAULT, Fraction::DEFAULT_SESOI);
+        analyse_document(&mut doc, &cfg);
+        doc
+    }
+
+    /// Five kept runs (10.0, 10.2, 9.9, 10.1, 9.8 ms) measure the drift: the next result
+    /// gets the interval between runs, as `plumb run` states it, and one at twice their
+    /// level is said to be unlike them.
+    #[test]
+    fn the_harness_states_the_interval_its_history_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        let mut store = plumb_history::SqliteStore::open(&path).unwrap();
+        for ms in [10_000, 10_200, 9_900, 10_100, 9_800] {
+            store.add(&result(ms * 1000), None).unwrap();
+        }
+        drop(store);
+        let args = Args {
+            history: Some(path.to_str().unwrap().into()),
+            ..Args::default()
+        };
+        let mut doc = result(10_000_000);
+        between_runs(&args, &mut doc);
+        let across = doc.benchmarks[0].time().unwrap().between_runs.clone();
+        assert_eq!(across.map(|b| b.runs), Some(5));
+        let mut far = result(20_000_000);
+        between_runs(&args, &mut far);
+        let unlike = far.benchmarks[0].diagnostics.iter();
+        assert!(unlike
+            .map(|d| d.code())
+            .any(|c| c == DiagnosticCode::UnlikeRecentRuns));
     }
 }

@@ -35,6 +35,10 @@ pub enum ChangesError {
         question: plumb_model::Question,
         harness: bool,
     },
+    /// `plumb run --until-settled` asked a question its rounds cannot answer.
+    RoundsQuestion(plumb_model::Question),
+    /// `plumb run --until-settled`'s commands could not be run.
+    Run(plumb_command::RunError),
     /// A parameter of the analysis out of its range: why.
     Parameter(String),
     /// No such change point in the analysis.
@@ -94,6 +98,12 @@ impl fmt::Display for ChangesError {
                 f,
                 "--question {question}: a harness's rounds are one invocation a side, judged by their ratio (the typical question); ask {question} of one result with plumb compare"
             ),
+            ChangesError::RoundsQuestion(question) => write!(
+                f,
+                "--question {question} with --until-settled: a round holds 5–50 runs a side, and its {} would be its slowest run; ask it of a fixed budget (without --until-settled)",
+                question.statistic()
+            ),
+            ChangesError::Run(e) => e.fmt(f),
             ChangesError::Parameter(why) => f.write_str(why),
             ChangesError::NoSuchChange { series, run } => write!(
                 f,
@@ -118,6 +128,12 @@ impl From<HistoryError> for ChangesError {
 impl From<RevsError> for ChangesError {
     fn from(e: RevsError) -> Self {
         ChangesError::Revs(e)
+    }
+}
+
+impl From<plumb_command::RunError> for ChangesError {
+    fn from(e: plumb_command::RunError) -> Self {
+        ChangesError::Run(e)
     }
 }
 

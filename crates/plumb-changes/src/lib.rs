@@ -12,6 +12,7 @@ mod noise;
 mod note;
 mod revisions;
 mod step;
+mod until_settled;
 
 pub use confirm::{
     confirm_all, confirm_named, ConfirmOptions, Confirmations, Confirmed, Confirming,
@@ -20,3 +21,4 @@ pub use error::ChangesError;
 pub use found::{analyse, fails_gate, Method};
 pub use noise::{between_runs_by_history, between_runs_in_history, widen_by_history};
 pub use revisions::{measure, Request, Rounds};
+pub use until_settled::run_until_settled;

@@ -5,9 +5,11 @@ use crate::exit::{CliError, Outcome};
 use crate::export;
 use crate::progress::Bar;
 use plumb_analysis::{analyse_document, AnalysisConfig};
+use plumb_changes::{run_until_settled, ChangesError};
 use plumb_command::{command_settings, produce, FakeSpawner, ProcessSpawner, RunContext, RunPlan};
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
 use plumb_report::{counting_plan, render_terminal_at, Counted, Detail};
+use std::sync::atomic::AtomicBool;
 
 pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let (mut plan, baseline) = a.plan.plan()?;
@@ -27,16 +29,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
         plan.counters = true;
         plan.simulation = how_counted.simulation;
     }
-    let mut bar = Bar::new(plan.commands.len(), !a.no_progress);
-    let mut fake = FakeSpawner::new();
-    let spawner: &mut dyn plumb_command::Spawner = if a.debug_fake_runs {
-        &mut fake
-    } else {
-        &mut ProcessSpawner
-    };
-    let produced = produce(&plan, how, spawner, &mut bar, &session.stop);
-    bar.finish();
-    let mut doc = produced?;
+    let mut doc = measure(&a, plan, how, &session.stop)?;
     if let Some(w) = &workload {
         w.record_on(&mut doc.benchmarks);
     }
@@ -67,10 +60,10 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     if doc.benchmarks.iter().any(|b| !b.samples.is_empty()) {
         let report = render_terminal_at(&doc, Detail::verbose(a.verbose));
         printed = export::print_report(&targets, &report);
-    } else if matches!(doc.status, RunStatus::Interrupted { .. }) {
-        eprintln!("{}", stopped_before_measuring(&doc, &session));
     } else {
-        eprintln!("plumb: nothing was measured");
+        let stop =
+            matches!(doc.status, RunStatus::Interrupted { .. }).then(|| session.signal_name());
+        eprintln!("{}", plumb_report::nothing_measured(&doc, stop.as_deref()));
     }
     export::write_all(&targets, &doc)?;
     crate::store::keep(history, &doc, &targets)?;
@@ -80,6 +73,30 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
         RunStatus::Interrupted { .. } => session.stopped(),
         RunStatus::Failed { .. } => Outcome::Failed,
     })
+}
+
+/// The commands measured, for a fixed budget or until the verdict settles (with a progress
+/// bar, through the fake spawner for plumb's own tests).
+fn measure(
+    a: &RunArgs,
+    plan: RunPlan,
+    how: RunContext,
+    stop: &AtomicBool,
+) -> Result<ResultDocument, ChangesError> {
+    let mut bar = Bar::new(plan.commands.len(), !a.no_progress);
+    let mut fake = FakeSpawner::new();
+    let spawner: &mut dyn plumb_command::Spawner = if a.debug_fake_runs {
+        &mut fake
+    } else {
+        &mut ProcessSpawner
+    };
+    let question = a.question.unwrap_or_default();
+    let produced = match a.plan.until_settled() {
+        Some(u) => run_until_settled(plan, how, (&u, question), (spawner, &mut bar), stop),
+        None => produce(&plan, how, spawner, &mut bar, stop).map_err(Into::into),
+    };
+    bar.finish();
+    produced
 }
 
 /// The run's settings, machine record and command line.
@@ -100,18 +117,4 @@ fn context(a: &RunArgs, plan: &RunPlan, baseline: usize) -> RunContext {
         invocation: plumb_model::Invocation::current(),
         baseline,
     }
-}
-
-/// What a stop before the first measured run says. Warm-up is named only when there was
-/// one: with --warmup 0 the stop cut the first measured run short.
-fn stopped_before_measuring(doc: &ResultDocument, session: &crate::session::Session) -> String {
-    let when = if doc.benchmarks.iter().any(|b| !b.warmup.is_empty()) {
-        "before the first measured run (during warm-up)"
-    } else {
-        "before the first run ended"
-    };
-    format!(
-        "plumb: stopped by {} {when}: nothing was measured",
-        session.signal_name()
-    )
 }

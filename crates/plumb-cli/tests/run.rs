@@ -548,3 +548,76 @@ fn the_default_report_is_short_and_v_is_full() {
     assert!(sweep.stdout.contains("Sweep "), "{}", sweep.stdout);
     assert!(!sweep.stdout.contains("Verdicts"), "{}", sweep.stdout);
 }
+
+/// Issue 46, item 5: `--until-settled` adds interleaved rounds of two commands until the
+/// group-sequential verdict settles (plumb revs' design), and stops there: fake runs of
+/// exactly known times settle at the first look (round 10), slower for +5 %, equivalent
+/// for the same time; the rounds and every look are kept in the result.
+#[test]
+fn until_settled_stops_at_the_look_that_settles_the_verdict() {
+    let env = Env::new();
+    let json = env.path("r.json");
+    let run = |b: &str| {
+        let r = env.plumb(&[
+            "run",
+            "--debug-fake-runs",
+            "--until-settled",
+            "--runs-per-round",
+            "4",
+            "--warmup",
+            "0",
+            "--color",
+            "never",
+            "--export-json",
+            json.to_str().unwrap(),
+            "a 10ms",
+            b,
+        ]);
+        r.assert_code(0);
+        (r, read_doc(&json))
+    };
+    let (r, doc) = run("b 10.5ms");
+    let rounds = doc.rounds.as_ref().expect("the rounds are kept");
+    assert_eq!(rounds.ended, plumb_model::Ending::Settled);
+    assert_eq!(rounds.design.runs_per_round, 4);
+    assert_eq!(rounds.looks.len(), 1, "{:?}", rounds.looks);
+    assert_eq!(rounds.looks[0].rounds, 10);
+    // Ten rounds of four runs a side, and not one more.
+    assert_eq!(doc.benchmarks[1].samples.len(), 40);
+    let c = &doc.comparisons[0];
+    assert_eq!(c.verdict, plumb_model::Verdict::Slower);
+    assert!((c.ratio - 1.05).abs() < 1e-9, "{}", c.ratio);
+    assert!(r.stdout.contains("Rounds until settled:"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("round  10: B/A 1.050× [1.050, 1.050]  slower"),
+        "{}",
+        r.stdout
+    );
+    let (_, doc) = run("b 10ms");
+    assert_eq!(doc.comparisons[0].verdict, plumb_model::Verdict::Equivalent);
+}
+
+/// `--until-settled` takes two commands run directly, and a question a round can answer;
+/// each refusal says why before anything runs.
+#[test]
+fn until_settled_refuses_what_its_rounds_cannot_judge() {
+    let env = Env::new();
+    let refused = |extra: &[&str], says: &str| {
+        let mut args = vec!["run", "--debug-fake-runs", "--until-settled"];
+        args.extend_from_slice(extra);
+        let r = env.plumb(&args);
+        r.assert_code(2);
+        assert!(r.stderr.contains(says), "{}", r.stderr);
+    };
+    refused(
+        &["a 1ms", "b 1ms", "c 1ms"],
+        "compares two commands, and this run has 3",
+    );
+    refused(&["--shell", "a 1ms", "b 1ms"], "without --shell");
+    refused(
+        &["--question", "p99", "a 1ms", "b 1ms"],
+        "its p99 would be its slowest run",
+    );
+    refused(&["--runs", "5", "a 1ms", "b 1ms"], "cannot be used with");
+}

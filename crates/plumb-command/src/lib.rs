@@ -28,7 +28,9 @@ pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::{reset_sigchld, ProcessSpawner};
-pub use settled::{produce_settled, trial, Trial};
+pub use settled::{
+    check as check_until_settled, produce_settled, trial, Trial, UntilSettled, MIN_RUNS_PER_ROUND,
+};
 
 /// A command's words as one line that `RunPlan::argv` splits back into the same words.
 pub fn join_words(words: &[String]) -> String {

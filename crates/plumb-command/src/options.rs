@@ -1,7 +1,9 @@
 //! `plumb run`'s options that make its plan, declared once beside `plan_of` (feature
 //! `cli`): the commands, their names and preparation, how many runs, their order, the
-//! parameters and the shell.
-use crate::{plan_of, Asked, Order, OutputPolicy, Parameter, PlanError, RunCount, RunPlan};
+//! parameters and the shell; and whether to measure until the verdict settles.
+use crate::{
+    plan_of, Asked, Order, OutputPolicy, Parameter, PlanError, RunCount, RunPlan, UntilSettled,
+};
 use clap::{Args, ValueEnum};
 use plumb_model::quantity::{parse_count, Duration};
 
@@ -110,12 +112,40 @@ pub struct RunOptions {
     /// Where the commands' standard output goes: null, inherit, or a file path.
     #[arg(long, default_value = "null", value_name = "WHERE")]
     pub output: String,
+
+    /// With two commands: add interleaved rounds until the verdict settles (slower, faster
+    /// or equivalent), with plumb revs' group-sequential design (its error rates held over
+    /// every look), up to --max-rounds or --max-time; unknown if not settled by then.
+    #[arg(long, conflicts_with_all = ["runs", "min_runs", "max_runs", "min_time"])]
+    pub until_settled: bool,
+
+    /// The cap in rounds of --until-settled: looks at round 10, then every 5, up to this.
+    #[arg(long, default_value = "60", value_name = "N", requires = "until_settled", value_parser = |s: &str| parse_count(s, 2), allow_negative_numbers = true)]
+    pub max_rounds: u64,
+
+    /// Runs of each command per round with --until-settled (default: enough that a round
+    /// of the slower takes 300 ms, between 5 and 50, from one trial run of each).
+    #[arg(long, value_name = "N", requires = "until_settled", value_parser = |s: &str| parse_count(s, 1), allow_negative_numbers = true)]
+    pub runs_per_round: Option<u64>,
 }
 
 impl RunOptions {
     /// The plan and its baseline's index; the shuffle seeded from `--seed`, else the clock.
     pub fn plan(&self) -> Result<(RunPlan, usize), PlanError> {
-        plan_of(self.asked()?)
+        let (plan, baseline) = plan_of(self.asked()?)?;
+        if self.until_settled {
+            crate::check_until_settled(&plan)?;
+        }
+        Ok((plan, baseline))
+    }
+
+    /// `--until-settled`'s rounds, when asked.
+    pub fn until_settled(&self) -> Option<UntilSettled> {
+        self.until_settled.then_some(UntilSettled {
+            max_rounds: self.max_rounds,
+            runs_per_round: self.runs_per_round,
+            max_time: self.max_time,
+        })
     }
 
     fn asked(&self) -> Result<Asked, PlanError> {

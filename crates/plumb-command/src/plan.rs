@@ -151,6 +151,10 @@ pub enum PlanError {
         wanted: String,
         names: Vec<String>,
     },
+    /// `--until-settled` with other than two commands.
+    SettleTwo(usize),
+    /// `--until-settled` with `--shell`.
+    SettleShell,
 }
 
 impl fmt::Display for PlanError {
@@ -207,6 +211,14 @@ impl fmt::Display for PlanError {
                     .map(|n| format!("{n:?}"))
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            PlanError::SettleTwo(n) => write!(
+                f,
+                "--until-settled compares two commands, and this run has {n}; give two (after parameters), or measure several with a fixed budget"
+            ),
+            PlanError::SettleShell => write!(
+                f,
+                "--until-settled judges the ratio of whole runs, which a shell's start-up in both would dilute; run the commands directly (without --shell)"
             ),
         }
     }

@@ -4,6 +4,7 @@
 //! round), then rounds of both interleaved through the runner and the `Spawner` seam until
 //! the verdict the caller supplies (`SettleWith`) settles, the cap of rounds or the time
 //! cap is reached, or a stop signal comes.
+use crate::PlanError;
 use crate::{
     produce_until, run, CommandSpec, Progress, RunContext, RunCount, RunError, RunPlan, RunRecord,
     Spawner, Status, Until,
@@ -17,8 +18,28 @@ use std::time::{Duration, Instant};
 /// a slow spell of the host splits (here about one run in seven ran 1.8× slower; with 10
 /// pairs a round the rounds' spread fell to 1.2–1.8 %, from 6–16 % with 3 to 6).
 const ROUND_TARGET: Duration = Duration::from_millis(300);
-const MIN_RUNS_PER_ROUND: u64 = 5;
+pub const MIN_RUNS_PER_ROUND: u64 = 5;
 const MAX_RUNS_PER_ROUND: u64 = 50;
+
+/// `plumb run --until-settled`'s rounds: their cap, runs per round (else from a trial
+/// run), and the time cap (`--max-time`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UntilSettled {
+    pub max_rounds: u64,
+    pub runs_per_round: Option<u64>,
+    pub max_time: Option<plumb_model::quantity::Duration>,
+}
+
+/// A plan rounds can settle: two commands, run directly.
+pub fn check(plan: &RunPlan) -> Result<(), PlanError> {
+    if plan.commands.len() != 2 {
+        return Err(PlanError::SettleTwo(plan.commands.len()));
+    }
+    if plan.shell.is_some() {
+        return Err(PlanError::SettleShell);
+    }
+    Ok(())
+}
 
 /// What one trial run of each side found.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,6 +14,7 @@ pub mod git;
 mod keeper;
 mod location;
 mod lock_holders;
+mod noise;
 #[cfg(feature = "postgres")]
 mod pg;
 mod pg_url;
@@ -29,6 +30,7 @@ pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
 pub use keeper::{kept_as, Keeper, Kept, SaveError, Saver};
 pub use location::Location;
+pub use noise::{series_noise, wall_time_noise};
 #[cfg(feature = "postgres")]
 pub use pg::PostgresStore;
 pub use pg_url::redacted;

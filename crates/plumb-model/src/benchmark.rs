@@ -90,7 +90,7 @@ pub struct BetweenRuns {
 
 impl BetweenRuns {
     /// The fewest runs of a series' last level that measure its drift between runs.
-    pub const FEWEST_RUNS: usize = 5;
+    pub const FEWEST_RUNS: usize = plumb_stats::FEWEST_RUNS;
 }
 
 /// Written and read as `benchmark_json::RawBenchmark`: the kind beside its part, as JSON

@@ -62,7 +62,9 @@ pub use reason::{percentile_reason_text, reason_text};
 pub use saved_view::render_saved;
 #[cfg(feature = "histograms")]
 pub use simulate_view::render_simulation;
-pub use terminal::{render_diagnostics, render_terminal, render_terminal_at, Detail};
+pub use terminal::{
+    nothing_measured, render_diagnostics, render_terminal, render_terminal_at, Detail,
+};
 
 /// Colour on or off for everything plumb-report renders, overriding the detection (a
 /// terminal, and NO_COLOR unset).

@@ -123,6 +123,21 @@ fn between_runs(doc: &ResultDocument) -> String {
     out
 }
 
+/// What a run that measured nothing says: stopped by `stop` (a signal's name) before its
+/// first measured run ended — during warm-up, when there was one (with --warmup 0 the stop
+/// cut the first measured run short) — or nothing at all.
+pub fn nothing_measured(doc: &ResultDocument, stop: Option<&str>) -> String {
+    let Some(signal) = stop else {
+        return "plumb: nothing was measured".to_string();
+    };
+    let when = if doc.benchmarks.iter().any(|b| !b.warmup.is_empty()) {
+        "before the first measured run (during warm-up)"
+    } else {
+        "before the first run ended"
+    };
+    format!("plumb: stopped by {signal} {when}: nothing was measured")
+}
+
 /// A fixed cost subtracted from each run, said under the table.
 fn corrections(doc: &ResultDocument) -> String {
     let mut out = String::new();

@@ -9,6 +9,7 @@ mod amdahl;
 mod anova;
 mod autocorrelation;
 mod batch_means;
+mod between_runs;
 mod change_points;
 mod decision;
 mod difference_ci;
@@ -42,6 +43,9 @@ pub use amdahl::{amdahl_range, amdahl_speedup};
 pub use anova::{one_way_anova, Anova};
 pub use autocorrelation::{lag1_autocorrelation, positively_autocorrelated};
 pub use batch_means::{batch_means, batch_means_ci};
+pub use between_runs::{
+    between_run_noise, last_level_noise, BetweenRunNoise, RunNoise, FEWEST_RUNS,
+};
 pub use change_points::{
     benjamini_hochberg, change_points, change_points_across, change_points_after, merge_across,
     otava_change_points, otava_divisive, Change, ChangeParams, Level, OtavaChange, OtavaParams,

@@ -82,6 +82,7 @@ pub fn all() -> Vec<Diagnostic> {
     ]);
     out.extend(harness(level));
     out.extend(machine());
+    out.extend(between_runs());
     out.extend(load());
     out.extend(merged());
     out.extend(design());
@@ -299,6 +300,49 @@ fn harness(level: Confidence) -> Vec<Diagnostic> {
     ]
 }
 
+/// Separate runs compared, and a run unlike its recent ones: the drift between runs.
+fn between_runs() -> Vec<Diagnostic> {
+    let w = |f: Finding| Diagnostic::new(Severity::Warning, f);
+    let i = |f: Finding| Diagnostic::new(Severity::Info, f);
+    vec![
+        i(SeparateRuns::Measured {
+            benchmark: "parse".into(),
+            noise: 0.021,
+            points: 24,
+            since: "0123456789".into(),
+            interval_within: Some(Interval {
+                lo: 1.031,
+                hi: 1.049,
+            }),
+            verdict_within: Verdict::Slower,
+            machine: vec!["new: busy-machine".into()],
+        }
+        .into()),
+        i(SeparateRuns::Unmeasured {
+            machine: vec![],
+            assumed: vec![],
+        }
+        .into()),
+        w(SeparateRuns::Unmeasured {
+            machine: vec![],
+            assumed: vec![AssumedDrift {
+                benchmark: "parse".into(),
+                verdict: Verdict::Slower,
+                drift: 0.054,
+            }],
+        }
+        .into()),
+        w(UnlikeRecentRuns {
+            benchmark: "parse".into(),
+            shift: 0.081,
+            noise: 0.014,
+            runs: 7,
+            since: "0123456789".into(),
+        }
+        .into()),
+    ]
+}
+
 fn machine() -> Vec<Diagnostic> {
     let w = |f: Finding| Diagnostic::new(Severity::Warning, f);
     let i = |f: Finding| Diagnostic::new(Severity::Info, f);
@@ -358,41 +402,6 @@ fn machine() -> Vec<Diagnostic> {
         i(PairedByElimination {
             base: "old".into(),
             new: "new".into(),
-        }
-        .into()),
-        i(SeparateRuns::Measured {
-            benchmark: "parse".into(),
-            noise: 0.021,
-            points: 24,
-            since: "0123456789".into(),
-            interval_within: Some(Interval {
-                lo: 1.031,
-                hi: 1.049,
-            }),
-            verdict_within: Verdict::Slower,
-            machine: vec!["new: busy-machine".into()],
-        }
-        .into()),
-        i(SeparateRuns::Unmeasured {
-            machine: vec![],
-            assumed: vec![],
-        }
-        .into()),
-        w(SeparateRuns::Unmeasured {
-            machine: vec![],
-            assumed: vec![AssumedDrift {
-                benchmark: "parse".into(),
-                verdict: Verdict::Slower,
-                drift: 0.054,
-            }],
-        }
-        .into()),
-        w(UnlikeRecentRuns {
-            benchmark: "parse".into(),
-            shift: 0.081,
-            noise: 0.014,
-            runs: 7,
-            since: "0123456789".into(),
         }
         .into()),
     ]

@@ -1,0 +1,55 @@
+//! `plumb run A B --until-settled`: the plan's two commands measured in interleaved rounds
+//! until `plumb revs`' sequential verdict settles (plumb-command's `produce_settled`,
+//! plumb-analysis' `Settling`: a repeated confidence interval of the paired log ratio,
+//! its error rates held over every look), the cap of rounds or the time cap; the rounds
+//! are kept on the document, whose comparison the analysis then gives the last look's
+//! verdict.
+use crate::ChangesError;
+use plumb_analysis::{LookPlan, Settling};
+use plumb_command::{produce_settled, trial, Progress, RunContext, RunPlan, Spawner, Trial};
+use plumb_command::{UntilSettled, MIN_RUNS_PER_ROUND};
+use plumb_model::{Question, ResultDocument, Settle};
+use std::sync::atomic::AtomicBool;
+
+/// Measures `plan`'s two commands (its baseline as A) until the verdict settles.
+pub fn run_until_settled(
+    mut plan: RunPlan,
+    mut how: RunContext,
+    (until, question): (&UntilSettled, Question),
+    (spawner, progress): (&mut dyn Spawner, &mut dyn Progress),
+    stop: &AtomicBool,
+) -> Result<ResultDocument, ChangesError> {
+    if matches!(question, Question::Worst(_)) {
+        return Err(ChangesError::RoundsQuestion(question));
+    }
+    if how.baseline == 1 {
+        plan.commands.swap(0, 1);
+        how.baseline = 0;
+    }
+    let sides = [plan.commands[0].clone(), plan.commands[1].clone()];
+    // A side that fails, or a stop, is the runner's to report as in a fixed run: the
+    // rounds start anyway and end there.
+    let per_round = match trial(&sides, until.runs_per_round, spawner, stop)? {
+        Trial::RunsPerRound(n) => n,
+        Trial::Failed(_) | Trial::Stopped => until.runs_per_round.unwrap_or(MIN_RUNS_PER_ROUND),
+    };
+    let looks = LookPlan {
+        max_rounds: until.max_rounds as usize,
+        ..LookPlan::default()
+    };
+    let (sesoi, alpha) = (how.settings.sesoi.get(), how.settings.confidence.alpha());
+    let settle_with = move |alpha: f64, per_round: usize| -> Box<dyn Settle> {
+        Box::new(Settling::new(looks, alpha, sesoi, per_round).with_question(question))
+    };
+    let judging = (&settle_with as plumb_model::SettleWith, alpha, per_round);
+    let (mut doc, rounds) = produce_settled(
+        plan,
+        how,
+        judging,
+        until.max_time,
+        (spawner, progress),
+        stop,
+    )?;
+    doc.rounds = Some(rounds);
+    Ok(doc)
+}
