@@ -32,4 +32,5 @@ for line in sys.stdin:
 harness=$(exe with_plumb) criterion=$(exe with_criterion)
 python3 bench/calibration_run.py "$PWD/target/release/plumb" "$work/work" "$work" "$N" "$harness" "$criterion" > bench/results/calibration.md.tmp
 mv bench/results/calibration.md.tmp bench/results/calibration.md
+cp "$work/raw.json" bench/results/calibration-raw.json
 cat bench/results/calibration.md

@@ -35,6 +35,12 @@ def run(args):
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def unlike(benchmark):
+    """Whether plumb said this run's mean is unlike its recent runs (the interval between
+    runs does not hold for it)."""
+    return any(d.get("code") == "unlike-recent-runs" for d in benchmark.get("diagnostics", []))
+
+
 def plumb_once(cmd, out, store):
     """(mean, lo, hi) of this run's interval, and (lo, hi) of the interval between runs
     plumb states once the store holds enough earlier runs (else None)."""
@@ -43,7 +49,7 @@ def plumb_once(cmd, out, store):
     s = b["stats"]["wall-time"]
     between = s.get("between_runs")
     across = (between["mean_ci"]["lo"], between["mean_ci"]["hi"]) if between else None
-    return s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"], across
+    return s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"], across, unlike(b)
 
 
 def hyperfine_once(cmd, out, _store):
@@ -51,7 +57,7 @@ def hyperfine_once(cmd, out, _store):
     times = json.load(open(out))["results"][0]["times"]
     n, mean = len(times), statistics.fmean(times)
     half = stats.t.ppf(1 - (1 - LEVEL) / 2, n - 1) * statistics.stdev(times) / n**0.5
-    return mean * 1e9, (mean - half) * 1e9, (mean + half) * 1e9, None
+    return mean * 1e9, (mean - half) * 1e9, (mean + half) * 1e9, None, False
 
 
 TOOLS = {"plumb run": plumb_once, "hyperfine": hyperfine_once}
@@ -66,7 +72,7 @@ def harness_once(store):
         s = b["stats"]["wall-time"]
         between = s.get("between_runs")
         across = (between["mean_ci"]["lo"], between["mean_ci"]["hi"]) if between else None
-        rows[BODIES[b["name"]]] = (s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"], across)
+        rows[BODIES[b["name"]]] = (s["summary"]["mean"], s["mean_ci"]["lo"], s["mean_ci"]["hi"], across, unlike(b))
     return rows
 
 
@@ -81,7 +87,7 @@ def criterion_once(_store):
     for body, label in BODIES.items():
         m = json.load(open(f"{crit}/target/criterion/{body}/new/estimates.json"))["mean"]
         ci = m["confidence_interval"]
-        rows[label] = (m["point_estimate"], ci["lower_bound"], ci["upper_bound"], None)
+        rows[label] = (m["point_estimate"], ci["lower_bound"], ci["upper_bound"], None, False)
     return rows
 
 
@@ -126,9 +132,10 @@ def invocations(busy):
     return got
 
 
-def coverage(rows, interval):
+def coverage(rows, interval, said=False):
     """The share of other invocations' means inside each invocation's interval (those
-    invocations that state one), and how many stated one."""
+    invocations that state one), and how many stated one; with `said`, leaving out the
+    invocations plumb said were unlike their recent runs."""
     inside = total = stated = 0
     for i, row in enumerate(rows):
         ci = interval(row)
@@ -136,7 +143,7 @@ def coverage(rows, interval):
             continue
         stated += 1
         for j, other in enumerate(rows):
-            if i != j:
+            if i != j and not (said and other[4]):
                 total += 1
                 inside += ci[0] <= other[0] <= ci[1]
     return (inside / total if total else float("nan")), stated
@@ -160,6 +167,11 @@ def verdicts(busy):
     return out
 
 
+# Every invocation's (mean, this run's lo and hi, the interval between runs or null,
+# said unlike its recent runs), kept beside the report.
+RAW = {}
+
+
 def main():
     print("# Calibration: do the intervals hold on the next invocation?")
     print()
@@ -173,6 +185,7 @@ def main():
     for busy in (False, True):
         state = "beside two CPU hogs" if busy else "as it is (quiet)"
         got = invocations(busy)
+        RAW["busy" if busy else "quiet"] = {f"{t} | {w}": rows for (t, w), rows in got.items()}
         print(f"## The machine {state}")
         print()
         print("| tool | workload | CV of the means | this run's ± (median) | other means inside this run's interval | between runs ± (median) | other means inside the interval between runs (invocations stating one) |")
@@ -185,7 +198,10 @@ def main():
             across, stated = coverage(rows, lambda r: r[3])
             halves = [(r[3][1] - r[3][0]) / 2 / r[0] for r in rows if r[3]]
             if halves:
-                between = f"±{statistics.median(halves):.2%} | {across:.0%} ({stated} of {len(rows)})"
+                flagged = sum(r[4] for r in rows)
+                kept, _ = coverage(rows, lambda r: r[3], said=True)
+                also = f"; {kept:.0%} without the {flagged} plumb said were unlike their recent runs" if flagged else ""
+                between = f"±{statistics.median(halves):.2%} | {across:.0%} ({stated} of {len(rows)}){also}"
             else:
                 between = "- | - (not stated)"
             print(f"| {tool} | {wl} | {cv:.2%} | ±{half:.2%} | {own:.0%} | {between} |")
@@ -203,3 +219,4 @@ def main():
 
 
 main()
+json.dump(RAW, open(f"{DIR}/raw.json", "w"), indent=1)

@@ -7,7 +7,7 @@ use plumb_model::finding::{AssumedDrift, SeparateRuns};
 use plumb_model::quantity::Fraction;
 use plumb_model::{Comparison, Diagnostic, Interval, ResultDocument, Severity, Verdict};
 use plumb_model::{DiagnosticCode, VerdictReason};
-use plumb_stats::{normal_quantile, BetweenRunNoise};
+use plumb_stats::{normal_quantile, t_quantile, BetweenRunNoise};
 
 /// "base: busy-machine" for each warning about the machine in either document.
 pub fn machine_findings(base: &ResultDocument, new: &ResultDocument) -> Vec<String> {
@@ -38,7 +38,7 @@ pub fn widened(
     machine: Vec<String>,
 ) -> Diagnostic {
     let before = (c.ratio_ci, c.verdict);
-    if let Some(wide) = widened_interval(c, noise.noise) {
+    if let Some(wide) = widened_interval(c, noise.noise, Some(noise.points)) {
         c.ratio_ci = Some(wide);
         (c.verdict, c.reason) = judged(wide, c.sesoi, c.reason.clone());
     }
@@ -60,16 +60,20 @@ pub fn widened(
 }
 
 /// `c`'s ratio interval widened by a drift between runs of `noise` (relative standard
-/// deviation of one run's mean), at its confidence; None without a positive interval.
-fn widened_interval(c: &Comparison, noise: f64) -> Option<Interval> {
+/// deviation of one run's mean), at its confidence: Student's t with one degree of freedom
+/// fewer than the `runs` that measured the drift (as `plumb run`'s interval between runs),
+/// the normal quantile for a drift taken as known; None without a positive interval.
+fn widened_interval(c: &Comparison, noise: f64, runs: Option<usize>) -> Option<Interval> {
     let ci = c.ratio_ci.filter(|i| i.lo > 0.0 && c.ratio > 0.0)?;
-    let z = normal_quantile(0.5 + c.level.get() / 2.0);
+    let p = 0.5 + c.level.get() / 2.0;
+    let z = normal_quantile(p);
     // On the log scale the two variances add: the run's own and twice the drift's.
     let own = (ci.hi.ln() - ci.lo.ln()) / (2.0 * z);
     let se = (own * own + 2.0 * noise * noise).sqrt();
+    let q = runs.map_or(z, |n| t_quantile(p, n as f64 - 1.0));
     Some(Interval {
-        lo: c.ratio * (-z * se).exp(),
-        hi: c.ratio * (z * se).exp(),
+        lo: c.ratio * (-q * se).exp(),
+        hi: c.ratio * (q * se).exp(),
     })
 }
 
@@ -83,7 +87,7 @@ pub fn breaking_drift(c: &Comparison) -> Option<f64> {
         Verdict::Slower | Verdict::Faster | Verdict::Equivalent
     );
     let holds = |noise: f64| {
-        widened_interval(c, noise)
+        widened_interval(c, noise, None)
             .is_some_and(|ci| judged(ci, c.sesoi, c.reason.clone()).0 == c.verdict)
     };
     if !decisive || !holds(0.0) || holds(1.0) {
@@ -150,10 +154,11 @@ mod tests {
         c
     }
 
-    /// Reference (scipy 1.16.3's norm.ppf for z, the rest by hand): 99.9 % (z =
+    /// Reference (scipy 1.16.3's norm.ppf and t.ppf, the rest by hand): 99.9 % (z =
     /// 3.2905267), ratio 1.04 in [1.031, 1.049] → own log-se (ln 1.049 − ln 1.031)/(2z) =
-    /// 0.00262999; with 2 % between runs se = √(0.00262999² + 2·0.02²) = 0.0284063, so
-    /// [1.04·e^(−z·se), 1.04·e^(z·se)] = [0.9471944, 1.1418986]: no longer slower beyond
+    /// 0.00262999; with 2 % between runs se = √(0.00262999² + 2·0.02²) = 0.0284063, and
+    /// the drift measured over 30 runs, t.ppf(0.9995, 29) = 3.6594050, so
+    /// [1.04·e^(−t·se), 1.04·e^(t·se)] = [0.9373211, 1.1539269]: no longer slower beyond
     /// 2 %, and 1 is inside: not shown.
     #[test]
     fn a_difference_inside_the_noise_between_runs_is_no_verdict() {
@@ -167,7 +172,7 @@ mod tests {
         let d = widened(&mut c, "a", &noise, vec![]);
         let ci = c.ratio_ci.unwrap();
         assert!(
-            (ci.lo - 0.9471944).abs() < 1e-6 && (ci.hi - 1.1418986).abs() < 1e-6,
+            (ci.lo - 0.9373211).abs() < 1e-6 && (ci.hi - 1.1539269).abs() < 1e-6,
             "{ci:?}"
         );
         assert_eq!(c.verdict, Verdict::Inconclusive);
