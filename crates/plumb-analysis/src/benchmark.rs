@@ -70,6 +70,9 @@ pub fn simulated_stats(sim: &SimulatedCounts, level: f64) -> BTreeMap<Metric, Me
                 MetricStats {
                     mean_ci: ci.map(|c| c.interval),
                     error: ci.map(|c| c.error),
+                    std_err: ci.map(|c| {
+                        c.error / t_quantile(0.5 + level / 2.0, values.len() as f64 - 1.0)
+                    }),
                     median_ci: median_ci(&values, level).ok().map(|c| c.interval),
                     summary,
                     between_runs: None,
@@ -91,14 +94,14 @@ pub fn metric_stats(b: &Benchmark, metric: &Metric, level: f64) -> Option<Metric
     // same t multiplier.
     // (With launches, one averaged correction is subtracted from every launch: its
     // uncertainty is not in the spread of the launch means either.)
-    let error = ci.map(|ci| match b.correction(metric) {
-        Some(c) => {
-            let t = t_quantile(1.0 - (1.0 - level) / 2.0, units.len() as f64 - 1.0);
-            (ci.error.powi(2) + (t * c.std_err * correction_per_op(b)).powi(2)).sqrt()
-        }
+    // An interval needs two replicates: so does its t quantile.
+    let t = (ci.is_some()).then(|| t_quantile(1.0 - (1.0 - level) / 2.0, units.len() as f64 - 1.0));
+    let error = ci.zip(t).map(|(ci, t)| match b.correction(metric) {
+        Some(c) => (ci.error.powi(2) + (t * c.std_err * correction_per_op(b)).powi(2)).sqrt(),
         None => ci.error,
     });
     Some(MetricStats {
+        std_err: error.zip(t).map(|(e, t)| e / t),
         mean_ci: error.map(|e| Interval {
             lo: summary.mean - e,
             hi: summary.mean + e,
@@ -306,6 +309,10 @@ mod tests {
         // scipy: st.t.ppf(0.975, 2) * 10 / sqrt(3) = 24.8413771175033
         let err = b.time().unwrap().error.unwrap();
         assert!((err - 24.8413771175033).abs() < 1e-9, "{err}");
+        // Its standard error is the launch means': 10 / √3 = 5.7735027 (what the history's
+        // drift between runs takes out), not the Error over t of 30 samples.
+        let se = b.time().unwrap().std_err.unwrap();
+        assert!((se - 10.0 / 3f64.sqrt()).abs() < 1e-9, "{se}");
         let d = b
             .diagnostics
             .iter()

@@ -49,9 +49,12 @@ fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
         .map(|(metric, stats)| {
             let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
             let n = stats.summary.n;
-            // The interval is Student's at the result's level: its half-width over t.
-            let stderr = stats.mean_ci.filter(|_| n >= 2).map(|ci| {
-                ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0)
+            // Kept by the analysis over the replicates (launches, batches); a result written
+            // before it was kept: the interval's half-width over t of its samples.
+            let stderr = stats.std_err.or_else(|| {
+                stats.mean_ci.filter(|_| n >= 2).map(|ci| {
+                    ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0)
+                })
             });
             let point = Point {
                 n: n as u64,

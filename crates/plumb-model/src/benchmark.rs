@@ -62,6 +62,11 @@ pub struct MetricStats {
     pub mean_ci: Option<Interval>,
     /// Half-width of `mean_ci` (BenchmarkDotNet's "Error").
     pub error: Option<f64>,
+    /// The standard error of the mean over the replicates (`error` over its t quantile,
+    /// whose degrees of freedom are the replicates', not the samples'); absent in results
+    /// written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub std_err: Option<f64>,
     /// Distribution-free (order-statistic) interval of the median, at least the run's
     /// confidence; absent when there are too few samples for that level.
     pub median_ci: Option<Interval>,

@@ -65,6 +65,7 @@ pub fn document() -> ResultDocument {
             let stats = MetricStats {
                 mean_ci: ci.as_ref().map(|c| c.interval),
                 error: ci.as_ref().map(|c| c.error),
+                std_err: None,
                 median_ci: plumb_stats::median_ci(&values, 0.999)
                     .ok()
                     .map(|c| c.interval),

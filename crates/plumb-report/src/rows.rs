@@ -191,6 +191,7 @@ mod tests {
                     error: Some(summary.std_dev / 2.0),
                     summary,
                     mean_ci: None,
+                    std_err: None,
                     median_ci: None,
                     between_runs: None,
                 };

@@ -149,6 +149,7 @@ mod tests {
             summary: Summary::of(&[mean]).unwrap(),
             mean_ci: None,
             error: None,
+            std_err: None,
             median_ci: None,
             between_runs: None,
         }
