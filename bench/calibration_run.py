@@ -5,6 +5,7 @@ in-process harnesses built from bench/inprocess: plumb-bench's and criterion's.
 """
 import itertools
 import json
+import signal
 import statistics
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import time
 
 from scipy import stats
 
+# A stop unwinds (the hogs' `with` ends and kills them) instead of leaving them spinning.
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 PLUMB, WORK, DIR, N = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 HARNESS, CRITERION = sys.argv[5], sys.argv[6]
 SPIN = 3_300_000  # about 6 ms here
