@@ -72,17 +72,9 @@ pub fn across_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::Summary;
 
     fn stats(mean: f64) -> MetricStats {
-        MetricStats {
-            summary: Summary::of(&[mean]).unwrap(),
-            mean_ci: None,
-            error: None,
-            std_err: None,
-            median_ci: None,
-            between_runs: None,
-        }
+        MetricStats::of_value(mean)
     }
 
     fn noise(noise: f64, points: usize, mean: f64) -> BetweenRunNoise {

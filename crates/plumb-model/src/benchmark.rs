@@ -76,6 +76,20 @@ pub struct MetricStats {
     pub between_runs: Option<BetweenRuns>,
 }
 
+impl MetricStats {
+    /// The statistics of one value: its summary, no interval (a single figure, a test's).
+    pub fn of_value(v: f64) -> Self {
+        MetricStats {
+            summary: Summary::of(&[v]).expect("one finite value summarises"),
+            mean_ci: None,
+            error: None,
+            std_err: None,
+            median_ci: None,
+            between_runs: None,
+        }
+    }
+}
+
 /// This run's mean with an interval that holds the next run's: this run's standard error
 /// and the drift between runs that the history of the benchmark on this machine measured
 /// (its runs since its last change point), at the run's confidence.

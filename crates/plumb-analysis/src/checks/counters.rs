@@ -142,17 +142,10 @@ fn nothing_counted(b: &Benchmark) -> Option<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plumb_model::{BenchmarkKind, MetricInfo, MetricStats, SimulatedCounts, Summary};
+    use plumb_model::{BenchmarkKind, MetricInfo, MetricStats, SimulatedCounts};
 
     fn stats(mean: f64) -> MetricStats {
-        MetricStats {
-            summary: Summary::of(&[mean]).unwrap(),
-            mean_ci: None,
-            error: None,
-            std_err: None,
-            median_ci: None,
-            between_runs: None,
-        }
+        MetricStats::of_value(mean)
     }
 
     /// A benchmark whose timed runs counted `counted` (from `source`) per operation.
