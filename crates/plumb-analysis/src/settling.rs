@@ -73,6 +73,19 @@ impl Settling {
         self
     }
 
+    /// What makes the settling once the producer knows its terms (plumb-model's
+    /// `SettleWith`: the α it is judged at, the runs of each side a round holds), for
+    /// `plumb revs` and `plumb run --until-settled` alike.
+    pub fn maker(
+        looks: LookPlan,
+        sesoi: f64,
+        question: Question,
+    ) -> impl Fn(f64, usize) -> Box<dyn plumb_model::Settle> {
+        move |alpha, per_round| {
+            Box::new(Settling::new(looks, alpha, sesoi, per_round).with_question(question))
+        }
+    }
+
     /// After more runs of both sides (`base`, `new`: every measured time so far, in run
     /// order): looks when the whole rounds now complete a look point; true once settled.
     pub fn after(&mut self, base: &[f64], new: &[f64]) -> bool {

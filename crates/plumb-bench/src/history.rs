@@ -40,17 +40,15 @@ pub(crate) struct Saver(plumb_history::Saver);
 /// is said and the run goes on.
 #[cfg(feature = "history")]
 pub(crate) fn between_runs(args: &Args, doc: &mut ResultDocument) {
-    let history = |e: plumb_history::HistoryError| BenchError::History(e.to_string());
-    let read = |doc: &mut ResultDocument| -> Result<(), BenchError> {
-        let at = Location::existing(args.history.as_deref(), &here()?).map_err(history)?;
-        let Some(location) = at else { return Ok(()) };
-        let mut store = location.open().map_err(history)?;
-        let found = plumb_history::wall_time_noise(doc, store.as_mut()).map_err(history)?;
-        plumb_analysis::across_runs_all(doc, &found);
-        Ok(())
+    let read = |doc: &ResultDocument| -> Result<_, BenchError> {
+        plumb_history::wall_time_noise_in(doc, args.history.as_deref(), &here()?)
+            .map_err(|e| BenchError::History(e.to_string()))
     };
-    if let Err(e) = read(doc) {
-        eprintln!("plumb-bench: the history was not read for the intervals between runs: {e}");
+    match read(doc) {
+        Ok(found) => plumb_analysis::across_runs_all(doc, &found),
+        Err(e) => {
+            eprintln!("plumb-bench: the history was not read for the intervals between runs: {e}")
+        }
     }
 }
 

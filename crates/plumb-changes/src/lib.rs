@@ -19,6 +19,6 @@ pub use confirm::{
 };
 pub use error::ChangesError;
 pub use found::{analyse, fails_gate, Method};
-pub use noise::{between_runs_by_history, between_runs_in_history, widen_by_history};
+pub use noise::{between_runs_in_history, widen_by_history};
 pub use revisions::{measure, Request, Rounds};
 pub use until_settled::run_until_settled;

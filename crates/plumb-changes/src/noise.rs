@@ -5,7 +5,7 @@
 //! store is only read.
 use crate::ChangesError;
 use plumb_analysis::{across_runs_all, machine_findings, unmeasured, widened};
-use plumb_history::{series_noise, wall_time_noise, HistoryStore, Location, MachineFingerprint};
+use plumb_history::{key_noise, wall_time_noise_in, HistoryStore, MachineFingerprint, SeriesKey};
 use plumb_model::{ComparisonDocument, ResultDocument};
 use std::path::Path;
 
@@ -28,14 +28,13 @@ pub fn widen_by_history(
         let Some(b) = base.benchmark(&c.baseline) else {
             continue;
         };
-        let key = series.iter().find(|s| {
-            s.key.benchmark == b.name
-                && s.key.parameters == b.parameters
-                && s.key.metric == c.metric.to_string()
-                && s.key.machine == fingerprint
-        });
-        let Some(key) = key else { continue };
-        if let Some(noise) = series_noise(store, key.id)? {
+        let key = SeriesKey {
+            benchmark: b.name.clone(),
+            parameters: b.parameters.clone(),
+            metric: c.metric.to_string(),
+            machine: fingerprint.clone(),
+        };
+        if let Some(noise) = key_noise(store, &series, &key)? {
             let note = widened(c, &b.name, &noise, machine.clone());
             cmp.notes.push(note);
             measured += 1;
@@ -48,26 +47,15 @@ pub fn widen_by_history(
 }
 
 /// Each benchmark's wall time in `doc` given the interval that holds the next run, where
-/// its history on this machine measured the drift between runs (plumb-history's
-/// `wall_time_noise`); a run those runs do not predict gets the finding that says so.
-pub fn between_runs_by_history(
-    doc: &mut ResultDocument,
-    store: &mut dyn HistoryStore,
-) -> Result<(), ChangesError> {
-    let found = wall_time_noise(doc, store)?;
-    across_runs_all(doc, &found);
-    Ok(())
-}
-
-/// `between_runs_by_history` on the store `given` names (else $PLUMB_HISTORY, else the
-/// default under the git top level of `dir`) where one exists; none is made.
+/// its history on this machine measured the drift between runs, in the store `given`
+/// names (else $PLUMB_HISTORY, else the default under the git top level of `dir`) where
+/// one exists; a run those runs do not predict gets the finding that says so.
 pub fn between_runs_in_history(
     doc: &mut ResultDocument,
     given: Option<&str>,
     dir: &Path,
 ) -> Result<(), ChangesError> {
-    match Location::existing(given, dir)? {
-        Some(location) => between_runs_by_history(doc, location.open()?.as_mut()),
-        None => Ok(()),
-    }
+    let found = wall_time_noise_in(doc, given, dir)?;
+    across_runs_all(doc, &found);
+    Ok(())
 }

@@ -7,7 +7,7 @@ use plumb_command::{FakeSpawner, ProcessSpawner, Progress, Spawner};
 #[cfg(feature = "cli")]
 use plumb_model::quantity::parse_count;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
-use plumb_model::{Environment, Question, ResultDocument, Settle};
+use plumb_model::{Environment, Question, ResultDocument};
 use plumb_revs::{HarnessRun, Measure, Side};
 use std::sync::atomic::AtomicBool;
 
@@ -115,9 +115,7 @@ pub fn measure(
 ) -> Result<Option<ResultDocument>, ChangesError> {
     let m = &r.measure;
     let (looks, sesoi, question) = (r.looks, m.sesoi.get(), r.question);
-    let settle_with = move |alpha: f64, per_round: usize| -> Box<dyn Settle> {
-        Box::new(Settling::new(looks, alpha, sesoi, per_round).with_question(question))
-    };
+    let settle_with = Settling::maker(looks, sesoi, question);
     let (mut fake, mut real) = (FakeSpawner::new(), ProcessSpawner);
     let spawner: &mut dyn Spawner = if r.fake_runs { &mut fake } else { &mut real };
     let measured = match &r.harness {

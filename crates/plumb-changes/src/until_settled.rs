@@ -8,7 +8,7 @@ use crate::ChangesError;
 use plumb_analysis::{LookPlan, Settling};
 use plumb_command::{produce_settled, trial, Progress, RunContext, RunPlan, Spawner, Trial};
 use plumb_command::{UntilSettled, MIN_RUNS_PER_ROUND};
-use plumb_model::{Question, ResultDocument, Settle};
+use plumb_model::{Question, ResultDocument};
 use std::sync::atomic::AtomicBool;
 
 /// Measures `plan`'s two commands (its baseline as A) until the verdict settles.
@@ -38,9 +38,7 @@ pub fn run_until_settled(
         ..LookPlan::default()
     };
     let (sesoi, alpha) = (how.settings.sesoi.get(), how.settings.confidence.alpha());
-    let settle_with = move |alpha: f64, per_round: usize| -> Box<dyn Settle> {
-        Box::new(Settling::new(looks, alpha, sesoi, per_round).with_question(question))
-    };
+    let settle_with = Settling::maker(looks, sesoi, question);
     let judging = (&settle_with as plumb_model::SettleWith, alpha, per_round);
     let (mut doc, rounds) = produce_settled(
         plan,

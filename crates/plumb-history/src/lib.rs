@@ -30,7 +30,7 @@ pub use error::HistoryError;
 pub use fingerprint::MachineFingerprint;
 pub use keeper::{kept_as, Keeper, Kept, SaveError, Saver};
 pub use location::Location;
-pub use noise::{series_noise, wall_time_noise};
+pub use noise::{key_noise, wall_time_noise, wall_time_noise_in};
 #[cfg(feature = "postgres")]
 pub use pg::PostgresStore;
 pub use pg_url::redacted;
