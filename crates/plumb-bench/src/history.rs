@@ -92,8 +92,9 @@ mod tests {
     use plumb_model::quantity::{Confidence, Fraction};
     use plumb_model::{Benchmark, BenchmarkKind, DiagnosticCode, Invocation, Settings};
 
-    /// A harness's result: one function whose runs take `mean_ns` and up to 2 µs more.
-    fn result(mean_ns: u64) -> ResultDocument {
+    /// A harness's result: one function whose runs take `mean` and up to 2 µs more.
+    fn result(mean: std::time::Duration) -> ResultDocument {
+        let mean_nanos = mean.as_nanos() as u64;
         let settings = Settings {
             confidence: Confidence::DEFAULT,
             sesoi: Fraction::DEFAULT_SESOI,
@@ -105,7 +106,7 @@ mod tests {
             cwd: None,
         };
         let mut doc = ResultDocument::new("0", invocation, Default::default(), settings);
-        let times = (0..30).map(|i| mean_ns + (i % 3) * 1000);
+        let times = (0..30).map(|i| mean_nanos + (i % 3) * 1000);
         doc.benchmarks.push(Benchmark::of_wall_times(
             "f",
             BenchmarkKind::Function,
@@ -125,18 +126,20 @@ mod tests {
         let path = dir.path().join("h.db");
         let mut store = plumb_history::SqliteStore::open(&path).unwrap();
         for ms in [10_000, 10_200, 9_900, 10_100, 9_800] {
-            store.add(&result(ms * 1000), None).unwrap();
+            store
+                .add(&result(std::time::Duration::from_micros(ms)), None)
+                .unwrap();
         }
         drop(store);
         let args = Args {
             history: Some(path.to_str().unwrap().into()),
             ..Args::default()
         };
-        let mut doc = result(10_000_000);
+        let mut doc = result(std::time::Duration::from_millis(10));
         between_runs(&args, &mut doc);
         let across = doc.benchmarks[0].time().unwrap().between_runs.clone();
         assert_eq!(across.map(|b| b.runs), Some(5));
-        let mut far = result(20_000_000);
+        let mut far = result(std::time::Duration::from_millis(20));
         between_runs(&args, &mut far);
         let unlike = far.benchmarks[0].diagnostics.iter();
         assert!(unlike
