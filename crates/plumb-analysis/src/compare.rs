@@ -139,8 +139,9 @@ pub fn compare_two(base: Side<'_>, new: Side<'_>) -> Option<ComparisonDocument> 
 }
 
 /// Whether `doc` measured `metric`. Load results carry latency histograms, not metric
-/// columns: only the other benchmarks need the metric; a benchmark with only a
-/// simulator's counts (gungraun's) is judged by them.
+/// columns: only the other benchmarks need the metric; a simulated metric is judged over
+/// the simulated runs, and a benchmark with only a simulator's counts (gungraun's) by
+/// them.
 fn measures(doc: &ResultDocument, metric: &Metric) -> bool {
     let mut timed = doc
         .benchmarks
@@ -153,6 +154,7 @@ fn measures(doc: &ResultDocument, metric: &Metric) -> bool {
             let simulated = b.simulated.as_ref().filter(|_| counted_only);
             b.metrics.contains_key(metric)
                 || b.reported.contains_key(metric)
+                || crate::simulated::only_simulated(b, metric)
                 || simulated
                     .is_some_and(|s| *metric == Metric::WallTime || s.metrics.contains_key(metric))
         })

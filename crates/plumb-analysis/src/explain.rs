@@ -6,19 +6,17 @@
 use crate::called::verdict_of;
 use crate::question::{judge_question, judge_unasked, question_matters};
 use crate::verdict::judge;
-use plumb_model::finding::{CounterMoved, TimeNotWork, WorkNotTime};
 use plumb_model::quantity::{Confidence, Duration, Fraction};
-use plumb_model::{
-    Benchmark, Comparison, CounterChange, Diagnostic, Metric, Question, Severity, Source, Verdict,
-};
+use plumb_model::{Benchmark, Comparison, CounterChange, Metric, Question, Source, Verdict};
 use plumb_stats::{decide, Evidence, Interval, Look};
 
 /// The counters a comparison is explained by, in the order they are shown. Hardware and
 /// simulated names of one thing are both listed; a pair of benchmarks has one or the
 /// other.
-const EXPLAINING: [Metric; 11] = [
+const EXPLAINING: [Metric; 12] = [
     Metric::Instructions,
     Metric::Cycles,
+    Metric::EstimatedCycles,
     Metric::BranchMisses,
     Metric::ConditionalMispredictions,
     Metric::L1dLoadMisses,
@@ -63,6 +61,16 @@ impl<'a> Asked<'a> {
 /// it and, where another question gets another answer, the note that says so.
 pub fn compare_explained(base: &Benchmark, cand: &Benchmark, asked: &Asked<'_>) -> Comparison {
     let (level, sesoi, resolution) = (asked.level, asked.sesoi, asked.resolution);
+    // A simulated metric asked (`--metric estimated-cycles`): its runs are its samples.
+    let simulated = |b: &Benchmark| crate::simulated::only_simulated(b, asked.metric);
+    if simulated(base) && simulated(cand) {
+        if let Some(mut c) =
+            crate::simulated::judge_simulated(base, cand, asked.metric, level, sesoi)
+        {
+            explain(&mut c, base, cand);
+            return c;
+        }
+    }
     let (mut c, swayed) = match asked.question_given || !asked.question.is_mean() {
         true => (
             judge_question(
@@ -100,7 +108,9 @@ fn explain(c: &mut Comparison, base: &Benchmark, cand: &Benchmark) {
         c.counters.insert(0, ipc);
     }
     if c.metric == Metric::WallTime {
-        c.notes = work_and_time(c).into_iter().collect();
+        c.notes = crate::work_and_time::work_and_time(c, base, cand)
+            .into_iter()
+            .collect();
     }
 }
 
@@ -116,10 +126,14 @@ fn change(
     if source != other {
         return None;
     }
-    if source == Source::Simulated {
+    let judged = match source {
+        Source::Simulated => crate::simulated::judge_simulated(base, cand, m, level, sesoi),
+        _ => Some(judge(base, cand, m, level, sesoi)),
+    };
+    // One simulated run a side: its exact ratio.
+    let Some(k) = judged else {
         return Some(by_ratio(m.as_str(), source, b, n, sesoi, false));
-    }
-    let k = judge(base, cand, m, level, sesoi);
+    };
     Some(CounterChange {
         counter: m.as_str().to_string(),
         source,
@@ -173,41 +187,6 @@ fn ipc_change(base: &Benchmark, cand: &Benchmark, sesoi: Fraction) -> Option<Cou
     let b = base.counter_ratio(&Metric::Instructions, &Metric::Cycles)?;
     let n = cand.counter_ratio(&Metric::Instructions, &Metric::Cycles)?;
     Some(by_ratio("ipc", Source::HardwareCounter, b, n, sesoi, true))
-}
-
-/// "Time moved but instructions did not", and the reverse, with what else moved.
-fn work_and_time(c: &Comparison) -> Option<Diagnostic> {
-    let instructions = c.counters.iter().find(|k| k.counter == "instructions")?;
-    let moved = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
-    let (time_moved, work_moved) = (moved(c.verdict), moved(instructions.verdict));
-    if time_moved && instructions.verdict == Verdict::Equivalent {
-        let others = c
-            .counters
-            .iter()
-            .filter(|k| !matches!(k.counter.as_str(), "instructions" | "cycles" | "ipc"))
-            .filter(|k| moved(k.verdict))
-            .map(|k| CounterMoved {
-                counter: k.counter.clone(),
-                ratio: k.ratio,
-            })
-            .collect();
-        let finding = TimeNotWork {
-            time_ratio: c.ratio,
-            instructions_ratio: instructions.ratio,
-            instructions_source: instructions.source,
-            moved: others,
-        };
-        Some(Diagnostic::new(Severity::Warning, finding))
-    } else if work_moved && c.verdict == Verdict::Equivalent {
-        let finding = WorkNotTime {
-            time_ratio: c.ratio,
-            instructions_ratio: instructions.ratio,
-            instructions_source: instructions.source,
-        };
-        Some(Diagnostic::new(Severity::Warning, finding))
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]
@@ -299,7 +278,11 @@ mod tests {
         let plumb_model::Finding::WorkNotTime(f) = &c.notes[0].finding else {
             panic!("{:?}", c.notes)
         };
-        assert!((f.instructions_ratio - 0.6).abs() < 1e-9, "{f:?}");
+        assert!((f.work_ratio - 0.6).abs() < 1e-9, "{f:?}");
+        assert_eq!(
+            f.believe,
+            Some(plumb_model::finding::Believe::TimeHidesWork)
+        );
         // Both moved together: nothing to flag.
         let c = explained(&base, &bench("c", 1.5e6, 3e6, 1000.0));
         assert_eq!(c.verdict, Verdict::Slower);

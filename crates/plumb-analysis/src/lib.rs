@@ -23,8 +23,10 @@ mod refused;
 mod replicates;
 mod settling;
 mod sides;
+mod simulated;
 mod summary_verdict;
 mod verdict;
+mod work_and_time;
 
 pub use amdahl::{predict as predict_amdahl, Speedup};
 pub use benchmark::{analyse_benchmark, analyse_document, metric_stats, AnalysisConfig};

@@ -72,7 +72,7 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         }
         None => crate::exit::print_stdout(&report)?,
     }
-    Ok(if cmp.any_slower() {
+    Ok(if cmp.gates_fail(&a.gate)? {
         Outcome::GateFailed
     } else {
         Outcome::Done

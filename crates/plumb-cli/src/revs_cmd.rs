@@ -70,7 +70,7 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let printed = export::print_report(&targets, &report);
     export::write_all(&targets, &doc)?;
     printed?;
-    let slower = doc.sequential().is_some_and(|r| r.any_slower());
+    let slower = doc.gates_fail(&a.gate)?;
     Ok(match doc.status {
         RunStatus::Interrupted { .. } => session.stopped(),
         RunStatus::Failed { .. } => Outcome::Failed,
@@ -95,8 +95,8 @@ fn request(a: &RevsArgs) -> Request {
 }
 
 /// The two sides measured (plumb-changes' `measure`) on the machine read just before,
-/// which with --counters is also what the counting is planned against (a minute's
-/// simulation budget, or the time cap); `None` when stopped before the first round.
+/// which with --counters (or --gate cycles) is also what the counting is planned
+/// against; `None` when stopped before the first round.
 fn measure(
     sides: &[Side; 2],
     a: &RevsArgs,
@@ -104,17 +104,8 @@ fn measure(
     session: &Session,
 ) -> Result<Option<plumb_model::ResultDocument>, CliError> {
     let environment = plumb_env::collect();
-    if let Some(mode) = a.counters {
-        let budget = a
-            .rounds
-            .max_time
-            .map_or(std::time::Duration::from_secs(60), |t| t.to_std());
-        let how = plumb_report::counting_plan(
-            mode,
-            &environment,
-            budget,
-            plumb_report::Counted::Commands,
-        )?;
+    let cycles = a.gate.contains(&plumb_model::Gate::Cycles);
+    if let Some(how) = plumb_report::commands_counting(&a.counting, &environment, cycles)? {
         for line in &how.notices {
             say(line.clone());
         }

@@ -8,7 +8,7 @@ use plumb_analysis::{analyse_document, AnalysisConfig};
 use plumb_changes::{run_until_settled, ChangesError};
 use plumb_command::{command_settings, produce, FakeSpawner, ProcessSpawner, RunContext, RunPlan};
 use plumb_model::{ProducerSettings, ResultDocument, RunStatus, Settings};
-use plumb_report::{counting_plan, render_terminal_at, Counted, Detail};
+use plumb_report::{commands_counting, render_terminal_at, Detail};
 use std::sync::atomic::AtomicBool;
 
 pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
@@ -20,9 +20,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, CliError> {
     let history = crate::store::saver(&a.save)?;
     let session = crate::session::stop_on_signals()?;
     let how = context(&a, &plan, baseline);
-    if let Some(mode) = a.counters {
-        let budget = a.sim_budget.to_std();
-        let how_counted = counting_plan(mode, &how.environment, budget, Counted::Commands)?;
+    if let Some(how_counted) = commands_counting(&a.counting, &how.environment, false)? {
         for line in &how_counted.notices {
             eprintln!("plumb: {line}");
         }

@@ -19,8 +19,10 @@ const FIRST_SLOWDOWN: f64 = 50.0;
 /// The shortest timed run whose simulation updates the slowdown.
 const LEARN_FROM: Duration = Duration::from_millis(50);
 
-/// The simulated counts of each measured command, in order. A command that was not
-/// simulated says why in `not_simulated`; none is when the timed runs did not complete.
+/// The simulated counts of each measured command, in order: `sim.runs` runs of each,
+/// interleaved (each command once, then each again). A command that was not simulated
+/// says why in `not_simulated`, and one whose later run failed keeps its earlier runs
+/// and says how many; none is when the timed runs did not complete.
 pub fn simulate_commands(
     plan: &RunPlan,
     sim: &SimulationPlan,
@@ -30,14 +32,17 @@ pub fn simulate_commands(
     stop: &AtomicBool,
 ) -> Vec<SimulatedCounts> {
     let mut slowdown = FIRST_SLOWDOWN;
-    measured
-        .iter()
-        .map(|m| {
-            let mut counts = cachegrind::empty_counts(sim.tool(), &sim.geometry);
-            let result = if timed_complete {
-                simulate_one(plan, sim, m, &mut slowdown, progress, stop)
-            } else {
-                Err(NotSimulated::TimedRunsIncomplete)
+    let mut counts: Vec<SimulatedCounts> = (measured.iter())
+        .map(|_| cachegrind::empty_counts(sim.tool(), &sim.geometry))
+        .collect();
+    for round in 0..sim.runs {
+        for (m, counts) in measured.iter().zip(&mut counts) {
+            if counts.not_simulated.is_some() {
+                continue;
+            }
+            let result = match timed_complete {
+                true => simulate_one(plan, sim, m, &mut slowdown, progress, stop),
+                false => Err(NotSimulated::TimedRunsIncomplete),
             };
             match result {
                 Ok((operations, run)) => {
@@ -45,11 +50,15 @@ pub fn simulate_commands(
                     values.push((Metric::WallTime, run.wall.as_nanos() as u64));
                     counts.samples.push(operations, &values);
                 }
-                Err(why) => counts.not_simulated = Some(why.to_string()),
+                Err(why) if round == 0 => counts.not_simulated = Some(why.to_string()),
+                Err(why) => {
+                    let runs = sim.runs;
+                    counts.not_simulated = Some(format!("{round} of {runs} runs simulated; {why}"))
+                }
             }
-            counts
-        })
-        .collect()
+        }
+    }
+    counts
 }
 
 /// Why a command has no simulated counts, as its result says it.
@@ -136,7 +145,9 @@ fn simulate_one(
         });
     }
     progress.simulating(&m.spec.name, estimate);
-    match cachegrind::simulate(&argv, &sim.geometry, sim.budget, stop) {
+    // In the command's own directory: each side of `plumb revs` is its worktree's program.
+    let program = (argv.as_slice(), m.spec.dir.as_deref());
+    match cachegrind::simulate_in(program, &sim.geometry, sim.budget, stop) {
         Ok(run) => {
             // A short command's simulation is mostly valgrind's start-up: it says
             // nothing about the slowdown of real work.
@@ -172,6 +183,7 @@ mod tests {
             },
             budget,
             valgrind: "valgrind-test".into(),
+            runs: 1,
         };
         (RunPlan::of(&["true"], RunCount::Fixed(1)), sim)
     }
@@ -224,6 +236,16 @@ mod tests {
         let why = counts[1].not_simulated.as_deref().unwrap();
         assert!(why.contains("over the budget of 30s"), "{why}");
         assert!(counts[1].samples.is_empty());
+
+        // Two runs each, interleaved: the same counts twice (a deterministic command).
+        let twice = SimulationPlan {
+            runs: 2,
+            ..sim.clone()
+        };
+        let counts = simulate_commands(&plan, &twice, &commands[..1], true, &mut (), &stop);
+        let instructions = counts[0].per_op(&Metric::Instructions);
+        assert_eq!(instructions.len(), 2);
+        assert_eq!(instructions[0], instructions[1]);
 
         stop.store(true, Ordering::Relaxed);
         let stopped = simulate_commands(&plan, &sim, &commands[..1], true, &mut (), &stop);

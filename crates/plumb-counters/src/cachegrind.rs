@@ -77,11 +77,14 @@ impl Geometry {
 }
 
 /// The whole-program totals of a cachegrind output file (its `events:` and `summary:`
-/// lines): instructions (Ir), data reads and writes (Dr, Dw), their L1 and last-level
-/// misses, conditional and indirect branches and their mispredictions.
+/// lines): instructions (Ir) and their misses in the level-1 instruction cache and the
+/// last level, data reads and writes (Dr, Dw) and their L1 and last-level misses,
+/// conditional and indirect branches and their mispredictions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Totals {
     pub instructions: u64,
+    pub i1_misses: u64,
+    pub ll_instruction_misses: u64,
     pub data_reads: u64,
     pub data_writes: u64,
     pub d1_misses: u64,
@@ -128,6 +131,8 @@ pub fn parse_totals(text: &str) -> Result<Totals, BadTotals> {
     };
     Ok(Totals {
         instructions: get("Ir")?,
+        i1_misses: get("I1mr")?,
+        ll_instruction_misses: get("ILmr")?,
         data_reads: get("Dr")?,
         data_writes: get("Dw")?,
         d1_misses: get("D1mr")? + get("D1mw")?,
@@ -141,8 +146,10 @@ pub fn parse_totals(text: &str) -> Result<Totals, BadTotals> {
 
 impl Totals {
     /// The model's simulated metrics, in the order of `values`.
-    pub const METRICS: [Metric; 9] = [
+    pub const METRICS: [Metric; 12] = [
         Metric::Instructions,
+        Metric::I1Misses,
+        Metric::LlInstructionMisses,
         Metric::DataReads,
         Metric::DataWrites,
         Metric::D1Misses,
@@ -151,6 +158,7 @@ impl Totals {
         Metric::ConditionalMispredictions,
         Metric::IndirectBranches,
         Metric::IndirectMispredictions,
+        Metric::EstimatedCycles,
     ];
 
     /// What `self` counted beyond `earlier` (a run of 2N calls beyond one of N): each
@@ -159,6 +167,8 @@ impl Totals {
         let d = |a: u64, b: u64| a.saturating_sub(b);
         Totals {
             instructions: d(self.instructions, earlier.instructions),
+            i1_misses: d(self.i1_misses, earlier.i1_misses),
+            ll_instruction_misses: d(self.ll_instruction_misses, earlier.ll_instruction_misses),
             data_reads: d(self.data_reads, earlier.data_reads),
             data_writes: d(self.data_writes, earlier.data_writes),
             d1_misses: d(self.d1_misses, earlier.d1_misses),
@@ -173,10 +183,12 @@ impl Totals {
         }
     }
 
-    /// The totals as the model's simulated metrics.
-    pub fn values(&self) -> [(Metric, u64); 9] {
+    /// The totals as the model's simulated metrics, the estimated cycles last.
+    pub fn values(&self) -> [(Metric, u64); 12] {
         let v = [
             self.instructions,
+            self.i1_misses,
+            self.ll_instruction_misses,
             self.data_reads,
             self.data_writes,
             self.d1_misses,
@@ -185,10 +197,50 @@ impl Totals {
             self.conditional_mispredicts,
             self.indirect_branches,
             self.indirect_mispredicts,
+            self.estimated_cycles(),
         ];
         std::array::from_fn(|i| (Self::METRICS[i].clone(), v[i]))
     }
 }
+
+impl Totals {
+    /// Cycles estimated from the simulation: every instruction fetch and data access
+    /// that hits the level-1 caches costs one, one served by the last level
+    /// `LL_HIT_CYCLES`, one served by memory `MEMORY_CYCLES` (gungraun's — iai's — model,
+    /// "L1 hits + 5 × LL hits + 35 × RAM hits"), and each mispredicted branch
+    /// `MISPREDICT_CYCLES` more, which gungraun leaves out. Why plumb adds it: a branch
+    /// the predictor gets wrong half the time (the blog series' sorted against shuffled
+    /// data) runs the same instructions and touches the same lines, and takes about twice
+    /// as long; without the term that change would be invisible to the estimate. A
+    /// model, not a measurement: no prefetching, out-of-order overlap or frequency, so
+    /// it ranks work, it does not predict time (`docs/run.md`, simulated counters).
+    pub fn estimated_cycles(&self) -> u64 {
+        let accesses = self.instructions + self.data_reads + self.data_writes;
+        let l1_misses = self.i1_misses + self.d1_misses;
+        let memory = self.ll_instruction_misses + self.ll_data_misses;
+        let l1_hits = accesses.saturating_sub(l1_misses);
+        let ll_hits = l1_misses.saturating_sub(memory);
+        let mispredicts = self.conditional_mispredicts + self.indirect_mispredicts;
+        l1_hits + LL_HIT_CYCLES * ll_hits + MEMORY_CYCLES * memory + MISPREDICT_CYCLES * mispredicts
+    }
+
+    /// gungraun's estimate of the same totals, without mispredictions: what its users
+    /// compare (`bench/simulated-counters.sh` prints both).
+    pub fn gungraun_cycles(&self) -> u64 {
+        let mispredicts = self.conditional_mispredicts + self.indirect_mispredicts;
+        self.estimated_cycles() - MISPREDICT_CYCLES * mispredicts
+    }
+}
+
+/// What the estimate charges an access served by the last level, and one served by
+/// memory: gungraun's constants, kept so that its users' estimates and plumb's agree on
+/// code without mispredictions.
+pub const LL_HIT_CYCLES: u64 = 5;
+pub const MEMORY_CYCLES: u64 = 35;
+/// What the estimate charges a mispredicted branch: the pipeline refilled, 15–20 cycles
+/// on current x86 cores (Agner Fog's microarchitecture manual: Skylake 15–20, Zen 2–4
+/// about 18), the low end taken so the estimate errs towards less.
+pub const MISPREDICT_CYCLES: u64 = 15;
 
 impl From<&Geometry> for SimulatedCaches {
     fn from(g: &Geometry) -> Self {
@@ -237,8 +289,18 @@ pub fn simulate(
     budget: Duration,
     stop: &AtomicBool,
 ) -> Result<SimRun, SimError> {
+    simulate_in((argv, None), geometry, budget, stop)
+}
+
+/// [`simulate`] with the program started in `dir` (a revision's worktree), else here.
+pub fn simulate_in(
+    (argv, dir): (&[String], Option<&std::path::Path>),
+    geometry: &Geometry,
+    budget: Duration,
+    stop: &AtomicBool,
+) -> Result<SimRun, SimError> {
     simulate_with(
-        argv,
+        (argv, dir),
         &geometry.args(),
         "--cachegrind-out-file",
         budget,
@@ -262,7 +324,7 @@ pub fn simulate_region(
     args.extend(geometry.simulation_args());
     args.push("--collect-atstart=no".into());
     args.push(format!("--toggle-collect={region}"));
-    let run = simulate_with(argv, &args, "--callgrind-out-file", budget, stop)?;
+    let run = simulate_with((argv, None), &args, "--callgrind-out-file", budget, stop)?;
     if run.totals.instructions == 0 {
         return Err(SimError::Failed(format!(
             "callgrind counted nothing: no function matching {region} ran"
@@ -274,13 +336,13 @@ pub fn simulate_region(
 /// `argv` under valgrind with `tool_args`, the tool's output file named by `out_option`,
 /// and that output's simulated totals.
 fn simulate_with(
-    argv: &[String],
+    (argv, dir): (&[String], Option<&std::path::Path>),
     tool_args: &[String],
     out_option: &str,
     budget: Duration,
     stop: &AtomicBool,
 ) -> Result<SimRun, SimError> {
-    let run = crate::valgrind::run(argv, tool_args, out_option, budget, stop)?;
+    let run = crate::valgrind::run((argv, dir), tool_args, out_option, budget, stop)?;
     let wall = run.wall;
     let output = run.output_of_success(argv)?;
     Ok(SimRun {
@@ -349,6 +411,13 @@ mod tests {
             (t.indirect_branches, t.indirect_mispredicts),
             (19_701, 1_972)
         );
+        assert_eq!((t.i1_misses, t.ll_instruction_misses), (8396, 1635));
+        // By hand (python): L1 hits 1,875,553 − 10,916, LL hits 10,916 − 3,646, memory
+        // 3,646: gungraun's 1,864,637 + 5 × 7,270 + 35 × 3,646 = 2,028,597; plumb's adds
+        // 15 × (11,558 + 1,972) mispredictions.
+        assert_eq!(t.gungraun_cycles(), 2_028_597);
+        assert_eq!(t.estimated_cycles(), 2_231_547);
+        assert_eq!(t.values()[11], (Metric::EstimatedCycles, 2_231_547));
         // callgrind 3.19 on a C loop whose region had no misses: trailing zeros left out.
         let callgrind = "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n\
             events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim\n\
@@ -374,13 +443,43 @@ mod tests {
         let no_branches = "events: Ir Dr Dw\nsummary: 1 2 3\n";
         assert_eq!(
             parse_totals(no_branches).unwrap_err(),
-            BadTotals::NoEvent("D1mr")
+            BadTotals::NoEvent("I1mr")
         );
         assert!(parse_totals("events: Ir\nsummary: 1 2\n").is_err());
         assert_eq!(
             parse_totals("nothing").unwrap_err(),
             BadTotals::NoLine("events:")
         );
+    }
+
+    /// gungraun's own `EstimatedCycles` for two of its summaries (plumb-import's fixtures
+    /// `gungraun/before/…/bench_sum.{large,small}/summary.json`, no branch simulation):
+    /// plumb's formula gives exactly its figure, and adds only the mispredictions.
+    #[test]
+    fn estimated_cycles_agree_with_gungraun_without_mispredictions() {
+        let of = |[ir, dr, dw, i1, d1r, d1w, ili, dlr, dlw]: [u64; 9]| Totals {
+            instructions: ir,
+            data_reads: dr,
+            data_writes: dw,
+            i1_misses: i1,
+            d1_misses: d1r + d1w,
+            ll_instruction_misses: ili,
+            ll_data_misses: dlr + dlw,
+            ..Totals::default()
+        };
+        let large = of([1988, 569, 23, 13, 1, 0, 13, 0, 0]);
+        let small = of([242, 69, 20, 3, 0, 0, 3, 0, 0]);
+        assert_eq!(
+            (large.estimated_cycles(), small.estimated_cycles()),
+            (3026, 433)
+        );
+        let branchy = Totals {
+            conditional_mispredicts: 10,
+            indirect_mispredicts: 2,
+            ..large
+        };
+        assert_eq!(branchy.gungraun_cycles(), 3026);
+        assert_eq!(branchy.estimated_cycles(), 3026 + 12 * MISPREDICT_CYCLES);
     }
 
     /// Counts under simulation are deterministic: two runs of the same command give the

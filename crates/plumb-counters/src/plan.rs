@@ -40,7 +40,16 @@ pub struct SimulationPlan {
     pub budget: Duration,
     /// valgrind's version ("valgrind-3.19.0"), part of the simulated counts' tool.
     pub valgrind: String,
+    /// Simulated runs of each command (`--sim-runs`): one gives exact counts of that
+    /// run; two or more an interval over invocations, which a verdict (and a gate) on the
+    /// simulated counts stands on.
+    pub runs: u64,
 }
+
+/// Simulated runs of each command unless asked: three, so that a verdict on simulated
+/// counts has an interval over invocations (they differ where addresses move lines
+/// between cache sets, or the program is not deterministic).
+pub const SIMULATED_RUNS: u64 = 3;
 
 impl SimulationPlan {
     /// A whole command under cachegrind: "cachegrind (valgrind-3.19.0)".
@@ -52,6 +61,44 @@ impl SimulationPlan {
     /// only: "callgrind (valgrind-3.19.0)".
     pub fn region_tool(&self) -> String {
         format!("callgrind ({})", self.valgrind)
+    }
+}
+
+/// How the commands of `plumb run` and `plumb revs` are counted (with feature `cli`,
+/// their options as clap declares them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct CommandCounting {
+    /// Count events per command: the kernel's software events (task-clock, page faults,
+    /// context switches, migrations) in each measured run, children included; hardware
+    /// counters (instructions, cycles, branch and cache misses) where the CPU has them,
+    /// or else — with `auto`, the default — a simulation by valgrind's cachegrind with
+    /// this machine's cache sizes after the timed runs (instructions, misses at each
+    /// level, estimated cycles). `plumb env` says which counters open here. Counting
+    /// makes every spawn slower, so compare times only between runs made with the same
+    /// setting.
+    #[cfg_attr(feature = "cli", arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto"))]
+    pub counters: Option<CounterMode>,
+    /// The longest one simulated run may take: one estimated to take longer (from the
+    /// command's timed runs) is not started, one that runs longer is stopped, and the
+    /// result says so.
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, default_value = "60s", value_name = "DURATION")
+    )]
+    pub sim_budget: plumb_model::quantity::Duration,
+    /// Simulated runs of each command, interleaved: two or more give the simulated
+    /// counts an interval over invocations, which their verdict (and `--gate cycles`)
+    /// stands on; one gives that run's exact counts.
+    #[cfg_attr(feature = "cli", arg(long, default_value = "3", value_name = "N", value_parser = |s: &str| plumb_model::quantity::parse_count(s, 1), allow_negative_numbers = true))]
+    pub sim_runs: u64,
+}
+
+impl CommandCounting {
+    /// The mode asked; a gate on cycles without `--counters` counts as `auto` does.
+    pub fn mode(&self, gate_on_cycles: bool) -> Option<CounterMode> {
+        self.counters
+            .or(gate_on_cycles.then_some(CounterMode::Auto))
     }
 }
 
@@ -111,6 +158,7 @@ fn simulation_plan(env: &Environment, budget: Duration) -> Result<SimulationPlan
         geometry,
         budget,
         valgrind,
+        runs: SIMULATED_RUNS,
     })
 }
 

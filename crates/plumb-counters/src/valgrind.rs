@@ -91,12 +91,12 @@ impl ValgrindRun {
     }
 }
 
-/// Runs `argv` under valgrind with `tool_args` (`--tool=…` and its options), the tool's
+/// Runs `argv` (in `dir`, else here) under valgrind with `tool_args` (`--tool=…` and its options), the tool's
 /// output file named by the option `out_option` (`--cachegrind-out-file`), and reads that
 /// file back. Killed when it runs past `budget` or when `stop` is raised; the program's
 /// own output is discarded, its stderr kept in valgrind's log for messages.
 pub fn run(
-    argv: &[impl AsRef<OsStr>],
+    (argv, dir): (&[impl AsRef<OsStr>], Option<&Path>),
     tool_args: &[String],
     out_option: &str,
     budget: Duration,
@@ -111,7 +111,7 @@ pub fn run(
     let (out, log) = (base.with_extension("out"), base.with_extension("log"));
     let mut args = tool_args.to_vec();
     args.push(format!("{out_option}={}", out.display()));
-    let result = run_valgrind(argv, &args, &log, budget, stop);
+    let result = run_valgrind((argv, dir), &args, &log, budget, stop);
     let output = std::fs::read_to_string(&out).ok();
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = std::fs::remove_file(&out);
@@ -126,7 +126,7 @@ pub fn run(
 }
 
 fn run_valgrind(
-    argv: &[impl AsRef<OsStr>],
+    (argv, dir): (&[impl AsRef<OsStr>], Option<&Path>),
     valgrind_args: &[String],
     log: &Path,
     budget: Duration,
@@ -135,7 +135,11 @@ fn run_valgrind(
     let log_file = std::fs::File::create(log)
         .map_err(|e| SimError::Failed(format!("cannot create {}: {e}", log.display())))?;
     let started = Instant::now();
-    let mut child = Command::new("valgrind")
+    let mut valgrind = Command::new("valgrind");
+    if let Some(dir) = dir {
+        valgrind.current_dir(dir);
+    }
+    let mut child = valgrind
         .args(valgrind_args)
         .args(argv)
         .stdin(Stdio::null())

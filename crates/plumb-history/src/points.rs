@@ -3,7 +3,7 @@
 //! command's or function's metrics come from its statistics; a load test's from its
 //! latency percentiles (p50, p99, p99.9), over its runs when it was repeated.
 use crate::{MachineFingerprint, Point, SeriesKey};
-use plumb_model::{Benchmark, LoadInfo, ResultDocument, Unit};
+use plumb_model::{Benchmark, LoadInfo, MetricStats, ResultDocument, Source, Unit};
 
 /// The load percentiles a history keeps, and the metric each becomes.
 const LOAD_PERCENTILES: [(&str, &str); 3] = [
@@ -39,34 +39,53 @@ pub fn points_of(doc: &ResultDocument, machine: &MachineFingerprint) -> Vec<(Ser
 
 /// A command's or function's metrics, from their statistics; an imported benchmark that
 /// kept only its harness's summary, from that summary where it gives both a mean and a
-/// median (a series of one but not the other would mix statistics).
+/// median (a series of one but not the other would mix statistics). Simulated counts are
+/// series of their own, `simulated:METRIC` (`simulated:estimated-cycles`), never mixed
+/// with the CPU's counts of the same name; a simulated run's own wall time is not kept.
 fn measured(b: &Benchmark, level: f64) -> Vec<(String, Point)> {
     if b.summary_only() {
         return summary_points(b);
     }
-    b.stats
-        .iter()
-        .map(|(metric, stats)| {
-            let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
-            let n = stats.summary.n;
-            // Kept by the analysis over the replicates (launches, batches); a result written
-            // before it was kept: the interval's half-width over t of its samples.
-            let stderr = stats.std_err.or_else(|| {
-                stats.mean_ci.filter(|_| n >= 2).map(|ci| {
-                    ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0)
-                })
-            });
-            let point = Point {
-                n: n as u64,
-                mean: stats.summary.mean,
-                median: stats.summary.median,
-                interval: stats.mean_ci.map(|ci| (ci.lo, ci.hi)),
-                stderr,
-                unit,
-            };
-            (metric.to_string(), point)
-        })
-        .collect()
+    let timed = (b.stats.iter()).map(|(metric, stats)| {
+        let unit = b.metrics.get(metric).map_or(Unit::Nanoseconds, |i| i.unit);
+        (metric.to_string(), stat_point(stats, unit, level))
+    });
+    let simulated = b.simulated.iter().flat_map(|sim| {
+        (sim.stats.iter())
+            .filter_map(|(metric, stats)| {
+                let info = sim.metrics.get(metric)?;
+                (info.source == Source::Simulated).then_some((metric, info.unit, stats))
+            })
+            .map(move |(metric, unit, stats)| {
+                (
+                    format!("simulated:{metric}"),
+                    stat_point(stats, unit, level),
+                )
+            })
+    });
+    timed.chain(simulated).collect()
+}
+
+/// A metric's statistics as a point: n, mean, median, the mean's interval and its
+/// standard error.
+fn stat_point(stats: &MetricStats, unit: Unit, level: f64) -> Point {
+    let n = stats.summary.n;
+    // Kept by the analysis over the replicates (launches, batches); a result written
+    // before it was kept: the interval's half-width over t of its samples.
+    let stderr = stats.std_err.or_else(|| {
+        stats
+            .mean_ci
+            .filter(|_| n >= 2)
+            .map(|ci| ci.half_width() / plumb_stats::t_quantile(0.5 + level / 2.0, n as f64 - 1.0))
+    });
+    Point {
+        n: n as u64,
+        mean: stats.summary.mean,
+        median: stats.summary.median,
+        interval: stats.mean_ci.map(|ci| (ci.lo, ci.hi)),
+        stderr,
+        unit,
+    }
 }
 
 /// The benchmarks of `doc` that give no point: imported with a harness's summary that
@@ -151,6 +170,41 @@ mod tests {
         let mut b = Benchmark::new(name, BenchmarkKind::Function);
         b.reported.insert(Metric::WallTime, r);
         b
+    }
+
+    /// The CPU's instructions and the simulation's are two series, never one; the
+    /// simulated run's own wall time (how slow valgrind was) is in none.
+    #[test]
+    fn simulated_counts_are_series_of_their_own() {
+        use plumb_model::{MetricInfo, SimulatedCounts};
+        let mut b = Benchmark::new("cmd", BenchmarkKind::Command);
+        for (m, source) in [
+            (Metric::WallTime, Source::Measured),
+            (Metric::Instructions, Source::HardwareCounter),
+        ] {
+            b.metrics.insert(m.clone(), MetricInfo::known(&m, source));
+            b.stats.insert(m, MetricStats::of_value(10.0));
+        }
+        let mut sim = SimulatedCounts::new("cachegrind", None);
+        for (m, source) in [
+            (Metric::Instructions, Source::Simulated),
+            (Metric::EstimatedCycles, Source::Simulated),
+            (Metric::WallTime, Source::Measured),
+        ] {
+            sim.metrics.insert(m.clone(), MetricInfo::known(&m, source));
+            sim.stats.insert(m, MetricStats::of_value(20.0));
+        }
+        b.simulated = Some(sim);
+        let keys: Vec<String> = measured(&b, 0.999).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            [
+                "wall-time",
+                "instructions",
+                "simulated:instructions",
+                "simulated:estimated-cycles"
+            ]
+        );
     }
 
     /// pytest-benchmark's saved summary (mean, median, deviation, rounds) is a point with

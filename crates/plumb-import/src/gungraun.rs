@@ -116,8 +116,10 @@ pub fn read_all(values: Vec<Placed>) -> (ResultDocument, Vec<String>) {
 }
 
 /// Callgrind's metric names, and the model's simulated metric each adds to.
-const COUNTED: [(&str, Metric); 11] = [
+const COUNTED: [(&str, Metric); 13] = [
     ("Ir", Metric::Instructions),
+    ("I1mr", Metric::I1Misses),
+    ("ILmr", Metric::LlInstructionMisses),
     ("Dr", Metric::DataReads),
     ("Dw", Metric::DataWrites),
     ("D1mr", Metric::D1Misses),

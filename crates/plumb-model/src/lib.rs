@@ -16,6 +16,7 @@ mod error;
 pub mod finding;
 pub mod format;
 mod function_info;
+mod gate;
 mod insitu;
 mod invalid;
 mod latency;
@@ -62,6 +63,7 @@ pub use environment::{
 pub use error::ModelError;
 pub use finding::Finding;
 pub use function_info::{FunctionInfo, PrecisionStop};
+pub use gate::{Gate, NoCycles, UnknownGate};
 pub use insitu::{InSituRegion, InSituSettings};
 pub use invalid::Invalid;
 pub use latency::LATENCY_PERCENTILES;

@@ -157,6 +157,13 @@ metrics! {
     DataWrites = "data-writes", Count, Sum, "Data wr";
     D1Misses = "d1-misses", Count, Sum, "D1 miss";
     LlMisses = "ll-misses", Count, Sum, "LL miss";
+    /// Simulated: misses in the level-1 instruction cache, and instruction fetches that
+    /// missed the last level too.
+    I1Misses = "i1-misses", Count, Sum, "I1 miss";
+    LlInstructionMisses = "ll-instruction-misses", Count, Sum, "LLi miss";
+    /// Simulated: cycles estimated from the simulation's instructions, cache misses at
+    /// each level and branch mispredictions (plumb-counters' `Totals::estimated_cycles`).
+    EstimatedCycles = "estimated-cycles", Count, Sum, "Est cyc";
     ConditionalBranches = "conditional-branches", Count, Sum, "Cond br";
     ConditionalMispredictions = "conditional-mispredictions", Count, Sum, "Mispred";
     IndirectBranches = "indirect-branches", Count, Sum, "Ind br";
@@ -261,8 +268,8 @@ mod tests {
             let json = serde_json::to_string(m).unwrap();
             assert_eq!(&serde_json::from_str::<Metric>(&json).unwrap(), m);
         }
-        let m: Metric = serde_json::from_str("\"i1-misses\"").unwrap();
-        assert_eq!(m, Metric::Named("i1-misses".into()));
+        let m: Metric = serde_json::from_str("\"l2-misses\"").unwrap();
+        assert_eq!(m, Metric::Named("l2-misses".into()));
         assert_eq!(
             serde_json::to_string(&MetricInfo::measured(&Metric::PeakRss)).unwrap(),
             r#"{"unit":"bytes","source":"measured","aggregate":"peak"}"#

@@ -113,7 +113,7 @@ fn run_dhat(argv: &[OsString], out: &Path, within: Option<&[&str]>) -> Result<Si
     ];
     let never = std::sync::atomic::AtomicBool::new(false);
     let run = valgrind::run(
-        argv,
+        (argv, None),
         &tool,
         "--dhat-out-file",
         std::time::Duration::MAX,

@@ -160,8 +160,9 @@ fn counted_caption(doc: &ResultDocument) -> String {
 }
 
 /// The simulated metrics shown, in this order; indirect branches stay in the result.
-pub(crate) const SIMULATED: [Metric; 7] = [
+pub(crate) const SIMULATED: [Metric; 8] = [
     Metric::Instructions,
+    Metric::EstimatedCycles,
     Metric::DataReads,
     Metric::DataWrites,
     Metric::D1Misses,
@@ -220,7 +221,18 @@ fn simulated_caption(doc: &ResultDocument) -> String {
         Some(_) => "this machine's cache sizes",
         None => "cache sizes not recorded",
     };
-    format!("Simulated counters per operation ({tool}, {caches}; deterministic, one run each):")
+    let runs = (doc.benchmarks.iter())
+        .filter_map(|b| Some(b.simulated.as_ref()?.samples.len()))
+        .max()
+        .unwrap_or(0);
+    let runs = match runs {
+        0 | 1 => "one run each: its exact counts".to_string(),
+        n => format!(
+            "{n} runs each, mean ± error at {} over runs",
+            doc.settings.confidence
+        ),
+    };
+    format!("Simulated counters per operation ({tool}, {caches}; {runs}):")
 }
 
 /// The benchmarks that were to be simulated and were not, with why.
@@ -309,7 +321,7 @@ mod tests {
             .iter()
             .cloned()
             .zip([
-                5_000_000, 700_000, 700_000, 280_000, 39_000, 900_000, 100_000,
+                5_000_000, 9_000_000, 700_000, 700_000, 280_000, 39_000, 900_000, 100_000,
             ])
             .chain([(Metric::WallTime, 40 * timed_mean * 200_000)])
             .collect();
@@ -334,11 +346,17 @@ mod tests {
         assert!(
             caption.starts_with("Simulated counters per operation (cachegrind (valgrind-3.19.0)")
         );
-        // 5e6 / 2e5 = 25 instructions; 1e5 / 2e5 = 0.5 mispredictions, 1e5 / 9e5 = 11.11 %.
+        // 5e6 / 2e5 = 25 instructions, 45 estimated cycles; 1e5 / 2e5 = 0.5
+        // mispredictions, 1e5 / 9e5 = 11.11 %.
         assert_eq!(t.rows[0][1], "25.00");
-        assert_eq!(t.rows[0][7], "0.500");
-        assert_eq!(t.rows[0][8], "11.11%");
-        assert_eq!(t.rows[0][9], "×40");
+        assert_eq!(t.rows[0][2], "45.00");
+        assert_eq!(t.rows[0][8], "0.500");
+        assert_eq!(t.rows[0][9], "11.11%");
+        assert_eq!(t.rows[0][10], "×40");
+        assert!(
+            caption.ends_with("; one run each: its exact counts):"),
+            "{caption}"
+        );
         assert_eq!(t.rows[1][1], "-");
         assert_eq!(
             not_simulated(&doc),

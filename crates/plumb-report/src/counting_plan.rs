@@ -3,15 +3,16 @@
 //! what is counted here and why, or why the mode was refused.
 
 use crate::env_view::{counting_notices, hardware_counters, simulation_summary};
-use plumb_counters::plan::{decide, CounterMode, Counting, Refusal};
+use plumb_counters::plan::{decide, CommandCounting, CounterMode, Counting, Refusal};
 use plumb_model::Environment;
 use std::time::Duration;
 
 /// What a simulation runs, which names its tool and how it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Counted {
-    /// `plumb run`: each command once under cachegrind after the timed runs.
-    Commands,
+    /// `plumb run` and `plumb revs`: each command `runs` times under cachegrind after the
+    /// timed runs.
+    Commands { runs: u64 },
     /// The harness: each routine's calls under callgrind, N against 2N.
     Routines,
 }
@@ -27,11 +28,20 @@ pub fn counting_plan(
         hardware: hardware_counters(env),
         refusal,
     })?;
-    let described = decision.simulation.as_ref().map(|s| match counted {
-        Counted::Commands => simulation_summary(
+    let mut simulation = decision.simulation;
+    if let (Some(s), Counted::Commands { runs }) = (&mut simulation, counted) {
+        s.runs = runs;
+    }
+    let described = simulation.as_ref().map(|s| match counted {
+        Counted::Commands { runs: 1 } => simulation_summary(
             &s.tool(),
             &(&s.geometry).into(),
             "once per command after the timed runs",
+        ),
+        Counted::Commands { runs } => simulation_summary(
+            &s.tool(),
+            &(&s.geometry).into(),
+            &format!("{runs} times per command, interleaved, after the timed runs"),
         ),
         Counted::Routines => simulation_summary(
             &s.region_tool(),
@@ -50,9 +60,25 @@ pub fn counting_plan(
             .as_deref(),
     );
     Ok(Counting {
-        simulation: decision.simulation,
+        simulation,
         notices,
     })
+}
+
+/// The counting `plumb run` and `plumb revs` asked for (`--counters`, or a gate on
+/// cycles), decided here; `None` when nothing is counted.
+pub fn commands_counting(
+    asked: &CommandCounting,
+    env: &Environment,
+    gate_on_cycles: bool,
+) -> Result<Option<Counting>, CountersRefused> {
+    let Some(mode) = asked.mode(gate_on_cycles) else {
+        return Ok(None);
+    };
+    let counted = Counted::Commands {
+        runs: asked.sim_runs,
+    };
+    counting_plan(mode, env, asked.sim_budget.to_std(), counted).map(Some)
 }
 
 /// A refused mode (plumb-counters' `Refusal`), with how the hardware counters stand on
@@ -103,7 +129,7 @@ mod tests {
             CounterMode::Hardware,
             &env,
             Duration::from_secs(1),
-            Counted::Commands,
+            Counted::Commands { runs: 1 },
         )
         .unwrap_err();
         assert_eq!(e.refusal, Refusal::NoHardwareCounters);

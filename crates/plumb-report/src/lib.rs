@@ -36,7 +36,7 @@ pub mod targets;
 mod terminal;
 
 pub use compare_view::{render_document_comparison, render_load_comparison};
-pub use counting_plan::{counting_plan, Counted, CountersRefused};
+pub use counting_plan::{commands_counting, counting_plan, Counted, CountersRefused};
 pub use csv_export::render_csv;
 pub use design_view::{design_traits, render_design_check};
 pub use env_view::{

@@ -46,9 +46,18 @@ pub struct RevsArgs {
     #[arg(short, long, value_name = "CMD")]
     pub prepare: Option<String>,
 
-    /// Count events per run, as plumb run --counters does.
-    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
-    pub counters: Option<plumb_counters::plan::CounterMode>,
+    #[command(flatten)]
+    pub counting: plumb_counters::plan::CommandCounting,
+
+    /// What exit 1 reads: time (the sequential verdict), cycles (the simulated estimated
+    /// cycles, or the CPU's; counted as --counters does), or both: time,cycles.
+    #[arg(
+        long,
+        default_value = "time",
+        value_delimiter = ',',
+        value_name = "GATE"
+    )]
+    pub gate: Vec<plumb_model::Gate>,
 
     /// Confidence of the repeated interval: the chance it holds the true ratio at every
     /// look at once.

@@ -2,7 +2,7 @@
 use super::common::{ExportArgs, SaveArgs};
 use clap::Args;
 use plumb_command::options::RunOptions;
-use plumb_model::quantity::{Confidence, Duration, Fraction};
+use plumb_model::quantity::{Confidence, Fraction};
 use plumb_model::Question;
 use std::path::PathBuf;
 
@@ -22,22 +22,8 @@ pub struct RunArgs {
     #[arg(long, hide = true)]
     pub debug_fake_runs: bool,
 
-    /// Count events per command: the kernel's software events (task-clock, page faults,
-    /// context switches, migrations) in each measured run, from the command's start to
-    /// its exit, children included; hardware counters (instructions, cycles, branch and
-    /// cache misses) where the CPU has them, or else — with `auto`, the default — a
-    /// simulation by valgrind's cachegrind with this machine's cache sizes, once per
-    /// command after the timed runs. `plumb env` says which counters open here. Counting
-    /// makes every spawn slower (the kernel copies the counters into each child and
-    /// back), so compare times only between runs made with the same setting
-    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
-    pub counters: Option<plumb_counters::plan::CounterMode>,
-
-    /// The longest one command's simulation may take (--counters): a simulation estimated
-    /// to take longer (from the command's timed runs) is not started, one that runs
-    /// longer is stopped, and the result says so.
-    #[arg(long, default_value = "60s", value_name = "DURATION")]
-    pub sim_budget: Duration,
+    #[command(flatten)]
+    pub counting: plumb_counters::plan::CommandCounting,
 
     /// A workload file (TOML) declaring what the benchmarks model — keys, mix, records,
     /// sizes, threads, rate, durability, state, the question asked, and production's

@@ -154,16 +154,46 @@ pub enum NothingMeasured {
     },
 }
 
-/// Time moved between two benchmarks while instructions did not; `moved`: the other
-/// counters that did.
+/// Time moved between two benchmarks while the work did not (`work`: the simulated
+/// estimated cycles where both sides have them, else instructions); `moved`: the other
+/// counters that did; `believe`: which of the two to go by, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimeNotWork {
     #[serde(with = "crate::nan_as_null")]
     pub time_ratio: f64,
-    #[serde(with = "crate::nan_as_null")]
-    pub instructions_ratio: f64,
-    pub instructions_source: Source,
+    #[serde(default = "instructions")]
+    pub work: Metric,
+    #[serde(with = "crate::nan_as_null", alias = "instructions_ratio")]
+    pub work_ratio: f64,
+    #[serde(alias = "instructions_source")]
+    pub work_source: Source,
     pub moved: Vec<CounterMoved>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub believe: Option<Believe>,
+}
+
+/// Results written before the work could be estimated cycles judged instructions.
+fn instructions() -> Metric {
+    Metric::Instructions
+}
+
+/// Which of time and work to go by when their verdicts disagree, and why (plumb-analysis'
+/// `explain` decides it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Believe {
+    /// The time: most of it is spent off the CPU (sleeping, waiting on I/O or other
+    /// processes), which a simulation does not count.
+    TimeOffCpu,
+    /// The time: it settled, and what moved lies outside the simulated work (the kernel,
+    /// the real caches' and predictor's timing, alignment, the clock's frequency).
+    TimeSettled,
+    /// The time, for what users wait: the work changed, and the time shows it hidden
+    /// (overlapped, or cheap instructions).
+    TimeHidesWork,
+    /// The work: the time did not settle on this machine, and the program spends its time
+    /// on the CPU, where the simulated work is.
+    WorkCpuBound,
 }
 
 /// A counter that moved beyond the SESOI, by name (`ipc` is one).
@@ -174,12 +204,25 @@ pub struct CounterMoved {
     pub ratio: f64,
 }
 
-/// Instructions moved between two benchmarks while time was equivalent.
+/// The work (estimated cycles, else instructions) moved between two benchmarks while the
+/// time did not: equivalent, or not settled (`time_verdict`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WorkNotTime {
     #[serde(with = "crate::nan_as_null")]
     pub time_ratio: f64,
-    #[serde(with = "crate::nan_as_null")]
-    pub instructions_ratio: f64,
-    pub instructions_source: Source,
+    #[serde(default = "equivalent")]
+    pub time_verdict: crate::Verdict,
+    #[serde(default = "instructions")]
+    pub work: Metric,
+    #[serde(with = "crate::nan_as_null", alias = "instructions_ratio")]
+    pub work_ratio: f64,
+    #[serde(alias = "instructions_source")]
+    pub work_source: Source,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub believe: Option<Believe>,
+}
+
+/// Results written before an unsettled time was judged here had only equivalent ones.
+fn equivalent() -> crate::Verdict {
+    crate::Verdict::Equivalent
 }

@@ -63,23 +63,8 @@ pub fn all() -> Vec<Diagnostic> {
         }
         .into()),
         size_step(),
-        w(TimeNotWork {
-            time_ratio: 1.3,
-            instructions_ratio: 1.0,
-            instructions_source: Source::HardwareCounter,
-            moved: vec![CounterMoved {
-                counter: "llc-load-misses".into(),
-                ratio: 30.0,
-            }],
-        }
-        .into()),
-        w(WorkNotTime {
-            time_ratio: 1.0,
-            instructions_ratio: 0.6,
-            instructions_source: Source::Simulated,
-        }
-        .into()),
     ]);
+    out.extend(time_and_work());
     out.extend(harness(level));
     out.extend(machine());
     out.extend(between_runs());
@@ -91,6 +76,52 @@ pub fn all() -> Vec<Diagnostic> {
 }
 
 /// A step between two caches, with the TLB reach that lies between.
+/// Time and work moving apart, each with whom to believe.
+fn time_and_work() -> Vec<Diagnostic> {
+    let w = |f: Finding| Diagnostic::new(Severity::Warning, f);
+    vec![
+        w(TimeNotWork {
+            time_ratio: 1.3,
+            work: Metric::Instructions,
+            work_ratio: 1.0,
+            work_source: Source::HardwareCounter,
+            moved: vec![CounterMoved {
+                counter: "llc-load-misses".into(),
+                ratio: 30.0,
+            }],
+            believe: Some(Believe::TimeSettled),
+        }
+        .into()),
+        w(WorkNotTime {
+            time_ratio: 1.0,
+            time_verdict: Verdict::Equivalent,
+            work: Metric::Instructions,
+            work_ratio: 0.6,
+            work_source: Source::Simulated,
+            believe: None,
+        }
+        .into()),
+        w(WorkNotTime {
+            time_ratio: 1.04,
+            time_verdict: Verdict::Inconclusive,
+            work: Metric::EstimatedCycles,
+            work_ratio: 1.05,
+            work_source: Source::Simulated,
+            believe: Some(Believe::WorkCpuBound),
+        }
+        .into()),
+        w(TimeNotWork {
+            time_ratio: 1.8,
+            work: Metric::EstimatedCycles,
+            work_ratio: 1.0,
+            work_source: Source::Simulated,
+            moved: Vec::new(),
+            believe: Some(Believe::TimeOffCpu),
+        }
+        .into()),
+    ]
+}
+
 fn size_step() -> Diagnostic {
     Diagnostic::new(
         Severity::Info,

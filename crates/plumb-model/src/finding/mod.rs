@@ -11,7 +11,7 @@ mod recorded;
 mod samples;
 
 pub use counters::{
-    BranchBound, CacheCliff, CountedTooMuch, CounterMoved, MemoryBound, MissesAlong,
+    Believe, BranchBound, CacheCliff, CountedTooMuch, CounterMoved, MemoryBound, MissesAlong,
     NothingMeasured, SizeStep, TimeNotWork, WorkNotTime,
 };
 pub use design::{

@@ -2,13 +2,13 @@
 //! from too little, cache cliffs, nothing measured, and time and work moving apart.
 use super::Words;
 use plumb_model::finding::{
-    BranchBound, CacheCliff, CountedTooMuch, MemoryBound, NothingMeasured, SizeStep, TimeNotWork,
-    WorkNotTime,
+    Believe, BranchBound, CacheCliff, CountedTooMuch, MemoryBound, NothingMeasured, SizeStep,
+    TimeNotWork, WorkNotTime,
 };
 use plumb_model::format::{self, number, percent};
 use plumb_model::quantity::ByteSize;
 use plumb_model::sweep::CacheMark;
-use plumb_model::Source;
+use plumb_model::{Metric, Source, Verdict};
 
 fn source_word(s: Source) -> &'static str {
     if s == Source::Simulated {
@@ -210,6 +210,32 @@ fn ratio(r: f64) -> String {
     }
 }
 
+/// The work's name and source as a finding says it: "estimated cycles ×1.000
+/// (simulated)", "instructions ×0.600".
+fn work(metric: &Metric, ratio_of: f64, source: Source) -> String {
+    let name = match metric {
+        Metric::EstimatedCycles => "estimated cycles",
+        other => other.as_str(),
+    };
+    let simulated = if source == Source::Simulated {
+        " (simulated)"
+    } else {
+        ""
+    };
+    format!("{name} ×{}{simulated}", ratio(ratio_of))
+}
+
+/// Which to go by, and why, as a clause.
+fn believe(b: Option<Believe>) -> &'static str {
+    match b {
+        None => "",
+        Some(Believe::TimeOffCpu) => "; go by the time: most of it is spent off the CPU (sleeping, waiting on I/O or other processes), which a simulation does not count",
+        Some(Believe::TimeSettled) => "; go by the time: it settled, and what moved lies outside the counted work (the kernel, the real caches' and predictor's timing, alignment, the clock's frequency)",
+        Some(Believe::TimeHidesWork) => "; go by the time for what users wait: the work changed and the machine hides it (overlapped with memory, or cheap instructions)",
+        Some(Believe::WorkCpuBound) => "; go by the work: the program spends its time on the CPU, where the simulated work is, and this machine's time cannot settle a change this small",
+    }
+}
+
 pub fn time_not_work(x: &TimeNotWork) -> Words {
     let why = if x.moved.is_empty() {
         "nothing counted moved either: the machine (frequency, neighbours), the code's layout or alignment changed, not the amount of work".to_string()
@@ -225,20 +251,37 @@ pub fn time_not_work(x: &TimeNotWork) -> Words {
         )
     };
     Words::new(format!(
-        "time ×{} but instructions ×{} (the same work): {why}",
+        "time ×{} but {} (the same work): {why}{}",
         ratio(x.time_ratio),
-        ratio(x.instructions_ratio)
+        work(&x.work, x.work_ratio, x.work_source),
+        believe(x.believe)
     ))
     .advice("before crediting (or blaming) the code, re-run both interleaved on one machine; if it holds, look at what moved")
 }
 
 pub fn work_not_time(x: &WorkNotTime) -> Words {
+    let time = match x.time_verdict {
+        Verdict::Equivalent => format!("time equivalent (×{})", ratio(x.time_ratio)),
+        _ => format!("time not settled (×{})", ratio(x.time_ratio)),
+    };
+    let why = match x.believe {
+        Some(_) if x.time_verdict != Verdict::Equivalent => believe(x.believe).to_string(),
+        _ => format!(": the work changed and something else bounds the time (memory, a dependency chain), or the instructions that changed were cheap{}", believe(x.believe)),
+    };
+    let advice = match x.believe {
+        Some(Believe::WorkCpuBound) => {
+            "gate on the simulated cycles where this machine is too noisy for time (--gate cycles)"
+        }
+        Some(Believe::TimeOffCpu) => {
+            "the time decides: run more rounds, or measure on a quieter machine"
+        }
+        _ => "look at IPC and the misses: fewer instructions at lower IPC is the same time",
+    };
     Words::new(format!(
-        "instructions ×{} but time equivalent (×{}): the work changed and something else bounds the time (memory, a dependency chain), or the instructions that changed were cheap",
-        ratio(x.instructions_ratio),
-        ratio(x.time_ratio)
+        "{} but {time}{why}",
+        work(&x.work, x.work_ratio, x.work_source)
     ))
-    .advice("look at IPC and the misses: fewer instructions at lower IPC is the same time")
+    .advice(advice)
 }
 
 #[cfg(test)]
@@ -360,13 +403,25 @@ mod tests {
         );
         let t = time_not_work(&TimeNotWork {
             time_ratio: 1.5,
-            instructions_ratio: 1.0,
-            instructions_source: Source::HardwareCounter,
+            work: Metric::Instructions,
+            work_ratio: 1.0,
+            work_source: Source::HardwareCounter,
             moved: vec![plumb_model::finding::CounterMoved {
                 counter: "llc-load-misses".into(),
                 ratio: 30.015,
             }],
+            believe: None,
         });
         assert!(t.message.starts_with("time ×1.500 but instructions ×1.000 (the same work): llc-load-misses ×30.015 moved"), "{}", t.message);
+        let w = work_not_time(&WorkNotTime {
+            time_ratio: 1.04,
+            time_verdict: Verdict::Inconclusive,
+            work: Metric::EstimatedCycles,
+            work_ratio: 1.05,
+            work_source: Source::Simulated,
+            believe: Some(Believe::WorkCpuBound),
+        });
+        assert_eq!(w.message, "estimated cycles ×1.050 (simulated) but time not settled (×1.040); go by the work: the program spends its time on the CPU, where the simulated work is, and this machine's time cannot settle a change this small");
+        assert!(w.advice.unwrap().contains("--gate cycles"));
     }
 }
