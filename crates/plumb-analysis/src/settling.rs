@@ -135,6 +135,8 @@ impl Settling {
             sesoi: self.sesoi,
             max_time: None,
             question: self.question,
+            pairing: plumb_model::Pairing::Interleaved,
+            pairing_note: None,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! result analysed: `plumb revs` and each comparison of a confirmation.
 use crate::ChangesError;
 use plumb_analysis::{analyse_document, AnalysisConfig, LookPlan, Settling};
-use plumb_command::{FakeSpawner, ProcessSpawner, Progress, Spawner};
+use plumb_command::{FakeSpawner, PairingAsked, ProcessSpawner, Progress, Spawner};
 #[cfg(feature = "cli")]
 use plumb_model::quantity::parse_count;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
@@ -29,6 +29,15 @@ pub struct Rounds {
     /// between 5 and 50, from one trial run of each).
     #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = |s: &str| parse_count(s, 1), allow_negative_numbers = true))]
     pub runs_per_round: Option<u64>,
+    /// How each pair of A's and B's runs is made: interleaved (one after the other, in
+    /// random order), duet (both at once, each on a CPU of its own: the host's changes
+    /// hit both; where two CPUs are not free, or a side uses more than one, said and
+    /// interleaved), or auto (a duet where it can be).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_enum, default_value = "interleaved", value_name = "HOW")
+    )]
+    pub pairing: PairingAsked,
     /// Warm-up runs of each side before the first round.
     #[cfg_attr(feature = "cli", arg(short, long, default_value = "3", value_name = "N", value_parser = |s: &str| parse_count(s, 0), allow_negative_numbers = true))]
     pub warmup: u64,
@@ -71,6 +80,7 @@ impl Request {
                 sesoi,
                 seed: 26,
                 counting: None,
+                pairing: rounds.pairing,
                 build,
             },
             looks: LookPlan {

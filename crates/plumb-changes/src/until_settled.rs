@@ -30,7 +30,7 @@ pub fn run_until_settled(
     // A side that fails, or a stop, is the runner's to report as in a fixed run: the
     // rounds start anyway and end there.
     let per_round = match trial(&sides, until.runs_per_round, spawner, stop)? {
-        Trial::RunsPerRound(n) => n,
+        Trial::RunsPerRound(n, _) => n,
         Trial::Failed(_) | Trial::Stopped => until.runs_per_round.unwrap_or(MIN_RUNS_PER_ROUND),
     };
     let looks = LookPlan {

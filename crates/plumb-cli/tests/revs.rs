@@ -504,3 +504,53 @@ fn the_rounds_answer_the_question_asked() {
     );
     assert!(!worst.stderr.contains("building"), "{}", worst.stderr);
 }
+
+/// `--pairing duet`: each pair's runs at once, on two CPUs of their own, recorded and
+/// said; the fake runs' +5 % is slower as in any pairing. Where only one CPU is allowed
+/// (plumb started under `taskset -c 0`), the rounds are interleaved and the report says
+/// why.
+#[test]
+fn a_duet_pairs_the_runs_on_two_cpus_or_says_why_not() {
+    if !have_cc() {
+        return;
+    }
+    if plumb_command::two_cpus().is_none() {
+        plumb_testkit::skip("fewer than two CPUs allowed: a duet cannot run here");
+        return;
+    }
+    let env = Env::new();
+    let (dir, _) = repo(
+        &env,
+        "r",
+        &[Version::Sleeps(10_000), Version::Sleeps(10_500)],
+    );
+    let json = env.path("r.json");
+    let mut args = faked(&["HEAD~1"], &json);
+    args.splice(1..1, ["--pairing", "duet"]);
+    let run = env.plumb_in(&dir, &args);
+    run.assert_code(1);
+    let doc = read_doc(&json);
+    let design = &doc.sequential().unwrap().design;
+    assert!(
+        matches!(design.pairing, plumb_model::Pairing::Duet { .. }),
+        "{design:?}"
+    );
+    assert!(run.stdout.contains("(a duet)"), "{}", run.stdout);
+
+    let one_cpu = std::process::Command::new("taskset")
+        .args(["-c", "0", env!("CARGO_BIN_EXE_plumb")])
+        .args(&args)
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("taskset (util-linux) runs");
+    let one_cpu = common::Run::of(one_cpu);
+    one_cpu.assert_code(1);
+    assert!(
+        one_cpu
+            .stdout
+            .contains("interleaved: a duet needs two CPUs"),
+        "{}",
+        one_cpu.stdout
+    );
+}

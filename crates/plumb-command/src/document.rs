@@ -39,9 +39,10 @@ pub fn command_settings(plan: &RunPlan, drop_outliers: bool) -> CommandSettings 
             max_time.map(Duration::from),
         ),
     };
-    let (order, seed) = match plan.order {
-        Order::Shuffle { seed } => (RoundOrder::Shuffle, Some(seed)),
-        Order::RoundRobin => (RoundOrder::RoundRobin, None),
+    let (order, seed, duet_cpus) = match plan.order {
+        Order::Shuffle { seed } => (RoundOrder::Shuffle, Some(seed), None),
+        Order::RoundRobin => (RoundOrder::RoundRobin, None, None),
+        Order::Duet { cpus } => (RoundOrder::Duet, None, Some(cpus)),
     };
     CommandSettings {
         warmup: plan.warmup,
@@ -52,6 +53,7 @@ pub fn command_settings(plan: &RunPlan, drop_outliers: bool) -> CommandSettings 
         max_time,
         order,
         seed,
+        duet_cpus,
         shell: plan.shell.clone(),
         output: match &plan.output {
             OutputPolicy::Discard => "null".into(),

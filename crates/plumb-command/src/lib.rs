@@ -7,6 +7,7 @@
 
 mod asked;
 mod document;
+mod duet;
 mod fake;
 mod fd_limit;
 #[cfg(feature = "cli")]
@@ -24,12 +25,14 @@ mod stop_children;
 
 pub use asked::{plan_of, Asked, MAX_BENCHMARKS};
 pub use document::{command_settings, produce, produce_until, RunContext};
+pub use duet::two_cpus;
 pub use fake::FakeSpawner;
 pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::{reset_sigchld, ProcessSpawner};
 pub use settled::{
-    check as check_until_settled, produce_settled, trial, Trial, UntilSettled, MIN_RUNS_PER_ROUND,
+    check as check_until_settled, choose_pairing, produce_settled, trial, PairingAsked, Trial,
+    UntilSettled, MIN_RUNS_PER_ROUND,
 };
 
 /// A command's words as one line that `RunPlan::argv` splits back into the same words.

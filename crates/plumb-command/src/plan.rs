@@ -69,6 +69,9 @@ pub enum Order {
     RoundRobin,
     /// A fresh random permutation per round, from this seed.
     Shuffle { seed: u64 },
+    /// Two commands run at the same time, pinned to these two CPUs (swapped every other
+    /// round): a round is one pair (`duet.rs`).
+    Duet { cpus: [usize; 2] },
 }
 
 /// Where the benchmarked command's standard output goes.
@@ -155,6 +158,9 @@ pub enum PlanError {
     SettleTwo(usize),
     /// `--until-settled` with `--shell`.
     SettleShell,
+    /// A duet of other than two commands, through a shell, or with per-run counters
+    /// (which count every child at once and could not tell the two apart).
+    DuetOfTwo,
 }
 
 impl fmt::Display for PlanError {
@@ -219,6 +225,9 @@ impl fmt::Display for PlanError {
             PlanError::SettleShell => write!(
                 f,
                 "--until-settled judges the ratio of whole runs, which a shell's start-up in both would dilute; run the commands directly (without --shell)"
+            ),
+            PlanError::DuetOfTwo => f.write_str(
+                "a duet runs two commands at once, directly, without per-run counters (the kernel's counters would count both as one)",
             ),
         }
     }
@@ -305,6 +314,10 @@ impl RunPlan {
             })?;
             Self::operations(c)?;
             Self::working_set(c)?;
+        }
+        let duet = matches!(self.order, Order::Duet { .. });
+        if duet && (self.commands.len() != 2 || self.shell.is_some() || self.counters) {
+            return Err(PlanError::DuetOfTwo);
         }
         Ok(())
     }

@@ -17,7 +17,7 @@ use std::process::{Command, Stdio};
 /// A command ready to be spawned and timed repeatedly.
 pub struct Executable {
     program: String,
-    command: Command,
+    pub(crate) command: Command,
     /// The child's stderr, kept so a failure can show its tail; truncated before each run.
     stderr: Option<File>,
 }
@@ -78,11 +78,7 @@ impl Executable {
 impl Launch for Executable {
     /// Runs the command once and measures it.
     fn run_once(&mut self) -> Result<RunRecord, SpawnError> {
-        if let Some(f) = self.stderr.as_mut() {
-            f.set_len(0)
-                .and_then(|_| f.seek(SeekFrom::Start(0)).map(drop))
-                .map_err(|error| self.other(error))?;
-        }
+        self.clear_stderr()?;
         let mut wall_ns = [0u64; 1];
         // ---- timed region ----
         let mark = WallClock.start();
@@ -104,13 +100,23 @@ impl Launch for Executable {
                 return Err(self.other(error));
             }
         };
-        Ok(RunRecord {
-            wall: Duration::from_nanos(wall_ns[0]),
-            user: Duration::from_nanos(timeval_ns(usage.ru_utime)),
-            sys: Duration::from_nanos(timeval_ns(usage.ru_stime)),
-            peak_rss: ByteSize(max_rss_bytes(usage.ru_maxrss)),
-            exit: decode_status(status),
-        })
+        Ok(record(wall_ns[0], status, &usage))
+    }
+
+    /// Runs it and `other` at once, each pinned to its CPU (`duet.rs`).
+    fn run_beside(
+        &mut self,
+        other: &mut dyn Launch,
+        cpus: [usize; 2],
+    ) -> Result<[RunRecord; 2], SpawnError> {
+        let Some(other) = other.as_executable() else {
+            return Err(self.other(io::Error::other("a duet of a process and a fake")));
+        };
+        crate::duet::run_pair(self, other, cpus)
+    }
+
+    fn as_executable(&mut self) -> Option<&mut Executable> {
+        Some(self)
     }
 
     /// The last `max_bytes` of what the last run wrote to stderr (empty when inherited).
@@ -129,8 +135,29 @@ impl Launch for Executable {
     }
 }
 
+/// A finished run as the runner records it: its wall time, CPU times, peak and exit.
+pub(crate) fn record(wall_ns: u64, status: libc::c_int, usage: &libc::rusage) -> RunRecord {
+    RunRecord {
+        wall: Duration::from_nanos(wall_ns),
+        user: Duration::from_nanos(timeval_ns(usage.ru_utime)),
+        sys: Duration::from_nanos(timeval_ns(usage.ru_stime)),
+        peak_rss: ByteSize(max_rss_bytes(usage.ru_maxrss)),
+        exit: decode_status(status),
+    }
+}
+
 impl Executable {
-    fn spawn_error(&self, e: io::Error) -> SpawnError {
+    /// Empties the stderr file before a run, so a failure shows this run's tail.
+    pub(crate) fn clear_stderr(&mut self) -> Result<(), SpawnError> {
+        if let Some(f) = self.stderr.as_mut() {
+            f.set_len(0)
+                .and_then(|_| f.seek(SeekFrom::Start(0)).map(drop))
+                .map_err(|error| self.other(error))?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn spawn_error(&self, e: io::Error) -> SpawnError {
         match e.kind() {
             io::ErrorKind::NotFound => SpawnError::NotFound(self.program.clone()),
             io::ErrorKind::PermissionDenied => SpawnError::PermissionDenied(self.program.clone()),
@@ -138,7 +165,7 @@ impl Executable {
         }
     }
 
-    fn other(&self, error: io::Error) -> SpawnError {
+    pub(crate) fn other(&self, error: io::Error) -> SpawnError {
         SpawnError::Other {
             program: self.program.clone(),
             error,
@@ -148,7 +175,7 @@ impl Executable {
 
 /// Waits for `pid` and returns its status and resource usage (`ru_maxrss` is the child's
 /// own peak, which `getrusage(RUSAGE_CHILDREN)` would not give).
-fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
+pub(crate) fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
     let mut status: libc::c_int = 0;
     // SAFETY: rusage is plain old data; zeroed is a valid value for it.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

@@ -209,12 +209,12 @@ fn measure(
     let mut order = RoundSequence::new(plan.order, slots.len());
     progress.warmup_started(plan.warmup);
     for r in 0..plan.warmup {
-        for i in order.round(r) {
-            match run_one(plan, &mut slots[i], None, stop) {
-                Ok((s, _)) => slots[i].warmup.push(s),
-                Err(stop) => return Some(stop),
-            }
+        let mut warm = |slot: &mut Slot, s: RunRecord, _: Option<Counts>| {
+            slot.warmup.push(s);
             progress.warmup_run();
+        };
+        if let Err(stop) = run_round(plan, slots, (&mut order, r), None, stop, &mut warm) {
+            return Some(stop);
         }
     }
     let commands = plan.commands.len() as u32;
@@ -222,17 +222,16 @@ fn measure(
     let mut rounds = 0;
     progress.measuring_started(planned_rounds(&plan.runs, 0, Duration::ZERO));
     while another_round(&plan.runs, rounds, measured / commands) {
-        for i in order.round(plan.warmup + rounds) {
-            let (sample, counted) =
-                match run_one(plan, &mut slots[i], counters.as_deref_mut(), stop) {
-                    Ok(s) => s,
-                    Err(stop) => return Some(stop),
-                };
-            if slots[i].spec.is_some() {
+        let mut keep = |slot: &mut Slot, sample: RunRecord, counted: Option<Counts>| {
+            if slot.spec.is_some() {
                 measured += sample.wall.to_std();
             }
-            slots[i].samples.push(sample);
-            slots[i].counted.extend(counted);
+            slot.samples.push(sample);
+            slot.counted.extend(counted);
+        };
+        let r = (&mut order, plan.warmup + rounds);
+        if let Err(stop) = run_round(plan, slots, r, counters.as_deref_mut(), stop, &mut keep) {
+            return Some(stop);
         }
         rounds += 1;
         progress.round_done(
@@ -254,6 +253,35 @@ fn measure(
     None
 }
 
+/// What a round hands each run to as it ends: the slot, the run, its counters.
+type Keep<'a> = dyn FnMut(&mut Slot, RunRecord, Option<Counts>) + 'a;
+
+/// Round `r`: each command once in the round's order, or, a duet, both at once (the
+/// first command on the first CPU in even rounds, on the second in odd ones). Each run
+/// goes to `keep` as it ends, so a stop keeps the runs before it.
+fn run_round(
+    plan: &RunPlan,
+    slots: &mut [Slot],
+    (order, r): (&mut RoundSequence, u64),
+    mut counters: Option<&mut ChildCounters>,
+    stop: &AtomicBool,
+    keep: &mut Keep<'_>,
+) -> Result<(), Stop> {
+    if let crate::Order::Duet { cpus: [c0, c1] } = plan.order {
+        let cpus = if r % 2 == 0 { [c0, c1] } else { [c1, c0] };
+        let pair = run_pair(plan, slots, cpus, stop)?;
+        for (slot, sample) in slots.iter_mut().zip(pair) {
+            keep(slot, sample, None);
+        }
+        return Ok(());
+    }
+    for i in order.round(r) {
+        let (sample, counted) = run_one(plan, &mut slots[i], counters.as_deref_mut(), stop)?;
+        keep(&mut slots[i], sample, counted);
+    }
+    Ok(())
+}
+
 /// One run of a slot, after its prepare script, checked for failure and interruption.
 /// A reading's counters as metric values, scaled for multiplexing; those that never ran
 /// are left out rather than recorded as zero.
@@ -264,15 +292,8 @@ fn counts(r: &Reading) -> Counts {
         .collect()
 }
 
-/// With `counters`, they are read just before and after the command's own run (not its
-/// prepare script), outside the timed region; they count only children, so plumb's own
-/// work between the reads is not in them.
-fn run_one(
-    plan: &RunPlan,
-    slot: &mut Slot,
-    mut counters: Option<&mut ChildCounters>,
-    stop: &AtomicBool,
-) -> Result<(RunRecord, Option<Counts>), Stop> {
+/// A slot's prepare script, run before its command when it has one.
+fn run_prepare(slot: &mut Slot, stop: &AtomicBool) -> Result<(), Stop> {
     if stop.load(Ordering::Relaxed) {
         return Err(Stop::Interrupted);
     }
@@ -289,15 +310,60 @@ fn run_one(
             });
         }
     }
+    Ok(())
+}
+
+/// With `counters`, they are read just before and after the command's own run (not its
+/// prepare script), outside the timed region; they count only children, so plumb's own
+/// work between the reads is not in them.
+fn run_one(
+    plan: &RunPlan,
+    slot: &mut Slot,
+    mut counters: Option<&mut ChildCounters>,
+    stop: &AtomicBool,
+) -> Result<(RunRecord, Option<Counts>), Stop> {
+    run_prepare(slot, stop)?;
     let before = counters.as_deref_mut().and_then(|c| c.read().ok());
     let sample = slot
         .launch
         .run_once()
-        .map_err(|e| spawn_failure(&name, e))?;
+        .map_err(|e| spawn_failure(&slot.name(), e))?;
     let counted = counters
         .and_then(|c| c.read().ok())
         .zip(before)
         .map(|(after, before)| counts(&after.since(&before)));
+    Ok((checked(plan, slot, sample, stop)?, counted))
+}
+
+/// The two slots of a duet run at once on `cpus`, each after its prepare script.
+fn run_pair(
+    plan: &RunPlan,
+    slots: &mut [Slot],
+    cpus: [usize; 2],
+    stop: &AtomicBool,
+) -> Result<[RunRecord; 2], Stop> {
+    let [a, b] = slots else {
+        unreachable!("a duet's plan has two commands (RunPlan::validate)")
+    };
+    run_prepare(a, stop)?;
+    run_prepare(b, stop)?;
+    let pair = (a.launch)
+        .run_beside(b.launch.as_mut(), cpus)
+        .map_err(|e| spawn_failure(&format!("{} beside {}", a.name(), b.name()), e))?;
+    Ok([
+        checked(plan, a, pair[0], stop)?,
+        checked(plan, b, pair[1], stop)?,
+    ])
+}
+
+/// A run that ended: an interruption when a stop came during it, a failure when it
+/// failed (unless failures are ignored), else its record.
+fn checked(
+    plan: &RunPlan,
+    slot: &mut Slot,
+    sample: RunRecord,
+    stop: &AtomicBool,
+) -> Result<RunRecord, Stop> {
     // A run during which Ctrl-C arrived was most likely killed by it: not a measurement.
     // The terminal's SIGINT reaches the child at once, possibly before the handler
     // thread has raised the flag: a child killed by SIGINT counts as an interruption too.
@@ -311,13 +377,13 @@ fn run_one(
     }
     match sample.failure() {
         Some(what) if !plan.ignore_failure => Err(Stop::Failed {
-            command: name,
+            command: slot.name(),
             message: with_tail(
                 format!("{what} (use --ignore-failure to benchmark it anyway)"),
                 slot.launch.as_mut(),
             ),
         }),
-        _ => Ok((sample, counted)),
+        _ => Ok(sample),
     }
 }
 

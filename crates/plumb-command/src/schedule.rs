@@ -16,7 +16,7 @@ impl RoundSequence {
     pub fn new(order: Order, k: usize) -> Self {
         let seed = match order {
             Order::Shuffle { seed } => seed,
-            Order::RoundRobin => 0,
+            Order::RoundRobin | Order::Duet { .. } => 0,
         };
         RoundSequence {
             order,
@@ -31,6 +31,8 @@ impl RoundSequence {
         match self.order {
             Order::RoundRobin => idx.rotate_left((r % self.k as u64) as usize),
             Order::Shuffle { .. } => idx.shuffle(&mut self.rng),
+            // Both at once (the runner's `run_pair`); this order is only their slots'.
+            Order::Duet { .. } => {}
         }
         idx
     }

@@ -9,7 +9,7 @@ use crate::{
     produce_until, run, CommandSpec, Progress, RunContext, RunCount, RunError, RunPlan, RunRecord,
     Spawner, Status, Until,
 };
-use plumb_model::{Ending, ResultDocument, SequentialRounds, Settle, SettleWith};
+use plumb_model::{Ending, Pairing, ResultDocument, SequentialRounds, Settle, SettleWith};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -44,8 +44,9 @@ pub fn check(plan: &RunPlan) -> Result<(), PlanError> {
 /// What one trial run of each side found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Trial {
-    /// Runs of each side a round: the given number, else from the slower side's time.
-    RunsPerRound(u64),
+    /// Runs of each side a round (the given number, else from the slower side's time),
+    /// and the two trial runs, which the pairing is chosen from.
+    RunsPerRound(u64, [RunRecord; 2]),
     /// These sides (0 for A, 1 for B) failed, each with the runner's message.
     Failed(Vec<(usize, String)>),
     /// A stop signal came.
@@ -59,7 +60,7 @@ pub fn trial(
     spawner: &mut dyn Spawner,
     stop: &AtomicBool,
 ) -> Result<Trial, RunError> {
-    let mut times = Vec::new();
+    let mut records = [RunRecord::EMPTY; 2];
     let mut failures = Vec::new();
     for (i, side) in sides.iter().enumerate() {
         let plan = RunPlan {
@@ -70,20 +71,70 @@ pub fn trial(
         match out.status {
             Status::Failed { message, .. } => failures.push((i, message)),
             Status::Interrupted => return Ok(Trial::Stopped),
-            Status::Complete => times.push(out.measured[0].samples[0].wall.to_std()),
+            Status::Complete => records[i] = out.measured[0].samples[0],
         }
     }
     if !failures.is_empty() {
         return Ok(Trial::Failed(failures));
     }
     if let Some(n) = runs_per_round {
-        return Ok(Trial::RunsPerRound(n));
+        return Ok(Trial::RunsPerRound(n, records));
     }
-    let slowest = (times.into_iter().max().unwrap_or_default()).max(Duration::from_micros(1));
+    let slowest = records.iter().map(|r| r.wall.to_std()).max();
+    let slowest = slowest.unwrap_or_default().max(Duration::from_micros(1));
     let n = ROUND_TARGET.as_nanos().div_ceil(slowest.as_nanos()) as u64;
     Ok(Trial::RunsPerRound(
         n.clamp(MIN_RUNS_PER_ROUND, MAX_RUNS_PER_ROUND),
+        records,
     ))
+}
+
+/// How the two runs of each pair are made, as asked (`--pairing`; with feature `cli`,
+/// its values as clap lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum PairingAsked {
+    /// One after the other, in random order within each round.
+    Interleaved,
+    /// At the same time, each side pinned to a CPU of its own, where two are free and
+    /// each side uses one.
+    Duet,
+    /// Chosen from the trial runs (`choose_pairing`).
+    Auto,
+}
+
+/// A side whose trial run kept more than this many CPUs busy on average (its CPU time
+/// over its wall time) would compete with the other side for CPUs in a duet.
+const ONE_CPU: f64 = 1.2;
+
+/// The pairing for `asked`, given the trial runs and the two CPUs free here (`None` for
+/// one), with why it is not the one asked when it is not. A duet needs two CPUs and
+/// sides that use one each.
+pub fn choose_pairing(
+    asked: PairingAsked,
+    trial: &[RunRecord; 2],
+    cpus: Option<[usize; 2]>,
+) -> (Pairing, Option<String>) {
+    if asked == PairingAsked::Interleaved {
+        return (Pairing::Interleaved, None);
+    }
+    let Some(cpus) = cpus else {
+        let why = "interleaved: a duet needs two CPUs, and one is allowed here";
+        return (Pairing::Interleaved, Some(why.into()));
+    };
+    let share = |r: &RunRecord| {
+        let cpu = (r.user + r.sys).as_nanos_f64();
+        cpu / r.wall.as_nanos_f64().max(1.0)
+    };
+    if let Some(side) = (0..2).find(|&i| share(&trial[i]) > ONE_CPU) {
+        let why = format!(
+            "interleaved: {} kept {:.1} CPUs busy in its trial run, and two at once would compete for this machine's CPUs",
+            ["A", "B"][side],
+            share(&trial[side])
+        );
+        return (Pairing::Interleaved, Some(why));
+    }
+    (Pairing::Duet { cpus }, None)
 }
 
 /// Asked after every round: settled, or past the time cap.
@@ -123,6 +174,10 @@ pub fn produce_settled(
         settling,
         ended: None,
     };
+    let pairing = match plan.order {
+        crate::Order::Duet { cpus } => Pairing::Duet { cpus },
+        _ => Pairing::Interleaved,
+    };
     let doc = produce_until(&plan, how, spawner, (progress, Some(&mut judge)), stop)?;
     let ended = match (&doc.status, judge.ended) {
         (plumb_model::RunStatus::Complete, Some(e)) => e,
@@ -131,6 +186,7 @@ pub fn produce_settled(
     };
     let mut design = judge.settling.record();
     design.max_time = max_time;
+    design.pairing = pairing;
     let rounds = SequentialRounds {
         design,
         looks: judge.settling.looks().to_vec(),
@@ -138,4 +194,49 @@ pub fn produce_settled(
         ended,
     };
     Ok((doc, rounds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plumb_model::quantity::Duration as Span;
+
+    /// A trial run of `wall_ms` that kept `cpus` CPUs busy on average.
+    fn ran(wall_ms: u64, cpus: f64) -> RunRecord {
+        let wall = Span::from_nanos(wall_ms * 1_000_000);
+        RunRecord {
+            wall,
+            user: Span::from_nanos_f64(wall.as_nanos_f64() * cpus),
+            ..RunRecord::EMPTY
+        }
+    }
+
+    #[test]
+    fn a_duet_where_two_cpus_are_free_and_each_side_uses_one() {
+        let single = [ran(10, 0.98), ran(10, 0.05)];
+        let two = Some([0, 1]);
+        let duet = Pairing::Duet { cpus: [0, 1] };
+        assert_eq!(
+            choose_pairing(PairingAsked::Duet, &single, two),
+            (duet, None)
+        );
+        assert_eq!(
+            choose_pairing(PairingAsked::Auto, &single, two),
+            (duet, None)
+        );
+        assert_eq!(
+            choose_pairing(PairingAsked::Interleaved, &single, two),
+            (Pairing::Interleaved, None)
+        );
+        let (pairing, why) = choose_pairing(PairingAsked::Duet, &single, None);
+        assert_eq!(pairing, Pairing::Interleaved);
+        assert!(why.unwrap().contains("one is allowed here"));
+        let threaded = [ran(10, 1.0), ran(10, 1.9)];
+        let (pairing, why) = choose_pairing(PairingAsked::Duet, &threaded, two);
+        assert_eq!(pairing, Pairing::Interleaved);
+        assert_eq!(
+            why.unwrap(),
+            "interleaved: B kept 1.9 CPUs busy in its trial run, and two at once would compete for this machine's CPUs"
+        );
+    }
 }

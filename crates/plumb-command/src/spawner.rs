@@ -23,6 +23,15 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
+    /// A placeholder before a run is recorded.
+    pub const EMPTY: RunRecord = RunRecord {
+        wall: Duration::ZERO,
+        user: Duration::ZERO,
+        sys: Duration::ZERO,
+        peak_rss: ByteSize(0),
+        exit: Exit::Code(0),
+    };
+
     /// The metrics of a command run, as the result model names them.
     pub const METRICS: [Metric; 4] = [
         Metric::WallTime,
@@ -79,6 +88,20 @@ pub trait Launch {
     /// The end of what the last run wrote to stderr, at most `max_bytes` (empty when its
     /// stderr was not captured).
     fn stderr_tail(&mut self, max_bytes: u64) -> String;
+    /// Runs it and `other` (of the same spawner) at the same time, this one on `cpus[0]`
+    /// and `other` on `cpus[1]` (a duet, `duet.rs`), each measured from its own start
+    /// to its own exit. A fake's runs take the time their text says, one after the other.
+    fn run_beside(
+        &mut self,
+        other: &mut dyn Launch,
+        _cpus: [usize; 2],
+    ) -> Result<[RunRecord; 2], SpawnError> {
+        Ok([self.run_once()?, other.run_once()?])
+    }
+    /// A real process's launch, which a duet needs on both sides.
+    fn as_executable(&mut self) -> Option<&mut crate::process::Executable> {
+        None
+    }
 }
 
 /// Makes commands ready to run.

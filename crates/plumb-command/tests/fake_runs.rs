@@ -216,3 +216,36 @@ fn the_shell_is_measured_in_the_same_rounds_and_subtracted() {
     assert_eq!((c.value, c.std_err), (1_000_000.0, 0.0));
     assert_eq!(b.times_ns(), [0.0, 0.0, 0.0]);
 }
+
+/// A duet: each round one pair, both prepared then run together (the fake runs them one
+/// after the other); the warm-up in pairs too; its settings record the CPUs. Three
+/// commands, a shell or per-run counters are refused: the pair is the design.
+#[test]
+fn a_duet_runs_its_two_commands_in_pairs() {
+    let duet = |cmds: &[&str]| RunPlan {
+        warmup: 1,
+        order: Order::Duet { cpus: [0, 1] },
+        ..plan(cmds, RunCount::Fixed(3))
+    };
+    let (log, counts, status) = fake_run(&duet(&["a 2ms", "b 3ms"]));
+    assert_eq!(status, Status::Complete);
+    assert_eq!(counts, [3, 3]);
+    assert_eq!(
+        log,
+        ["a 2ms", "b 3ms"].repeat(4),
+        "a warm-up pair, then three"
+    );
+    let settings = plumb_command::command_settings(&duet(&["a 2ms", "b 3ms"]), false);
+    assert_eq!(settings.order, plumb_model::RoundOrder::Duet);
+    assert_eq!(settings.duet_cpus, Some([0, 1]));
+    let refused = |p: &RunPlan| {
+        let e = run(p, &mut FakeSpawner::new(), &mut (), &AtomicBool::new(false));
+        e.err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    assert!(refused(&duet(&["a", "b", "c"])).contains("a duet runs two commands at once"));
+    let counted = RunPlan {
+        counters: true,
+        ..duet(&["a", "b"])
+    };
+    assert!(refused(&counted).contains("without per-run counters"));
+}

@@ -81,7 +81,8 @@ pub use profile::{
 pub use question::Question;
 pub use reported::{Carried, ReportedInterval, ReportedStatistic, ReportedSummary};
 pub use revisions::{
-    BenchmarkLooks, Ending, Look, Revision, Revisions, SequentialDesignRecord, SequentialRounds,
+    BenchmarkLooks, Ending, Look, Pairing, Revision, Revisions, SequentialDesignRecord,
+    SequentialRounds,
 };
 pub use samples::{Exit, Samples};
 pub use settings::{

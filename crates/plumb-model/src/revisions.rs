@@ -95,6 +95,26 @@ pub struct SequentialDesignRecord {
     /// log ratio of its pairs, and what a record without this field used), mean or best.
     #[serde(default = "typical")]
     pub question: crate::Question,
+    /// How each pair's two runs were made: one after the other (interleaved, and what a
+    /// record without this field used), or at once on two CPUs (a duet).
+    #[serde(default)]
+    pub pairing: Pairing,
+    /// Why the pairing is not the one asked (a duet where two CPUs are not free), or
+    /// what it leaves out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing_note: Option<String>,
+}
+
+/// How the two runs of a pair were made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Pairing {
+    /// One after the other, in random order within each round.
+    #[default]
+    Interleaved,
+    /// At the same time, each side pinned to one of these CPUs (swapped every other
+    /// pair): whatever the host does during a pair, it does to both.
+    Duet { cpus: [usize; 2] },
 }
 
 fn typical() -> crate::Question {

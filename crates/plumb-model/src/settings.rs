@@ -73,6 +73,9 @@ impl Settings {
 pub enum RoundOrder {
     Shuffle,
     RoundRobin,
+    /// Two commands run at the same time, each on its own CPU (`duet_cpus`), a round
+    /// being one such pair.
+    Duet,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,6 +91,10 @@ pub struct CommandSettings {
     pub order: RoundOrder,
     /// The seed of a shuffled order (so a run can be replayed).
     pub seed: Option<u64>,
+    /// The two CPUs a duet ran on: the first command on the first in even pairs, on the
+    /// second in odd ones, so a difference between the two CPUs cancels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duet_cpus: Option<[usize; 2]>,
     /// The shell commands ran through, if any.
     pub shell: Option<String>,
     /// Where the commands' output went: `null`, `inherit` or a path.

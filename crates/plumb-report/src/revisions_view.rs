@@ -33,8 +33,19 @@ fn design_line(r: &SequentialRounds) -> String {
         Some(rho) => format!("Kim–DeMets ρ = {rho} spending"),
         None => d.spending.clone(),
     };
+    let pairing = match d.pairing {
+        plumb_model::Pairing::Interleaved => "in random order".to_string(),
+        plumb_model::Pairing::Duet { cpus: [a, b] } => {
+            format!("A and B at once on CPUs {a} and {b} (a duet)")
+        }
+    };
+    let note = d
+        .pairing_note
+        .as_ref()
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
     format!(
-        "{} run{} of each side per round, in random order; looks at rounds {looks} ({spending} of α = {})",
+        "{} run{} of each side per round, {pairing}{note}; looks at rounds {looks} ({spending} of α = {})",
         d.runs_per_round,
         if d.runs_per_round == 1 { "" } else { "s" },
         (d.alpha * 1e9).round() / 1e9
@@ -206,6 +217,8 @@ mod tests {
                     sesoi: 0.02,
                     max_time: None,
                     question: plumb_model::Question::Typical,
+                    pairing: plumb_model::Pairing::Interleaved,
+                    pairing_note: None,
                 },
                 looks: vec![
                     Look {

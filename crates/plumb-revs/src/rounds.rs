@@ -4,12 +4,14 @@
 //! side's worktree, the revisions recorded beside its rounds.
 use crate::{RevsError, Side};
 use plumb_command::{
-    command_settings, produce_settled, trial, CommandSpec, Order, OutputPolicy, Progress,
-    RunContext, RunCount, RunPlan, Spawner, Trial,
+    choose_pairing, command_settings, produce_settled, trial, two_cpus, CommandSpec, Order,
+    OutputPolicy, PairingAsked, Progress, RunContext, RunCount, RunPlan, RunRecord, Spawner, Trial,
 };
 use plumb_counters::plan::Counting;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
-use plumb_model::{Environment, ProducerSettings, ResultDocument, Revisions, Settings, SettleWith};
+use plumb_model::{
+    Environment, Pairing, ProducerSettings, ResultDocument, Revisions, Settings, SettleWith,
+};
 use std::sync::atomic::AtomicBool;
 
 /// How the two sides are measured.
@@ -28,6 +30,8 @@ pub struct Measure {
     pub seed: u64,
     /// With --counters: the plan the caller decided.
     pub counting: Option<Counting>,
+    /// How each pair's two runs are made (`--pairing`).
+    pub pairing: PairingAsked,
     /// The build command run in each worktree, recorded.
     pub build: Option<String>,
 }
@@ -42,17 +46,18 @@ fn spec(side: &Side, m: &Measure) -> CommandSpec {
 }
 
 /// One run of each side alone (plumb-command's `trial`): a command failing on one side is
-/// said as such, with the worktree it failed in; 0 runs per round when a stop came.
+/// said as such, with the worktree it failed in; 0 runs per round when a stop came. The
+/// two trial runs beside.
 fn runs_per_round(
     sides: &[Side; 2],
     m: &Measure,
     spawner: &mut dyn Spawner,
     stop: &AtomicBool,
-) -> Result<u64, RevsError> {
+) -> Result<(u64, [RunRecord; 2]), RevsError> {
     let specs = [spec(&sides[0], m), spec(&sides[1], m)];
     match trial(&specs, m.runs_per_round, spawner, stop).map_err(RevsError::Run)? {
-        Trial::RunsPerRound(n) => Ok(n),
-        Trial::Stopped => Ok(0),
+        Trial::RunsPerRound(n, records) => Ok((n, records)),
+        Trial::Stopped => Ok((0, [RunRecord::EMPTY; 2])),
         Trial::Failed(failed) => Err(RevsError::CommandFails {
             only_one: failed.len() == 1,
             failures: (failed.into_iter())
@@ -70,10 +75,11 @@ fn runs_per_round(
     }
 }
 
-/// The run's settings and machine record; with counters, the plan's simulation set.
+/// The run's settings and machine record; with counters, the plan's simulation set (and
+/// per-run counters, which a duet cannot keep: the kernel would count both sides as one).
 fn context(plan: &mut RunPlan, m: &Measure, environment: Environment) -> RunContext {
     if let Some(counting) = &m.counting {
-        plan.counters = true;
+        plan.counters = !matches!(plan.order, Order::Duet { .. });
         plan.simulation = counting.simulation.clone();
     }
     RunContext {
@@ -101,22 +107,30 @@ pub fn measure(
     (spawner, progress): (&mut dyn Spawner, &mut dyn Progress),
     stop: &AtomicBool,
 ) -> Result<Option<ResultDocument>, RevsError> {
-    let per_round = runs_per_round(sides, m, spawner, stop)?;
+    let (per_round, trial) = runs_per_round(sides, m, spawner, stop)?;
     if per_round == 0 {
         return Ok(None);
     }
+    let (pairing, mut note) = choose_pairing(m.pairing, &trial, two_cpus());
     let mut plan = RunPlan {
         commands: vec![spec(&sides[0], m), spec(&sides[1], m)],
         warmup: m.warmup,
-        order: Order::Shuffle { seed: m.seed },
+        order: match pairing {
+            Pairing::Duet { cpus } => Order::Duet { cpus },
+            Pairing::Interleaved => Order::Shuffle { seed: m.seed },
+        },
         output: OutputPolicy::Discard,
         ..RunPlan::of(&[], RunCount::Fixed(1))
     };
     let how = context(&mut plan, m, environment);
+    if m.counting.is_some() && !plan.counters {
+        note = Some("the kernel's per-run counters are not kept: in a duet they would count both sides as one".into());
+    }
     let judging = (settle_with, m.confidence.alpha(), per_round);
-    let (mut doc, rounds) =
+    let (mut doc, mut rounds) =
         produce_settled(plan, how, judging, m.max_time, (spawner, progress), stop)
             .map_err(RevsError::Run)?;
+    rounds.design.pairing_note = note;
     doc.revisions = Some(Revisions {
         base: sides[0].revision(),
         new: sides[1].revision(),

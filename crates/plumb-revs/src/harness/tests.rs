@@ -21,6 +21,7 @@ fn request() -> Measure {
         sesoi: Fraction::DEFAULT_SESOI,
         seed: 30,
         counting: None,
+        pairing: plumb_command::PairingAsked::Interleaved,
         build: None,
     }
 }

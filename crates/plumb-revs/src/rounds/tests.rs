@@ -21,6 +21,7 @@ fn request(runs_per_round: Option<u64>) -> Measure {
         sesoi: Fraction::DEFAULT_SESOI,
         seed: 26,
         counting: None,
+        pairing: plumb_command::PairingAsked::Interleaved,
         build: None,
     }
 }
