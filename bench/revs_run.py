@@ -18,86 +18,11 @@ import time
 
 from scipy import stats
 
+from revs_common import (BUILD, binomial_interval, configure, iterations_for, make_repo,
+                         own_cv, revs, sh, timed)
+
 PLUMB, WORK_DIR, PAIRS, REPS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-BUILD = "cc -O2 -o prog prog.c -lm"
-PROGRAM = r"""#include <math.h>
-#include <time.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include "work.h"
-int main(void) {
-    unsigned seed = 1;
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (f) { if (fread(&seed, sizeof seed, 1, f) != 1) seed = 1; fclose(f); }
-    double u1 = (rand_r(&seed) + 1.0) / (RAND_MAX + 2.0);
-    double u2 = (rand_r(&seed) + 1.0) / (RAND_MAX + 2.0);
-    double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-    unsigned long n = (unsigned long)(WORK * (1.0 + NOISE * z));
-#ifdef SLEEP
-    struct timespec t = { n / 1000000, (n % 1000000) * 1000L };
-    nanosleep(&t, 0);
-#else
-    volatile unsigned long x = 0;
-    for (unsigned long i = 0; i < n; i++) x += i;
-#endif
-    return 0;
-}
-"""
-ENV = dict(os.environ, GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="b@plumb.invalid",
-           GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="b@plumb.invalid", NO_COLOR="1")
-
-
-def sh(args, cwd, check=True):
-    return subprocess.run(args, cwd=cwd, env=ENV, check=check, capture_output=True, text=True)
-
-
-def make_repo(name, works, noise=0.02, kind="spin"):
-    """A repository with one commit per WORK value, oldest first; its commits."""
-    d = os.path.join(WORK_DIR, name)
-    os.makedirs(d)
-    sh(["git", "init", "-q", "-b", "main", "."], d)
-    with open(os.path.join(d, "prog.c"), "w") as f:
-        f.write(PROGRAM)
-    commits = []
-    for i, w in enumerate(works):
-        with open(os.path.join(d, "work.h"), "w") as f:
-            sleep = "#define SLEEP\n" if kind == "sleep" else ""
-            f.write(f"#define WORK {w}UL\n#define NOISE {noise}\n{sleep}")
-        with open(os.path.join(d, "NOTE"), "w") as f:
-            f.write(f"commit {i}\n")
-        sh(["git", "add", "."], d)
-        sh(["git", "commit", "-q", "-m", f"commit {i}"], d)
-        commits.append(sh(["git", "rev-parse", "HEAD"], d).stdout.strip())
-    return d, commits
-
-
-def iterations_for(ms):
-    """The loop count that takes about `ms` here (the same program without noise)."""
-    d, _ = make_repo("calibrate", [200_000_000], noise=0.0)
-    sh(["sh", "-c", BUILD], d)
-    best = min(timed(lambda: sh(["./prog"], d)) for _ in range(5))
-    return int(200_000_000 * ms / 1000 / best)
-
-
-def timed(f):
-    t = time.perf_counter()
-    f()
-    return time.perf_counter() - t
-
-
-def revs(repo, a, b, extra=()):
-    """plumb revs a b in `repo`: (verdict, rounds, ended, seconds, document)."""
-    out = os.path.join(WORK_DIR, "last.json")
-    args = [PLUMB, "revs", a, b, "--build", BUILD, "--no-progress", "--export-json", out, *extra, "--", "./prog"]
-    t = time.perf_counter()
-    p = sh(args, repo, check=False)
-    seconds = time.perf_counter() - t
-    if p.returncode not in (0, 1):
-        sys.exit(f"plumb revs failed ({p.returncode}):\n{p.stderr}")
-    doc = json.load(open(out))
-    r = doc["revisions"]
-    last = r["looks"][-1] if r["looks"] else {"verdict": "inconclusive", "rounds": 0}
-    return last["verdict"], last["rounds"], r["ended"]["kind"], seconds, doc
+configure(PLUMB, WORK_DIR)
 
 
 def naive_different(doc, alpha=0.05):
@@ -113,12 +38,6 @@ def naive_different(doc, alpha=0.05):
         if stats.ttest_ind(a[: k * m], b[: k * m], equal_var=False).pvalue < alpha:
             return True
     return False
-
-
-def own_cv(doc):
-    """The spread of the base side's runs (sd / mean)."""
-    a = doc["benchmarks"][0]["samples"]["values"]["wall-time"]
-    return statistics.stdev(a) / statistics.mean(a)
 
 
 def a_a(work, kind):
@@ -137,13 +56,6 @@ def a_a(work, kind):
     print(f"\nCalled different: **{different} of {PAIRS}** ({100 * different / PAIRS:.1f} %, 95 % interval {100 * lo:.1f}–{100 * hi:.1f} %; goal ≤ 1 %).")
     print(f"Median rounds {statistics.median(r[1] for r in rows):g}, median wall time {statistics.median(r[3] for r in rows):.1f} s per pair.")
     print(f"\nThe naive rule on the same runs (Welch's t at α = 0.05 at every look, no spending, no SESOI) calls **{naive} of {PAIRS}** different.\n")
-
-
-def binomial_interval(k, n):
-    """Clopper–Pearson 95 %."""
-    lo = 0.0 if k == 0 else stats.beta.ppf(0.025, k, n - k + 1)
-    hi = 1.0 if k == n else stats.beta.ppf(0.975, k + 1, n - k)
-    return lo, hi
 
 
 def effects(work, kind, reps):

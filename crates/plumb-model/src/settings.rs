@@ -91,8 +91,9 @@ pub struct CommandSettings {
     pub order: RoundOrder,
     /// The seed of a shuffled order (so a run can be replayed).
     pub seed: Option<u64>,
-    /// The two CPUs a duet ran on: the first command on the first in even pairs, on the
-    /// second in odd ones, so a difference between the two CPUs cancels.
+    /// The two CPUs a duet ran on: the first command on the first CPU in two pairs of
+    /// every four, on the second in the other two, and started first in every other
+    /// pair, so a difference between the CPUs or the order cancels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duet_cpus: Option<[usize; 2]>,
     /// The shell commands ran through, if any.
