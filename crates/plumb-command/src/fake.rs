@@ -124,6 +124,10 @@ impl Launch for FakeLaunch {
     fn stderr_tail(&mut self, _: u64) -> String {
         format!("stderr of {}", self.line)
     }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod options;
 mod params;
 mod plan;
 mod process;
+mod reap;
 mod runner;
 mod schedule;
 mod settled;

@@ -87,7 +87,7 @@ impl Launch for Executable {
             Ok(c) => c,
             Err(e) => return Err(self.spawn_error(e)),
         };
-        let waited = wait4(child.id() as libc::pid_t);
+        let waited = crate::reap::wait4(child.id() as libc::pid_t);
         WallClock.stop(mark, &mut wall_ns);
         // ---- end of timed region ----
         let (status, usage) = match waited {
@@ -109,14 +109,14 @@ impl Launch for Executable {
         other: &mut dyn Launch,
         cpus: [usize; 2],
     ) -> Result<[RunRecord; 2], SpawnError> {
-        let Some(other) = other.as_executable() else {
+        let Some(other) = other.as_any_mut().downcast_mut::<Executable>() else {
             return Err(self.other(io::Error::other("a duet of a process and a fake")));
         };
-        crate::duet::run_pair(self, other, cpus)
+        run_pair(self, other, cpus)
     }
 
-    fn as_executable(&mut self) -> Option<&mut Executable> {
-        Some(self)
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
     }
 
     /// The last `max_bytes` of what the last run wrote to stderr (empty when inherited).
@@ -132,6 +132,63 @@ impl Launch for Executable {
             let _ = f.read_to_end(&mut buf);
         }
         String::from_utf8_lossy(&buf).trim_end().to_string()
+    }
+}
+
+/// A duet (`duet.rs`): `a` on `cpus[0]` and `b` on `cpus[1]` at once, each measured.
+pub fn run_pair(
+    a: &mut Executable,
+    b: &mut Executable,
+    cpus: [usize; 2],
+) -> Result<[RunRecord; 2], SpawnError> {
+    a.clear_stderr()?;
+    b.clear_stderr()?;
+    let own = crate::duet::Affinity::current().map_err(|e| a.other(e))?;
+    let started = start_both(a, b, cpus);
+    // plumb's own thread back on every CPU it had, whatever happened.
+    let restored = own.apply();
+    let (children, marks) = started?;
+    restored.map_err(|e| a.other(e))?;
+    let ended = crate::duet::wait_both([children[0].id(), children[1].id()], marks);
+    let [ca, cb] = children;
+    match ended {
+        Ok([(wa, sa, ua), (wb, sb, ub)]) => Ok([record(wa, sa, &ua), record(wb, sb, &ub)]),
+        Err(e) => {
+            // Never leave a child running or unreaped.
+            for mut c in [ca, cb] {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+            Err(a.other(e))
+        }
+    }
+}
+
+type Started = ([std::process::Child; 2], [std::time::Instant; 2]);
+
+/// Each side pinned and spawned, its clock started just before its spawn. When B cannot
+/// be started, A is killed and reaped.
+fn start_both(
+    a: &mut Executable,
+    b: &mut Executable,
+    cpus: [usize; 2],
+) -> Result<Started, SpawnError> {
+    crate::duet::Affinity::only(cpus[0])
+        .apply()
+        .map_err(|e| a.other(e))?;
+    let mark_a = WallClock.start();
+    let mut child_a = a.command.spawn().map_err(|e| a.spawn_error(e))?;
+    let on_b = crate::duet::Affinity::only(cpus[1])
+        .apply()
+        .map_err(|e| b.other(e));
+    let mark_b = WallClock.start();
+    match on_b.and_then(|_| b.command.spawn().map_err(|e| b.spawn_error(e))) {
+        Ok(child_b) => Ok(([child_a, child_b], [mark_a, mark_b])),
+        Err(e) => {
+            let _ = child_a.kill();
+            let _ = child_a.wait();
+            Err(e)
+        }
     }
 }
 
@@ -169,25 +226,6 @@ impl Executable {
         SpawnError::Other {
             program: self.program.clone(),
             error,
-        }
-    }
-}
-
-/// Waits for `pid` and returns its status and resource usage (`ru_maxrss` is the child's
-/// own peak, which `getrusage(RUSAGE_CHILDREN)` would not give).
-pub(crate) fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
-    let mut status: libc::c_int = 0;
-    // SAFETY: rusage is plain old data; zeroed is a valid value for it.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: pointers are to live locals; pid is our own child.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return Ok((status, usage));
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
         }
     }
 }

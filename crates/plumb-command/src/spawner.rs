@@ -98,10 +98,8 @@ pub trait Launch {
     ) -> Result<[RunRecord; 2], SpawnError> {
         Ok([self.run_once()?, other.run_once()?])
     }
-    /// A real process's launch, which a duet needs on both sides.
-    fn as_executable(&mut self) -> Option<&mut crate::process::Executable> {
-        None
-    }
+    /// The launch as its own type: a real process's duet needs a real process beside it.
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// Makes commands ready to run.

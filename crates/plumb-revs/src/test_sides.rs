@@ -114,4 +114,8 @@ impl Launch for Run {
     fn stderr_tail(&mut self, _: u64) -> String {
         format!("stderr in {}", self.dir.display())
     }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
