@@ -86,15 +86,21 @@ def timed(f):
     return time.perf_counter() - t
 
 
+_calibrated = {}
+
+
 def units_for(ms, kind="spin"):
-    """The WORK that takes about `ms` here (the same program without noise)."""
+    """The WORK that takes about `ms` here (the same program without noise), measured once
+    per kind."""
     if kind == "sleep":
         return ms * 1000
-    probe = {"spin": 200_000_000, "memory": 2_000_000}[kind]
-    d, _ = make_repo(f"calibrate-{kind}", [probe], noise=0.0, kind=kind)
-    sh(["sh", "-c", BUILD], d)
-    best = min(timed(lambda: sh(["./prog"], d)) for _ in range(5))
-    return int(probe * ms / 1000 / best)
+    if kind not in _calibrated:
+        probe = {"spin": 200_000_000, "memory": 2_000_000}[kind]
+        d, _ = make_repo(f"calibrate-{kind}", [probe], noise=0.0, kind=kind)
+        sh(["sh", "-c", BUILD], d)
+        best = min(timed(lambda: sh(["./prog"], d)) for _ in range(5))
+        _calibrated[kind] = probe / best
+    return int(_calibrated[kind] * ms / 1000)
 
 
 def iterations_for(ms):

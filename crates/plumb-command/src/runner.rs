@@ -256,9 +256,12 @@ fn measure(
 /// What a round hands each run to as it ends: the slot, the run, its counters.
 type Keep<'a> = dyn FnMut(&mut Slot, RunRecord, Option<Counts>) + 'a;
 
-/// Round `r`: each command once in the round's order, or, a duet, both at once (the
-/// first command on the first CPU in even rounds, on the second in odd ones). Each run
-/// goes to `keep` as it ends, so a stop keeps the runs before it.
+/// Round `r`: each command once in the round's order, or, a duet, both at once (counted
+/// from the first measured pair, the first command started first in even pairs, second
+/// in odd ones; on the first CPU in pairs 0 and 1 of every four, on the second in pairs 2
+/// and 3: whichever side the order or the CPU favours, each side is favoured as often in
+/// every `DUET_CYCLE`). Each run goes to `keep` as it ends, so a stop keeps the runs
+/// before it.
 fn run_round(
     plan: &RunPlan,
     slots: &mut [Slot],
@@ -268,8 +271,10 @@ fn run_round(
     keep: &mut Keep<'_>,
 ) -> Result<(), Stop> {
     if let crate::Order::Duet { cpus: [c0, c1] } = plan.order {
-        let cpus = if r % 2 == 0 { [c0, c1] } else { [c1, c0] };
-        let pair = run_pair(plan, slots, cpus, stop)?;
+        // Warm-up pairs wrap below zero: their place in the cycle does not matter.
+        let k = r.wrapping_sub(plan.warmup);
+        let cpus = if k % 4 < 2 { [c0, c1] } else { [c1, c0] };
+        let pair = run_pair(plan, slots, (cpus, k % 2 == 1), stop)?;
         for (slot, sample) in slots.iter_mut().zip(pair) {
             keep(slot, sample, None);
         }
@@ -335,11 +340,12 @@ fn run_one(
     Ok((checked(plan, slot, sample, stop)?, counted))
 }
 
-/// The two slots of a duet run at once on `cpus`, each after its prepare script.
+/// The two slots of a duet run at once, the first on `cpus[0]`, each after its prepare
+/// script; the second started first when `second_first`.
 fn run_pair(
     plan: &RunPlan,
     slots: &mut [Slot],
-    cpus: [usize; 2],
+    (cpus, second_first): ([usize; 2], bool),
     stop: &AtomicBool,
 ) -> Result<[RunRecord; 2], Stop> {
     let [a, b] = slots else {
@@ -347,9 +353,13 @@ fn run_pair(
     };
     run_prepare(a, stop)?;
     run_prepare(b, stop)?;
-    let pair = (a.launch)
-        .run_beside(b.launch.as_mut(), cpus)
-        .map_err(|e| spawn_failure(&format!("{} beside {}", a.name(), b.name()), e))?;
+    let pair = match second_first {
+        false => (a.launch).run_beside(b.launch.as_mut(), cpus),
+        true => (b.launch)
+            .run_beside(a.launch.as_mut(), [cpus[1], cpus[0]])
+            .map(|[rb, ra]| [ra, rb]),
+    };
+    let pair = pair.map_err(|e| spawn_failure(&format!("{} beside {}", a.name(), b.name()), e))?;
     Ok([
         checked(plan, a, pair[0], stop)?,
         checked(plan, b, pair[1], stop)?,
