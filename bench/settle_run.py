@@ -69,7 +69,7 @@ def trial(d, extra, cycles=False):
         c = doc["comparisons"][0]
         k = next(k for k in c["counters"] if k["counter"] == "estimated-cycles")
         sim = doc["benchmarks"][1]["simulated"]
-        row["cycles"] = {"verdict": k["verdict"], "ratio": k["ratio"], "interval": k.get("ratio_ci"), "runs": len(sim["samples"]["iterations"])}
+        row["cycles"] = {"verdict": k["verdict"], "ratio": k["ratio"], "interval": k.get("ratio_ci"), "runs": len(sim["samples"]["values"]["estimated-cycles"])}
     return row
 
 
@@ -115,16 +115,14 @@ def cycles_goal():
     verdict_table("### A/A", rows, cols)
     different = sum(r["cycles"]["verdict"] in ("slower", "faster") for r in rows)
     spread = [r["cycles"]["ratio"] for r in rows]
-    print(f"Called different by the cycles: **{different} of {len(rows)}**; the A/A cycle ratios lay within ×{min(spread):.5f}–×{max(spread):.5f} (the simulation's own noise between invocations).\n")
+    print(f"Called different by the cycles: **{different} of {len(rows)}**; the A/A cycle ratios lay within ×{min(spread):.7f}–×{max(spread):.7f} (the simulation's own noise between invocations).\n")
 
 
 if __name__ == "__main__":
     parts = os.environ.get("PARTS", "designs,time,cycles").split(",")
-    if "designs" in parts:
-        designs()
-    if "time" in parts:
-        time_goal()
-    if "cycles" in parts:
-        cycles_goal()
-    with open(RAW, "w") as f:
-        json.dump(raw, f, indent=1)
+    for part, run in (("designs", designs), ("time", time_goal), ("cycles", cycles_goal)):
+        if part in parts:
+            run()
+            # Kept after each part: a later part's failure loses nothing measured.
+            with open(RAW, "w") as f:
+                json.dump(raw, f, indent=1)

@@ -29,13 +29,15 @@ pub struct Rounds {
     /// between 5 and 50, from one trial run of each).
     #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = |s: &str| parse_count(s, 1), allow_negative_numbers = true))]
     pub runs_per_round: Option<u64>,
-    /// How each pair of A's and B's runs is made: interleaved (one after the other, in
-    /// random order), duet (both at once, each on a CPU of its own: the host's changes
-    /// hit both; where two CPUs are not free, or a side uses more than one, said and
-    /// interleaved), or auto (a duet where it can be).
+    /// How each pair of A's and B's runs is made: duet (both at once, each on a CPU of
+    /// its own: the host's changes hit both; where two CPUs are not free, or a side keeps
+    /// more than one busy, said and interleaved), interleaved (one after the other, in
+    /// random order), or auto, the default: a duet where it can be, which gave the
+    /// narrowest intervals in the same time for CPU-bound, memory-bound and sleeping
+    /// programs alike (bench/results/settle.md).
     #[cfg_attr(
         feature = "cli",
-        arg(long, value_enum, default_value = "interleaved", value_name = "HOW")
+        arg(long, value_enum, default_value = "auto", value_name = "HOW")
     )]
     pub pairing: PairingAsked,
     /// Warm-up runs of each side before the first round.
