@@ -72,7 +72,7 @@ pub fn run(a: CompareArgs) -> Result<Outcome, CliError> {
         }
         None => crate::exit::print_stdout(&report)?,
     }
-    Ok(if cmp.gates_fail(&a.gate)? {
+    Ok(if cmp.gates_fail(&a.gate.gates)? {
         Outcome::GateFailed
     } else {
         Outcome::Done

@@ -70,7 +70,7 @@ pub fn run(a: RevsArgs) -> Result<Outcome, CliError> {
     let printed = export::print_report(&targets, &report);
     export::write_all(&targets, &doc)?;
     printed?;
-    let slower = doc.gates_fail(&a.gate)?;
+    let slower = doc.gates_fail(&a.gate.gates)?;
     Ok(match doc.status {
         RunStatus::Interrupted { .. } => session.stopped(),
         RunStatus::Failed { .. } => Outcome::Failed,
@@ -104,7 +104,7 @@ fn measure(
     session: &Session,
 ) -> Result<Option<plumb_model::ResultDocument>, CliError> {
     let environment = plumb_env::collect();
-    let cycles = a.gate.contains(&plumb_model::Gate::Cycles);
+    let cycles = a.gate.gates.contains(&plumb_model::Gate::Cycles);
     if let Some(how) = plumb_report::commands_counting(&a.counting, &environment, cycles)? {
         for line in &how.notices {
             say(line.clone());

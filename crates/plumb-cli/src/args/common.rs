@@ -1,4 +1,4 @@
-//! Options several subcommands share: counting events, reading another tool's format, keeping a result in the history, writing exports.
+//! Options several subcommands share: counting events, reading another tool's format, keeping a result in the history, writing exports, the gate.
 use clap::Args;
 use std::path::PathBuf;
 
@@ -39,4 +39,18 @@ pub struct ExportArgs {
     /// Write a self-contained HTML page with charts (as plumb report).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+}
+
+/// What exit 1 reads (plumb-model's `Gate`).
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// time (the time's verdict; plumb revs' sequential one), cycles (the simulated
+    /// estimated cycles', or the CPU's cycles'), or both: time,cycles.
+    #[arg(
+        long = "gate",
+        default_value = "time",
+        value_delimiter = ',',
+        value_name = "GATE"
+    )]
+    pub gates: Vec<plumb_model::Gate>,
 }

@@ -89,7 +89,7 @@ pub enum Command {
     /// Compare two result files benchmark by benchmark; exits 1 if anything got slower
     /// by more than the SESOI.
     #[command(
-        after_help = "Example:\n  plumb compare main.json branch.json --sesoi 3%\n\nExit codes: 0 nothing slower, 1 something slower by more than the SESOI, 2 bad input."
+        after_help = "Example:\n  plumb compare main.json branch.json --sesoi 3%\n\nExit codes: 0 nothing slower, 1 something slower by more than the SESOI (by --gate: time, cycles, or both), 2 bad input or a gate on cycles nobody measured."
     )]
     Compare(CompareArgs),
     /// Show the machine record and what on it makes numbers noisy.
@@ -158,7 +158,7 @@ pub enum Command {
     /// verdict settles (sequential, error rates held across looks); exits 1 if B is slower
     /// by more than the SESOI.
     #[command(
-        after_help = "Example:\n  plumb revs origin/main HEAD --build 'cargo build --release' -- ./target/release/app input.txt\n\nExit codes: 0 not slower (faster, equivalent, or unknown at the cap: said), 1 B slower by more than the SESOI, 2 bad input, a failed build or a failing command, 128 + N stopped by signal N."
+        after_help = "Example:\n  plumb revs origin/main HEAD --build 'cargo build --release' -- ./target/release/app input.txt\n\nExit codes: 0 not slower (faster, equivalent, or unknown at the cap: said), 1 B slower by more than the SESOI (by --gate: time, cycles, or both), 2 bad input, a failed build, a failing command or cycles that could not be simulated under --gate cycles, 128 + N stopped by signal N."
     )]
     Revs(Box<RevsArgs>),
     /// Check a benchmark's declared design (a workload file) for the red flags that make

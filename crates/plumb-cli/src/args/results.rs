@@ -32,15 +32,8 @@ pub struct CompareArgs {
     /// repeatable. Others pair by name.
     #[arg(long = "pair", value_name = "OLD=NEW", value_parser = plumb_analysis::parse_pair)]
     pub pairs: Vec<(String, String)>,
-    /// What exit 1 reads: time (the metric compared), cycles (the simulated estimated
-    /// cycles, or the CPU's, both results counted), or both: time,cycles.
-    #[arg(
-        long,
-        default_value = "time",
-        value_delimiter = ',',
-        value_name = "GATE"
-    )]
-    pub gate: Vec<plumb_model::Gate>,
+    #[command(flatten)]
+    pub gate: super::common::GateArgs,
     /// Write the comparison as a JSON document (format "plumb-comparison").
     #[arg(long, value_name = "FILE")]
     pub export_json: Option<PathBuf>,

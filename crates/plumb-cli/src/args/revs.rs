@@ -49,15 +49,8 @@ pub struct RevsArgs {
     #[command(flatten)]
     pub counting: plumb_counters::plan::CommandCounting,
 
-    /// What exit 1 reads: time (the sequential verdict), cycles (the simulated estimated
-    /// cycles, or the CPU's; counted as --counters does), or both: time,cycles.
-    #[arg(
-        long,
-        default_value = "time",
-        value_delimiter = ',',
-        value_name = "GATE"
-    )]
-    pub gate: Vec<plumb_model::Gate>,
+    #[command(flatten)]
+    pub gate: super::common::GateArgs,
 
     /// Confidence of the repeated interval: the chance it holds the true ratio at every
     /// look at once.
