@@ -225,7 +225,7 @@ impl Totals {
     }
 
     /// gungraun's estimate of the same totals, without mispredictions: what its users
-    /// compare (`bench/simulated-counters.sh` prints both).
+    /// compare (`bench/simulated-counters.sh` prints both against time).
     pub fn gungraun_cycles(&self) -> u64 {
         let mispredicts = self.conditional_mispredicts + self.indirect_mispredicts;
         self.estimated_cycles() - MISPREDICT_CYCLES * mispredicts
