@@ -6,9 +6,10 @@
 //! verdict.
 use crate::ChangesError;
 use plumb_analysis::{LookPlan, Settling};
+use plumb_command::{choose_pairing, two_cpus, Order, PairingAsked, RunRecord};
 use plumb_command::{produce_settled, trial, Progress, RunContext, RunPlan, Spawner, Trial};
 use plumb_command::{UntilSettled, MIN_RUNS_PER_ROUND};
-use plumb_model::{Question, ResultDocument};
+use plumb_model::{Pairing, Question, ResultDocument};
 use std::sync::atomic::AtomicBool;
 
 /// Measures `plan`'s two commands (its baseline as A) until the verdict settles.
@@ -29,9 +30,11 @@ pub fn run_until_settled(
     let sides = [plan.commands[0].clone(), plan.commands[1].clone()];
     // A side that fails, or a stop, is the runner's to report as in a fixed run: the
     // rounds start anyway and end there.
-    let per_round = match trial(&sides, until.runs_per_round, spawner, stop)? {
-        Trial::RunsPerRound(n, _) => n,
-        Trial::Failed(_) | Trial::Stopped => until.runs_per_round.unwrap_or(MIN_RUNS_PER_ROUND),
+    let (per_round, note) = match trial(&sides, until.runs_per_round, spawner, stop)? {
+        Trial::RunsPerRound(n, trial_runs) => (n, pair_as_asked(&mut plan, until, &trial_runs)),
+        Trial::Failed(_) | Trial::Stopped => {
+            (until.runs_per_round.unwrap_or(MIN_RUNS_PER_ROUND), None)
+        }
     };
     let looks = LookPlan {
         max_rounds: until.max_rounds as usize,
@@ -48,6 +51,29 @@ pub fn run_until_settled(
         (spawner, progress),
         stop,
     )?;
+    let mut rounds = rounds;
+    rounds.design.pairing_note = note;
     doc.rounds = Some(rounds);
     Ok(doc)
+}
+
+/// The pairing asked, chosen from the trial runs as plumb revs' is (plumb-command's
+/// `choose_pairing`) and set on `plan`; why it is not the one asked. Per-run counters
+/// (`--counters`) keep the rounds interleaved: they count every child at once.
+fn pair_as_asked(
+    plan: &mut RunPlan,
+    until: &UntilSettled,
+    trial: &[RunRecord; 2],
+) -> Option<String> {
+    if plan.counters {
+        return (until.pairing != PairingAsked::Interleaved).then(|| {
+            "interleaved: --counters counts every child at once, and a duet's two would be one"
+                .into()
+        });
+    }
+    let (pairing, note) = choose_pairing(until.pairing, trial, two_cpus());
+    if let Pairing::Duet { cpus } = pairing {
+        plan.order = Order::Duet { cpus };
+    }
+    note
 }

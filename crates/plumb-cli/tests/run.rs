@@ -580,6 +580,14 @@ fn until_settled_stops_at_the_look_that_settles_the_verdict() {
     let rounds = doc.rounds.as_ref().expect("the rounds are kept");
     assert_eq!(rounds.ended, plumb_model::Ending::Settled);
     assert_eq!(rounds.design.runs_per_round, 4);
+    // --pairing auto: a duet where two CPUs are allowed, as plumb revs pairs its runs.
+    let duet = matches!(rounds.design.pairing, plumb_model::Pairing::Duet { .. });
+    assert_eq!(
+        duet,
+        plumb_command::two_cpus().is_some(),
+        "{:?}",
+        rounds.design
+    );
     assert_eq!(rounds.looks.len(), 1, "{:?}", rounds.looks);
     assert_eq!(rounds.looks[0].rounds, 10);
     // Ten rounds of four runs a side, and not one more.

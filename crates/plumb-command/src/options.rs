@@ -127,6 +127,12 @@ pub struct RunOptions {
     /// of the slower takes 300 ms, between 5 and 50, from one trial run of each).
     #[arg(long, value_name = "N", requires = "until_settled", value_parser = |s: &str| parse_count(s, 1), allow_negative_numbers = true)]
     pub runs_per_round: Option<u64>,
+
+    /// How each pair of the two commands' runs is made with --until-settled, as plumb
+    /// revs' --pairing: auto (a duet, both at once on two CPUs, where it can be), duet,
+    /// or interleaved.
+    #[arg(long, value_enum, default_value = "auto", value_name = "HOW")]
+    pub pairing: crate::PairingAsked,
 }
 
 impl RunOptions {
@@ -145,6 +151,7 @@ impl RunOptions {
             max_rounds: self.max_rounds,
             runs_per_round: self.runs_per_round,
             max_time: self.max_time,
+            pairing: self.pairing,
         })
     }
 

@@ -28,6 +28,7 @@ pub struct UntilSettled {
     pub max_rounds: u64,
     pub runs_per_round: Option<u64>,
     pub max_time: Option<plumb_model::quantity::Duration>,
+    pub pairing: PairingAsked,
 }
 
 /// A plan rounds can settle: two commands, run directly.
