@@ -60,7 +60,7 @@ pub fn judge_unasked(
     };
     let typical = answer(&mean, base, cand, Question::Typical, resolution);
     let worst = answer(&mean, base, cand, Question::Worst(99.0), resolution);
-    let decisive = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
+    let decisive = Verdict::is_change;
     let against = decisive(worst.verdict) && worst.verdict != typical.verdict;
     match decisive(typical.verdict) && !against {
         true => (typical, Some(Swayed { far, mean })),
@@ -271,7 +271,7 @@ pub fn question_matters(
             });
         }
     }
-    let decisive = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
+    let decisive = Verdict::is_change;
     let differ = answers.iter().any(|a| {
         answers
             .iter()

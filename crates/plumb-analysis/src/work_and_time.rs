@@ -32,12 +32,11 @@ pub(crate) fn work_and_time(
     cand: &Benchmark,
 ) -> Option<Diagnostic> {
     let (work, metric) = work_counter(c)?;
-    let moved = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
     let off_cpu = [base, cand]
         .into_iter()
         .filter_map(cpu_share)
         .any(|share| share < ON_CPU);
-    if moved(c.verdict) && work.verdict == Verdict::Equivalent {
+    if c.verdict.is_change() && work.verdict == Verdict::Equivalent {
         let finding = TimeNotWork {
             time_ratio: c.ratio,
             work: metric,
@@ -52,7 +51,7 @@ pub(crate) fn work_and_time(
         return Some(Diagnostic::new(Severity::Warning, finding));
     }
     // A time that could not be judged at all (a side failed) says nothing against the work.
-    if !moved(work.verdict) || moved(c.verdict) || c.ratio_ci.is_none() {
+    if !work.verdict.is_change() || c.verdict.is_change() || c.ratio_ci.is_none() {
         return None;
     }
     let believe = match (c.verdict, off_cpu) {
@@ -73,7 +72,6 @@ pub(crate) fn work_and_time(
 
 /// The other counters that moved beyond the SESOI (not the work's, cycles or IPC).
 fn others_moved(c: &Comparison) -> Vec<CounterMoved> {
-    let moved = |v: Verdict| matches!(v, Verdict::Faster | Verdict::Slower);
     c.counters
         .iter()
         .filter(|k| {
@@ -82,7 +80,7 @@ fn others_moved(c: &Comparison) -> Vec<CounterMoved> {
                 "instructions" | "cycles" | "ipc" | "estimated-cycles"
             )
         })
-        .filter(|k| moved(k.verdict))
+        .filter(|k| k.verdict.is_change())
         .map(|k| CounterMoved {
             counter: k.counter.clone(),
             ratio: k.ratio,

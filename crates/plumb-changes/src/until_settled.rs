@@ -6,10 +6,10 @@
 //! verdict.
 use crate::ChangesError;
 use plumb_analysis::{LookPlan, Settling};
-use plumb_command::{choose_pairing, two_cpus, Order, PairingAsked, RunRecord};
-use plumb_command::{produce_settled, trial, Progress, RunContext, RunPlan, Spawner, Trial};
+use plumb_command::Trial;
+use plumb_command::{pair_runs, produce_settled, trial, Progress, RunContext, RunPlan, Spawner};
 use plumb_command::{UntilSettled, MIN_RUNS_PER_ROUND};
-use plumb_model::{Pairing, Question, ResultDocument};
+use plumb_model::{Question, ResultDocument};
 use std::sync::atomic::AtomicBool;
 
 /// Measures `plan`'s two commands (its baseline as A) until the verdict settles.
@@ -31,7 +31,9 @@ pub fn run_until_settled(
     // A side that fails, or a stop, is the runner's to report as in a fixed run: the
     // rounds start anyway and end there.
     let (per_round, note) = match trial(&sides, until.runs_per_round, spawner, stop)? {
-        Trial::RunsPerRound(n, trial_runs) => (n, pair_as_asked(&mut plan, until, &trial_runs)),
+        Trial::RunsPerRound(n, trial_runs) => {
+            (n, pair_runs(&mut plan, until.pairing, &trial_runs, false))
+        }
         Trial::Failed(_) | Trial::Stopped => {
             (until.runs_per_round.unwrap_or(MIN_RUNS_PER_ROUND), None)
         }
@@ -55,25 +57,4 @@ pub fn run_until_settled(
     rounds.design.pairing_note = note;
     doc.rounds = Some(rounds);
     Ok(doc)
-}
-
-/// The pairing asked, chosen from the trial runs as plumb revs' is (plumb-command's
-/// `choose_pairing`) and set on `plan`; why it is not the one asked. Per-run counters
-/// (`--counters`) keep the rounds interleaved: they count every child at once.
-fn pair_as_asked(
-    plan: &mut RunPlan,
-    until: &UntilSettled,
-    trial: &[RunRecord; 2],
-) -> Option<String> {
-    if plan.counters {
-        return (until.pairing != PairingAsked::Interleaved).then(|| {
-            "interleaved: --counters counts every child at once, and a duet's two would be one"
-                .into()
-        });
-    }
-    let (pairing, note) = choose_pairing(until.pairing, trial, two_cpus());
-    if let Pairing::Duet { cpus } = pairing {
-        plan.order = Order::Duet { cpus };
-    }
-    note
 }

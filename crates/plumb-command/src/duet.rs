@@ -10,6 +10,25 @@ use plumb_probe::{Probe, WallClock};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
+/// The pairs a duet cycles through: each side started first in two, on each CPU in two
+/// (`arrangement`). The side started first runs longer (here 250 µs longer for a 12 ms
+/// sleep: the second's spawn overlaps its start), so a single pair's ratio is off by that
+/// either way; a cycle's geometric mean cancels it, and the CPUs' difference, before a
+/// round's median is taken (settled.rs).
+pub const DUET_CYCLE: u64 = 4;
+
+/// Measured pair `k`'s arrangement: the CPUs of the first and second command (the first
+/// on the first CPU in pairs 0 and 1 of every `DUET_CYCLE`, on the second in pairs 2 and
+/// 3), and whether the second command is started first (in odd pairs).
+pub(crate) fn arrangement(k: u64, [c0, c1]: [usize; 2]) -> ([usize; 2], bool) {
+    let cpus = if k % DUET_CYCLE < 2 {
+        [c0, c1]
+    } else {
+        [c1, c0]
+    };
+    (cpus, k % 2 == 1)
+}
+
 /// Two CPUs plumb may run on, for a duet; `None` where fewer than two are allowed.
 pub fn two_cpus() -> Option<[usize; 2]> {
     let allowed = Affinity::current().ok()?;

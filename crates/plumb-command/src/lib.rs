@@ -32,7 +32,7 @@ pub use params::{expand, ParamError, Parameter, ParameterValues, MAX_VALUES};
 pub use plan::{CommandSpec, Order, OutputPolicy, PlanError, RunCount, RunPlan, SimulationPlan};
 pub use process::{reset_sigchld, ProcessSpawner};
 pub use settled::{
-    check as check_until_settled, choose_pairing, produce_settled, trial, PairingAsked, Trial,
+    check as check_until_settled, pair_runs, produce_settled, trial, PairingAsked, Trial,
     UntilSettled, MIN_RUNS_PER_ROUND,
 };
 

@@ -69,8 +69,8 @@ pub enum Order {
     RoundRobin,
     /// A fresh random permutation per round, from this seed.
     Shuffle { seed: u64 },
-    /// Two commands run at the same time, pinned to these two CPUs (swapped every other
-    /// round): a round is one pair (`duet.rs`).
+    /// Two commands run at the same time, pinned to these two CPUs: a round is one pair,
+    /// arranged by `duet::arrangement`.
     Duet { cpus: [usize; 2] },
 }
 

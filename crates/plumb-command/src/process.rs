@@ -136,7 +136,7 @@ impl Launch for Executable {
 }
 
 /// A duet (`duet.rs`): `a` on `cpus[0]` and `b` on `cpus[1]` at once, each measured.
-pub fn run_pair(
+fn run_pair(
     a: &mut Executable,
     b: &mut Executable,
     cpus: [usize; 2],

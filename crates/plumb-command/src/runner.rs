@@ -256,12 +256,10 @@ fn measure(
 /// What a round hands each run to as it ends: the slot, the run, its counters.
 type Keep<'a> = dyn FnMut(&mut Slot, RunRecord, Option<Counts>) + 'a;
 
-/// Round `r`: each command once in the round's order, or, a duet, both at once (counted
-/// from the first measured pair, the first command started first in even pairs, second
-/// in odd ones; on the first CPU in pairs 0 and 1 of every four, on the second in pairs 2
-/// and 3: whichever side the order or the CPU favours, each side is favoured as often in
-/// every `DUET_CYCLE`). Each run goes to `keep` as it ends, so a stop keeps the runs
-/// before it.
+/// Round `r`: each command once in the round's order, or, a duet, both at once, arranged
+/// by `duet::arrangement` counted from the first measured pair (whichever side the order
+/// or the CPU favours, each is favoured as often in every cycle). Each run goes to `keep`
+/// as it ends, so a stop keeps the runs before it.
 fn run_round(
     plan: &RunPlan,
     slots: &mut [Slot],
@@ -270,11 +268,10 @@ fn run_round(
     stop: &AtomicBool,
     keep: &mut Keep<'_>,
 ) -> Result<(), Stop> {
-    if let crate::Order::Duet { cpus: [c0, c1] } = plan.order {
+    if let crate::Order::Duet { cpus } = plan.order {
         // Warm-up pairs wrap below zero: their place in the cycle does not matter.
-        let k = r.wrapping_sub(plan.warmup);
-        let cpus = if k % 4 < 2 { [c0, c1] } else { [c1, c0] };
-        let pair = run_pair(plan, slots, (cpus, k % 2 == 1), stop)?;
+        let arranged = crate::duet::arrangement(r.wrapping_sub(plan.warmup), cpus);
+        let pair = run_pair(plan, slots, arranged, stop)?;
         for (slot, sample) in slots.iter_mut().zip(pair) {
             keep(slot, sample, None);
         }

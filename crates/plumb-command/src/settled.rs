@@ -108,10 +108,43 @@ pub enum PairingAsked {
 /// over its wall time) would compete with the other side for CPUs in a duet.
 const ONE_CPU: f64 = 1.2;
 
+/// `plan`'s rounds paired as `asked` and the trial runs allow (`choose_pairing` on the
+/// CPUs free here): its order made a duet when one is chosen; why the pairing is not the
+/// one asked, or what it leaves out. A duet cannot keep per-run counters (the kernel
+/// counts every child at once): with `counters_give_way` they are dropped and that is
+/// said (plumb revs, which counts mostly for its simulation, kept apart); without, the
+/// rounds stay interleaved (`plumb run --counters --until-settled`).
+pub fn pair_runs(
+    plan: &mut RunPlan,
+    asked: PairingAsked,
+    trial: &[RunRecord; 2],
+    counters_give_way: bool,
+) -> Option<String> {
+    if plan.counters && !counters_give_way {
+        return (asked != PairingAsked::Interleaved).then(|| {
+            "interleaved: --counters counts every child at once, and a duet's two would be one"
+                .into()
+        });
+    }
+    let (pairing, note) = choose_pairing(asked, trial, crate::two_cpus());
+    let Pairing::Duet { cpus } = pairing else {
+        return note;
+    };
+    plan.order = crate::Order::Duet { cpus };
+    if !plan.counters {
+        return None;
+    }
+    plan.counters = false;
+    Some(
+        "the kernel's per-run counters are not kept: in a duet they would count both sides as one"
+            .into(),
+    )
+}
+
 /// The pairing for `asked`, given the trial runs and the two CPUs free here (`None` for
 /// one), with why it is not the one asked when it is not. A duet needs two CPUs and
 /// sides that use one each.
-pub fn choose_pairing(
+fn choose_pairing(
     asked: PairingAsked,
     trial: &[RunRecord; 2],
     cpus: Option<[usize; 2]>,
@@ -138,33 +171,30 @@ pub fn choose_pairing(
     (Pairing::Duet { cpus }, None)
 }
 
-/// The pairs a duet cycles through: each side started first in two, on each CPU in two
-/// (the runner's `run_round`). The side started first runs longer (here 250 µs longer
-/// for a 12 ms sleep: the second's spawn overlaps its start), so a single pair's ratio is
-/// off by that either way; a cycle's geometric mean cancels it, and the CPUs'
-/// difference, before the round's median is taken.
-pub const DUET_CYCLE: u64 = 4;
-
 /// Asked after every round: settled, or past the time cap.
 struct Judge {
     settling: Box<dyn Settle>,
     deadline: Option<Instant>,
     ended: Option<Ending>,
-    /// Runs combined (geometric mean) into each "run" the settling sees: `DUET_CYCLE` in
-    /// a duet, else 1.
+    /// Runs combined (geometric mean) into each "run" the settling sees: a duet's cycle
+    /// (`duet::DUET_CYCLE`), else 1.
     cycle: usize,
+}
+
+/// Each whole cycle of `s`'s wall times as its geometric mean; a cycle of one is the run's
+/// own time.
+fn cycle_means(s: &[RunRecord], cycle: usize) -> Vec<f64> {
+    if cycle == 1 {
+        return s.iter().map(|r| r.wall.as_nanos_f64()).collect();
+    }
+    let log_mean =
+        |c: &[RunRecord]| c.iter().map(|r| r.wall.as_nanos_f64().ln()).sum::<f64>() / cycle as f64;
+    s.chunks_exact(cycle).map(|c| log_mean(c).exp()).collect()
 }
 
 impl Until for Judge {
     fn settled(&mut self, samples: &[&[RunRecord]]) -> bool {
-        let cycle = self.cycle;
-        let wall = |s: &[RunRecord]| {
-            (s.chunks_exact(cycle))
-                .map(|c| {
-                    (c.iter().map(|r| r.wall.as_nanos_f64().ln()).sum::<f64>() / cycle as f64).exp()
-                })
-                .collect::<Vec<_>>()
-        };
+        let wall = |s: &[RunRecord]| cycle_means(s, self.cycle);
         if self.settling.after(&wall(samples[0]), &wall(samples[1])) {
             self.ended = Some(Ending::Settled);
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -186,7 +216,7 @@ pub fn produce_settled(
     stop: &AtomicBool,
 ) -> Result<(ResultDocument, SequentialRounds), RunError> {
     let (pairing, cycle) = match plan.order {
-        crate::Order::Duet { cpus } => (Pairing::Duet { cpus }, DUET_CYCLE),
+        crate::Order::Duet { cpus } => (Pairing::Duet { cpus }, crate::duet::DUET_CYCLE),
         _ => (Pairing::Interleaved, 1),
     };
     // A duet's round is whole cycles; the settling sees one value a cycle.

@@ -90,7 +90,7 @@ pub struct CommandCounting {
     /// Simulated runs of each command, interleaved: two or more give the simulated
     /// counts an interval over invocations, which their verdict (and `--gate cycles`)
     /// stands on; one gives that run's exact counts.
-    #[cfg_attr(feature = "cli", arg(long, default_value = "3", value_name = "N", value_parser = |s: &str| plumb_model::quantity::parse_count(s, 1), allow_negative_numbers = true))]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = SIMULATED_RUNS, value_name = "N", value_parser = |s: &str| plumb_model::quantity::parse_count(s, 1), allow_negative_numbers = true))]
     pub sim_runs: u64,
 }
 

@@ -18,6 +18,13 @@ pub enum Verdict {
     Inconclusive,
 }
 
+impl Verdict {
+    /// Slower or faster: a change beyond the SESOI was shown.
+    pub fn is_change(self) -> bool {
+        matches!(self, Verdict::Faster | Verdict::Slower)
+    }
+}
+
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {

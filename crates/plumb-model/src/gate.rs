@@ -86,17 +86,22 @@ fn slower_in_cycles(comparisons: &[Comparison]) -> Result<bool, NoCycles> {
     Ok(slower)
 }
 
+/// Whether `gates` fail: time by `time_slower`, cycles by each of `comparisons`.
+fn fail(gates: &[Gate], time_slower: bool, comparisons: &[Comparison]) -> Result<bool, NoCycles> {
+    let mut fail = false;
+    for gate in gates {
+        fail |= match gate {
+            Gate::Time => time_slower,
+            Gate::Cycles => slower_in_cycles(comparisons)?,
+        };
+    }
+    Ok(fail)
+}
+
 impl ComparisonDocument {
     /// Whether the gates fail: something slower beyond the SESOI by any gate's verdict.
     pub fn gates_fail(&self, gates: &[Gate]) -> Result<bool, NoCycles> {
-        let mut fail = false;
-        for gate in gates {
-            fail |= match gate {
-                Gate::Time => self.any_slower(),
-                Gate::Cycles => slower_in_cycles(&self.comparisons)?,
-            };
-        }
-        Ok(fail)
+        fail(gates, self.any_slower(), &self.comparisons)
     }
 }
 
@@ -105,18 +110,14 @@ impl ResultDocument {
     /// where rounds settled it (`plumb revs`, `--until-settled`), else each comparison's;
     /// on cycles, each comparison's cycles.
     pub fn gates_fail(&self, gates: &[Gate]) -> Result<bool, NoCycles> {
-        let mut fail = false;
-        for gate in gates {
-            fail |= match (gate, self.sequential()) {
-                (Gate::Time, Some(rounds)) => rounds.any_slower(),
-                (Gate::Time, None) => self
-                    .comparisons
-                    .iter()
-                    .any(|c| c.verdict == Verdict::Slower),
-                (Gate::Cycles, _) => slower_in_cycles(&self.comparisons)?,
-            };
-        }
-        Ok(fail)
+        let time_slower = match self.sequential() {
+            Some(rounds) => rounds.any_slower(),
+            None => self
+                .comparisons
+                .iter()
+                .any(|c| c.verdict == Verdict::Slower),
+        };
+        fail(gates, time_slower, &self.comparisons)
     }
 }
 

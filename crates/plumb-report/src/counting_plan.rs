@@ -32,22 +32,21 @@ pub fn counting_plan(
     if let (Some(s), Counted::Commands { runs }) = (&mut simulation, counted) {
         s.runs = runs;
     }
-    let described = simulation.as_ref().map(|s| match counted {
-        Counted::Commands { runs: 1 } => simulation_summary(
-            &s.tool(),
-            &(&s.geometry).into(),
-            "once per command after the timed runs",
-        ),
-        Counted::Commands { runs } => simulation_summary(
-            &s.tool(),
-            &(&s.geometry).into(),
-            &format!("{runs} times per command, interleaved, after the timed runs"),
-        ),
-        Counted::Routines => simulation_summary(
-            &s.region_tool(),
-            &(&s.geometry).into(),
-            "counting only each routine's calls (N against 2N), once per benchmark after the timed samples",
-        ),
+    let described = simulation.as_ref().map(|s| {
+        let (tool, how) = match counted {
+            Counted::Commands { runs: 1 } => {
+                (s.tool(), "once per command after the timed runs".to_string())
+            }
+            Counted::Commands { runs } => (
+                s.tool(),
+                format!("{runs} times per command, interleaved, after the timed runs"),
+            ),
+            Counted::Routines => (
+                s.region_tool(),
+                "counting only each routine's calls (N against 2N), once per benchmark after the timed samples".to_string(),
+            ),
+        };
+        simulation_summary(&tool, &(&s.geometry).into(), &how)
     });
     let notices = counting_notices(
         env,

@@ -4,14 +4,12 @@
 //! side's worktree, the revisions recorded beside its rounds.
 use crate::{RevsError, Side};
 use plumb_command::{
-    choose_pairing, command_settings, produce_settled, trial, two_cpus, CommandSpec, Order,
-    OutputPolicy, PairingAsked, Progress, RunContext, RunCount, RunPlan, RunRecord, Spawner, Trial,
+    command_settings, pair_runs, produce_settled, trial, CommandSpec, Order, OutputPolicy,
+    PairingAsked, Progress, RunContext, RunCount, RunPlan, RunRecord, Spawner, Trial,
 };
 use plumb_counters::plan::Counting;
 use plumb_model::quantity::{Confidence, Duration, Fraction};
-use plumb_model::{
-    Environment, Pairing, ProducerSettings, ResultDocument, Revisions, Settings, SettleWith,
-};
+use plumb_model::{Environment, ProducerSettings, ResultDocument, Revisions, Settings, SettleWith};
 use std::sync::atomic::AtomicBool;
 
 /// How the two sides are measured.
@@ -46,18 +44,18 @@ fn spec(side: &Side, m: &Measure) -> CommandSpec {
 }
 
 /// One run of each side alone (plumb-command's `trial`): a command failing on one side is
-/// said as such, with the worktree it failed in; 0 runs per round when a stop came. The
-/// two trial runs beside.
+/// said as such, with the worktree it failed in; the runs per round and the two trial
+/// runs, `None` when a stop came.
 fn runs_per_round(
     sides: &[Side; 2],
     m: &Measure,
     spawner: &mut dyn Spawner,
     stop: &AtomicBool,
-) -> Result<(u64, [RunRecord; 2]), RevsError> {
+) -> Result<Option<(u64, [RunRecord; 2])>, RevsError> {
     let specs = [spec(&sides[0], m), spec(&sides[1], m)];
     match trial(&specs, m.runs_per_round, spawner, stop).map_err(RevsError::Run)? {
-        Trial::RunsPerRound(n, records) => Ok((n, records)),
-        Trial::Stopped => Ok((0, [RunRecord::EMPTY; 2])),
+        Trial::RunsPerRound(n, records) => Ok(Some((n, records))),
+        Trial::Stopped => Ok(None),
         Trial::Failed(failed) => Err(RevsError::CommandFails {
             only_one: failed.len() == 1,
             failures: (failed.into_iter())
@@ -75,13 +73,8 @@ fn runs_per_round(
     }
 }
 
-/// The run's settings and machine record; with counters, the plan's simulation set (and
-/// per-run counters, which a duet cannot keep: the kernel would count both sides as one).
-fn context(plan: &mut RunPlan, m: &Measure, environment: Environment) -> RunContext {
-    if let Some(counting) = &m.counting {
-        plan.counters = !matches!(plan.order, Order::Duet { .. });
-        plan.simulation = counting.simulation.clone();
-    }
+/// The run's settings and machine record.
+fn context(plan: &RunPlan, m: &Measure, environment: Environment) -> RunContext {
     RunContext {
         settings: Settings {
             confidence: m.confidence,
@@ -107,25 +100,22 @@ pub fn measure(
     (spawner, progress): (&mut dyn Spawner, &mut dyn Progress),
     stop: &AtomicBool,
 ) -> Result<Option<ResultDocument>, RevsError> {
-    let (per_round, trial) = runs_per_round(sides, m, spawner, stop)?;
-    if per_round == 0 {
+    let Some((per_round, trial)) = runs_per_round(sides, m, spawner, stop)? else {
         return Ok(None);
-    }
-    let (pairing, mut note) = choose_pairing(m.pairing, &trial, two_cpus());
+    };
     let mut plan = RunPlan {
         commands: vec![spec(&sides[0], m), spec(&sides[1], m)],
         warmup: m.warmup,
-        order: match pairing {
-            Pairing::Duet { cpus } => Order::Duet { cpus },
-            Pairing::Interleaved => Order::Shuffle { seed: m.seed },
-        },
+        order: Order::Shuffle { seed: m.seed },
         output: OutputPolicy::Discard,
         ..RunPlan::of(&[], RunCount::Fixed(1))
     };
-    let how = context(&mut plan, m, environment);
-    if m.counting.is_some() && !plan.counters {
-        note = Some("the kernel's per-run counters are not kept: in a duet they would count both sides as one".into());
+    if let Some(counting) = &m.counting {
+        plan.counters = true;
+        plan.simulation = counting.simulation.clone();
     }
+    let note = pair_runs(&mut plan, m.pairing, &trial, true);
+    let how = context(&plan, m, environment);
     let judging = (settle_with, m.confidence.alpha(), per_round);
     let (mut doc, mut rounds) =
         produce_settled(plan, how, judging, m.max_time, (spawner, progress), stop)
