@@ -582,6 +582,10 @@ fn until_settled_stops_at_the_look_that_settles_the_verdict() {
     assert_eq!(rounds.design.runs_per_round, 4);
     // --pairing auto: a duet where two CPUs are allowed, as plumb revs pairs its runs.
     let duet = matches!(rounds.design.pairing, plumb_model::Pairing::Duet { .. });
+    let plumb_model::ProducerSettings::Commands(ran) = &doc.settings.producer else {
+        panic!("a command run's settings")
+    };
+    assert_eq!(ran.order == plumb_model::RoundOrder::Duet, duet, "{ran:?}");
     assert_eq!(
         duet,
         plumb_command::two_cpus().is_some(),

@@ -23,6 +23,15 @@ pub struct RunContext {
 }
 
 /// The record of a plan's settings, for the result document.
+/// An order as the settings record it: its kind, a shuffle's seed, a duet's CPUs.
+pub(crate) fn order_settings(order: Order) -> (RoundOrder, Option<u64>, Option<[usize; 2]>) {
+    match order {
+        Order::Shuffle { seed } => (RoundOrder::Shuffle, Some(seed), None),
+        Order::RoundRobin => (RoundOrder::RoundRobin, None, None),
+        Order::Duet { cpus } => (RoundOrder::Duet, None, Some(cpus)),
+    }
+}
+
 pub fn command_settings(plan: &RunPlan, drop_outliers: bool) -> CommandSettings {
     let (runs, min_runs, max_runs, min_time, max_time) = match plan.runs {
         RunCount::Fixed(n) => (Some(n), n, Some(n), Duration::ZERO, None),
@@ -39,11 +48,7 @@ pub fn command_settings(plan: &RunPlan, drop_outliers: bool) -> CommandSettings 
             max_time.map(Duration::from),
         ),
     };
-    let (order, seed, duet_cpus) = match plan.order {
-        Order::Shuffle { seed } => (RoundOrder::Shuffle, Some(seed), None),
-        Order::RoundRobin => (RoundOrder::RoundRobin, None, None),
-        Order::Duet { cpus } => (RoundOrder::Duet, None, Some(cpus)),
-    };
+    let (order, seed, duet_cpus) = order_settings(plan.order);
     CommandSettings {
         warmup: plan.warmup,
         runs,

@@ -209,7 +209,7 @@ impl Until for Judge {
 /// or `max_time`; the document (not yet analysed) and the rounds with every look.
 pub fn produce_settled(
     mut plan: RunPlan,
-    how: RunContext,
+    mut how: RunContext,
     (settle_with, alpha, per_round): (SettleWith, f64, u64),
     max_time: Option<plumb_model::quantity::Duration>,
     (spawner, progress): (&mut dyn Spawner, &mut dyn Progress),
@@ -229,6 +229,11 @@ pub fn produce_settled(
         ended: None,
         cycle: cycle as usize,
     };
+    // The settings say the order the rounds ran in: a caller's context may predate its
+    // pairing (`pair_runs`).
+    if let plumb_model::ProducerSettings::Commands(c) = &mut how.settings.producer {
+        (c.order, c.seed, c.duet_cpus) = crate::document::order_settings(plan.order);
+    }
     let doc = produce_until(&plan, how, spawner, (progress, Some(&mut judge)), stop)?;
     let ended = match (&doc.status, judge.ended) {
         (plumb_model::RunStatus::Complete, Some(e)) => e,
